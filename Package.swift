@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, lowest first; each target imports only the ones below it (see README "Architecture").
+let package = Package(
+    name: "Lodestone",
+    products: [
+        .executable(name: "lodestone", targets: ["lodestone"]),
+    ],
+    targets: [
+        // C system libraries and the small shims Swift cannot express (variadic ioctl, fcntl, prctl, CPU_SET).
+        .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod",
+                       providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CI2C", path: "Sources/CI2C", providers: [.apt(["libi2c-dev"])]),
+        .target(name: "CLinux", path: "Sources/CLinux", linkerSettings: [.linkedLibrary("util")]),
+        .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
+
+        .target(name: "LodestoneCore", dependencies: ["CLinux"], path: "Sources/Core"),
+        .target(name: "LodestoneHAL", dependencies: ["LodestoneCore", "CLinux", "CI2C", "CGPIOD"], path: "Sources/HAL"),
+        .target(name: "LodestoneDevices", dependencies: ["LodestoneCore", "LodestoneHAL"], path: "Sources/Devices"),
+        .target(name: "LodestoneSim", dependencies: ["LodestoneCore", "LodestoneHAL", "CLinux"], path: "Sources/Sim"),
+        .target(name: "LodestoneDomain", dependencies: ["LodestoneCore"], path: "Sources/Domain"),
+        .target(name: "LodestoneOutputs", dependencies: ["LodestoneCore", "LodestoneDomain", "CLinux"], path: "Sources/Outputs"),
+        .target(name: "LodestoneRuntime",
+                dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim",
+                               "LodestoneDomain", "LodestoneOutputs", "CLinux", "CAllocationCounter"],
+                path: "Sources/Runtime"),
+        .executableTarget(name: "lodestone", dependencies: ["LodestoneRuntime"], path: "Sources/lodestone"),
+
+        .testTarget(name: "CoreTests", dependencies: ["LodestoneCore"], path: "Tests/Core"),
+        .testTarget(name: "HALTests", dependencies: ["LodestoneHAL", "LodestoneSim"], path: "Tests/HAL"),
+        .testTarget(name: "DevicesTests", dependencies: ["LodestoneDevices", "LodestoneSim"], path: "Tests/Devices"),
+        .testTarget(name: "SimTests", dependencies: ["LodestoneSim", "LodestoneHAL"], path: "Tests/Sim"),
+        .testTarget(name: "DomainTests", dependencies: ["LodestoneDomain"], path: "Tests/Domain"),
+        .testTarget(name: "OutputsTests", dependencies: ["LodestoneOutputs"], path: "Tests/Outputs"),
+        .testTarget(name: "RuntimeTests", dependencies: ["LodestoneRuntime", "lodestone"], path: "Tests/Runtime"),
+    ],
+    swiftLanguageModes: [.v6]
+)

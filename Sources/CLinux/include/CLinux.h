@@ -1,0 +1,30 @@
+// Thin C wrappers for Linux calls that Swift cannot make directly: variadic functions
+// (ioctl, fcntl, prctl) and macros (CPU_SET). Each returns -1 and leaves errno set on failure.
+#ifndef LODESTONE_CLINUX_H
+#define LODESTONE_CLINUX_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+/// Selects the peripheral address on an i2c-dev file descriptor (I2C_SLAVE).
+int lodestone_i2c_set_address(int fd, int address);
+/// Reads the adapter's capability mask (I2C_FUNCS).
+int lodestone_i2c_functionality(int fd, unsigned long *functions);
+/// A combined write-then-read transfer with a repeated start (I2C_RDWR).
+int lodestone_i2c_write_read(int fd, int address, const uint8_t *write, uint16_t writeLength,
+                             uint8_t *read, uint16_t readLength);
+
+/// Switches a descriptor between blocking and non-blocking mode.
+int lodestone_set_nonblocking(int fd, int enabled);
+/// Sets the calling thread's timer slack in nanoseconds (PR_SET_TIMERSLACK).
+int lodestone_set_timer_slack(unsigned long nanoseconds);
+/// Pins the calling thread to one CPU.
+int lodestone_pin_to_cpu(int cpu);
+/// Opens a pseudo-terminal pair; the names are written into `name` (size `nameLength`).
+int lodestone_openpty(int *controller, int *peripheral, char *name, size_t nameLength);
+/// Bytes waiting to be read on a descriptor (FIONREAD).
+int lodestone_bytes_available(int fd);
+/// Sets the process name shown in ps/top for the calling thread (PR_SET_NAME).
+int lodestone_set_thread_name(const char *name);
+
+#endif

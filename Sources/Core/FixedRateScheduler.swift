@@ -1,0 +1,198 @@
+import Synchronization
+
+/// One entry of the scheduler's task table.
+public struct ScheduledTask: Sendable {
+    public var name: String
+    public var rateHz: Double
+    /// The CPU time the task may take per run; a task is not started when less time than this
+    /// is left in the tick.
+    public var budgetMicroseconds: Double
+    /// Lower runs first within a tick.
+    public var priority: Int
+    public var body: @Sendable () -> Void
+
+    public init(name: String, rateHz: Double, budgetMicroseconds: Double, priority: Int,
+                body: @escaping @Sendable () -> Void) {
+        self.name = name
+        self.rateHz = rateHz
+        self.budgetMicroseconds = budgetMicroseconds
+        self.priority = priority
+        self.body = body
+    }
+}
+
+public enum SchedulerConfigurationError: Error, Equatable, CustomStringConvertible {
+    case badLoopRate(Double)
+    case badTaskRate(task: String, rateHz: Double, loopRateHz: Double)
+    case budgetExceedsTick(task: String, budgetMicroseconds: Double, tickMicroseconds: Double)
+
+    public var description: String {
+        switch self {
+        case .badLoopRate(let rate):
+            return "loop rate \(rate) Hz is not usable: give a rate between 1 and 10000 Hz"
+        case .badTaskRate(let task, let rate, let loop):
+            return "task '\(task)' rate \(rate) Hz must be above 0 and at most the loop rate \(loop) Hz"
+        case .budgetExceedsTick(let task, let budget, let tick):
+            return "task '\(task)' budget \(budget) us does not fit in one \(tick) us tick: lower the budget or the loop rate"
+        }
+    }
+}
+
+/// A fixed-rate loop that runs a table of tasks, each at its own rate and within a CPU budget,
+/// in the manner of a flight controller's scheduler.
+///
+/// The loop sleeps to absolute deadlines (`deadline += period`), so it never drifts. In each
+/// tick the due tasks run in priority order; a task whose budget does not fit the time left is
+/// skipped and tried again next tick. When a tick's work runs past the next deadline the loop
+/// counts an overrun and resumes on the next future deadline rather than running the missed
+/// ticks back to back; a task that falls a whole period behind likewise gives up the missed runs.
+///
+/// Threading: `run`/`runTick` belong to one thread (the sampling thread). `setRate` and the
+/// statistics readers may be called from one other thread.
+public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendable {
+    public let clock: Clock
+    public let loopPeriod: UInt64
+    public let taskNames: [String]
+    public let loopStatistics: LatestValue<LoopStatistics>
+    /// One published cell per task, in table order (same order as `taskNames`).
+    public let taskStatistics: [LatestValue<TaskStatistics>]
+
+    private var tasks: [ScheduledTask]
+    private var order: [Int]
+    private var period: [UInt64]
+    private var budget: [UInt64]
+    private var nextDue: [UInt64]
+    private var stats: [TaskStatistics]
+    private let requestedPeriod: [PeriodRequest]
+    private var loop = LoopStatistics()
+    private var lateness = LatenessHistogram()
+    private var deadline: UInt64 = 0
+    private var publishEvery: UInt64
+
+    public init(loopRateHz: Double, tasks: [ScheduledTask], clock: Clock) throws(SchedulerConfigurationError) {
+        guard loopRateHz >= 1, loopRateHz <= 10_000 else { throw .badLoopRate(loopRateHz) }
+        let tick = UInt64((1e9 / loopRateHz).rounded())
+        for task in tasks {
+            guard task.rateHz > 0, task.rateHz <= loopRateHz else {
+                throw .badTaskRate(task: task.name, rateHz: task.rateHz, loopRateHz: loopRateHz)
+            }
+            guard task.budgetMicroseconds * 1000 < Double(tick) else {
+                throw .budgetExceedsTick(task: task.name, budgetMicroseconds: task.budgetMicroseconds,
+                                         tickMicroseconds: Double(tick) / 1000)
+            }
+        }
+        self.clock = clock
+        loopPeriod = tick
+        self.tasks = tasks
+        taskNames = tasks.map(\.name)
+        order = tasks.indices.sorted { (tasks[$0].priority, $0) < (tasks[$1].priority, $1) }
+        period = tasks.map { UInt64((1e9 / $0.rateHz).rounded()) }
+        budget = tasks.map { UInt64($0.budgetMicroseconds * 1000) }
+        nextDue = Array(repeating: 0, count: tasks.count)
+        stats = tasks.map { var s = TaskStatistics(); s.rateHz = $0.rateHz; return s }
+        taskStatistics = stats.map { LatestValue($0) }
+        requestedPeriod = tasks.map { _ in PeriodRequest() }
+        loop.rateHz = loopRateHz
+        loopStatistics = LatestValue(loop)
+        publishEvery = max(1, UInt64(loopRateHz))   // percentiles once a second
+    }
+
+    /// Asks for a task to run at a new rate from its next run on; safe from another thread and
+    /// allocation-free. Rates above the loop rate are clamped to it.
+    public func setRate(task index: Int, hz: Double) {
+        guard requestedPeriod.indices.contains(index), hz > 0, hz.isFinite else { return }
+        let newPeriod = max(UInt64((1e9 / hz).rounded()), loopPeriod)
+        requestedPeriod[index].period.store(newPeriod, ordering: .releasing)
+    }
+
+    /// Index of the task with this name in the table.
+    public func taskIndex(named name: String) -> Int? { taskNames.firstIndex(of: name) }
+
+    /// Runs until `stop` becomes true. Call on the sampling thread.
+    public func run(until stop: borrowing Atomic<Bool>) {
+        start()
+        while !stop.load(ordering: .relaxed) {
+            clock.sleep(until: deadline)
+            runTick()
+        }
+        publish()
+    }
+
+    /// Sets the first deadline one period from now; `run` calls it.
+    public func start() {
+        let now = clock.now()
+        deadline = now + loopPeriod
+        for index in nextDue.indices { nextDue[index] = deadline }
+    }
+
+    /// Runs one tick: call right after waking at the current deadline.
+    public func runTick() {
+        let woke = clock.now()
+        lateness.record(woke > deadline ? woke - deadline : 0)
+        let tickEnd = deadline + loopPeriod
+        for index in order {
+            runIfDue(index, tickEnd: tickEnd)
+        }
+        let finished = clock.now()
+        loop.ticks += 1
+        deadline += loopPeriod
+        if finished > deadline {
+            loop.overruns += 1
+            let behind = (finished - deadline) / loopPeriod + 1
+            loop.droppedTicks += behind - 1
+            deadline += behind * loopPeriod
+        }
+        if loop.ticks % publishEvery == 0 { publish() }
+    }
+
+    private func runIfDue(_ index: Int, tickEnd: UInt64) {
+        let requested = requestedPeriod[index].period.exchange(0, ordering: .acquiring)
+        if requested != 0 {
+            nextDue[index] = nextDue[index] - period[index] + requested
+            period[index] = requested
+            stats[index].rateHz = 1e9 / Double(requested)
+        }
+        let started = clock.now()
+        guard started >= nextDue[index] else { return }
+        guard tickEnd > started, tickEnd - started >= budget[index] else {
+            stats[index].skips += 1
+            return
+        }
+        tasks[index].body()
+        let ended = clock.now()
+        let execution = ended - started
+        var s = stats[index]
+        s.runs += 1
+        s.totalExecution += execution
+        if execution > s.maxExecution { s.maxExecution = execution }
+        if execution > budget[index] { s.overruns += 1 }
+        if started - nextDue[index] > loopPeriod { s.slips += 1 }
+        nextDue[index] += period[index]
+        if nextDue[index] <= ended {
+            let behind = (ended - nextDue[index]) / period[index] + 1
+            s.missed += behind
+            nextDue[index] += behind * period[index]
+        }
+        stats[index] = s
+        taskStatistics[index].publish(s)
+    }
+
+    private func publish() {
+        loop.latenessP50Microseconds = lateness.percentileMicroseconds(0.50)
+        loop.latenessP99Microseconds = lateness.percentileMicroseconds(0.99)
+        loop.latenessMaxMicroseconds = Double(lateness.maxNanoseconds) / 1000
+        loopStatistics.publish(loop)
+    }
+
+    /// Statistics as seen from the sampling thread itself (or after it stopped).
+    public var currentLoopStatistics: LoopStatistics { loop }
+    public func currentTaskStatistics(_ index: Int) -> TaskStatistics { stats[index] }
+
+    /// Wake-up lateness percentile over the whole run so far, in microseconds.
+    public func latenessPercentile(_ fraction: Double) -> Double { lateness.percentileMicroseconds(fraction) }
+}
+
+/// A rate change handed from another thread to the loop: a new period in ns, or 0 for none.
+private final class PeriodRequest: Sendable {
+    let period = Atomic<UInt64>(0)
+}

@@ -1,0 +1,120 @@
+import CLinux
+import Glibc
+
+/// The real-time settings the sampling thread asks for. Each is best effort: when the system
+/// does not permit one, the thread runs without it and the outcome says why in one line.
+public struct RealTimeOptions: Sendable, Equatable {
+    /// SCHED_FIFO priority 1...99, or nil to stay in the normal time-sharing class.
+    public var fifoPriority: Int32?
+    /// CPU to pin the sampling thread to, or nil to let the kernel place it.
+    public var cpu: Int?
+    /// Lock all current and future memory (mlockall) so page faults cannot stall the loop.
+    public var lockMemory: Bool
+    /// Timer slack for the thread in nanoseconds; 1 makes wake-ups as punctual as the kernel allows.
+    public var timerSlackNanoseconds: UInt?
+
+    public init(fifoPriority: Int32? = 50, cpu: Int? = nil, lockMemory: Bool = true,
+                timerSlackNanoseconds: UInt? = 1) {
+        self.fifoPriority = fifoPriority
+        self.cpu = cpu
+        self.lockMemory = lockMemory
+        self.timerSlackNanoseconds = timerSlackNanoseconds
+    }
+
+    public static let none = RealTimeOptions(fifoPriority: nil, cpu: nil, lockMemory: false,
+                                             timerSlackNanoseconds: nil)
+}
+
+/// What applying the options achieved: one line per option, ready for the log.
+public struct RealTimeOutcome: Sendable, Equatable {
+    public var fifo = false
+    public var pinned = false
+    public var memoryLocked = false
+    public var timerSlack = false
+    public var messages: [String] = []
+}
+
+public enum RealTime {
+    /// Applies the options to the calling thread (mlockall to the whole process).
+    public static func apply(_ options: RealTimeOptions) -> RealTimeOutcome {
+        var outcome = RealTimeOutcome()
+        if let slack = options.timerSlackNanoseconds {
+            if lodestone_set_timer_slack(slack) == 0 {
+                outcome.timerSlack = true
+            } else {
+                outcome.messages.append("timer slack not set (\(errorText())): wake-ups may be up to 50 us late")
+            }
+        }
+        if let cpu = options.cpu {
+            if lodestone_pin_to_cpu(Int32(cpu)) == 0 {
+                outcome.pinned = true
+            } else {
+                outcome.messages.append("could not pin to CPU \(cpu) (\(errorText())): running unpinned")
+            }
+        }
+        if options.lockMemory {
+            if mlockall(MCL_CURRENT | MCL_FUTURE) == 0 {
+                outcome.memoryLocked = true
+            } else {
+                outcome.messages.append("memory not locked (\(errorText())): raise 'ulimit -l' or grant CAP_IPC_LOCK to avoid page-fault stalls")
+            }
+        }
+        if let priority = options.fifoPriority {
+            var parameters = sched_param(sched_priority: priority)
+            if pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters) == 0 {
+                outcome.fifo = true
+            } else {
+                outcome.messages.append("SCHED_FIFO priority \(priority) not permitted: running at normal priority; grant CAP_SYS_NICE or an rtprio limit (see README, Real-time) for tighter timing")
+            }
+        }
+        return outcome
+    }
+
+    private static func errorText() -> String {
+        String(cString: strerror(errno))
+    }
+}
+
+/// A plain POSIX thread, for the sampling and I/O loops that must not run on Swift's
+/// cooperative pool.
+public final class LoopThread: @unchecked Sendable {
+    private var thread = pthread_t()
+    private var started = false
+
+    public init() {}
+
+    private final class Box {
+        let body: @Sendable () -> Void
+        let name: String
+        init(_ body: @escaping @Sendable () -> Void, _ name: String) {
+            self.body = body
+            self.name = name
+        }
+    }
+
+    /// Starts `body` on a new thread named `name` (shown by top -H); false if it could not start.
+    @discardableResult
+    public func start(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+        let box = Unmanaged.passRetained(Box(body, name)).toOpaque()
+        let result = pthread_create(&thread, nil, { raw in
+            guard let raw else { return nil }
+            let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
+            _ = box.name.withCString { lodestone_set_thread_name($0) }
+            box.body()
+            return nil
+        }, box)
+        if result != 0 {
+            Unmanaged<Box>.fromOpaque(box).release()
+            return false
+        }
+        started = true
+        return true
+    }
+
+    /// Waits for the thread to finish.
+    public func join() {
+        guard started else { return }
+        pthread_join(thread, nil)
+        started = false
+    }
+}

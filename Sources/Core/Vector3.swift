@@ -1,0 +1,33 @@
+/// A 3-axis quantity in the sensor's or the body's frame (x forward, y right, z down unless a
+/// type says otherwise). Plain value, no allocation.
+public struct Vector3: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public var z: Double
+
+    public init(_ x: Double, _ y: Double, _ z: Double) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+
+    public static let zero = Vector3(0, 0, 0)
+
+    public var length: Double { (x * x + y * y + z * z).squareRoot() }
+
+    public func dot(_ other: Vector3) -> Double { x * other.x + y * other.y + z * other.z }
+
+    public func cross(_ other: Vector3) -> Vector3 {
+        Vector3(y * other.z - z * other.y, z * other.x - x * other.z, x * other.y - y * other.x)
+    }
+
+    public var normalized: Vector3 {
+        let l = length
+        return l > 0 ? self / l : .zero
+    }
+
+    public static func + (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x + b.x, a.y + b.y, a.z + b.z) }
+    public static func - (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x - b.x, a.y - b.y, a.z - b.z) }
+    public static func * (a: Vector3, s: Double) -> Vector3 { Vector3(a.x * s, a.y * s, a.z * s) }
+    public static func / (a: Vector3, s: Double) -> Vector3 { Vector3(a.x / s, a.y / s, a.z / s) }
+}
