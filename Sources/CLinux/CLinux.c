@@ -6,10 +6,13 @@
 #include <linux/i2c.h>
 #include <linux/i2c-dev.h>
 #include <pty.h>
+#include <pthread.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <signal.h>
 #include <unistd.h>
 
 int lodestone_i2c_set_address(int fd, int address) {
@@ -66,4 +69,29 @@ int lodestone_bytes_available(int fd) {
 
 int lodestone_set_thread_name(const char *name) {
     return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
+}
+
+int lodestone_set_cloexec(int fd) {
+    int flags = fcntl(fd, F_GETFD);
+    if (flags < 0) return -1;
+    return fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+}
+
+int lodestone_stop_signal_fd(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0) return -1;
+    // Writing to a socket whose reader has gone must not kill the process.
+    signal(SIGPIPE, SIG_IGN);
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+int lodestone_read_signal(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t count = read(fd, &info, sizeof(info));
+    if (count != (ssize_t)sizeof(info)) return -1;
+    return (int)info.ssi_signo;
 }

@@ -41,3 +41,36 @@ public struct PressureSample: Sendable, Equatable {
         self.temperature = temperature
     }
 }
+
+/// How good a GPS fix is, as gpsd's TPV `mode` counts it.
+public enum FixMode: Int, Sendable, Equatable {
+    case unknown = 0, noFix = 1, twoD = 2, threeD = 3
+}
+
+/// One GPS reporting epoch merged from the sentences of a cycle (GGA, RMC, GSA, VTG, ...).
+/// Fields the receiver did not send are NaN (or nil for time), never a made-up zero.
+public struct GPSFix: Sendable, Equatable {
+    /// When the epoch's last sentence arrived, on the monotonic clock.
+    public var received: MonotonicNanoseconds = 0
+    /// UTC of the fix, seconds since 1970, when the receiver gave a date and a time.
+    public var utc: Double? = nil
+    public var mode: FixMode = .unknown
+    public var latitude = Double.nan
+    public var longitude = Double.nan
+    /// Height above mean sea level and above the WGS84 ellipsoid, metres.
+    public var altitudeMSL = Double.nan
+    public var altitudeHAE = Double.nan
+    public var geoidSeparation = Double.nan
+    /// Speed over ground m/s, course over ground degrees true.
+    public var speed = Double.nan
+    public var course = Double.nan
+    public var satellitesUsed = 0
+    public var satellitesVisible = 0
+    public var hdop = Double.nan
+    public var vdop = Double.nan
+    public var pdop = Double.nan
+
+    public init() {}
+
+    public var hasPosition: Bool { mode.rawValue >= 2 && latitude.isFinite && longitude.isFinite }
+}

@@ -27,4 +27,12 @@ int lodestone_bytes_available(int fd);
 /// Sets the process name shown in ps/top for the calling thread (PR_SET_NAME).
 int lodestone_set_thread_name(const char *name);
 
+/// Marks a descriptor close-on-exec (FD_CLOEXEC).
+int lodestone_set_cloexec(int fd);
+/// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread (threads started afterwards inherit
+/// the mask) and returns a signalfd that becomes readable when one arrives.
+int lodestone_stop_signal_fd(void);
+/// Reads one pending signal from a signalfd; returns its number, or -1.
+int lodestone_read_signal(int fd);
+
 #endif

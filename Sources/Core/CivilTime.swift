@@ -1,0 +1,73 @@
+/// UTC calendar arithmetic on the proleptic Gregorian calendar, without Foundation:
+/// what NMEA sentences and ISO-8601 timestamps need.
+public struct CivilTime: Sendable, Equatable {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Double
+
+    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Double = 0) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+    }
+
+    /// Splits seconds since 1970-01-01T00:00:00Z into a calendar date and time of day.
+    public init(unixSeconds: Double) {
+        let whole = unixSeconds.rounded(.down)
+        var days = Int(whole / 86_400)
+        var secondOfDay = whole - Double(days) * 86_400
+        if secondOfDay < 0 { days -= 1; secondOfDay += 86_400 }
+        (year, month, day) = Self.civil(fromDays: days)
+        hour = Int(secondOfDay) / 3600
+        minute = Int(secondOfDay) / 60 % 60
+        second = Double(Int(secondOfDay) % 60) + (unixSeconds - whole)
+    }
+
+    /// Seconds since 1970-01-01T00:00:00Z.
+    public var unixSeconds: Double {
+        Double(Self.days(year: year, month: month, day: day)) * 86_400
+            + Double(hour * 3600 + minute * 60) + second
+    }
+
+    /// Days since 1970-01-01 of a calendar date (counting in 400-year eras of 146097 days).
+    public static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let monthFromMarch = (month + 9) % 12
+        let dayOfYear = (153 * monthFromMarch + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    public static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// ISO-8601 in UTC with millisecond precision and an explicit `Z`, as gpsd reports time.
+    public var iso8601: String {
+        let millis = Int((second * 1000).rounded(.down))
+        return zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2) + "T" + zeroPadded(hour, 2) + ":"
+            + zeroPadded(minute, 2) + ":" + zeroPadded(millis / 1000, 2) + "." + zeroPadded(millis % 1000, 3) + "Z"
+    }
+}
+
+/// `value` in decimal with leading zeros to at least `width` digits (dates, NMEA fields).
+public func zeroPadded(_ value: Int, _ width: Int) -> String {
+    let text = String(value)
+    return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+}

@@ -1,0 +1,41 @@
+import LodestoneCore
+
+/// How a sensor is doing, as published with every state.
+public enum SensorHealth: UInt8, Sendable, Equatable {
+    /// Not configured on this board.
+    case absent
+    case ok
+    /// Failing; being retried with back-off while the others keep running.
+    case degraded
+
+    public var name: String {
+        switch self {
+        case .absent: return "absent"
+        case .ok: return "ok"
+        case .degraded: return "degraded"
+        }
+    }
+}
+
+/// Everything the device currently knows, published by the sampling loop once per processing
+/// run and read by the outputs. A plain value: copying it never allocates.
+public struct NavigationState: Sendable {
+    /// Monotonic time of the latest update.
+    public var updated: MonotonicNanoseconds = 0
+    /// Latest readings, in the body frame (x forward, y right, z down).
+    public var imu: ImuSample?
+    public var magnetic: MagneticSample?
+    public var pressure: PressureSample?
+    public var fix = GPSFix()
+    public var attitude: TiltCompensatedHeading?
+    /// Altitude from the barometer against `seaLevelPressure`, metres.
+    public var barometricAltitude = Double.nan
+    /// The QNH the barometric altitude uses, pascal.
+    public var seaLevelPressure = 101_325.0
+    public var imuHealth = SensorHealth.absent
+    public var magnetometerHealth = SensorHealth.absent
+    public var barometerHealth = SensorHealth.absent
+    public var gpsHealth = SensorHealth.absent
+
+    public init() {}
+}

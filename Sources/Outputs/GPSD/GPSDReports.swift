@@ -1,0 +1,140 @@
+import LodestoneCore
+import LodestoneDomain
+
+/// gpsd JSON reports (protocol 3.x): TPV, ATT, IMU, VERSION, DEVICES, WATCH, ERROR with gpsd's
+/// names and units, plus ENV for what gpsd has no class for (pressure, temperature, altitude
+/// from the barometer). Each function returns one line without the trailing newline.
+public enum GPSDReports {
+    public static let protocolMajor = 3
+    public static let protocolMinor = 14
+    public static let release = "lodestone 0.1.0"
+
+    public static func version() -> String {
+        var w = JSONObjectWriter(class: "VERSION")
+        w.string("release", release)
+        w.string("rev", "0.1.0")
+        w.integer("proto_major", protocolMajor)
+        w.integer("proto_minor", protocolMinor)
+        return w.finished
+    }
+
+    /// A position report. `time` is the fix's own UTC; fields the receiver did not give are left out.
+    public static func tpv(_ fix: GPSFix, device: String) -> String {
+        var w = JSONObjectWriter(class: "TPV")
+        w.string("device", device)
+        w.integer("mode", fix.mode.rawValue)
+        if let utc = fix.utc { w.string("time", CivilTime(unixSeconds: utc).iso8601) }
+        if fix.mode.rawValue >= 2 {
+            w.number("lat", fix.latitude, decimals: 9)
+            w.number("lon", fix.longitude, decimals: 9)
+        }
+        if fix.mode == .threeD {
+            w.number("altHAE", fix.altitudeHAE, decimals: 3)
+            w.number("altMSL", fix.altitudeMSL, decimals: 3)
+            w.number("alt", fix.altitudeMSL, decimals: 3)
+            w.number("geoidSep", fix.geoidSeparation, decimals: 3)
+        }
+        w.number("track", fix.course, decimals: 4)
+        w.number("speed", fix.speed, decimals: 3)
+        return w.finished
+    }
+
+    /// Attitude: heading, pitch and roll in degrees; acceleration in m/s^2, rotation in deg/s,
+    /// the magnetic field in microtesla (body frame x forward, y right, z down).
+    public static func att(_ state: NavigationState, device: String, time: String) -> String {
+        var w = JSONObjectWriter(class: "ATT")
+        w.string("device", device)
+        w.string("time", time)
+        if let attitude = state.attitude {
+            w.number("mheading", attitude.magneticHeading, decimals: 2)
+            w.number("pitch", attitude.pitch, decimals: 2)
+            w.number("roll", attitude.roll, decimals: 2)
+        }
+        appendInertial(&w, state)
+        return w.finished
+    }
+
+    /// The raw inertial and magnetic readings of one sample.
+    public static func imu(_ imu: ImuSample, magnetic: MagneticSample?, device: String, time: String) -> String {
+        var w = JSONObjectWriter(class: "IMU")
+        w.string("device", device)
+        w.string("time", time)
+        var state = NavigationState()
+        state.imu = imu
+        state.magnetic = magnetic
+        appendInertial(&w, state)
+        return w.finished
+    }
+
+    static func appendInertial(_ w: inout JSONObjectWriter, _ state: NavigationState) {
+        if let imu = state.imu {
+            w.number("acc_x", imu.acceleration.x)
+            w.number("acc_y", imu.acceleration.y)
+            w.number("acc_z", imu.acceleration.z)
+            w.number("acc_len", imu.acceleration.length)
+            w.number("gyro_x", Angle.degrees(imu.rotationRate.x))
+            w.number("gyro_y", Angle.degrees(imu.rotationRate.y))
+            w.number("gyro_z", Angle.degrees(imu.rotationRate.z))
+            w.number("temp", imu.temperature, decimals: 1)
+        }
+        if let magnetic = state.magnetic {
+            w.number("mag_x", magnetic.field.x)
+            w.number("mag_y", magnetic.field.y)
+            w.number("mag_z", magnetic.field.z)
+            w.number("mag_len", magnetic.field.length)
+        }
+    }
+
+    /// ENV (a Lodestone class): pressure in hPa, temperature in degrees Celsius, barometric
+    /// altitude in metres against `qnh` (hPa).
+    public static func env(_ state: NavigationState, device: String, time: String) -> String {
+        var w = JSONObjectWriter(class: "ENV")
+        w.string("device", device)
+        w.string("time", time)
+        if let pressure = state.pressure {
+            w.number("pressure", pressure.pressure / 100, decimals: 2)
+            w.number("temp", pressure.temperature, decimals: 2)
+        }
+        w.number("altBaro", state.barometricAltitude, decimals: 2)
+        w.number("qnh", state.seaLevelPressure / 100, decimals: 2)
+        return w.finished
+    }
+
+    public struct Device: Sendable {
+        public var path: String
+        public var driver: String
+        public var health: SensorHealth
+        public init(path: String, driver: String, health: SensorHealth) {
+            self.path = path
+            self.driver = driver
+            self.health = health
+        }
+    }
+
+    public static func devices(_ devices: [Device]) -> String {
+        var w = JSONObjectWriter(class: "DEVICES")
+        let list = devices.map { device -> String in
+            var d = JSONObjectWriter(class: "DEVICE")
+            d.string("path", device.path)
+            d.string("driver", device.driver)
+            d.integer("flags", device.health == .ok ? 1 : 0)
+            d.string("health", device.health.name)
+            return d.finished
+        }
+        w.raw("devices", "[" + list.joined(separator: ",") + "]")
+        return w.finished
+    }
+
+    public static func watch(enabled: Bool, json: Bool) -> String {
+        var w = JSONObjectWriter(class: "WATCH")
+        w.bool("enable", enabled)
+        w.bool("json", json)
+        return w.finished
+    }
+
+    public static func error(_ message: String) -> String {
+        var w = JSONObjectWriter(class: "ERROR")
+        w.string("message", message)
+        return w.finished
+    }
+}

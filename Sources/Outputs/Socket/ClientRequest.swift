@@ -1,0 +1,73 @@
+/// One command from a socket client, in gpsd's request syntax: `?NAME;` or `?NAME={json};`.
+public enum ClientRequest: Equatable, Sendable {
+    case watch(JSONValue?)
+    case poll
+    case devices
+    case version
+    /// Not a command this server knows, or not well formed: answered with an ERROR report.
+    case invalid(String)
+
+    /// Splits one request line into its commands (a line may carry several).
+    public static func parse(line: String) -> [ClientRequest] {
+        var requests: [ClientRequest] = []
+        var rest = Substring(line)
+        while true {
+            rest = rest.drop { $0 == " " || $0 == ";" || $0 == "\r" || $0 == "\n" || $0 == "\t" }
+            guard !rest.isEmpty else { break }
+            guard rest.first == "?" else {
+                requests.append(.invalid("Unrecognized request '\(rest.prefix(40))': requests start with '?'"))
+                break
+            }
+            rest = rest.dropFirst()
+            let name = rest.prefix { $0.isLetter }
+            rest = rest.dropFirst(name.count)
+            var argument: JSONValue?
+            if rest.first == "=" {
+                rest = rest.dropFirst()
+                guard let (json, remaining) = splitJSONObject(rest) else {
+                    requests.append(.invalid("Malformed argument to ?\(name): expected a JSON object"))
+                    break
+                }
+                do {
+                    argument = try JSONValue.parse(String(json))
+                } catch {
+                    requests.append(.invalid("Malformed argument to ?\(name): \(error.reason)"))
+                    rest = remaining
+                    continue
+                }
+                rest = remaining
+            }
+            switch name.uppercased() {
+            case "WATCH": requests.append(.watch(argument))
+            case "POLL": requests.append(.poll)
+            case "DEVICES": requests.append(.devices)
+            case "VERSION": requests.append(.version)
+            default: requests.append(.invalid("Unrecognized request '\(name.prefix(40))'"))
+            }
+        }
+        return requests
+    }
+
+    /// The balanced `{...}` at the start of `text` and what follows it.
+    static func splitJSONObject(_ text: Substring) -> (Substring, Substring)? {
+        guard text.first == "{" else { return nil }
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for index in text.indices {
+            let c = text[index]
+            if inString {
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
+                continue
+            }
+            if c == "\"" { inString = true } else if c == "{" { depth += 1 } else if c == "}" {
+                depth -= 1
+                if depth == 0 {
+                    let end = text.index(after: index)
+                    return (text[..<end], text[end...])
+                }
+            }
+        }
+        return nil
+    }
+}

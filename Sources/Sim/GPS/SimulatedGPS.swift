@@ -1,0 +1,139 @@
+import CLinux
+import Glibc
+import LodestoneCore
+import Synchronization
+
+/// A GPS receiver on the simulated board. It writes NMEA 0183 (GGA, RMC, GSA, GSV, VTG) at
+/// `rateHz` of world time into a pseudo-terminal, so the runtime reads it through the same
+/// termios serial code as a real UART or USB receiver.
+public final class SimulatedGPS: @unchecked Sendable {
+    public let world: SimulatedWorld
+    public let rateHz: Double
+    /// The path the runtime opens, like /dev/ttyAMA0 on a real board.
+    public let devicePath: String
+    private let controller: Int32
+    private let peripheral: Int32
+    private var random: SeededRandom
+    private var bias = (north: 0.0, east: 0.0, up: 0.0)
+    private let running = Atomic<Bool>(false)
+    private let thread = LoopThread()
+    public private(set) var droppedBytes = 0
+
+    public enum Failure: Error, CustomStringConvertible {
+        case noPseudoTerminal(errno: Int32)
+        public var description: String {
+            "could not open a pseudo-terminal for the simulated GPS (errno \(errnoValue)): check /dev/pts is mounted"
+        }
+        var errnoValue: Int32 { if case .noPseudoTerminal(let e) = self { return e }; return 0 }
+    }
+
+    public init(world: SimulatedWorld, rateHz: Double = 1, seed: UInt64 = 1) throws(Failure) {
+        var controller: Int32 = -1, peripheral: Int32 = -1
+        var name = [CChar](repeating: 0, count: 128)
+        guard lodestone_openpty(&controller, &peripheral, &name, name.count) == 0 else {
+            throw .noPseudoTerminal(errno: errno)
+        }
+        var settings = termios()
+        if tcgetattr(peripheral, &settings) == 0 {
+            cfmakeraw(&settings)
+            _ = tcsetattr(peripheral, TCSANOW, &settings)
+        }
+        _ = lodestone_set_nonblocking(controller, 1)
+        self.controller = controller
+        self.peripheral = peripheral
+        devicePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        self.world = world
+        self.rateHz = min(max(rateHz, 0.1), 10)
+        random = SeededRandom(seed: seed ^ 0x6770_7300)
+    }
+
+    deinit {
+        stop()
+        close(controller)
+        close(peripheral)
+    }
+
+    /// Starts sending fixes on a thread of its own, paced by the world's clock.
+    public func start(clock: any MonotonicClock) {
+        guard !running.exchange(true, ordering: .relaxed) else { return }
+        thread.start(name: "sim-gps") { [self] in
+            let period = UInt64(1e9 / (rateHz * world.speed))
+            var next = clock.now() + period
+            while running.load(ordering: .relaxed) {
+                clock.sleep(until: next)
+                next += period
+                send(epoch(world.current()))
+            }
+        }
+    }
+
+    public func stop() {
+        guard running.exchange(false, ordering: .relaxed) else { return }
+        thread.join()
+    }
+
+    private func send(_ sentences: [String]) {
+        for sentence in sentences {
+            var text = sentence
+            text.withUTF8 { bytes in
+                let written = write(controller, bytes.baseAddress, bytes.count)
+                if written < bytes.count { droppedBytes += bytes.count - max(written, 0) }
+            }
+        }
+    }
+
+    /// The sentences of one reporting epoch for the given world state, with receiver-like
+    /// error: a slowly wandering bias (multipath, atmosphere) plus white noise.
+    public func epoch(_ state: WorldState) -> [String] {
+        bias.north = 0.995 * bias.north + random.gaussian(0.15)
+        bias.east = 0.995 * bias.east + random.gaussian(0.15)
+        bias.up = 0.995 * bias.up + random.gaussian(0.25)
+        let north = bias.north + random.gaussian(0.8)
+        let east = bias.east + random.gaussian(0.8)
+        let up = bias.up + random.gaussian(1.5)
+        let latitude = state.latitude + Angle.degrees(north / 6_371_000)
+        let longitude = state.longitude + Angle.degrees(east / (6_371_000 * cos(Angle.radians(state.latitude))))
+        let altitude = state.altitude + up
+        let time = CivilTime(unixSeconds: world.scenario.startUTC + state.time)
+        let speedKnots = max(0, state.speed + random.gaussian(0.05)) * 3600 / 1852
+        let course = Angle.heading(state.course + random.gaussian(1))
+        let sats = satellites(at: state.time)
+        let used = sats.filter { $0.elevation > 15 }.prefix(12)
+        let w = NMEASentenceWriter.self
+        let geoidSeparation = 47.5
+        var out: [String] = []
+        out.append(w.sentence("GPGGA,\(w.time(time)),\(w.latitude(latitude)),\(w.longitude(longitude)),1,"
+            + "\(zeroPadded(used.count, 2)),0.9,\(w.decimal(altitude, 1)),M,\(w.decimal(geoidSeparation, 1)),M,,"))
+        out.append(w.sentence("GPGSA,A,3," + used.map { zeroPadded($0.prn, 2) }.joined(separator: ",")
+            + String(repeating: ",", count: 12 - used.count) + ",1.6,0.9,1.3"))
+        let groups = stride(from: 0, to: sats.count, by: 4).map { Array(sats[$0..<min($0 + 4, sats.count)]) }
+        for (index, group) in groups.enumerated() {
+            let fields = group.map { "\(zeroPadded($0.prn, 2)),\(zeroPadded($0.elevation, 2)),\(zeroPadded($0.azimuth, 3)),\(zeroPadded($0.snr, 2))" }
+            out.append(w.sentence("GPGSV,\(groups.count),\(index + 1),\(zeroPadded(sats.count, 2)),"
+                + fields.joined(separator: ",")))
+        }
+        out.append(w.sentence("GPRMC,\(w.time(time)),A,\(w.latitude(latitude)),\(w.longitude(longitude)),"
+            + "\(w.decimal(speedKnots, 2)),\(w.decimal(course, 1)),\(w.date(time)),,,A"))
+        out.append(w.sentence("GPVTG,\(w.decimal(course, 1)),T,,M,\(w.decimal(speedKnots, 2)),N,"
+            + "\(w.decimal(speedKnots * 1.852, 2)),K,A"))
+        return out
+    }
+
+    struct Satellite {
+        var prn: Int
+        var elevation: Int
+        var azimuth: Int
+        var snr: Int
+    }
+
+    /// A plausible sky: twelve satellites drifting slowly across it.
+    func satellites(at t: Double) -> [Satellite] {
+        (0..<12).map { index in
+            let phase = Double(index) * 0.52 + t / 3600 * 0.5
+            let elevation = Int(max(5, 10 + 75 * abs(sin(phase))))
+            let azimuth = Int(Angle.heading(Double(index) * 30 + t / 120))
+            return Satellite(prn: [2, 5, 7, 9, 13, 15, 18, 20, 24, 27, 29, 30][index], elevation: elevation,
+                             azimuth: azimuth, snr: min(50, 20 + elevation / 3))
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Glibc
+
+/// How the device moves and what the weather does in one scripted trip. A scenario is pure:
+/// the same time always gives the same motion; sensor noise is added by the emulated chips.
+public struct Motion: Sendable, Equatable {
+    public var roll: Double        // degrees
+    public var pitch: Double       // degrees
+    public var yaw: Double         // degrees true
+    public var speed: Double       // m/s over ground
+    public var course: Double      // degrees true
+    public var climbRate: Double   // m/s
+    /// Extra acceleration in the navigation frame (north, east, down), m/s^2: footsteps, swell.
+    public var extraAcceleration: (north: Double, east: Double, down: Double)
+
+    public static func == (a: Motion, b: Motion) -> Bool {
+        a.roll == b.roll && a.pitch == b.pitch && a.yaw == b.yaw && a.speed == b.speed
+            && a.course == b.course && a.climbRate == b.climbRate
+    }
+}
+
+public enum ScenarioName: String, Sendable, CaseIterable {
+    case walk, boat, still, drive
+
+    public var summary: String {
+        switch self {
+        case .walk: return "a hike: figure-8 calibration, walking with turns, a flip, climbing and descending, falling pressure"
+        case .boat: return "a sailing boat: swell, heel, slow turns, sea-level pressure"
+        case .still: return "lying on a table: level, pointing north, steady weather"
+        case .drive: return "a car: 15 m/s with turns and rolling hills"
+        }
+    }
+}
+
+/// A scripted trip: where it starts, how it moves over time and how the weather changes.
+public struct Scenario: Sendable {
+    public let name: ScenarioName
+    public let startLatitude: Double
+    public let startLongitude: Double
+    public let startAltitude: Double
+    /// Earth's field at the start, microtesla (north, east, down).
+    public let earthField: (north: Double, east: Double, down: Double)
+    /// UTC at scenario time 0, seconds since 1970.
+    public let startUTC: Double
+
+    public init(_ name: ScenarioName) {
+        self.name = name
+        startUTC = 1_782_028_800   // 2026-06-21T08:00:00Z
+        switch name {
+        case .walk, .still, .drive:
+            // Zurich, 408 m. Field from the World Magnetic Model 2025 for mid-2026 (about 3.4 deg east).
+            startLatitude = 47.3769; startLongitude = 8.5417; startAltitude = 408
+            earthField = (21.6, 1.3, 42.9)
+        case .boat:
+            // Off Marseille, on the water.
+            startLatitude = 43.2600; startLongitude = 5.3000; startAltitude = 0
+            earthField = (24.3, 1.2, 38.6)
+        }
+    }
+
+    /// The device's motion at scenario time `t` seconds.
+    public func motion(at t: Double) -> Motion {
+        switch name {
+        case .walk: return walk(t)
+        case .boat: return boat(t)
+        case .still: return Motion(roll: 0, pitch: 0, yaw: 0, speed: 0, course: 0, climbRate: 0,
+                                   extraAcceleration: (0, 0, 0))
+        case .drive: return drive(t)
+        }
+    }
+
+    /// Sea-level pressure at time `t`, pascal: the weather alone.
+    public func seaLevelPressure(at t: Double) -> Double {
+        switch name {
+        case .walk: return 101_525 - 120 * t / 3600     // falling 1.2 hPa per hour: a front coming
+        case .boat: return 101_600 + 30 * sin(2 * Double.pi * t / 7200)
+        case .still, .drive: return 101_325
+        }
+    }
+
+    public func temperature(at t: Double, altitude: Double) -> Double {
+        let seaLevel: Double = name == .boat ? 22 : 18
+        return seaLevel - 0.0065 * altitude + 0.5 * sin(2 * Double.pi * t / 3600)
+    }
+
+    // MARK: Scripts
+
+    private func walk(_ t: Double) -> Motion {
+        var m = Motion(roll: 0, pitch: 0, yaw: 30, speed: 0, course: 30, climbRate: 0,
+                       extraAcceleration: (0, 0, 0))
+        if t < 30 {
+            // Figure-8 calibration: two slow turns while rocking through roll and pitch.
+            m.yaw = 30 + 360 * t / 15
+            m.roll = 40 * sin(2 * Double.pi * t / 7.5)
+            m.pitch = 35 * sin(2 * Double.pi * t / 5)
+            return m
+        }
+        if t < 35 { return m }
+        let walking = t - 35
+        m.course = Self.heading(30 + turns(walking, every: 120, by: [60, 60, -90, 45, -75]))
+        m.yaw = m.course
+        m.speed = 1.4
+        // Footsteps: 2 per second, a vertical bounce of about 1.5 m/s^2.
+        m.extraAcceleration.down = -1.5 * sin(2 * Double.pi * 2 * walking)
+        // The device is turned face down at one minute and back.
+        m.roll = flip(walking - 55)
+        // Climb 90 m, rest, descend 90 m, rest: a 16-minute cycle.
+        let phase = walking.truncatingRemainder(dividingBy: 960)
+        m.climbRate = phase < 300 ? 0.3 : (phase < 480 ? 0 : (phase < 780 ? -0.3 : 0))
+        return m
+    }
+
+    private func boat(_ t: Double) -> Motion {
+        let course = Self.heading(120 + 40 * sin(2 * Double.pi * t / 600))
+        return Motion(roll: 12 + 6 * sin(2 * Double.pi * t / 6), pitch: 3 * sin(2 * Double.pi * t / 8),
+                      yaw: course, speed: 3.0, course: course,
+                      climbRate: 0.6 * cos(2 * Double.pi * t / 8) * 2 * Double.pi / 8 * 0.5,
+                      extraAcceleration: (0, 0, -0.8 * sin(2 * Double.pi * t / 8)))
+    }
+
+    private func drive(_ t: Double) -> Motion {
+        let course = Self.heading(200 + turns(t, every: 60, by: [90, -90, 90, 90, -45]))
+        return Motion(roll: 0, pitch: 2 * sin(2 * Double.pi * t / 90), yaw: course, speed: 15, course: course,
+                      climbRate: 15 * sin(Double.pi / 180 * 2 * sin(2 * Double.pi * t / 90)),
+                      extraAcceleration: (0, 0, 0.3 * sin(2 * Double.pi * 11 * t)))
+    }
+
+    /// Accumulated turn angle: every `every` seconds a turn from the list, done at 15 deg/s.
+    private func turns(_ t: Double, every: Double, by angles: [Double]) -> Double {
+        var total = 0.0
+        var start = every
+        var index = 0
+        while start <= t {
+            let angle = angles[index % angles.count]
+            let duration = abs(angle) / 15
+            total += angle * min(1, (t - start) / duration)
+            start += every
+            index += 1
+        }
+        return total
+    }
+
+    /// Roll during a flip starting at `t` = 0: over in 2 s, hold 3 s, back in 2 s.
+    private func flip(_ t: Double) -> Double {
+        if t < 0 || t > 7 { return 0 }
+        if t < 2 { return 180 * t / 2 }
+        if t < 5 { return 180 }
+        return 180 * (7 - t) / 2
+    }
+
+    static func heading(_ degrees: Double) -> Double {
+        var value = degrees.truncatingRemainder(dividingBy: 360)
+        if value < 0 { value += 360 }
+        return value
+    }
+}
