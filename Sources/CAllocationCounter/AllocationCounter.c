@@ -11,6 +11,18 @@ extern void *__libc_calloc(size_t count, size_t size);
 extern void *__libc_realloc(void *pointer, size_t size);
 extern void *__libc_memalign(size_t alignment, size_t size);
 
+// Sanitizers bring their own allocator interceptors; leave allocation to them.
+#if defined(__has_feature)
+#  if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#    define LODESTONE_NO_INTERPOSER 1
+#  endif
+#endif
+
+#ifdef LODESTONE_NO_INTERPOSER
+uint64_t lodestone_thread_allocations(void) { return 0; }
+int lodestone_allocation_counter_active(void) { return 0; }
+#else
+
 static __thread uint64_t thread_allocations;
 
 uint64_t lodestone_thread_allocations(void) { return thread_allocations; }
@@ -49,3 +61,5 @@ int posix_memalign(void **result, size_t alignment, size_t size) {
     *result = pointer;
     return 0;
 }
+
+#endif

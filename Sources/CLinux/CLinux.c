@@ -51,6 +51,13 @@ int lodestone_pin_to_cpu(int cpu) {
     return sched_setaffinity(0, sizeof(set), &set);
 }
 
+int lodestone_unpin(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) CPU_SET(cpu, &set);
+    return sched_setaffinity(0, sizeof(set), &set);
+}
+
 int lodestone_openpty(int *controller, int *peripheral, char *name, size_t nameLength) {
     char path[128];
     if (openpty(controller, peripheral, path, NULL, NULL) < 0) return -1;

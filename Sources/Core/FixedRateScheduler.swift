@@ -118,6 +118,16 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
         publish()
     }
 
+    /// Runs exactly `count` ticks on the calling thread (benchmarks and tests), continuing from
+    /// where an earlier call left off.
+    public func run(ticks count: Int) {
+        if deadline == 0 { start() }
+        for _ in 0..<count {
+            clock.sleep(until: deadline)
+            runTick()
+        }
+    }
+
     /// Sets the first deadline one period from now; `run` calls it.
     public func start() {
         let now = clock.now()

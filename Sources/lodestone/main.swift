@@ -1,1 +1,42 @@
-print("lodestone")
+import Glibc
+import LodestoneRuntime
+
+/// Entry point: dispatch to a command; usage errors exit with status 2.
+let arguments = CommandLine.arguments
+let command = arguments.count > 1 ? arguments[1] : "help"
+let rest = arguments.dropFirst(2)
+
+func wantsHelp(_ rest: ArraySlice<String>) -> Bool { rest.contains("--help") || rest.contains("-h") }
+
+do {
+    let status: Int32
+    switch command {
+    case "run":
+        if wantsHelp(rest) { print(Help.run); exit(0) }
+        status = try RunCommand.main(rest)
+    case "watch":
+        if wantsHelp(rest) { print(Help.watch); exit(0) }
+        status = try WatchCommand.main(rest)
+    case "status":
+        if wantsHelp(rest) { print(Help.status); exit(0) }
+        status = try StatusCommand.main(rest)
+    case "bench":
+        if wantsHelp(rest) { print(Help.bench); exit(0) }
+        status = try BenchCommand.main(rest)
+    case "help", "--help", "-h":
+        switch rest.first {
+        case "run": print(Help.run)
+        case "watch": print(Help.watch)
+        case "status": print(Help.status)
+        case "bench": print(Help.bench)
+        default: print(Help.overview)
+        }
+        status = 0
+    default:
+        throw UsageError(message: "unknown command '\(command)'; commands: run, watch, status, bench, help")
+    }
+    exit(status)
+} catch let error as UsageError {
+    Log.write("lodestone: " + error.message)
+    exit(2)
+}

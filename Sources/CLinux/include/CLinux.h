@@ -20,6 +20,8 @@ int lodestone_set_nonblocking(int fd, int enabled);
 int lodestone_set_timer_slack(unsigned long nanoseconds);
 /// Pins the calling thread to one CPU.
 int lodestone_pin_to_cpu(int cpu);
+/// Lets the calling thread run on every CPU again.
+int lodestone_unpin(void);
 /// Opens a pseudo-terminal pair; the names are written into `name` (size `nameLength`).
 int lodestone_openpty(int *controller, int *peripheral, char *name, size_t nameLength);
 /// Bytes waiting to be read on a descriptor (FIONREAD).

@@ -138,3 +138,46 @@ public enum GPSDReports {
         return w.finished
     }
 }
+
+extension GPSDReports {
+    /// HEALTH (a Lodestone class): sensor health, the sampling loop and each scheduler task.
+    /// Times in microseconds, rates in Hz.
+    public static func health(_ state: NavigationState, loop: LoopStatistics, tasks: [StatusView.TaskLine],
+                              ringOverflows: Int, clients: Int) -> String {
+        var w = JSONObjectWriter(class: "HEALTH")
+        var sensors = JSONObjectWriter()
+        sensors.string("imu", state.imuHealth.name)
+        sensors.string("magnetometer", state.magnetometerHealth.name)
+        sensors.string("barometer", state.barometerHealth.name)
+        sensors.string("gps", state.gpsHealth.name)
+        w.raw("sensors", sensors.finished)
+        var l = JSONObjectWriter()
+        l.number("rateHz", loop.rateHz, decimals: 1)
+        l.integer("ticks", Int(loop.ticks))
+        l.integer("overruns", Int(loop.overruns))
+        l.integer("droppedTicks", Int(loop.droppedTicks))
+        l.number("latenessP50us", loop.latenessP50Microseconds, decimals: 1)
+        l.number("latenessP99us", loop.latenessP99Microseconds, decimals: 1)
+        l.number("latenessMaxus", loop.latenessMaxMicroseconds, decimals: 1)
+        w.raw("loop", l.finished)
+        let list = tasks.map { task -> String in
+            var t = JSONObjectWriter()
+            let s = task.statistics
+            t.string("name", task.name)
+            t.number("rateHz", s.rateHz, decimals: 2)
+            t.number("budgetus", task.budgetMicroseconds, decimals: 1)
+            t.integer("runs", Int(s.runs))
+            t.number("meanus", s.meanExecutionMicroseconds, decimals: 2)
+            t.number("maxus", s.maxExecutionMicroseconds, decimals: 2)
+            t.integer("overruns", Int(s.overruns))
+            t.integer("slips", Int(s.slips))
+            t.integer("skips", Int(s.skips))
+            t.integer("missed", Int(s.missed))
+            return t.finished
+        }
+        w.raw("tasks", "[" + list.joined(separator: ",") + "]")
+        w.integer("ringOverflows", ringOverflows)
+        w.integer("clients", clients)
+        return w.finished
+    }
+}

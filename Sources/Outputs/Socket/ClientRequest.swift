@@ -4,6 +4,8 @@ public enum ClientRequest: Equatable, Sendable {
     case poll
     case devices
     case version
+    /// Lodestone's own: the scheduler table and sensor health as a HEALTH report.
+    case status
     /// Not a command this server knows, or not well formed: answered with an ERROR report.
     case invalid(String)
 
@@ -42,6 +44,7 @@ public enum ClientRequest: Equatable, Sendable {
             case "POLL": requests.append(.poll)
             case "DEVICES": requests.append(.devices)
             case "VERSION": requests.append(.version)
+            case "STATUS": requests.append(.status)
             default: requests.append(.invalid("Unrecognized request '\(name.prefix(40))'"))
             }
         }

@@ -96,7 +96,7 @@ public struct Scenario: Sendable {
         }
         if t < 35 { return m }
         let walking = t - 35
-        m.course = Self.heading(30 + turns(walking, every: 120, by: [60, 60, -90, 45, -75]))
+        m.course = Self.heading(30 + turns(walking, every: 120, by: Self.walkTurns))
         m.yaw = m.course
         m.speed = 1.4
         // Footsteps: 2 per second, a vertical bounce of about 1.5 m/s^2.
@@ -118,7 +118,7 @@ public struct Scenario: Sendable {
     }
 
     private func drive(_ t: Double) -> Motion {
-        let course = Self.heading(200 + turns(t, every: 60, by: [90, -90, 90, 90, -45]))
+        let course = Self.heading(200 + turns(t, every: 60, by: Self.driveTurns))
         return Motion(roll: 0, pitch: 2 * sin(2 * Double.pi * t / 90), yaw: course, speed: 15, course: course,
                       climbRate: 15 * sin(Double.pi / 180 * 2 * sin(2 * Double.pi * t / 90)),
                       extraAcceleration: (0, 0, 0.3 * sin(2 * Double.pi * 11 * t)))
@@ -146,6 +146,11 @@ public struct Scenario: Sendable {
         if t < 5 { return 180 }
         return 180 * (7 - t) / 2
     }
+
+    // Turn scripts live in statics: a literal array in the function would allocate per call,
+    // and the world is read from the sampling loop.
+    static let walkTurns: [Double] = [60, 60, -90, 45, -75]
+    static let driveTurns: [Double] = [90, -90, 90, 90, -45]
 
     static func heading(_ degrees: Double) -> Double {
         var value = degrees.truncatingRemainder(dividingBy: 360)

@@ -1,0 +1,197 @@
+import Glibc
+import LodestoneOutputs
+
+/// Everything `lodestone run` can be told, from the configuration file and the command line
+/// (the command line wins). Defaults are what a handheld on the simulated board needs.
+public struct Configuration: Sendable, Equatable {
+    /// "sim" or the path of a board file.
+    public var board = "sim"
+    public var scenario = "walk"
+    /// World time per real second on the simulated board.
+    public var speed = 1.0
+    public var seed: UInt64 = 1
+    /// Socket path; nil picks the default for the user (see `defaultSocketPath`).
+    public var socket: String?
+    public var dataDir: String?
+    /// "terminal", "none" or "fb:DEVICE"; nil picks terminal when stdout is a terminal.
+    public var display: String?
+    public var duration: Double?
+    public var stats = false
+    public var loopRateHz = 200.0
+    public var imuRateHz = 100.0
+    public var magnetometerRateHz = 50.0
+    public var barometerRateHz = 25.0
+    /// How often the serial port is drained of GPS bytes.
+    public var gpsPollRateHz = 20.0
+    /// How often heading, attitude and altitude are computed and published.
+    public var processingRateHz = 50.0
+    /// Fix rate of the simulated GPS receiver, 1..10 Hz.
+    public var simulatedGPSRateHz = 1.0
+    /// Sea-level pressure for barometric altitude, hPa.
+    public var qnh = 1013.25
+    public var realTimePriority: Int? = 50
+    public var cpu: Int?
+    public var lockMemory = true
+
+    public init() {}
+
+    /// Keys a configuration file may hold, with what each must be.
+    static let keys: [String: String] = [
+        "board": "\"sim\" or the path of a board file",
+        "scenario": "one of walk, boat, still, drive",
+        "speed": "a number from 0.1 to 1000",
+        "seed": "a whole number from 0 up",
+        "socket": "a path",
+        "dataDir": "a path",
+        "display": "\"terminal\", \"none\" or \"fb:/dev/fbN\"",
+        "loopRateHz": "a number from 10 to 2000",
+        "rates": "an object with imu, magnetometer, barometer, gps, processing (Hz)",
+        "simulatedGPSRateHz": "a number from 1 to 10",
+        "qnh": "a pressure in hPa from 850 to 1100",
+        "realTime": "an object with priority (1..99 or null), cpu (a CPU number or null), lockMemory (true/false)",
+    ]
+    static let rateKeys = ["imu", "magnetometer", "barometer", "gps", "processing"]
+    static let realTimeKeys = ["priority", "cpu", "lockMemory"]
+
+    /// Reads and validates a configuration file over these settings. The error names the file,
+    /// the key and what is wrong with it.
+    public mutating func load(file path: String) throws(ConfigurationError) {
+        let text: String
+        do { text = try readTextFile(path) } catch { throw ConfigurationError(file: path, key: nil, problem: error.description) }
+        let root: JSONValue
+        do { root = try JSONValue.parse(text) } catch {
+            throw ConfigurationError(file: path, key: nil, problem: "not valid JSON: \(error.description)")
+        }
+        guard case .object(let members) = root else {
+            throw ConfigurationError(file: path, key: nil, problem: "the file must hold one JSON object")
+        }
+        for (key, value) in members {
+            try apply(key: key, value: value, file: path)
+        }
+    }
+
+    private mutating func apply(key: String, value: JSONValue, file: String) throws(ConfigurationError) {
+        func fail(_ key: String, _ expected: String) -> ConfigurationError {
+            ConfigurationError(file: file, key: key, problem: "must be \(expected), found \(value.kind)")
+        }
+        func number(_ key: String, _ range: ClosedRange<Double>, _ v: JSONValue) throws(ConfigurationError) -> Double {
+            guard let n = v.numberValue, range.contains(n) else {
+                throw ConfigurationError(file: file, key: key,
+                                         problem: "must be a number from \(fixed(range.lowerBound, 3)) to \(fixed(range.upperBound, 3)), found \(describe(v))")
+            }
+            return n
+        }
+        switch key {
+        case "board":
+            guard let s = value.stringValue, !s.isEmpty else { throw fail(key, Self.keys[key] ?? "") }
+            board = s
+        case "scenario":
+            guard let s = value.stringValue, ["walk", "boat", "still", "drive"].contains(s) else {
+                throw ConfigurationError(file: file, key: key, problem: "must be one of walk, boat, still, drive, found \(describe(value))")
+            }
+            scenario = s
+        case "speed": speed = try number(key, 0.1...1000, value)
+        case "seed":
+            let n = try number(key, 0...9_007_199_254_740_991, value)
+            guard n == n.rounded() else { throw fail(key, "a whole number") }
+            seed = UInt64(n)
+        case "socket", "dataDir":
+            guard let s = value.stringValue, !s.isEmpty else { throw fail(key, "a path") }
+            if key == "socket" { socket = s } else { dataDir = s }
+        case "display":
+            guard let s = value.stringValue, Self.isValidDisplay(s) else {
+                throw ConfigurationError(file: file, key: key, problem: "must be \(Self.keys[key] ?? ""), found \(describe(value))")
+            }
+            display = s
+        case "loopRateHz": loopRateHz = try number(key, 10...2000, value)
+        case "simulatedGPSRateHz": simulatedGPSRateHz = try number(key, 1...10, value)
+        case "qnh": qnh = try number(key, 850...1100, value)
+        case "rates":
+            guard case .object(let rates) = value else { throw fail(key, "an object") }
+            for (name, rate) in rates {
+                let path = "rates." + name
+                switch name {
+                case "imu": imuRateHz = try number(path, 1...1000, rate)
+                case "magnetometer": magnetometerRateHz = try number(path, 1...1000, rate)
+                case "barometer": barometerRateHz = try number(path, 1...1000, rate)
+                case "gps": gpsPollRateHz = try number(path, 1...1000, rate)
+                case "processing": processingRateHz = try number(path, 1...1000, rate)
+                default:
+                    throw ConfigurationError(file: file, key: path, problem: "unknown key; known keys: \(Self.rateKeys.joined(separator: ", "))")
+                }
+            }
+        case "realTime":
+            guard case .object(let options) = value else { throw fail(key, "an object") }
+            for (name, option) in options {
+                let path = "realTime." + name
+                switch name {
+                case "priority":
+                    if option == .null { realTimePriority = nil } else { realTimePriority = Int(try number(path, 1...99, option)) }
+                case "cpu":
+                    if option == .null { cpu = nil } else { cpu = Int(try number(path, 0...1023, option)) }
+                case "lockMemory":
+                    guard let b = option.boolValue else {
+                        throw ConfigurationError(file: file, key: path, problem: "must be true or false, found \(describe(option))")
+                    }
+                    lockMemory = b
+                default:
+                    throw ConfigurationError(file: file, key: path, problem: "unknown key; known keys: \(Self.realTimeKeys.joined(separator: ", "))")
+                }
+            }
+        default:
+            throw ConfigurationError(file: file, key: key,
+                                     problem: "unknown key; known keys: \(Self.keys.keys.sorted().joined(separator: ", "))")
+        }
+    }
+
+    static func isValidDisplay(_ value: String) -> Bool {
+        value == "terminal" || value == "none" || (value.hasPrefix("fb:") && value.count > 3)
+    }
+
+    /// Checks the combination of settings, whatever their source.
+    public func validate() throws(ConfigurationError) {
+        for (name, rate) in [("imu", imuRateHz), ("magnetometer", magnetometerRateHz), ("barometer", barometerRateHz),
+                             ("gps", gpsPollRateHz), ("processing", processingRateHz)] where rate > loopRateHz {
+            throw ConfigurationError(file: nil, key: "rates." + name,
+                                     problem: "\(fixed(rate, 1)) Hz is faster than the loop rate \(fixed(loopRateHz, 1)) Hz: raise loopRateHz or lower the rate")
+        }
+    }
+
+    /// /run/lodestone for the system service, $XDG_RUNTIME_DIR for a user, /tmp otherwise.
+    public static func defaultSocketPath() -> String {
+        if getuid() == 0 { return "/run/lodestone/lodestone.sock" }
+        if let runtime = getenv("XDG_RUNTIME_DIR") { return String(cString: runtime) + "/lodestone.sock" }
+        return "/tmp/lodestone-\(getuid()).sock"
+    }
+
+    /// /var/lib/lodestone for the system service, ~/.local/share/lodestone for a user.
+    public static func defaultDataDirectory() -> String {
+        if getuid() == 0 { return "/var/lib/lodestone" }
+        if let home = getenv("HOME") { return String(cString: home) + "/.local/share/lodestone" }
+        return "/tmp/lodestone-\(getuid())"
+    }
+
+    public static let defaultConfigurationFile = "/etc/lodestone/lodestone.json"
+}
+
+func describe(_ value: JSONValue) -> String {
+    switch value {
+    case .string(let s): return "\"\(s)\""
+    case .number(let n): return fixed(n, 6)
+    case .bool(let b): return b ? "true" : "false"
+    default: return value.kind
+    }
+}
+
+/// A configuration problem: which file, which key and what is wrong.
+public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
+    public var file: String?
+    public var key: String?
+    public var problem: String
+
+    public var description: String {
+        var where_ = file.map { "configuration \($0)" } ?? "settings"
+        if let key { where_ += ": '\(key)'" }
+        return where_ + ": " + problem
+    }
+}

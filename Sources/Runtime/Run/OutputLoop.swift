@@ -1,0 +1,151 @@
+import Glibc
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+
+/// What the output side reads from the sampling side: rings of samples and the latest state.
+public protocol SamplingOutputs: AnyObject {
+    var imuRing: SPSCRing<ImuSample> { get }
+    var magneticRing: SPSCRing<MagneticSample> { get }
+    var pressureRing: SPSCRing<PressureSample> { get }
+    var fixRing: SPSCRing<GPSFix> { get }
+    var state: LatestValue<NavigationState> { get }
+}
+
+extension SensorPipeline: SamplingOutputs {}
+
+/// The I/O thread: serves the socket, draws the display, and turns samples into reports.
+/// It only ever reads from the sampling side (rings and the state cell), so a slow client,
+/// terminal or disk can delay nothing but itself.
+final class OutputLoop<Clock: MonotonicClock> {
+    let outputs: any SamplingOutputs
+    let scheduler: FixedRateScheduler<Clock>
+    let budgets: [Double]
+    let server: ReportServer?
+    let display: Bool
+    let stop: StopSignal
+    let deviceName: String
+    let devices: () -> [GPSDReports.Device]
+    let clock: Clock
+    private var latest = NavigationState()
+    private var lastMagnetic: MagneticSample?
+    private(set) var reportsSent = [String: Int]()
+
+    init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
+         display: Bool, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device]) {
+        self.outputs = outputs
+        self.scheduler = scheduler
+        self.budgets = budgets
+        self.server = server
+        self.display = display
+        self.stop = stop
+        self.deviceName = deviceName
+        self.devices = devices
+        clock = scheduler.clock
+        server?.answer = { [unowned self] request in self.answer(request) }
+    }
+
+    /// Runs until a stop signal, the duration, or `stop.request()`; returns why it stopped.
+    func run(until deadline: MonotonicNanoseconds?) -> String {
+        let attitudePeriod: UInt64 = 100_000_000     // ATT at 10 Hz
+        let environmentPeriod: UInt64 = 1_000_000_000 // ENV at 1 Hz
+        let displayPeriod: UInt64 = 250_000_000
+        var nextAttitude: UInt64 = 0, nextEnvironment: UInt64 = 0, nextDisplay: UInt64 = 0
+        if display { writeOut("\u{1B}[?25l") }
+        defer { if display { writeOut("\u{1B}[?25h") } }
+        while !stop.isRequested {
+            let extra = stop.descriptor >= 0 ? [stop.descriptor] : []
+            let woken: [Int32]
+            if let server {
+                woken = server.service(timeoutMilliseconds: 20, extra: extra)
+            } else {
+                var fds = extra.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+                _ = poll(&fds, nfds_t(fds.count), 20)
+                woken = fds.filter { $0.revents != 0 }.map(\.fd)
+            }
+            if woken.contains(stop.descriptor), let signal = stop.takeSignal() {
+                stop.request()
+                return signal
+            }
+            let now = clock.now()
+            if let deadline, now >= deadline {
+                stop.request()
+                return "duration"
+            }
+            latest = outputs.state.read()
+            publishSamples()
+            if now >= nextAttitude {
+                nextAttitude = now + attitudePeriod
+                if latest.imu != nil { send(GPSDReports.att(latest, device: deviceName, time: Self.wallClock())) }
+            }
+            if now >= nextEnvironment {
+                nextEnvironment = now + environmentPeriod
+                if latest.pressure != nil { send(GPSDReports.env(latest, device: deviceName, time: Self.wallClock())) }
+            }
+            if display && now >= nextDisplay {
+                nextDisplay = now + displayPeriod
+                writeOut(StatusView().render(latest, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
+                                             clients: server?.clientCount ?? 0, title: deviceName))
+            }
+        }
+        return "stop request"
+    }
+
+    private func publishSamples() {
+        outputs.magneticRing.drain { lastMagnetic = $0 }
+        outputs.pressureRing.drain { _ in }
+        let time = Self.wallClock()
+        outputs.imuRing.drain { sample in
+            send(GPSDReports.imu(sample, magnetic: lastMagnetic, device: deviceName, time: time))
+        }
+        outputs.fixRing.drain { fix in
+            send(GPSDReports.tpv(fix, device: deviceName))
+        }
+    }
+
+    private func send(_ line: String) {
+        guard let server else { return }
+        if let end = line.firstIndex(of: ","), let classStart = line.range(of: "\"class\":\"") {
+            let name = String(line[classStart.upperBound..<end].dropLast())
+            reportsSent[name, default: 0] += 1
+        }
+        server.broadcast(line)
+    }
+
+    func taskLines() -> [StatusView.TaskLine] {
+        scheduler.taskNames.indices.map { index in
+            StatusView.TaskLine(name: scheduler.taskNames[index], statistics: scheduler.taskStatistics[index].read(),
+                                budgetMicroseconds: budgets[index])
+        }
+    }
+
+    private func answer(_ request: ClientRequest) -> [String] {
+        switch request {
+        case .devices:
+            return [GPSDReports.devices(devices())]
+        case .poll:
+            let time = Self.wallClock()
+            var w = JSONObjectWriter(class: "POLL")
+            w.string("time", time)
+            w.integer("active", latest.fix.mode.rawValue >= 2 ? 1 : 0)
+            w.raw("tpv", "[" + GPSDReports.tpv(latest.fix, device: deviceName) + "]")
+            w.raw("att", latest.imu == nil ? "[]" : "[" + GPSDReports.att(latest, device: deviceName, time: time) + "]")
+            w.raw("sky", "[]")
+            return [w.finished]
+        case .status:
+            let overflows = outputs.imuRing.overflows + outputs.magneticRing.overflows + outputs.pressureRing.overflows
+                + outputs.fixRing.overflows
+            return [GPSDReports.health(latest, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
+                                       ringOverflows: overflows, clients: server?.clientCount ?? 0)]
+        default:
+            return []
+        }
+    }
+
+    /// Now as ISO-8601 UTC from the system clock (reports stamped when they were made).
+    static func wallClock() -> String {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return CivilTime(unixSeconds: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9).iso8601
+    }
+}

@@ -1,0 +1,132 @@
+import Glibc
+import LodestoneCore
+import LodestoneDomain
+import LodestoneHAL
+import LodestoneOutputs
+import LodestoneSim
+
+/// `lodestone run`: builds the board, starts the sampling thread, and serves outputs on the
+/// calling thread until a signal, the duration, or a fatal error.
+public enum Runner {
+    /// Exit status: 0 after a clean stop, 1 when the runtime could not start.
+    public static func run(_ configuration: Configuration) -> Int32 {
+        let stop = StopSignal()   // before any thread starts, so all inherit the blocked signals
+        let board: BoardDescription
+        if configuration.board == "sim" {
+            board = .simulatedBoard
+        } else {
+            do { board = try BoardDescription.load(file: configuration.board) } catch {
+                Log.error(error.description)
+                return 1
+            }
+        }
+        let dataDirectory = configuration.dataDir ?? Configuration.defaultDataDirectory()
+        if !makeDirectories(dataDirectory) {
+            Log.warning("cannot create data directory \(dataDirectory): calibration, tracks and logs will not be kept; give --data-dir")
+        }
+        let clock = SystemMonotonicClock()
+        if board.simulated {
+            guard let scenario = ScenarioName(rawValue: configuration.scenario) else {
+                Log.error("unknown scenario '\(configuration.scenario)': use one of walk, boat, still, drive")
+                return 1
+            }
+            let simulated: SimulatedBoard
+            do {
+                simulated = try SimulatedBoard(board: board, scenario: scenario, clock: clock, configuration: configuration)
+            } catch {
+                Log.error(error.description)
+                return 1
+            }
+            Log.info("simulated board, scenario \(scenario.rawValue): \(scenario.summary); GPS on \(simulated.gps.devicePath)")
+            simulated.gps.start(clock: clock)
+            defer { simulated.gps.stop() }
+            return serve(bus: simulated.bus, gpsPath: simulated.gps.devicePath, board: board, clock: clock,
+                         configuration: configuration, stop: stop)
+        }
+        let bus: LinuxI2CBus
+        do { bus = try LinuxI2CBus(path: board.i2c) } catch {
+            Log.error(error.description)
+            return 1
+        }
+        return serve(bus: bus, gpsPath: board.gpsPort, board: board, clock: clock, configuration: configuration, stop: stop)
+    }
+
+    static func serve<Bus: I2CBus>(bus: Bus, gpsPath: String?, board: BoardDescription, clock: SystemMonotonicClock,
+                                   configuration c: Configuration, stop: StopSignal) -> Int32 {
+        var serial: LinuxSerialPort?
+        if let gpsPath {
+            do { serial = try LinuxSerialPort(path: gpsPath, baudRate: board.gpsBaud) } catch {
+                Log.warning(error.description + "; running without GPS")
+            }
+        }
+        let pipeline = SensorPipeline(
+            clock: clock,
+            imu: board.imu.map { IMUDriver(bus: bus, address: $0.address) },
+            magnetometer: board.magnetometer.map { MagnetometerDriver(bus: bus, address: $0.address) },
+            barometer: board.barometer.map { BarometerDriver(bus: bus, address: $0.address) },
+            gps: serial, qnh: c.qnh)
+        let tasks = TaskTable.tasks(for: pipeline, configuration: c)
+        let scheduler: FixedRateScheduler<SystemMonotonicClock>
+        do { scheduler = try FixedRateScheduler(loopRateHz: c.loopRateHz, tasks: tasks, clock: clock) } catch {
+            Log.error(error.description)
+            return 1
+        }
+        let socketPath = c.socket ?? Configuration.defaultSocketPath()
+        var server: ReportServer?
+        if let slash = socketPath.lastIndex(of: "/"), slash != socketPath.startIndex {
+            _ = makeDirectories(String(socketPath[..<slash]))
+        }
+        do { server = try ReportServer(path: socketPath) } catch {
+            Log.error(error.description)
+            return 1
+        }
+        Log.info("serving gpsd JSON on \(socketPath)")
+
+        let options = RealTimeOptions(fifoPriority: c.realTimePriority.map { Int32($0) }, cpu: c.cpu,
+                                      lockMemory: c.lockMemory, timerSlackNanoseconds: 1)
+        let sampling = LoopThread()
+        let started = sampling.start(name: "sampling") {
+            let outcome = RealTime.apply(options)
+            for message in outcome.messages { Log.info(message) }
+            scheduler.run(until: stop.requested)
+        }
+        guard started else {
+            Log.error("could not start the sampling thread: the system is out of threads or memory")
+            return 1
+        }
+        let display = c.display.map { $0 == "terminal" } ?? (isatty(1) == 1)
+        let devices = {
+            let state = pipeline.state.read()
+            return deviceList(board: board, state: state, gpsPath: gpsPath)
+        }
+        let loop = OutputLoop(outputs: pipeline, scheduler: scheduler, budgets: TaskTable.budgets(tasks), server: server,
+                              display: display, stop: stop, deviceName: board.name, devices: devices)
+        let deadline = c.duration.map { clock.now() + UInt64($0 * 1e9) }
+        let reason = loop.run(until: deadline)
+        stop.request()
+        sampling.join()
+        server?.shutdown()
+        Log.info("stopped (\(reason))")
+        if c.stats {
+            writeOut(StatusView.taskTable(loop.taskLines()) + "\n")
+            let l = scheduler.currentLoopStatistics
+            writeOut("loop \(fixed(l.rateHz, 0)) Hz: \(l.ticks) ticks, \(l.overruns) overruns, wake-up lateness p50 "
+                     + "\(fixed(scheduler.latenessPercentile(0.5), 0)) us p99 \(fixed(scheduler.latenessPercentile(0.99), 0)) us\n")
+        }
+        return 0
+    }
+
+    static func deviceList(board: BoardDescription, state: NavigationState, gpsPath: String?) -> [GPSDReports.Device] {
+        var list: [GPSDReports.Device] = []
+        if let imu = board.imu { list.append(.init(path: "\(board.i2c)@\(hexAddress(imu.address))", driver: imu.chip.uppercased(), health: state.imuHealth)) }
+        if let mag = board.magnetometer { list.append(.init(path: "\(board.i2c)@\(hexAddress(mag.address))", driver: mag.chip.uppercased(), health: state.magnetometerHealth)) }
+        if let baro = board.barometer { list.append(.init(path: "\(board.i2c)@\(hexAddress(baro.address))", driver: baro.chip.uppercased(), health: state.barometerHealth)) }
+        if let gpsPath { list.append(.init(path: gpsPath, driver: "NMEA0183", health: state.gpsHealth)) }
+        return list
+    }
+
+    static func hexAddress(_ address: UInt8) -> String {
+        let text = String(address, radix: 16)
+        return "0x" + (text.count == 1 ? "0" : "") + text
+    }
+}

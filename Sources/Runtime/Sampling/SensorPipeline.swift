@@ -1,0 +1,130 @@
+import LodestoneCore
+import LodestoneDevices
+import LodestoneDomain
+import LodestoneHAL
+
+/// The sampling side of the runtime: reads each sensor into its ring, keeps the latest
+/// readings, and turns them into the published navigation state.
+///
+/// Every method here runs on the sampling thread as a scheduler task and allocates nothing
+/// in steady state: samples are plain values, rings and the state cell were allocated at
+/// start, and the GPS bytes go through fixed buffers.
+public final class SensorPipeline<IMU: SampledSensor, Magnetometer: SampledSensor, Barometer: SampledSensor>: @unchecked Sendable
+where IMU.Sample == ImuSample, Magnetometer.Sample == MagneticSample, Barometer.Sample == PressureSample {
+    public let clock: any MonotonicClock
+    public let imuRing = SPSCRing<ImuSample>(capacity: 512, policy: .overwriteOldest)
+    public let magneticRing = SPSCRing<MagneticSample>(capacity: 256, policy: .overwriteOldest)
+    public let pressureRing = SPSCRing<PressureSample>(capacity: 128, policy: .overwriteOldest)
+    /// GPS fixes are rare and each one matters to a track: keep the oldest if the reader stalls.
+    public let fixRing = SPSCRing<GPSFix>(capacity: 64, policy: .dropNewest)
+    public let state = LatestValue(NavigationState())
+
+    private var imu: SensorSlot<IMU>?
+    private var magnetometer: SensorSlot<Magnetometer>?
+    private var barometer: SensorSlot<Barometer>?
+    private let gps: (any SerialPort)?
+    private var framer = NMEAFramer()
+    private var parser = NMEAParser()
+    private let serialBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 512, alignment: 8)
+    private var lastFixTime: MonotonicNanoseconds = 0
+
+    private var current = NavigationState()
+    private var smoothedAcceleration = VectorLowPass(timeConstant: 0.05)
+    private var smoothedField = VectorLowPass(timeConstant: 0.05)
+
+    public init(clock: any MonotonicClock, imu: IMU?, magnetometer: Magnetometer?, barometer: Barometer?,
+                gps: (any SerialPort)?, qnh: Double) {
+        self.clock = clock
+        self.imu = imu.map { SensorSlot($0) }
+        self.magnetometer = magnetometer.map { SensorSlot($0) }
+        self.barometer = barometer.map { SensorSlot($0) }
+        self.gps = gps
+        current.seaLevelPressure = qnh * 100
+        current.gpsHealth = gps == nil ? .absent : .degraded
+    }
+
+    deinit { serialBuffer.deallocate() }
+
+    // MARK: Scheduler tasks
+
+    public func sampleIMU() {
+        guard imu != nil else { return }
+        if let sample = imu?.sample(at: clock.now()) {
+            let body = ImuSample(time: sample.time, acceleration: Self.body(sample.acceleration),
+                                 rotationRate: Self.body(sample.rotationRate), temperature: sample.temperature)
+            current.imu = body
+            imuRing.push(body)
+        }
+        current.imuHealth = imu?.health ?? .absent
+    }
+
+    public func sampleMagnetometer() {
+        guard magnetometer != nil else { return }
+        if let sample = magnetometer?.sample(at: clock.now()) {
+            let body = MagneticSample(time: sample.time, field: Self.body(sample.field))
+            current.magnetic = body
+            magneticRing.push(body)
+        }
+        current.magnetometerHealth = magnetometer?.health ?? .absent
+    }
+
+    public func sampleBarometer() {
+        guard barometer != nil else { return }
+        if let sample = barometer?.sample(at: clock.now()) {
+            current.pressure = sample
+            pressureRing.push(sample)
+        }
+        current.barometerHealth = barometer?.health ?? .absent
+    }
+
+    /// Drains the GPS serial port and hands each completed fix on.
+    public func pollGPS() {
+        guard let gps else { return }
+        let now = clock.now()
+        while true {
+            let count: Int
+            do {
+                count = try gps.read(into: serialBuffer)
+            } catch {
+                current.gpsHealth = .degraded
+                return
+            }
+            if count == 0 { break }
+            framer.feed(UnsafeRawBufferPointer(rebasing: serialBuffer[0..<count])) { sentence in
+                if let fix = parser.parse(sentence, received: now) {
+                    current.fix = fix
+                    lastFixTime = now
+                    fixRing.push(fix)
+                }
+            }
+        }
+        // A receiver that has said nothing for 3 s is not healthy, whatever it said before.
+        current.gpsHealth = now &- lastFixTime < 3 * nanosecondsPerSecond && lastFixTime != 0 ? .ok : .degraded
+    }
+
+    /// Computes attitude, heading and altitude from the latest readings and publishes the state.
+    public func process() {
+        let now = clock.now()
+        if let imu = current.imu, let magnetic = current.magnetic {
+            let acceleration = smoothedAcceleration.update(imu.acceleration, at: imu.time)
+            let field = smoothedField.update(magnetic.field, at: magnetic.time)
+            current.attitude = TiltCompensatedHeading(specificForce: acceleration, field: field)
+        }
+        if let pressure = current.pressure {
+            current.barometricAltitude = BarometricAltitude.altitude(pressure: pressure.pressure,
+                                                                     reference: current.seaLevelPressure)
+        }
+        current.updated = now
+        state.publish(current)
+    }
+
+    /// The chips on supported boards lie flat with x forward, y left, z up; the domain
+    /// works in x forward, y right, z down.
+    @inline(__always) static func body(_ v: Vector3) -> Vector3 { Vector3(v.x, -v.y, -v.z) }
+
+    // MARK: Introspection (sampling thread, or after it stopped)
+
+    public var parserCounts: (accepted: Int, rejected: Int, overlong: Int, garbled: Int) {
+        (parser.accepted, parser.rejected, framer.overlong, framer.garbled)
+    }
+}

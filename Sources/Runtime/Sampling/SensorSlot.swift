@@ -1,0 +1,72 @@
+import LodestoneCore
+import LodestoneDevices
+import LodestoneDomain
+
+/// A chip driver as the sampling loop sees it: start it (identify and configure), then read it.
+public protocol SampledSensor {
+    associatedtype Sample
+    /// Identifies and configures the chip; called again to re-initialise after failures.
+    mutating func start() throws(DeviceError)
+    /// The newest reading, or nil when the chip has nothing new yet.
+    mutating func read(at time: MonotonicNanoseconds) throws(DeviceError) -> Sample?
+}
+
+/// One sensor in the loop with its health: a chip that fails is marked degraded after a few
+/// consecutive errors and re-initialised with exponential back-off (0.1 s doubling to 5 s),
+/// while the other sensors keep running. Nothing here allocates.
+public struct SensorSlot<Sensor: SampledSensor> {
+    public private(set) var sensor: Sensor
+    public private(set) var health: SensorHealth = .degraded
+    public private(set) var errors = 0
+    public private(set) var recoveries = 0
+    public private(set) var lastError: DeviceError?
+    private var consecutiveFailures = 0
+    private var needsStart = true
+    private var retryAt: MonotonicNanoseconds = 0
+    private var backoff: UInt64 = SensorSlot.initialBackoff
+
+    static var initialBackoff: UInt64 { 100_000_000 }
+    static var maximumBackoff: UInt64 { 5_000_000_000 }
+    /// Read errors in a row before the sensor counts as degraded (one glitch on a long cable is not a failure).
+    static var failuresBeforeDegraded: Int { 3 }
+
+    public init(_ sensor: Sensor) { self.sensor = sensor }
+
+    /// Reads the sensor if it is up, or tries to bring it up when its back-off has elapsed.
+    public mutating func sample(at now: MonotonicNanoseconds) -> Sensor.Sample? {
+        if needsStart {
+            guard now >= retryAt else { return nil }
+            do {
+                try sensor.start()
+                needsStart = false
+                if health == .degraded && errors > 0 { recoveries += 1 }
+                health = .ok
+                consecutiveFailures = 0
+                backoff = Self.initialBackoff
+            } catch {
+                fail(error, at: now, restart: true)
+                return nil
+            }
+        }
+        do {
+            let sample = try sensor.read(at: now)
+            consecutiveFailures = 0
+            return sample
+        } catch {
+            fail(error, at: now, restart: false)
+            return nil
+        }
+    }
+
+    private mutating func fail(_ error: DeviceError, at now: MonotonicNanoseconds, restart: Bool) {
+        errors += 1
+        consecutiveFailures += 1
+        lastError = error
+        if restart || consecutiveFailures >= Self.failuresBeforeDegraded {
+            health = .degraded
+            needsStart = true
+            retryAt = now + backoff
+            backoff = min(backoff * 2, Self.maximumBackoff)
+        }
+    }
+}

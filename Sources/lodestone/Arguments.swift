@@ -1,0 +1,61 @@
+/// A usage error: exit status 2 and one line saying what to type instead.
+struct UsageError: Error {
+    var message: String
+}
+
+/// The options a command accepts: those that take a value and plain flags.
+struct OptionSpec {
+    var valued: Set<String>
+    var flags: Set<String>
+}
+
+/// Parsed command-line options: `--name value`, `--name=value` and `--flag`.
+struct Options {
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+    var positional: [String] = []
+
+    init(_ arguments: ArraySlice<String>, spec: OptionSpec, command: String) throws(UsageError) {
+        var rest = arguments
+        while let argument = rest.popFirst() {
+            guard argument.hasPrefix("--"), argument.count > 2 else {
+                positional.append(argument)
+                continue
+            }
+            var name = String(argument.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if spec.flags.contains(name) {
+                guard value == nil else { throw UsageError(message: "--\(name) takes no value") }
+                flags.insert(name)
+            } else if spec.valued.contains(name) {
+                if value == nil { value = rest.popFirst() }
+                guard let value, !value.isEmpty else {
+                    throw UsageError(message: "--\(name) needs a value (see 'lodestone \(command) --help')")
+                }
+                values[name] = value
+            } else {
+                throw UsageError(message: "unknown option --\(name) for '\(command)' (see 'lodestone \(command) --help')")
+            }
+        }
+    }
+
+    func number(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
+        guard let text = values[name] else { return nil }
+        guard let value = Double(text), range.contains(value) else {
+            throw UsageError(message: "--\(name) must be a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return value
+    }
+
+    func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = values[name] else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError(message: "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return value
+    }
+}

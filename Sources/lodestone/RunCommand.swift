@@ -1,0 +1,69 @@
+import LodestoneRuntime
+
+enum RunCommand {
+    static let spec = OptionSpec(
+        valued: ["board", "scenario", "speed", "seed", "duration", "socket", "display", "data-dir", "config",
+                 "loop-rate", "imu-rate", "mag-rate", "baro-rate", "gps-rate", "qnh", "priority", "cpu"],
+        flags: ["stats", "no-mlock"])
+
+    static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
+        let options = try Options(arguments, spec: spec, command: "run")
+        guard options.positional.isEmpty else {
+            throw UsageError(message: "'run' takes no arguments, found '\(options.positional[0])' (see 'lodestone run --help')")
+        }
+        var configuration = Configuration()
+        let configFile = options.values["config"]
+            ?? (fileExists(Configuration.defaultConfigurationFile) ? Configuration.defaultConfigurationFile : nil)
+        if let configFile {
+            do { try configuration.load(file: configFile) } catch {
+                Log.error(error.description)
+                return 1
+            }
+        }
+        try apply(options, to: &configuration)
+        do { try configuration.validate() } catch { throw UsageError(message: error.description) }
+        return Runner.run(configuration)
+    }
+
+    /// Command-line options override the configuration file.
+    static func apply(_ o: Options, to c: inout Configuration) throws(UsageError) {
+        if let board = o.values["board"] { c.board = board }
+        if let scenario = o.values["scenario"] {
+            guard ["walk", "boat", "still", "drive"].contains(scenario) else {
+                throw UsageError(message: "--scenario must be one of walk, boat, still, drive, not '\(scenario)'")
+            }
+            c.scenario = scenario
+        }
+        if let speed = try o.number("speed", in: 0.1...1000) { c.speed = speed }
+        if let seed = try o.integer("seed", in: 0...Int.max) { c.seed = UInt64(seed) }
+        if let duration = try o.number("duration", in: 0...1e9) { c.duration = duration }
+        if let socket = o.values["socket"] { c.socket = socket }
+        if let display = o.values["display"] {
+            guard display == "terminal" || display == "none" || (display.hasPrefix("fb:") && display.count > 3) else {
+                throw UsageError(message: "--display must be terminal, none or fb:/dev/fbN, not '\(display)'")
+            }
+            if display.hasPrefix("fb:") {
+                throw UsageError(message: "--display \(display): the framebuffer display is not available yet; use terminal or none")
+            }
+            c.display = display
+        }
+        if let dataDir = o.values["data-dir"] { c.dataDir = dataDir }
+        if let rate = try o.number("loop-rate", in: 10...2000) { c.loopRateHz = rate }
+        if let rate = try o.number("imu-rate", in: 1...1000) { c.imuRateHz = rate }
+        if let rate = try o.number("mag-rate", in: 1...1000) { c.magnetometerRateHz = rate }
+        if let rate = try o.number("baro-rate", in: 1...1000) { c.barometerRateHz = rate }
+        if let rate = try o.number("gps-rate", in: 1...10) { c.simulatedGPSRateHz = rate }
+        if let qnh = try o.number("qnh", in: 850...1100) { c.qnh = qnh }
+        if let priority = o.values["priority"] {
+            if priority == "none" { c.realTimePriority = nil } else {
+                guard let p = Int(priority), (1...99).contains(p) else {
+                    throw UsageError(message: "--priority must be 1..99 or none, not '\(priority)'")
+                }
+                c.realTimePriority = p
+            }
+        }
+        if let cpu = try o.integer("cpu", in: 0...1023) { c.cpu = cpu }
+        if o.flags.contains("no-mlock") { c.lockMemory = false }
+        if o.flags.contains("stats") { c.stats = true }
+    }
+}

@@ -1,0 +1,58 @@
+import LodestoneCore
+import LodestoneOutputs
+import LodestoneRuntime
+
+enum StatusCommand {
+    static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
+        let options = try Options(arguments, spec: OptionSpec(valued: ["socket"], flags: ["json"]), command: "status")
+        let path = options.values["socket"] ?? Configuration.defaultSocketPath()
+        let client: ReportClient
+        do { client = try ReportClient(path: path) } catch {
+            Log.error(error.description)
+            return 1
+        }
+        client.send("?STATUS;")
+        while let line = client.readLine(timeoutMilliseconds: 5000) {
+            guard line.contains("\"class\":\"HEALTH\"") else { continue }
+            if options.flags.contains("json") {
+                writeOut(line + "\n")
+            } else {
+                writeOut(describe(line) + "\n")
+            }
+            return 0
+        }
+        Log.error("\(path) did not answer ?STATUS within 5 s")
+        return 1
+    }
+
+    /// The HEALTH report as a table a person reads.
+    static func describe(_ line: String) -> String {
+        guard let report = try? JSONValue.parse(line) else { return line }
+        var out = "sensors:"
+        if case .object(let sensors)? = report["sensors"] {
+            for (name, value) in sensors { out += " \(name) \(value.stringValue ?? "?")" }
+        }
+        if let loop = report["loop"] {
+            out += "\nloop \(fixed(loop["rateHz"]?.numberValue ?? .nan, 0)) Hz: \(fixed(loop["ticks"]?.numberValue ?? .nan, 0)) ticks, "
+                + "\(fixed(loop["overruns"]?.numberValue ?? .nan, 0)) overruns, wake-up lateness p50 "
+                + "\(fixed(loop["latenessP50us"]?.numberValue ?? .nan, 0)) us p99 \(fixed(loop["latenessP99us"]?.numberValue ?? .nan, 0)) us"
+        }
+        var lines: [StatusView.TaskLine] = []
+        if case .array(let tasks)? = report["tasks"] {
+            for task in tasks {
+                var s = TaskStatistics()
+                s.rateHz = task["rateHz"]?.numberValue ?? 0
+                s.runs = UInt64(task["runs"]?.numberValue ?? 0)
+                s.totalExecution = UInt64((task["meanus"]?.numberValue ?? 0) * 1000 * Double(s.runs))
+                s.maxExecution = UInt64((task["maxus"]?.numberValue ?? 0) * 1000)
+                s.overruns = UInt64(task["overruns"]?.numberValue ?? 0)
+                s.slips = UInt64(task["slips"]?.numberValue ?? 0)
+                s.skips = UInt64(task["skips"]?.numberValue ?? 0)
+                s.missed = UInt64(task["missed"]?.numberValue ?? 0)
+                lines.append(StatusView.TaskLine(name: task["name"]?.stringValue ?? "?", statistics: s,
+                                                 budgetMicroseconds: task["budgetus"]?.numberValue ?? 0))
+            }
+        }
+        return out + "\n" + StatusView.taskTable(lines)
+    }
+}

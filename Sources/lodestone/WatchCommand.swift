@@ -1,0 +1,26 @@
+import LodestoneOutputs
+import LodestoneRuntime
+
+enum WatchCommand {
+    static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
+        let options = try Options(arguments, spec: OptionSpec(valued: ["socket", "count"], flags: []), command: "watch")
+        let count = try options.integer("count", in: 1...Int.max)
+        let path = options.values["socket"] ?? Configuration.defaultSocketPath()
+        let client: ReportClient
+        do { client = try ReportClient(path: path) } catch {
+            Log.error(error.description)
+            return 1
+        }
+        client.send("?WATCH={\"enable\":true,\"json\":true};")
+        var printed = 0
+        while printed < (count ?? Int.max) {
+            guard let line = client.readLine(timeoutMilliseconds: 10_000) else {
+                Log.error("the connection to \(path) closed or went quiet for 10 s")
+                return 1
+            }
+            writeOut(line + "\n")
+            printed += 1
+        }
+        return 0
+    }
+}
