@@ -30,7 +30,7 @@ let package = Package(
         .testTarget(name: "CoreTests", dependencies: ["LodestoneCore"], path: "Tests/Core"),
         .testTarget(name: "HALTests", dependencies: ["LodestoneHAL", "LodestoneSim"], path: "Tests/HAL"),
         .testTarget(name: "DevicesTests", dependencies: ["LodestoneDevices", "LodestoneSim"], path: "Tests/Devices"),
-        .testTarget(name: "SimTests", dependencies: ["LodestoneSim", "LodestoneHAL"], path: "Tests/Sim"),
+        .testTarget(name: "SimTests", dependencies: ["LodestoneSim", "LodestoneHAL", "LodestoneDevices"], path: "Tests/Sim"),
         .testTarget(name: "DomainTests", dependencies: ["LodestoneDomain"], path: "Tests/Domain"),
         .testTarget(name: "OutputsTests", dependencies: ["LodestoneOutputs"], path: "Tests/Outputs"),
         .testTarget(name: "RuntimeTests", dependencies: ["LodestoneRuntime", "lodestone"], path: "Tests/Runtime"),

@@ -16,7 +16,7 @@ public struct WatchOptions: Sendable, Equatable {
 /// limit, malformed JSON and unknown commands get an ERROR report and the server goes on.
 public final class ReportServer {
     public let path: String
-    private let listener: Int32
+    private var listener: Int32
     private var clients: [Client] = []
     /// Answers ?POLL and ?DEVICES with the current state (set by the runtime).
     public var answer: (ClientRequest) -> [String] = { _ in [] }
@@ -85,6 +85,7 @@ public final class ReportServer {
         if listener >= 0 {
             close(listener)
             unlink(path)
+            listener = -1
         }
     }
 
@@ -111,6 +112,7 @@ public final class ReportServer {
     /// readiness is returned), accepts, reads requests, and flushes queued output.
     @discardableResult
     public func service(timeoutMilliseconds: Int32, extra: [Int32] = []) -> [Int32] {
+        guard listener >= 0 else { return [] }
         var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
         for client in clients {
             fds.append(pollfd(fd: client.fd, events: Int16(POLLIN) | (client.pending > 0 ? Int16(POLLOUT) : 0), revents: 0))

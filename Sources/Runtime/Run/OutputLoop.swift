@@ -29,7 +29,6 @@ final class OutputLoop<Clock: MonotonicClock> {
     let clock: Clock
     private var latest = NavigationState()
     private var lastMagnetic: MagneticSample?
-    private(set) var reportsSent = [String: Int]()
 
     init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
          display: Bool, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device]) {
@@ -105,10 +104,6 @@ final class OutputLoop<Clock: MonotonicClock> {
 
     private func send(_ line: String) {
         guard let server else { return }
-        if let end = line.firstIndex(of: ","), let classStart = line.range(of: "\"class\":\"") {
-            let name = String(line[classStart.upperBound..<end].dropLast())
-            reportsSent[name, default: 0] += 1
-        }
         server.broadcast(line)
     }
 

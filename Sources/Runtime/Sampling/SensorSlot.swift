@@ -3,7 +3,7 @@ import LodestoneDevices
 import LodestoneDomain
 
 /// A chip driver as the sampling loop sees it: start it (identify and configure), then read it.
-public protocol SampledSensor {
+public protocol SampledSensor: SendableMetatype {
     associatedtype Sample
     /// Identifies and configures the chip; called again to re-initialise after failures.
     mutating func start() throws(DeviceError)

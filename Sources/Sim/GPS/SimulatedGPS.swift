@@ -72,6 +72,9 @@ public final class SimulatedGPS: @unchecked Sendable {
         thread.join()
     }
 
+    /// Writes text as the receiver would (tests use it to send exactly what they expect back).
+    public func sendForTesting(_ text: String) { send([text]) }
+
     private func send(_ sentences: [String]) {
         for sentence in sentences {
             var text = sentence

@@ -22,7 +22,8 @@ public final class SimulatedWorld: SensorTruthSource, @unchecked Sendable {
 
     struct Integration {
         var state: WorldState
-        var velocityNED = (0.0, 0.0, 0.0)
+        /// Steps taken; time is steps x step, so it never accumulates rounding error.
+        var steps = 0
     }
 
     public init(scenario: Scenario, clock: any MonotonicClock, speed: Double = 1) {
@@ -49,9 +50,10 @@ public final class SimulatedWorld: SensorTruthSource, @unchecked Sendable {
     /// The world at scenario time `t`; time only moves forward (an earlier `t` returns the latest state).
     public func state(at t: Double) -> WorldState {
         integration.withLock { integration in
-            while integration.state.time + Self.step <= t {
+            while Double(integration.steps + 1) * Self.step <= t + 1e-9 {
                 let previous = integration.state
-                let next = previous.time + Self.step
+                integration.steps += 1
+                let next = Double(integration.steps) * Self.step
                 let m = scenario.motion(at: next)
                 let north = m.speed * cos(Angle.radians(m.course))
                 let east = m.speed * sin(Angle.radians(m.course))

@@ -1,0 +1,26 @@
+import LodestoneCore
+import LodestoneSim
+
+/// The simulated board assembled from a board description: a world moving through a scenario,
+/// emulated chips on a simulated I2C bus at the board's addresses, and a GPS on a pty.
+final class SimulatedBoard {
+    let world: SimulatedWorld
+    let bus = SimulatedI2CBus()
+    let gps: SimulatedGPS
+
+    init(board: BoardDescription, scenario: ScenarioName, clock: any MonotonicClock,
+         configuration: Configuration) throws(SimulatedGPS.Failure) {
+        world = SimulatedWorld(scenario: Scenario(scenario), clock: clock, speed: configuration.speed)
+        let seed = configuration.seed
+        if let imu = board.imu { bus.attach(MPU6050Emulator(truth: world, clock: clock, seed: seed), at: imu.address) }
+        if let magnetometer = board.magnetometer {
+            let chip = QMC5883LEmulator(truth: world, clock: clock, seed: seed)
+            // A breakout near a battery and a screw: a few microtesla of hard iron, a little soft iron.
+            chip.hardIron = Vector3(6.5, -3.2, 2.1)
+            chip.softIron = (Vector3(1.04, 0.02, 0), Vector3(0.02, 0.97, 0.01), Vector3(0, 0.01, 1.0))
+            bus.attach(chip, at: magnetometer.address)
+        }
+        if let barometer = board.barometer { bus.attach(BMP280Emulator(truth: world, clock: clock, seed: seed), at: barometer.address) }
+        gps = try SimulatedGPS(world: world, rateHz: configuration.simulatedGPSRateHz, seed: seed)
+    }
+}

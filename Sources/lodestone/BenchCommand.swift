@@ -1,0 +1,80 @@
+import LodestoneOutputs
+import LodestoneRuntime
+
+enum BenchCommand {
+    static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
+        let options = try Options(arguments, spec: OptionSpec(valued: ["seconds", "trials"], flags: ["json"]), command: "bench")
+        let seconds = try options.number("seconds", in: 0.5...600) ?? 5
+        let trials = try options.integer("trials", in: 1...100) ?? 7
+        let json = options.flags.contains("json")
+        if !json { writeOut("scheduler wake-up lateness at 1 kHz for \(fixed(seconds, 1)) s, then cyclictest...\n") }
+        let latency = SchedulerLatencyBench.run(rateHz: 1000, seconds: seconds)
+        if !json { writeOut("ring throughput, \(trials) trials...\n") }
+        let ring = RingThroughputBench.run(trials: trials)
+        if !json { writeOut("allocations per tick of the sampling loop...\n") }
+        let allocations = AllocationBench.run()
+
+        var report = JSONObjectWriter()
+        report.raw("scheduler", schedulerJSON(latency))
+        var mops = JSONObjectWriter()
+        mops.number("best", ring.bestMops, decimals: 1)
+        mops.number("median", ring.medianMops, decimals: 1)
+        var ringJSON = JSONObjectWriter()
+        ringJSON.raw("mopsPerSec", mops.finished)
+        ringJSON.raw("trials", "[" + ring.trials.map { JSONObjectWriter.format($0, decimals: 1) }.joined(separator: ",") + "]")
+        ringJSON.integer("itemsPerTrial", ring.itemsPerTrial)
+        report.raw("ring", ringJSON.finished)
+        if let perTick = allocations.perTick {
+            report.number("allocationsPerTick", perTick, decimals: 3)
+        } else {
+            report.null("allocationsPerTick")
+        }
+        var detail = JSONObjectWriter()
+        detail.integer("ticksN", allocations.ticks)
+        detail.integer("allocationsOverN", allocations.overN)
+        detail.integer("allocationsOver2N", allocations.over2N)
+        if let note = allocations.note { detail.string("note", note) }
+        report.raw("allocations", detail.finished)
+        if json {
+            writeOut(report.finished + "\n")
+        } else {
+            writeOut(human(latency, ring, allocations))
+        }
+        return 0
+    }
+
+    static func figures(_ f: LatencyFigures) -> String {
+        var w = JSONObjectWriter()
+        w.number("p50us", f.p50Microseconds, decimals: 1)
+        w.number("p99us", f.p99Microseconds, decimals: 1)
+        w.number("maxus", f.maxMicroseconds, decimals: 1)
+        w.integer("samples", f.samples)
+        return w.finished
+    }
+
+    static func schedulerJSON(_ r: SchedulerLatencyResult) -> String {
+        var w = JSONObjectWriter()
+        w.number("rateHz", r.rateHz, decimals: 0)
+        w.string("policy", r.fifo ? "SCHED_FIFO 50" : "SCHED_OTHER")
+        w.number("p50us", r.scheduler.p50Microseconds, decimals: 1)
+        w.number("p99us", r.scheduler.p99Microseconds, decimals: 1)
+        w.number("maxus", r.scheduler.maxMicroseconds, decimals: 1)
+        if let cyclic = r.cyclictest { w.raw("cyclictest", figures(cyclic)) } else { w.null("cyclictest") }
+        if let note = r.cyclictestNote { w.string("cyclictestNote", note) }
+        return w.finished
+    }
+
+    static func human(_ l: SchedulerLatencyResult, _ r: RingThroughputBench.Result, _ a: AllocationBench.Result) -> String {
+        var out = "\nwake-up lateness at \(fixed(l.rateHz, 0)) Hz (\(l.fifo ? "SCHED_FIFO 50" : "SCHED_OTHER")), microseconds:\n"
+        out += "  lodestone   p50 \(fixed(l.scheduler.p50Microseconds, 1))  p99 \(fixed(l.scheduler.p99Microseconds, 1))  max \(fixed(l.scheduler.maxMicroseconds, 1))\n"
+        if let c = l.cyclictest {
+            out += "  cyclictest  p50 \(fixed(c.p50Microseconds, 1))  p99 \(fixed(c.p99Microseconds, 1))  max \(fixed(c.maxMicroseconds, 1))\n"
+        } else {
+            out += "  cyclictest  \(l.cyclictestNote ?? "not run")\n"
+        }
+        out += "ring throughput, million items/s: best \(fixed(r.bestMops, 1)), median \(fixed(r.medianMops, 1))\n"
+        out += "allocations per tick: \(a.perTick.map { fixed($0, 3) } ?? "not measured (\(a.note ?? ""))")"
+        out += " (\(a.overN) over \(a.ticks) ticks, \(a.over2N) over \(2 * a.ticks))\n"
+        return out
+    }
+}

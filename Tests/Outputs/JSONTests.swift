@@ -1,0 +1,45 @@
+import LodestoneOutputs
+import Testing
+
+@Suite struct JSONTests {
+    @Test func writesGPSDStyleObjects() {
+        var w = JSONObjectWriter(class: "TPV")
+        w.integer("mode", 3)
+        w.number("lat", 47.376912345678, decimals: 9)
+        w.number("alt", .nan)
+        w.number("speed", 0.5)
+        w.number("neg", -0.0001, decimals: 4)
+        w.string("device", "a \"quoted\"\nname")
+        #expect(w.finished == #"{"class":"TPV","mode":3,"lat":47.376912346,"speed":0.5,"neg":-0.0001,"device":"a \"quoted\"\nname"}"#)
+    }
+
+    @Test(arguments: [(0.0, 3, "0"), (1.25, 1, "1.3"), (-1.25, 1, "-1.3"), (1013.2500001, 2, "1013.25"), (0.05, 3, "0.05"),
+                      (-0.0004, 3, "0"), (123456789.123, 2, "123456789.12")])
+    func formatsNumbers(value: Double, decimals: Int, expected: String) {
+        #expect(JSONObjectWriter.format(value, decimals: decimals) == expected)
+    }
+
+    @Test func parsesValidJSON() throws {
+        let value = try JSONValue.parse(#" {"enable": true, "json":false, "n": -1.5e2, "s": "a\u00e9\n", "list": [1, null, {}]} "#)
+        #expect(value["enable"] == .bool(true))
+        #expect(value["json"] == .bool(false))
+        #expect(value["n"] == .number(-150))
+        #expect(value["s"] == .string("a\u{e9}\n"))
+        #expect(value["list"] == .array([.number(1), .null, .object([])]))
+    }
+
+    @Test(arguments: ["", "{", "{\"a\":}", "[1,]", "{\"a\" 1}", "tru", "\"unterminated", "{\"a\":1} x", "01x", "-",
+                      String(repeating: "[", count: 100), "{\"a\":\"\u{1}\"}", "nan", "1e999"])
+    func rejectsMalformedJSON(text: String) {
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(text) }
+    }
+
+    @Test func reportsTheLineOfAnError() {
+        do {
+            _ = try JSONValue.parse("{\n\"a\": 1,\n\"b\": ?\n}")
+            Issue.record("parsed invalid JSON")
+        } catch {
+            #expect(error.line == 3)
+        }
+    }
+}

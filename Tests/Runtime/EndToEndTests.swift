@@ -1,0 +1,138 @@
+import Glibc
+import LodestoneOutputs
+import LodestoneRuntime
+import Testing
+
+/// The built `lodestone` executable, run as a user would.
+@Suite(.serialized) struct EndToEndTests {
+    /// .build/debug/lodestone (or whichever configuration built these tests).
+    static var executable: String {
+        var path = #filePath
+        for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
+        for configuration in ["debug", "release"] {
+            let candidate = path + "/.build/\(configuration)/lodestone"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return path + "/.build/debug/lodestone"
+    }
+
+    struct Child {
+        let pid: pid_t
+        let stdout: Int32
+    }
+
+    func spawn(_ arguments: [String]) throws -> Child {
+        var fds: [Int32] = [-1, -1]
+        try #require(pipe(&fds) == 0)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        let all = [Self.executable] + arguments
+        var cArguments: [UnsafeMutablePointer<CChar>?] = all.map { strdup($0) } + [nil]
+        defer { for p in cArguments { free(p) } }
+        var pid: pid_t = 0
+        try #require(posix_spawn(&pid, Self.executable, &actions, nil, &cArguments, environ) == 0)
+        close(fds[1])
+        return Child(pid: pid, stdout: fds[0])
+    }
+
+    func finish(_ child: Child) -> (status: Int32, output: String) {
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(child.stdout, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            output += buffer[0..<n]
+        }
+        close(child.stdout)
+        var status: Int32 = 0
+        waitpid(child.pid, &status, 0)
+        return ((status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F), String(decoding: output, as: UTF8.self))
+    }
+
+    func connect(_ path: String) -> ReportClient? {
+        for _ in 0..<300 {
+            if let client = try? ReportClient(path: path) { return client }
+            usleep(20_000)
+        }
+        return nil
+    }
+
+    /// Five seconds on the simulated board: every class arrives with plausible values.
+    @Test func runProducesEveryClassOnTheSocket() throws {
+        let socket = "/tmp/lodestone-e2e-\(getpid()).sock"
+        let child = try spawn(["run", "--duration", "5", "--socket", socket, "--display", "none", "--scenario", "still",
+                               "--data-dir", "/tmp/lodestone-e2e-data", "--stats"])
+        let client = try #require(connect(socket))
+        client.send(#"?WATCH={"enable":true,"json":true};"#)
+        var seen: [String: JSONValue] = [:]
+        while let line = client.readLine(timeoutMilliseconds: 8000) {
+            guard let report = try? JSONValue.parse(line), let name = report["class"]?.stringValue else {
+                Issue.record("not JSON: \(line)")
+                continue
+            }
+            seen[name] = report
+        }
+        let (status, output) = finish(child)
+        #expect(status == 0, "\(output)")
+        #expect(access(socket, F_OK) != 0, "socket file left behind")
+        for name in ["VERSION", "DEVICES", "WATCH", "TPV", "ATT", "IMU", "ENV"] {
+            #expect(seen[name] != nil, "no \(name) report")
+        }
+        // Lying level and still, pointing north, at 408 m in Zurich.
+        let tpv = try #require(seen["TPV"])
+        #expect(tpv["mode"] == .number(3))
+        #expect(abs((tpv["lat"]?.numberValue ?? 0) - 47.3769) < 0.001)
+        #expect(abs((tpv["lon"]?.numberValue ?? 0) - 8.5417) < 0.001)
+        #expect(abs((tpv["altMSL"]?.numberValue ?? 0) - 408) < 30)
+        let att = try #require(seen["ATT"])
+        #expect(abs(att["pitch"]?.numberValue ?? 99) < 2)
+        #expect(abs(att["roll"]?.numberValue ?? 99) < 2)
+        let heading = att["mheading"]?.numberValue ?? -1
+        #expect(heading < 8 || heading > 352, "heading \(heading)")
+        #expect(abs((att["acc_z"]?.numberValue ?? 0) + 9.81) < 0.5)
+        let env = try #require(seen["ENV"])
+        #expect(abs((env["pressure"]?.numberValue ?? 0) - 964.7) < 5)
+        #expect(abs((env["altBaro"]?.numberValue ?? 0) - 408) < 40)
+        #expect(output.contains("imu"), "no --stats table in: \(output)")
+    }
+
+    @Test func sigtermStopsCleanly() throws {
+        let socket = "/tmp/lodestone-e2e-term-\(getpid()).sock"
+        let child = try spawn(["run", "--socket", socket, "--display", "none", "--data-dir", "/tmp/lodestone-e2e-data"])
+        _ = try #require(connect(socket))
+        kill(child.pid, SIGTERM)
+        let (status, output) = finish(child)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("stopped (SIGTERM)"))
+        #expect(access(socket, F_OK) != 0)
+    }
+
+    @Test(arguments: [(["run", "--bogus"], 2), (["run", "--duration", "abc"], 2), (["frobnicate"], 2),
+                      (["run", "--board", "/nonexistent.json", "--display", "none"], 1), (["help"], 0), (["run", "--help"], 0)])
+    func exitStatusesFollowTheContract(arguments: [String], expected: Int32) throws {
+        let (status, output) = finish(try spawn(arguments))
+        #expect(status == expected, "\(output)")
+        if expected != 0 {
+            #expect(output.split(separator: "\n").count == 1, "errors are one line: \(output)")
+        }
+    }
+
+    @Test func watchAndStatusReadARunningInstance() throws {
+        let socket = "/tmp/lodestone-e2e-watch-\(getpid()).sock"
+        let runner = try spawn(["run", "--duration", "4", "--socket", socket, "--display", "none", "--data-dir", "/tmp/lodestone-e2e-data"])
+        _ = try #require(connect(socket))
+        let (watchStatus, watched) = finish(try spawn(["watch", "--socket", socket, "--count", "20"]))
+        #expect(watchStatus == 0)
+        #expect(watched.split(separator: "\n").count == 20)
+        #expect(watched.hasPrefix(#"{"class":"VERSION""#))
+        let (statusStatus, table) = finish(try spawn(["status", "--socket", socket]))
+        #expect(statusStatus == 0)
+        for task in ["imu", "mag", "baro", "process", "gps"] { #expect(table.contains(task)) }
+        #expect(table.contains("imu ok"))
+        _ = finish(runner)
+    }
+}
