@@ -33,7 +33,7 @@ let package = Package(
         .testTarget(name: "SimTests", dependencies: ["LodestoneSim", "LodestoneHAL", "LodestoneDevices"], path: "Tests/Sim"),
         .testTarget(name: "DomainTests", dependencies: ["LodestoneDomain"], path: "Tests/Domain"),
         .testTarget(name: "OutputsTests", dependencies: ["LodestoneOutputs"], path: "Tests/Outputs"),
-        .testTarget(name: "RuntimeTests", dependencies: ["LodestoneRuntime", "lodestone"], path: "Tests/Runtime"),
+        .testTarget(name: "RuntimeTests", dependencies: ["LodestoneRuntime", "LodestoneCore", "LodestoneOutputs", "lodestone"], path: "Tests/Runtime"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -149,7 +149,7 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
         if finished > deadline {
             loop.overruns += 1
             let behind = (finished - deadline) / loopPeriod + 1
-            loop.droppedTicks += behind - 1
+            loop.droppedTicks += behind
             deadline += behind * loopPeriod
         }
         if loop.ticks % publishEvery == 0 { publish() }

@@ -30,7 +30,7 @@ public final class SPSCRing<Element>: @unchecked Sendable {
     @usableFromInline let lines: UnsafeMutableRawPointer
 
     @usableFromInline static var lineSize: Int { 128 }
-    @usableFromInline static var notReading: Int { -1 }
+    @usableFromInline static var notReading: Int { Int.min }
 
     /// - Parameter capacity: the number of items the ring holds; rounded up to a power of two.
     public init(capacity requested: Int, policy: RingFullPolicy = .dropNewest) {

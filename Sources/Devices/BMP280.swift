@@ -103,7 +103,7 @@ public struct BMP280<Bus: I2CBus> {
         var2 = var2 &+ ((var1 &* Int64(c.p5)) << 17)
         var2 = var2 &+ (Int64(c.p4) << 35)
         var1 = ((var1 &* var1 &* Int64(c.p3)) >> 8) &+ ((var1 &* Int64(c.p2)) << 12)
-        var1 = ((Int64(1) << 47) &+ var1) &* Int64(c.p1) >> 33
+        var1 = (((Int64(1) << 47) &+ var1) &* Int64(c.p1)) >> 33
         if var1 == 0 { return 0 }
         var p = 1_048_576 - Int64(adcP)
         p = (((p << 31) &- var2) &* 3125) / var1

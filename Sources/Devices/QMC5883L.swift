@@ -26,7 +26,7 @@ public struct QMC5883L<Bus: I2CBus> {
     public var range: Range
     public var outputRate: OutputRate
     public var oversampling: Oversampling
-    private let buffer = RegisterBuffer(count: 7)
+    private let buffer = RegisterBuffer(count: 6)
 
     /// Defaults: 8 G range (a strong nearby magnet does not saturate it), 100 Hz, x512 oversampling.
     public init(bus: Bus, address: UInt8 = 0x0D, range: Range = .gauss8, outputRate: OutputRate = .hz100,
@@ -48,10 +48,10 @@ public struct QMC5883L<Bus: I2CBus> {
 
     /// The newest field, or nil when no new measurement is ready or the axes overflowed.
     public mutating func read(at time: MonotonicNanoseconds) throws(DeviceError) -> MagneticSample? {
-        // Status sits after the data (0x06): one 7-byte burst from 0x00 reads both.
-        try device.read(0x00, into: buffer.slice(7))
-        let status = buffer[6]
+        // Status first: reading the data registers clears DRDY.
+        let status = try device.read(Self.statusRegister)
         guard status & 0x01 != 0 else { return nil }
+        try device.read(0x00, into: buffer.slice(6))
         guard status & 0x02 == 0 else { return nil }      // overflow: a magnet too close, not a chip fault
         let scale = 1 / range.countsPerMicrotesla
         let field = Vector3(Double(buffer.int16LE(0)) * scale, Double(buffer.int16LE(2)) * scale,

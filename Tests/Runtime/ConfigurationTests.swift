@@ -27,7 +27,7 @@ import Testing
 
     @Test(arguments: [
         (#"{"bogus": 1}"#, "'bogus': unknown key"),
-        (#"{"rates": {"imu": "fast"}}"#, "'rates.imu' must be a number from 1 to 1000, found \"fast\""),
+        (#"{"rates": {"imu": "fast"}}"#, "'rates.imu': must be a number from 1 to 1000, found \"fast\""),
         (#"{"rates": {"compass": 10}}"#, "'rates.compass': unknown key"),
         (#"{"scenario": "flying"}"#, "'scenario': must be one of walk, boat, still, drive"),
         (#"{"qnh": 2000}"#, "'qnh': must be a number from 850 to 1100, found 2000"),

@@ -6,6 +6,10 @@ public struct BoardDescription: Sendable, Equatable {
     public struct Chip: Sendable, Equatable {
         public var chip: String
         public var address: UInt8
+        public init(chip: String, address: UInt8) {
+            self.chip = chip
+            self.address = address
+        }
     }
 
     public var name: String
