@@ -48,10 +48,11 @@ public final class LinuxI2CBus: I2CBus {
         // SMBus-only adapter: a one-byte register address followed by byte or block reads.
         guard write.count == 1 else { throw .unsupported("a \(write.count)-byte write before a read") }
         let register = write[0]
+        guard let base = read.baseAddress else { return }
         var offset = 0
         while offset < read.count {
             let chunk = min(32, read.count - offset)
-            let target = (read.baseAddress! + offset).assumingMemoryBound(to: UInt8.self)
+            let target = (base + offset).assumingMemoryBound(to: UInt8.self)
             if chunk == 1 {
                 let value = i2c_smbus_read_byte_data(fd, register &+ UInt8(truncatingIfNeeded: offset))
                 if value < 0 { throw Self.error(-value, address) }

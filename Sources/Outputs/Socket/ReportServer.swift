@@ -221,8 +221,9 @@ public final class ReportServer {
     /// Writes as much queued output as the socket takes; false when the client has gone.
     private func flush(_ client: Client) -> Bool {
         while client.pending > 0 {
-            let count = client.outbox.withUnsafeBytes {
-                send(client.fd, $0.baseAddress! + client.sent, client.pending, Int32(MSG_NOSIGNAL))
+            let count = client.outbox.withUnsafeBytes { bytes -> Int in
+                guard let base = bytes.baseAddress else { return 0 }
+                return send(client.fd, base + client.sent, client.pending, Int32(MSG_NOSIGNAL))
             }
             if count < 0 { return errno == EAGAIN || errno == EINTR }
             client.sent += count

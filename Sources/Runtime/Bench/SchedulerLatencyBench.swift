@@ -28,7 +28,10 @@ public enum SchedulerLatencyBench {
         let figuresAddress = Int(bitPattern: figures), fifoAddress = Int(bitPattern: fifo)
         let thread = LoopThread()
         thread.start(name: "bench-sched") {
-            let outcome = RealTime.apply(RealTimeOptions(fifoPriority: 50, cpu: nil, lockMemory: true, timerSlackNanoseconds: 1))
+            // cyclictest holds the CPU wake-up latency at 0 by default; so does this side.
+            var outcome = RealTime.apply(RealTimeOptions(fifoPriority: 50, cpu: nil, lockMemory: true,
+                                                         timerSlackNanoseconds: 1, keepCPUAwake: true))
+            defer { outcome.releaseWakeLatency() }
             let task = ScheduledTask(name: "noop", rateHz: rateHz, budgetMicroseconds: 1, priority: 0) {}
             guard let scheduler = try? FixedRateScheduler(loopRateHz: rateHz, tasks: [task], clock: clock) else { return }
             scheduler.run(ticks: ticks)

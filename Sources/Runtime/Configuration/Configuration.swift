@@ -32,6 +32,8 @@ public struct Configuration: Sendable, Equatable {
     public var realTimePriority: Int? = 50
     public var cpu: Int?
     public var lockMemory = true
+    /// Hold CPU wake-up latency at 0 (more punctual sampling, more idle power); for mains power.
+    public var keepCPUAwake = false
 
     public init() {}
 
@@ -48,10 +50,10 @@ public struct Configuration: Sendable, Equatable {
         "rates": "an object with imu, magnetometer, barometer, gps, processing (Hz)",
         "simulatedGPSRateHz": "a number from 1 to 10",
         "qnh": "a pressure in hPa from 850 to 1100",
-        "realTime": "an object with priority (1..99 or null), cpu (a CPU number or null), lockMemory (true/false)",
+        "realTime": "an object with priority (1..99 or null), cpu (a CPU number or null), lockMemory (true/false), keepCPUAwake (true/false)",
     ]
     static let rateKeys = ["imu", "magnetometer", "barometer", "gps", "processing"]
-    static let realTimeKeys = ["priority", "cpu", "lockMemory"]
+    static let realTimeKeys = ["priority", "cpu", "lockMemory", "keepCPUAwake"]
 
     /// Reads and validates a configuration file over these settings. The error names the file,
     /// the key and what is wrong with it.
@@ -80,6 +82,12 @@ public struct Configuration: Sendable, Equatable {
                                          problem: "must be a number from \(fixed(range.lowerBound, 3)) to \(fixed(range.upperBound, 3)), found \(describe(v))")
             }
             return n
+        }
+        func boolean(_ key: String, _ v: JSONValue) throws(ConfigurationError) -> Bool {
+            guard let b = v.boolValue else {
+                throw ConfigurationError(file: file, key: key, problem: "must be true or false, found \(describe(v))")
+            }
+            return b
         }
         switch key {
         case "board":
@@ -130,10 +138,9 @@ public struct Configuration: Sendable, Equatable {
                 case "cpu":
                     if option == .null { cpu = nil } else { cpu = Int(try number(path, 0...1023, option)) }
                 case "lockMemory":
-                    guard let b = option.boolValue else {
-                        throw ConfigurationError(file: file, key: path, problem: "must be true or false, found \(describe(option))")
-                    }
-                    lockMemory = b
+                    lockMemory = try boolean(path, option)
+                case "keepCPUAwake":
+                    keepCPUAwake = try boolean(path, option)
                 default:
                     throw ConfigurationError(file: file, key: path, problem: "unknown key; known keys: \(Self.realTimeKeys.joined(separator: ", "))")
                 }

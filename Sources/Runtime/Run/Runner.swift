@@ -83,7 +83,8 @@ public enum Runner {
         Log.info("serving gpsd JSON on \(socketPath)")
 
         let options = RealTimeOptions(fifoPriority: c.realTimePriority.map { Int32($0) }, cpu: c.cpu,
-                                      lockMemory: c.lockMemory, timerSlackNanoseconds: 1)
+                                      lockMemory: c.lockMemory, timerSlackNanoseconds: 1,
+                                      keepCPUAwake: c.keepCPUAwake)
         let sampling = LoopThread()
         let started = sampling.start(name: "sampling") {
             let outcome = RealTime.apply(options)
