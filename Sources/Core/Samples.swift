@@ -34,11 +34,14 @@ public struct PressureSample: Sendable, Equatable {
     public var pressure: Double
     /// Sensor temperature in degrees Celsius.
     public var temperature: Double
+    /// Relative humidity in percent, from chips that measure it (BME280); nil otherwise.
+    public var humidity: Double?
 
-    public init(time: MonotonicNanoseconds, pressure: Double, temperature: Double) {
+    public init(time: MonotonicNanoseconds, pressure: Double, temperature: Double, humidity: Double? = nil) {
         self.time = time
         self.pressure = pressure
         self.temperature = temperature
+        self.humidity = humidity
     }
 }
 

@@ -7,7 +7,7 @@ import LodestoneHAL
 /// mode. Each read takes the six data registers in one burst (so pressure and temperature
 /// belong to the same conversion, section 4.1) and compensates them with the datasheet's
 /// integer formulas: the 32-bit temperature formula and the 64-bit pressure formula.
-public struct BMP280<Bus: I2CBus> {
+public struct BMP280<Bus: I2CBus>: ChipDriver {
     public enum Oversampling: UInt8, Sendable { case x1 = 1, x2 = 2, x4 = 3, x8 = 4, x16 = 5 }
     public enum Filter: UInt8, Sendable { case off = 0, x2 = 1, x4 = 2, x8 = 3, x16 = 4 }
 
@@ -37,6 +37,17 @@ public struct BMP280<Bus: I2CBus> {
     public var filter: Filter
     public private(set) var calibration: Calibration?
     private let buffer = RegisterBuffer(count: 24)
+
+    public static var chips: [ChipInfo] {
+        [ChipInfo(name: "bmp280", displayName: "BMP280", kind: .barometer, addresses: [0x76, 0x77])]
+    }
+
+    public static func identify(bus: Bus, address: UInt8) -> ChipInfo? {
+        let id = try? I2CRegisterDevice(bus: bus, address: address).readRegister(idRegister)
+        return id == chipID ? chips[0] : nil
+    }
+
+    public init(bus: Bus, address: UInt8) { self.init(bus: bus, address: address, pressureOversampling: .x16) }
 
     /// Defaults are the datasheet's "ultra high resolution" setting (x16 pressure, x2
     /// temperature) with a x4 IIR filter: about 26 readings a second, 1.3 Pa of noise.

@@ -26,11 +26,6 @@ public enum DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-func hexByte(_ value: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return "0x" + String(digits[Int(value >> 4)]) + String(digits[Int(value & 15)])
-}
-
 extension I2CRegisterDevice {
     /// Checks an identification register, as every driver does before configuring a chip.
     func expectIdentity(chip: String, register: UInt8, value: UInt8) throws(DeviceError) {

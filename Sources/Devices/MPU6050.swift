@@ -7,7 +7,7 @@ import LodestoneHAL
 /// Woken from its power-on sleep with the X gyro as clock (more stable than the internal
 /// oscillator, section 4.28), low-pass filtered at 44 Hz, sampled at `sampleRateHz`. A read
 /// takes INT_STATUS and the 14 data bytes in one burst, so data-ready and data match.
-public struct MPU6050<Bus: I2CBus> {
+public struct MPU6050<Bus: I2CBus>: ChipDriver {
     public enum AccelerometerRange: UInt8, Sendable {
         case g2 = 0, g4 = 1, g8 = 2, g16 = 3
         public var countsPerG: Double { 16_384 / Double(1 << rawValue) }
@@ -40,6 +40,18 @@ public struct MPU6050<Bus: I2CBus> {
     public var gyroscopeRange: GyroscopeRange
     public var sampleRateHz: Double
     private let buffer = RegisterBuffer(count: 15)
+
+    public static var chips: [ChipInfo] {
+        [ChipInfo(name: "mpu6050", displayName: "MPU-6050", kind: .imu, addresses: [0x68, 0x69])]
+    }
+
+    /// WHO_AM_I holds the upper six bits of the address (0x68) whatever AD0 selects.
+    public static func identify(bus: Bus, address: UInt8) -> ChipInfo? {
+        let id = try? I2CRegisterDevice(bus: bus, address: address).readRegister(whoAmI)
+        return id == chipID ? chips[0] : nil
+    }
+
+    public init(bus: Bus, address: UInt8) { self.init(bus: bus, address: address, accelerometerRange: .g4) }
 
     /// Defaults: +-4 g (footsteps and a flip fit), +-500 deg/s, 100 samples a second.
     public init(bus: Bus, address: UInt8 = 0x68, accelerometerRange: AccelerometerRange = .g4,

@@ -6,7 +6,7 @@ import LodestoneHAL
 ///
 /// Run in continuous mode; a read checks the data-ready bit and takes the six data bytes in
 /// one burst. Output in microtesla, in the chip's own axes.
-public struct QMC5883L<Bus: I2CBus> {
+public struct QMC5883L<Bus: I2CBus>: ChipDriver {
     public enum Range: UInt8, Sendable {
         case gauss2 = 0, gauss8 = 1
         /// LSB per microtesla (12000 LSB/G at 2 G, 3000 LSB/G at 8 G; 1 G = 100 uT).
@@ -27,6 +27,21 @@ public struct QMC5883L<Bus: I2CBus> {
     public var outputRate: OutputRate
     public var oversampling: Oversampling
     private let buffer = RegisterBuffer(count: 6)
+
+    public static var chips: [ChipInfo] {
+        [ChipInfo(name: "qmc5883l", displayName: "QMC5883L", kind: .magnetometer, addresses: [0x0D])]
+    }
+
+    /// 0x0D reads 0xFF, which a chip driving the bus high also returns, so the status
+    /// register must agree as well: only its low three bits (DRDY, OVL, DOR) are ever set.
+    public static func identify(bus: Bus, address: UInt8) -> ChipInfo? {
+        let device = I2CRegisterDevice(bus: bus, address: address)
+        guard (try? device.readRegister(idRegister)) == chipID,
+              let status = try? device.readRegister(statusRegister), status & 0xF8 == 0 else { return nil }
+        return chips[0]
+    }
+
+    public init(bus: Bus, address: UInt8) { self.init(bus: bus, address: address, range: .gauss8) }
 
     /// Defaults: 8 G range (a strong nearby magnet does not saturate it), 100 Hz, x512 oversampling.
     public init(bus: Bus, address: UInt8 = 0x0D, range: Range = .gauss8, outputRate: OutputRate = .hz100,

@@ -17,19 +17,20 @@ public enum I2CError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .noAcknowledge(let a): return "no device answered at I2C address \(hex(a)): check wiring, power and the address in the board file"
-        case .busError(let a): return "I2C bus error talking to \(hex(a)): check pull-ups and cable length"
-        case .timeout(let a): return "I2C transfer to \(hex(a)) timed out: the bus may be held low; power-cycle the sensor"
-        case .busy(let a): return "I2C address \(hex(a)) is owned by a kernel driver: unbind it or remove the device-tree overlay"
+        case .noAcknowledge(let a): return "no device answered at I2C address \(hexByte(a)): check wiring, power and the address in the board file"
+        case .busError(let a): return "I2C bus error talking to \(hexByte(a)): check pull-ups and cable length"
+        case .timeout(let a): return "I2C transfer to \(hexByte(a)) timed out: the bus may be held low; power-cycle the sensor"
+        case .busy(let a): return "I2C address \(hexByte(a)) is owned by a kernel driver: unbind it or remove the device-tree overlay"
         case .permissionDenied(let p): return "permission denied opening \(p): install udev/99-lodestone.rules and add the user to group i2c"
         case .noSuchBus(let p): return "\(p) does not exist: enable I2C (dtparam=i2c_arm=on, or modprobe i2c-dev) and check the bus number"
         case .unsupported(let what): return "the I2C adapter cannot do \(what)"
-        case .system(let e, let a): return "I2C transfer to \(hex(a)) failed with errno \(e)"
+        case .system(let e, let a): return "I2C transfer to \(hexByte(a)) failed with errno \(e)"
         }
     }
 }
 
-@usableFromInline func hex(_ value: UInt8) -> String {
+/// "0x0d": how datasheets and i2cdetect write addresses and register values.
+public func hexByte(_ value: UInt8) -> String {
     let digits = Array("0123456789abcdef")
     return "0x" + String(digits[Int(value >> 4)]) + String(digits[Int(value & 15)])
 }

@@ -104,7 +104,7 @@ import Testing
             #expect((clean.field - expected).length < 2 / range.countsPerMicrotesla)
             #expect(try driver.read(at: clock.now()) == nil)   // DRDY cleared by reading
         }
-        emulator.hardIron = Vector3(10, -5, 3)
+        emulator.distortion.hardIron = Vector3(10, -5, 3)
         var driver = QMC5883L(bus: bus)
         try driver.start()
         clock.advance(by: 20_000_000)

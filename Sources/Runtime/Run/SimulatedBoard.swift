@@ -15,9 +15,7 @@ final class SimulatedBoard {
         if let imu = board.imu { bus.attach(MPU6050Emulator(truth: world, clock: clock, seed: seed), at: imu.address) }
         if let magnetometer = board.magnetometer {
             let chip = QMC5883LEmulator(truth: world, clock: clock, seed: seed)
-            // A breakout near a battery and a screw: a few microtesla of hard iron, a little soft iron.
-            chip.hardIron = Vector3(6.5, -3.2, 2.1)
-            chip.softIron = (Vector3(1.04, 0.02, 0), Vector3(0.02, 0.97, 0.01), Vector3(0, 0.01, 1.0))
+            chip.distortion = .typicalBreakout
             bus.attach(chip, at: magnetometer.address)
         }
         if let barometer = board.barometer { bus.attach(BMP280Emulator(truth: world, clock: clock, seed: seed), at: barometer.address) }

@@ -7,10 +7,7 @@ public final class QMC5883LEmulator: RegisterBankEmulator, @unchecked Sendable {
     let truth: any SensorTruthSource
     let clock: any MonotonicClock
     var random: SeededRandom
-    /// Field added by magnetised parts near the sensor, microtesla, chip axes.
-    public var hardIron = Vector3.zero
-    /// Rows of the matrix that soft iron applies to the field (identity: none).
-    public var softIron = (Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1))
+    public var distortion = FieldDistortion.none
     public var noiseEnabled = true
     var lastSample: MonotonicNanoseconds = 0
     var hasSampled = false
@@ -64,7 +61,7 @@ public final class QMC5883LEmulator: RegisterBankEmulator, @unchecked Sendable {
         lastSample = hasSampled ? lastSample + samplePeriod * max(1, (now - lastSample) / samplePeriod) : now
         hasSampled = true
         let chip = ChipMounting.chipAxes(fromBody: truth.currentTruth().magneticField)
-        var field = Vector3(softIron.0.dot(chip), softIron.1.dot(chip), softIron.2.dot(chip)) + hardIron
+        var field = distortion.apply(chip)
         if noiseEnabled { field = field + Vector3(random.gaussian(0.15), random.gaussian(0.15), random.gaussian(0.15)) }
         let counts = (registers[0x09] >> 4) & 3 == 0 ? 120.0 : 30.0
         let raw = field * counts
