@@ -13,6 +13,16 @@ public struct Vector3: Sendable, Equatable {
 
     public static let zero = Vector3(0, 0, 0)
 
+    /// Component by axis number: 0 x, 1 y, 2 z.
+    @inline(__always)
+    public subscript(axis: Int) -> Double {
+        switch axis {
+        case 0: return x
+        case 1: return y
+        default: return z
+        }
+    }
+
     public var length: Double { (x * x + y * y + z * z).squareRoot() }
 
     public func dot(_ other: Vector3) -> Double { x * other.x + y * other.y + z * other.z }

@@ -27,7 +27,7 @@ public struct ChipInfo: Sendable, Equatable {
 /// A chip driver: generic over the I2C bus, SI units out, typed errors, no allocation after
 /// `init`. The runtime starts it (identify and configure; called again to re-initialise after
 /// failures) and then reads it at its task's rate.
-public protocol ChipDriver {
+public protocol ChipDriver<Sample> {
     associatedtype Bus: I2CBus
     associatedtype Sample
     /// Every chip (or chip family) this driver serves; a family's variants share one driver.

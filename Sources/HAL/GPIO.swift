@@ -1,4 +1,4 @@
-import CGPIOD
+import LodestoneCore
 
 /// Why a GPIO operation failed.
 public enum GPIOError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -6,14 +6,26 @@ public enum GPIOError: Error, Equatable, Sendable, CustomStringConvertible {
     case noSuchLine(chip: String, offset: Int)
     case lineBusy(chip: String, offset: Int)
     case permissionDenied(String)
+    case system(errno: Int32, chip: String)
 
     public var description: String {
         switch self {
-        case .noSuchChip(let c): return "GPIO chip \(c) not found: check the chip name with gpiodetect"
-        case .noSuchLine(let c, let o): return "\(c) has no line \(o): check the line number with gpioinfo"
-        case .lineBusy(let c, let o): return "\(c) line \(o) is used by another program or driver"
-        case .permissionDenied(let c): return "permission denied on \(c): add the user to group gpio (udev/99-lodestone.rules)"
+        case .noSuchChip(let c): return "GPIO chip \(c) not found: list the chips with gpiodetect and fix gpio.chip in the board file"
+        case .noSuchLine(let c, let o): return "\(c) has no line \(o): list the lines with gpioinfo and fix the board file"
+        case .lineBusy(let c, let o): return "\(c) line \(o) is used by another program or a kernel driver (see gpioinfo)"
+        case .permissionDenied(let c): return "permission denied on \(c): install udev/99-lodestone.rules and add the user to group lodestone"
+        case .system(let e, let c): return "GPIO operation on \(c) failed with errno \(e)"
         }
+    }
+}
+
+/// A level change on an input line, stamped by the kernel on the monotonic clock.
+public struct EdgeEvent: Sendable, Equatable {
+    public var rising: Bool
+    public var time: MonotonicNanoseconds
+    public init(rising: Bool, time: MonotonicNanoseconds) {
+        self.rising = rising
+        self.time = time
     }
 }
 
@@ -22,36 +34,20 @@ public protocol DigitalOutput: AnyObject {
     func set(_ high: Bool) throws(GPIOError)
 }
 
-/// A digital output line through libgpiod 1.6. All libgpiod calls live in this file so that a
-/// libgpiod 2.x backend can replace it alone.
-public final class LinuxGPIOOutput: DigitalOutput {
-    private let chip: OpaquePointer
-    private let line: OpaquePointer
-    public let chipName: String
-    public let offset: Int
+/// A digital input watched for edges (a button, a sensor's data-ready pin). Reading events
+/// never blocks.
+public protocol DigitalInput: AnyObject {
+    /// The current level.
+    func value() throws(GPIOError) -> Bool
+    /// Hands every edge that arrived since the last call to `body`, oldest first; returns how many.
+    @discardableResult
+    func takeEvents(_ body: (EdgeEvent) -> Void) throws(GPIOError) -> Int
+}
 
-    public init(chip chipName: String, offset: Int, consumer: String = "lodestone") throws(GPIOError) {
-        guard let chip = gpiod_chip_open_lookup(chipName) else { throw .noSuchChip(chipName) }
-        guard let line = gpiod_chip_get_line(chip, UInt32(offset)) else {
-            gpiod_chip_close(chip)
-            throw .noSuchLine(chip: chipName, offset: offset)
-        }
-        guard gpiod_line_request_output(line, consumer, 0) == 0 else {
-            gpiod_chip_close(chip)
-            throw .lineBusy(chip: chipName, offset: offset)
-        }
-        self.chip = chip
-        self.line = line
-        self.chipName = chipName
-        self.offset = offset
-    }
-
-    deinit {
-        gpiod_line_release(line)
-        gpiod_chip_close(chip)
-    }
-
-    public func set(_ high: Bool) throws(GPIOError) {
-        if gpiod_line_set_value(line, high ? 1 : 0) != 0 { throw .lineBusy(chip: chipName, offset: offset) }
-    }
+/// Where input and output lines come from: libgpiod on a board, a fake in tests and on the
+/// simulated board.
+public protocol GPIOLineProvider: AnyObject {
+    /// An input line with edge events on both edges; `pullUp` biases it high (a button to ground).
+    func input(offset: Int, pullUp: Bool) throws(GPIOError) -> any DigitalInput
+    func output(offset: Int) throws(GPIOError) -> any DigitalOutput
 }

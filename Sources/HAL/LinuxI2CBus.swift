@@ -9,8 +9,8 @@ import Glibc
 /// SMBus-only adapters.
 public final class LinuxI2CBus: I2CBus {
     public let path: String
+    public let capabilities: I2CAdapterCapabilities
     private let fd: Int32
-    private let plainI2C: Bool
     private var selectedAddress: Int32 = -1
 
     public init(path: String) throws(I2CError) {
@@ -25,14 +25,21 @@ public final class LinuxI2CBus: I2CBus {
         }
         fd = descriptor
         var functions: UInt = 0
-        plainI2C = lodestone_i2c_functionality(fd, &functions) == 0 && functions & UInt(I2C_FUNC_I2C) != 0
+        if lodestone_i2c_functionality(fd, &functions) != 0 {
+            close(descriptor)
+            throw .unsupported("I2C_FUNCS on \(path): it is not an i2c-dev adapter")
+        }
+        capabilities = I2CAdapterCapabilities(functions: functions)
     }
 
     deinit { close(fd) }
 
     public func transfer(address: UInt8, write: UnsafeRawBufferPointer,
                          read: UnsafeMutableRawBufferPointer) throws(I2CError) {
-        if plainI2C && !read.isEmpty {
+        guard let step = capabilities.plan(writeCount: write.count, readCount: read.count) else {
+            throw .unsupported(capabilities.unsupportedReason(writeCount: write.count, readCount: read.count))
+        }
+        if step == .combined {
             let status = lodestone_i2c_write_read(
                 fd, Int32(address), write.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt16(write.count),
                 read.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt16(read.count))
@@ -40,31 +47,65 @@ public final class LinuxI2CBus: I2CBus {
             return
         }
         try select(address)
-        if read.isEmpty {
+        // libi2c returns a negative errno on failure.
+        func check(_ status: Int32) throws(I2CError) { if status < 0 { throw Self.error(-status, address) } }
+        switch step {
+        case .combined:
+            return
+        case .rawWrite:
             let written = Glibc.write(fd, write.baseAddress, write.count)
             if written != write.count { throw Self.error(errno, address) }
-            return
+        case .sendByte:
+            try check(i2c_smbus_write_byte(fd, write[0]))
+        case .writeByteData:
+            try check(i2c_smbus_write_byte_data(fd, write[0], write[1]))
+        case .writeBlock:
+            guard let base = write.baseAddress else { return }
+            try check(i2c_smbus_write_i2c_block_data(fd, write[0], UInt8(write.count - 1),
+                                                     (base + 1).assumingMemoryBound(to: UInt8.self)))
+        case .receiveBytes:
+            for index in 0..<read.count {
+                let value = i2c_smbus_read_byte(fd)
+                try check(value)
+                read[index] = UInt8(truncatingIfNeeded: value)
+            }
+        case .readRegisters(let chunkSize):
+            try readRegisters(write[0], into: read, chunkSize: chunkSize, address: address)
         }
-        // SMBus-only adapter: a one-byte register address followed by byte or block reads.
-        guard write.count == 1 else { throw .unsupported("a \(write.count)-byte write before a read") }
-        let register = write[0]
+    }
+
+    /// Consecutive registers through SMBus transactions of at most `chunkSize` bytes; the
+    /// register address advances with each chunk as the chip's own auto-increment would.
+    private func readRegisters(_ register: UInt8, into read: UnsafeMutableRawBufferPointer, chunkSize: Int,
+                               address: UInt8) throws(I2CError) {
         guard let base = read.baseAddress else { return }
         var offset = 0
         while offset < read.count {
-            let chunk = min(32, read.count - offset)
+            let chunk = min(chunkSize, read.count - offset)
             let target = (base + offset).assumingMemoryBound(to: UInt8.self)
+            let next = register &+ UInt8(truncatingIfNeeded: offset)
             if chunk == 1 {
-                let value = i2c_smbus_read_byte_data(fd, register &+ UInt8(truncatingIfNeeded: offset))
+                let value = i2c_smbus_read_byte_data(fd, next)
                 if value < 0 { throw Self.error(-value, address) }
                 target.pointee = UInt8(truncatingIfNeeded: value)
             } else {
-                let got = i2c_smbus_read_i2c_block_data(fd, register &+ UInt8(truncatingIfNeeded: offset),
-                                                        UInt8(chunk), target)
+                let got = i2c_smbus_read_i2c_block_data(fd, next, UInt8(chunk), target)
                 if got < 0 { throw Self.error(-got, address) }
                 if got != chunk { throw .busError(address: address) }
             }
             offset += chunk
         }
+    }
+
+    /// Whether a kernel driver has claimed `address` (I2C_SLAVE answers EBUSY), so a probe
+    /// leaves it alone.
+    public func isClaimedByKernel(_ address: UInt8) -> Bool {
+        if lodestone_i2c_set_address(fd, Int32(address)) < 0 {
+            selectedAddress = -1
+            return errno == EBUSY
+        }
+        selectedAddress = Int32(address)
+        return false
     }
 
     private func select(_ address: UInt8) throws(I2CError) {

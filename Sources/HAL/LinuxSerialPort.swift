@@ -43,7 +43,9 @@ public final class LinuxSerialPort: SerialPort {
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int {
         let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
         if count > 0 { return count }
-        if count == 0 { return 0 }
+        // In raw mode (VMIN 1) with O_NONBLOCK an idle line answers EAGAIN; 0 is end of file,
+        // which a tty reports after a hang-up (a USB receiver unplugged).
+        if count == 0 { throw .disconnected(path: path) }
         switch errno {
         case EAGAIN, EINTR: return 0
         case EIO, ENXIO, ENODEV: throw .disconnected(path: path)

@@ -8,6 +8,7 @@ enum Help {
       run       sample the sensors and publish heading, position, pressure (default: simulated board)
       watch     print the live report stream of a running instance, like gpspipe -w
       status    show a running instance's sensor health and scheduler table
+      probe     find the supported sensor chips on an I2C bus and print board-file lines for them
       bench     measure the scheduler, the rings and allocations, and print the figures
       help      show this text, or 'lodestone help <command>'
 
@@ -67,6 +68,26 @@ enum Help {
     Options:
       --socket PATH   the instance's socket (default as for 'run')
       --json          print the HEALTH report as JSON
+    """
+
+    static let probe = """
+    Usage: lodestone probe [--bus N|PATH|sim] [--json]
+
+    Looks for every supported chip at its possible addresses on an I2C bus and identifies it by
+    its ID registers (reads only; nothing is written to a chip). Addresses a kernel driver has
+    claimed are skipped and listed. Prints what a board file should say.
+
+    Options:
+      --bus N|PATH|sim   the bus: 1 means /dev/i2c-1 (default 1); sim probes the simulated board
+      --json             machine-readable output: {"bus":..,"chips":[{"address","chip","name","kind"}],"claimedByKernel":[..]}
+
+    If the bus cannot be opened the error says why and what to do: enable I2C
+    (dtparam=i2c_arm=on on a Raspberry Pi), or install udev/99-lodestone.rules and join the
+    lodestone group.
+
+    Examples:
+      lodestone probe                 # /dev/i2c-1
+      lodestone probe --bus 3 --json
     """
 
     static let bench = """

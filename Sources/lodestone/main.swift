@@ -23,17 +23,21 @@ do {
     case "bench":
         if wantsHelp(rest) { print(Help.bench); exit(0) }
         status = try BenchCommand.main(rest)
+    case "probe":
+        if wantsHelp(rest) { print(Help.probe); exit(0) }
+        status = try ProbeCommand.main(rest)
     case "help", "--help", "-h":
         switch rest.first {
         case "run": print(Help.run)
         case "watch": print(Help.watch)
         case "status": print(Help.status)
         case "bench": print(Help.bench)
+        case "probe": print(Help.probe)
         default: print(Help.overview)
         }
         status = 0
     default:
-        throw UsageError(message: "unknown command '\(command)'; commands: run, watch, status, bench, help")
+        throw UsageError(message: "unknown command '\(command)'; commands: run, watch, status, probe, bench, help")
     }
     exit(status)
 } catch let error as UsageError {

@@ -34,12 +34,8 @@ public enum AllocationBench {
         }
         simulated.gps.start(clock: clock)
         defer { simulated.gps.stop() }
-        let pipeline = SensorPipeline(
-            clock: clock,
-            imu: board.imu.map { IMUDriver(bus: simulated.bus, address: $0.address) },
-            magnetometer: board.magnetometer.map { MagnetometerDriver(bus: simulated.bus, address: $0.address) },
-            barometer: board.barometer.map { BarometerDriver(bus: simulated.bus, address: $0.address) },
-            gps: serial, qnh: configuration.qnh)
+        let pipeline = BoardWiring.pipeline(board: board, bus: { _ in simulated.bus }, gps: serial, clock: clock,
+                                            qnh: configuration.qnh)
         guard let scheduler = try? FixedRateScheduler(loopRateHz: configuration.loopRateHz,
                                                       tasks: TaskTable.tasks(for: pipeline, configuration: configuration),
                                                       clock: clock) else {

@@ -1,21 +1,46 @@
+import LodestoneCore
+import LodestoneDevices
 import LodestoneOutputs
 
 /// Which chips a board has and where they are wired: the only thing that changes between a
-/// Raspberry Pi with breakouts, another single-board computer, and the simulated board.
+/// Raspberry Pi with breakouts, a BeagleBone, and the simulated board. Read from a board file
+/// (JSON; see boards/ and the README) and validated field by field.
 public struct BoardDescription: Sendable, Equatable {
     public struct Chip: Sendable, Equatable {
         public var chip: String
         public var address: UInt8
-        public init(chip: String, address: UInt8) {
+        /// The chip's bus when it is not the board's main one.
+        public var bus: String?
+        /// Board axis from chip axis: identity when the breakout lies flat, markings forward.
+        public var mounting: AxisMapping
+        /// A GPIO line wired to the chip's data-ready interrupt pin, if any.
+        public var dataReadyLine: Int?
+
+        public init(chip: String, address: UInt8, bus: String? = nil, mounting: AxisMapping = .identity,
+                    dataReadyLine: Int? = nil) {
             self.chip = chip
             self.address = address
+            self.bus = bus
+            self.mounting = mounting
+            self.dataReadyLine = dataReadyLine
         }
+    }
+
+    /// GPIO lines for the controls and indicators of a handheld device.
+    public struct GPIOWiring: Sendable, Equatable {
+        /// The gpiochip device, e.g. /dev/gpiochip0 (a Raspberry Pi 5 header is gpiochip4).
+        public var chip = "/dev/gpiochip0"
+        /// Button name to line offset: bearingLock, snapshot, track.
+        public var buttons: [String: Int] = [:]
+        public var buzzer: Int?
+        public var led: Int?
+        public init() {}
     }
 
     public var name: String
     /// True for the built-in simulated board (emulated chips, GPS on a pseudo-terminal).
     public var simulated: Bool
-    /// The I2C bus device, e.g. /dev/i2c-1.
+    /// The main I2C bus device, e.g. /dev/i2c-1.
     public var i2c: String
     public var imu: Chip?
     public var magnetometer: Chip?
@@ -23,8 +48,24 @@ public struct BoardDescription: Sendable, Equatable {
     /// The GPS serial port and its baud rate; nil when the board has no GPS.
     public var gpsPort: String?
     public var gpsBaud: Int
+    public var gpio: GPIOWiring?
+    /// "terminal", "none" or "fb:/dev/fbN"; nil leaves it to the configuration.
+    public var display: String?
 
-    public static let supportedChips = ["imu": ["mpu6050"], "magnetometer": ["qmc5883l"], "barometer": ["bmp280"]]
+    public static let buttonNames = ["bearingLock", "snapshot", "track"]
+    public static let baudRates = [4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600]
+
+    public init(name: String, simulated: Bool, i2c: String, imu: Chip?, magnetometer: Chip?, barometer: Chip?,
+                gpsPort: String?, gpsBaud: Int) {
+        self.name = name
+        self.simulated = simulated
+        self.i2c = i2c
+        self.imu = imu
+        self.magnetometer = magnetometer
+        self.barometer = barometer
+        self.gpsPort = gpsPort
+        self.gpsBaud = gpsBaud
+    }
 
     /// The simulated board: an MPU-6050, a QMC5883L and a BMP280 on one bus and a GPS on a pty.
     public static let simulatedBoard = BoardDescription(
@@ -32,89 +73,48 @@ public struct BoardDescription: Sendable, Equatable {
         imu: Chip(chip: "mpu6050", address: 0x68), magnetometer: Chip(chip: "qmc5883l", address: 0x0D),
         barometer: Chip(chip: "bmp280", address: 0x76), gpsPort: "sim:pty", gpsBaud: 9600)
 
-    /// Reads a board file (JSON; see boards/ for examples).
+    /// The bus a chip is on.
+    public func bus(of chip: Chip) -> String { chip.bus ?? i2c }
+
+    /// Reads and validates a board file. The error names the file, the field and what is wrong.
     public static func load(file path: String) throws(ConfigurationError) -> BoardDescription {
         let text: String
         do { text = try readTextFile(path) } catch {
-            throw ConfigurationError(file: path, key: nil, problem: error.description + "; give --board sim or the path of a board file (see boards/)")
+            throw ConfigurationError(file: path, key: nil, problem: error.description + "; give --board sim or the path of a board file (see boards/)", what: "board file")
         }
+        return try parse(text, file: path)
+    }
+
+    public static func parse(_ text: String, file path: String) throws(ConfigurationError) -> BoardDescription {
+        let reader = BoardFileReader(file: path)
         let root: JSONValue
         do { root = try JSONValue.parse(text) } catch {
-            throw ConfigurationError(file: path, key: nil, problem: "not valid JSON: \(error.description)")
+            throw reader.error(nil, "not valid JSON: \(error.description)")
         }
-        guard case .object(let members) = root else {
-            throw ConfigurationError(file: path, key: nil, problem: "a board file holds one JSON object")
-        }
+        guard case .object(let members) = root else { throw reader.error(nil, "a board file holds one JSON object") }
         var board = BoardDescription(name: path, simulated: false, i2c: "/dev/i2c-1", imu: nil, magnetometer: nil,
                                      barometer: nil, gpsPort: nil, gpsBaud: 9600)
         for (key, value) in members {
             switch key {
-            case "name":
-                guard let s = value.stringValue else { throw ConfigurationError(file: path, key: key, problem: "must be a string") }
-                board.name = s
-            case "simulated":
-                guard let b = value.boolValue else { throw ConfigurationError(file: path, key: key, problem: "must be true or false") }
-                board.simulated = b
-            case "i2c":
-                guard let s = value.stringValue else { throw ConfigurationError(file: path, key: key, problem: "must be a device path such as /dev/i2c-1") }
-                board.i2c = s
-            case "imu", "magnetometer", "barometer":
-                let chip = try parseChip(value, kind: key, file: path)
-                switch key {
-                case "imu": board.imu = chip
-                case "magnetometer": board.magnetometer = chip
-                default: board.barometer = chip
+            case "name": board.name = try reader.string(key, value, "a string")
+            case "simulated": board.simulated = try reader.boolean(key, value)
+            case "i2c": board.i2c = try reader.string(key, value, "a device path such as /dev/i2c-1")
+            case "imu": board.imu = try reader.chip(value, kind: .imu)
+            case "magnetometer": board.magnetometer = try reader.chip(value, kind: .magnetometer)
+            case "barometer": board.barometer = try reader.chip(value, kind: .barometer)
+            case "gps": (board.gpsPort, board.gpsBaud) = try reader.gps(value)
+            case "gpio": board.gpio = try reader.gpio(value)
+            case "display":
+                let display = try reader.string(key, value, "\"terminal\", \"none\" or \"fb:/dev/fbN\"")
+                guard display == "terminal" || display == "none" || display.hasPrefix("fb:/") else {
+                    throw reader.error(key, "must be \"terminal\", \"none\" or \"fb:/dev/fbN\", found \"\(display)\"")
                 }
-            case "gps":
-                guard case .object(let gps) = value else {
-                    throw ConfigurationError(file: path, key: key, problem: "must be an object with port and baud")
-                }
-                for (name, option) in gps {
-                    switch name {
-                    case "port":
-                        guard let s = option.stringValue else { throw ConfigurationError(file: path, key: "gps.port", problem: "must be a device path such as /dev/serial0") }
-                        board.gpsPort = s
-                    case "baud":
-                        guard let n = option.numberValue, [4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600].contains(Int(n)) else {
-                            throw ConfigurationError(file: path, key: "gps.baud", problem: "must be one of 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600")
-                        }
-                        board.gpsBaud = Int(n)
-                    default:
-                        throw ConfigurationError(file: path, key: "gps." + name, problem: "unknown key; known keys: port, baud")
-                    }
-                }
+                board.display = display
             default:
-                throw ConfigurationError(file: path, key: key,
-                                         problem: "unknown key; known keys: name, simulated, i2c, imu, magnetometer, barometer, gps")
+                throw reader.error(key, "unknown field; known fields: name, simulated, i2c, imu, magnetometer, barometer, gps, gpio, display")
             }
         }
+        try reader.checkAddressesDistinct(board)
         return board
-    }
-
-    static func parseChip(_ value: JSONValue, kind: String, file: String) throws(ConfigurationError) -> Chip {
-        guard case .object = value, let chip = value["chip"]?.stringValue?.lowercased() else {
-            throw ConfigurationError(file: file, key: kind, problem: "must be an object like {\"chip\": \"\(supportedChips[kind]?[0] ?? "")\", \"address\": \"0x68\"}")
-        }
-        guard supportedChips[kind]?.contains(chip) == true else {
-            throw ConfigurationError(file: file, key: kind + ".chip",
-                                     problem: "\"\(chip)\" is not a supported \(kind); supported: \(supportedChips[kind]?.joined(separator: ", ") ?? "")")
-        }
-        let address: UInt8
-        switch value["address"] {
-        case .string(let text)?:
-            let digits = text.lowercased().hasPrefix("0x") ? String(text.dropFirst(2)) : text
-            guard let parsed = UInt8(digits, radix: 16), parsed >= 0x03, parsed <= 0x77 else {
-                throw ConfigurationError(file: file, key: kind + ".address", problem: "must be a 7-bit I2C address such as \"0x68\"")
-            }
-            address = parsed
-        case .number(let n)?:
-            guard n >= 3, n <= 0x77, n == n.rounded() else {
-                throw ConfigurationError(file: file, key: kind + ".address", problem: "must be a 7-bit I2C address such as \"0x68\"")
-            }
-            address = UInt8(n)
-        default:
-            throw ConfigurationError(file: file, key: kind + ".address", problem: "is missing: give the chip's I2C address such as \"0x68\"")
-        }
-        return Chip(chip: chip, address: address)
     }
 }

@@ -40,31 +40,31 @@ public enum Runner {
             Log.info("simulated board, scenario \(scenario.rawValue): \(scenario.summary); GPS on \(simulated.gps.devicePath)")
             simulated.gps.start(clock: clock)
             defer { simulated.gps.stop() }
-            return serve(bus: simulated.bus, gpsPath: simulated.gps.devicePath, board: board, clock: clock,
+            let serial = ReconnectingSerialPort(path: simulated.gps.devicePath, baudRate: board.gpsBaud, clock: clock)
+            let pipeline = BoardWiring.pipeline(board: board, bus: { _ in simulated.bus }, gps: serial, clock: clock,
+                                                qnh: configuration.qnh)
+            return serve(pipeline: pipeline, gpsPath: simulated.gps.devicePath, board: board, clock: clock,
                          configuration: configuration, stop: stop)
         }
-        let bus: LinuxI2CBus
-        do { bus = try LinuxI2CBus(path: board.i2c) } catch {
-            Log.error(error.description)
-            return 1
-        }
-        return serve(bus: bus, gpsPath: board.gpsPort, board: board, clock: clock, configuration: configuration, stop: stop)
-    }
-
-    static func serve<Bus: I2CBus>(bus: Bus, gpsPath: String?, board: BoardDescription, clock: SystemMonotonicClock,
-                                   configuration c: Configuration, stop: StopSignal) -> Int32 {
-        var serial: LinuxSerialPort?
-        if let gpsPath {
-            do { serial = try LinuxSerialPort(path: gpsPath, baudRate: board.gpsBaud) } catch {
-                Log.warning(error.description + "; running without GPS")
+        var buses: [String: LinuxI2CBus] = [:]
+        for chip in [board.imu, board.magnetometer, board.barometer].compactMap({ $0 }) {
+            let path = board.bus(of: chip)
+            if buses[path] != nil { continue }
+            do { buses[path] = try LinuxI2CBus(path: path) } catch {
+                Log.error(error.description)
+                return 1
             }
         }
-        let pipeline = SensorPipeline(
-            clock: clock,
-            imu: board.imu.map { IMUDriver(bus: bus, address: $0.address) },
-            magnetometer: board.magnetometer.map { MagnetometerDriver(bus: bus, address: $0.address) },
-            barometer: board.barometer.map { BarometerDriver(bus: bus, address: $0.address) },
-            gps: serial, qnh: c.qnh)
+        let serial = board.gpsPort.map { ReconnectingSerialPort(path: $0, baudRate: board.gpsBaud, clock: clock) }
+        if let serial, let problem = serial.lastError {
+            Log.warning(problem.description + "; retrying every few seconds")
+        }
+        let pipeline = BoardWiring.pipeline(board: board, bus: { buses[$0] }, gps: serial, clock: clock, qnh: configuration.qnh)
+        return serve(pipeline: pipeline, gpsPath: board.gpsPort, board: board, clock: clock, configuration: configuration, stop: stop)
+    }
+
+    static func serve(pipeline: SensorPipeline, gpsPath: String?, board: BoardDescription, clock: SystemMonotonicClock,
+                      configuration c: Configuration, stop: StopSignal) -> Int32 {
         let tasks = TaskTable.tasks(for: pipeline, configuration: c)
         let scheduler: FixedRateScheduler<SystemMonotonicClock>
         do { scheduler = try FixedRateScheduler(loopRateHz: c.loopRateHz, tasks: tasks, clock: clock) } catch {
@@ -119,9 +119,9 @@ public enum Runner {
 
     static func deviceList(board: BoardDescription, state: NavigationState, gpsPath: String?) -> [GPSDReports.Device] {
         var list: [GPSDReports.Device] = []
-        if let imu = board.imu { list.append(.init(path: "\(board.i2c)@\(hexAddress(imu.address))", driver: imu.chip.uppercased(), health: state.imuHealth)) }
-        if let mag = board.magnetometer { list.append(.init(path: "\(board.i2c)@\(hexAddress(mag.address))", driver: mag.chip.uppercased(), health: state.magnetometerHealth)) }
-        if let baro = board.barometer { list.append(.init(path: "\(board.i2c)@\(hexAddress(baro.address))", driver: baro.chip.uppercased(), health: state.barometerHealth)) }
+        if let imu = board.imu { list.append(.init(path: "\(board.bus(of: imu))@\(hexAddress(imu.address))", driver: imu.chip.uppercased(), health: state.imuHealth)) }
+        if let mag = board.magnetometer { list.append(.init(path: "\(board.bus(of: mag))@\(hexAddress(mag.address))", driver: mag.chip.uppercased(), health: state.magnetometerHealth)) }
+        if let baro = board.barometer { list.append(.init(path: "\(board.bus(of: baro))@\(hexAddress(baro.address))", driver: baro.chip.uppercased(), health: state.barometerHealth)) }
         if let gpsPath { list.append(.init(path: gpsPath, driver: "NMEA0183", health: state.gpsHealth)) }
         return list
     }

@@ -9,8 +9,7 @@ import LodestoneHAL
 /// Every method here runs on the sampling thread as a scheduler task and allocates nothing
 /// in steady state: samples are plain values, rings and the state cell were allocated at
 /// start, and the GPS bytes go through fixed buffers.
-public final class SensorPipeline<IMU: SampledSensor, Magnetometer: SampledSensor, Barometer: SampledSensor>: @unchecked Sendable
-where IMU.Sample == ImuSample, Magnetometer.Sample == MagneticSample, Barometer.Sample == PressureSample {
+public final class SensorPipeline: @unchecked Sendable {
     public let clock: any MonotonicClock
     public let imuRing = SPSCRing<ImuSample>(capacity: 512, policy: .overwriteOldest)
     public let magneticRing = SPSCRing<MagneticSample>(capacity: 256, policy: .overwriteOldest)
@@ -19,9 +18,12 @@ where IMU.Sample == ImuSample, Magnetometer.Sample == MagneticSample, Barometer.
     public let fixRing = SPSCRing<GPSFix>(capacity: 64, policy: .dropNewest)
     public let state = LatestValue(NavigationState())
 
-    private var imu: SensorSlot<IMU>?
-    private var magnetometer: SensorSlot<Magnetometer>?
-    private var barometer: SensorSlot<Barometer>?
+    private var imu: SensorSlot<AnySensor<ImuSample>>?
+    private var magnetometer: SensorSlot<AnySensor<MagneticSample>>?
+    private var barometer: SensorSlot<AnySensor<PressureSample>>?
+    /// Chip axes to body axes (x forward, y right, z down), from each chip's mounting.
+    private let imuAxes: AxisMapping
+    private let magnetometerAxes: AxisMapping
     private let gps: (any SerialPort)?
     private var framer = NMEAFramer()
     private var parser = NMEAParser()
@@ -32,9 +34,15 @@ where IMU.Sample == ImuSample, Magnetometer.Sample == MagneticSample, Barometer.
     private var smoothedAcceleration = VectorLowPass(timeConstant: 0.05)
     private var smoothedField = VectorLowPass(timeConstant: 0.05)
 
-    public init(clock: any MonotonicClock, imu: IMU?, magnetometer: Magnetometer?, barometer: Barometer?,
-                gps: (any SerialPort)?, qnh: Double) {
+    /// - Parameters:
+    ///   - imuMounting, magnetometerMounting: how each chip sits on the board (board axis from
+    ///     chip axis); identity for a breakout lying flat with its markings forward.
+    public init(clock: any MonotonicClock, imu: AnySensor<ImuSample>?, magnetometer: AnySensor<MagneticSample>?,
+                barometer: AnySensor<PressureSample>?, gps: (any SerialPort)?, qnh: Double,
+                imuMounting: AxisMapping = .identity, magnetometerMounting: AxisMapping = .identity) {
         self.clock = clock
+        imuAxes = imuMounting.then(.boardToBody)
+        magnetometerAxes = magnetometerMounting.then(.boardToBody)
         self.imu = imu.map { SensorSlot($0) }
         self.magnetometer = magnetometer.map { SensorSlot($0) }
         self.barometer = barometer.map { SensorSlot($0) }
@@ -50,8 +58,8 @@ where IMU.Sample == ImuSample, Magnetometer.Sample == MagneticSample, Barometer.
     public func sampleIMU() {
         guard imu != nil else { return }
         if let sample = imu?.sample(at: clock.now()) {
-            let body = ImuSample(time: sample.time, acceleration: Self.body(sample.acceleration),
-                                 rotationRate: Self.body(sample.rotationRate), temperature: sample.temperature)
+            let body = ImuSample(time: sample.time, acceleration: imuAxes.apply(sample.acceleration),
+                                 rotationRate: imuAxes.apply(sample.rotationRate), temperature: sample.temperature)
             current.imu = body
             imuRing.push(body)
         }
@@ -61,7 +69,7 @@ where IMU.Sample == ImuSample, Magnetometer.Sample == MagneticSample, Barometer.
     public func sampleMagnetometer() {
         guard magnetometer != nil else { return }
         if let sample = magnetometer?.sample(at: clock.now()) {
-            let body = MagneticSample(time: sample.time, field: Self.body(sample.field))
+            let body = MagneticSample(time: sample.time, field: magnetometerAxes.apply(sample.field))
             current.magnetic = body
             magneticRing.push(body)
         }
@@ -117,10 +125,6 @@ where IMU.Sample == ImuSample, Magnetometer.Sample == MagneticSample, Barometer.
         current.updated = now
         state.publish(current)
     }
-
-    /// The chips on supported boards lie flat with x forward, y left, z up; the domain
-    /// works in x forward, y right, z down.
-    @inline(__always) static func body(_ v: Vector3) -> Vector3 { Vector3(v.x, -v.y, -v.z) }
 
     // MARK: Introspection (sampling thread, or after it stopped)
 
