@@ -28,12 +28,12 @@ let package = Package(
         .executableTarget(name: "lodestone", dependencies: ["LodestoneRuntime"], path: "Sources/lodestone"),
 
         .testTarget(name: "CoreTests", dependencies: ["LodestoneCore"], path: "Tests/Core"),
-        .testTarget(name: "HALTests", dependencies: ["LodestoneHAL", "LodestoneSim"], path: "Tests/HAL"),
+        .testTarget(name: "HALTests", dependencies: ["LodestoneHAL", "LodestoneSim", "CLinux"], path: "Tests/HAL"),
         .testTarget(name: "DevicesTests", dependencies: ["LodestoneDevices", "LodestoneSim"], path: "Tests/Devices"),
         .testTarget(name: "SimTests", dependencies: ["LodestoneSim", "LodestoneHAL", "LodestoneDevices"], path: "Tests/Sim"),
         .testTarget(name: "DomainTests", dependencies: ["LodestoneDomain"], path: "Tests/Domain"),
         .testTarget(name: "OutputsTests", dependencies: ["LodestoneOutputs"], path: "Tests/Outputs"),
-        .testTarget(name: "RuntimeTests", dependencies: ["LodestoneRuntime", "LodestoneCore", "LodestoneOutputs", "lodestone"], path: "Tests/Runtime"),
+        .testTarget(name: "RuntimeTests", dependencies: ["LodestoneRuntime", "LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneOutputs", "lodestone"], path: "Tests/Runtime"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -58,30 +58,4 @@ import Testing
         c.imuRateHz = 500
         #expect(throws: ConfigurationError.self) { try c.validate() }
     }
-
-    @Test func boardFilesParseAndValidate() throws {
-        let good = file(#"{"name":"pi","i2c":"/dev/i2c-1","imu":{"chip":"MPU6050","address":"0x68"},"barometer":{"chip":"bmp280","address":118},"gps":{"port":"/dev/serial0","baud":38400}}"#)
-        defer { unlink(good) }
-        let board = try BoardDescription.load(file: good)
-        #expect(board.imu == BoardDescription.Chip(chip: "mpu6050", address: 0x68))
-        #expect(board.barometer?.address == 0x76)
-        #expect(board.magnetometer == nil)
-        #expect(board.gpsBaud == 38400)
-        #expect(!board.simulated)
-        for (text, expected) in [
-            (#"{"imu":{"chip":"bno055","address":"0x28"}}"#, "not a supported imu"),
-            (#"{"imu":{"chip":"mpu6050","address":"0x99"}}"#, "7-bit I2C address"),
-            (#"{"imu":{"chip":"mpu6050"}}"#, "is missing"),
-            (#"{"gps":{"port":"/dev/ttyS0","baud":1200}}"#, "must be one of 4800"),
-        ] {
-            let path = file(text)
-            defer { unlink(path) }
-            do {
-                _ = try BoardDescription.load(file: path)
-                Issue.record("accepted \(text)")
-            } catch {
-                #expect(error.description.contains(expected), "\(error.description)")
-            }
-        }
-    }
 }
