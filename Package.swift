@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "LodestoneDevices", dependencies: ["LodestoneCore", "LodestoneHAL"], path: "Sources/Devices"),
         .target(name: "LodestoneSim", dependencies: ["LodestoneCore", "LodestoneHAL", "CLinux"], path: "Sources/Sim"),
         .target(name: "LodestoneDomain", dependencies: ["LodestoneCore"], path: "Sources/Domain"),
-        .target(name: "LodestoneOutputs", dependencies: ["LodestoneCore", "LodestoneDomain", "CLinux"], path: "Sources/Outputs"),
+        .target(name: "LodestoneOutputs", dependencies: ["LodestoneCore", "LodestoneDomain", "LodestoneHAL", "CLinux"], path: "Sources/Outputs"),
         .target(name: "LodestoneRuntime",
                 dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim",
                                "LodestoneDomain", "LodestoneOutputs", "CLinux", "CAllocationCounter"],
@@ -32,7 +32,7 @@ let package = Package(
         .testTarget(name: "DevicesTests", dependencies: ["LodestoneDevices", "LodestoneSim"], path: "Tests/Devices"),
         .testTarget(name: "SimTests", dependencies: ["LodestoneSim", "LodestoneHAL", "LodestoneDevices"], path: "Tests/Sim"),
         .testTarget(name: "DomainTests", dependencies: ["LodestoneDomain"], path: "Tests/Domain"),
-        .testTarget(name: "OutputsTests", dependencies: ["LodestoneOutputs"], path: "Tests/Outputs"),
+        .testTarget(name: "OutputsTests", dependencies: ["LodestoneOutputs", "LodestoneHAL", "LodestoneCore", "LodestoneDomain"], path: "Tests/Outputs"),
         .testTarget(name: "RuntimeTests", dependencies: ["LodestoneRuntime", "LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneOutputs", "lodestone"], path: "Tests/Runtime"),
     ],
     swiftLanguageModes: [.v6]

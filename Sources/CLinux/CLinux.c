@@ -102,3 +102,21 @@ int lodestone_read_signal(int fd) {
     if (count != (ssize_t)sizeof(info)) return -1;
     return (int)info.ssi_signo;
 }
+
+#include <linux/fb.h>
+
+int lodestone_framebuffer_info(int fd, lodestone_fb_info *info) {
+    struct fb_var_screeninfo var;
+    struct fb_fix_screeninfo fix;
+    if (ioctl(fd, FBIOGET_VSCREENINFO, &var) < 0) return -1;
+    if (ioctl(fd, FBIOGET_FSCREENINFO, &fix) < 0) return -1;
+    info->width = var.xres;
+    info->height = var.yres;
+    info->bitsPerPixel = var.bits_per_pixel;
+    info->redOffset = var.red.offset;
+    info->greenLength = var.green.length;
+    info->lineLength = fix.line_length;
+    info->memoryLength = fix.smem_len;
+    info->monoSetBitIsWhite = fix.visual == FB_VISUAL_MONO10;
+    return 0;
+}

@@ -42,9 +42,6 @@ enum RunCommand {
             guard display == "terminal" || display == "none" || (display.hasPrefix("fb:") && display.count > 3) else {
                 throw UsageError(message: "--display must be terminal, none or fb:/dev/fbN, not '\(display)'")
             }
-            if display.hasPrefix("fb:") {
-                throw UsageError(message: "--display \(display): the framebuffer display is not available yet; use terminal or none")
-            }
             c.display = display
         }
         if let dataDir = o.values["data-dir"] { c.dataDir = dataDir }

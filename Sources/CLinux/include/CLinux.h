@@ -37,4 +37,16 @@ int lodestone_stop_signal_fd(void);
 /// Reads one pending signal from a signalfd; returns its number, or -1.
 int lodestone_read_signal(int fd);
 
+/// What a framebuffer device (/dev/fbN) holds: the visible size, bits per pixel, the red
+/// channel's bit offset (to tell XRGB from XBGR), bytes per line, the mapped length, and
+/// for 1-bit displays whether a set bit is white (FB_VISUAL_MONO10).
+typedef struct {
+    uint32_t width, height, bitsPerPixel, redOffset, greenLength, lineLength;
+    uint32_t memoryLength;
+    int monoSetBitIsWhite;
+} lodestone_fb_info;
+
+/// Fills `info` from FBIOGET_VSCREENINFO and FBIOGET_FSCREENINFO.
+int lodestone_framebuffer_info(int fd, lodestone_fb_info *info);
+
 #endif

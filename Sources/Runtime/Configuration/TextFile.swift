@@ -41,3 +41,29 @@ public func makeDirectories(_ path: String) -> Bool {
     }
     return true
 }
+
+/// Replaces a file's contents all at once: written to a temporary file, flushed, then renamed
+/// over the old one, so a reader or a power cut never sees half a file.
+@discardableResult
+public func writeFileAtomically(_ path: String, _ bytes: [UInt8]) -> Bool {
+    let temporary = path + ".tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { return false }
+    var written = 0
+    while written < bytes.count {
+        let count = bytes.withUnsafeBytes { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            return write(fd, base + written, buffer.count - written)
+        }
+        if count < 0 && errno == EINTR { continue }
+        if count <= 0 { break }
+        written += count
+    }
+    let complete = written == bytes.count && fsync(fd) == 0
+    close(fd)
+    guard complete, rename(temporary, path) == 0 else {
+        unlink(temporary)
+        return false
+    }
+    return true
+}

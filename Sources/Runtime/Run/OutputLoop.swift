@@ -22,7 +22,7 @@ final class OutputLoop<Clock: MonotonicClock> {
     let scheduler: FixedRateScheduler<Clock>
     let budgets: [Double]
     let server: ReportServer?
-    let display: Bool
+    let display: DisplayTarget
     let stop: StopSignal
     let deviceName: String
     let devices: () -> [GPSDReports.Device]
@@ -31,7 +31,7 @@ final class OutputLoop<Clock: MonotonicClock> {
     private var lastMagnetic: MagneticSample?
 
     init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
-         display: Bool, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device]) {
+         display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device]) {
         self.outputs = outputs
         self.scheduler = scheduler
         self.budgets = budgets
@@ -48,10 +48,10 @@ final class OutputLoop<Clock: MonotonicClock> {
     func run(until deadline: MonotonicNanoseconds?) -> String {
         let attitudePeriod: UInt64 = 100_000_000     // ATT at 10 Hz
         let environmentPeriod: UInt64 = 1_000_000_000 // ENV at 1 Hz
-        let displayPeriod: UInt64 = 250_000_000
+        let displayPeriod = display.refreshPeriod
         var nextAttitude: UInt64 = 0, nextEnvironment: UInt64 = 0, nextDisplay: UInt64 = 0
-        if display { writeOut("\u{1B}[?25l") }
-        defer { if display { writeOut("\u{1B}[?25h") } }
+        display.begin()
+        defer { display.end() }
         while !stop.isRequested {
             let extra = stop.descriptor >= 0 ? [stop.descriptor] : []
             let woken: [Int32]
@@ -81,10 +81,12 @@ final class OutputLoop<Clock: MonotonicClock> {
                 nextEnvironment = now + environmentPeriod
                 if latest.pressure != nil { send(GPSDReports.env(latest, device: deviceName, time: Self.wallClock())) }
             }
-            if display && now >= nextDisplay {
+            if display.isActive && now >= nextDisplay {
                 nextDisplay = now + displayPeriod
-                writeOut(StatusView().render(latest, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
-                                             clients: server?.clientCount ?? 0, title: deviceName))
+                display.draw(latest) {
+                    StatusView().render(latest, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
+                                        clients: server?.clientCount ?? 0, title: deviceName)
+                }
             }
         }
         return "stop request"

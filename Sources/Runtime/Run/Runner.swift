@@ -95,7 +95,14 @@ public enum Runner {
             Log.error("could not start the sampling thread: the system is out of threads or memory")
             return 1
         }
-        let display = c.display.map { $0 == "terminal" } ?? (isatty(1) == 1)
+        let display: DisplayTarget
+        do { display = try DisplayTarget.open(c.display ?? board.display) } catch {
+            Log.error(error.description)
+            stop.request()
+            sampling.join()
+            server?.shutdown()
+            return 1
+        }
         let devices = {
             let state = pipeline.state.read()
             return deviceList(board: board, state: state, gpsPath: gpsPath)

@@ -1,0 +1,202 @@
+import CLinux
+import Glibc
+
+/// How a framebuffer stores a pixel.
+public enum PixelFormat: String, Sendable, Equatable {
+    /// 16 bits: 5 red, 6 green, 5 blue (small SPI TFTs).
+    case rgb565
+    /// 32 bits: unused, red, green, blue (HDMI and most DRM framebuffers).
+    case xrgb8888
+    /// 1 bit per pixel, most significant bit first (memory-LCD and e-paper class displays).
+    case mono
+
+    public var bitsPerPixel: Int {
+        switch self {
+        case .rgb565: return 16
+        case .xrgb8888: return 32
+        case .mono: return 1
+        }
+    }
+}
+
+/// Why a framebuffer could not be used.
+public enum FramebufferError: Error, Equatable, Sendable, CustomStringConvertible {
+    case notFound(String)
+    case permissionDenied(String)
+    case unsupportedFormat(path: String, bitsPerPixel: Int)
+    case system(errno: Int32, path: String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let p): return "\(p) does not exist: enable the display's overlay (dtoverlay=...) or choose another with --display"
+        case .permissionDenied(let p): return "permission denied opening \(p): install udev/99-lodestone.rules and add the user to group lodestone"
+        case .unsupportedFormat(let p, let bpp): return "\(p) uses \(bpp) bits per pixel: supported are 16 (RGB565), 32 (XRGB8888) and 1 (mono)"
+        case .system(let e, let p): return "framebuffer \(p) failed with errno \(e)"
+        }
+    }
+}
+
+/// A mapped frame of pixels: a display's framebuffer device or a file standing in for one.
+public protocol Framebuffer: AnyObject {
+    var width: Int { get }
+    var height: Int { get }
+    var format: PixelFormat { get }
+    /// Bytes from one line to the next (may exceed width x bytes per pixel).
+    var lineLength: Int { get }
+    /// For `.mono`: whether a set bit lights the pixel.
+    var setBitIsLit: Bool { get }
+    /// The mapped pixel memory, `lineLength * height` bytes at least.
+    var pixels: UnsafeMutableRawBufferPointer { get }
+}
+
+/// Memory shared with a file or device, unmapped and closed when the owner goes.
+final class MappedMemory {
+    let fd: Int32
+    let bytes: UnsafeMutableRawBufferPointer
+
+    init(fd: Int32, length: Int, path: String) throws(FramebufferError) {
+        guard let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), address != MAP_FAILED else {
+            let code = errno
+            close(fd)
+            throw .system(errno: code, path: path)
+        }
+        self.fd = fd
+        bytes = UnsafeMutableRawBufferPointer(start: address, count: length)
+    }
+
+    deinit {
+        munmap(bytes.baseAddress, bytes.count)
+        close(fd)
+    }
+}
+
+func openFailure(_ path: String) -> FramebufferError {
+    switch errno {
+    case ENOENT, ENODEV, ENXIO: return .notFound(path)
+    case EACCES, EPERM: return .permissionDenied(path)
+    default: return .system(errno: errno, path: path)
+    }
+}
+
+/// A Linux framebuffer device (/dev/fbN) through fbdev: geometry from the screen-info ioctls,
+/// pixels mapped into memory.
+public final class LinuxFramebuffer: Framebuffer {
+    public let path: String
+    public let width: Int
+    public let height: Int
+    public let format: PixelFormat
+    public let lineLength: Int
+    public let setBitIsLit: Bool
+    private let memory: MappedMemory
+    public var pixels: UnsafeMutableRawBufferPointer { memory.bytes }
+
+    public init(path: String) throws(FramebufferError) {
+        self.path = path
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw openFailure(path) }
+        var info = lodestone_fb_info()
+        guard lodestone_framebuffer_info(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw .system(errno: code, path: path)
+        }
+        switch info.bitsPerPixel {
+        case 16: format = .rgb565
+        case 32: format = .xrgb8888
+        case 1: format = .mono
+        default:
+            close(fd)
+            throw .unsupportedFormat(path: path, bitsPerPixel: Int(info.bitsPerPixel))
+        }
+        width = Int(info.width)
+        height = Int(info.height)
+        lineLength = Int(info.lineLength)
+        setBitIsLit = info.monoSetBitIsWhite != 0
+        memory = try MappedMemory(fd: fd, length: max(Int(info.memoryLength), lineLength * height), path: path)
+    }
+}
+
+/// A framebuffer in an ordinary file, laid out exactly like a device's memory: for tests,
+/// for screenshots, and for running the display on a machine without one.
+public final class FileFramebuffer: Framebuffer {
+    public let path: String
+    public let width: Int
+    public let height: Int
+    public let format: PixelFormat
+    public let lineLength: Int
+    public let setBitIsLit = true
+    private let memory: MappedMemory
+    public var pixels: UnsafeMutableRawBufferPointer { memory.bytes }
+
+    public init(path: String, width: Int, height: Int, format: PixelFormat) throws(FramebufferError) {
+        self.path = path
+        self.width = width
+        self.height = height
+        self.format = format
+        lineLength = (width * format.bitsPerPixel + 7) / 8
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw openFailure(path) }
+        guard ftruncate(fd, off_t(lineLength * height)) == 0 else {
+            let code = errno
+            close(fd)
+            throw .system(errno: code, path: path)
+        }
+        memory = try MappedMemory(fd: fd, length: lineLength * height, path: path)
+    }
+}
+
+extension Framebuffer {
+    /// Writes one pixel given as 8-bit red, green, blue.
+    @inline(__always)
+    public func set(x: Int, y: Int, red: UInt8, green: UInt8, blue: UInt8) {
+        guard x >= 0, y >= 0, x < width, y < height else { return }
+        let line = y * lineLength
+        switch format {
+        case .xrgb8888:
+            let value = UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
+            pixels.storeBytes(of: value.littleEndian, toByteOffset: line + 4 * x, as: UInt32.self)
+        case .rgb565:
+            let value = UInt16(red >> 3) << 11 | UInt16(green >> 2) << 5 | UInt16(blue >> 3)
+            pixels.storeBytes(of: value.littleEndian, toByteOffset: line + 2 * x, as: UInt16.self)
+        case .mono:
+            // Lit when brighter than mid-grey (ITU-R BT.601 luma weights).
+            let lit = 299 * Int(red) + 587 * Int(green) + 114 * Int(blue) >= 128_000
+            let index = line + x / 8, bit = UInt8(0x80) >> UInt8(x % 8)
+            if lit == setBitIsLit { pixels[index] |= bit } else { pixels[index] &= ~bit }
+        }
+    }
+
+    /// Reads one pixel back as 8-bit red, green, blue (for screenshots and tests).
+    public func get(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
+        guard x >= 0, y >= 0, x < width, y < height else { return (0, 0, 0) }
+        let line = y * lineLength
+        switch format {
+        case .xrgb8888:
+            let value = UInt32(littleEndian: pixels.loadUnaligned(fromByteOffset: line + 4 * x, as: UInt32.self))
+            return (UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value))
+        case .rgb565:
+            let value = UInt16(littleEndian: pixels.loadUnaligned(fromByteOffset: line + 2 * x, as: UInt16.self))
+            let r = UInt8(value >> 11), g = UInt8((value >> 5) & 0x3F), b = UInt8(value & 0x1F)
+            return (r << 3 | r >> 2, g << 2 | g >> 4, b << 3 | b >> 2)
+        case .mono:
+            let set = pixels[line + x / 8] & (UInt8(0x80) >> UInt8(x % 8)) != 0
+            let level: UInt8 = set == setBitIsLit ? 255 : 0
+            return (level, level, level)
+        }
+    }
+
+    /// The frame as a binary PPM image (P6), which every image viewer opens.
+    public func ppm() -> [UInt8] {
+        var out = Array("P6\n\(width) \(height)\n255\n".utf8)
+        out.reserveCapacity(out.count + 3 * width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = get(x: x, y: y)
+                out.append(p.red)
+                out.append(p.green)
+                out.append(p.blue)
+            }
+        }
+        return out
+    }
+}

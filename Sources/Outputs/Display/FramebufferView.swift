@@ -1,0 +1,95 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneHAL
+
+/// The field display on a framebuffer: heading large, then level, position, pressure and
+/// sensor health, in text sized to the screen (a 128-pixel mono LCD up to an HDMI monitor).
+/// Values that are not known show as "--", never as a misleading zero.
+public struct FramebufferView {
+    public struct Colour: Sendable, Equatable {
+        public var red: UInt8, green: UInt8, blue: UInt8
+        public init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) {
+            self.red = red
+            self.green = green
+            self.blue = blue
+        }
+        public static let background = Colour(0, 0, 0)
+        public static let text = Colour(255, 255, 255)
+        /// Amber reads at night without spoiling dark adaptation as much as white.
+        public static let heading = Colour(255, 191, 0)
+        public static let warning = Colour(255, 64, 32)
+    }
+
+    public init() {}
+
+    /// The screen's lines with their colours and relative sizes (the heading is drawn larger).
+    public func lines(_ state: NavigationState) -> [(text: String, colour: Colour, large: Bool)] {
+        var out: [(String, Colour, Bool)] = []
+        if let attitude = state.attitude {
+            out.append(("\(fixed(attitude.magneticHeading, 0))° \(StatusView.cardinal(attitude.magneticHeading))", .heading, true))
+            out.append(("ROLL \(fixed(attitude.roll, 1)) PITCH \(fixed(attitude.pitch, 1))", .text, false))
+        } else {
+            out.append(("--°", .heading, true))
+            out.append(("ROLL -- PITCH --", .text, false))
+        }
+        let fix = state.fix
+        if fix.hasPosition {
+            out.append(("\(fixed(abs(fix.latitude), 5)) \(fix.latitude >= 0 ? "N" : "S")  \(fixed(abs(fix.longitude), 5)) \(fix.longitude >= 0 ? "E" : "W")", .text, false))
+            out.append(("GPS \(fixed(fix.altitudeMSL, 0)) M  \(fixed(fix.speed * 3.6, 1)) KM/H", .text, false))
+        } else {
+            out.append(("NO FIX (\(fix.satellitesVisible) SATS SEEN)", .warning, false))
+            out.append(("GPS --", .text, false))
+        }
+        if let pressure = state.pressure {
+            out.append(("\(fixed(pressure.pressure / 100, 1)) HPA  \(fixed(state.barometricAltitude, 0)) M", .text, false))
+        } else {
+            out.append(("-- HPA", .text, false))
+        }
+        let health = [("IMU", state.imuHealth), ("MAG", state.magnetometerHealth), ("BARO", state.barometerHealth), ("GPS", state.gpsHealth)]
+        let failing = health.filter { $0.1 == .degraded }.map(\.0)
+        out.append(failing.isEmpty ? ("SENSORS OK", .text, false) : ("CHECK " + failing.joined(separator: " "), .warning, false))
+        return out
+    }
+
+    /// Draws the whole screen.
+    public func render(_ state: NavigationState, on screen: any Framebuffer) {
+        fill(screen, .background)
+        let content = lines(state)
+        // Scale text so about 22 characters fit across; the heading is twice that size.
+        let scale = max(1, screen.width / (22 * (Font5x7.width + 1)))
+        var y = scale * 2
+        for line in content {
+            let size = line.large ? scale * 2 : scale
+            draw(line.text, at: scale * 2, y, size: size, colour: line.colour, on: screen)
+            y += (Font5x7.height + 3) * size
+            if y >= screen.height { break }
+        }
+    }
+
+    func fill(_ screen: any Framebuffer, _ colour: Colour) {
+        for y in 0..<screen.height {
+            for x in 0..<screen.width { screen.set(x: x, y: y, red: colour.red, green: colour.green, blue: colour.blue) }
+        }
+    }
+
+    /// Text in the 5 x 7 font, each font pixel drawn as a `size` x `size` block.
+    func draw(_ text: String, at left: Int, _ top: Int, size: Int, colour: Colour, on screen: any Framebuffer) {
+        var x = left
+        for character in text {
+            let r = Font5x7.rows(character)
+            let rows = [r.0, r.1, r.2, r.3, r.4, r.5, r.6]
+            for (row, bits) in rows.enumerated() {
+                for column in 0..<Font5x7.width where bits & (0x10 >> UInt8(column)) != 0 {
+                    for dy in 0..<size {
+                        for dx in 0..<size {
+                            screen.set(x: x + column * size + dx, y: top + row * size + dy,
+                                       red: colour.red, green: colour.green, blue: colour.blue)
+                        }
+                    }
+                }
+            }
+            x += (Font5x7.width + 1) * size
+            if x >= screen.width { break }
+        }
+    }
+}
