@@ -46,8 +46,17 @@ public final class HMC5883LEmulator: RegisterBankEmulator, @unchecked Sendable {
 
     /// Output period in continuous mode from DO2-DO0 (Table 5); 0b111 is reserved.
     var continuousPeriod: UInt64 {
-        let rates: [Double] = [0.75, 1.5, 3, 7.5, 15, 30, 75, 75]
-        return UInt64(1e9 / rates[Int((registers[0x00] >> 2) & 7)])
+        let hz: Double
+        switch (registers[0x00] >> 2) & 7 {
+        case 0: hz = 0.75
+        case 1: hz = 1.5
+        case 2: hz = 3
+        case 3: hz = 7.5
+        case 4: hz = 15
+        case 5: hz = 30
+        default: hz = 75
+        }
+        return UInt64(1e9 / hz)
     }
 
     public override func write(_ bytes: UnsafeRawBufferPointer) {
@@ -135,8 +144,18 @@ public final class HMC5883LEmulator: RegisterBankEmulator, @unchecked Sendable {
         let chip = ChipMounting.chipAxes(fromBody: truth.currentTruth().magneticField)
         var field = distortion.apply(chip)
         if noiseEnabled { field = field + Vector3(random.gaussian(0.2), random.gaussian(0.2), random.gaussian(0.2)) }
-        let gains: [Double] = [1370, 1090, 820, 660, 440, 390, 330, 230]
-        let raw = field * (gains[Int(registers[0x01] >> 5)] / 100)
+        let gain: Double   // LSB per gauss, Table 9
+        switch registers[0x01] >> 5 {
+        case 0: gain = 1370
+        case 1: gain = 1090
+        case 2: gain = 820
+        case 3: gain = 660
+        case 4: gain = 440
+        case 5: gain = 390
+        case 6: gain = 330
+        default: gain = 230
+        }
+        let raw = field * (gain / 100)
         store(raw.x, at: 0x03)
         store(raw.z, at: 0x05)
         store(raw.y, at: 0x07)
