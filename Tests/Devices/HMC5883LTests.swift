@@ -54,6 +54,8 @@ import Testing
         let other = SimulatedI2CBus()
         other.attach(QMC5883LEmulator(truth: FixedTruth(), clock: ManualClock()), at: 0x1E)
         #expect(Driver.identify(bus: other, address: 0x1E) == nil)
+        other.attach(LIS3MDLEmulator(truth: FixedTruth(), clock: ManualClock()), at: 0x1E)
+        #expect(Driver.identify(bus: other, address: 0x1E) == nil)
     }
 
     @Test func startRefusesAnotherChip() {
