@@ -20,11 +20,12 @@ public struct DriverEntry<Bus: I2CBus, Sample> {
 /// simulated board all read.
 public enum DriverCatalog<Bus: I2CBus> {
     public static var imus: [DriverEntry<Bus, ImuSample>] {
-        [DriverEntry(MPU6050<Bus>.self)]
+        [DriverEntry(MPU6050<Bus>.self), DriverEntry(MPU9250<Bus>.self), DriverEntry(LSM6DS<Bus>.self)]
     }
 
     public static var magnetometers: [DriverEntry<Bus, MagneticSample>] {
-        [DriverEntry(QMC5883L<Bus>.self)]
+        [DriverEntry(QMC5883L<Bus>.self), DriverEntry(HMC5883L<Bus>.self), DriverEntry(LIS3MDL<Bus>.self),
+         DriverEntry(AK8963<Bus>.self)]
     }
 
     public static var barometers: [DriverEntry<Bus, PressureSample>] {

@@ -18,6 +18,7 @@ public final class SimulatedI2CBus: I2CBus, @unchecked Sendable {
 
     public func attach(_ target: any I2CTarget, at address: UInt8) { targets[address] = target }
     public func detach(address: UInt8) { targets[address] = nil }
+    public func target(at address: UInt8) -> (any I2CTarget)? { targets[address] }
 
     /// The next `count` transfers to `address` fail with `error`.
     public func injectFaults(address: UInt8, count: Int, error: I2CError) {
