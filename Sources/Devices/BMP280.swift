@@ -37,6 +37,8 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
         /// Register 0xD0 (BMP280 section 4.3.1, BME280 section 5.4.1).
         public var chipID: UInt8 { self == .bmp280 ? 0x58 : 0x60 }
         public var info: ChipInfo { BMP280.chips[self == .bmp280 ? 0 : 1] }
+        /// A literal, so naming the chip in an error costs no allocation in `read`.
+        public var displayName: String { self == .bmp280 ? "BMP280" : "BME280" }
         public var measuresHumidity: Bool { self == .bme280 }
         /// Data registers 0xF7.. to read in one burst: press, temp, and on the BME280 hum.
         var dataCount: Int { self == .bmp280 ? 6 : 8 }
@@ -125,7 +127,7 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
         guard let found = Self.variant(chipID: id) else {
             throw .wrongChip(chip: "BMP280/BME280", register: Self.idRegister, expected: Self.chipID, found: id)
         }
-        let name = found.info.displayName
+        let name = found.displayName
         try device.write(Self.resetRegister, 0xB6)
         try device.read(Self.calibrationRegister, into: buffer.slice(24))
         let c = Calibration(t1: UInt16(bitPattern: buffer.int16LE(0)), t2: buffer.int16LE(2), t3: buffer.int16LE(4),
@@ -164,10 +166,9 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
         if rawPressure == 0x80000 || rawTemperature == 0x80000 { return nil }
         let fine = Self.fineTemperature(rawTemperature, calibration)
         let pressureQ24_8 = Self.pressureQ24_8(rawPressure, fine: fine, calibration)
-        let name = variant.info.displayName
-        guard pressureQ24_8 > 0 else { throw .implausibleReading(chip: name) }
+        guard pressureQ24_8 > 0 else { throw .implausibleReading(chip: variant.displayName) }
         let pressure = Double(pressureQ24_8) / 256
-        guard pressure > 30_000, pressure < 110_000 else { throw .implausibleReading(chip: name) }
+        guard pressure > 30_000, pressure < 110_000 else { throw .implausibleReading(chip: variant.displayName) }
         var humidity: Double?
         if let humidityCalibration {
             let rawHumidity = Int32(buffer[6]) << 8 | Int32(buffer[7])

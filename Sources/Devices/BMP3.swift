@@ -15,6 +15,8 @@ public struct BMP3<Bus: I2CBus>: ChipDriver {
         case bmp388, bmp390
         public var chipID: UInt8 { self == .bmp388 ? 0x50 : 0x60 }
         public var info: ChipInfo { BMP3.chips[self == .bmp388 ? 0 : 1] }
+        /// A literal, so naming the chip in an error costs no allocation in `read`.
+        public var displayName: String { self == .bmp388 ? "BMP388" : "BMP390" }
     }
 
     /// OSR register osr_p / osr_t (register description "OSR").
@@ -132,7 +134,7 @@ public struct BMP3<Bus: I2CBus>: ChipDriver {
         guard let found = Self.variant(chipID: id) else {
             throw .wrongChip(chip: "BMP388/BMP390", register: Self.idRegister, expected: Variant.bmp388.chipID, found: id)
         }
-        let name = found.info.displayName
+        let name = found.displayName
         try device.write(Self.commandRegister, 0xB6)
         try device.read(Self.calibrationRegister, into: buffer.slice(21))
         let c = Calibration(
@@ -170,7 +172,7 @@ public struct BMP3<Bus: I2CBus>: ChipDriver {
         let pressure = Self.pressure(raw: Double(rawPressure), temperature: temperature, parameters)
         // Operating range 300..1250 hPa and -40..85 degC (datasheet "Operating conditions"), with a margin.
         guard pressure.isFinite, temperature.isFinite, pressure > 25_000, pressure < 130_000,
-              temperature > -45, temperature < 90 else { throw .implausibleReading(chip: variant.info.displayName) }
+              temperature > -45, temperature < 90 else { throw .implausibleReading(chip: variant.displayName) }
         return PressureSample(time: time, pressure: pressure, temperature: temperature)
     }
 

@@ -75,8 +75,9 @@ public struct MS5611<Bus: I2CBus>: ChipDriver {
         [ChipInfo(name: "ms5611", displayName: "MS5611", kind: .barometer, addresses: [0x77, 0x76])]
     }
 
-    /// Reads the PROM and checks its CRC: PROM reads change nothing, even mid-conversion they
-    /// only cost that conversion, which the driver's state machine shrugs off.
+    /// Reads the PROM and checks its CRC. PROM reads change no state; the worst a probe during
+    /// a running driver's conversion can do is spoil that one conversion, which the driver
+    /// reports and restarts.
     public static func identify(bus: Bus, address: UInt8) -> ChipInfo? {
         let device = I2CRegisterDevice(bus: bus, address: address)
         let buffer = RegisterBuffer(count: 4)
