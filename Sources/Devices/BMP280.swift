@@ -1,12 +1,19 @@
 import LodestoneCore
 import LodestoneHAL
 
-/// Bosch BMP280 barometer (datasheet BST-BMP280-DS001).
+/// Bosch BMP280 and BME280 barometers (datasheets BST-BMP280-DS001 and BST-BME280-DS002).
+///
+/// One driver for the family, the chips being data (as Linux's IIO bmp280 driver does it):
+/// the BME280 is a BMP280 with a humidity channel, the same temperature and pressure trimming
+/// words and formulas, and the same register map plus ctrl_hum (0xF2), the humidity trimming
+/// words and two more data registers. The chip ID tells which one is fitted, so a board file
+/// naming either works with either; `variant` reports the one found.
 ///
 /// Identified by its chip ID, reset, read back its factory trimming words, then run in normal
-/// mode. Each read takes the six data registers in one burst (so pressure and temperature
-/// belong to the same conversion, section 4.1) and compensates them with the datasheet's
-/// integer formulas: the 32-bit temperature formula and the 64-bit pressure formula.
+/// mode. Each read takes the data registers in one burst (so the channels belong to the same
+/// conversion, BMP280 section 4.1) and compensates them with the datasheet's integer formulas:
+/// the 32-bit temperature formula, the 64-bit pressure formula and (BME280 section 4.2.3) the
+/// 32-bit humidity formula.
 public struct BMP280<Bus: I2CBus>: ChipDriver {
     public enum Oversampling: UInt8, Sendable { case x1 = 1, x2 = 2, x4 = 3, x8 = 4, x16 = 5 }
     public enum Filter: UInt8, Sendable { case off = 0, x2 = 1, x4 = 2, x8 = 3, x16 = 4 }
@@ -23,45 +30,104 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
         }
     }
 
-    public static var chipID: UInt8 { 0x58 }
+    /// The chips of the family this driver serves.
+    public enum Variant: Sendable, Equatable, CaseIterable {
+        case bmp280, bme280
+
+        /// Register 0xD0 (BMP280 section 4.3.1, BME280 section 5.4.1).
+        public var chipID: UInt8 { self == .bmp280 ? 0x58 : 0x60 }
+        public var info: ChipInfo { BMP280.chips[self == .bmp280 ? 0 : 1] }
+        /// A literal, so naming the chip in an error costs no allocation in `read`.
+        public var displayName: String { self == .bmp280 ? "BMP280" : "BME280" }
+        public var measuresHumidity: Bool { self == .bme280 }
+        /// Data registers 0xF7.. to read in one burst: press, temp, and on the BME280 hum.
+        var dataCount: Int { self == .bmp280 ? 6 : 8 }
+    }
+
+    /// The BME280's humidity trimming words: dig_H1 at 0xA1 and dig_H2..dig_H6 packed into
+    /// 0xE1..0xE7, dig_H4 and dig_H5 as 12-bit signed values sharing 0xE5 (BME280 table 16).
+    public struct HumidityCalibration: Sendable, Equatable {
+        public var h1: UInt8, h2: Int16, h3: UInt8, h4: Int16, h5: Int16, h6: Int8
+
+        public init(h1: UInt8, h2: Int16, h3: UInt8, h4: Int16, h5: Int16, h6: Int8) {
+            (self.h1, self.h2, self.h3, self.h4, self.h5, self.h6) = (h1, h2, h3, h4, h5, h6)
+        }
+
+        /// Unpacks dig_H1 and the seven bytes of 0xE1..0xE7. The most significant parts of
+        /// dig_H4 (0xE4) and dig_H5 (0xE6) carry the sign, so they are widened as signed bytes
+        /// before the low nibble from 0xE5 is merged in.
+        public init(h1: UInt8, e1: UInt8, e2: UInt8, e3: UInt8, e4: UInt8, e5: UInt8, e6: UInt8, e7: UInt8) {
+            self.h1 = h1
+            h2 = Int16(bitPattern: UInt16(e2) << 8 | UInt16(e1))
+            h3 = e3
+            h4 = Int16(Int8(bitPattern: e4)) * 16 | Int16(e5 & 0x0F)
+            h5 = Int16(Int8(bitPattern: e6)) * 16 | Int16(e5 >> 4)
+            h6 = Int8(bitPattern: e7)
+        }
+    }
+
+    public static var chipID: UInt8 { Variant.bmp280.chipID }
     static var idRegister: UInt8 { 0xD0 }
     static var resetRegister: UInt8 { 0xE0 }
     static var controlRegister: UInt8 { 0xF4 }
     static var configRegister: UInt8 { 0xF5 }
     static var dataRegister: UInt8 { 0xF7 }
     static var calibrationRegister: UInt8 { 0x88 }
+    static var humidityControlRegister: UInt8 { 0xF2 }
+    static var humidityCalibrationRegister1: UInt8 { 0xA1 }
+    static var humidityCalibrationRegister2: UInt8 { 0xE1 }
 
     public let device: I2CRegisterDevice<Bus>
     public var pressureOversampling: Oversampling
     public var temperatureOversampling: Oversampling
     public var filter: Filter
+    /// Used by a BME280 only.
+    public var humidityOversampling: Oversampling
     public private(set) var calibration: Calibration?
+    public private(set) var humidityCalibration: HumidityCalibration?
+    /// The chip `start()` found; nil before.
+    public private(set) var variant: Variant?
     private let buffer = RegisterBuffer(count: 24)
 
     public static var chips: [ChipInfo] {
-        [ChipInfo(name: "bmp280", displayName: "BMP280", kind: .barometer, addresses: [0x76, 0x77])]
+        [ChipInfo(name: "bmp280", displayName: "BMP280", kind: .barometer, addresses: [0x76, 0x77]),
+         ChipInfo(name: "bme280", displayName: "BME280", kind: .barometer, addresses: [0x76, 0x77])]
     }
 
+    static func variant(chipID: UInt8) -> Variant? { Variant.allCases.first { $0.chipID == chipID } }
+
     public static func identify(bus: Bus, address: UInt8) -> ChipInfo? {
-        let id = try? I2CRegisterDevice(bus: bus, address: address).readRegister(idRegister)
-        return id == chipID ? chips[0] : nil
+        guard let id = try? I2CRegisterDevice(bus: bus, address: address).readRegister(idRegister) else { return nil }
+        return variant(chipID: id)?.info
     }
 
     public init(bus: Bus, address: UInt8) { self.init(bus: bus, address: address, pressureOversampling: .x16) }
 
     /// Defaults are the datasheet's "ultra high resolution" setting (x16 pressure, x2
-    /// temperature) with a x4 IIR filter: about 26 readings a second, 1.3 Pa of noise.
+    /// temperature) with a x4 IIR filter: about 26 readings a second, 1.3 Pa of noise. A
+    /// BME280 adds x1 humidity (the datasheet's weather and indoor settings; humidity changes
+    /// slowly and each oversampling step costs another 2.3 ms).
     public init(bus: Bus, address: UInt8 = 0x76, pressureOversampling: Oversampling = .x16,
-                temperatureOversampling: Oversampling = .x2, filter: Filter = .x4) {
+                temperatureOversampling: Oversampling = .x2, humidityOversampling: Oversampling = .x1,
+                filter: Filter = .x4) {
         device = I2CRegisterDevice(bus: bus, address: address)
         self.pressureOversampling = pressureOversampling
         self.temperatureOversampling = temperatureOversampling
+        self.humidityOversampling = humidityOversampling
         self.filter = filter
     }
 
-    /// Identifies, resets and configures the chip (normal mode, 0.5 ms standby).
+    /// Identifies (either chip of the family), resets and configures the chip (normal mode,
+    /// 0.5 ms standby).
     public mutating func start() throws(DeviceError) {
-        try device.expectIdentity(chip: "BMP280", register: Self.idRegister, value: Self.chipID)
+        variant = nil
+        calibration = nil
+        humidityCalibration = nil
+        let id = try device.read(Self.idRegister)
+        guard let found = Self.variant(chipID: id) else {
+            throw .wrongChip(chip: "BMP280/BME280", register: Self.idRegister, expected: Self.chipID, found: id)
+        }
+        let name = found.displayName
         try device.write(Self.resetRegister, 0xB6)
         try device.read(Self.calibrationRegister, into: buffer.slice(24))
         let c = Calibration(t1: UInt16(bitPattern: buffer.int16LE(0)), t2: buffer.int16LE(2), t3: buffer.int16LE(4),
@@ -69,27 +135,48 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
                             p4: buffer.int16LE(12), p5: buffer.int16LE(14), p6: buffer.int16LE(16),
                             p7: buffer.int16LE(18), p8: buffer.int16LE(20), p9: buffer.int16LE(22))
         // A floating SDA line reads 0xFF everywhere, a dead one 0x00: neither is a real trimming set.
-        guard c.t1 != 0, c.p1 != 0, c.t1 != 0xFFFF, c.p1 != 0xFFFF else { throw .invalidCalibration(chip: "BMP280") }
-        calibration = c
+        guard c.t1 != 0, c.p1 != 0, c.t1 != 0xFFFF, c.p1 != 0xFFFF else { throw .invalidCalibration(chip: name) }
+        if found.measuresHumidity {
+            let h1 = try device.read(Self.humidityCalibrationRegister1)
+            try device.read(Self.humidityCalibrationRegister2, into: buffer.slice(7))
+            let h = HumidityCalibration(h1: h1, e1: buffer[0], e2: buffer[1], e3: buffer[2], e4: buffer[3],
+                                        e5: buffer[4], e6: buffer[5], e7: buffer[6])
+            // dig_H2 scales the whole result: zero would read 0 %RH for ever.
+            guard h.h2 != 0, !(h1 == 0xFF && h.h2 == -1) else { throw .invalidCalibration(chip: name) }
+            humidityCalibration = h
+        }
         try device.write(Self.configRegister, filter.rawValue << 2)
+        if found.measuresHumidity {
+            // ctrl_hum only takes effect when ctrl_meas is written after it (BME280 section 5.4.3).
+            try device.write(Self.humidityControlRegister, humidityOversampling.rawValue)
+        }
         try device.write(Self.controlRegister,
                          temperatureOversampling.rawValue << 5 | pressureOversampling.rawValue << 2 | 0b11)
+        calibration = c
+        variant = found
     }
 
     /// The latest conversion; nil before the first one has completed (the data registers
-    /// still hold their reset value 0x80000).
+    /// still hold their reset value 0x80000, humidity 0x8000).
     public mutating func read(at time: MonotonicNanoseconds) throws(DeviceError) -> PressureSample? {
-        guard let calibration else { throw .invalidCalibration(chip: "BMP280") }
-        try device.read(Self.dataRegister, into: buffer.slice(6))
+        guard let calibration, let variant else { throw .invalidCalibration(chip: "BMP280") }
+        try device.read(Self.dataRegister, into: buffer.slice(variant.dataCount))
         let rawPressure = Int32(buffer[0]) << 12 | Int32(buffer[1]) << 4 | Int32(buffer[2]) >> 4
         let rawTemperature = Int32(buffer[3]) << 12 | Int32(buffer[4]) << 4 | Int32(buffer[5]) >> 4
         if rawPressure == 0x80000 || rawTemperature == 0x80000 { return nil }
         let fine = Self.fineTemperature(rawTemperature, calibration)
         let pressureQ24_8 = Self.pressureQ24_8(rawPressure, fine: fine, calibration)
-        guard pressureQ24_8 > 0 else { throw .implausibleReading(chip: "BMP280") }
+        guard pressureQ24_8 > 0 else { throw .implausibleReading(chip: variant.displayName) }
         let pressure = Double(pressureQ24_8) / 256
-        guard pressure > 30_000, pressure < 110_000 else { throw .implausibleReading(chip: "BMP280") }
-        return PressureSample(time: time, pressure: pressure, temperature: Double(Self.centidegrees(fine: fine)) / 100)
+        guard pressure > 30_000, pressure < 110_000 else { throw .implausibleReading(chip: variant.displayName) }
+        var humidity: Double?
+        if let humidityCalibration {
+            let rawHumidity = Int32(buffer[6]) << 8 | Int32(buffer[7])
+            if rawHumidity == 0x8000 { return nil }
+            humidity = Double(Self.humidityQ22_10(rawHumidity, fine: fine, humidityCalibration)) / 1024
+        }
+        return PressureSample(time: time, pressure: pressure, temperature: Double(Self.centidegrees(fine: fine)) / 100,
+                              humidity: humidity)
     }
 
     // MARK: Compensation (datasheet section 3.11.3), wrapping arithmetic so that a garbled
@@ -121,5 +208,18 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
         var1 = (Int64(c.p9) &* (p >> 13) &* (p >> 13)) >> 25
         var2 = (Int64(c.p8) &* p) >> 19
         return ((p &+ var1 &+ var2) >> 8) &+ (Int64(c.p7) << 4)
+    }
+
+    /// Relative humidity in percent as an unsigned Q22.10 value (BME280 section 4.2.3, the
+    /// 32-bit formula), clamped by the formula itself to 0..100 %RH.
+    public static func humidityQ22_10(_ adcH: Int32, fine: Int32, _ h: HumidityCalibration) -> UInt32 {
+        var v = fine &- 76_800
+        let reading = ((adcH << 14) &- (Int32(h.h4) << 20) &- (Int32(h.h5) &* v) &+ 16_384) >> 15
+        let temperatureTerm = ((v &* Int32(h.h6)) >> 10) &* (((v &* Int32(h.h3)) >> 11) &+ 32_768)
+        let scale = (((temperatureTerm >> 10) &+ 2_097_152) &* Int32(h.h2) &+ 8192) >> 14
+        v = reading &* scale
+        v = v &- (((((v >> 15) &* (v >> 15)) >> 7) &* Int32(h.h1)) >> 4)
+        v = min(max(v, 0), 419_430_400)
+        return UInt32(v >> 12)
     }
 }

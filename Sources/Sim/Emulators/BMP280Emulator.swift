@@ -1,21 +1,35 @@
 import Glibc
 import LodestoneCore
 
-/// A BMP280 at the register level: chip ID, reset, trimming words, ctrl_meas and config, and
-/// raw 20-bit readings produced by inverting the datasheet's floating-point compensation, so
-/// the real driver's integer formulas recover the world's pressure and temperature.
+/// A BMP280 or BME280 at the register level: chip ID, reset, trimming words, ctrl_meas and
+/// config (and the BME280's ctrl_hum, humidity trimming and humidity data), and raw readings
+/// produced by inverting the datasheets' floating-point compensation, so the real driver's
+/// integer formulas recover the world's pressure, temperature and humidity.
 public final class BMP280Emulator: RegisterBankEmulator, @unchecked Sendable {
+    public enum Variant: Sendable { case bmp280, bme280 }
+
+    public let variant: Variant
     let truth: any SensorTruthSource
     let clock: any MonotonicClock
     var random: SeededRandom
     public var noiseEnabled = true
     var lastSample: MonotonicNanoseconds = 0
     var hasSampled = false
+    /// ctrl_hum as latched by the last ctrl_meas write (BME280 section 5.4.3).
+    var humidityOversampling: UInt8 = 0
 
     /// The trimming words of the datasheet's worked example (T1..T3, P1..P9).
     public static let trimming: [Int] = [27504, 26435, -1000, 36477, -10685, 3024, 2855, 140, -7, 15500, -14600, 6000]
 
-    public init(truth: any SensorTruthSource, clock: any MonotonicClock, seed: UInt64 = 1) {
+    /// BME280 humidity trimming dig_H1..dig_H6. dig_H1, H2, H3, H4 and H6 are those of a
+    /// production BME280 whose register dump was posted on the Bosch Sensortec community forum
+    /// (thread "BME280 Data to test Calculations", 2019: 0xA1 = 0x4B, 0xE1..0xE7 = 65 01 00 14
+    /// 0B 00 1E). That chip's dig_H5 was 0; 50 is used here instead, a value typical of other
+    /// published dumps, so that the nibble shared by dig_H4 and dig_H5 in 0xE5 is exercised.
+    public static let humidityTrimming: (h1: Int, h2: Int, h3: Int, h4: Int, h5: Int, h6: Int) = (75, 357, 0, 331, 50, 30)
+
+    public init(truth: any SensorTruthSource, clock: any MonotonicClock, variant: Variant = .bmp280, seed: UInt64 = 1) {
+        self.variant = variant
         self.truth = truth
         self.clock = clock
         random = SeededRandom(seed: seed ^ 0x0280)
@@ -25,7 +39,7 @@ public final class BMP280Emulator: RegisterBankEmulator, @unchecked Sendable {
 
     func reset() {
         registers = [UInt8](repeating: 0, count: 256)
-        registers[0xD0] = 0x58
+        registers[0xD0] = variant == .bmp280 ? 0x58 : 0x60
         for (index, word) in Self.trimming.enumerated() {
             let value = UInt16(truncatingIfNeeded: word)
             registers[0x88 + 2 * index] = UInt8(value & 0xFF)
@@ -34,24 +48,42 @@ public final class BMP280Emulator: RegisterBankEmulator, @unchecked Sendable {
         // Data registers hold 0x80000 until the first conversion (datasheet table 18).
         registers[0xF7] = 0x80; registers[0xFA] = 0x80
         hasSampled = false
+        humidityOversampling = 0
+        if variant == .bme280 {
+            let h = Self.humidityTrimming
+            registers[0xA1] = UInt8(h.h1)
+            registers[0xE1] = UInt8(h.h2 & 0xFF); registers[0xE2] = UInt8((h.h2 >> 8) & 0xFF)
+            registers[0xE3] = UInt8(h.h3)
+            // dig_H4 = 0xE4 << 4 | 0xE5[3:0], dig_H5 = 0xE6 << 4 | 0xE5[7:4] (BME280 table 16).
+            registers[0xE4] = UInt8((h.h4 >> 4) & 0xFF)
+            registers[0xE5] = UInt8((h.h5 & 0x0F) << 4 | (h.h4 & 0x0F))
+            registers[0xE6] = UInt8((h.h5 >> 4) & 0xFF)
+            registers[0xE7] = UInt8(truncatingIfNeeded: h.h6)
+            registers[0xFD] = 0x80   // humidity reset value 0x8000 (BME280 table 18)
+        }
     }
 
     static let standbyMilliseconds: [Double] = [0.5, 62.5, 125, 250, 500, 1000, 2000, 4000]
+    /// The BME280 reuses the two longest settings for 10 and 20 ms (BME280 table 27).
+    static let bme280StandbyMilliseconds: [Double] = [0.5, 62.5, 125, 250, 500, 1000, 10, 20]
 
     var mode: UInt8 { registers[0xF4] & 0x03 }
 
-    /// Conversion time plus standby (datasheet 3.8.1 and table 11), nanoseconds.
+    /// Conversion time plus standby (datasheet 3.8.1 and table 11; BME280 section 9.1), nanoseconds.
     var samplePeriod: UInt64 {
         func samples(_ setting: UInt8) -> Double { setting == 0 ? 0 : Double(1 << Int(min(setting, 5) - 1)) }
-        let t = samples(registers[0xF4] >> 5), p = samples((registers[0xF4] >> 2) & 7)
-        let measure = 1.25 + 2.3 * t + (p > 0 ? 2.3 * p + 0.575 : 0)
-        return UInt64((measure + Self.standbyMilliseconds[Int(registers[0xF5] >> 5)]) * 1e6)
+        let t = samples(registers[0xF4] >> 5), p = samples((registers[0xF4] >> 2) & 7), h = samples(humidityOversampling)
+        let measure = 1.25 + 2.3 * t + (p > 0 ? 2.3 * p + 0.575 : 0) + (h > 0 ? 2.3 * h + 0.575 : 0)
+        let standby = (variant == .bme280 ? Self.bme280StandbyMilliseconds : Self.standbyMilliseconds)[Int(registers[0xF5] >> 5)]
+        return UInt64((measure + standby) * 1e6)
     }
 
     public override func registerWritten(_ register: UInt8, _ value: UInt8) {
         if register == 0xE0 { if value == 0xB6 { reset() }; return }
-        guard register == 0xF4 || register == 0xF5 else { return }   // the rest is read-only
+        let writable = register == 0xF4 || register == 0xF5 || (variant == .bme280 && register == 0xF2)
+        guard writable else { return }   // the rest is read-only
         super.registerWritten(register, value)
+        if register == 0xF4 && variant == .bme280 { humidityOversampling = registers[0xF2] & 0x07 }
     }
 
     public override func prepareRead(from register: UInt8, count: Int) {
@@ -67,6 +99,10 @@ public final class BMP280Emulator: RegisterBankEmulator, @unchecked Sendable {
         let adcP = Self.rawPressure(for: pressure, fine: fine)
         registers[0xF7] = UInt8(adcP >> 12); registers[0xF8] = UInt8((adcP >> 4) & 0xFF); registers[0xF9] = UInt8((adcP & 0xF) << 4)
         registers[0xFA] = UInt8(adcT >> 12); registers[0xFB] = UInt8((adcT >> 4) & 0xFF); registers[0xFC] = UInt8((adcT & 0xF) << 4)
+        if variant == .bme280 && humidityOversampling != 0 {
+            let adcH = Self.rawHumidity(for: t.humidity + (noiseEnabled ? random.gaussian(0.02) : 0), fine: fine)
+            registers[0xFD] = UInt8(adcH >> 8); registers[0xFE] = UInt8(adcH & 0xFF)
+        }
         if mode != 0b11 { registers[0xF4] &= ~0x03 }   // forced mode: one conversion, then sleep
     }
 
@@ -110,6 +146,28 @@ public final class BMP280Emulator: RegisterBankEmulator, @unchecked Sendable {
         for _ in 0..<40 {
             let mid = (low + high) / 2
             if pressure(adcP: mid, fine: fine) > pascal { low = mid } else { high = mid }
+        }
+        return Int(low.rounded())
+    }
+
+    /// BME280 section 8.1's floating-point humidity formula, without its final clamp so the
+    /// bisection below sees a monotonic function.
+    static func humidity(adcH: Double, fine: Double) -> Double {
+        let h = humidityTrimming
+        let t = fine - 76800
+        var value = (adcH - (Double(h.h4) * 64 + Double(h.h5) / 16384 * t))
+            * (Double(h.h2) / 65536 * (1 + Double(h.h6) / 67_108_864 * t * (1 + Double(h.h3) / 67_108_864 * t)))
+        value = value * (1 - Double(h.h1) * value / 524_288)
+        return value
+    }
+
+    /// The 16-bit reading whose compensated humidity is `percent` (humidity rises with the reading).
+    static func rawHumidity(for percent: Double, fine: Double) -> Int {
+        let target = min(max(percent, 0), 100)
+        var low = 0.0, high = 65_535.0
+        for _ in 0..<40 {
+            let mid = (low + high) / 2
+            if humidity(adcH: mid, fine: fine) < target { low = mid } else { high = mid }
         }
         return Int(low.rounded())
     }
