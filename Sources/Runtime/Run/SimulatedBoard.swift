@@ -52,6 +52,11 @@ final class SimulatedBoard {
             emulator.distortion = .typicalBreakout
             return [(a, emulator)]
         case "bmp280": return [(a, BMP280Emulator(truth: truth, clock: clock, seed: seed))]
+        case "bme280": return [(a, BMP280Emulator(truth: truth, clock: clock, variant: .bme280, seed: seed))]
+        case "bmp388": return [(a, BMP3Emulator(truth: truth, clock: clock, variant: .bmp388, seed: seed))]
+        case "bmp390": return [(a, BMP3Emulator(truth: truth, clock: clock, variant: .bmp390, seed: seed))]
+        case "ms5611": return [(a, MS5611Emulator(truth: truth, clock: clock, seed: seed))]
+        case "lps22hb": return [(a, LPS22HBEmulator(truth: truth, clock: clock, seed: seed))]
         default: return []
         }
     }

@@ -29,7 +29,9 @@ public enum DriverCatalog<Bus: I2CBus> {
     }
 
     public static var barometers: [DriverEntry<Bus, PressureSample>] {
-        [DriverEntry(BMP280<Bus>.self)]
+        // The MS5611 has no ID register: it is identified by its PROM checksum, tried last.
+        [DriverEntry(BMP280<Bus>.self), DriverEntry(BMP3<Bus>.self), DriverEntry(LPS22HB<Bus>.self),
+         DriverEntry(MS5611<Bus>.self)]
     }
 
     public static func imu(_ name: String, bus: Bus, address: UInt8) -> AnySensor<ImuSample>? {
