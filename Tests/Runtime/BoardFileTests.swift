@@ -70,6 +70,7 @@ import Testing
         (#"{"gpio":{"buzzer":-1}}"#, "'gpio.buzzer': must be a GPIO line offset"),
         (#"{"display":"hdmi"}"#, "'display': must be \"terminal\""),
         (#"{"wheels":4}"#, "'wheels': unknown field"),
+        (#"{"magnetometer":{"chip":"qmc5883l","address":"0x0d","dataReady":4}}"#, "'magnetometer.dataReady': the QMC5883L is polled"),
         (#"{"imu":{"chip":"mpu6050","address":"0x68"},"barometer":{"chip":"bmp280","address":"0x76"},"magnetometer":{"chip":"qmc5883l","address":"0x0d","bus":"/dev/i2c-1"}}"#, ""),
         (#"[1,2]"#, "a board file holds one JSON object"),
         (#"{"imu": "#, "not valid JSON"),

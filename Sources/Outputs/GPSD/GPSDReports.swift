@@ -132,6 +132,15 @@ public enum GPSDReports {
         return w.finished
     }
 
+    /// EVENT (Lodestone): something a person did on the device, e.g. pressed a button.
+    public static func event(_ kind: String, fields: [(String, String)], time: String) -> String {
+        var w = JSONObjectWriter(class: "EVENT")
+        w.string("event", kind)
+        for (name, value) in fields { w.string(name, value) }
+        w.string("time", time)
+        return w.finished
+    }
+
     public static func error(_ message: String) -> String {
         var w = JSONObjectWriter(class: "ERROR")
         w.string("message", message)

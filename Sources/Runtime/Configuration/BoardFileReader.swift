@@ -54,7 +54,12 @@ struct BoardFileReader {
             case "orientation":
                 let text = try string(path, option, "three signed chip axes such as \"x,y,z\"")
                 do { chip.mounting = try AxisMapping(parsing: text) } catch let problem { throw error(path, problem.description) }
-            case "dataReady": chip.dataReadyLine = try line(path, option)
+            case "dataReady":
+                // Only these drivers switch the chip's interrupt pin on, and only the IMU's is read.
+                guard ["mpu6050", "mpu9250", "mpu9255"].contains(name) else {
+                    throw error(path, "the \(info.displayName) is polled (its driver does not enable a data-ready pin): remove this field; data-ready lines are supported for the MPU-6050 and MPU-9250")
+                }
+                chip.dataReadyLine = try line(path, option)
             default:
                 throw error(path, "unknown field; known fields: chip, address, bus, orientation, dataReady")
             }

@@ -27,11 +27,14 @@ final class OutputLoop<Clock: MonotonicClock> {
     let deviceName: String
     let devices: () -> [GPSDReports.Device]
     let clock: Clock
+    let controls: Controls?
     private var latest = NavigationState()
     private var lastMagnetic: MagneticSample?
 
     init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
-         display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device]) {
+         display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device],
+         controls: Controls? = nil) {
+        self.controls = controls
         self.outputs = outputs
         self.scheduler = scheduler
         self.budgets = budgets
@@ -73,6 +76,11 @@ final class OutputLoop<Clock: MonotonicClock> {
             }
             latest = outputs.state.read()
             publishSamples()
+            if let controls {
+                for (button, event) in controls.update(at: now) {
+                    send(Controls.report(button: button, event: event, time: Self.wallClock()))
+                }
+            }
             if now >= nextAttitude {
                 nextAttitude = now + attitudePeriod
                 if latest.imu != nil { send(GPSDReports.att(latest, device: deviceName, time: Self.wallClock())) }

@@ -41,10 +41,12 @@ public enum Runner {
             simulated.gps.start(clock: clock)
             defer { simulated.gps.stop() }
             let serial = ReconnectingSerialPort(path: simulated.gps.devicePath, baudRate: board.gpsBaud, clock: clock)
+            // A simulated board's buttons and buzzer are lines nobody presses or hears.
+            let gpio = board.gpio.map { (wiring: $0, provider: SimulatedGPIO() as any GPIOLineProvider) }
             let pipeline = BoardWiring.pipeline(board: board, bus: { _ in simulated.bus }, gps: serial, clock: clock,
-                                                qnh: configuration.qnh)
+                                                qnh: configuration.qnh, gpio: gpio?.provider)
             return serve(pipeline: pipeline, gpsPath: simulated.gps.devicePath, board: board, clock: clock,
-                         configuration: configuration, stop: stop)
+                         configuration: configuration, stop: stop, gpio: gpio)
         }
         var buses: [String: LinuxI2CBus] = [:]
         for chip in [board.imu, board.magnetometer, board.barometer].compactMap({ $0 }) {
@@ -59,12 +61,21 @@ public enum Runner {
         if let serial, let problem = serial.lastError {
             Log.warning(problem.description + "; retrying every few seconds")
         }
-        let pipeline = BoardWiring.pipeline(board: board, bus: { buses[$0] }, gps: serial, clock: clock, qnh: configuration.qnh)
-        return serve(pipeline: pipeline, gpsPath: board.gpsPort, board: board, clock: clock, configuration: configuration, stop: stop)
+        var gpio: (wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider)?
+        if let wiring = board.gpio {
+            do { gpio = (wiring, try LinuxGPIOChip(path: wiring.chip)) } catch {
+                Log.warning(error.description + "; running without buttons, buzzer and LED")
+            }
+        }
+        let pipeline = BoardWiring.pipeline(board: board, bus: { buses[$0] }, gps: serial, clock: clock,
+                                            qnh: configuration.qnh, gpio: gpio?.provider)
+        return serve(pipeline: pipeline, gpsPath: board.gpsPort, board: board, clock: clock, configuration: configuration,
+                     stop: stop, gpio: gpio)
     }
 
     static func serve(pipeline: SensorPipeline, gpsPath: String?, board: BoardDescription, clock: SystemMonotonicClock,
-                      configuration c: Configuration, stop: StopSignal) -> Int32 {
+                      configuration c: Configuration, stop: StopSignal,
+                      gpio: (wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider)?) -> Int32 {
         let tasks = TaskTable.tasks(for: pipeline, configuration: c)
         let scheduler: FixedRateScheduler<SystemMonotonicClock>
         do { scheduler = try FixedRateScheduler(loopRateHz: c.loopRateHz, tasks: tasks, clock: clock) } catch {
@@ -108,7 +119,9 @@ public enum Runner {
             return deviceList(board: board, state: state, gpsPath: gpsPath)
         }
         let loop = OutputLoop(outputs: pipeline, scheduler: scheduler, budgets: TaskTable.budgets(tasks), server: server,
-                              display: display, stop: stop, deviceName: board.name, devices: devices)
+                              display: display, stop: stop, deviceName: board.name, devices: devices,
+                              controls: gpio.map { Controls(wiring: $0.wiring, provider: $0.provider) })
+        for problem in loop.controls?.problems ?? [] { Log.warning(problem + "; running without it") }
         let deadline = c.duration.map { clock.now() + UInt64($0 * 1e9) }
         let reason = loop.run(until: deadline)
         stop.request()

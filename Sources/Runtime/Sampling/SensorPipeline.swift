@@ -22,6 +22,7 @@ public final class SensorPipeline: @unchecked Sendable {
     private var magnetometer: SensorSlot<AnySensor<MagneticSample>>?
     private var barometer: SensorSlot<AnySensor<PressureSample>>?
     /// Chip axes to body axes (x forward, y right, z down), from each chip's mounting.
+    private var imuReady: DataReadyGate?
     private let imuAxes: AxisMapping
     private let magnetometerAxes: AxisMapping
     private let gps: (any SerialPort)?
@@ -39,8 +40,10 @@ public final class SensorPipeline: @unchecked Sendable {
     ///     chip axis); identity for a breakout lying flat with its markings forward.
     public init(clock: any MonotonicClock, imu: AnySensor<ImuSample>?, magnetometer: AnySensor<MagneticSample>?,
                 barometer: AnySensor<PressureSample>?, gps: (any SerialPort)?, qnh: Double,
-                imuMounting: AxisMapping = .identity, magnetometerMounting: AxisMapping = .identity) {
+                imuMounting: AxisMapping = .identity, magnetometerMounting: AxisMapping = .identity,
+                imuDataReady: (any DigitalInput)? = nil) {
         self.clock = clock
+        imuReady = imuDataReady.map { DataReadyGate(line: $0) }
         imuAxes = imuMounting.then(.boardToBody)
         magnetometerAxes = magnetometerMounting.then(.boardToBody)
         self.imu = imu.map { SensorSlot($0) }
@@ -57,7 +60,14 @@ public final class SensorPipeline: @unchecked Sendable {
 
     public func sampleIMU() {
         guard imu != nil else { return }
-        if let sample = imu?.sample(at: clock.now()) {
+        let now = clock.now()
+        // Only a running chip drives its pin; one being brought up is always tried.
+        if imu?.health == .ok {
+            if imuReady?.shouldRead(at: now) == false { return }
+        } else {
+            imuReady?.noteRead(at: now)
+        }
+        if let sample = imu?.sample(at: now) {
             let body = ImuSample(time: sample.time, acceleration: imuAxes.apply(sample.acceleration),
                                  rotationRate: imuAxes.apply(sample.rotationRate), temperature: sample.temperature)
             current.imu = body
