@@ -102,8 +102,9 @@ public struct MS5611<Bus: I2CBus>: ChipDriver {
         calibration = nil
         phase = .idle
         try command(Self.resetCommand)
-        // The reload takes 2.8 ms (datasheet "Reset sequence"); start() runs at initialisation,
-        // never in the sampling loop, so a short blocking pause is acceptable here.
+        // The reload takes 2.8 ms (datasheet "Reset sequence"). start() runs only when the chip
+        // is brought up or re-initialised, so this one pause shows as a single task overrun
+        // then, never in steady state.
         var pause = timespec(tv_sec: 0, tv_nsec: 3_000_000), remaining = timespec()
         while nanosleep(&pause, &remaining) == -1 && errno == EINTR { pause = remaining }
         let prom = try Self.readPROM(device, buffer)
