@@ -20,18 +20,21 @@ enum Help {
     Usage: lodestone run [options]
 
     Samples the IMU, magnetometer, barometer and GPS on a fixed-rate loop and publishes the
-    results on a local socket (gpsd JSON) and the terminal. Without a board it runs the
-    simulated board, so it works on any Linux machine.
+    results on a local socket (gpsd JSON), the terminal or a framebuffer display. Without a
+    board it runs the simulated board, so it works on any Linux machine.
 
     Options:
-      --board sim|FILE        the board: 'sim' (default) or a board file (see boards/)
+      --board sim|FILE        the board: 'sim' (default) or a board file (see boards/;
+                              'lodestone probe' prints the lines for the chips it finds)
       --scenario NAME         simulated trip: walk (default), boat, still, drive
       --speed X               simulated world time per real second (default 1)
       --seed N                seed of the simulated sensor noise (default 1)
       --duration S            stop after S seconds (default: run until SIGINT/SIGTERM)
       --socket PATH           Unix socket for clients (default $XDG_RUNTIME_DIR/lodestone.sock,
                               /run/lodestone/lodestone.sock as root)
-      --display MODE          terminal, none or fb:/dev/fbN (default terminal when stdout is one)
+      --display MODE          terminal, none, fb:/dev/fbN, or fb:FILE (a file framebuffer with a
+                              FILE.ppm screenshot); default: the board file's, else terminal
+                              when stdout is one
       --data-dir DIR          where calibration, tracks and logs live
                               (default ~/.local/share/lodestone, /var/lib/lodestone as root)
       --config FILE           configuration file (default /etc/lodestone/lodestone.json if present)
@@ -46,7 +49,10 @@ enum Help {
       --no-mlock              do not lock memory
       --stats                 print the scheduler's per-task table when stopping
 
-    Example: lodestone run --duration 60 --scenario boat --speed 10 --stats
+    Examples:
+      lodestone run --duration 60 --scenario boat --speed 10 --stats
+      lodestone run --board boards/raspberry-pi-4.json
+      lodestone run --board boards/sim-turned.json --display fb:/tmp/screen.raw
     """
 
     static let watch = """
