@@ -7,6 +7,7 @@ public struct I2CAdapterCapabilities: Sendable, Equatable {
     public var smbusSendByte: Bool
     public var smbusReceiveByte: Bool
     public var smbusReadByteData: Bool
+    public var smbusReadWordData: Bool
     public var smbusWriteByteData: Bool
     public var smbusReadBlock: Bool
     public var smbusWriteBlock: Bool
@@ -18,6 +19,7 @@ public struct I2CAdapterCapabilities: Sendable, Equatable {
         smbusSendByte = functions & 0x0004_0000 != 0
         smbusReadByteData = functions & 0x0008_0000 != 0
         smbusWriteByteData = functions & 0x0010_0000 != 0
+        smbusReadWordData = functions & 0x0020_0000 != 0
         smbusReadBlock = functions & 0x0400_0000 != 0      // I2C_FUNC_SMBUS_READ_I2C_BLOCK
         smbusWriteBlock = functions & 0x0800_0000 != 0     // I2C_FUNC_SMBUS_WRITE_I2C_BLOCK
     }
@@ -36,6 +38,8 @@ public struct I2CAdapterCapabilities: Sendable, Equatable {
         case writeBlock
         /// SMBus reads from consecutive registers, `chunk` bytes per transaction (32 or 1).
         case readRegisters(chunk: Int)
+        /// SMBus "read word data": two consecutive registers, the first in the low byte.
+        case readWord
         /// SMBus "receive byte", once per byte, for a read with no register address.
         case receiveBytes
     }
@@ -55,6 +59,7 @@ public struct I2CAdapterCapabilities: Sendable, Equatable {
         switch writeCount {
         case 0 where smbusReceiveByte: return .receiveBytes
         case 1 where readCount > 1 && smbusReadBlock: return .readRegisters(chunk: 32)
+        case 1 where readCount == 2 && smbusReadWordData: return .readWord
         case 1 where smbusReadByteData: return .readRegisters(chunk: 1)
         default: return nil
         }

@@ -69,6 +69,11 @@ public final class LinuxI2CBus: I2CBus {
                 try check(value)
                 read[index] = UInt8(truncatingIfNeeded: value)
             }
+        case .readWord:
+            let value = i2c_smbus_read_word_data(fd, write[0])
+            try check(value)
+            read[0] = UInt8(truncatingIfNeeded: value)
+            read[1] = UInt8(truncatingIfNeeded: value >> 8)
         case .readRegisters(let chunkSize):
             try readRegisters(write[0], into: read, chunkSize: chunkSize, address: address)
         }
