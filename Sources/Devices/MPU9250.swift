@@ -9,35 +9,14 @@ import LodestoneHAL
 /// down to `sampleRateHz`. A read takes INT_STATUS and the 14 data bytes in one burst, so
 /// data-ready and data belong together.
 public struct MPU9250<Bus: I2CBus>: ChipDriver {
-    public enum AccelerometerRange: UInt8, Sendable {
-        case g2 = 0, g4 = 1, g8 = 2, g16 = 3
-        /// Product specification Table 2: 16384 LSB/g at +-2 g, halving with each range.
-        public var countsPerG: Double { 16_384 / Double(1 << rawValue) }
-    }
-    public enum GyroscopeRange: UInt8, Sendable {
-        case dps250 = 0, dps500 = 1, dps1000 = 2, dps2000 = 3
-        /// Product specification Table 1.
-        public var countsPerDegreePerSecond: Double {
-            switch self {
-            case .dps250: return 131
-            case .dps500: return 65.5
-            case .dps1000: return 32.8
-            case .dps2000: return 16.4
-            }
-        }
-    }
+    public typealias AccelerometerRange = InvenSenseMotion.AccelerometerRange
+    public typealias GyroscopeRange = InvenSenseMotion.GyroscopeRange
 
     /// WHO_AM_I of the MPU-9250 and of the MPU-9255, which is register-compatible.
     public static var chipIDs: (mpu9250: UInt8, mpu9255: UInt8) { (0x71, 0x73) }
     static var whoAmI: UInt8 { 0x75 }
-    static var sampleRateDivider: UInt8 { 0x19 }
-    static var config: UInt8 { 0x1A }
-    static var gyroConfig: UInt8 { 0x1B }
-    static var accelConfig: UInt8 { 0x1C }
     static var accelConfig2: UInt8 { 0x1D }
     static var interruptPinConfig: UInt8 { 0x37 }
-    static var interruptEnable: UInt8 { 0x38 }
-    static var interruptStatus: UInt8 { 0x3A }
     static var userControl: UInt8 { 0x6A }
     static var powerManagement1: UInt8 { 0x6B }
     static var powerManagement2: UInt8 { 0x6C }
@@ -45,7 +24,6 @@ public struct MPU9250<Bus: I2CBus>: ChipDriver {
     static var bypassEnable: UInt8 { 0x02 }
     /// Product specification Table 3: 333.87 LSB per degree, 0 LSB at 21 degC.
     static var temperatureCountsPerDegree: Double { 333.87 }
-    public static var standardGravity: Double { 9.80665 }
 
     public let device: I2CRegisterDevice<Bus>
     public var accelerometerRange: AccelerometerRange
@@ -85,31 +63,19 @@ public struct MPU9250<Bus: I2CBus>: ChipDriver {
         try device.write(Self.powerManagement1, 0x01)
         try device.write(Self.powerManagement2, 0x00)       // every axis on
         // DLPF_CFG 3 with FCHOICE_B 00: 41 Hz bandwidth, 1 kHz internal rate (section 4.6).
-        try device.write(Self.config, 0x03)
-        let divider = min(255, max(0, Int((1000 / max(sampleRateHz, 4)).rounded()) - 1))
-        try device.write(Self.sampleRateDivider, UInt8(divider))
-        try device.write(Self.gyroConfig, gyroscopeRange.rawValue << 3)
-        try device.write(Self.accelConfig, accelerometerRange.rawValue << 3)
+        try InvenSenseMotion.configure(device, rateHz: sampleRateHz, accelerometer: accelerometerRange,
+                                       gyroscope: gyroscopeRange)
         // ACCEL_FCHOICE_B 0, A_DLPFCFG 3: 41 Hz bandwidth, 1 kHz rate (section 4.8).
         try device.write(Self.accelConfig2, 0x03)
         // The bypass only connects the AK8963 while the MPU's own I2C master is off.
         try device.write(Self.userControl, 0x00)
         try device.write(Self.interruptPinConfig, Self.bypassEnable)
-        try device.write(Self.interruptEnable, 0x01)        // RAW_RDY_EN: data ready in INT_STATUS
+        try device.write(InvenSenseMotion.interruptEnable, 0x01)        // RAW_RDY_EN: data ready in INT_STATUS
     }
 
     /// The newest sample in SI units (m/s^2, rad/s, degrees Celsius), or nil when none is ready.
     public mutating func read(at time: MonotonicNanoseconds) throws(DeviceError) -> ImuSample? {
-        try device.read(Self.interruptStatus, into: buffer.slice(15))
-        guard buffer[0] & 0x01 != 0 else { return nil }
-        let acceleration = Self.standardGravity / accelerometerRange.countsPerG
-        let rotation = Double.pi / 180 / gyroscopeRange.countsPerDegreePerSecond
-        return ImuSample(
-            time: time,
-            acceleration: Vector3(Double(buffer.int16BE(1)) * acceleration, Double(buffer.int16BE(3)) * acceleration,
-                                  Double(buffer.int16BE(5)) * acceleration),
-            rotationRate: Vector3(Double(buffer.int16BE(9)) * rotation, Double(buffer.int16BE(11)) * rotation,
-                                  Double(buffer.int16BE(13)) * rotation),
-            temperature: Double(buffer.int16BE(7)) / Self.temperatureCountsPerDegree + 21)
+        try InvenSenseMotion.readSample(device, buffer, at: time, accelerometer: accelerometerRange,
+                                        gyroscope: gyroscopeRange) { Double($0) / Self.temperatureCountsPerDegree + 21 }
     }
 }
