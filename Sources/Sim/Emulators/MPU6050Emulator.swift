@@ -62,24 +62,8 @@ public final class MPU6050Emulator: RegisterBankEmulator, @unchecked Sendable {
         lastSample = hasSampled ? lastSample + samplePeriod * max(1, (now - lastSample) / samplePeriod) : now
         hasSampled = true
         let t = truth.currentTruth()
-        let accelCounts = 16_384 / Double(1 << Int((registers[0x1C] >> 3) & 3))
-        let gyroCounts: Double
-        switch (registers[0x1B] >> 3) & 3 {
-        case 0: gyroCounts = 131
-        case 1: gyroCounts = 65.5
-        case 2: gyroCounts = 32.8
-        default: gyroCounts = 16.4
-        }
-        let force = ChipMounting.chipAxes(fromBody: t.specificForce) / 9.80665
-        let rate = ChipMounting.chipAxes(fromBody: t.rotationRate) * (180 / Double.pi) + gyroBias
-        let accelNoise = noiseEnabled ? 0.003 : 0, gyroNoise = noiseEnabled ? 0.04 : 0
-        store16BE((force.x + random.gaussian(accelNoise)) * accelCounts, at: 0x3B)
-        store16BE((force.y + random.gaussian(accelNoise)) * accelCounts, at: 0x3D)
-        store16BE((force.z + random.gaussian(accelNoise)) * accelCounts, at: 0x3F)
-        store16BE((t.temperature + 3 - 36.53) * 340, at: 0x41)   // the die runs a little warm
-        store16BE((rate.x + random.gaussian(gyroNoise)) * gyroCounts, at: 0x43)
-        store16BE((rate.y + random.gaussian(gyroNoise)) * gyroCounts, at: 0x45)
-        store16BE((rate.z + random.gaussian(gyroNoise)) * gyroCounts, at: 0x47)
-        registers[0x3A] |= 0x01
+        // The die runs a little warmer than the air.
+        latchInvenSenseMotion(t, gyroBias: gyroBias, random: &random, accelerometerNoise: noiseEnabled ? 0.003 : 0,
+                              gyroscopeNoise: noiseEnabled ? 0.04 : 0, temperatureCounts: (t.temperature + 3 - 36.53) * 340)
     }
 }
