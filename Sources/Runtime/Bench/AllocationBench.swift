@@ -17,7 +17,7 @@ public enum AllocationBench {
         public var note: String?
     }
 
-    public static func run(ticks: Int = 1000, warmUpTicks: Int = 1500) -> Result {
+    public static func run(ticks: Int = 1000, warmUpTicks: Int = 1500, board: BoardDescription = .simulatedBoard) -> Result {
         guard lodestone_allocation_counter_active() == 1 else {
             return Result(ticks: ticks, overN: 0, over2N: 0, perTick: nil,
                           note: "the allocation counter is not active in this build (sanitizers replace malloc)")
@@ -27,7 +27,6 @@ public enum AllocationBench {
         configuration.simulatedGPSRateHz = 10
         configuration.loopRateHz = 1000
         let clock = SystemMonotonicClock()
-        let board = BoardDescription.simulatedBoard
         guard let simulated = try? SimulatedBoard(board: board, scenario: .walk, clock: clock, configuration: configuration),
               let serial = try? LinuxSerialPort(path: simulated.gps.devicePath, baudRate: 9600) else {
             return Result(ticks: ticks, overN: 0, over2N: 0, perTick: nil, note: "the simulated board could not start")
