@@ -28,7 +28,7 @@ let package = Package(
         .executableTarget(name: "lodestone", dependencies: ["LodestoneRuntime"], path: "Sources/lodestone"),
 
         .testTarget(name: "CoreTests", dependencies: ["LodestoneCore"], path: "Tests/Core"),
-        .testTarget(name: "HALTests", dependencies: ["LodestoneHAL", "LodestoneSim", "CLinux"], path: "Tests/HAL"),
+        .testTarget(name: "HALTests", dependencies: ["LodestoneHAL", "LodestoneSim", "LodestoneDevices", "CLinux"], path: "Tests/HAL"),
         .testTarget(name: "DevicesTests", dependencies: ["LodestoneDevices", "LodestoneSim"], path: "Tests/Devices"),
         .testTarget(name: "SimTests", dependencies: ["LodestoneSim", "LodestoneHAL", "LodestoneDevices"], path: "Tests/Sim"),
         .testTarget(name: "DomainTests", dependencies: ["LodestoneDomain"], path: "Tests/Domain"),

@@ -1,6 +1,7 @@
 import CLinux
 import Glibc
 import LodestoneCore
+import LodestoneDevices
 import LodestoneHAL
 import Testing
 
@@ -86,5 +87,33 @@ import Testing
         _ = try? port.read(into: buffer)
         #expect(opens == 3)
         #expect(port.lastError == .notFound(path: "/dev/ttyUSB-missing"))
+    }
+
+    /// Line noise on a real tty: binary garbage, a cut sentence and an overlong line between
+    /// good sentences, read through termios in raw mode and framed with a bounded buffer.
+    @Test func framesSentencesOutOfGarbageOnATty() throws {
+        let receiver = try #require(Receiver())
+        defer { receiver.unplug() }
+        let port = try LinuxSerialPort(path: receiver.name, baudRate: 115200)
+        let good = "$GPGGA,120000.00,4722.6140,N,00832.5020,E,1,08,1.0,408.0,M,47.0,M,,*5B\r\n"
+        var bytes: [UInt8] = Array(good.utf8)
+        bytes += [0x00, 0xFF, 0x13, 0x80, 0x0D, 0x0A]                          // binary noise
+        bytes += Array("$GPRMC,12000".utf8)                                      // cut off by the next start
+        bytes += Array("$GPVTG,".utf8) + [UInt8](repeating: 0x41, count: 300) + [0x0D, 0x0A]   // overlong
+        bytes += Array(good.utf8)
+        _ = bytes.withUnsafeBytes { write(receiver.controller, $0.baseAddress, $0.count) }
+        var framer = NMEAFramer()
+        var sentences: [String] = []
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
+        defer { buffer.deallocate() }
+        for _ in 0..<100 where sentences.count < 2 {
+            let count = try port.read(into: buffer)
+            if count == 0 { usleep(1000); continue }
+            framer.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { sentences.append(String(decoding: $0, as: UTF8.self)) }
+        }
+        #expect(sentences.count == 2)
+        #expect(sentences.allSatisfy { $0.hasPrefix("$GPGGA,120000.00") })
+        #expect(framer.overlong == 1)
+        #expect(framer.garbled >= 1)
     }
 }
