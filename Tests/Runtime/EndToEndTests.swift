@@ -151,13 +151,16 @@ import Testing
         client.send(#"?WATCH={"enable":true,"json":true};"#)
         var seen: [String: JSONValue] = [:]
         var environmentReports = 0
+        var askedForDevices = false
         while let line = client.readLine(timeoutMilliseconds: 8000) {
             guard let report = try? JSONValue.parse(line), let name = report["class"]?.stringValue else { continue }
             seen[name] = report
-            // The DEVICES sent on WATCH predates the first samples; ask again once all are running.
-            if name == "ENV" {
-                environmentReports += 1
-                if environmentReports == 2 { client.send("?DEVICES;") }
+            // The DEVICES sent on WATCH predates the first samples; ask again once all are
+            // running (a barometer reading twice, and a fix from the GPS).
+            if name == "ENV" { environmentReports += 1 }
+            if !askedForDevices && environmentReports >= 2 && seen["TPV"] != nil {
+                client.send("?DEVICES;")
+                askedForDevices = true
             }
         }
         let (status, output) = finish(child)

@@ -1,0 +1,166 @@
+import LodestoneCore
+
+/// The attitude and heading reference: integrates the gyroscope and corrects its drift towards
+/// gravity (accelerometer) and towards magnetic north (magnetometer), a complementary filter
+/// in quaternion form. Body frame x forward, y right, z down; earth frame north, east, down.
+///
+/// Why this shape: gyros are smooth but drift, the accelerometer knows down but is fooled by
+/// every footstep, the magnetometer knows north but is fooled by every car door. The filter
+/// trusts the gyro over short times and the references over long ones (`gain`), and stops
+/// listening to a reference while it disagrees with the estimate by more than its rejection
+/// angle (a swing of the arm, a magnet brought close). A reference that stays in disagreement
+/// for `recoveryPeriod` is trusted again until it agrees, so a filter that has gone wrong (or
+/// a field that has really changed, a new mounting) cannot stay wrong.
+///
+/// The magnetometer corrects heading only: its error is taken about the measured down
+/// direction, so magnetic dip and tilt never leak into roll and pitch.
+///
+/// Allocation-free, no trigonometry per update (a few square roots): it runs at the IMU rate.
+public struct AttitudeFilter: Sendable {
+    public struct Settings: Sendable, Equatable {
+        /// Trust in the references, per second (the feedback gain on the rotation error).
+        public var gain: Double = 0.5
+        /// A reference further than this from the filter's own estimate is ignored, degrees.
+        public var accelerationRejection: Double = 10
+        public var magneticRejection: Double = 10
+        /// After this long mostly ignoring a reference, it is trusted again, seconds.
+        public var recoveryPeriod: Double = 5
+        /// At start the gain ramps down from `initialGain` over this time, so the first
+        /// heading and level settle in seconds, not minutes.
+        public var initialisationPeriod: Double = 3
+        public var initialGain: Double = 10
+        /// The IMU's nominal rate: disagreement is counted in updates, so a reference is
+        /// believed again after the same number of readings whatever the jitter of their stamps.
+        public var sampleRateHz: Double = 100
+        public init() {}
+    }
+
+    /// When to listen to one reference (gravity or north). Readings that disagree build up,
+    /// readings that agree wear it down nine times as fast, so brief disturbances are ridden
+    /// out on the gyro while a lasting one is eventually believed.
+    struct ReferenceTrust: Sendable {
+        let limit: Double
+        /// In readings.
+        let period: Double
+        var disagreement = 0.0
+        var recovering = false
+
+        init(rejectionDegrees: Double, readings: Double) {
+            limit = AttitudeFilter.sine(degrees: rejectionDegrees)
+            period = readings
+        }
+
+        /// Whether to use a reference whose error has sine `errorSine` this update.
+        mutating func use(errorSine: Double, initialising: Bool) -> Bool {
+            let agrees = initialising || errorSine <= limit
+            disagreement += agrees ? -9 : 1
+            // Recovery starts when disagreement outgrows the period and lasts until it has worn away.
+            recovering = disagreement > (recovering ? 0 : period)
+            disagreement = min(max(disagreement, 0), period)
+            return agrees || recovering
+        }
+    }
+
+    public let settings: Settings
+    public private(set) var orientation = Quaternion.identity
+    /// Whether each reference was used by the last update (false while rejected or absent).
+    public private(set) var accelerometerUsed = false
+    public private(set) var magnetometerUsed = false
+    /// The angle between each reference and the estimate in the last update, as its sine.
+    public private(set) var accelerationErrorSine = 0.0
+    public private(set) var magneticErrorSine = 0.0
+    private var elapsed = 0.0
+    private var gravityTrust: ReferenceTrust
+    private var northTrust: ReferenceTrust
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+        let readings = (settings.recoveryPeriod * settings.sampleRateHz).rounded()
+        gravityTrust = ReferenceTrust(rejectionDegrees: settings.accelerationRejection, readings: readings)
+        northTrust = ReferenceTrust(rejectionDegrees: settings.magneticRejection, readings: readings)
+    }
+
+    /// - Parameters:
+    ///   - rotationRate: gyroscope, rad/s, with any bias already removed.
+    ///   - specificForce: accelerometer, any unit (reads (0, 0, -g) level and still).
+    ///   - field: magnetometer, any unit, calibrated; nil when there is no new reading.
+    ///   - interval: seconds since the previous update.
+    public mutating func update(rotationRate: Vector3, specificForce: Vector3, field: Vector3?, interval: Double) {
+        guard interval > 0, interval < 1, interval.isFinite else { return }
+        elapsed += interval
+        let initialising = elapsed < settings.initialisationPeriod
+        let gain = initialising
+            ? settings.gain + (settings.initialGain - settings.gain) * (1 - elapsed / settings.initialisationPeriod)
+            : settings.gain
+
+        // Where the filter thinks "up" (the still accelerometer's direction) and "east" are, in body axes.
+        let q = orientation
+        let up = Vector3(2 * (q.w * q.y - q.x * q.z), -2 * (q.y * q.z + q.w * q.x), -(1 - 2 * (q.x * q.x + q.y * q.y)))
+        var correction = Vector3.zero
+
+        accelerometerUsed = false
+        let forceLength = specificForce.length
+        if forceLength > 0, forceLength.isFinite {
+            let measured = specificForce / forceLength
+            let error = Self.rotationError(from: measured, to: up)
+            accelerationErrorSine = min(error.length, 1)
+            if gravityTrust.use(errorSine: accelerationErrorSine, initialising: initialising) {
+                correction = correction + error
+                accelerometerUsed = true
+            }
+        }
+
+        magnetometerUsed = false
+        if let field {
+            // Measured east: the estimated down x field, horizontal whatever the dip. Its error
+            // against the estimated east is then a turn about the vertical alone: heading,
+            // never roll or pitch.
+            let measuredEast = up.cross(field) * -1
+            let eastLength = measuredEast.length
+            if eastLength > 0, eastLength.isFinite {
+                let east = Vector3(2 * (q.x * q.y + q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z - q.w * q.x))
+                let error = Self.rotationError(from: measuredEast / eastLength, to: east)
+                magneticErrorSine = min(error.length, 1)
+                if northTrust.use(errorSine: magneticErrorSine, initialising: initialising) {
+                    correction = correction + error
+                    magnetometerUsed = true
+                }
+            }
+        }
+
+        let rate = rotationRate + correction * gain
+        // q' = q + (dt / 2) q (0, rate), then back to unit length.
+        let h = interval / 2
+        let dq = Quaternion(w: -q.x * rate.x - q.y * rate.y - q.z * rate.z,
+                            x: q.w * rate.x + q.y * rate.z - q.z * rate.y,
+                            y: q.w * rate.y - q.x * rate.z + q.z * rate.x,
+                            z: q.w * rate.z + q.x * rate.y - q.y * rate.x)
+        orientation = Quaternion(w: q.w + dq.w * h, x: q.x + dq.x * h, y: q.y + dq.y * h, z: q.z + dq.z * h).normalized
+    }
+
+    /// The axis (scaled by the sine of the angle) that turns the estimate towards the
+    /// measurement. Beyond 90 degrees the sine shrinks again, so there the axis is given
+    /// twice unit length instead: an estimate that is far off turns back at the fastest rate.
+    @inline(__always)
+    static func rotationError(from measured: Vector3, to estimated: Vector3) -> Vector3 {
+        let error = measured.cross(estimated)
+        guard measured.dot(estimated) < 0 else { return error }
+        let length = error.length
+        return length > 0 ? error * (2 / length) : error
+    }
+
+    /// Roll, pitch and heading in degrees (heading 0..<360 from magnetic north).
+    public var roll: Double { Angle.degrees(orientation.roll) }
+    public var pitch: Double { Angle.degrees(orientation.pitch) }
+    public var heading: Double { Angle.heading(Angle.degrees(orientation.yaw)) }
+
+    public mutating func reset() {
+        self = AttitudeFilter(settings: settings)
+    }
+
+    static func sine(degrees: Double) -> Double {
+        // sin for the settings only, without pulling in trigonometry per update.
+        let x = Angle.radians(degrees)
+        return x - x * x * x / 6 + x * x * x * x * x / 120 - x * x * x * x * x * x * x / 5040
+    }
+}

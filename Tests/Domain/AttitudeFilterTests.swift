@@ -1,0 +1,166 @@
+import Glibc
+import LodestoneCore
+import LodestoneDomain
+import Testing
+
+/// The attitude filter against recorded data: a real IMU and magnetometer at 100 Hz, with
+/// reference roll, pitch and yaw (../shared/data). Also its behaviour on synthetic motion.
+@Suite struct AttitudeFilterTests {
+    static let dataDirectory: String = {
+        var path = #filePath
+        for _ in 0..<4 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
+        return path + "/shared/data/"
+    }()
+
+    /// Rows of numbers from a CSV file with one header line; nil when the file is absent.
+    static func rows(_ name: String) -> [[Double]]? {
+        let fd = open(dataDirectory + name, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            bytes += chunk[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst().map { line in
+            line.split(separator: ",").compactMap { Double($0.trimmingCharacters()) }
+        }
+    }
+
+    struct Errors { var roll = 0.0, pitch = 0.0, yaw = 0.0, rmsRoll = 0.0, rmsPitch = 0.0, rmsYaw = 0.0 }
+
+    /// Runs the recorded data through the filter; the largest differences from the reference
+    /// after the first `settle` seconds.
+    static func replay(settle: Double = 5) -> Errors? {
+        guard let sensor = rows("fusion_sensor_data.csv"), let reference = rows("fusion_reference_euler.csv") else { return nil }
+        var filter = AttitudeFilter()
+        var bias = GyroBiasEstimator(sampleRateHz: 100)
+        var errors = Errors()
+        var count = 0.0
+        var previous = sensor.first?.first ?? 0
+        for (row, expected) in zip(sensor, reference) where row.count >= 10 && expected.count >= 4 {
+            // The recording's axes are x forward, y left, z up (gyro deg/s, accel g, field uT);
+            // the filter's are x forward, y right, z down.
+            let degree = Double.pi / 180
+            let gyro = Vector3(row[1], -row[2], -row[3]) * degree
+            let force = Vector3(row[4], -row[5], -row[6]) * 9.80665
+            let field = Vector3(row[7], -row[8], -row[9])
+            let interval = row[0] - previous
+            previous = row[0]
+            let rate = bias.update(gyro)
+            filter.update(rotationRate: rate, specificForce: force, field: field, interval: interval > 0 ? interval : 0.01)
+            guard row[0] >= settle else { continue }
+            // The reference is in a north-west-up frame: roll agrees, pitch and yaw change sign.
+            let dr = abs(Angle.signed(filter.roll - expected[1]))
+            let dp = abs(Angle.signed(filter.pitch + expected[2]))
+            let dy = abs(Angle.signed(filter.heading + expected[3]))
+            errors.roll = max(errors.roll, dr)
+            errors.pitch = max(errors.pitch, dp)
+            errors.yaw = max(errors.yaw, dy)
+            errors.rmsRoll += dr * dr
+            errors.rmsPitch += dp * dp
+            errors.rmsYaw += dy * dy
+            count += 1
+        }
+        errors.rmsRoll = (errors.rmsRoll / count).squareRoot()
+        errors.rmsPitch = (errors.rmsPitch / count).squareRoot()
+        errors.rmsYaw = (errors.rmsYaw / count).squareRoot()
+        return errors
+    }
+
+    @Test func followsTheReferenceOnRecordedData() throws {
+        guard let errors = Self.replay() else {
+            print("skipped: ../shared/data/fusion_sensor_data.csv is not present")
+            return
+        }
+        print("attitude vs reference after 5 s: max roll \(errors.roll), pitch \(errors.pitch), yaw \(errors.yaw) degrees; RMS \(errors.rmsRoll), \(errors.rmsPitch), \(errors.rmsYaw)")
+        // The brief asks for 2 degrees and aims for 1; the recording includes a magnet held
+        // near the sensor for 15 s, which the filter first rejects and then believes.
+        #expect(errors.roll < 1 && errors.pitch < 1 && errors.yaw < 1)
+    }
+
+    // MARK: Synthetic motion
+
+    /// Sensor readings for a body held still in the orientation `q`, in a field with 65
+    /// degrees of dip.
+    static func still(_ q: Quaternion) -> (force: Vector3, field: Vector3) {
+        let field = Vector3(20, 0, 43)   // north, east, down, microtesla
+        return (q.rotateInverse(Vector3(0, 0, -9.80665)), q.rotateInverse(field))
+    }
+
+    @Test func settlesOnAnyStartingOrientationWithinSeconds() {
+        for (roll, pitch, heading) in [(0.0, 0.0, 123.0), (25.0, -15.0, 300.0), (-40.0, 30.0, 45.0), (170.0, 10.0, 200.0)] {
+            let truth = Quaternion(roll: Angle.radians(roll), pitch: Angle.radians(pitch), yaw: Angle.radians(heading))
+            let reading = Self.still(truth)
+            var filter = AttitudeFilter()
+            for _ in 0..<400 { filter.update(rotationRate: .zero, specificForce: reading.force, field: reading.field, interval: 0.01) }
+            #expect(abs(Angle.signed(filter.roll - roll)) < 0.5, "roll \(filter.roll) for \(roll)")
+            #expect(abs(filter.pitch - pitch) < 0.5, "pitch \(filter.pitch) for \(pitch)")
+            #expect(abs(Angle.signed(filter.heading - heading)) < 0.5, "heading \(filter.heading) for \(heading)")
+        }
+    }
+
+    @Test func aTurnIsFollowedOnTheGyroAndHeadingWrapsCleanly() {
+        var filter = AttitudeFilter()
+        let start = Self.still(Quaternion(roll: 0, pitch: 0, yaw: Angle.radians(350)))
+        for _ in 0..<500 { filter.update(rotationRate: .zero, specificForce: start.force, field: start.field, interval: 0.01) }
+        // Turn right through north at 30 degrees a second for 1 s, the references agreeing.
+        var yaw = 350.0
+        for _ in 0..<100 {
+            yaw += 0.3
+            let reading = Self.still(Quaternion(roll: 0, pitch: 0, yaw: Angle.radians(yaw)))
+            filter.update(rotationRate: Vector3(0, 0, Angle.radians(30)), specificForce: reading.force, field: reading.field, interval: 0.01)
+        }
+        #expect(abs(Angle.signed(filter.heading - 20)) < 0.5, "heading \(filter.heading)")
+    }
+
+    @Test func footstepsAndAMagnetDoNotMoveTheAttitude() {
+        var filter = AttitudeFilter()
+        let truth = Self.still(Quaternion(roll: 0, pitch: 0, yaw: Angle.radians(90)))
+        for _ in 0..<600 { filter.update(rotationRate: .zero, specificForce: truth.force, field: truth.field, interval: 0.01) }
+        // Two seconds of sharp sideways jolts (a stumble) and a magnet that swings the field by 60 degrees.
+        let magnet = Quaternion(roll: 0, pitch: 0, yaw: Angle.radians(60)).rotate(truth.field)
+        for step in 0..<200 {
+            let jolt = Vector3(step % 20 < 10 ? 6 : -6, step % 14 < 7 ? 5 : -5, 0)
+            filter.update(rotationRate: .zero, specificForce: truth.force + jolt, field: magnet, interval: 0.01)
+        }
+        #expect(abs(filter.roll) < 1 && abs(filter.pitch) < 1, "roll \(filter.roll) pitch \(filter.pitch)")
+        #expect(abs(Angle.signed(filter.heading - 90)) < 1, "heading \(filter.heading)")
+        #expect(!filter.magnetometerUsed)
+    }
+
+    @Test func aLastingChangeOfTheFieldIsBelievedAfterTheRecoveryPeriod() {
+        var filter = AttitudeFilter()
+        let before = Self.still(Quaternion(roll: 0, pitch: 0, yaw: 0))
+        for _ in 0..<600 { filter.update(rotationRate: .zero, specificForce: before.force, field: before.field, interval: 0.01) }
+        // The device is now mounted 40 degrees turned with no gyro motion seen (it was switched off).
+        let after = Self.still(Quaternion(roll: 0, pitch: 0, yaw: Angle.radians(40)))
+        for _ in 0..<300 { filter.update(rotationRate: .zero, specificForce: after.force, field: after.field, interval: 0.01) }
+        #expect(abs(Angle.signed(filter.heading)) < 1, "still trusting the gyro after 3 s")
+        for _ in 0..<1500 { filter.update(rotationRate: .zero, specificForce: after.force, field: after.field, interval: 0.01) }
+        #expect(abs(Angle.signed(filter.heading - 40)) < 1, "heading \(filter.heading) after 18 s")
+    }
+
+    @Test func gyroBiasIsLearnedWhileStill() {
+        var estimator = GyroBiasEstimator(sampleRateHz: 100)
+        let bias = Vector3(0.01, -0.02, 0.015)   // about a degree per second
+        var rate = Vector3.zero
+        for _ in 0..<6000 { rate = estimator.update(bias) }
+        #expect((estimator.bias - bias).length < 0.0005)
+        #expect(rate.length < 0.0005)
+        // A turn is not learned as bias.
+        for _ in 0..<300 { _ = estimator.update(bias + Vector3(0, 0, 1)) }
+        #expect((estimator.bias - bias).length < 0.0005)
+    }
+}
+
+extension Substring {
+    func trimmingCharacters() -> Substring {
+        var s = self
+        while let c = s.first, c == " " || c == "\r" { s = s.dropFirst() }
+        while let c = s.last, c == " " || c == "\r" { s = s.dropLast() }
+        return s
+    }
+}
