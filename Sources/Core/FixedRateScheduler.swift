@@ -200,6 +200,8 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
 
     /// Wake-up lateness percentile over the whole run so far, in microseconds.
     public func latenessPercentile(_ fraction: Double) -> Double { lateness.percentileMicroseconds(fraction) }
+    /// The latest wake-up over the whole run so far, in microseconds.
+    public var latenessMaximum: Double { Double(lateness.maxNanoseconds) / 1000 }
 }
 
 /// A rate change handed from another thread to the loop: a new period in ns, or 0 for none.

@@ -8,6 +8,7 @@ public struct Quaternion: Sendable, Equatable {
     public var y: Double
     public var z: Double
 
+    @inlinable
     public init(w: Double, x: Double, y: Double, z: Double) {
         self.w = w
         self.x = x
@@ -28,6 +29,7 @@ public struct Quaternion: Sendable, Equatable {
         z = cr * cp * sy - sr * sp * cy
     }
 
+    @inlinable
     public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
         Quaternion(w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
                    x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
@@ -35,15 +37,19 @@ public struct Quaternion: Sendable, Equatable {
                    z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w)
     }
 
+    @inlinable
     public var conjugate: Quaternion { Quaternion(w: w, x: -x, y: -y, z: -z) }
 
+    @inlinable @inline(__always)
     public var normalized: Quaternion {
         let n = (w * w + x * x + y * y + z * z).squareRoot()
         guard n > 0, n.isFinite else { return .identity }
-        return Quaternion(w: w / n, x: x / n, y: y / n, z: z / n)
+        let inverse = 1 / n
+        return Quaternion(w: w * inverse, x: x * inverse, y: y * inverse, z: z * inverse)
     }
 
     /// A body-frame vector in the earth frame.
+    @inlinable
     public func rotate(_ v: Vector3) -> Vector3 {
         // v + 2w (u x v) + 2 u x (u x v), with u the vector part: fewer operations than q v q*.
         let u = Vector3(x, y, z)
@@ -52,6 +58,7 @@ public struct Quaternion: Sendable, Equatable {
     }
 
     /// An earth-frame vector in the body frame.
+    @inlinable
     public func rotateInverse(_ v: Vector3) -> Vector3 { conjugate.rotate(v) }
 
     /// Roll (about x, right side down positive), radians.

@@ -3,7 +3,14 @@ import LodestoneRuntime
 
 enum BenchCommand {
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["seconds", "trials"], flags: ["json"]), command: "bench")
+        let options = try Options(arguments, spec: OptionSpec(valued: ["seconds", "trials", "kernel", "updates"], flags: ["json"]),
+                                  command: "bench")
+        if let kernel = options.values["kernel"] {
+            // The measured work alone, for the bench's own callgrind runs.
+            guard kernel == "attitude" else { throw UsageError(message: "--kernel takes attitude") }
+            let updates = try options.integer("updates", in: 1...100_000_000) ?? 10_000
+            return AttitudeCostBench.kernel(updates: updates).isFinite ? 0 : 1
+        }
         let seconds = try options.number("seconds", in: 0.5...600) ?? 5
         let trials = try options.integer("trials", in: 1...100) ?? 7
         let json = options.flags.contains("json")
@@ -13,6 +20,8 @@ enum BenchCommand {
         let ring = RingThroughputBench.run(trials: trials)
         if !json { writeOut("allocations per tick of the sampling loop...\n") }
         let allocations = AllocationBench.run()
+        if !json { writeOut("attitude filter instructions per update (callgrind)...\n") }
+        let attitude = AttitudeCostBench.run()
 
         var report = JSONObjectWriter()
         report.raw("scheduler", schedulerJSON(latency))
@@ -35,10 +44,21 @@ enum BenchCommand {
         detail.integer("allocationsOver2N", allocations.over2N)
         if let note = allocations.note { detail.string("note", note) }
         report.raw("allocations", detail.finished)
+        var cost = JSONObjectWriter()
+        if let figures = attitude.0 {
+            cost.number("instructionsPerUpdate", figures.update, decimals: 0)
+            cost.number("gyroBiasInstructionsPerUpdate", figures.gyroBias, decimals: 0)
+        } else {
+            cost.null("instructionsPerUpdate")
+        }
+        if let note = attitude.1 { cost.string("note", note) }
+        report.raw("attitudeFilter", cost.finished)
         if json {
             writeOut(report.finished + "\n")
         } else {
             writeOut(human(latency, ring, allocations))
+            let cost = attitude.0.map { "\(fixed($0.update, 0)) instructions per update, plus \(fixed($0.gyroBias, 0)) for the gyro bias (callgrind)" }
+            writeOut("attitude filter: \(cost ?? attitude.1 ?? "not measured")\n")
         }
         return 0
     }

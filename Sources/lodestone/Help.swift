@@ -101,12 +101,16 @@ enum Help {
 
     Measures, in one run: the scheduler's wake-up lateness at 1 kHz next to cyclictest's
     (rt-tests, when installed) at the same interval and policy; the ring's throughput between
-    two pinned threads (best and median of N trials); and heap allocations per tick of the
-    whole sampling loop on the simulated board (0 expected).
+    two pinned threads (best and median of N trials); heap allocations per tick of the
+    whole sampling loop on the simulated board (0 expected); and machine instructions per
+    attitude-filter update, counted by callgrind (valgrind, when installed) as the
+    difference between runs of N and 2N updates. Build with -c release for device figures.
 
     Options:
       --json          machine-readable output
       --seconds S     length of each latency measurement (default 5)
       --trials N      ring throughput trials (default 7)
+      --kernel attitude --updates N
+                      run only N attitude updates (what the callgrind runs execute)
     """
 }

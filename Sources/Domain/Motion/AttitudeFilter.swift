@@ -39,20 +39,22 @@ public struct AttitudeFilter: Sendable {
     /// readings that agree wear it down nine times as fast, so brief disturbances are ridden
     /// out on the gyro while a lasting one is eventually believed.
     struct ReferenceTrust: Sendable {
-        let limit: Double
+        let limitSquared: Double
         /// In readings.
         let period: Double
         var disagreement = 0.0
         var recovering = false
 
         init(rejectionDegrees: Double, readings: Double) {
-            limit = AttitudeFilter.sine(degrees: rejectionDegrees)
+            let limit = AttitudeFilter.sine(degrees: rejectionDegrees)
+            limitSquared = limit * limit
             period = readings
         }
 
-        /// Whether to use a reference whose error has sine `errorSine` this update.
-        mutating func use(errorSine: Double, initialising: Bool) -> Bool {
-            let agrees = initialising || errorSine <= limit
+        /// Whether to use a reference whose error has the squared sine `errorSquared` this update.
+        @inline(__always)
+        mutating func use(errorSquared: Double, initialising: Bool) -> Bool {
+            let agrees = initialising || errorSquared <= limitSquared
             disagreement += agrees ? -9 : 1
             // Recovery starts when disagreement outgrows the period and lasts until it has worn away.
             recovering = disagreement > (recovering ? 0 : period)
@@ -66,15 +68,22 @@ public struct AttitudeFilter: Sendable {
     /// Whether each reference was used by the last update (false while rejected or absent).
     public private(set) var accelerometerUsed = false
     public private(set) var magnetometerUsed = false
-    /// The angle between each reference and the estimate in the last update, as its sine.
-    public private(set) var accelerationErrorSine = 0.0
-    public private(set) var magneticErrorSine = 0.0
+    /// The angle between each reference and the estimate in the last update, as its sine
+    /// (kept squared: the comparison needs no square root).
+    private var accelerationErrorSquared = 0.0
+    private var magneticErrorSquared = 0.0
+    public var accelerationErrorSine: Double { min(accelerationErrorSquared.squareRoot(), 1) }
+    public var magneticErrorSine: Double { min(magneticErrorSquared.squareRoot(), 1) }
     private var elapsed = 0.0
+    /// How fast the start-up gain falls, per second of data; zero once initialised.
+    private let gainFall: Double
+    private var initialising = true
     private var gravityTrust: ReferenceTrust
     private var northTrust: ReferenceTrust
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
+        gainFall = (settings.initialGain - settings.gain) / max(settings.initialisationPeriod, 1e-9)
         let readings = (settings.recoveryPeriod * settings.sampleRateHz).rounded()
         gravityTrust = ReferenceTrust(rejectionDegrees: settings.accelerationRejection, readings: readings)
         northTrust = ReferenceTrust(rejectionDegrees: settings.magneticRejection, readings: readings)
@@ -86,12 +95,13 @@ public struct AttitudeFilter: Sendable {
     ///   - field: magnetometer, any unit, calibrated; nil when there is no new reading.
     ///   - interval: seconds since the previous update.
     public mutating func update(rotationRate: Vector3, specificForce: Vector3, field: Vector3?, interval: Double) {
-        guard interval > 0, interval < 1, interval.isFinite else { return }
-        elapsed += interval
-        let initialising = elapsed < settings.initialisationPeriod
-        let gain = initialising
-            ? settings.gain + (settings.initialGain - settings.gain) * (1 - elapsed / settings.initialisationPeriod)
-            : settings.gain
+        guard interval > 0, interval < 1 else { return }   // also false for NaN
+        var gain = settings.gain
+        if initialising {
+            elapsed += interval
+            initialising = elapsed < settings.initialisationPeriod
+            if initialising { gain = settings.initialGain - gainFall * elapsed }
+        }
 
         // Where the filter thinks "up" (the still accelerometer's direction) and "east" are, in body axes.
         let q = orientation
@@ -101,10 +111,10 @@ public struct AttitudeFilter: Sendable {
         accelerometerUsed = false
         let forceLength = specificForce.length
         if forceLength > 0, forceLength.isFinite {
-            let measured = specificForce / forceLength
+            let measured = specificForce * (1 / forceLength)
             let error = Self.rotationError(from: measured, to: up)
-            accelerationErrorSine = min(error.length, 1)
-            if gravityTrust.use(errorSine: accelerationErrorSine, initialising: initialising) {
+            accelerationErrorSquared = error.dot(error)
+            if gravityTrust.use(errorSquared: accelerationErrorSquared, initialising: initialising) {
                 correction = correction + error
                 accelerometerUsed = true
             }
@@ -115,13 +125,13 @@ public struct AttitudeFilter: Sendable {
             // Measured east: the estimated down x field, horizontal whatever the dip. Its error
             // against the estimated east is then a turn about the vertical alone: heading,
             // never roll or pitch.
-            let measuredEast = up.cross(field) * -1
+            let measuredEast = field.cross(up)
             let eastLength = measuredEast.length
             if eastLength > 0, eastLength.isFinite {
                 let east = Vector3(2 * (q.x * q.y + q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z - q.w * q.x))
-                let error = Self.rotationError(from: measuredEast / eastLength, to: east)
-                magneticErrorSine = min(error.length, 1)
-                if northTrust.use(errorSine: magneticErrorSine, initialising: initialising) {
+                let error = Self.rotationError(from: measuredEast * (1 / eastLength), to: east)
+                magneticErrorSquared = error.dot(error)
+                if northTrust.use(errorSquared: magneticErrorSquared, initialising: initialising) {
                     correction = correction + error
                     magnetometerUsed = true
                 }

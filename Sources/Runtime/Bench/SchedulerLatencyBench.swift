@@ -37,7 +37,7 @@ public enum SchedulerLatencyBench {
             scheduler.run(ticks: ticks)
             let result = LatencyFigures(p50Microseconds: scheduler.latenessPercentile(0.5),
                                         p99Microseconds: scheduler.latenessPercentile(0.99),
-                                        maxMicroseconds: scheduler.currentLoopStatistics.latenessMaxMicroseconds,
+                                        maxMicroseconds: scheduler.latenessMaximum,
                                         samples: ticks)
             UnsafeMutablePointer<LatencyFigures>(bitPattern: figuresAddress)?.initialize(to: result)
             UnsafeMutablePointer<Bool>(bitPattern: fifoAddress)?.initialize(to: outcome.fifo)

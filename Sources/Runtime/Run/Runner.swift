@@ -44,7 +44,8 @@ public enum Runner {
             // A simulated board's buttons and buzzer are lines nobody presses or hears.
             let gpio = board.gpio.map { (wiring: $0, provider: SimulatedGPIO() as any GPIOLineProvider) }
             let pipeline = BoardWiring.pipeline(board: board, bus: { _ in simulated.bus }, gps: serial, clock: clock,
-                                                qnh: configuration.qnh, gpio: gpio?.provider)
+                                                qnh: configuration.qnh, gpio: gpio?.provider,
+                                                imuRateHz: configuration.imuRateHz)
             return serve(pipeline: pipeline, gpsPath: simulated.gps.devicePath, board: board, clock: clock,
                          configuration: configuration, stop: stop, gpio: gpio)
         }
@@ -68,7 +69,8 @@ public enum Runner {
             }
         }
         let pipeline = BoardWiring.pipeline(board: board, bus: { buses[$0] }, gps: serial, clock: clock,
-                                            qnh: configuration.qnh, gpio: gpio?.provider)
+                                            qnh: configuration.qnh, gpio: gpio?.provider,
+                                                imuRateHz: configuration.imuRateHz)
         return serve(pipeline: pipeline, gpsPath: board.gpsPort, board: board, clock: clock, configuration: configuration,
                      stop: stop, gpio: gpio)
     }

@@ -10,7 +10,7 @@ enum BoardWiring {
     /// - Parameter gpio: where the IMU's data-ready line comes from, when the board wires one.
     static func pipeline<Bus: I2CBus>(board: BoardDescription, bus: (String) -> Bus?, gps: (any SerialPort)?,
                                       clock: any MonotonicClock, qnh: Double,
-                                      gpio: (any GPIOLineProvider)? = nil) -> SensorPipeline {
+                                      gpio: (any GPIOLineProvider)? = nil, imuRateHz: Double = 100) -> SensorPipeline {
         typealias Catalog = DriverCatalog<Bus>
         let imu = board.imu.flatMap { chip in bus(board.bus(of: chip)).flatMap { Catalog.imu(chip.chip, bus: $0, address: chip.address) } }
         let magnetometer = board.magnetometer.flatMap { chip in
@@ -28,6 +28,6 @@ enum BoardWiring {
         return SensorPipeline(clock: clock, imu: imu, magnetometer: magnetometer, barometer: barometer, gps: gps, qnh: qnh,
                               imuMounting: board.imu?.mounting ?? .identity,
                               magnetometerMounting: board.magnetometer?.mounting ?? .identity,
-                              imuDataReady: dataReady)
+                              imuDataReady: dataReady, imuRateHz: imuRateHz)
     }
 }

@@ -32,8 +32,10 @@ public final class SensorPipeline: @unchecked Sendable {
     private var lastFixTime: MonotonicNanoseconds = 0
 
     private var current = NavigationState()
-    private var smoothedAcceleration = VectorLowPass(timeConstant: 0.05)
-    private var smoothedField = VectorLowPass(timeConstant: 0.05)
+    private var attitude: AttitudeFilter
+    private var gyroBias: GyroBiasEstimator
+    private let imuPeriod: Double
+    private var lastIMUTime: MonotonicNanoseconds = 0
 
     /// - Parameters:
     ///   - imuMounting, magnetometerMounting: how each chip sits on the board (board axis from
@@ -41,8 +43,13 @@ public final class SensorPipeline: @unchecked Sendable {
     public init(clock: any MonotonicClock, imu: AnySensor<ImuSample>?, magnetometer: AnySensor<MagneticSample>?,
                 barometer: AnySensor<PressureSample>?, gps: (any SerialPort)?, qnh: Double,
                 imuMounting: AxisMapping = .identity, magnetometerMounting: AxisMapping = .identity,
-                imuDataReady: (any DigitalInput)? = nil) {
+                imuDataReady: (any DigitalInput)? = nil, imuRateHz: Double = 100) {
         self.clock = clock
+        var settings = AttitudeFilter.Settings()
+        settings.sampleRateHz = imuRateHz
+        attitude = AttitudeFilter(settings: settings)
+        gyroBias = GyroBiasEstimator(sampleRateHz: imuRateHz)
+        imuPeriod = 1 / imuRateHz
         imuReady = imuDataReady.map { DataReadyGate(line: $0) }
         imuAxes = imuMounting.then(.boardToBody)
         magnetometerAxes = magnetometerMounting.then(.boardToBody)
@@ -72,6 +79,7 @@ public final class SensorPipeline: @unchecked Sendable {
                                  rotationRate: imuAxes.apply(sample.rotationRate), temperature: sample.temperature)
             current.imu = body
             imuRing.push(body)
+            updateAttitude(body)
         }
         current.imuHealth = imu?.health ?? .absent
     }
@@ -121,12 +129,23 @@ public final class SensorPipeline: @unchecked Sendable {
     }
 
     /// Computes attitude, heading and altitude from the latest readings and publishes the state.
+    /// One attitude update per IMU sample, with the newest magnetometer reading.
+    private func updateAttitude(_ sample: ImuSample) {
+        // The interval from the samples' own stamps; the nominal period after a gap or at start.
+        var interval = imuPeriod
+        if lastIMUTime != 0, sample.time > lastIMUTime {
+            let measured = Double(sample.time - lastIMUTime) / 1e9
+            if measured < 4 * imuPeriod { interval = measured }
+        }
+        lastIMUTime = sample.time
+        let rate = gyroBias.update(sample.rotationRate)
+        attitude.update(rotationRate: rate, specificForce: sample.acceleration, field: current.magnetic?.field, interval: interval)
+    }
+
     public func process() {
         let now = clock.now()
-        if let imu = current.imu, let magnetic = current.magnetic {
-            let acceleration = smoothedAcceleration.update(imu.acceleration, at: imu.time)
-            let field = smoothedField.update(magnetic.field, at: magnetic.time)
-            current.attitude = TiltCompensatedHeading(specificForce: acceleration, field: field)
+        if current.imu != nil {
+            current.attitude = TiltCompensatedHeading(roll: attitude.roll, pitch: attitude.pitch, magneticHeading: attitude.heading)
         }
         if let pressure = current.pressure {
             current.barometricAltitude = BarometricAltitude.altitude(pressure: pressure.pressure,
