@@ -79,7 +79,8 @@ import Testing
         }
         for _ in 0..<20 { server.service(timeoutMilliseconds: 5) }
         #expect(server.clientCount == 0)
-        #expect(openDescriptors() <= before)
+        // Other suites open files in parallel, so allow a few; a leak would show 500.
+        #expect(openDescriptors() < before + 20, "\(openDescriptors()) open, \(before) before")
     }
 
     @Test func removesTheSocketFileOnShutdown() throws {
