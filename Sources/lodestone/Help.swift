@@ -9,6 +9,7 @@ enum Help {
       watch     print the live report stream of a running instance, like gpspipe -w
       status    show a running instance's sensor health and scheduler table
       probe     find the supported sensor chips on an I2C bus and print board-file lines for them
+      declination  magnetic declination, inclination and field at a place and date (WMM2025)
       bench     measure the scheduler, the rings and allocations, and print the figures
       help      show this text, or 'lodestone help <command>'
 

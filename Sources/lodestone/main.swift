@@ -26,6 +26,9 @@ do {
     case "probe":
         if wantsHelp(rest) { print(Help.probe); exit(0) }
         status = try ProbeCommand.main(rest)
+    case "declination":
+        if wantsHelp(rest) { print(DeclinationCommand.help); exit(0) }
+        status = try DeclinationCommand.main(rest)
     case "help", "--help", "-h":
         switch rest.first {
         case "run": print(Help.run)
@@ -33,11 +36,12 @@ do {
         case "status": print(Help.status)
         case "bench": print(Help.bench)
         case "probe": print(Help.probe)
+        case "declination": print(DeclinationCommand.help)
         default: print(Help.overview)
         }
         status = 0
     default:
-        throw UsageError(message: "unknown command '\(command)'; commands: run, watch, status, probe, bench, help")
+        throw UsageError(message: "unknown command '\(command)'; commands: run, watch, status, probe, declination, bench, help")
     }
     exit(status)
 } catch let error as UsageError {
