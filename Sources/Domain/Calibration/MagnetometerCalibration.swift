@@ -144,8 +144,9 @@ public enum CalibrationFailure: Sendable, Equatable {
 /// What makes a calibration acceptable. Defaults suit a hand-held figure-8 calibration.
 public struct CalibrationAcceptance: Sendable, Equatable {
     public var minimumSamples = 100
-    /// Fraction of the sphere of directions; a good figure-8 with rolls fills most of it.
-    public var minimumCoverage = 0.6
+    /// Fraction of the sphere of directions; a good figure-8 with rolls fills most of it, and
+    /// one whole hemisphere (with the cells along its rim) still comes to about 0.65.
+    public var minimumCoverage = 0.7
     /// Smallest over largest spread of the readings; a full sweep of a sphere gives 1, one
     /// circle gives 0. A hemisphere still gives 0.5.
     public var minimumFlatness = 0.25
@@ -155,11 +156,17 @@ public struct CalibrationAcceptance: Sendable, Equatable {
     /// Residual as a fraction of the field strength (3% of 50 uT is 1.5 uT, several times a
     /// good MEMS magnetometer's noise).
     public var maximumRelativeResidual = 0.03
-    /// Soft iron from nearby metal stretches axes by tens of percent; beyond 1.5 the data is
-    /// more likely wrong than the metal that strong.
-    public var maximumAxisRatio = 1.5
+    /// Soft iron from nearby metal stretches axes by tens of percent (+-20% is already a ratio
+    /// of 1.5); much beyond that the data is more likely wrong than the metal that strong.
+    public var maximumAxisRatio = 1.6
 
     public init() {}
+
+    /// Enough directions for the soft-iron matrix to mean something: the overall fraction, and
+    /// no broad direction left out (a missing side lets the ellipsoid bulge there unseen).
+    public func isCoverageEnough(_ coverage: OrientationCoverage) -> Bool {
+        coverage.coverage >= minimumCoverage && coverage.missingDirections.isEmpty
+    }
 
     /// Every check that fails, most fundamental first (the first is the one to tell a person).
     public func check(samples: Int, flatness: Double?, fit: FieldFit?, fitProblem: FitProblem?,
@@ -169,7 +176,7 @@ public struct CalibrationAcceptance: Sendable, Equatable {
         if let flatness, flatness < minimumFlatness {
             failures.append(.readingsInAPlane(flatness: flatness, needed: minimumFlatness))
         }
-        if coverage.coverage < minimumCoverage || !coverage.missingDirections.isEmpty {
+        if !isCoverageEnough(coverage) {
             failures.append(.tooLittleCoverage(coverage: coverage.coverage, needed: minimumCoverage,
                                                missing: coverage.missingDirections))
         }
@@ -239,7 +246,7 @@ extension MagnetometerCalibration {
         var coverage = OrientationCoverage()
         if let fit = chosen {
             for reading in readings { coverage.add(direction: fit.apply(reading)) }
-            if fit.model == .ellipsoid && coverage.coverage < acceptance.minimumCoverage,
+            if fit.model == .ellipsoid && !acceptance.isCoverageEnough(coverage),
                case .success(let sphere) = accumulator.sphere() {
                 chosen = sphere
             }
