@@ -6,6 +6,7 @@ import LodestoneOutputs
 public struct CalibrationFileError: Error, Equatable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
+    public init(message: String) { self.message = message }
 }
 
 /// The JSON form of a magnetometer calibration, shared by the calibration files and the

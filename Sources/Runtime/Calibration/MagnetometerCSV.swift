@@ -17,6 +17,7 @@ public struct MagnetometerRecording: Sendable {
 public struct CSVFormatError: Error, Equatable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
+    public init(message: String) { self.message = message }
 }
 
 /// Reads `t,mx,my,mz[,ax,ay,az]` CSV. Columns are found by their header names, in any order
