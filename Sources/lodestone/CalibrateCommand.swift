@@ -99,26 +99,44 @@ enum CalibrateCommand {
     /// The result for a person: the figures, then every problem with what to do about it.
     static func summary(_ outcome: CalibrationOutcome, path: String, recording: MagnetometerRecording) -> String {
         var out = "magnetometer calibration from \(path): \(outcome.samples) readings"
-        if recording.badLines > 0 { out += " (\(recording.badLines) unreadable lines skipped)" }
+        if recording.badLines > 0 {
+            out += " (\(recording.badLines) unreadable line\(recording.badLines == 1 ? "" : "s") skipped)"
+        }
         out += recording.specificForces == nil ? "\n" : ", with accelerometer\n"
         if let c = outcome.calibration {
             let o = c.hardIronOffset
-            out += "  hard-iron offset   \(fixed(o.x, 2))  \(fixed(o.y, 2))  \(fixed(o.z, 2)) uT\n"
+            out += "  hard-iron offset   \(decimal(o.x, 2))  \(decimal(o.y, 2))  \(decimal(o.z, 2)) uT\n"
             for (i, row) in [c.softIron.row0, c.softIron.row1, c.softIron.row2].enumerated() {
                 out += (i == 0 ? "  soft iron          " : "                     ")
-                out += "[ \(fixed(row.x, 4))  \(fixed(row.y, 4))  \(fixed(row.z, 4)) ]\n"
+                out += "[ \(decimal(row.x, 4))  \(decimal(row.y, 4))  \(decimal(row.z, 4)) ]\n"
             }
             if c.model == .sphere { out += "                     (offset only: the readings do not support a soft-iron matrix)\n" }
-            out += "  field strength     \(fixed(c.fieldStrength, 1)) uT\n"
-            out += "  residual           \(fixed(c.residualRMS, 2)) uT rms\n"
-            out += "  coverage           \(fixed(c.coverage * 100, 0))% of field directions\n"
-            out += "  heading error      about \(fixed(c.expectedHeadingError, 1)) degrees per reading\n"
+            out += "  field strength     \(decimal(c.fieldStrength, 1)) uT\n"
+            out += "  residual           \(decimal(c.residualRMS, 2)) uT rms\n"
+            out += "  coverage           \(decimal(c.coverage * 100, 0))% of field directions\n"
+            out += "  heading error      about \(decimal(c.expectedHeadingError, 1)) degrees per reading\n"
         }
         if outcome.isAccepted {
             out += "calibration good: calibrated field = softIron x (raw - offset)\n"
         } else {
             out += "calibration refused:\n"
             for failure in outcome.failures { out += "  - " + failure.reason + "\n" }
+        }
+        return out
+    }
+
+    /// Fixed decimals, trailing zeros kept, so the columns of the summary line up.
+    static func decimal(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite else { return "?" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 1e15 else { return String(value) }
+        let units = Int64(scaled), divisor = Int64(scale)
+        var out = (value < 0 && units > 0 ? "-" : "") + String(units / divisor)
+        if decimals > 0 {
+            let fraction = String(units % divisor)
+            out += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
         }
         return out
     }

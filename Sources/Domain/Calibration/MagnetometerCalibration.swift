@@ -235,23 +235,27 @@ extension MagnetometerCalibration {
         let spread = accumulator.spread()
         let flatness = spread.flatMap { $0.z > 0 ? $0.x / $0.z : nil }
 
-        var chosen: FieldFit?
+        // `checked` is the fit the acceptance checks judge: the ellipsoid whenever it solved,
+        // since that is the calibration asked for (a sphere's residual would also count the
+        // soft iron it leaves out). `chosen` is the correction reported.
+        var checked: FieldFit?
         var problem: FitProblem?
         switch accumulator.ellipsoid() {
-        case .success(let fit): chosen = fit
+        case .success(let fit): checked = fit
         case .failure(let p):
             problem = p
-            if case .success(let sphere) = accumulator.sphere() { chosen = sphere }
+            if case .success(let sphere) = accumulator.sphere() { checked = sphere }
         }
+        var chosen = checked
         var coverage = OrientationCoverage()
-        if let fit = chosen {
+        if let fit = checked {
             for reading in readings { coverage.add(direction: fit.apply(reading)) }
             if fit.model == .ellipsoid && !acceptance.isCoverageEnough(coverage),
                case .success(let sphere) = accumulator.sphere() {
                 chosen = sphere
             }
         }
-        let failures = acceptance.check(samples: accumulator.count, flatness: flatness, fit: chosen,
+        let failures = acceptance.check(samples: accumulator.count, flatness: flatness, fit: checked,
                                         fitProblem: problem, coverage: coverage)
         var calibration: MagnetometerCalibration?
         if let fit = chosen {

@@ -17,7 +17,15 @@ public enum CalibrationJSON {
     public static let version = 1
 
     public static func array(_ v: Vector3, decimals: Int) -> String {
-        "[" + [v.x, v.y, v.z].map { JSONObjectWriter.format($0, decimals: decimals) }.joined(separator: ",") + "]"
+        "[" + [v.x, v.y, v.z].map { numberText($0, decimals: decimals) }.joined(separator: ",") + "]"
+    }
+
+    /// A JSON number, or null when not finite. Values beyond a billion are written without
+    /// decimals: JSONObjectWriter.format scales by 10^decimals into an Int64, which a wild fit
+    /// from bad data could otherwise overflow (such a calibration is refused anyway).
+    public static func numberText(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite else { return "null" }
+        return JSONObjectWriter.format(value, decimals: abs(value) < 1e9 ? decimals : 0)
     }
 
     public static func matrix(_ m: Matrix3) -> String {
@@ -41,7 +49,7 @@ public enum CalibrationJSON {
 
     /// A number, or null when it is not finite (so the key is never silently missing).
     static func number(_ w: inout JSONObjectWriter, _ key: String, _ value: Double, _ decimals: Int) {
-        if value.isFinite { w.number(key, value, decimals: decimals) } else { w.null(key) }
+        w.raw(key, numberText(value, decimals: decimals))
     }
 
     /// The whole file: one JSON object on one line.
@@ -62,7 +70,7 @@ public enum CalibrationJSON {
         guard case .object = value else { throw CalibrationFileError(message: "expected a JSON object, found \(value.kind)") }
         guard let version = value["version"]?.numberValue else { throw CalibrationFileError(message: "no \"version\"") }
         guard version == Double(CalibrationJSON.version) else {
-            throw CalibrationFileError(message: "version \(JSONObjectWriter.format(version, decimals: 3)) is not supported (this build reads version \(CalibrationJSON.version))")
+            throw CalibrationFileError(message: "version \(numberText(version, decimals: 3)) is not supported (this build reads version \(CalibrationJSON.version))")
         }
         var model = FieldFit.Model.ellipsoid
         if let name = value["model"] {
@@ -86,7 +94,7 @@ public enum CalibrationJSON {
         guard offset.length < 10_000 else { throw CalibrationFileError(message: "\"offset\" is beyond any magnetometer's range") }
         let determinant = softIron.determinant
         guard determinant > 0.1 && determinant < 10 else {
-            throw CalibrationFileError(message: "\"softIron\" is not a plausible correction (determinant \(JSONObjectWriter.format(determinant, decimals: 4)))")
+            throw CalibrationFileError(message: "\"softIron\" is not a plausible correction (determinant \(numberText(determinant, decimals: 4)))")
         }
         guard fieldStrength > 0 && fieldStrength < 1000 else { throw CalibrationFileError(message: "\"fieldStrength\" must be a positive number of microtesla") }
         guard residual >= 0 else { throw CalibrationFileError(message: "\"residualRMS\" must not be negative") }

@@ -185,3 +185,27 @@ import Testing
         #expect(MagnetometerCalibration.expectedHeadingError(residualRMS: 1, fieldStrength: 50, inclination: 90) > 80)
     }
 }
+
+/// Whatever a file holds, the fit answers with reasons rather than trapping.
+@Suite struct CalibrationDegenerateInputTests {
+    static let cases: [[Vector3]] = {
+        var all: [[Vector3]] = []
+        all.append([Vector3](repeating: Vector3(10, 20, 30), count: 300))
+        all.append((0..<300).map { (i: Int) -> Vector3 in Vector3(Double(i), 2 * Double(i), -Double(i)) })
+        all.append((0..<300).map { (i: Int) -> Vector3 in Vector3(Double(i % 7) * 1e200, 1, 2) })
+        all.append([Vector3](repeating: .zero, count: 300))
+        all.append((0..<300).map { (i: Int) -> Vector3 in Vector3(cos(Double(i)) * 1e-9, sin(Double(i)) * 1e-9, 0) })
+        return all
+    }()
+
+    @Test(arguments: 0..<5)
+    func degenerateReadingsAreRefused(index: Int) {
+        let outcome = MagnetometerCalibration.fit(readings: CalibrationDegenerateInputTests.cases[index])
+        #expect(!outcome.isAccepted)
+        #expect(!outcome.failures.isEmpty)
+        for failure in outcome.failures { #expect(!failure.reason.isEmpty) }
+        if let c = outcome.calibration {
+            #expect(c.softIron.isFinite && c.hardIronOffset.length.isFinite)
+        }
+    }
+}

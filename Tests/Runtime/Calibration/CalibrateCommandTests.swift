@@ -74,7 +74,7 @@ import Testing
         defer { unlink(good); unlink(bad) }
         let ok = CalibrateCommand.offline(path: good, json: false)
         #expect(ok.status == 0)
-        #expect(ok.output.contains("1500 readings (1 unreadable lines skipped), with accelerometer"))
+        #expect(ok.output.contains("1500 readings (1 unreadable line skipped), with accelerometer"))
         #expect(ok.output.contains("calibration good"))
         let refused = CalibrateCommand.offline(path: bad, json: false)
         #expect(refused.status == 1)

@@ -87,3 +87,15 @@ import Testing
         #expect(text.filter { $0 == "\n" }.count == 1)
     }
 }
+
+@Suite struct CalibrationJSONNumberTests {
+    @Test func wildNumbersStayValidJSON() {
+        #expect(CalibrationJSON.numberText(.nan, decimals: 4) == "null")
+        #expect(CalibrationJSON.numberText(-.infinity, decimals: 4) == "null")
+        #expect(CalibrationJSON.numberText(12.345678, decimals: 4) == "12.3457")
+        for huge in [9.5e14, 3e18, 1e300, -7e13] {
+            let text = CalibrationJSON.numberText(huge, decimals: 6)
+            #expect(Double(text) != nil, "\(text)")
+        }
+    }
+}
