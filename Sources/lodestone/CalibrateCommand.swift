@@ -1,0 +1,143 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+import LodestoneRuntime
+
+enum CalibrateCommand {
+    static let help = """
+    Usage: lodestone calibrate mag --from FILE.csv [--json]
+           lodestone calibrate mag
+
+    Fits a magnetometer calibration (hard-iron offset and soft-iron matrix) and says whether
+    it is good enough for a compass, and if not, what to do.
+
+    With --from, fits readings recorded to a CSV file. The header names the columns, in any
+    order: t (seconds, optional), mx, my, mz (microtesla, sensor axes) and optionally ax, ay, az
+    (accelerometer, g), which give the real field dip for the heading-error estimate. Lines
+    that cannot be read are counted and skipped. Record while tracing slow figure 8s and
+    rolling the device over, face up and face down, away from steel and electronics.
+
+    Without --from, runs the live guided calibration on a running 'lodestone run'.
+
+    Options:
+      --from FILE.csv    recorded readings to fit offline
+      --json             print one JSON line: {"status":"ok"|"failed","reason":...,
+                         "offset":[x,y,z],"softIron":[[..],[..],[..]],"fieldStrength":...,
+                         "residualRMS":...,"coverage":0..1,"expectedHeadingError":...}
+                         (microtesla, degrees); calibrated = softIron x (raw - offset)
+
+    Exit status: 0 calibration good, 1 calibration refused or the file unusable (the reason
+    is printed), 2 usage error.
+    """
+
+    static let sensors = ["mag"]
+
+    static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
+        let options = try Options(arguments, spec: OptionSpec(valued: ["from"], flags: ["json"]), command: "calibrate")
+        guard let sensor = options.positional.first else {
+            throw UsageError(message: "calibrate which sensor? 'lodestone calibrate mag --from FILE.csv' (see 'lodestone calibrate --help')")
+        }
+        guard sensors.contains(sensor) else {
+            throw UsageError(message: "cannot calibrate '\(sensor)'; sensors: \(sensors.joined(separator: ", "))")
+        }
+        guard options.positional.count == 1 else {
+            throw UsageError(message: "unexpected '\(options.positional[1])' (see 'lodestone calibrate --help')")
+        }
+        let json = options.flags.contains("json")
+        guard let path = options.values["from"] else { return try live(sensor: sensor, json: json) }
+        let result = offline(path: path, json: json)
+        writeOut(result.output)
+        return result.status
+    }
+
+    /// The live guided calibration against a running instance.
+    static func live(sensor: String, json: Bool) throws(UsageError) -> Int32 {
+        throw UsageError(message: "calibrate \(sensor) needs --from FILE.csv for an offline fit; "
+                         + "live guided calibration needs a running 'lodestone run'")
+    }
+
+    /// What the offline fit prints and its exit status, apart from printing so it can be tested.
+    static func offline(path: String, json: Bool) -> (output: String, status: Int32) {
+        let text: String
+        do { text = try readTextFile(path, limit: 256 << 20) } catch {
+            return unusable(error.description, json: json)
+        }
+        let recording: MagnetometerRecording
+        do { recording = try MagnetometerCSV.parse(text) } catch {
+            return unusable("\(path): \(error.message)", json: json)
+        }
+        if recording.badLines > 0 {
+            Log.warning("\(path): \(recording.badLines) line\(recording.badLines == 1 ? "" : "s") skipped (first: "
+                        + recording.firstBadLines.map(String.init).joined(separator: ", ") + ")")
+        }
+        guard !recording.fields.isEmpty else {
+            return unusable("\(path): no usable readings (\(recording.badLines) bad lines)", json: json)
+        }
+        let outcome = MagnetometerCalibration.fit(readings: recording.fields, specificForces: recording.specificForces)
+        let status: Int32 = outcome.isAccepted ? 0 : 1
+        return (json ? jsonLine(outcome) + "\n" : summary(outcome, path: path, recording: recording), status)
+    }
+
+    static func unusable(_ reason: String, json: Bool) -> (output: String, status: Int32) {
+        if json { return (jsonLine(status: "failed", reason: reason, calibration: nil) + "\n", 1) }
+        Log.error(reason)
+        return ("", 1)
+    }
+
+    static func jsonLine(_ outcome: CalibrationOutcome) -> String {
+        jsonLine(status: outcome.isAccepted ? "ok" : "failed", reason: outcome.reason, calibration: outcome.calibration)
+    }
+
+    static func jsonLine(status: String, reason: String?, calibration: MagnetometerCalibration?) -> String {
+        var w = JSONObjectWriter()
+        w.string("status", status)
+        if let reason { w.string("reason", reason) } else { w.null("reason") }
+        CalibrationJSON.write(calibration, into: &w)
+        return w.finished
+    }
+
+    /// The result for a person: the figures, then every problem with what to do about it.
+    static func summary(_ outcome: CalibrationOutcome, path: String, recording: MagnetometerRecording) -> String {
+        var out = "magnetometer calibration from \(path): \(outcome.samples) readings"
+        if recording.badLines > 0 {
+            out += " (\(recording.badLines) unreadable line\(recording.badLines == 1 ? "" : "s") skipped)"
+        }
+        out += recording.specificForces == nil ? "\n" : ", with accelerometer\n"
+        if let c = outcome.calibration {
+            let o = c.hardIronOffset
+            out += "  hard-iron offset   \(decimal(o.x, 2))  \(decimal(o.y, 2))  \(decimal(o.z, 2)) uT\n"
+            for (i, row) in [c.softIron.row0, c.softIron.row1, c.softIron.row2].enumerated() {
+                out += (i == 0 ? "  soft iron          " : "                     ")
+                out += "[ \(decimal(row.x, 4))  \(decimal(row.y, 4))  \(decimal(row.z, 4)) ]\n"
+            }
+            if c.model == .sphere { out += "                     (offset only: the readings do not support a soft-iron matrix)\n" }
+            out += "  field strength     \(decimal(c.fieldStrength, 1)) uT\n"
+            out += "  residual           \(decimal(c.residualRMS, 2)) uT rms\n"
+            out += "  coverage           \(decimal(c.coverage * 100, 0))% of field directions\n"
+            out += "  heading error      about \(decimal(c.expectedHeadingError, 1)) degrees per reading\n"
+        }
+        if outcome.isAccepted {
+            out += "calibration good: calibrated field = softIron x (raw - offset)\n"
+        } else {
+            out += "calibration refused:\n"
+            for failure in outcome.failures { out += "  - " + failure.reason + "\n" }
+        }
+        return out
+    }
+
+    /// Fixed decimals, trailing zeros kept, so the columns of the summary line up.
+    static func decimal(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite else { return "?" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 1e15 else { return String(value) }
+        let units = Int64(scaled), divisor = Int64(scale)
+        var out = (value < 0 && units > 0 ? "-" : "") + String(units / divisor)
+        if decimals > 0 {
+            let fraction = String(units % divisor)
+            out += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+        }
+        return out
+    }
+}
