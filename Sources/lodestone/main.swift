@@ -29,6 +29,9 @@ do {
     case "declination":
         if wantsHelp(rest) { print(DeclinationCommand.help); exit(0) }
         status = try DeclinationCommand.main(rest)
+    case "calibrate":
+        if wantsHelp(rest) { print(CalibrateCommand.help); exit(0) }
+        status = try CalibrateCommand.main(rest)
     case "help", "--help", "-h":
         switch rest.first {
         case "run": print(Help.run)
@@ -37,11 +40,12 @@ do {
         case "bench": print(Help.bench)
         case "probe": print(Help.probe)
         case "declination": print(DeclinationCommand.help)
+        case "calibrate": print(CalibrateCommand.help)
         default: print(Help.overview)
         }
         status = 0
     default:
-        throw UsageError(message: "unknown command '\(command)'; commands: run, watch, status, probe, declination, bench, help")
+        throw UsageError(message: "unknown command '\(command)'; commands: run, watch, status, calibrate, probe, declination, bench, help")
     }
     exit(status)
 } catch let error as UsageError {

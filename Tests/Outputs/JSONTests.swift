@@ -14,7 +14,9 @@ import Testing
     }
 
     @Test(arguments: [(0.0, 3, "0"), (1.25, 1, "1.3"), (-1.25, 1, "-1.3"), (1013.2500001, 2, "1013.25"), (0.05, 3, "0.05"),
-                      (-0.0004, 3, "0"), (123456789.123, 2, "123456789.12")])
+                      (-0.0004, 3, "0"), (123456789.123, 2, "123456789.12"),
+                      (1.5e13, 6, "15000000000000"), (1.25e13 + 0.5, 6, "12500000000000.5"), (Double.nan, 2, "null"),
+                      (Double.infinity, 1, "null")])
     func formatsNumbers(value: Double, decimals: Int, expected: String) {
         #expect(JSONObjectWriter.format(value, decimals: decimals) == expected)
     }

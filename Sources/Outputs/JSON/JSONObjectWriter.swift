@@ -56,11 +56,13 @@ public struct JSONObjectWriter {
 
     /// A number rounded to `decimals` places, without exponent notation or trailing zeros.
     public static func format(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite else { return "null" }   // JSON has no NaN or infinity
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let rounded = (value * scale).rounded() / scale
         if rounded == rounded.rounded() && abs(rounded) < 1e15 { return String(Int(rounded)) }
-        if abs(rounded) >= 1e-4 && abs(rounded) < 1e15 {
+        // The digits go through Int64, so the scaled value must stay below 2^63.
+        if abs(rounded) >= 1e-4 && abs(rounded) < 1e15 && abs(rounded) * scale < 9e18 {
             var digits = String(Int64((abs(rounded) * scale).rounded()))
             if digits.count <= decimals { digits = String(repeating: "0", count: decimals - digits.count + 1) + digits }
             let split = digits.index(digits.endIndex, offsetBy: -decimals)
