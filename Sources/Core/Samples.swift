@@ -16,14 +16,18 @@ public struct ImuSample: Sendable, Equatable {
     }
 }
 
-/// One magnetometer reading in microtesla, in the sensor's own axes.
+/// One magnetometer reading in microtesla. Drivers give it in the sensor's own axes; the
+/// sampling pipeline publishes it calibrated and in body axes, keeping the reading as it came
+/// from the chip in `raw` (what a calibration is fitted to).
 public struct MagneticSample: Sendable, Equatable {
     public var time: MonotonicNanoseconds
     public var field: Vector3
+    public var raw: Vector3
 
-    public init(time: MonotonicNanoseconds, field: Vector3) {
+    public init(time: MonotonicNanoseconds, field: Vector3, raw: Vector3? = nil) {
         self.time = time
         self.field = field
+        self.raw = raw ?? field
     }
 }
 

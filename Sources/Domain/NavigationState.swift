@@ -28,6 +28,23 @@ public struct NavigationState: Sendable {
     public var pressure: PressureSample?
     public var fix = GPSFix()
     public var attitude: TiltCompensatedHeading?
+    /// Heading from true north, degrees: magnetic heading plus the model's declination; nil
+    /// until a GPS fix has told where the device is.
+    public var trueHeading: Double?
+    public var declination: Double?
+    /// A one-sigma estimate of the heading's error, degrees.
+    public var headingAccuracy = Double.nan
+    /// The measured field: strength in microtesla, dip (inclination) in degrees, down positive.
+    public var fieldStrength = Double.nan
+    public var dip = Double.nan
+    /// What the model says they should be here (NaN before the first fix).
+    public var expectedFieldStrength = Double.nan
+    public var expectedDip = Double.nan
+    /// The field does not look like Earth's (iron or current nearby): the heading is carried
+    /// on the gyro from the last good one, and flagged.
+    public var magneticInterference = false
+    /// The magnetometer calibration in use, if any: its expected heading error, degrees.
+    public var calibrationHeadingError: Double?
     /// Altitude from the barometer against `seaLevelPressure`, metres.
     public var barometricAltitude = Double.nan
     /// The QNH the barometric altitude uses, pascal.

@@ -6,7 +6,7 @@ import LodestoneRuntime
 enum CalibrateCommand {
     static let help = """
     Usage: lodestone calibrate mag --from FILE.csv [--json]
-           lodestone calibrate mag
+           lodestone calibrate mag [--socket PATH] [--json]
 
     Fits a magnetometer calibration (hard-iron offset and soft-iron matrix) and says whether
     it is good enough for a compass, and if not, what to do.
@@ -17,10 +17,15 @@ enum CalibrateCommand {
     that cannot be read are counted and skipped. Record while tracing slow figure 8s and
     rolling the device over, face up and face down, away from steel and electronics.
 
-    Without --from, runs the live guided calibration on a running 'lodestone run'.
+    Without --from, runs the live guided calibration on a running 'lodestone run': it prints
+    the coverage as it fills and which directions are still missing, then the result. A
+    good calibration is saved in the data directory and used at once and at every start.
+    Lodestone also refines the calibration in the background as the device moves, adopting
+    a new fit only when it is clearly better.
 
     Options:
       --from FILE.csv    recorded readings to fit offline
+      --socket PATH      the running instance (default as 'lodestone run')
       --json             print one JSON line: {"status":"ok"|"failed","reason":...,
                          "offset":[x,y,z],"softIron":[[..],[..],[..]],"fieldStrength":...,
                          "residualRMS":...,"coverage":0..1,"expectedHeadingError":...}
@@ -33,7 +38,7 @@ enum CalibrateCommand {
     static let sensors = ["mag"]
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["from"], flags: ["json"]), command: "calibrate")
+        let options = try Options(arguments, spec: OptionSpec(valued: ["from", "socket"], flags: ["json"]), command: "calibrate")
         guard let sensor = options.positional.first else {
             throw UsageError(message: "calibrate which sensor? 'lodestone calibrate mag --from FILE.csv' (see 'lodestone calibrate --help')")
         }
@@ -44,16 +49,43 @@ enum CalibrateCommand {
             throw UsageError(message: "unexpected '\(options.positional[1])' (see 'lodestone calibrate --help')")
         }
         let json = options.flags.contains("json")
-        guard let path = options.values["from"] else { return try live(sensor: sensor, json: json) }
+        guard let path = options.values["from"] else {
+            return live(socket: options.values["socket"] ?? Configuration.defaultSocketPath(), json: json)
+        }
         let result = offline(path: path, json: json)
         writeOut(result.output)
         return result.status
     }
 
-    /// The live guided calibration against a running instance.
-    static func live(sensor: String, json: Bool) throws(UsageError) -> Int32 {
-        throw UsageError(message: "calibrate \(sensor) needs --from FILE.csv for an offline fit; "
-                         + "live guided calibration needs a running 'lodestone run'")
+    /// The live guided calibration against a running instance: asks it to start, then prints
+    /// its calibration EVENTs until one says the session ended.
+    static func live(socket: String, json: Bool) -> Int32 {
+        let client: ReportClient
+        do { client = try ReportClient(path: socket) } catch {
+            Log.error(error.description)
+            return 1
+        }
+        client.send(#"?WATCH={"enable":true,"json":true};?CALIBRATE={"sensor":"magnetometer"};"#)
+        if !json { writeOut("turn the device slowly through every direction: figure 8s, face up and face down\n") }
+        var lastShown = ""
+        while let line = client.readLine(timeoutMilliseconds: 10_000) {
+            guard line.contains(#""event":"calibration""#), let report = try? JSONValue.parse(line) else { continue }
+            let status = report["status"]?.stringValue ?? ""
+            let message = report["message"]?.stringValue ?? ""
+            if json {
+                writeOut(line + "\n")
+            } else {
+                let percent = Int(((report["progress"]?.numberValue ?? 0) * 100).rounded())
+                let shown = status == "inProgress" ? "\(percent)%  \(message)" : message
+                if shown != lastShown { writeOut(shown + "\n") }
+                lastShown = shown
+            }
+            if status != "inProgress" {
+                return message.hasPrefix("calibrated") ? 0 : 1
+            }
+        }
+        Log.error("\(socket) stopped answering during calibration")
+        return 1
     }
 
     /// What the offline fit prints and its exit status, apart from printing so it can be tested.

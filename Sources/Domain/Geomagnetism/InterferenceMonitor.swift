@@ -24,11 +24,11 @@ public struct InterferenceMonitor: Sendable {
     /// - Parameters:
     ///   - fieldStrength: measured, microtesla.
     ///   - dip: measured inclination, degrees (positive down).
-    ///   - expected: the model's field here (nanotesla and degrees).
+    ///   - expected: the model's field here.
     ///   - interval: seconds since the last update.
     @discardableResult
-    public mutating func update(fieldStrength: Double, dip: Double, expected: GeomagneticField, interval: Double) -> Bool {
-        let expectedStrength = expected.totalIntensity / 1000
+    public mutating func update(fieldStrength: Double, dip: Double, expected: ExpectedField, interval: Double) -> Bool {
+        let expectedStrength = expected.strength
         guard expectedStrength > 0, fieldStrength.isFinite, dip.isFinite else { return interfered }
         strengthError = fieldStrength / expectedStrength - 1
         dipError = dip - expected.inclination

@@ -41,15 +41,30 @@ public enum GPSDReports {
 
     /// Attitude: heading, pitch and roll in degrees; acceleration in m/s^2, rotation in deg/s,
     /// the magnetic field in microtesla (body frame x forward, y right, z down).
-    public static func att(_ state: NavigationState, device: String, time: String) -> String {
+    ///
+    /// gpsd's fields: `heading` (true; only once the position is known), `mheading`, `pitch`,
+    /// `roll`, `dip` (degrees), `mag_st` (N normal, C calibration needed, O interference).
+    /// Lodestone's: `headingAccuracy` (one sigma, degrees), `declination`, `calibration`
+    /// (uncalibrated, inProgress, good, poor), `interference`.
+    public static func att(_ state: NavigationState, device: String, time: String, calibration: String? = nil) -> String {
         var w = JSONObjectWriter(class: "ATT")
         w.string("device", device)
         w.string("time", time)
         if let attitude = state.attitude {
+            if let heading = state.trueHeading { w.number("heading", heading, decimals: 2) }
             w.number("mheading", attitude.magneticHeading, decimals: 2)
             w.number("pitch", attitude.pitch, decimals: 2)
             w.number("roll", attitude.roll, decimals: 2)
+            w.number("headingAccuracy", state.headingAccuracy, decimals: 1)
+            if let declination = state.declination { w.number("declination", declination, decimals: 2) }
         }
+        if state.dip.isFinite { w.number("dip", state.dip, decimals: 2) }
+        if state.magnetic != nil {
+            let uncalibrated = state.calibrationHeadingError == nil
+            w.string("mag_st", state.magneticInterference ? "O" : (uncalibrated ? "C" : "N"))
+            w.bool("interference", state.magneticInterference)
+        }
+        if let calibration { w.string("calibration", calibration) }
         appendInertial(&w, state)
         return w.finished
     }

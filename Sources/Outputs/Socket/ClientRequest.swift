@@ -6,6 +6,13 @@ public enum ClientRequest: Equatable, Sendable {
     case version
     /// Lodestone's own: the scheduler table and sensor health as a HEALTH report.
     case status
+    /// Lodestone's own: start (or with {"cancel":true} stop) a guided magnetometer calibration.
+    case calibrate(JSONValue?)
+    /// Lodestone's own: lock the current heading, or {"bearing":DEG}; ?UNLOCK; releases it.
+    case lock(JSONValue?)
+    case unlock
+    /// Lodestone's own: {"zero":true} takes the current roll and pitch as level, {"clear":true} forgets it.
+    case level(JSONValue?)
     /// Not a command this server knows, or not well formed: answered with an ERROR report.
     case invalid(String)
 
@@ -45,6 +52,10 @@ public enum ClientRequest: Equatable, Sendable {
             case "DEVICES": requests.append(.devices)
             case "VERSION": requests.append(.version)
             case "STATUS": requests.append(.status)
+            case "CALIBRATE": requests.append(.calibrate(argument))
+            case "LOCK": requests.append(.lock(argument))
+            case "UNLOCK": requests.append(.unlock)
+            case "LEVEL": requests.append(.level(argument))
             default: requests.append(.invalid("Unrecognized request '\(name.prefix(40))'"))
             }
         }

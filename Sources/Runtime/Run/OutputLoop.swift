@@ -28,13 +28,15 @@ final class OutputLoop<Clock: MonotonicClock> {
     let devices: () -> [GPSDReports.Device]
     let clock: Clock
     let controls: Controls?
+    let compass: CompassService?
     private var latest = NavigationState()
     private var lastMagnetic: MagneticSample?
 
     init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
          display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device],
-         controls: Controls? = nil) {
+         controls: Controls? = nil, compass: CompassService? = nil) {
         self.controls = controls
+        self.compass = compass
         self.outputs = outputs
         self.scheduler = scheduler
         self.budgets = budgets
@@ -76,6 +78,9 @@ final class OutputLoop<Clock: MonotonicClock> {
             }
             latest = outputs.state.read()
             publishSamples()
+            if let compass {
+                for event in compass.tick(latest, now: now) { send(event) }
+            }
             if let controls {
                 for (button, event) in controls.update(at: now) {
                     send(Controls.report(button: button, event: event, time: Self.wallClock()))
@@ -83,7 +88,9 @@ final class OutputLoop<Clock: MonotonicClock> {
             }
             if now >= nextAttitude {
                 nextAttitude = now + attitudePeriod
-                if latest.imu != nil { send(GPSDReports.att(latest, device: deviceName, time: Self.wallClock())) }
+                if latest.imu != nil {
+                    send(GPSDReports.att(latest, device: deviceName, time: Self.wallClock(), calibration: compass?.status.rawValue))
+                }
             }
             if now >= nextEnvironment {
                 nextEnvironment = now + environmentPeriod
@@ -101,7 +108,10 @@ final class OutputLoop<Clock: MonotonicClock> {
     }
 
     private func publishSamples() {
-        outputs.magneticRing.drain { lastMagnetic = $0 }
+        outputs.magneticRing.drain { sample in
+            lastMagnetic = sample
+            compass?.add(sample, specificForce: latest.imu?.acceleration)
+        }
         outputs.pressureRing.drain { _ in }
         let time = Self.wallClock()
         outputs.imuRing.drain { sample in
@@ -137,6 +147,14 @@ final class OutputLoop<Clock: MonotonicClock> {
             w.raw("att", latest.imu == nil ? "[]" : "[" + GPSDReports.att(latest, device: deviceName, time: time) + "]")
             w.raw("sky", "[]")
             return [w.finished]
+        case .calibrate(let argument):
+            guard let compass else { return [GPSDReports.error("this board has no magnetometer to calibrate")] }
+            if argument?["cancel"]?.boolValue == true {
+                compass.cancelGuided()
+            } else {
+                compass.startGuided(at: clock.now())
+            }
+            return []
         case .status:
             let overflows = outputs.imuRing.overflows + outputs.magneticRing.overflows + outputs.pressureRing.overflows
                 + outputs.fixRing.overflows

@@ -122,7 +122,10 @@ public enum Runner {
         }
         let loop = OutputLoop(outputs: pipeline, scheduler: scheduler, budgets: TaskTable.budgets(tasks), server: server,
                               display: display, stop: stop, deviceName: board.name, devices: devices,
-                              controls: gpio.map { Controls(wiring: $0.wiring, provider: $0.provider) })
+                              controls: gpio.map { Controls(wiring: $0.wiring, provider: $0.provider) },
+                              compass: board.magnetometer == nil ? nil
+                                  : CompassService(pipeline: pipeline, dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory(),
+                                                   now: clock.now()))
         for problem in loop.controls?.problems ?? [] { Log.warning(problem + "; running without it") }
         let deadline = c.duration.map { clock.now() + UInt64($0 * 1e9) }
         let reason = loop.run(until: deadline)

@@ -1,3 +1,4 @@
+import Glibc
 import LodestoneCore
 import LodestoneDevices
 import LodestoneDomain
@@ -17,6 +18,10 @@ public final class SensorPipeline: @unchecked Sendable {
     /// GPS fixes are rare and each one matters to a track: keep the oldest if the reader stalls.
     public let fixRing = SPSCRing<GPSFix>(capacity: 64, policy: .dropNewest)
     public let state = LatestValue(NavigationState())
+    /// Handed in by the output side: Earth's field where the device is (from the model, when
+    /// there is a fix) and the magnetometer calibration (loaded at start or newly fitted).
+    public let expectedField = LatestValue<ExpectedField?>(nil)
+    public let magnetometerCalibration = LatestValue<MagnetometerCalibration?>(nil)
 
     private var imu: SensorSlot<AnySensor<ImuSample>>?
     private var magnetometer: SensorSlot<AnySensor<MagneticSample>>?
@@ -24,7 +29,7 @@ public final class SensorPipeline: @unchecked Sendable {
     /// Chip axes to body axes (x forward, y right, z down), from each chip's mounting.
     private var imuReady: DataReadyGate?
     private let imuAxes: AxisMapping
-    private let magnetometerAxes: AxisMapping
+    public let magnetometerAxes: AxisMapping
     private let gps: (any SerialPort)?
     private var framer = NMEAFramer()
     private var parser = NMEAParser()
@@ -36,6 +41,9 @@ public final class SensorPipeline: @unchecked Sendable {
     private var gyroBias: GyroBiasEstimator
     private let imuPeriod: Double
     private var lastIMUTime: MonotonicNanoseconds = 0
+    private var interference = InterferenceMonitor()
+    private var lastProcess: MonotonicNanoseconds = 0
+    private var lastCleanField: MonotonicNanoseconds = 0
 
     /// - Parameters:
     ///   - imuMounting, magnetometerMounting: how each chip sits on the board (board axis from
@@ -87,7 +95,9 @@ public final class SensorPipeline: @unchecked Sendable {
     public func sampleMagnetometer() {
         guard magnetometer != nil else { return }
         if let sample = magnetometer?.sample(at: clock.now()) {
-            let body = MagneticSample(time: sample.time, field: magnetometerAxes.apply(sample.field))
+            // Calibration is fitted in the chip's own axes, so it applies before the mounting turn.
+            let corrected = magnetometerCalibration.read()?.apply(sample.field) ?? sample.field
+            let body = MagneticSample(time: sample.time, field: magnetometerAxes.apply(corrected), raw: sample.field)
             current.magnetic = body
             magneticRing.push(body)
         }
@@ -139,20 +149,58 @@ public final class SensorPipeline: @unchecked Sendable {
         }
         lastIMUTime = sample.time
         let rate = gyroBias.update(sample.rotationRate)
-        attitude.update(rotationRate: rate, specificForce: sample.acceleration, field: current.magnetic?.field, interval: interval)
+        // A field bent by nearby iron would turn the heading: carry it on the gyro instead.
+        let field = current.magneticInterference ? nil : current.magnetic?.field
+        attitude.update(rotationRate: rate, specificForce: sample.acceleration, field: field, interval: interval)
     }
 
     public func process() {
         let now = clock.now()
+        let interval = lastProcess == 0 ? 0 : Double(now &- lastProcess) / 1e9
+        lastProcess = now
         if current.imu != nil {
             current.attitude = TiltCompensatedHeading(roll: attitude.roll, pitch: attitude.pitch, magneticHeading: attitude.heading)
         }
+        updateCompass(interval: interval, now: now)
         if let pressure = current.pressure {
             current.barometricAltitude = BarometricAltitude.altitude(pressure: pressure.pressure,
                                                                      reference: current.seaLevelPressure)
         }
         current.updated = now
         state.publish(current)
+    }
+
+    /// True heading, the measured field against the model's, interference and the heading's
+    /// accuracy.
+    private func updateCompass(interval: Double, now: MonotonicNanoseconds) {
+        let expected = expectedField.read()
+        let calibration = magnetometerCalibration.read()
+        current.calibrationHeadingError = calibration?.expectedHeadingError
+        current.declination = expected?.declination
+        current.expectedFieldStrength = expected?.strength ?? .nan
+        current.expectedDip = expected?.inclination ?? .nan
+        if let magnetic = current.magnetic, current.imu != nil {
+            // The field in north-east-down axes: its dip is independent of the heading.
+            let earth = attitude.orientation.rotate(magnetic.field)
+            let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
+            current.fieldStrength = magnetic.field.length
+            current.dip = Angle.degrees(atan2(earth.z, horizontal))
+            // Uncalibrated, the field's strength swings with orientation by the hard iron itself;
+            // interference can only be told apart once the sensor's own distortion is removed.
+            if let expected, calibration != nil {
+                current.magneticInterference = interference.update(fieldStrength: current.fieldStrength, dip: current.dip,
+                                                                   expected: expected, interval: interval)
+            }
+        }
+        if !current.magneticInterference { lastCleanField = now }
+        if let attitude = current.attitude {
+            current.trueHeading = expected.map { Angle.heading(attitude.magneticHeading + $0.declination) }
+            current.headingAccuracy = HeadingAccuracy.estimate(
+                calibrationError: calibration?.expectedHeadingError,
+                strengthError: current.expectedFieldStrength > 0 ? interference.strengthError : .nan,
+                horizontalFraction: expected?.horizontalFraction ?? 0,
+                secondsOnGyro: Double(now &- lastCleanField) / 1e9)
+        }
     }
 
     // MARK: Introspection (sampling thread, or after it stopped)

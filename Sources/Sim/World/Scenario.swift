@@ -88,10 +88,12 @@ public struct Scenario: Sendable {
         var m = Motion(roll: 0, pitch: 0, yaw: 30, speed: 0, course: 30, climbRate: 0,
                        extraAcceleration: (0, 0, 0))
         if t < 30 {
-            // Figure-8 calibration: two slow turns while rocking through roll and pitch.
+            // Figure-8 calibration: two slow turns while rolling past the vertical both ways and
+            // pitching nearly straight up and down, so the field is seen from most directions
+            // (about 85% of the sphere) without the device ever lying face down.
             m.yaw = 30 + 360 * t / 15
-            m.roll = 40 * sin(2 * Double.pi * t / 7.5)
-            m.pitch = 35 * sin(2 * Double.pi * t / 5)
+            m.roll = 120 * sin(2 * Double.pi * t / 7.5)
+            m.pitch = 80 * sin(2 * Double.pi * t / 10)
             return m
         }
         if t < 35 { return m }

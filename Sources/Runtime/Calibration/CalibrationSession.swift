@@ -1,0 +1,42 @@
+import LodestoneCore
+import LodestoneDomain
+
+/// Readings gathered for a magnetometer fit on the output thread: raw fields (sensor axes)
+/// with the accelerometer's reading turned into the same axes. Only readings whose direction
+/// has moved by a few degrees since the last one kept are added, so a device lying still does
+/// not flood the fit with one direction; the store is bounded, dropping its older half when full.
+struct CalibrationSession {
+    static let capacity = 3000
+    /// About 3 degrees between kept readings.
+    static let minimumTurnCosine = 0.9986
+    private(set) var readings: [Vector3] = []
+    private(set) var forces: [Vector3] = []
+    private var lastDirection: Vector3?
+    let started: MonotonicNanoseconds
+
+    init(started: MonotonicNanoseconds) {
+        self.started = started
+        readings.reserveCapacity(Self.capacity)
+        forces.reserveCapacity(Self.capacity)
+    }
+
+    mutating func add(raw: Vector3, force: Vector3) {
+        let length = raw.length
+        guard length > 0, length.isFinite else { return }
+        let direction = raw / length
+        if let last = lastDirection, last.dot(direction) > Self.minimumTurnCosine { return }
+        lastDirection = direction
+        if readings.count >= Self.capacity {
+            readings.removeFirst(Self.capacity / 2)
+            forces.removeFirst(Self.capacity / 2)
+        }
+        readings.append(raw)
+        forces.append(force)
+    }
+
+    var count: Int { readings.count }
+
+    func evaluate() -> CalibrationOutcome {
+        MagnetometerCalibration.fit(readings: readings, specificForces: forces)
+    }
+}

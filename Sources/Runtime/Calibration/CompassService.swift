@@ -1,0 +1,158 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneHAL
+import LodestoneOutputs
+
+/// The compass's slow work, on the output thread: Earth's field at the device's position for
+/// the sampling side (true north, interference), the magnetometer calibration (loaded at
+/// start, fitted in a guided figure-8 session, refined in the background), and the
+/// calibration status and progress as EVENT reports.
+final class CompassService {
+    enum Status: String {
+        case uncalibrated, inProgress, good, poor
+    }
+
+    /// A calibration good enough to call good, degrees of expected heading error.
+    static let goodHeadingError = 3.0
+    /// A guided session gives up after this long, seconds.
+    static let guidedTimeout: UInt64 = 180_000_000_000
+    /// Background refinement fits every minute and adopts only a clearly better result.
+    static let refinementPeriod: UInt64 = 60_000_000_000
+
+    private let expectedField: LatestValue<ExpectedField?>
+    private let calibrationCell: LatestValue<MagnetometerCalibration?>
+    private let magnetometerAxes: AxisMapping
+    private let store: CalibrationStore?
+    private var environment = MagneticEnvironment()
+    private(set) var calibration: MagnetometerCalibration?
+    private var guided: CalibrationSession?
+    private var background: CalibrationSession
+    private var nextProgress: MonotonicNanoseconds = 0
+    private var nextRefinement: MonotonicNanoseconds
+    private var nextEnvironment: MonotonicNanoseconds = 0
+    private(set) var progress = 0.0
+    private var events: [String] = []
+
+    init(pipeline: SensorPipeline, dataDirectory: String?, now: MonotonicNanoseconds) {
+        expectedField = pipeline.expectedField
+        calibrationCell = pipeline.magnetometerCalibration
+        magnetometerAxes = pipeline.magnetometerAxes
+        store = dataDirectory.map { CalibrationStore(dataDirectory: $0) }
+        background = CalibrationSession(started: now)
+        nextRefinement = now + Self.refinementPeriod
+        if let loaded = store?.loadLogging(sensor: "magnetometer") {
+            calibration = loaded
+            calibrationCell.publish(loaded)
+            Log.info("magnetometer calibration loaded: expected heading error \(fixed(loaded.expectedHeadingError, 1))°")
+        }
+    }
+
+    var status: Status {
+        if guided != nil { return .inProgress }
+        guard let calibration else { return .uncalibrated }
+        return calibration.expectedHeadingError <= Self.goodHeadingError ? .good : .poor
+    }
+
+    var isCalibrating: Bool { guided != nil }
+
+    /// One magnetometer reading as the chip gave it, with the latest accelerometer reading (body axes).
+    func add(_ sample: MagneticSample, specificForce: Vector3?) {
+        guard let specificForce else { return }
+        let force = magnetometerAxes.inverse.apply(specificForce)
+        guided?.add(raw: sample.raw, force: force)
+        background.add(raw: sample.raw, force: force)
+    }
+
+    func startGuided(at now: MonotonicNanoseconds) {
+        guided = CalibrationSession(started: now)
+        progress = 0
+        nextProgress = now + 1_000_000_000
+        events.append(event(status: .inProgress, detail: "turn the device slowly through every direction, a figure-8 in the air"))
+    }
+
+    func cancelGuided() {
+        guard guided != nil else { return }
+        guided = nil
+        events.append(event(status: status, detail: "calibration cancelled"))
+    }
+
+    /// Periodic work; returns EVENT lines to publish.
+    func tick(_ state: NavigationState, now: MonotonicNanoseconds) -> [String] {
+        if now >= nextEnvironment {
+            nextEnvironment = now + 1_000_000_000
+            updateEnvironment(state)
+        }
+        if let session = guided, now >= nextProgress {
+            nextProgress = now + 1_000_000_000
+            evaluateGuided(session, now: now)
+        }
+        if guided == nil, now >= nextRefinement {
+            nextRefinement = now + Self.refinementPeriod
+            refine()
+        }
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    private func updateEnvironment(_ state: NavigationState) {
+        let fix = state.fix
+        guard fix.hasPosition, let utc = fix.utc else { return }
+        let altitude = fix.altitudeHAE.isFinite ? fix.altitudeHAE : fix.altitudeMSL
+        if environment.update(latitude: fix.latitude, longitude: fix.longitude, altitude: altitude, unixTime: utc),
+           let field = environment.expected {
+            expectedField.publish(ExpectedField(field))
+            if let warning = field.warning { Log.warning(warning) }
+        }
+    }
+
+    private func evaluateGuided(_ session: CalibrationSession, now: MonotonicNanoseconds) {
+        let outcome = session.evaluate()
+        let acceptance = CalibrationAcceptance()
+        progress = min(1, (outcome.calibration?.coverage ?? 0) / acceptance.minimumCoverage)
+        if outcome.isAccepted, let fitted = outcome.calibration {
+            adopt(fitted)
+            guided = nil
+            events.append(event(status: status, detail: "calibrated: expected heading error \(fixed(fitted.expectedHeadingError, 1))°"))
+            return
+        }
+        if now &- session.started >= Self.guidedTimeout {
+            guided = nil
+            events.append(event(status: status, detail: "calibration failed: " + (outcome.reason ?? "no usable fit")))
+            return
+        }
+        let missing = outcome.missingDirections.first.map { ": " + $0.advice } ?? ""
+        events.append(event(status: .inProgress, detail: "keep turning\(missing)", missing: outcome.missingDirections))
+    }
+
+    /// A background fit replaces the calibration only when it is clearly better.
+    private func refine() {
+        guard background.count >= 300 else { return }
+        let outcome = background.evaluate()
+        guard outcome.isAccepted, let fitted = outcome.calibration else { return }
+        if let current = calibration, fitted.expectedHeadingError > 0.8 * current.expectedHeadingError { return }
+        adopt(fitted)
+        events.append(event(status: status, detail: "calibration refined: expected heading error \(fixed(fitted.expectedHeadingError, 1))°"))
+    }
+
+    private func adopt(_ fitted: MagnetometerCalibration) {
+        calibration = fitted
+        calibrationCell.publish(fitted)
+        do { try store?.save(fitted, sensor: "magnetometer") } catch {
+            Log.warning("calibration not saved: \(error.message)")
+        }
+    }
+
+    private func event(status: Status, detail: String, missing: [CoverageDirection] = []) -> String {
+        var w = JSONObjectWriter(class: "EVENT")
+        w.string("event", "calibration")
+        w.string("sensor", "magnetometer")
+        w.string("status", status.rawValue)
+        w.number("progress", status == .inProgress ? progress : (calibration == nil ? 0 : 1), decimals: 2)
+        w.raw("missing", "[" + missing.map { JSONObjectWriter.quoted($0.rawValue) }.joined(separator: ",") + "]")
+        if let calibration {
+            w.number("expectedHeadingError", calibration.expectedHeadingError, decimals: 2)
+        }
+        w.string("message", detail)
+        return w.finished
+    }
+}
