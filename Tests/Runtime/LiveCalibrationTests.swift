@@ -1,0 +1,45 @@
+import Glibc
+import LodestoneCore
+import LodestoneOutputs
+import LodestoneRuntime
+import Testing
+
+/// The guided figure-8 calibration end to end: `lodestone calibrate mag` against a running
+/// simulated board (whose magnetometer has hard and soft iron), the result saved, and a
+/// later start that loads it and points true north.
+@Suite(.serialized) struct LiveCalibrationTests {
+    @Test func guidedCalibrationThenTrueNorth() throws {
+        let end = EndToEndTests()
+        let data = "/tmp/lodestone-e2e-cal-\(getpid())"
+        let socket = data + ".sock"
+        // The walk starts with 30 s of figure 8s; at double speed, 15 s.
+        let run = try end.spawn(["run", "--duration", "25", "--speed", "2", "--socket", socket, "--display", "none",
+                                 "--data-dir", data])
+        _ = try #require(end.connect(socket))
+        let (status, output) = end.finish(try end.spawn(["calibrate", "mag", "--socket", socket, "--json"]))
+        kill(run.pid, SIGTERM)
+        _ = end.finish(run)
+        #expect(status == 0, "\(output)")
+        let last = try JSONValue.parse(String(output.split(separator: "\n").last ?? ""))
+        #expect(last["status"]?.stringValue == "good")
+        #expect((last["expectedHeadingError"]?.numberValue ?? 99) < 2)
+        #expect(access(data + "/calibration/magnetometer.json", R_OK) == 0)
+
+        // Lying still pointing true north in Zurich: the calibrated compass says so.
+        let still = try end.spawn(["run", "--duration", "6", "--scenario", "still", "--socket", socket, "--display", "none",
+                                   "--data-dir", data])
+        let client = try #require(end.connect(socket))
+        client.send(#"?WATCH={"enable":true,"json":true};"#)
+        var att: JSONValue?
+        while let line = client.readLine(timeoutMilliseconds: 8000) {
+            if line.contains(#""class":"ATT""#), line.contains(#""heading""#) { att = try? JSONValue.parse(line) }
+        }
+        _ = end.finish(still)
+        let report = try #require(att, "no ATT with a true heading")
+        #expect(abs(Angle.signed((report["heading"]?.numberValue ?? 99) - 0)) < 2, "\(report)")
+        #expect(abs((report["declination"]?.numberValue ?? 0) - 3.6) < 0.2)
+        #expect(report["calibration"]?.stringValue == "good")
+        #expect(report["mag_st"]?.stringValue == "N")
+        #expect((report["headingAccuracy"]?.numberValue ?? 99) < 3)
+    }
+}
