@@ -22,6 +22,21 @@ import Testing
         #expect(last?.colour == .warning)
     }
 
+    @Test func promptsForCalibrationWhenTheHeadingIsUncertain() {
+        var state = NavigationState()
+        state.attitude = TiltCompensatedHeading(roll: 0, pitch: 0, magneticHeading: 350)
+        state.headingAccuracy = 10
+        let uncalibrated = FramebufferView(calibration: "uncalibrated").lines(state).map(\.text)
+        #expect(uncalibrated.contains("HEADING +-10°: CALIBRATE"))
+        #expect(uncalibrated[0] == "350°M N")
+        state.trueHeading = 353.6
+        state.headingAccuracy = 0.8
+        let good = FramebufferView(calibration: "good").lines(state).map(\.text)
+        #expect(good[0] == "354° N")
+        #expect(!good.contains { $0.contains("CALIBRATE") })
+        #expect(FramebufferView(calibration: "inProgress", calibrationProgress: 0.42).lines(state).contains { $0.text == "CALIBRATING 42%: FIGURE 8S" })
+    }
+
     /// The heading line is drawn large, in amber, at the top of a 320 x 240 panel and of a
     /// 128 x 64 mono one.
     @Test(arguments: [(320, 240, PixelFormat.rgb565), (128, 64, .mono)])

@@ -20,13 +20,28 @@ public struct FramebufferView {
         public static let warning = Colour(255, 64, 32)
     }
 
-    public init() {}
+    /// The magnetometer calibration's status as the compass service reports it (uncalibrated,
+    /// inProgress, good, poor), for the prompt.
+    public var calibration: String?
+    /// Calibration progress 0...1 while a guided calibration runs.
+    public var calibrationProgress = 0.0
+
+    public init(calibration: String? = nil, calibrationProgress: Double = 0) {
+        self.calibration = calibration
+        self.calibrationProgress = calibrationProgress
+    }
+
+    /// Above this one-sigma heading error the screen asks for a calibration.
+    public static let promptAccuracy = 5.0
 
     /// The screen's lines with their colours and relative sizes (the heading is drawn larger).
     public func lines(_ state: NavigationState) -> [(text: String, colour: Colour, large: Bool)] {
         var out: [(String, Colour, Bool)] = []
         if let attitude = state.attitude {
-            out.append(("\(fixed(attitude.magneticHeading, 0))° \(StatusView.cardinal(attitude.magneticHeading))", .heading, true))
+            // True north once the position is known; a trailing M marks a magnetic heading.
+            let heading = state.trueHeading ?? attitude.magneticHeading
+            let mark = state.trueHeading == nil ? "M" : ""
+            out.append(("\(fixed(heading, 0))°\(mark) \(StatusView.cardinal(heading))", .heading, true))
             out.append(("ROLL \(fixed(attitude.roll, 1)) PITCH \(fixed(attitude.pitch, 1))", .text, false))
         } else {
             out.append(("--°", .heading, true))
@@ -44,6 +59,14 @@ public struct FramebufferView {
             out.append(("\(fixed(pressure.pressure / 100, 1)) HPA  \(fixed(state.barometricAltitude, 0)) M", .text, false))
         } else {
             out.append(("-- HPA", .text, false))
+        }
+        if calibration == "inProgress" {
+            out.append(("CALIBRATING \(Int((calibrationProgress * 100).rounded()))%: FIGURE 8S", .warning, false))
+        } else if state.magneticInterference {
+            out.append(("MAGNETIC INTERFERENCE", .warning, false))
+        } else if calibration == "uncalibrated" || calibration == "poor"
+                    || (state.headingAccuracy.isFinite && state.headingAccuracy > Self.promptAccuracy) {
+            out.append(("HEADING +-\(fixed(state.headingAccuracy, 0))°: CALIBRATE", .warning, false))
         }
         let health = [("IMU", state.imuHealth), ("MAG", state.magnetometerHealth), ("BARO", state.barometerHealth), ("GPS", state.gpsHealth)]
         let failing = health.filter { $0.1 == .degraded }.map(\.0)

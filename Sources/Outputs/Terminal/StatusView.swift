@@ -25,7 +25,13 @@ public struct StatusView {
         lines.append("Lodestone  \(title)")
         lines.append("")
         if let attitude = state.attitude {
-            lines.append("Heading   \(fixed(attitude.magneticHeading, 1))° magnetic  \(Self.cardinal(attitude.magneticHeading))")
+            let accuracy = state.headingAccuracy.isFinite ? "  ±\(fixed(state.headingAccuracy, 1))°" : ""
+            let flag = state.magneticInterference ? "  MAGNETIC INTERFERENCE: heading held on the gyro" : ""
+            if let heading = state.trueHeading {
+                lines.append("Heading   \(fixed(heading, 1))° true  \(Self.cardinal(heading))  (\(fixed(attitude.magneticHeading, 1))° magnetic, declination \(fixed(state.declination ?? 0, 1))°)\(accuracy)\(flag)")
+            } else {
+                lines.append("Heading   \(fixed(attitude.magneticHeading, 1))° magnetic  \(Self.cardinal(attitude.magneticHeading))\(accuracy)  (true north after the first GPS fix)\(flag)")
+            }
             lines.append("Level     roll \(fixed(attitude.roll, 1))°  pitch \(fixed(attitude.pitch, 1))°")
         } else {
             lines.append("Heading   --")

@@ -46,14 +46,14 @@ enum DisplayTarget {
     func begin() { if case .terminal = self { writeOut("\u{1B}[?25l") } }
     func end() { if case .terminal = self { writeOut("\u{1B}[?25h") } }
 
-    func draw(_ state: NavigationState, terminalText: () -> String) {
+    func draw(_ state: NavigationState, calibration: String?, progress: Double, terminalText: () -> String) {
         switch self {
         case .none:
             return
         case .terminal:
             writeOut(terminalText())
         case .framebuffer(let screen, let screenshot):
-            FramebufferView().render(state, on: screen)
+            FramebufferView(calibration: calibration, calibrationProgress: progress).render(state, on: screen)
             if let screenshot { _ = writeFileAtomically(screenshot, screen.ppm()) }
         }
     }

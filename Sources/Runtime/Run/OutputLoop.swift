@@ -98,7 +98,7 @@ final class OutputLoop<Clock: MonotonicClock> {
             }
             if display.isActive && now >= nextDisplay {
                 nextDisplay = now + displayPeriod
-                display.draw(latest) {
+                display.draw(latest, calibration: compass?.status.rawValue, progress: compass?.progress ?? 0) {
                     StatusView().render(latest, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
                                         clients: server?.clientCount ?? 0, title: deviceName)
                 }
