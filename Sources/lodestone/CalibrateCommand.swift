@@ -31,14 +31,21 @@ enum CalibrateCommand {
                          "residualRMS":...,"coverage":0..1,"expectedHeadingError":...}
                          (microtesla, degrees); calibrated = softIron x (raw - offset)
 
+    lodestone calibrate accel --from FILE.csv [--json] [--save] [--data-dir DIR] fits the
+    accelerometer's offset and scale per axis from six still positions, each face of the
+    device pointing down in turn for a couple of seconds (columns ax, ay, az in g; moving
+    readings are ignored). It prints {"status","reason","offset":[x,y,z],"scale":[x,y,z]}
+    (calibrated = (raw - offset) x scale, per axis); --save stores it in the data directory,
+    where 'lodestone run' loads it at start.
+
     Exit status: 0 calibration good, 1 calibration refused or the file unusable (the reason
     is printed), 2 usage error.
     """
 
-    static let sensors = ["mag"]
+    static let sensors = ["mag", "accel"]
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["from", "socket"], flags: ["json"]), command: "calibrate")
+        let options = try Options(arguments, spec: OptionSpec(valued: ["from", "socket", "data-dir"], flags: ["json", "save"]), command: "calibrate")
         guard let sensor = options.positional.first else {
             throw UsageError(message: "calibrate which sensor? 'lodestone calibrate mag --from FILE.csv' (see 'lodestone calibrate --help')")
         }
@@ -49,6 +56,16 @@ enum CalibrateCommand {
             throw UsageError(message: "unexpected '\(options.positional[1])' (see 'lodestone calibrate --help')")
         }
         let json = options.flags.contains("json")
+        if sensor == "accel" {
+            guard let path = options.values["from"] else {
+                throw UsageError(message: "calibrate accel needs --from FILE.csv: six still positions, one per face (see 'lodestone calibrate --help')")
+            }
+            let store = options.flags.contains("save")
+                ? CalibrationStore(dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory()) : nil
+            let result = AccelerometerCommand.offline(path: path, json: json, store: store)
+            writeOut(result.output)
+            return result.status
+        }
         guard let path = options.values["from"] else {
             return live(socket: options.values["socket"] ?? Configuration.defaultSocketPath(), json: json)
         }

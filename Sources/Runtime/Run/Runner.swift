@@ -78,6 +78,11 @@ public enum Runner {
     static func serve(pipeline: SensorPipeline, gpsPath: String?, board: BoardDescription, clock: SystemMonotonicClock,
                       configuration c: Configuration, stop: StopSignal,
                       gpio: (wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider)?) -> Int32 {
+        let store = CalibrationStore(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory())
+        if let accelerometer = store.loadAccelerometer() {
+            pipeline.accelerometerCalibration.publish(accelerometer)
+            Log.info("accelerometer calibration loaded")
+        }
         let tasks = TaskTable.tasks(for: pipeline, configuration: c)
         let scheduler: FixedRateScheduler<SystemMonotonicClock>
         do { scheduler = try FixedRateScheduler(loopRateHz: c.loopRateHz, tasks: tasks, clock: clock) } catch {

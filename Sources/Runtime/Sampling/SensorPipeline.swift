@@ -22,6 +22,8 @@ public final class SensorPipeline: @unchecked Sendable {
     /// there is a fix) and the magnetometer calibration (loaded at start or newly fitted).
     public let expectedField = LatestValue<ExpectedField?>(nil)
     public let magnetometerCalibration = LatestValue<MagnetometerCalibration?>(nil)
+    /// The six-position accelerometer calibration (in g), when one was saved.
+    public let accelerometerCalibration = LatestValue<AccelerometerCalibration?>(nil)
 
     private var imu: SensorSlot<AnySensor<ImuSample>>?
     private var magnetometer: SensorSlot<AnySensor<MagneticSample>>?
@@ -83,7 +85,11 @@ public final class SensorPipeline: @unchecked Sendable {
             imuReady?.noteRead(at: now)
         }
         if let sample = imu?.sample(at: now) {
-            let body = ImuSample(time: sample.time, acceleration: imuAxes.apply(sample.acceleration),
+            var force = sample.acceleration
+            if let calibration = accelerometerCalibration.read() {
+                force = calibration.apply(force * (1 / Self.standardGravity)) * Self.standardGravity
+            }
+            let body = ImuSample(time: sample.time, acceleration: imuAxes.apply(force),
                                  rotationRate: imuAxes.apply(sample.rotationRate), temperature: sample.temperature)
             current.imu = body
             imuRing.push(body)
@@ -202,6 +208,8 @@ public final class SensorPipeline: @unchecked Sendable {
                 secondsOnGyro: Double(now &- lastCleanField) / 1e9)
         }
     }
+
+    static var standardGravity: Double { 9.80665 }
 
     // MARK: Introspection (sampling thread, or after it stopped)
 
