@@ -41,4 +41,13 @@ public protocol ChipDriver<Sample> {
     /// Which of `chips` answers at `address`, or nil: reads only identification registers
     /// (or a read sequence that changes nothing), so probing never disturbs a running chip.
     static func identify(bus: Bus, address: UInt8) -> ChipInfo?
+    /// See the extension: chips that can follow the sampling rate implement it.
+    mutating func configureRate(_ hz: Double) throws(DeviceError) -> Bool
+}
+
+extension ChipDriver {
+    /// Sets the chip's own output rate to at least `hz`, so that sampling slower also lets the
+    /// chip convert less often and draw less current. Returns false for chips that keep their
+    /// configured rate (they are then simply read less often).
+    public mutating func configureRate(_ hz: Double) throws(DeviceError) -> Bool { false }
 }

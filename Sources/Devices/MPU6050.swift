@@ -57,3 +57,12 @@ public struct MPU6050<Bus: I2CBus>: ChipDriver {
                                         gyroscope: gyroscopeRange) { Double($0) / 340 + 36.53 }
     }
 }
+
+extension MPU6050 {
+    /// Only the divider changes: the filter, ranges and interrupts stay as `start` left them.
+    public mutating func configureRate(_ hz: Double) throws(DeviceError) -> Bool {
+        sampleRateHz = hz
+        try device.write(InvenSenseMotion.sampleRateDivider, InvenSenseMotion.divider(for: hz))
+        return true
+    }
+}

@@ -79,3 +79,12 @@ public struct MPU9250<Bus: I2CBus>: ChipDriver {
                                         gyroscope: gyroscopeRange) { Double($0) / Self.temperatureCountsPerDegree + 21 }
     }
 }
+
+extension MPU9250 {
+    /// Only the divider changes: the filter, ranges and interrupts stay as `start` left them.
+    public mutating func configureRate(_ hz: Double) throws(DeviceError) -> Bool {
+        sampleRateHz = hz
+        try device.write(InvenSenseMotion.sampleRateDivider, InvenSenseMotion.divider(for: hz))
+        return true
+    }
+}

@@ -74,3 +74,12 @@ public struct QMC5883L<Bus: I2CBus>: ChipDriver {
         return MagneticSample(time: time, field: field)
     }
 }
+
+extension QMC5883L {
+    /// The slowest of 10, 50, 100, 200 Hz that still delivers `hz`.
+    public mutating func configureRate(_ hz: Double) throws(DeviceError) -> Bool {
+        outputRate = hz <= 10 ? .hz10 : (hz <= 50 ? .hz50 : (hz <= 100 ? .hz100 : .hz200))
+        try device.write(Self.control1, oversampling.rawValue << 6 | range.rawValue << 4 | outputRate.rawValue << 2 | 0b01)
+        return true
+    }
+}

@@ -19,4 +19,10 @@ public struct AnySensor<Sample>: SampledSensor {
     public mutating func read(at time: MonotonicNanoseconds) throws(DeviceError) -> Sample? {
         try driver.read(at: time)
     }
+
+    /// Sets the chip's own output rate when its driver can; false when it cannot (it then
+    /// keeps converting at its configured rate and is simply read less often).
+    public mutating func configureRate(_ hz: Double) throws(DeviceError) -> Bool {
+        try driver.configureRate(hz)
+    }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 import Glibc
 import LodestoneCore
 import LodestoneDevices
@@ -24,6 +25,10 @@ public final class SensorPipeline: @unchecked Sendable {
     public let magnetometerCalibration = LatestValue<MagnetometerCalibration?>(nil)
     /// The six-position accelerometer calibration (in g), when one was saved.
     public let accelerometerCalibration = LatestValue<AccelerometerCalibration?>(nil)
+    /// Chip output rates asked for by adaptive sampling, applied on the sampling thread (which
+    /// owns the bus): the rate's bit pattern, 0 when nothing is pending.
+    private let imuRateRequest = Atomic<UInt64>(0)
+    private let magnetometerRateRequest = Atomic<UInt64>(0)
 
     private var imu: SensorSlot<AnySensor<ImuSample>>?
     private var magnetometer: SensorSlot<AnySensor<MagneticSample>>?
@@ -75,9 +80,17 @@ public final class SensorPipeline: @unchecked Sendable {
 
     // MARK: Scheduler tasks
 
+    /// Asks for a chip's own output rate to follow a new sampling rate (any thread).
+    public func requestChipRate(imu hz: Double?, magnetometer magnetometerHz: Double?) {
+        if let hz, hz > 0 { imuRateRequest.store(hz.bitPattern, ordering: .releasing) }
+        if let magnetometerHz, magnetometerHz > 0 { magnetometerRateRequest.store(magnetometerHz.bitPattern, ordering: .releasing) }
+    }
+
     public func sampleIMU() {
         guard imu != nil else { return }
         let now = clock.now()
+        let requested = imuRateRequest.exchange(0, ordering: .acquiring)
+        if requested != 0 { imu?.configureRate(Double(bitPattern: requested), at: now) }
         // Only a running chip drives its pin; one being brought up is always tried.
         if imu?.health == .ok {
             if imuReady?.shouldRead(at: now) == false { return }
@@ -100,6 +113,8 @@ public final class SensorPipeline: @unchecked Sendable {
 
     public func sampleMagnetometer() {
         guard magnetometer != nil else { return }
+        let requested = magnetometerRateRequest.exchange(0, ordering: .acquiring)
+        if requested != 0 { magnetometer?.configureRate(Double(bitPattern: requested), at: clock.now()) }
         if let sample = magnetometer?.sample(at: clock.now()) {
             // Calibration is fitted in the chip's own axes, so it applies before the mounting turn.
             let corrected = magnetometerCalibration.read()?.apply(sample.field) ?? sample.field

@@ -9,6 +9,12 @@ public protocol SampledSensor: SendableMetatype {
     mutating func start() throws(DeviceError)
     /// The newest reading, or nil when the chip has nothing new yet.
     mutating func read(at time: MonotonicNanoseconds) throws(DeviceError) -> Sample?
+    /// Sets the chip's own output rate where it can; false when it keeps its configured rate.
+    mutating func configureRate(_ hz: Double) throws(DeviceError) -> Bool
+}
+
+extension SampledSensor {
+    public mutating func configureRate(_ hz: Double) throws(DeviceError) -> Bool { false }
 }
 
 /// One sensor in the loop with its health: a chip that fails is marked degraded after a few
@@ -56,6 +62,12 @@ public struct SensorSlot<Sensor: SampledSensor> {
             fail(error, at: now, restart: false)
             return nil
         }
+    }
+
+    /// Asks the chip to convert at `hz`; a failure counts like a failed read.
+    public mutating func configureRate(_ hz: Double, at now: MonotonicNanoseconds) {
+        guard !needsStart else { return }
+        do { _ = try sensor.configureRate(hz) } catch { fail(error, at: now, restart: false) }
     }
 
     private mutating func fail(_ error: DeviceError, at now: MonotonicNanoseconds, restart: Bool) {
