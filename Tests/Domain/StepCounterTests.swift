@@ -142,6 +142,17 @@ import Testing
         #expect(car > 5)
     }
 
+    /// Plain data through and through (no class, array or string inside): updating or copying
+    /// any of the motion types cannot allocate or retain.
+    @Test func motionTypesHoldNoReferences() {
+        #expect(_isPOD(StepCounter.self))
+        #expect(_isPOD(FlipDetector.self))
+        #expect(_isPOD(MotionClassifier.self))
+        #expect(_isPOD(BubbleLevel.self))
+        #expect(_isPOD(BearingLock.self))
+        #expect(_isPOD(HeadingSmoother.self))
+    }
+
     @Test func ignoresNonsenseInput() {
         var counter = StepCounter()
         counter.update(specificForce: Vector3(.nan, 0, 0), interval: 0.01)
