@@ -1,8 +1,3 @@
-/// What the device is doing, as far as sampling rates care.
-public enum MotionState: String, Sendable, CaseIterable {
-    case still, walking, running, vehicle
-}
-
 /// The rate of each sampled stream, Hz, and the GPS fix interval, seconds.
 public struct StreamRates: Sendable, Equatable {
     public var imu: Double

@@ -26,10 +26,17 @@ public struct FramebufferView {
     /// Calibration progress 0...1 while a guided calibration runs.
     public var calibrationProgress = 0.0
 
-    public init(calibration: String? = nil, calibrationProgress: Double = 0) {
+    /// Night theme (toggled by the flip gesture): everything in dim red, which keeps the eyes'
+    /// dark adaptation on a night trail or a boat's cockpit.
+    public var night = false
+
+    public init(calibration: String? = nil, calibrationProgress: Double = 0, night: Bool = false) {
         self.calibration = calibration
         self.calibrationProgress = calibrationProgress
+        self.night = night
     }
+
+    static let nightColour = Colour(160, 0, 0)
 
     /// Above this one-sigma heading error the screen asks for a calibration.
     public static let promptAccuracy = 5.0
@@ -83,7 +90,7 @@ public struct FramebufferView {
         var y = scale * 2
         for line in content {
             let size = line.large ? scale * 2 : scale
-            draw(line.text, at: scale * 2, y, size: size, colour: line.colour, on: screen)
+            draw(line.text, at: scale * 2, y, size: size, colour: night ? Self.nightColour : line.colour, on: screen)
             y += (Font5x7.height + 3) * size
             if y >= screen.height { break }
         }

@@ -46,7 +46,8 @@ public enum GPSDReports {
     /// `roll`, `dip` (degrees), `mag_st` (N normal, C calibration needed, O interference).
     /// Lodestone's: `headingAccuracy` (one sigma, degrees), `declination`, `calibration`
     /// (uncalibrated, inProgress, good, poor), `interference`.
-    public static func att(_ state: NavigationState, device: String, time: String, calibration: String? = nil) -> String {
+    public static func att(_ state: NavigationState, device: String, time: String, calibration: String? = nil,
+                           annotations: AttitudeAnnotations = AttitudeAnnotations()) -> String {
         var w = JSONObjectWriter(class: "ATT")
         w.string("device", device)
         w.string("time", time)
@@ -65,8 +66,29 @@ public enum GPSDReports {
             w.bool("interference", state.magneticInterference)
         }
         if let calibration { w.string("calibration", calibration) }
+        if let bearing = annotations.lockedBearing {
+            w.number("bearing", bearing, decimals: 2)
+            if let deviation = annotations.deviation { w.number("deviation", deviation, decimals: 2) }
+            w.bool("offCourse", annotations.offCourse)
+        }
+        if let level = annotations.level { w.bool("level", level) }
         appendInertial(&w, state)
         return w.finished
+    }
+
+    /// What the output side adds to ATT beyond the sampled state: the bearing lock (`bearing`,
+    /// signed `deviation`, positive clockwise of it, `offCourse`) and the bubble level's state.
+    public struct AttitudeAnnotations: Sendable {
+        public var lockedBearing: Double?
+        public var deviation: Double?
+        public var offCourse = false
+        public var level: Bool?
+        public init(lockedBearing: Double? = nil, deviation: Double? = nil, offCourse: Bool = false, level: Bool? = nil) {
+            self.lockedBearing = lockedBearing
+            self.deviation = deviation
+            self.offCourse = offCourse
+            self.level = level
+        }
     }
 
     /// The raw inertial and magnetic readings of one sample.

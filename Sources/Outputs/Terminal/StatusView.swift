@@ -78,11 +78,7 @@ public struct StatusView {
     }
 
     /// The 16-point compass name of a heading.
-    public static func cardinal(_ heading: Double) -> String {
-        let names = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
-        let index = Int((Angle.heading(heading) / 22.5).rounded()) % 16
-        return names[index]
-    }
+    public static func cardinal(_ heading: Double) -> String { CompassPoint.name(heading) }
 }
 
 /// A number with `decimals` places for display, or "--" when it is not known.

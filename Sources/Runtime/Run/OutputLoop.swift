@@ -29,14 +29,16 @@ final class OutputLoop<Clock: MonotonicClock> {
     let clock: Clock
     let controls: Controls?
     let compass: CompassService?
+    let motion: MotionService?
     private var latest = NavigationState()
     private var lastMagnetic: MagneticSample?
 
     init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
          display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device],
-         controls: Controls? = nil, compass: CompassService? = nil) {
+         controls: Controls? = nil, compass: CompassService? = nil, motion: MotionService? = nil) {
         self.controls = controls
         self.compass = compass
+        self.motion = motion
         self.outputs = outputs
         self.scheduler = scheduler
         self.budgets = budgets
@@ -81,24 +83,32 @@ final class OutputLoop<Clock: MonotonicClock> {
             if let compass {
                 for event in compass.tick(latest, now: now) { send(event) }
             }
+            if let motion {
+                for event in motion.tick(latest, now: now) { send(event) }
+                if motion.levelReached { controls?.signal(.levelTick, at: now) }
+            }
             if let controls {
                 for (button, event) in controls.update(at: now) {
-                    send(Controls.report(button: button, event: event, time: Self.wallClock()))
+                    send(Controls.report(button: button, event: event, time: OutputClock.wallClock()))
+                    if button == "bearingLock", event == .press, let motion { send(motion.toggleLock()) }
                 }
             }
             if now >= nextAttitude {
                 nextAttitude = now + attitudePeriod
                 if latest.imu != nil {
-                    send(GPSDReports.att(latest, device: deviceName, time: Self.wallClock(), calibration: compass?.status.rawValue))
+                    send(GPSDReports.att(latest, device: deviceName, time: OutputClock.wallClock(), calibration: compass?.status.rawValue,
+                                         annotations: annotations()))
                 }
             }
             if now >= nextEnvironment {
                 nextEnvironment = now + environmentPeriod
-                if latest.pressure != nil { send(GPSDReports.env(latest, device: deviceName, time: Self.wallClock())) }
+                if latest.pressure != nil { send(GPSDReports.env(latest, device: deviceName, time: OutputClock.wallClock())) }
+                if let motion, latest.imu != nil { send(motion.report(time: OutputClock.wallClock())) }
             }
             if display.isActive && now >= nextDisplay {
                 nextDisplay = now + displayPeriod
-                display.draw(latest, calibration: compass?.status.rawValue, progress: compass?.progress ?? 0) {
+                display.draw(latest, calibration: compass?.status.rawValue, progress: compass?.progress ?? 0,
+                             night: motion?.nightTheme ?? false) {
                     StatusView().render(latest, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
                                         clients: server?.clientCount ?? 0, title: deviceName)
                 }
@@ -113,8 +123,10 @@ final class OutputLoop<Clock: MonotonicClock> {
             compass?.add(sample, specificForce: latest.imu?.acceleration)
         }
         outputs.pressureRing.drain { _ in }
-        let time = Self.wallClock()
+        let time = OutputClock.wallClock()
+        let recentFix = latest.fix.hasPosition && latest.fix.speed.isFinite
         outputs.imuRing.drain { sample in
+            motion?.add(sample, gpsSpeed: recentFix ? latest.fix.speed : nil)
             send(GPSDReports.imu(sample, magnetic: lastMagnetic, device: deviceName, time: time))
         }
         outputs.fixRing.drain { fix in
@@ -125,6 +137,12 @@ final class OutputLoop<Clock: MonotonicClock> {
     private func send(_ line: String) {
         guard let server else { return }
         server.broadcast(line)
+    }
+
+    func annotations() -> GPSDReports.AttitudeAnnotations {
+        guard let motion else { return GPSDReports.AttitudeAnnotations() }
+        return GPSDReports.AttitudeAnnotations(lockedBearing: motion.lock.bearing, deviation: motion.lock.deviation,
+                                               offCourse: motion.lock.isOffCourse, level: motion.level.isLevel)
     }
 
     func taskLines() -> [StatusView.TaskLine] {
@@ -139,7 +157,7 @@ final class OutputLoop<Clock: MonotonicClock> {
         case .devices:
             return [GPSDReports.devices(devices())]
         case .poll:
-            let time = Self.wallClock()
+            let time = OutputClock.wallClock()
             var w = JSONObjectWriter(class: "POLL")
             w.string("time", time)
             w.integer("active", latest.fix.mode.rawValue >= 2 ? 1 : 0)
@@ -155,6 +173,20 @@ final class OutputLoop<Clock: MonotonicClock> {
                 compass.startGuided(at: clock.now())
             }
             return []
+        case .lock(let argument):
+            guard let motion else { return [GPSDReports.error("this board has no IMU")] }
+            if let bearing = argument?["bearing"] {
+                guard let value = bearing.numberValue, value.isFinite else { return [GPSDReports.error("?LOCK bearing must be a number of degrees")] }
+                return [motion.lockBearing(Angle.heading(value))]
+            }
+            return [motion.lockBearing(nil)]
+        case .unlock:
+            return motion.map { [$0.unlockBearing()] } ?? [GPSDReports.error("this board has no IMU")]
+        case .level(let argument):
+            guard let motion else { return [GPSDReports.error("this board has no IMU")] }
+            if argument?["clear"]?.boolValue == true { return [motion.zeroLevel(clear: true)] }
+            if argument?["zero"]?.boolValue == true { return [motion.zeroLevel(clear: false)] }
+            return [motion.report(time: OutputClock.wallClock())]
         case .status:
             let overflows = outputs.imuRing.overflows + outputs.magneticRing.overflows + outputs.pressureRing.overflows
                 + outputs.fixRing.overflows
@@ -163,12 +195,5 @@ final class OutputLoop<Clock: MonotonicClock> {
         default:
             return []
         }
-    }
-
-    /// Now as ISO-8601 UTC from the system clock (reports stamped when they were made).
-    static func wallClock() -> String {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return CivilTime(unixSeconds: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9).iso8601
     }
 }

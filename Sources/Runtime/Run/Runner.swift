@@ -130,7 +130,8 @@ public enum Runner {
                               controls: gpio.map { Controls(wiring: $0.wiring, provider: $0.provider) },
                               compass: board.magnetometer == nil ? nil
                                   : CompassService(pipeline: pipeline, dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory(),
-                                                   now: clock.now()))
+                                                   now: clock.now()),
+                              motion: board.imu == nil ? nil : MotionService(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory()))
         for problem in loop.controls?.problems ?? [] { Log.warning(problem + "; running without it") }
         let deadline = c.duration.map { clock.now() + UInt64($0 * 1e9) }
         let reason = loop.run(until: deadline)

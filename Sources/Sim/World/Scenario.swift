@@ -100,7 +100,7 @@ public struct Scenario: Sendable {
         let walking = t - 35
         m.course = Self.heading(30 + turns(walking, every: 120, by: Self.walkTurns))
         m.yaw = m.course
-        m.speed = 1.4
+        m.speed = 1.4 * min(1, walking / 2)   // setting off over two seconds, not in one jolt
         // Footsteps: 2 per second, a vertical bounce of about 1.5 m/s^2.
         m.extraAcceleration.down = -1.5 * sin(2 * Double.pi * 2 * walking)
         // The device is turned face down at one minute and back.
