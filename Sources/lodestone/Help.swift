@@ -8,6 +8,8 @@ enum Help {
       run       sample the sensors and publish heading, position, pressure (default: simulated board)
       watch     print the live report stream of a running instance, like gpspipe -w
       status    show a running instance's sensor health and scheduler table
+      lock      lock a bearing to follow (deviation and off-course alerts), or --off
+      level     the bubble level, or --zero it on a reference surface
       calibrate fit the magnetometer's hard- and soft-iron correction (figure-8 calibration)
       probe     find the supported sensor chips on an I2C bus and print board-file lines for them
       declination  magnetic declination, inclination and field at a place and date (WMM2025)

@@ -29,6 +29,12 @@ do {
     case "declination":
         if wantsHelp(rest) { print(DeclinationCommand.help); exit(0) }
         status = try DeclinationCommand.main(rest)
+    case "lock":
+        if wantsHelp(rest) { print(LockCommand.lockHelp); exit(0) }
+        status = try LockCommand.lock(rest)
+    case "level":
+        if wantsHelp(rest) { print(LockCommand.levelHelp); exit(0) }
+        status = try LockCommand.level(rest)
     case "calibrate":
         if wantsHelp(rest) { print(CalibrateCommand.help); exit(0) }
         status = try CalibrateCommand.main(rest)
@@ -41,11 +47,13 @@ do {
         case "probe": print(Help.probe)
         case "declination": print(DeclinationCommand.help)
         case "calibrate": print(CalibrateCommand.help)
+        case "lock": print(LockCommand.lockHelp)
+        case "level": print(LockCommand.levelHelp)
         default: print(Help.overview)
         }
         status = 0
     default:
-        throw UsageError(message: "unknown command '\(command)'; commands: run, watch, status, calibrate, probe, declination, bench, help")
+        throw UsageError(message: "unknown command '\(command)'; commands: run, watch, status, lock, level, calibrate, probe, declination, bench, help")
     }
     exit(status)
 } catch let error as UsageError {

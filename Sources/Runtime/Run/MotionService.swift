@@ -108,6 +108,10 @@ final class MotionService {
 
     /// Takes the current roll and pitch as level (on a reference surface), or forgets it; saved.
     func zeroLevel(clear: Bool) -> String {
+        // A reference surface is nearly level; a large offset is a device held at an angle.
+        if !clear && (abs(level.roll) > 15 || abs(level.pitch) > 15) {
+            return GPSDReports.error("the device is tilted \(fixed(level.tilt, 0))°: set it down on the reference surface and zero again")
+        }
         _ = clear ? level.clearOffset() : level.zero()
         if let calibrationDirectory, let levelFile, makeDirectories(calibrationDirectory) {
             var w = JSONObjectWriter()
