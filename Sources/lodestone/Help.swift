@@ -51,6 +51,8 @@ enum Help {
       --priority N|none       SCHED_FIFO priority of the sampling thread (default 50)
       --cpu N                 pin the sampling thread to CPU N
       --no-mlock              do not lock memory
+      --no-adaptive           keep the configured rates (no adaptive sampling)
+      --low-power             run the low-power profile whatever the battery says
       --stats                 print the scheduler's per-task table when stopping
 
     Examples:

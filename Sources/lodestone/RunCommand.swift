@@ -4,7 +4,7 @@ enum RunCommand {
     static let spec = OptionSpec(
         valued: ["board", "scenario", "speed", "seed", "duration", "socket", "display", "data-dir", "config",
                  "loop-rate", "imu-rate", "mag-rate", "baro-rate", "gps-rate", "qnh", "priority", "cpu"],
-        flags: ["stats", "no-mlock"])
+        flags: ["stats", "no-mlock", "no-adaptive", "low-power"])
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: spec, command: "run")
@@ -61,6 +61,8 @@ enum RunCommand {
         }
         if let cpu = try o.integer("cpu", in: 0...1023) { c.cpu = cpu }
         if o.flags.contains("no-mlock") { c.lockMemory = false }
+        if o.flags.contains("no-adaptive") { c.adaptiveSampling = false }
+        if o.flags.contains("low-power") { c.lowPower = true }
         if o.flags.contains("stats") { c.stats = true }
     }
 }

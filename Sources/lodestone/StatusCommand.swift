@@ -37,6 +37,9 @@ enum StatusCommand {
                 + "\(fixed(loop["overruns"]?.numberValue ?? .nan, 0)) overruns, wake-up lateness p50 "
                 + "\(fixed(loop["latenessP50us"]?.numberValue ?? .nan, 0)) us p99 \(fixed(loop["latenessP99us"]?.numberValue ?? .nan, 0)) us"
         }
+        if let profile = report["profile"]?.stringValue {
+            out += "\nsampling profile \(profile), GPS fix every \(fixed(report["gpsInterval"]?.numberValue ?? .nan, 1)) s"
+        }
         var lines: [StatusView.TaskLine] = []
         if case .array(let tasks)? = report["tasks"] {
             for task in tasks {

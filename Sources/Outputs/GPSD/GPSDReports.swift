@@ -188,8 +188,10 @@ public enum GPSDReports {
 extension GPSDReports {
     /// HEALTH (a Lodestone class): sensor health, the sampling loop and each scheduler task.
     /// Times in microseconds, rates in Hz.
+    /// `profile` is the adaptive sampling profile (e.g. "still", "walking/lowPower") and
+    /// `gpsInterval` the GPS fix interval it chose, when adaptive sampling runs.
     public static func health(_ state: NavigationState, loop: LoopStatistics, tasks: [StatusView.TaskLine],
-                              ringOverflows: Int, clients: Int) -> String {
+                              ringOverflows: Int, clients: Int, profile: String? = nil, gpsInterval: Double? = nil) -> String {
         var w = JSONObjectWriter(class: "HEALTH")
         var sensors = JSONObjectWriter()
         sensors.string("imu", state.imuHealth.name)
@@ -224,6 +226,8 @@ extension GPSDReports {
         w.raw("tasks", "[" + list.joined(separator: ",") + "]")
         w.integer("ringOverflows", ringOverflows)
         w.integer("clients", clients)
+        if let profile { w.string("profile", profile) }
+        if let gpsInterval { w.number("gpsInterval", gpsInterval, decimals: 1) }
         return w.finished
     }
 }

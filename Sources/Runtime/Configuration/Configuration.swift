@@ -1,4 +1,5 @@
 import Glibc
+import LodestoneDomain
 import LodestoneOutputs
 
 /// Everything `lodestone run` can be told, from the configuration file and the command line
@@ -34,6 +35,14 @@ public struct Configuration: Sendable, Equatable {
     public var lockMemory = true
     /// Hold CPU wake-up latency at 0 (more punctual sampling, more idle power); for mains power.
     public var keepCPUAwake = false
+    /// Adaptive sampling: rates follow the motion state, the power supply and the CPU load.
+    public var adaptiveSampling = true
+    /// Run the low-power profile whatever the battery says.
+    public var lowPower = false
+    public var lowBatteryPercent = 20.0
+    public var powerSupplyDirectory = "/sys/class/power_supply"
+    /// The adaptive sampling table (its walking row is the configured rates).
+    public var samplingTable = SamplingTable.defaults
 
     public init() {}
 
@@ -51,6 +60,7 @@ public struct Configuration: Sendable, Equatable {
         "simulatedGPSRateHz": "a number from 1 to 10",
         "qnh": "a pressure in hPa from 850 to 1100",
         "realTime": "an object with priority (1..99 or null), cpu (a CPU number or null), lockMemory (true/false), keepCPUAwake (true/false)",
+        "sampling": "an object with adaptive (true/false), lowPower (true/false), lowBatteryPercent (5..80), powerSupply (a directory), rates ({\"still\": {\"imu\": 25, ...}, ...}), lowPowerCeiling ({\"imu\": 50, ...})",
     ]
     static let rateKeys = ["imu", "magnetometer", "barometer", "gps", "processing"]
     static let realTimeKeys = ["priority", "cpu", "lockMemory", "keepCPUAwake"]
@@ -145,6 +155,8 @@ public struct Configuration: Sendable, Equatable {
                     throw ConfigurationError(file: file, key: path, problem: "unknown key; known keys: \(Self.realTimeKeys.joined(separator: ", "))")
                 }
             }
+        case "sampling":
+            try applySampling(value, file: file)
         default:
             throw ConfigurationError(file: file, key: key,
                                      problem: "unknown key; known keys: \(Self.keys.keys.sorted().joined(separator: ", "))")

@@ -30,12 +30,15 @@ final class OutputLoop<Clock: MonotonicClock> {
     let controls: Controls?
     let compass: CompassService?
     let motion: MotionService?
+    let adaptive: AdaptiveService<Clock>?
     private var latest = NavigationState()
     private var lastMagnetic: MagneticSample?
 
     init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
          display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device],
-         controls: Controls? = nil, compass: CompassService? = nil, motion: MotionService? = nil) {
+         controls: Controls? = nil, compass: CompassService? = nil, motion: MotionService? = nil,
+         adaptive: AdaptiveService<Clock>? = nil) {
+        self.adaptive = adaptive
         self.controls = controls
         self.compass = compass
         self.motion = motion
@@ -83,6 +86,9 @@ final class OutputLoop<Clock: MonotonicClock> {
             if let compass {
                 for event in compass.tick(latest, now: now) { send(event) }
             }
+            if let adaptive, let line = adaptive.tick(motion: motion?.motion ?? .walking, now: now) {
+                Log.info(line)
+            }
             if let motion {
                 for event in motion.tick(latest, now: now) { send(event) }
                 if motion.levelReached { controls?.signal(.levelTick, at: now) }
@@ -110,7 +116,7 @@ final class OutputLoop<Clock: MonotonicClock> {
                 display.draw(latest, calibration: compass?.status.rawValue, progress: compass?.progress ?? 0,
                              night: motion?.nightTheme ?? false) {
                     StatusView().render(latest, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
-                                        clients: server?.clientCount ?? 0, title: deviceName)
+                                        clients: server?.clientCount ?? 0, title: deviceName, profile: adaptive?.profile)
                 }
             }
         }
@@ -191,7 +197,8 @@ final class OutputLoop<Clock: MonotonicClock> {
             let overflows = outputs.imuRing.overflows + outputs.magneticRing.overflows + outputs.pressureRing.overflows
                 + outputs.fixRing.overflows
             return [GPSDReports.health(latest, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
-                                       ringOverflows: overflows, clients: server?.clientCount ?? 0)]
+                                       ringOverflows: overflows, clients: server?.clientCount ?? 0,
+                                       profile: adaptive?.profile, gpsInterval: adaptive?.rates.gpsInterval)]
         default:
             return []
         }

@@ -47,7 +47,8 @@ public enum Runner {
                                                 qnh: configuration.qnh, gpio: gpio?.provider,
                                                 imuRateHz: configuration.imuRateHz)
             return serve(pipeline: pipeline, gpsPath: simulated.gps.devicePath, board: board, clock: clock,
-                         configuration: configuration, stop: stop, gpio: gpio)
+                         configuration: configuration, stop: stop, gpio: gpio,
+                         setGPSInterval: { simulated.gps.setFixInterval($0) })
         }
         var buses: [String: LinuxI2CBus] = [:]
         for chip in [board.imu, board.magnetometer, board.barometer].compactMap({ $0 }) {
@@ -77,7 +78,8 @@ public enum Runner {
 
     static func serve(pipeline: SensorPipeline, gpsPath: String?, board: BoardDescription, clock: SystemMonotonicClock,
                       configuration c: Configuration, stop: StopSignal,
-                      gpio: (wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider)?) -> Int32 {
+                      gpio: (wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider)?,
+                      setGPSInterval: ((Double) -> Void)? = nil) -> Int32 {
         let store = CalibrationStore(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory())
         if let accelerometer = store.loadAccelerometer() {
             pipeline.accelerometerCalibration.publish(accelerometer)
@@ -131,7 +133,9 @@ public enum Runner {
                               compass: board.magnetometer == nil ? nil
                                   : CompassService(pipeline: pipeline, dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory(),
                                                    now: clock.now()),
-                              motion: board.imu == nil ? nil : MotionService(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory()))
+                              motion: board.imu == nil ? nil : MotionService(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory()),
+                              adaptive: c.adaptiveSampling
+                                  ? AdaptiveService(scheduler: scheduler, pipeline: pipeline, configuration: c, setGPSInterval: setGPSInterval) : nil)
         for problem in loop.controls?.problems ?? [] { Log.warning(problem + "; running without it") }
         let deadline = c.duration.map { clock.now() + UInt64($0 * 1e9) }
         let reason = loop.run(until: deadline)

@@ -16,6 +16,7 @@ public final class SimulatedGPS: @unchecked Sendable {
     private var random: SeededRandom
     private var bias = (north: 0.0, east: 0.0, up: 0.0)
     private let running = Atomic<Bool>(false)
+    private let intervalBits: Atomic<UInt64>
     private let thread = LoopThread()
     public private(set) var droppedBytes = 0
 
@@ -44,6 +45,7 @@ public final class SimulatedGPS: @unchecked Sendable {
         devicePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         self.world = world
         self.rateHz = min(max(rateHz, 0.1), 10)
+        intervalBits = Atomic((1 / self.rateHz).bitPattern)
         random = SeededRandom(seed: seed ^ 0x6770_7300)
     }
 
@@ -57,14 +59,22 @@ public final class SimulatedGPS: @unchecked Sendable {
     public func start(clock: any MonotonicClock) {
         guard !running.exchange(true, ordering: .relaxed) else { return }
         thread.start(name: "sim-gps") { [self] in
-            let period = UInt64(1e9 / (rateHz * world.speed))
-            var next = clock.now() + period
+            var next = clock.now()
             while running.load(ordering: .relaxed) {
+                next += UInt64(1e9 * fixInterval / world.speed)
                 clock.sleep(until: next)
-                next += period
                 send(epoch(world.current()))
             }
         }
+    }
+
+    /// Seconds between fixes, 0.1 to 10 (a receiver's 10 Hz down to one fix every 10 s);
+    /// adaptive sampling changes it while the receiver runs, as a real one is reconfigured.
+    public var fixInterval: Double { Double(bitPattern: intervalBits.load(ordering: .relaxed)) }
+
+    public func setFixInterval(_ seconds: Double) {
+        guard seconds.isFinite else { return }
+        intervalBits.store(min(max(seconds, 0.1), 10).bitPattern, ordering: .relaxed)
     }
 
     public func stop() {

@@ -1,0 +1,70 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneHAL
+import LodestoneOutputs
+
+/// Adaptive sampling on the output thread: once a second it weighs the motion state, the
+/// power supply (read every 10 s) and the loop's load, and when the rates should change it
+/// sets them in the scheduler (allocation-free, from this thread), asks the chips to follow,
+/// and changes the GPS fix interval where the receiver allows.
+final class AdaptiveService<Clock: MonotonicClock> {
+    private var sampler: AdaptiveSampler
+    private let scheduler: FixedRateScheduler<Clock>
+    private let pipeline: SensorPipeline
+    private let setGPSInterval: ((Double) -> Void)?
+    private let powerDirectory: String
+    private let taskIndices: (imu: Int?, mag: Int?, baro: Int?, process: Int?)
+    private var power = PowerSupplyReading(externalPower: nil, batteryPercent: nil)
+    private var nextDecision: MonotonicNanoseconds = 0
+    private var nextPowerRead: MonotonicNanoseconds = 0
+    private var lastOverruns: UInt64 = 0
+
+    init(scheduler: FixedRateScheduler<Clock>, pipeline: SensorPipeline, configuration c: Configuration,
+         setGPSInterval: ((Double) -> Void)?) {
+        var table = c.samplingTable
+        // The configured rates are what walking uses; the other states scale from the table.
+        table.rates[.walking] = StreamRates(imu: c.imuRateHz, magnetometer: c.magnetometerRateHz, barometer: c.barometerRateHz,
+                                            processing: c.processingRateHz, gpsInterval: 1 / c.simulatedGPSRateHz)
+        var policy = PowerPolicy(userLowPower: c.lowPower)
+        policy.lowBattery = c.lowBatteryPercent
+        policy.recovered = c.lowBatteryPercent + 5
+        sampler = AdaptiveSampler(table: table, loopRateHz: c.loopRateHz, power: policy)
+        self.scheduler = scheduler
+        self.pipeline = pipeline
+        self.setGPSInterval = setGPSInterval
+        powerDirectory = c.powerSupplyDirectory
+        taskIndices = (scheduler.taskIndex(named: "imu"), scheduler.taskIndex(named: "mag"),
+                       scheduler.taskIndex(named: "baro"), scheduler.taskIndex(named: "process"))
+    }
+
+    var profile: String { sampler.profile }
+    var rates: StreamRates { sampler.rates }
+
+    /// Returns a log line when the rates changed.
+    func tick(motion: MotionState, now: MonotonicNanoseconds) -> String? {
+        guard now >= nextDecision else { return nil }
+        nextDecision = now + 1_000_000_000
+        if now >= nextPowerRead {
+            nextPowerRead = now + 10_000_000_000
+            power = PowerSupply.read(directory: powerDirectory)
+        }
+        let loop = scheduler.loopStatistics.read()
+        let overruns = Int(loop.overruns &- lastOverruns)
+        lastOverruns = loop.overruns
+        var utilisation = 0.0
+        for index in scheduler.taskNames.indices {
+            let s = scheduler.taskStatistics[index].read()
+            utilisation += s.meanExecutionMicroseconds * s.rateHz / 1e6
+        }
+        guard let rates = sampler.update(motion: motion, externalPower: power.externalPower, batteryPercent: power.batteryPercent,
+                                         overruns: overruns, utilisation: utilisation, interval: 1) else { return nil }
+        if let i = taskIndices.imu { scheduler.setRate(task: i, hz: rates.imu) }
+        if let i = taskIndices.mag { scheduler.setRate(task: i, hz: rates.magnetometer) }
+        if let i = taskIndices.baro { scheduler.setRate(task: i, hz: rates.barometer) }
+        if let i = taskIndices.process { scheduler.setRate(task: i, hz: rates.processing) }
+        pipeline.requestChipRate(imu: rates.imu, magnetometer: rates.magnetometer)
+        setGPSInterval?(rates.gpsInterval)
+        return "sampling profile \(sampler.profile): IMU \(fixed(rates.imu, 0)) Hz, magnetometer \(fixed(rates.magnetometer, 0)) Hz, "
+            + "barometer \(fixed(rates.barometer, 0)) Hz, processing \(fixed(rates.processing, 0)) Hz, GPS every \(fixed(rates.gpsInterval, 1)) s"
+    }
+}
