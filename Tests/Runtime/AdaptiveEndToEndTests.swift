@@ -1,0 +1,37 @@
+import Glibc
+import LodestoneCore
+import LodestoneOutputs
+import LodestoneRuntime
+import Testing
+
+/// Adaptive sampling in a real run: lying on a table, the rates drop to the still profile
+/// within seconds, the GPS slows down, and no sample is lost across the change.
+@Suite(.serialized) struct AdaptiveEndToEndTests {
+    @Test func aDeviceLyingStillSlowsDown() throws {
+        let end = EndToEndTests()
+        let socket = "/tmp/lodestone-e2e-adaptive-\(getpid()).sock"
+        let run = try end.spawn(["run", "--duration", "12", "--scenario", "still", "--socket", socket, "--display", "none",
+                                 "--data-dir", "/tmp/lodestone-e2e-data"])
+        let client = try #require(end.connect(socket))
+        var health: JSONValue?
+        for _ in 0..<20 {
+            usleep(500_000)
+            client.send("?STATUS;")
+            while let line = client.readLine(timeoutMilliseconds: 1000) {
+                if line.contains(#""class":"HEALTH""#) { health = try? JSONValue.parse(line); break }
+            }
+            if health?["profile"]?.stringValue == "still" { break }
+        }
+        kill(run.pid, SIGTERM)
+        _ = end.finish(run)
+        let report = try #require(health)
+        #expect(report["profile"]?.stringValue == "still")
+        #expect(report["gpsInterval"]?.numberValue == 5)
+        #expect(report["ringOverflows"]?.numberValue == 0)
+        guard case .array(let tasks)? = report["tasks"] else { Issue.record("no tasks"); return }
+        let rates = Dictionary(uniqueKeysWithValues: tasks.compactMap { task in
+            task["name"]?.stringValue.map { ($0, task["rateHz"]?.numberValue ?? 0) }
+        })
+        #expect(rates["imu"] == 25 && rates["mag"] == 10 && rates["baro"] == 5 && rates["process"] == 10, "\(rates)")
+    }
+}
