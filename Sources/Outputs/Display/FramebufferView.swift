@@ -30,10 +30,14 @@ public struct FramebufferView {
     /// dark adaptation on a night trail or a boat's cockpit.
     public var night = false
 
-    public init(calibration: String? = nil, calibrationProgress: Double = 0, night: Bool = false) {
+    /// The adaptive sampling profile, shown at the foot of the screen.
+    public var profile: String?
+
+    public init(calibration: String? = nil, calibrationProgress: Double = 0, night: Bool = false, profile: String? = nil) {
         self.calibration = calibration
         self.calibrationProgress = calibrationProgress
         self.night = night
+        self.profile = profile
     }
 
     static let nightColour = Colour(160, 0, 0)
@@ -78,6 +82,7 @@ public struct FramebufferView {
         let health = [("IMU", state.imuHealth), ("MAG", state.magnetometerHealth), ("BARO", state.barometerHealth), ("GPS", state.gpsHealth)]
         let failing = health.filter { $0.1 == .degraded }.map(\.0)
         out.append(failing.isEmpty ? ("SENSORS OK", .text, false) : ("CHECK " + failing.joined(separator: " "), .warning, false))
+        if let profile { out.append(("MODE " + profile.uppercased(), .text, false)) }
         return out
     }
 

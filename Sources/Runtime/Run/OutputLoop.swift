@@ -32,6 +32,9 @@ final class OutputLoop<Clock: MonotonicClock> {
     let motion: MotionService?
     let adaptive: AdaptiveService<Clock>?
     private var latest = NavigationState()
+    /// The display's heading, smoothed on the unit circle so 359° and 1° average to 0°, not 180°.
+    private var displayHeading = HeadingSmoother(timeConstant: 0.5)
+    private var lastDisplay: MonotonicNanoseconds = 0
     private var lastMagnetic: MagneticSample?
 
     init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
@@ -113,9 +116,19 @@ final class OutputLoop<Clock: MonotonicClock> {
             }
             if display.isActive && now >= nextDisplay {
                 nextDisplay = now + displayPeriod
-                display.draw(latest, calibration: compass?.status.rawValue, progress: compass?.progress ?? 0,
-                             night: motion?.nightTheme ?? false) {
-                    StatusView().render(latest, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
+                var shown = latest
+                if let attitude = latest.attitude {
+                    let interval = lastDisplay == 0 ? 1 : Double(now &- lastDisplay) / 1e9
+                    displayHeading.update(heading: attitude.magneticHeading, interval: min(interval, 1))
+                    lastDisplay = now
+                    if let smoothed = displayHeading.heading {
+                        shown.attitude?.magneticHeading = smoothed
+                        shown.trueHeading = latest.declination.map { Angle.heading(smoothed + $0) }
+                    }
+                }
+                display.draw(shown, calibration: compass?.status.rawValue, progress: compass?.progress ?? 0,
+                             night: motion?.nightTheme ?? false, profile: adaptive?.profile) {
+                    StatusView().render(shown, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
                                         clients: server?.clientCount ?? 0, title: deviceName, profile: adaptive?.profile)
                 }
             }
