@@ -81,6 +81,31 @@ import Testing
         #expect(errors.roll < 1 && errors.pitch < 1 && errors.yaw < 1)
     }
 
+    /// The recording is a sensor turned by hand through rolls and pitches of up to 60 degrees
+    /// and a magnet brought near, never turned face down: no flip may be reported, and the
+    /// step counter must count nothing (it was never walked).
+    @Test func recordedHandlingIsNeitherAFlipNorSteps() throws {
+        guard let sensor = Self.rows("fusion_sensor_data.csv") else {
+            print("skipped: ../shared/data/fusion_sensor_data.csv is not present")
+            return
+        }
+        var flip = FlipDetector()
+        var steps = StepCounter()
+        var flips = 0
+        var previous = sensor.first?.first ?? 0
+        for row in sensor where row.count >= 10 {
+            let force = Vector3(row[4], -row[5], -row[6]) * 9.80665
+            let gyro = Vector3(row[1], -row[2], -row[3]) * (Double.pi / 180)
+            let interval = row[0] - previous
+            previous = row[0]
+            guard interval > 0 else { continue }
+            if flip.update(specificForce: force, rotationRate: gyro, interval: interval) != nil { flips += 1 }
+            _ = steps.update(specificForce: force, interval: interval)
+        }
+        #expect(flips == 0)
+        #expect(steps.steps == 0)
+    }
+
     // MARK: Synthetic motion
 
     /// Sensor readings for a body held still in the orientation `q`, in a field with 65

@@ -145,20 +145,25 @@ import Testing
     func everyChipRunsEndToEndFromABoardFile(board: String) throws {
         let boards = String(Self.executable.dropLast("/.build/debug/lodestone".count)) + "/boards/"
         let socket = "/tmp/lodestone-e2e-\(board)-\(getpid()).sock"
+        // Fixed rates: this is about the chips (adaptive sampling has its own test).
         let child = try spawn(["run", "--board", boards + board + ".json", "--duration", "4", "--socket", socket,
-                               "--display", "none", "--scenario", "still", "--data-dir", "/tmp/lodestone-e2e-data"])
+                               "--display", "none", "--scenario", "still", "--data-dir", "/tmp/lodestone-e2e-data",
+                               "--no-adaptive"])
         let client = try #require(connect(socket))
         client.send(#"?WATCH={"enable":true,"json":true};"#)
         var seen: [String: JSONValue] = [:]
         var environmentReports = 0
         var askedForDevices = false
+        var fixes = 0
         while let line = client.readLine(timeoutMilliseconds: 8000) {
             guard let report = try? JSONValue.parse(line), let name = report["class"]?.stringValue else { continue }
             seen[name] = report
             // The DEVICES sent on WATCH predates the first samples; ask again once all are
             // running (a barometer reading twice, and a fix from the GPS).
             if name == "ENV" { environmentReports += 1 }
-            if !askedForDevices && environmentReports >= 2 && seen["TPV"] != nil {
+            if name == "TPV" { fixes += 1 }
+            // The state is published by the processing task a moment after a fix is parsed.
+            if !askedForDevices && environmentReports >= 2 && fixes >= 2 {
                 client.send("?DEVICES;")
                 askedForDevices = true
             }

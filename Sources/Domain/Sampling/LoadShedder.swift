@@ -9,6 +9,9 @@ public struct LoadShedder: Sendable {
     /// The smallest multiplier each task may be given.
     public let minimumFactors: [Double]
     public var overloadUtilisation = 0.8
+    /// Overruns in one observation that count as overload; one or two (a page fault at start,
+    /// a burst of bus retries) do not.
+    public var overrunLimit = 3
     public var lightUtilisation = 0.5
     /// Seconds of light load before one rate is given back.
     public var recoveryTime = 5.0
@@ -25,7 +28,7 @@ public struct LoadShedder: Sendable {
     /// each tick the tasks used. Returns whether a factor changed.
     @discardableResult
     public mutating func observe(overruns: Int, utilisation: Double, interval: Double) -> Bool {
-        if overruns > 0 || utilisation > overloadUtilisation {
+        if overruns >= overrunLimit || utilisation > overloadUtilisation {
             lightFor = 0
             for index in factors.indices.reversed() where factors[index] > minimumFactors[index] {
                 factors[index] = max(factors[index] / 2, minimumFactors[index])

@@ -63,7 +63,10 @@ final class AdaptiveService<Clock: MonotonicClock> {
         if let i = taskIndices.baro { scheduler.setRate(task: i, hz: rates.barometer) }
         if let i = taskIndices.process { scheduler.setRate(task: i, hz: rates.processing) }
         pipeline.requestChipRate(imu: rates.imu, magnetometer: rates.magnetometer)
-        setGPSInterval?(rates.gpsInterval)
+        if let setGPSInterval {
+            setGPSInterval(rates.gpsInterval)
+            pipeline.expectFixes(every: rates.gpsInterval)
+        }
         return "sampling profile \(sampler.profile): IMU \(fixed(rates.imu, 0)) Hz, magnetometer \(fixed(rates.magnetometer, 0)) Hz, "
             + "barometer \(fixed(rates.barometer, 0)) Hz, processing \(fixed(rates.processing, 0)) Hz, GPS every \(fixed(rates.gpsInterval, 1)) s"
     }

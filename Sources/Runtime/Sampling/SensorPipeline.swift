@@ -29,6 +29,8 @@ public final class SensorPipeline: @unchecked Sendable {
     /// owns the bus): the rate's bit pattern, 0 when nothing is pending.
     private let imuRateRequest = Atomic<UInt64>(0)
     private let magnetometerRateRequest = Atomic<UInt64>(0)
+    /// Seconds between GPS fixes the receiver was set to (adaptive sampling changes it).
+    private let expectedFixInterval = Atomic<UInt64>(1.0.bitPattern)
 
     private var imu: SensorSlot<AnySensor<ImuSample>>?
     private var magnetometer: SensorSlot<AnySensor<MagneticSample>>?
@@ -79,6 +81,12 @@ public final class SensorPipeline: @unchecked Sendable {
     deinit { serialBuffer.deallocate() }
 
     // MARK: Scheduler tasks
+
+    /// Tells the GPS health check how often fixes should now come (any thread).
+    public func expectFixes(every seconds: Double) {
+        guard seconds.isFinite, seconds > 0 else { return }
+        expectedFixInterval.store(seconds.bitPattern, ordering: .relaxed)
+    }
 
     /// Asks for a chip's own output rate to follow a new sampling rate (any thread).
     public func requestChipRate(imu hz: Double?, magnetometer magnetometerHz: Double?) {
@@ -155,8 +163,10 @@ public final class SensorPipeline: @unchecked Sendable {
                 }
             }
         }
-        // A receiver that has said nothing for 3 s is not healthy, whatever it said before.
-        current.gpsHealth = now &- lastFixTime < 3 * nanosecondsPerSecond && lastFixTime != 0 ? .ok : .degraded
+        // A receiver that has missed about three fixes is not healthy, whatever it said before.
+        let interval = Double(bitPattern: expectedFixInterval.load(ordering: .relaxed))
+        let silence = UInt64(max(3, 3 * interval) * 1e9)
+        current.gpsHealth = now &- lastFixTime < silence && lastFixTime != 0 ? .ok : .degraded
     }
 
     /// Computes attitude, heading and altitude from the latest readings and publishes the state.
