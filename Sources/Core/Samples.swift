@@ -76,8 +76,30 @@ public struct GPSFix: Sendable, Equatable {
     public var hdop = Double.nan
     public var vdop = Double.nan
     public var pdop = Double.nan
+    /// Estimated horizontal and vertical error (one sigma), metres, from GST when sent.
+    public var eph = Double.nan
+    public var epv = Double.nan
 
     public init() {}
 
     public var hasPosition: Bool { mode.rawValue >= 2 && latitude.isFinite && longitude.isFinite }
+}
+
+/// One satellite as GSV reports it.
+public struct Satellite: Sendable, Equatable {
+    /// The PRN as the receiver numbers it (NMEA 4.x numbering varies by constellation).
+    public var prn: Int
+    public var elevation: Double
+    public var azimuth: Double
+    /// Signal to noise ratio, dB-Hz; NaN when the satellite is not tracked.
+    public var snr: Double
+    public var used: Bool
+
+    public init(prn: Int, elevation: Double, azimuth: Double, snr: Double, used: Bool) {
+        self.prn = prn
+        self.elevation = elevation
+        self.azimuth = azimuth
+        self.snr = snr
+        self.used = used
+    }
 }

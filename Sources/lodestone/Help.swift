@@ -12,6 +12,7 @@ enum Help {
       level     the bubble level, or --zero it on a reference surface
       calibrate fit the magnetometer's hard- and soft-iron correction (figure-8 calibration)
       probe     find the supported sensor chips on an I2C bus and print board-file lines for them
+      nmea      NMEA 0183 in, gpsd JSON (TPV and SKY) out
       declination  magnetic declination, inclination and field at a place and date (WMM2025)
       bench     measure the scheduler, the rings and allocations, and print the figures
       help      show this text, or 'lodestone help <command>'

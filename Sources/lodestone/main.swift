@@ -29,6 +29,9 @@ do {
     case "declination":
         if wantsHelp(rest) { print(DeclinationCommand.help); exit(0) }
         status = try DeclinationCommand.main(rest)
+    case "nmea":
+        if wantsHelp(rest) { print(NMEACommand.help); exit(0) }
+        status = try NMEACommand.main(rest)
     case "lock":
         if wantsHelp(rest) { print(LockCommand.lockHelp); exit(0) }
         status = try LockCommand.lock(rest)
@@ -48,12 +51,13 @@ do {
         case "declination": print(DeclinationCommand.help)
         case "calibrate": print(CalibrateCommand.help)
         case "lock": print(LockCommand.lockHelp)
+        case "nmea": print(NMEACommand.help)
         case "level": print(LockCommand.levelHelp)
         default: print(Help.overview)
         }
         status = 0
     default:
-        throw UsageError(message: "unknown command '\(command)'; commands: run, watch, status, lock, level, calibrate, probe, declination, bench, help")
+        throw UsageError(message: "unknown command '\(command)'; commands: run, watch, status, lock, level, calibrate, probe, declination, nmea, bench, help")
     }
     exit(status)
 } catch let error as UsageError {

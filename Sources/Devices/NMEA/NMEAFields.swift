@@ -62,6 +62,13 @@ public struct NMEAFields {
         return UInt32(bytes[r.upperBound - 3]) << 16 | UInt32(bytes[r.upperBound - 2]) << 8 | UInt32(bytes[r.upperBound - 1])
     }
 
+    /// The talker ("GP", "GN", "GL", ...) packed into an integer; 0 for proprietary sentences.
+    public var talker: UInt16 {
+        let r = range(0)
+        guard r.count == 5 else { return 0 }
+        return UInt16(bytes[r.lowerBound]) << 8 | UInt16(bytes[r.lowerBound + 1])
+    }
+
     public static func type(_ name: StaticString) -> UInt32 {
         let p = name.utf8Start
         return UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])

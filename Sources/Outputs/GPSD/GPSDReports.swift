@@ -36,6 +36,30 @@ public enum GPSDReports {
         }
         w.number("track", fix.course, decimals: 4)
         w.number("speed", fix.speed, decimals: 3)
+        w.number("eph", fix.eph, decimals: 3)
+        w.number("epv", fix.epv, decimals: 3)
+        return w.finished
+    }
+
+    /// The satellites in view: gpsd's SKY with `PRN`, `el`, `az` (degrees), `ss` (dB-Hz), `used`.
+    public static func sky(_ satellites: [Satellite], fix: GPSFix, device: String) -> String {
+        var w = JSONObjectWriter(class: "SKY")
+        w.string("device", device)
+        w.number("hdop", fix.hdop, decimals: 2)
+        w.number("pdop", fix.pdop, decimals: 2)
+        w.number("vdop", fix.vdop, decimals: 2)
+        w.integer("nSat", satellites.count)
+        w.integer("uSat", satellites.filter(\.used).count)
+        let list = satellites.map { s -> String in
+            var item = JSONObjectWriter()
+            item.integer("PRN", s.prn)
+            item.number("el", s.elevation, decimals: 1)
+            item.number("az", s.azimuth, decimals: 1)
+            item.number("ss", s.snr, decimals: 1)
+            item.bool("used", s.used)
+            return item.finished
+        }
+        w.raw("satellites", "[" + list.joined(separator: ",") + "]")
         return w.finished
     }
 

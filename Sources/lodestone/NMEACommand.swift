@@ -1,0 +1,75 @@
+import Glibc
+import LodestoneCore
+import LodestoneDevices
+import LodestoneOutputs
+import LodestoneRuntime
+
+/// `lodestone nmea [FILE]`: NMEA 0183 text in, gpsd-style JSON out, one report per line: a
+/// TPV per fix epoch and a SKY per satellite cycle. Lines that are not sentences are skipped.
+enum NMEACommand {
+    static let help = """
+    Usage: lodestone nmea [FILE]
+
+    Reads NMEA 0183 (from FILE, or standard input) and prints one gpsd-style JSON report per
+    line: a TPV for each fix epoch (mode, time, lat, lon, altMSL, altHAE, geoidSep, speed,
+    track, eph, epv) and a SKY for each complete satellite cycle. Sentences from every talker
+    (GP, GN, GL, GA, GB, BD, GQ, GI) are read: GGA, RMC, GSA, GSV, VTG, GLL, ZDA, GNS, GST.
+    Lines that are not valid sentences (bad checksum, truncated, binary) are counted and
+    skipped; the counts go to standard error at the end.
+
+    Example: lodestone nmea receiver.log | grep TPV
+    """
+
+    static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
+        let options = try Options(arguments, spec: OptionSpec(valued: [], flags: []), command: "nmea")
+        guard options.positional.count <= 1 else { throw UsageError(message: "give one file, or none to read standard input") }
+        let fd: Int32
+        if let path = options.positional.first {
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                Log.error("cannot read \(path): \(String(cString: strerror(errno)))")
+                return 1
+            }
+        } else {
+            fd = 0
+        }
+        defer { if fd != 0 { close(fd) } }
+        var converter = NMEAConverter()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var output = ""
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            chunk.withUnsafeBytes { converter.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) { output += $0 + "\n" } }
+            if output.utf8.count > 1 << 16 {
+                writeOut(output)
+                output = ""
+            }
+        }
+        writeOut(output)
+        Log.info("\(converter.parser.accepted) sentences read, \(converter.parser.rejected) rejected, "
+                 + "\(converter.framer.garbled) garbled and \(converter.framer.overlong) overlong lines skipped")
+        return 0
+    }
+}
+
+/// Bytes of NMEA in, gpsd reports out: the framer, the parser, and a SKY whenever a GSV cycle
+/// completes. Shared by the command and its tests.
+struct NMEAConverter: ~Copyable {
+    var framer = NMEAFramer()
+    var parser = NMEAParser()
+    private var skyCycles = 0
+    var device = "nmea"
+
+    mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: (String) -> Void) {
+        framer.feed(bytes) { sentence in
+            if let fix = parser.parse(sentence, received: 0) { emit(GPSDReports.tpv(fix, device: device)) }
+            if parser.skyCycles != skyCycles {
+                skyCycles = parser.skyCycles
+                let view = parser.sky
+                emit(GPSDReports.sky((0..<view.count).map { view[$0] }, fix: parser.fix, device: device))
+            }
+        }
+    }
+}
