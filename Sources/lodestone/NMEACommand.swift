@@ -47,6 +47,7 @@ enum NMEACommand {
                 output = ""
             }
         }
+        converter.finish { output += $0 + "\n" }
         writeOut(output)
         Log.info("\(converter.parser.accepted) sentences read, \(converter.parser.rejected) rejected, "
                  + "\(converter.framer.garbled) garbled and \(converter.framer.overlong) overlong lines skipped")
@@ -61,6 +62,11 @@ struct NMEAConverter: ~Copyable {
     var parser = NMEAParser()
     private var skyCycles = 0
     var device = "nmea"
+
+    /// At the end of the input: the last cycle's fix.
+    mutating func finish(_ emit: (String) -> Void) {
+        if let fix = parser.flush() { emit(GPSDReports.tpv(fix, device: device)) }
+    }
 
     mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: (String) -> Void) {
         framer.feed(bytes) { sentence in

@@ -46,6 +46,7 @@ import Testing
         var converter = NMEAConverter()
         var ours: [JSONValue] = []
         input.withUnsafeBytes { converter.feed($0) { line in if let v = try? JSONValue.parse(line) { ours.append(v) } } }
+        converter.finish { line in if let v = try? JSONValue.parse(line) { ours.append(v) } }
         var ourPositions: [Position: [Double]] = [:]
         var result = Comparison()
         for report in ours where report["class"]?.stringValue == "TPV" {

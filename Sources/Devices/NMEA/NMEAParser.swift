@@ -68,6 +68,15 @@ public struct NMEAParser {
         return completed
     }
 
+    /// The cycle in progress, as a fix, when the input has ended (the last cycle has no next
+    /// time of day to close it); nil when it holds nothing.
+    public mutating func flush() -> GPSFix? {
+        guard cycleTime.isFinite, fix.latitude.isFinite || fix.mode != .unknown else { return nil }
+        let last = finish()
+        cycleTime = .nan
+        return last
+    }
+
     private mutating func finish() -> GPSFix {
         var done = fix
         if let day = dayNumber, cycleTime.isFinite { done.utc = Double(day) * 86_400 + cycleTime }

@@ -28,7 +28,8 @@ public enum GPSDReports {
             w.number("lat", fix.latitude, decimals: 9)
             w.number("lon", fix.longitude, decimals: 9)
         }
-        if fix.mode == .threeD {
+        // Like gpsd, an altitude the receiver gave is reported even with a 2D fix.
+        if fix.mode.rawValue >= 2 {
             w.number("altHAE", fix.altitudeHAE, decimals: 3)
             w.number("altMSL", fix.altitudeMSL, decimals: 3)
             w.number("alt", fix.altitudeMSL, decimals: 3)
