@@ -107,9 +107,12 @@ public struct NMEAParser {
             if fix.mode == .unknown { fix.mode = .noFix }
             return
         }
-        if fix.latitude.isNaN {
-            fix.latitude = f.coordinate(3, hemisphere: 4)
-            fix.longitude = f.coordinate(5, hemisphere: 6)
+        // As in gpsd, the latest sentence's position stands (receivers give RMC and GGA
+        // different precision; the fix reports the one that came last).
+        let latitude = f.coordinate(3, hemisphere: 4), longitude = f.coordinate(5, hemisphere: 6)
+        if latitude.isFinite && longitude.isFinite {
+            fix.latitude = latitude
+            fix.longitude = longitude
         }
         let knots = f.number(7)
         if knots.isFinite { fix.speed = knots * 1852 / 3600 }
@@ -130,9 +133,10 @@ public struct NMEAParser {
     private mutating func applyGLL(_ f: NMEAFields) {
         // Status A is valid; NMEA 2.3 adds a mode letter where N means no fix.
         guard f.character(6) == UInt8(ascii: "A"), f.character(7) != UInt8(ascii: "N") else { return }
-        if fix.latitude.isNaN {
-            fix.latitude = f.coordinate(1, hemisphere: 2)
-            fix.longitude = f.coordinate(3, hemisphere: 4)
+        let latitude = f.coordinate(1, hemisphere: 2), longitude = f.coordinate(3, hemisphere: 4)
+        if latitude.isFinite && longitude.isFinite {
+            fix.latitude = latitude
+            fix.longitude = longitude
         }
     }
 
