@@ -7,9 +7,12 @@ enum BenchCommand {
                                   command: "bench")
         if let kernel = options.values["kernel"] {
             // The measured work alone, for the bench's own callgrind runs.
-            guard kernel == "attitude" else { throw UsageError(message: "--kernel takes attitude") }
             let updates = try options.integer("updates", in: 1...100_000_000) ?? 10_000
-            return AttitudeCostBench.kernel(updates: updates).isFinite ? 0 : 1
+            switch kernel {
+            case "attitude": return AttitudeCostBench.kernel(updates: updates).isFinite ? 0 : 1
+            case "nmea": return NMEACostBench.kernel(sentences: updates) > 0 ? 0 : 1
+            default: throw UsageError(message: "--kernel takes attitude or nmea")
+            }
         }
         let seconds = try options.number("seconds", in: 0.5...600) ?? 5
         let trials = try options.integer("trials", in: 1...100) ?? 7
@@ -22,6 +25,9 @@ enum BenchCommand {
         let allocations = AllocationBench.run()
         if !json { writeOut("attitude filter instructions per update (callgrind)...\n") }
         let attitude = AttitudeCostBench.run()
+        if !json { writeOut("NMEA parser instructions and nanoseconds per sentence...\n") }
+        let nmeaInstructions = AttitudeCostBench.callgrind(kernel: "nmea", functions: ["*NMEAParser*parse*"], count: 7000).0?.first
+        let nmeaNanoseconds = NMEACostBench.nanosecondsPerSentence()
 
         var report = JSONObjectWriter()
         report.raw("scheduler", schedulerJSON(latency))
@@ -53,12 +59,17 @@ enum BenchCommand {
         }
         if let note = attitude.1 { cost.string("note", note) }
         report.raw("attitudeFilter", cost.finished)
+        var nmea = JSONObjectWriter()
+        if let nmeaInstructions { nmea.number("instructionsPerSentence", nmeaInstructions, decimals: 0) } else { nmea.null("instructionsPerSentence") }
+        nmea.number("nsPerSentence", nmeaNanoseconds, decimals: 1)
+        report.raw("nmea", nmea.finished)
         if json {
             writeOut(report.finished + "\n")
         } else {
             writeOut(human(latency, ring, allocations))
             let cost = attitude.0.map { "\(fixed($0.update, 0)) instructions per update, plus \(fixed($0.gyroBias, 0)) for the gyro bias (callgrind)" }
             writeOut("attitude filter: \(cost ?? attitude.1 ?? "not measured")\n")
+            writeOut("NMEA parser: \(nmeaInstructions.map { fixed($0, 0) + " instructions, " } ?? "")\(fixed(nmeaNanoseconds, 1)) ns per sentence\n")
         }
         return 0
     }

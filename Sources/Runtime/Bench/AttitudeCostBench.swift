@@ -33,6 +33,16 @@ public enum AttitudeCostBench {
     }
 
     public static func run(updates: Int = 10_000) -> (Figures?, String?) {
+        let (counts, note) = callgrind(kernel: "attitude", functions: ["*AttitudeFilter*update*", "*GyroBiasEstimator*update*"],
+                                       count: updates)
+        guard let counts else { return (nil, note) }
+        return (Figures(update: counts[0], gyroBias: counts[1]), nil)
+    }
+
+    /// Instructions per call of each function pattern, from `lodestone bench --kernel NAME`
+    /// run under callgrind with collection switched on inside that function only.
+    public static func callgrind(kernel: String, functions: [String], count: Int) -> ([Double]?, String?) {
+        let updates = count
         guard let executable = currentExecutable() else { return (nil, "cannot find this program's path") }
         // valgrind 3.19 cannot read the DWARF 5 debug information Swift writes; a copy without it
         // keeps the symbols that collection is switched on by.
@@ -40,12 +50,12 @@ public enum AttitudeCostBench {
         defer { unlink(copy) }
         let target = runProgram(["strip", "--strip-debug", "-o", copy, executable])?.status == 0 ? copy : executable
         var counts: [Double] = []
-        for function in ["*AttitudeFilter*update*", "*GyroBiasEstimator*update*"] {
+        for function in functions {
             let output = "/tmp/lodestone-callgrind-\(getpid()).out"
             defer { unlink(output) }
             guard let (status, _) = runProgram(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + output,
                                                  "--toggle-collect=" + function,
-                                                 target, "bench", "--kernel", "attitude", "--updates", String(updates)]) else {
+                                                 target, "bench", "--kernel", kernel, "--updates", String(updates)]) else {
                 return (nil, "valgrind not found: install valgrind to count instructions")
             }
             guard status == 0, let total = summary(output), total > 0 else {
@@ -53,7 +63,7 @@ public enum AttitudeCostBench {
             }
             counts.append(total / Double(updates))
         }
-        return (Figures(update: counts[0], gyroBias: counts[1]), nil)
+        return (counts, nil)
     }
 
     /// The total instruction count from a callgrind output file ("summary:" or "totals:" line).
