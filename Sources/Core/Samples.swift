@@ -103,3 +103,22 @@ public struct Satellite: Sendable, Equatable {
         self.used = used
     }
 }
+
+/// One satellite on its way from the sampling thread to the SKY report, with the cycle's
+/// DOPs on the last one of a cycle.
+public struct SkyItem: Sendable, Equatable {
+    public var satellite: Satellite
+    /// True on the last satellite of a GSV cycle: the view is complete.
+    public var endsCycle: Bool
+    public var hdop: Double
+    public var pdop: Double
+    public var vdop: Double
+
+    public init(satellite: Satellite, endsCycle: Bool, hdop: Double, pdop: Double, vdop: Double) {
+        self.satellite = satellite
+        self.endsCycle = endsCycle
+        self.hdop = hdop
+        self.pdop = pdop
+        self.vdop = vdop
+    }
+}

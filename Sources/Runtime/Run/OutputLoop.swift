@@ -9,6 +9,7 @@ public protocol SamplingOutputs: AnyObject {
     var magneticRing: SPSCRing<MagneticSample> { get }
     var pressureRing: SPSCRing<PressureSample> { get }
     var fixRing: SPSCRing<GPSFix> { get }
+    var skyRing: SPSCRing<SkyItem> { get }
     var state: LatestValue<NavigationState> { get }
 }
 
@@ -36,6 +37,8 @@ final class OutputLoop<Clock: MonotonicClock> {
     private var displayHeading = HeadingSmoother(timeConstant: 0.5)
     private var lastDisplay: MonotonicNanoseconds = 0
     private var lastMagnetic: MagneticSample?
+    private var satellites: [Satellite] = []
+    private var lastSky: String?
 
     init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
          display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device],
@@ -151,6 +154,16 @@ final class OutputLoop<Clock: MonotonicClock> {
         outputs.fixRing.drain { fix in
             send(GPSDReports.tpv(fix, device: deviceName))
         }
+        outputs.skyRing.drain { item in
+            satellites.append(item.satellite)
+            guard item.endsCycle else { return }
+            var dops = GPSFix()
+            (dops.hdop, dops.pdop, dops.vdop) = (item.hdop, item.pdop, item.vdop)
+            let report = GPSDReports.sky(satellites, fix: dops, device: deviceName)
+            lastSky = report
+            send(report)
+            satellites.removeAll(keepingCapacity: true)
+        }
     }
 
     private func send(_ line: String) {
@@ -182,7 +195,7 @@ final class OutputLoop<Clock: MonotonicClock> {
             w.integer("active", latest.fix.mode.rawValue >= 2 ? 1 : 0)
             w.raw("tpv", "[" + GPSDReports.tpv(latest.fix, device: deviceName) + "]")
             w.raw("att", latest.imu == nil ? "[]" : "[" + GPSDReports.att(latest, device: deviceName, time: time) + "]")
-            w.raw("sky", "[]")
+            w.raw("sky", "[" + (lastSky ?? "") + "]")
             return [w.finished]
         case .calibrate(let argument):
             guard let compass else { return [GPSDReports.error("this board has no magnetometer to calibrate")] }

@@ -18,6 +18,9 @@ public final class SensorPipeline: @unchecked Sendable {
     public let pressureRing = SPSCRing<PressureSample>(capacity: 128, policy: .overwriteOldest)
     /// GPS fixes are rare and each one matters to a track: keep the oldest if the reader stalls.
     public let fixRing = SPSCRing<GPSFix>(capacity: 64, policy: .dropNewest)
+    /// Satellites of each completed GSV cycle, for SKY reports; the freshest view matters most.
+    public let skyRing = SPSCRing<SkyItem>(capacity: 512, policy: .overwriteOldest)
+    private var skyCycles = 0
     public let state = LatestValue(NavigationState())
     /// Handed in by the output side: Earth's field where the device is (from the model, when
     /// there is a fix) and the magnetometer calibration (loaded at start or newly fitted).
@@ -160,6 +163,14 @@ public final class SensorPipeline: @unchecked Sendable {
                     current.fix = fix
                     lastFixTime = now
                     fixRing.push(fix)
+                }
+                if parser.skyCycles != skyCycles {
+                    skyCycles = parser.skyCycles
+                    let sky = parser.sky, fix = parser.fix
+                    for index in 0..<sky.count {
+                        skyRing.push(SkyItem(satellite: sky[index], endsCycle: index == sky.count - 1,
+                                             hdop: fix.hdop, pdop: fix.pdop, vdop: fix.vdop))
+                    }
                 }
             }
         }
