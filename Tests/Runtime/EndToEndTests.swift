@@ -80,7 +80,7 @@ import Testing
         let (status, output) = finish(child)
         #expect(status == 0, "\(output)")
         #expect(access(socket, F_OK) != 0, "socket file left behind")
-        for name in ["VERSION", "DEVICES", "WATCH", "TPV", "ATT", "IMU", "ENV"] {
+        for name in ["VERSION", "DEVICES", "WATCH", "TPV", "SKY", "ATT", "IMU", "ENV", "MOTION"] {
             #expect(seen[name] != nil, "no \(name) report")
         }
         // Lying level and still, pointing north, at 408 m in Zurich.
