@@ -127,9 +127,12 @@ public struct NMEAFields {
         let minutes = raw - degrees * 100
         guard minutes < 60 else { return .nan }
         let value = degrees + minutes / 60
+        // A latitude beyond 90 or a longitude beyond 180 is a garbled field, not a place.
         switch character(hemisphere) {
-        case UInt8(ascii: "N"), UInt8(ascii: "E"): return value
-        case UInt8(ascii: "S"), UInt8(ascii: "W"): return -value
+        case UInt8(ascii: "N"): return value <= 90 ? value : .nan
+        case UInt8(ascii: "S"): return value <= 90 ? -value : .nan
+        case UInt8(ascii: "E"): return value <= 180 ? value : .nan
+        case UInt8(ascii: "W"): return value <= 180 ? -value : .nan
         default: return .nan
         }
     }
