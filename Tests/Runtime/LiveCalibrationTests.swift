@@ -13,7 +13,7 @@ import Testing
         let data = "/tmp/lodestone-e2e-cal-\(getpid())"
         let socket = data + ".sock"
         // The walk starts with 30 s of figure 8s; at double speed, 15 s.
-        let run = try end.spawn(["run", "--duration", "25", "--speed", "2", "--socket", socket, "--display", "none",
+        let run = try end.spawn(["run", "--duration", "40", "--speed", "2", "--socket", socket, "--display", "none",
                                  "--data-dir", data])
         _ = try #require(end.connect(socket))
         let (status, output) = end.finish(try end.spawn(["calibrate", "mag", "--socket", socket, "--json"]))

@@ -60,25 +60,16 @@ final class OutputLoop<Clock: MonotonicClock> {
         server?.answer = { [unowned self] request in self.answer(request) }
     }
 
+    private var nextAttitude: MonotonicNanoseconds = 0
+    private var nextEnvironment: MonotonicNanoseconds = 0
+    private var nextDisplay: MonotonicNanoseconds = 0
+
     /// Runs until a stop signal, the duration, or `stop.request()`; returns why it stopped.
     func run(until deadline: MonotonicNanoseconds?) -> String {
-        let attitudePeriod: UInt64 = 100_000_000     // ATT at 10 Hz
-        let environmentPeriod: UInt64 = 1_000_000_000 // ENV at 1 Hz
-        let displayPeriod = display.refreshPeriod
-        var nextAttitude: UInt64 = 0, nextEnvironment: UInt64 = 0, nextDisplay: UInt64 = 0
         display.begin()
         defer { display.end() }
         while !stop.isRequested {
-            let extra = stop.descriptor >= 0 ? [stop.descriptor] : []
-            let woken: [Int32]
-            if let server {
-                woken = server.service(timeoutMilliseconds: 20, extra: extra)
-            } else {
-                var fds = extra.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-                _ = poll(&fds, nfds_t(fds.count), 20)
-                woken = fds.filter { $0.revents != 0 }.map(\.fd)
-            }
-            if woken.contains(stop.descriptor), let signal = stop.takeSignal() {
+            if let signal = waitForWork() {
                 stop.request()
                 return signal
             }
@@ -89,54 +80,85 @@ final class OutputLoop<Clock: MonotonicClock> {
             }
             latest = outputs.state.read()
             publishSamples()
-            if let compass {
-                for event in compass.tick(latest, now: now) { send(event) }
-            }
-            if let adaptive, let line = adaptive.tick(motion: motion?.motion ?? .walking, now: now) {
-                Log.info(line)
-            }
-            if let motion {
-                for event in motion.tick(latest, now: now) { send(event) }
-                if motion.levelReached { controls?.signal(.levelTick, at: now) }
-            }
-            if let controls {
-                for (button, event) in controls.update(at: now) {
-                    send(Controls.report(button: button, event: event, time: OutputClock.wallClock()))
-                    if button == "bearingLock", event == .press, let motion { send(motion.toggleLock()) }
-                }
-            }
-            if now >= nextAttitude {
-                nextAttitude = now + attitudePeriod
-                if latest.imu != nil {
-                    send(GPSDReports.att(latest, device: deviceName, time: OutputClock.wallClock(), calibration: compass?.status.rawValue,
-                                         annotations: annotations()))
-                }
-            }
-            if now >= nextEnvironment {
-                nextEnvironment = now + environmentPeriod
-                if latest.pressure != nil { send(GPSDReports.env(latest, device: deviceName, time: OutputClock.wallClock())) }
-                if let motion, latest.imu != nil { send(motion.report(time: OutputClock.wallClock())) }
-            }
+            tickServices(now)
+            publishPeriodic(now)
             if display.isActive && now >= nextDisplay {
-                nextDisplay = now + displayPeriod
-                var shown = latest
-                if let attitude = latest.attitude {
-                    let interval = lastDisplay == 0 ? 1 : Double(now &- lastDisplay) / 1e9
-                    displayHeading.update(heading: attitude.magneticHeading, interval: min(interval, 1))
-                    lastDisplay = now
-                    if let smoothed = displayHeading.heading {
-                        shown.attitude?.magneticHeading = smoothed
-                        shown.trueHeading = latest.declination.map { Angle.heading(smoothed + $0) }
-                    }
-                }
-                display.draw(shown, calibration: compass?.status.rawValue, progress: compass?.progress ?? 0,
-                             night: motion?.nightTheme ?? false, profile: adaptive?.profile) {
-                    StatusView().render(shown, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
-                                        clients: server?.clientCount ?? 0, title: deviceName, profile: adaptive?.profile)
-                }
+                nextDisplay = now + display.refreshPeriod
+                redraw(now)
             }
         }
         return "stop request"
+    }
+
+    /// Serves the socket (or just waits) for up to 20 ms; the name of a stop signal if one came.
+    private func waitForWork() -> String? {
+        let extra = stop.descriptor >= 0 ? [stop.descriptor] : []
+        let woken: [Int32]
+        if let server {
+            woken = server.service(timeoutMilliseconds: 20, extra: extra)
+        } else {
+            var fds = extra.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            _ = poll(&fds, nfds_t(fds.count), 20)
+            woken = fds.filter { $0.revents != 0 }.map(\.fd)
+        }
+        return woken.contains(stop.descriptor) ? stop.takeSignal() : nil
+    }
+
+    /// The compass, adaptive sampling, motion features and controls, each at its own pace.
+    private func tickServices(_ now: MonotonicNanoseconds) {
+        if let compass {
+            for event in compass.tick(latest, now: now) { send(event) }
+        }
+        // A calibration in progress needs every magnetometer reading: sample as when walking.
+        let state = compass?.isCalibrating == true ? .walking : (motion?.motion ?? .walking)
+        if let adaptive, let line = adaptive.tick(motion: state, now: now) {
+            Log.info(line)
+        }
+        if let motion {
+            for event in motion.tick(latest, now: now) { send(event) }
+            if motion.levelReached { controls?.signal(.levelTick, at: now) }
+        }
+        if let controls {
+            for (button, event) in controls.update(at: now) {
+                send(Controls.report(button: button, event: event, time: OutputClock.wallClock()))
+                if button == "bearingLock", event == .press, let motion { send(motion.toggleLock()) }
+            }
+        }
+    }
+
+    /// ATT at 10 Hz; ENV and MOTION at 1 Hz.
+    private func publishPeriodic(_ now: MonotonicNanoseconds) {
+        if now >= nextAttitude {
+            nextAttitude = now + 100_000_000
+            if latest.imu != nil {
+                send(GPSDReports.att(latest, device: deviceName, time: OutputClock.wallClock(), calibration: compass?.status.rawValue,
+                                     annotations: annotations()))
+            }
+        }
+        if now >= nextEnvironment {
+            nextEnvironment = now + 1_000_000_000
+            if latest.pressure != nil { send(GPSDReports.env(latest, device: deviceName, time: OutputClock.wallClock())) }
+            if let motion, latest.imu != nil { send(motion.report(time: OutputClock.wallClock())) }
+        }
+    }
+
+    /// The screen, with the heading smoothed for reading.
+    private func redraw(_ now: MonotonicNanoseconds) {
+        var shown = latest
+        if let attitude = latest.attitude {
+            let interval = lastDisplay == 0 ? 1 : Double(now &- lastDisplay) / 1e9
+            displayHeading.update(heading: attitude.magneticHeading, interval: min(interval, 1))
+            lastDisplay = now
+            if let smoothed = displayHeading.heading {
+                shown.attitude?.magneticHeading = smoothed
+                shown.trueHeading = latest.declination.map { Angle.heading(smoothed + $0) }
+            }
+        }
+        display.draw(shown, calibration: compass?.status.rawValue, progress: compass?.progress ?? 0,
+                     night: motion?.nightTheme ?? false, profile: adaptive?.profile) {
+            StatusView().render(shown, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
+                                clients: server?.clientCount ?? 0, title: deviceName, profile: adaptive?.profile)
+        }
     }
 
     private func publishSamples() {
