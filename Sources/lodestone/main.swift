@@ -1,65 +1,45 @@
 import Glibc
 import LodestoneRuntime
 
+/// One command: its help text and what runs it.
+struct Command {
+    let name: String
+    let help: String
+    let main: (ArraySlice<String>) throws(UsageError) -> Int32
+}
+
+/// Every command, in the order `lodestone help` lists them.
+let commands: [Command] = [
+    Command(name: "run", help: Help.run, main: RunCommand.main),
+    Command(name: "watch", help: Help.watch, main: WatchCommand.main),
+    Command(name: "status", help: Help.status, main: StatusCommand.main),
+    Command(name: "lock", help: LockCommand.lockHelp, main: LockCommand.lock),
+    Command(name: "level", help: LockCommand.levelHelp, main: LockCommand.level),
+    Command(name: "calibrate", help: CalibrateCommand.help, main: CalibrateCommand.main),
+    Command(name: "probe", help: Help.probe, main: ProbeCommand.main),
+    Command(name: "declination", help: DeclinationCommand.help, main: DeclinationCommand.main),
+    Command(name: "nmea", help: NMEACommand.help, main: NMEACommand.main),
+    Command(name: "bench", help: Help.bench, main: BenchCommand.main),
+]
+
 /// Entry point: dispatch to a command; usage errors exit with status 2.
 let arguments = CommandLine.arguments
-let command = arguments.count > 1 ? arguments[1] : "help"
+let name = arguments.count > 1 ? arguments[1] : "help"
 let rest = arguments.dropFirst(2)
 
-func wantsHelp(_ rest: ArraySlice<String>) -> Bool { rest.contains("--help") || rest.contains("-h") }
-
 do {
-    let status: Int32
-    switch command {
-    case "run":
-        if wantsHelp(rest) { print(Help.run); exit(0) }
-        status = try RunCommand.main(rest)
-    case "watch":
-        if wantsHelp(rest) { print(Help.watch); exit(0) }
-        status = try WatchCommand.main(rest)
-    case "status":
-        if wantsHelp(rest) { print(Help.status); exit(0) }
-        status = try StatusCommand.main(rest)
-    case "bench":
-        if wantsHelp(rest) { print(Help.bench); exit(0) }
-        status = try BenchCommand.main(rest)
-    case "probe":
-        if wantsHelp(rest) { print(Help.probe); exit(0) }
-        status = try ProbeCommand.main(rest)
-    case "declination":
-        if wantsHelp(rest) { print(DeclinationCommand.help); exit(0) }
-        status = try DeclinationCommand.main(rest)
-    case "nmea":
-        if wantsHelp(rest) { print(NMEACommand.help); exit(0) }
-        status = try NMEACommand.main(rest)
-    case "lock":
-        if wantsHelp(rest) { print(LockCommand.lockHelp); exit(0) }
-        status = try LockCommand.lock(rest)
-    case "level":
-        if wantsHelp(rest) { print(LockCommand.levelHelp); exit(0) }
-        status = try LockCommand.level(rest)
-    case "calibrate":
-        if wantsHelp(rest) { print(CalibrateCommand.help); exit(0) }
-        status = try CalibrateCommand.main(rest)
-    case "help", "--help", "-h":
-        switch rest.first {
-        case "run": print(Help.run)
-        case "watch": print(Help.watch)
-        case "status": print(Help.status)
-        case "bench": print(Help.bench)
-        case "probe": print(Help.probe)
-        case "declination": print(DeclinationCommand.help)
-        case "calibrate": print(CalibrateCommand.help)
-        case "lock": print(LockCommand.lockHelp)
-        case "nmea": print(NMEACommand.help)
-        case "level": print(LockCommand.levelHelp)
-        default: print(Help.overview)
-        }
-        status = 0
-    default:
-        throw UsageError(message: "unknown command '\(command)'; commands: run, watch, status, lock, level, calibrate, probe, declination, nmea, bench, help")
+    if name == "help" || name == "--help" || name == "-h" {
+        print(commands.first { $0.name == rest.first }?.help ?? Help.overview)
+        exit(0)
     }
-    exit(status)
+    guard let command = commands.first(where: { $0.name == name }) else {
+        throw UsageError(message: "unknown command '\(name)'; commands: \(commands.map(\.name).joined(separator: ", ")), help")
+    }
+    if rest.contains("--help") || rest.contains("-h") {
+        print(command.help)
+        exit(0)
+    }
+    exit(try command.main(rest))
 } catch let error as UsageError {
     Log.write("lodestone: " + error.message)
     exit(2)
