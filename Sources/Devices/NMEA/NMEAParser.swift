@@ -85,8 +85,9 @@ public struct NMEAParser {
     }
 
     private mutating func applyGGA(_ f: NMEAFields) {
-        let quality = f.integer(6) ?? 0
-        if quality == 0 {
+        // Quality 0 is "no fix"; some receivers leave the field empty with a position, which
+        // counts as a fix of unknown kind (gpsd does the same).
+        if f.integer(6) == 0 {
             fix.mode = .noFix
             return
         }
