@@ -8,6 +8,7 @@ enum Help {
       run       sample the sensors and publish heading, position, pressure (default: simulated board)
       watch     print the live report stream of a running instance, like gpspipe -w
       status    show a running instance's sensor health and scheduler table
+      track     record tracks (start, pause, resume, stop) and list, show, export (GPX), delete them
       lock      lock a bearing to follow (deviation and off-course alerts), or --off
       level     the bubble level, or --zero it on a reference surface
       calibrate fit the magnetometer's hard- and soft-iron correction (figure-8 calibration)

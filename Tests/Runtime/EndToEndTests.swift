@@ -22,7 +22,9 @@ import Testing
         let stdout: Int32
     }
 
-    func spawn(_ arguments: [String]) throws -> Child {
+    func spawn(_ arguments: [String]) throws -> Child { try spawnProgram(Self.executable, arguments) }
+
+    func spawnProgram(_ program: String, _ arguments: [String]) throws -> Child {
         var fds: [Int32] = [-1, -1]
         try #require(pipe(&fds) == 0)
         var actions = posix_spawn_file_actions_t()
@@ -31,11 +33,11 @@ import Testing
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
         posix_spawn_file_actions_addclose(&actions, fds[0])
-        let all = [Self.executable] + arguments
+        let all = [program] + arguments
         var cArguments: [UnsafeMutablePointer<CChar>?] = all.map { strdup($0) } + [nil]
         defer { for p in cArguments { free(p) } }
         var pid: pid_t = 0
-        try #require(posix_spawn(&pid, Self.executable, &actions, nil, &cArguments, environ) == 0)
+        try #require(posix_spawn(&pid, program, &actions, nil, &cArguments, environ) == 0)
         close(fds[1])
         return Child(pid: pid, stdout: fds[0])
     }

@@ -13,6 +13,8 @@ public enum ClientRequest: Equatable, Sendable {
     case unlock
     /// Lodestone's own: {"zero":true} takes the current roll and pitch as level, {"clear":true} forgets it.
     case level(JSONValue?)
+    /// Lodestone's own: {"action":"start"|"pause"|"resume"|"stop","name":...}; no argument reports.
+    case track(JSONValue?)
     /// Not a command this server knows, or not well formed: answered with an ERROR report.
     case invalid(String)
 
@@ -56,6 +58,7 @@ public enum ClientRequest: Equatable, Sendable {
             case "LOCK": requests.append(.lock(argument))
             case "UNLOCK": requests.append(.unlock)
             case "LEVEL": requests.append(.level(argument))
+            case "TRACK": requests.append(.track(argument))
             default: requests.append(.invalid("Unrecognized request '\(name.prefix(40))'"))
             }
         }

@@ -3,9 +3,12 @@ import LodestoneCore
 
 enum OutputClock {
     /// Now as ISO-8601 UTC from the system clock (reports are stamped when they are made).
-    static func wallClock() -> String {
+    static func wallClock() -> String { CivilTime(unixSeconds: unixTime()).iso8601 }
+
+    /// Now, seconds since 1970 UTC, from the system clock.
+    static func unixTime() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
-        return CivilTime(unixSeconds: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9).iso8601
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

@@ -32,6 +32,7 @@ final class OutputLoop<Clock: MonotonicClock> {
     let compass: CompassService?
     let motion: MotionService?
     let adaptive: AdaptiveService<Clock>?
+    let tracks: TrackService?
     private var latest = NavigationState()
     /// The display's heading, smoothed on the unit circle so 359° and 1° average to 0°, not 180°.
     private var displayHeading = HeadingSmoother(timeConstant: 0.5)
@@ -43,8 +44,9 @@ final class OutputLoop<Clock: MonotonicClock> {
     init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
          display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device],
          controls: Controls? = nil, compass: CompassService? = nil, motion: MotionService? = nil,
-         adaptive: AdaptiveService<Clock>? = nil) {
+         adaptive: AdaptiveService<Clock>? = nil, tracks: TrackService? = nil) {
         self.adaptive = adaptive
+        self.tracks = tracks
         self.controls = controls
         self.compass = compass
         self.motion = motion
@@ -122,6 +124,7 @@ final class OutputLoop<Clock: MonotonicClock> {
             for (button, event) in controls.update(at: now) {
                 send(Controls.report(button: button, event: event, time: OutputClock.wallClock()))
                 if button == "bearingLock", event == .press, let motion { send(motion.toggleLock()) }
+                if button == "track", event == .press, let tracks { send(tracks.toggle(at: latest.fix.utc ?? 0)) }
             }
         }
     }
@@ -173,8 +176,10 @@ final class OutputLoop<Clock: MonotonicClock> {
             motion?.add(sample, gpsSpeed: recentFix ? latest.fix.speed : nil)
             send(GPSDReports.imu(sample, magnetic: lastMagnetic, device: deviceName, time: time))
         }
+        let now = clock.now()
         outputs.fixRing.drain { fix in
             send(GPSDReports.tpv(fix, device: deviceName))
+            tracks?.add(fix, state: latest, now: now)
         }
         outputs.skyRing.drain { item in
             satellites.append(item.satellite)
@@ -241,6 +246,17 @@ final class OutputLoop<Clock: MonotonicClock> {
             if argument?["clear"]?.boolValue == true { return [motion.zeroLevel(clear: true)] }
             if argument?["zero"]?.boolValue == true { return [motion.zeroLevel(clear: false)] }
             return [motion.report(time: OutputClock.wallClock())]
+        case .track(let argument):
+            guard let tracks else { return [GPSDReports.error("track recording needs a data directory")] }
+            let utc = latest.fix.utc ?? OutputClock.unixTime()
+            switch argument?["action"]?.stringValue {
+            case "start"?: return [tracks.start(name: argument?["name"]?.stringValue, at: utc)]
+            case "pause"?: return [tracks.pause()]
+            case "resume"?: return [tracks.resume()]
+            case "stop"?: return [tracks.stop()]
+            case nil: return [tracks.report(nil)]
+            case let other?: return [GPSDReports.error("?TRACK action must be start, pause, resume or stop, not '\(other)'")]
+            }
         case .status:
             let overflows = outputs.imuRing.overflows + outputs.magneticRing.overflows + outputs.pressureRing.overflows
                 + outputs.fixRing.overflows

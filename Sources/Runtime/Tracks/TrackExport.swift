@@ -1,0 +1,80 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+
+/// Tracks as other tools read them: GPX 1.1 (every GPS app, gpsbabel), CSV and JSON.
+enum TrackExport {
+    static func gpx(name: String, points: [TrackPoint]) -> String {
+        var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        out += #"<gpx version="1.1" creator="Lodestone" xmlns="http://www.topografix.com/GPX/1/1">"# + "\n"
+        out += "  <trk>\n    <name>\(escape(name))</name>\n    <trkseg>\n"
+        for p in points {
+            out += "      <trkpt lat=\"\(fixed(p.latitude, 7))\" lon=\"\(fixed(p.longitude, 7))\">"
+            if p.altitude.isFinite { out += "<ele>\(fixed(p.altitude, 1))</ele>" }
+            if p.time.isFinite { out += "<time>\(CivilTime(unixSeconds: p.time).iso8601)</time>" }
+            out += "</trkpt>\n"
+        }
+        out += "    </trkseg>\n  </trk>\n</gpx>\n"
+        return out
+    }
+
+    static func csv(_ points: [TrackPoint]) -> String {
+        func n(_ v: Double, _ d: Int) -> String { v.isFinite ? fixed(v, d) : "" }
+        var out = "time,lat,lon,gpsAltitude,baroAltitude,pressure,speed,accuracy\n"
+        for p in points {
+            out += [CivilTime(unixSeconds: p.time).iso8601, n(p.latitude, 7), n(p.longitude, 7), n(p.gpsAltitude, 1),
+                    n(p.baroAltitude, 1), n(p.pressure, 2), n(p.speed, 2), n(p.accuracy, 1)].joined(separator: ",") + "\n"
+        }
+        return out
+    }
+
+    static func json(name: String, points: [TrackPoint], statistics: TrackStatistics) -> String {
+        var w = JSONObjectWriter()
+        w.string("name", name)
+        w.raw("statistics", statisticsJSON(statistics))
+        let list = points.map { p -> String in
+            var item = JSONObjectWriter()
+            item.string("time", CivilTime(unixSeconds: p.time).iso8601)
+            item.number("lat", p.latitude, decimals: 7)
+            item.number("lon", p.longitude, decimals: 7)
+            item.number("gpsAltitude", p.gpsAltitude, decimals: 1)
+            item.number("baroAltitude", p.baroAltitude, decimals: 1)
+            item.number("pressure", p.pressure, decimals: 2)
+            item.number("speed", p.speed, decimals: 2)
+            item.number("accuracy", p.accuracy, decimals: 1)
+            return item.finished
+        }
+        w.raw("points", "[" + list.joined(separator: ",") + "]")
+        return w.finished + "\n"
+    }
+
+    static func statisticsJSON(_ s: TrackStatistics) -> String {
+        var w = JSONObjectWriter()
+        w.integer("points", s.points)
+        w.number("distance", s.distance, decimals: 1)
+        w.number("totalTime", s.totalTime, decimals: 0)
+        w.number("movingTime", s.movingTime, decimals: 0)
+        w.number("averageSpeed", s.averageMovingSpeed, decimals: 2)
+        w.number("maximumSpeed", s.maximumSpeed, decimals: 2)
+        w.number("pace", s.averagePace, decimals: 0)
+        w.number("elevationGain", s.elevationGain, decimals: 1)
+        w.number("elevationLoss", s.elevationLoss, decimals: 1)
+        w.raw("splits", "[" + s.splits.map { JSONObjectWriter.format($0, decimals: 0) }.joined(separator: ",") + "]")
+        return w.finished
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,148 @@
+import Glibc
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+
+/// A track on disk: a header line, then one line per point, each ending in `*` and a two-digit
+/// XOR checksum (as NMEA does), so a line torn by a power cut is recognised and dropped.
+/// Points are appended with write(2) and flushed with fsync at most once a second: a cut loses
+/// at most the last second.
+///
+///     # lodestone track 1 name=Morning walk started=1782028800
+///     1782028801.0,47.3769,8.5417,408.2,410.1,965.12,1.35,4.0*5C
+enum TrackFile {
+    static let magic = "# lodestone track 1"
+
+    static func header(name: String, started: Double) -> String {
+        let clean = String(name.unicodeScalars.filter { $0 != "\n" && $0 != "\r" })
+        return magic + " name=" + clean + " started=" + String(Int64(started)) + "\n"
+    }
+
+    static func line(_ p: TrackPoint) -> String {
+        func n(_ v: Double, _ d: Int) -> String { v.isFinite ? fixed(v, d) : "" }
+        let body = [n(p.time, 1), n(p.latitude, 7), n(p.longitude, 7), n(p.gpsAltitude, 1), n(p.baroAltitude, 1),
+                    n(p.pressure, 2), n(p.speed, 2), n(p.accuracy, 1)].joined(separator: ",")
+        return body + "*" + checksum(body) + "\n"
+    }
+
+    static func checksum(_ body: String) -> String {
+        var sum: UInt8 = 0
+        for byte in body.utf8 { sum ^= byte }
+        let digits = Array("0123456789ABCDEF")
+        return String(digits[Int(sum >> 4)]) + String(digits[Int(sum & 15)])
+    }
+
+    /// The name and points of a track file's text; torn or corrupt lines are skipped and
+    /// counted. `validBytes` is the length up to the end of the last good line.
+    static func parse(_ text: String) -> (name: String, started: Double, points: [TrackPoint], skipped: Int, validBytes: Int)? {
+        var name = "", started = 0.0
+        var points: [TrackPoint] = []
+        var skipped = 0, offset = 0, valid = 0
+        var first = true
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let length = raw.utf8.count + 1
+            defer { offset += length }
+            // The last piece has no newline after it: a line still being written when the power went.
+            guard offset + length <= text.utf8.count else {
+                if !raw.isEmpty { skipped += 1 }
+                continue
+            }
+            if first {
+                guard raw.hasPrefix(magic) else { return nil }
+                first = false
+                for part in raw.split(separator: " ") {
+                    if part.hasPrefix("started="), let t = Double(part.dropFirst(8)) { started = t }
+                }
+                // The name may hold spaces: it runs from " name=" to " started=".
+                let header = String(raw)
+                if let nameStart = header.firstRange(of: " name="), let nameEnd = header.firstRange(of: " started=") {
+                    name = String(header[nameStart.upperBound..<nameEnd.lowerBound])
+                }
+                valid = offset + length
+                continue
+            }
+            guard let star = raw.lastIndex(of: "*"), checksum(String(raw[..<star])) == raw[raw.index(after: star)...] else {
+                skipped += 1
+                continue
+            }
+            let fields = raw[..<star].split(separator: ",", omittingEmptySubsequences: false).map { Double($0) ?? .nan }
+            guard fields.count == 8, fields[0].isFinite, fields[1].isFinite, fields[2].isFinite else {
+                skipped += 1
+                continue
+            }
+            points.append(TrackPoint(time: fields[0], latitude: fields[1], longitude: fields[2], gpsAltitude: fields[3],
+                                     baroAltitude: fields[4], pressure: fields[5], speed: fields[6], accuracy: fields[7]))
+            valid = offset + length
+        }
+        return first ? nil : (name, started, points, skipped, valid)
+    }
+}
+
+/// The track being recorded: appends points durably and survives `kill -9` and power cuts.
+final class TrackRecording {
+    let path: String
+    let name: String
+    let started: Double
+    private var fd: Int32
+    private var lastSync: MonotonicNanoseconds = 0
+    private(set) var points: [TrackPoint]
+
+    /// Starts a new recording at `path` (which must not exist).
+    init?(path: String, name: String, started: Double) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return nil }
+        self.fd = fd
+        self.path = path
+        self.name = name
+        self.started = started
+        points = []
+        _ = Self.write(fd, TrackFile.header(name: name, started: started))
+        fsync(fd)
+    }
+
+    /// Reopens a recording left behind by a crash: keeps every complete point, cuts off a torn
+    /// last line, and continues appending.
+    init?(recovering path: String) {
+        guard let text = try? readTextFile(path, limit: 256 << 20), let parsed = TrackFile.parse(text) else { return nil }
+        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        if ftruncate(fd, off_t(parsed.validBytes)) != 0 {
+            close(fd)
+            return nil
+        }
+        self.fd = fd
+        self.path = path
+        name = parsed.name
+        started = parsed.started
+        points = parsed.points
+    }
+
+    deinit { close(fd) }
+
+    /// Appends a point; flushed to the disk within a second.
+    func append(_ point: TrackPoint, now: MonotonicNanoseconds) {
+        points.append(point)
+        _ = Self.write(fd, TrackFile.line(point))
+        if now &- lastSync >= 1_000_000_000 {
+            fsync(fd)
+            lastSync = now
+        }
+    }
+
+    func sync() { fsync(fd) }
+
+    private static func write(_ fd: Int32, _ text: String) -> Bool {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return true }
+            var done = 0
+            while done < buffer.count {
+                let n = Glibc.write(fd, base + done, buffer.count - done)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                done += n
+            }
+            return true
+        }
+    }
+}

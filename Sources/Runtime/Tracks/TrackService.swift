@@ -1,0 +1,101 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+
+/// Track recording on the output thread: start, pause, resume, stop (socket, CLI, the track
+/// button), a point every `interval` seconds of GPS time while moving, and auto-pause while
+/// standing still so GPS jitter adds no phantom distance. A recording left by a crash is found
+/// at start and continued.
+final class TrackService {
+    enum State: String { case stopped, recording, paused }
+
+    let store: TrackStore
+    /// Seconds between points, 1..30.
+    var interval = 5.0
+    /// Below this speed for `stillTime` seconds the recording pauses itself.
+    static let stillSpeed = 0.3
+    static let stillTime = 10.0
+    private(set) var state = State.stopped
+    private(set) var recording: TrackRecording?
+    private var lastPointTime = -Double.infinity
+    private var stillSince: Double?
+    private(set) var autoPaused = false
+
+    init(store: TrackStore) {
+        self.store = store
+        if let recovered = TrackRecording(recovering: store.recordingPath) {
+            recording = recovered
+            state = .recording
+            lastPointTime = recovered.points.last?.time ?? -Double.infinity
+            Log.info("track '\(recovered.name)' recovered after an interruption: \(recovered.points.count) points kept; recording continues")
+        }
+    }
+
+    func start(name: String?, at utc: Double) -> String {
+        if state != .stopped { return report("already recording '\(recording?.name ?? "")'") }
+        guard makeDirectories(store.directory) else { return GPSDReports.error("cannot create \(store.directory)") }
+        let title = name ?? "Track " + TrackStore.id(started: utc)
+        guard let started = TrackRecording(path: store.recordingPath, name: title, started: utc) else {
+            return GPSDReports.error("cannot create \(store.recordingPath)")
+        }
+        recording = started
+        state = .recording
+        lastPointTime = -Double.infinity
+        return report("recording")
+    }
+
+    func pause() -> String {
+        if state == .recording { state = .paused }
+        return report(nil)
+    }
+
+    func resume() -> String {
+        if state == .paused { state = .recording }
+        return report(nil)
+    }
+
+    func stop() -> String {
+        guard let recording else { return report("not recording") }
+        let summary = store.file(recording)
+        self.recording = nil
+        state = .stopped
+        return report(summary.map { "saved as \($0.id): \(fixed($0.distance / 1000, 2)) km" } ?? "could not file the track")
+    }
+
+    /// The track button: start, or stop a running recording.
+    func toggle(at utc: Double) -> String { state == .stopped ? start(name: nil, at: utc) : stop() }
+
+    /// A new fix, with the barometer's view of the moment.
+    func add(_ fix: GPSFix, state navigation: NavigationState, now: MonotonicNanoseconds) {
+        guard state == .recording, let recording, fix.hasPosition, let utc = fix.utc else { return }
+        let speed = fix.speed
+        if speed.isFinite && speed < Self.stillSpeed {
+            if stillSince == nil { stillSince = utc }
+            if let since = stillSince, utc - since >= Self.stillTime { autoPaused = true }
+        } else {
+            stillSince = nil
+            autoPaused = false
+        }
+        guard !autoPaused, utc - lastPointTime >= interval else { return }
+        lastPointTime = utc
+        let accuracy = fix.eph.isFinite ? fix.eph : (fix.hdop.isFinite ? fix.hdop * 5 : .nan)
+        recording.append(TrackPoint(time: utc, latitude: fix.latitude, longitude: fix.longitude, gpsAltitude: fix.altitudeMSL,
+                                    baroAltitude: navigation.barometricAltitude,
+                                    pressure: navigation.pressure.map { $0.pressure / 100 } ?? .nan,
+                                    speed: speed, accuracy: accuracy), now: now)
+    }
+
+    /// TRACK (Lodestone): the recording's state, name, points and distance so far.
+    func report(_ message: String?) -> String {
+        var w = JSONObjectWriter(class: "TRACK")
+        w.string("state", state.rawValue)
+        w.bool("autoPaused", autoPaused)
+        if let recording {
+            w.string("name", recording.name)
+            w.integer("points", recording.points.count)
+            w.number("distance", TrackStatistics.of(recording.points).distance, decimals: 1)
+        }
+        if let message { w.string("message", message) }
+        return w.finished
+    }
+}
