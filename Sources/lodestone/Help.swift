@@ -9,6 +9,7 @@ enum Help {
       watch     print the live report stream of a running instance, like gpspipe -w
       status    show a running instance's sensor health and scheduler table
       track     record tracks (start, pause, resume, stop) and list, show, export (GPX), delete them
+      waypoint  save places, list them by distance, navigate to one, export GPX
       lock      lock a bearing to follow (deviation and off-course alerts), or --off
       level     the bubble level, or --zero it on a reference surface
       calibrate fit the magnetometer's hard- and soft-iron correction (figure-8 calibration)

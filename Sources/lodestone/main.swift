@@ -16,6 +16,7 @@ let commands: [Command] = [
     Command(name: "lock", help: LockCommand.lockHelp, main: LockCommand.lock),
     Command(name: "level", help: LockCommand.levelHelp, main: LockCommand.level),
     Command(name: "track", help: TrackCommand.help, main: TrackCommand.main),
+    Command(name: "waypoint", help: WaypointCommand.help, main: WaypointCommand.main),
     Command(name: "calibrate", help: CalibrateCommand.help, main: CalibrateCommand.main),
     Command(name: "probe", help: Help.probe, main: ProbeCommand.main),
     Command(name: "declination", help: DeclinationCommand.help, main: DeclinationCommand.main),

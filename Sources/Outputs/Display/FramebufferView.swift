@@ -32,6 +32,8 @@ public struct FramebufferView {
 
     /// The adaptive sampling profile, shown at the foot of the screen.
     public var profile: String?
+    /// The way to a waypoint being navigated to, e.g. "TO SUMMIT 2.9 KM 28° R12".
+    public var navigation: String?
 
     public init(calibration: String? = nil, calibrationProgress: Double = 0, night: Bool = false, profile: String? = nil) {
         self.calibration = calibration
@@ -71,6 +73,7 @@ public struct FramebufferView {
         } else {
             out.append(("-- HPA", .text, false))
         }
+        if let navigation { out.append((navigation.uppercased(), .heading, false)) }
         if calibration == "inProgress" {
             out.append(("CALIBRATING \(Int((calibrationProgress * 100).rounded()))%: FIGURE 8S", .warning, false))
         } else if state.magneticInterference {

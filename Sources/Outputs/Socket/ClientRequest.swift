@@ -15,6 +15,8 @@ public enum ClientRequest: Equatable, Sendable {
     case level(JSONValue?)
     /// Lodestone's own: {"action":"start"|"pause"|"resume"|"stop","name":...}; no argument reports.
     case track(JSONValue?)
+    /// Lodestone's own: {"action":"add"|"goto"|"stop","name":...,"lat":..,"lon":..}.
+    case waypoint(JSONValue?)
     /// Not a command this server knows, or not well formed: answered with an ERROR report.
     case invalid(String)
 
@@ -59,6 +61,7 @@ public enum ClientRequest: Equatable, Sendable {
             case "UNLOCK": requests.append(.unlock)
             case "LEVEL": requests.append(.level(argument))
             case "TRACK": requests.append(.track(argument))
+            case "WAYPOINT": requests.append(.waypoint(argument))
             default: requests.append(.invalid("Unrecognized request '\(name.prefix(40))'"))
             }
         }

@@ -20,7 +20,7 @@ public struct StatusView {
 
     /// The full screen as text, starting with "cursor home, clear screen".
     public func render(_ state: NavigationState, loop: LoopStatistics, tasks: [TaskLine], clients: Int,
-                       title: String, profile: String? = nil) -> String {
+                       title: String, profile: String? = nil, navigation: String? = nil) -> String {
         var lines: [String] = []
         lines.append("Lodestone  \(title)")
         lines.append("")
@@ -53,6 +53,7 @@ public struct StatusView {
         lines.append("Sensors   IMU \(state.imuHealth.name)  magnetometer \(state.magnetometerHealth.name)  barometer \(state.barometerHealth.name)  GPS \(state.gpsHealth.name)")
         lines.append("Clients   \(clients)")
         if let profile { lines.append("Sampling  \(profile) profile (rates in the table below)") }
+        if let navigation { lines.append("Waypoint  \(navigation)") }
         lines.append("")
         lines.append("Loop \(fixed(loop.rateHz, 0)) Hz  ticks \(loop.ticks)  overruns \(loop.overruns)  wake-up lateness p50 \(fixed(loop.latenessP50Microseconds, 0)) us  p99 \(fixed(loop.latenessP99Microseconds, 0)) us  max \(fixed(loop.latenessMaxMicroseconds, 0)) us")
         lines.append(Self.taskTable(tasks))

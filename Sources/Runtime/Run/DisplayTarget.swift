@@ -47,15 +47,16 @@ enum DisplayTarget {
     func end() { if case .terminal = self { writeOut("\u{1B}[?25h") } }
 
     func draw(_ state: NavigationState, calibration: String?, progress: Double, night: Bool, profile: String?,
-              terminalText: () -> String) {
+              navigation: String?, terminalText: () -> String) {
         switch self {
         case .none:
             return
         case .terminal:
             writeOut(night ? "\u{1B}[31m" + terminalText() + "\u{1B}[0m" : terminalText())
         case .framebuffer(let screen, let screenshot):
-            FramebufferView(calibration: calibration, calibrationProgress: progress, night: night, profile: profile)
-                .render(state, on: screen)
+            var view = FramebufferView(calibration: calibration, calibrationProgress: progress, night: night, profile: profile)
+            view.navigation = navigation
+            view.render(state, on: screen)
             if let screenshot { _ = writeFileAtomically(screenshot, screen.ppm()) }
         }
     }

@@ -33,6 +33,7 @@ final class OutputLoop<Clock: MonotonicClock> {
     let motion: MotionService?
     let adaptive: AdaptiveService<Clock>?
     let tracks: TrackService?
+    let waypoints: WaypointService?
     private var latest = NavigationState()
     /// The display's heading, smoothed on the unit circle so 359° and 1° average to 0°, not 180°.
     private var displayHeading = HeadingSmoother(timeConstant: 0.5)
@@ -44,7 +45,8 @@ final class OutputLoop<Clock: MonotonicClock> {
     init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
          display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device],
          controls: Controls? = nil, compass: CompassService? = nil, motion: MotionService? = nil,
-         adaptive: AdaptiveService<Clock>? = nil, tracks: TrackService? = nil) {
+         adaptive: AdaptiveService<Clock>? = nil, tracks: TrackService? = nil, waypoints: WaypointService? = nil) {
+        self.waypoints = waypoints
         self.adaptive = adaptive
         self.tracks = tracks
         self.controls = controls
@@ -142,6 +144,10 @@ final class OutputLoop<Clock: MonotonicClock> {
             nextEnvironment = now + 1_000_000_000
             if latest.pressure != nil { send(GPSDReports.env(latest, device: deviceName, time: OutputClock.wallClock())) }
             if let motion, latest.imu != nil { send(motion.report(time: OutputClock.wallClock())) }
+            if let waypoints, waypoints.target != nil {
+                waypoints.update(latest)
+                send(waypoints.report(message: nil))
+            }
         }
     }
 
@@ -158,10 +164,19 @@ final class OutputLoop<Clock: MonotonicClock> {
             }
         }
         display.draw(shown, calibration: compass?.status.rawValue, progress: compass?.progress ?? 0,
-                     night: motion?.nightTheme ?? false, profile: adaptive?.profile) {
+                     night: motion?.nightTheme ?? false, profile: adaptive?.profile, navigation: navigationLine()) {
             StatusView().render(shown, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
-                                clients: server?.clientCount ?? 0, title: deviceName, profile: adaptive?.profile)
+                                clients: server?.clientCount ?? 0, title: deviceName, profile: adaptive?.profile,
+                                navigation: navigationLine())
         }
+    }
+
+    /// "to Summit 2.9 km 28° R12": distance, bearing and the turn to make (L or R degrees).
+    private func navigationLine() -> String? {
+        guard let way = waypoints?.navigation else { return nil }
+        let distance = way.distance >= 1000 ? fixed(way.distance / 1000, 1) + " km" : fixed(way.distance, 0) + " m"
+        let turn = way.relativeBearing.map { ($0 >= 0 ? " R" : " L") + fixed(abs($0), 0) } ?? ""
+        return "to \(way.waypoint) \(distance) \(fixed(way.bearing, 0))°\(turn)"
     }
 
     private func publishSamples() {
@@ -246,6 +261,8 @@ final class OutputLoop<Clock: MonotonicClock> {
             if argument?["clear"]?.boolValue == true { return [motion.zeroLevel(clear: true)] }
             if argument?["zero"]?.boolValue == true { return [motion.zeroLevel(clear: false)] }
             return [motion.report(time: OutputClock.wallClock())]
+        case .waypoint(let argument):
+            return [waypoints?.handle(argument, state: latest) ?? GPSDReports.error("waypoints need a data directory")]
         case .track(let argument):
             guard let tracks else { return [GPSDReports.error("track recording needs a data directory")] }
             let utc = latest.fix.utc ?? OutputClock.unixTime()
