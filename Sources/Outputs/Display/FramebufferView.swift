@@ -34,6 +34,8 @@ public struct FramebufferView {
     public var profile: String?
     /// The way to a waypoint being navigated to, e.g. "TO SUMMIT 2.9 KM 28° R12".
     public var navigation: String?
+    /// A GPS warning a person can act on, e.g. "few satellites: move away from buildings".
+    public var gpsWarning: String?
 
     public init(calibration: String? = nil, calibrationProgress: Double = 0, night: Bool = false, profile: String? = nil) {
         self.calibration = calibration
@@ -73,6 +75,7 @@ public struct FramebufferView {
         } else {
             out.append(("-- HPA", .text, false))
         }
+        if let gpsWarning { out.append(("GPS: " + gpsWarning.uppercased(), .warning, false)) }
         if let navigation { out.append((navigation.uppercased(), .heading, false)) }
         if calibration == "inProgress" {
             out.append(("CALIBRATING \(Int((calibrationProgress * 100).rounded()))%: FIGURE 8S", .warning, false))

@@ -19,7 +19,8 @@ public enum GPSDReports {
     }
 
     /// A position report. `time` is the fix's own UTC; fields the receiver did not give are left out.
-    public static func tpv(_ fix: GPSFix, device: String) -> String {
+    /// Lodestone adds `confidence` (0..100) when the running device has assessed the fix.
+    public static func tpv(_ fix: GPSFix, device: String, confidence: Int? = nil) -> String {
         var w = JSONObjectWriter(class: "TPV")
         w.string("device", device)
         w.integer("mode", fix.mode.rawValue)
@@ -39,6 +40,7 @@ public enum GPSDReports {
         w.number("speed", fix.speed, decimals: 3)
         w.number("eph", fix.eph, decimals: 3)
         w.number("epv", fix.epv, decimals: 3)
+        if let confidence { w.integer("confidence", confidence) }
         return w.finished
     }
 

@@ -20,7 +20,7 @@ public struct StatusView {
 
     /// The full screen as text, starting with "cursor home, clear screen".
     public func render(_ state: NavigationState, loop: LoopStatistics, tasks: [TaskLine], clients: Int,
-                       title: String, profile: String? = nil, navigation: String? = nil) -> String {
+                       title: String, profile: String? = nil, navigation: String? = nil, gpsNote: String? = nil) -> String {
         var lines: [String] = []
         lines.append("Lodestone  \(title)")
         lines.append("")
@@ -45,6 +45,7 @@ public struct StatusView {
             lines.append("Position  -- (no fix, \(fix.satellitesVisible) satellites seen)")
             lines.append("Elevation --")
         }
+        if let gpsNote { lines.append("GPS       \(gpsNote)") }
         if let pressure = state.pressure {
             lines.append("Pressure  \(fixed(pressure.pressure / 100, 2)) hPa  \(fixed(pressure.temperature, 1)) °C  altitude \(fixed(state.barometricAltitude, 1)) m (QNH \(fixed(state.seaLevelPressure / 100, 1)))")
         } else {

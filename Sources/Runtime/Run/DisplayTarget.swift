@@ -47,7 +47,7 @@ enum DisplayTarget {
     func end() { if case .terminal = self { writeOut("\u{1B}[?25h") } }
 
     func draw(_ state: NavigationState, calibration: String?, progress: Double, night: Bool, profile: String?,
-              navigation: String?, terminalText: () -> String) {
+              navigation: String?, gpsWarning: String?, terminalText: () -> String) {
         switch self {
         case .none:
             return
@@ -56,6 +56,7 @@ enum DisplayTarget {
         case .framebuffer(let screen, let screenshot):
             var view = FramebufferView(calibration: calibration, calibrationProgress: progress, night: night, profile: profile)
             view.navigation = navigation
+            view.gpsWarning = gpsWarning
             view.render(state, on: screen)
             if let screenshot { _ = writeFileAtomically(screenshot, screen.ppm()) }
         }

@@ -34,6 +34,7 @@ final class OutputLoop<Clock: MonotonicClock> {
     let adaptive: AdaptiveService<Clock>?
     let tracks: TrackService?
     let waypoints: WaypointService?
+    let positions: PositionService?
     private var latest = NavigationState()
     /// The display's heading, smoothed on the unit circle so 359° and 1° average to 0°, not 180°.
     private var displayHeading = HeadingSmoother(timeConstant: 0.5)
@@ -45,8 +46,10 @@ final class OutputLoop<Clock: MonotonicClock> {
     init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
          display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device],
          controls: Controls? = nil, compass: CompassService? = nil, motion: MotionService? = nil,
-         adaptive: AdaptiveService<Clock>? = nil, tracks: TrackService? = nil, waypoints: WaypointService? = nil) {
+         adaptive: AdaptiveService<Clock>? = nil, tracks: TrackService? = nil, waypoints: WaypointService? = nil,
+         positions: PositionService? = nil) {
         self.waypoints = waypoints
+        self.positions = positions
         self.adaptive = adaptive
         self.tracks = tracks
         self.controls = controls
@@ -84,6 +87,10 @@ final class OutputLoop<Clock: MonotonicClock> {
             }
             latest = outputs.state.read()
             publishSamples()
+            if let filtered = positions?.fix, filtered.hasPosition, latest.fix.hasPosition {
+                // Everything downstream (waypoints, the display) sees the filtered position.
+                (latest.fix.latitude, latest.fix.longitude) = (filtered.latitude, filtered.longitude)
+            }
             tickServices(now)
             publishPeriodic(now)
             if display.isActive && now >= nextDisplay {
@@ -143,6 +150,7 @@ final class OutputLoop<Clock: MonotonicClock> {
         if now >= nextEnvironment {
             nextEnvironment = now + 1_000_000_000
             if latest.pressure != nil { send(GPSDReports.env(latest, device: deviceName, time: OutputClock.wallClock())) }
+            for event in positions?.tick(now: now, time: OutputClock.wallClock()) ?? [] { send(event) }
             if let motion, latest.imu != nil { send(motion.report(time: OutputClock.wallClock())) }
             if let waypoints, waypoints.target != nil {
                 waypoints.update(latest)
@@ -164,11 +172,18 @@ final class OutputLoop<Clock: MonotonicClock> {
             }
         }
         display.draw(shown, calibration: compass?.status.rawValue, progress: compass?.progress ?? 0,
-                     night: motion?.nightTheme ?? false, profile: adaptive?.profile, navigation: navigationLine()) {
+                     night: motion?.nightTheme ?? false, profile: adaptive?.profile, navigation: navigationLine(),
+                     gpsWarning: positions?.warnings.first?.advice) {
             StatusView().render(shown, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
                                 clients: server?.clientCount ?? 0, title: deviceName, profile: adaptive?.profile,
-                                navigation: navigationLine())
+                                navigation: navigationLine(), gpsNote: gpsNote())
         }
+    }
+
+    /// "confidence 85%  few satellites: move away from buildings, cliffs and trees".
+    private func gpsNote() -> String? {
+        guard let positions else { return nil }
+        return (["confidence \(positions.confidence)%"] + positions.warnings.map(\.advice)).joined(separator: "  ")
     }
 
     /// "to Summit 2.9 km 28° R12": distance, bearing and the turn to make (L or R degrees).
@@ -192,8 +207,11 @@ final class OutputLoop<Clock: MonotonicClock> {
             send(GPSDReports.imu(sample, magnetic: lastMagnetic, device: deviceName, time: time))
         }
         let now = clock.now()
-        outputs.fixRing.drain { fix in
-            send(GPSDReports.tpv(fix, device: deviceName))
+        let state = motion?.motion ?? .walking
+        outputs.fixRing.drain { raw in
+            // Outliers are dropped here; what is published and recorded is the filtered position.
+            guard let fix = positions.map({ $0.add(raw, motion: state, now: now) }) ?? raw else { return }
+            send(GPSDReports.tpv(fix, device: deviceName, confidence: positions?.confidence))
             tracks?.add(fix, state: latest, now: now)
         }
         outputs.skyRing.drain { item in
@@ -235,7 +253,7 @@ final class OutputLoop<Clock: MonotonicClock> {
             var w = JSONObjectWriter(class: "POLL")
             w.string("time", time)
             w.integer("active", latest.fix.mode.rawValue >= 2 ? 1 : 0)
-            w.raw("tpv", "[" + GPSDReports.tpv(latest.fix, device: deviceName) + "]")
+            w.raw("tpv", "[" + GPSDReports.tpv(positions?.fix ?? latest.fix, device: deviceName, confidence: positions?.confidence) + "]")
             w.raw("att", latest.imu == nil ? "[]" : "[" + GPSDReports.att(latest, device: deviceName, time: time) + "]")
             w.raw("sky", "[" + (lastSky ?? "") + "]")
             return [w.finished]

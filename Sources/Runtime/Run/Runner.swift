@@ -137,7 +137,8 @@ public enum Runner {
                               adaptive: c.adaptiveSampling
                                   ? AdaptiveService(scheduler: scheduler, pipeline: pipeline, configuration: c, setGPSInterval: setGPSInterval) : nil,
                               tracks: TrackService(store: TrackStore(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory())),
-                              waypoints: WaypointService(store: WaypointStore(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory())))
+                              waypoints: WaypointService(store: WaypointStore(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory())),
+                              positions: gpsPath == nil ? nil : PositionService())
         for problem in loop.controls?.problems ?? [] { Log.warning(problem + "; running without it") }
         let deadline = c.duration.map { clock.now() + UInt64($0 * 1e9) }
         let reason = loop.run(until: deadline)

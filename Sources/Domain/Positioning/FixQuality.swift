@@ -1,0 +1,34 @@
+/// How far to trust the position, 0..100, and what a person can do about it.
+public enum FixQuality {
+    public enum Warning: String, Sendable, Equatable {
+        case fewSatellites, highDOP, noFix, frozen
+        public var advice: String {
+            switch self {
+            case .fewSatellites: return "few satellites: move away from buildings, cliffs and trees"
+            case .highDOP: return "poor satellite geometry: the position may be off by tens of metres"
+            case .noFix: return "no GPS fix: the position is not known"
+            case .frozen: return "the receiver repeats the same fix: it may be jammed or frozen; power-cycle it"
+            }
+        }
+    }
+
+    /// - Parameters: satellites used, HDOP, the estimated one-sigma error (m), the fix's age (s),
+    ///   whether it is 3D, and whether the receiver has repeated an identical fix for a while.
+    public static func assess(satellites: Int, hdop: Double, error: Double, age: Double, threeD: Bool, frozen: Bool)
+        -> (confidence: Int, warnings: [Warning]) {
+        var warnings: [Warning] = []
+        guard age.isFinite, age < 10 else { return (0, [.noFix]) }
+        if satellites < 5 { warnings.append(.fewSatellites) }
+        if hdop.isFinite && hdop > 4 { warnings.append(.highDOP) }
+        if frozen { warnings.append(.frozen) }
+        // Each factor scales the score down; none can raise it above what the others allow.
+        var score = 100.0
+        score *= min(1, Double(max(satellites, 0)) / 8)
+        if hdop.isFinite { score *= min(1, 1.5 / max(hdop, 0.5)) }
+        if error.isFinite { score *= min(1, 5 / max(error, 1)) }
+        score *= max(0, 1 - age / 10)
+        if !threeD { score *= 0.8 }
+        if frozen { score *= 0.2 }
+        return (Int(score.rounded()), warnings)
+    }
+}

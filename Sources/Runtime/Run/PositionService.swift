@@ -1,0 +1,97 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+
+/// The receiver's fixes made trustworthy on the output thread: outliers rejected and the
+/// position smoothed by `PositionFilter`, a confidence score, and warnings a person can act on,
+/// raised as EVENT reports when they start and when they clear.
+final class PositionService {
+    private var filter = PositionFilter()
+    /// The newest fix as published: the receiver's, with the filtered position.
+    private(set) var fix = GPSFix()
+    private(set) var confidence = 0
+    private(set) var warnings: [FixQuality.Warning] = []
+    /// Fixes rejected as impossible for the motion state.
+    var rejected: Int { filter.rejected }
+    private var lastPositionAt: MonotonicNanoseconds?
+    private var lastRaw: (latitude: Double, longitude: Double, utc: Double?)?
+    private var repeats = 0
+    /// A moving device whose receiver repeats one position this many times is frozen (a
+    /// receiver holding a position while still is normal, so the motion state decides).
+    static let frozenAfter = 10
+
+    /// A new fix from the receiver. Returns the fix to publish and record: the filtered
+    /// position, or nil when the fix was an outlier (no track point, no TPV).
+    func add(_ raw: GPSFix, motion: MotionState, now: MonotonicNanoseconds) -> GPSFix? {
+        guard raw.hasPosition else {
+            fix = raw
+            return raw
+        }
+        let time = raw.utc ?? Double(now) / 1e9
+        let sameTime = raw.utc != nil && raw.utc == lastRaw?.utc
+        let samePlace = raw.latitude == lastRaw?.latitude && raw.longitude == lastRaw?.longitude
+        repeats = (sameTime || (samePlace && motion != .still)) ? repeats + 1 : 0
+        lastRaw = (raw.latitude, raw.longitude, raw.utc)
+        lastPositionAt = now
+        guard filter.add(latitude: raw.latitude, longitude: raw.longitude, accuracy: Self.sigma(raw), time: time, motion: motion),
+              let estimate = filter.estimate(at: time) else {
+            return nil
+        }
+        var published = raw
+        published.latitude = estimate.latitude
+        published.longitude = estimate.longitude
+        fix = published
+        confidence = assess(now: now).confidence
+        return published
+    }
+
+    /// The receiver's one-sigma horizontal error: from GST when sent, else HDOP times a typical
+    /// 5 m range error.
+    static func sigma(_ fix: GPSFix) -> Double {
+        if fix.eph.isFinite && fix.eph > 0 { return fix.eph }
+        if fix.hdop.isFinite && fix.hdop > 0 { return fix.hdop * 5 }
+        return 10
+    }
+
+    /// Once a second: the confidence and the warnings; EVENTs for warnings that started or cleared.
+    func tick(now: MonotonicNanoseconds, time: String) -> [String] {
+        // Counted from the start too: a receiver that never gets a fix is warned about.
+        if lastPositionAt == nil { lastPositionAt = now }
+        let age = self.age(now)
+        let assessment = assess(now: now)
+        confidence = assessment.confidence
+        var events: [String] = []
+        for warning in assessment.warnings where !warnings.contains(warning) {
+            events.append(Self.event(warning, active: true, age: age, time: time))
+        }
+        for warning in warnings where !assessment.warnings.contains(warning) {
+            events.append(Self.event(warning, active: false, age: age, time: time))
+        }
+        warnings = assessment.warnings
+        return events
+    }
+
+    private func age(_ now: MonotonicNanoseconds) -> Double {
+        lastPositionAt.map { Double(now &- $0) / 1e9 } ?? .infinity
+    }
+
+    private func assess(now: MonotonicNanoseconds) -> (confidence: Int, warnings: [FixQuality.Warning]) {
+        let age = age(now)
+        // While the receiver is still acquiring, only a long wait is worth a warning.
+        guard fix.hasPosition || age >= 10 else { return (0, []) }
+        return FixQuality.assess(satellites: fix.satellitesUsed, hdop: fix.hdop, error: Self.sigma(fix), age: age,
+                                 threeD: fix.mode == .threeD, frozen: repeats >= Self.frozenAfter)
+    }
+
+    /// EVENT "gps": which warning, whether it is active, and what to do about it.
+    static func event(_ warning: FixQuality.Warning, active: Bool, age: Double, time: String) -> String {
+        var w = JSONObjectWriter(class: "EVENT")
+        w.string("event", "gps")
+        w.string("warning", warning.rawValue)
+        w.bool("active", active)
+        if warning == .noFix && age.isFinite { w.number("secondsWithoutFix", age, decimals: 0) }
+        w.string("message", active ? warning.advice : "cleared: " + warning.rawValue)
+        w.string("time", time)
+        return w.finished
+    }
+}

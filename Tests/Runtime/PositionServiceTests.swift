@@ -1,0 +1,64 @@
+import LodestoneCore
+import LodestoneDomain
+@testable import LodestoneRuntime
+import Testing
+
+/// The running device's view of the receiver: outliers dropped before the socket and the
+/// track see them, warnings raised once when they start and once when they clear.
+@Suite struct PositionServiceTests {
+    static func fix(_ second: Double, north: Double, satellites: Int = 9, hdop: Double = 0.9) -> GPSFix {
+        var fix = GPSFix()
+        fix.mode = .threeD
+        fix.utc = 1_780_000_000 + second
+        fix.latitude = 46.5 + north / 111_320
+        fix.longitude = 7.5
+        fix.satellitesUsed = satellites
+        fix.hdop = hdop
+        fix.speed = 1.4
+        return fix
+    }
+
+    static func nanoseconds(_ second: Double) -> MonotonicNanoseconds { MonotonicNanoseconds(second * 1e9) }
+
+    @Test func anImpossibleJumpIsNeitherPublishedNorRecorded() {
+        let service = PositionService()
+        for second in 0..<20 {
+            #expect(service.add(Self.fix(Double(second), north: 1.4 * Double(second)), motion: .walking, now: Self.nanoseconds(Double(second))) != nil)
+        }
+        // 800 m in one second while walking.
+        #expect(service.add(Self.fix(20, north: 800), motion: .walking, now: Self.nanoseconds(20)) == nil)
+        let next = service.add(Self.fix(21, north: 1.4 * 21), motion: .walking, now: Self.nanoseconds(21))
+        #expect(next != nil)
+        if let next { #expect(abs((next.latitude - 46.5) * 111_320 - 1.4 * 21) < 5) }
+        #expect(service.rejected == 1)
+    }
+
+    @Test func warningsStartAndClearOnce() {
+        let service = PositionService()
+        _ = service.add(Self.fix(0, north: 0, satellites: 4), motion: .still, now: 0)
+        let first = service.tick(now: 0, time: "t")
+        #expect(first.count == 1 && first[0].contains("\"warning\":\"fewSatellites\"") && first[0].contains("\"active\":true"))
+        #expect(service.tick(now: Self.nanoseconds(1), time: "t").isEmpty, "one crossing, one event")
+        _ = service.add(Self.fix(2, north: 0, satellites: 9), motion: .still, now: Self.nanoseconds(2))
+        let cleared = service.tick(now: Self.nanoseconds(2), time: "t")
+        #expect(cleared.count == 1 && cleared[0].contains("\"active\":false"))
+        #expect(service.confidence > 80)
+        // No fixes for 12 s: the no-fix warning, with how long.
+        let lost = service.tick(now: Self.nanoseconds(14), time: "t")
+        #expect(lost.count == 1 && lost[0].contains("\"warning\":\"noFix\"") && lost[0].contains("\"secondsWithoutFix\":12"))
+        #expect(service.confidence == 0)
+    }
+
+    @Test func aMovingDeviceWhoseReceiverRepeatsOnePositionIsFrozen() {
+        let service = PositionService()
+        for second in 0..<12 {
+            _ = service.add(Self.fix(Double(second), north: 0), motion: .still, now: Self.nanoseconds(Double(second)))
+        }
+        #expect(service.tick(now: Self.nanoseconds(12), time: "t").isEmpty, "a still receiver holding its position is fine")
+        for second in 12..<24 {
+            _ = service.add(Self.fix(Double(second), north: 0), motion: .walking, now: Self.nanoseconds(Double(second)))
+        }
+        let events = service.tick(now: Self.nanoseconds(24), time: "t")
+        #expect(events.contains { $0.contains("\"warning\":\"frozen\"") })
+    }
+}
