@@ -28,6 +28,8 @@ enum BenchCommand {
         if !json { writeOut("NMEA parser instructions and nanoseconds per sentence...\n") }
         let nmeaInstructions = AttitudeCostBench.callgrind(kernel: "nmea", functions: ["*NMEAParser*parse*"], count: 7000).0?.first
         let nmeaNanoseconds = NMEACostBench.nanosecondsPerSentence()
+        if !json { writeOut("track list and search with 1,000 stored tracks...\n") }
+        let trackList = TrackListBench.run()
 
         var report = JSONObjectWriter()
         report.raw("scheduler", schedulerJSON(latency))
@@ -63,6 +65,15 @@ enum BenchCommand {
         if let nmeaInstructions { nmea.number("instructionsPerSentence", nmeaInstructions, decimals: 0) } else { nmea.null("instructionsPerSentence") }
         nmea.number("nsPerSentence", nmeaNanoseconds, decimals: 1)
         report.raw("nmea", nmea.finished)
+        if let trackList {
+            var w = JSONObjectWriter()
+            w.integer("tracks", trackList.tracks)
+            w.number("listMs", trackList.listMilliseconds, decimals: 1)
+            w.number("searchMs", trackList.searchMilliseconds, decimals: 1)
+            report.raw("trackList", w.finished)
+        } else {
+            report.null("trackList")
+        }
         if json {
             writeOut(report.finished + "\n")
         } else {
@@ -70,6 +81,8 @@ enum BenchCommand {
             let cost = attitude.0.map { "\(fixed($0.update, 0)) instructions per update, plus \(fixed($0.gyroBias, 0)) for the gyro bias (callgrind)" }
             writeOut("attitude filter: \(cost ?? attitude.1 ?? "not measured")\n")
             writeOut("NMEA parser: \(nmeaInstructions.map { fixed($0, 0) + " instructions, " } ?? "")\(fixed(nmeaNanoseconds, 1)) ns per sentence\n")
+            writeOut("track list: " + (trackList.map { "\(fixed($0.listMilliseconds, 1)) ms to list, \(fixed($0.searchMilliseconds, 1)) ms to search \($0.tracks) tracks" }
+                                       ?? "could not create the tracks in /tmp") + "\n")
         }
         return 0
     }

@@ -7,28 +7,39 @@ import LodestoneRuntime
 /// with stored tracks (list, show, export, delete).
 enum TrackCommand {
     static let help = """
-    Usage: lodestone track start [--name NAME] | pause | resume | stop   [--socket PATH]
-           lodestone track list [--search TEXT] [--since YYYY-MM-DD] [--min-km KM] [--json]
-           lodestone track show ID [--json]
-           lodestone track export ID [--format gpx|csv|json]
+    Usage: lodestone track start [--name NAME] [--tags a,b] [--interval 1..30|adaptive] [--socket PATH]
+           lodestone track pause | resume | stop   [--socket PATH]
+           lodestone track list [--search TEXT] [--tag TAG] [--since YYYY-MM-DD] [--until YYYY-MM-DD]
+                                [--min-km KM] [--max-km KM] [--sort newest|oldest|longest|shortest|name] [--json]
+           lodestone track show ID
+           lodestone track export ID [--format gpx|csv|json] [--private] [--trim "LAT,LON[,M];..."] [--keep-times]
            lodestone track delete ID
            (the stored-track commands take --data-dir DIR)
 
-    Recording runs in 'lodestone run': a point every 5 s while moving, paused by itself while
+    Recording runs in 'lodestone run': a point every 5 s while moving (or every 1..30 s, or
+    adaptive: on every turn, every 50 m and at least every 30 s), paused by itself while
     standing still (no phantom distance), written so that a power cut loses at most the last
     second; after a crash the next start continues the track. The track button on a board's
-    GPIO starts and stops it too. Stopped tracks are listed newest first with distance, moving
-    time and elevation gain; export writes GPX 1.1 (for every GPS app), CSV or JSON to stdout.
+    GPIO starts and stops it too.
+
+    list finds stored tracks: every word of --search must be in the name, the id or a tag;
+    --since and --until take UTC dates (--until is inclusive). export writes GPX 1.1 (for every
+    GPS app), CSV or JSON to stdout. To share a track without showing where you live, --private
+    drops every point within 500 m of the places listed in <data-dir>/private-places (one
+    "LAT,LON" or "LAT,LON,RADIUS_M" per line) and of those given with --trim, and drops the
+    times (--keep-times keeps them).
 
     Examples:
-      lodestone track start --name "Ridge walk"
-      lodestone track list --search ridge
+      lodestone track start --name "Ridge walk" --tags hike,alps --interval adaptive
+      lodestone track list --search ridge --since 2026-06-01 --sort longest
       lodestone track export 20260621-080000 > ridge.gpx
+      lodestone track export 20260621-080000 --private --trim 47.3769,8.5417 > share.gpx
     """
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["name", "socket", "data-dir", "search", "since", "min-km", "format"],
-                                                               flags: ["json"]), command: "track")
+        let options = try Options(arguments, spec: OptionSpec(valued: ["name", "tags", "interval", "socket", "data-dir", "search", "tag",
+                                                                        "since", "until", "min-km", "max-km", "sort", "format", "trim"],
+                                                               flags: ["json", "private", "keep-times"]), command: "track")
         guard let action = options.positional.first else {
             throw UsageError(message: "track what? start, pause, resume, stop, list, show, export or delete (see 'lodestone track --help')")
         }
@@ -38,6 +49,15 @@ enum TrackCommand {
         case "start", "pause", "resume", "stop":
             var request = "?TRACK={\"action\":\"\(action)\""
             if let name = options.values["name"] { request += ",\"name\":" + JSONObjectWriter.quoted(name) }
+            if let tags = options.values["tags"] {
+                request += ",\"tags\":[" + tags.split(separator: ",").map { JSONObjectWriter.quoted(String($0)) }.joined(separator: ",") + "]"
+            }
+            if let interval = options.values["interval"] {
+                guard let mode = TrackSampler.Mode(interval) else {
+                    throw UsageError(message: "--interval takes seconds from 1 to 30 or 'adaptive', not '\(interval)'")
+                }
+                request += ",\"interval\":" + JSONObjectWriter.quoted(mode.description)
+            }
             request += "};"
             return LockCommand.exchange(request, socket: options.values["socket"], json: options.flags.contains("json"),
                                         answer: [#""class":"TRACK""#]) { report in
@@ -46,14 +66,17 @@ enum TrackCommand {
                 return "track \(state)\(detail)"
             }
         case "list":
-            var since: Double?
-            if let text = options.values["since"] {
-                let parts = text.split(separator: "-").compactMap { Int($0) }
-                guard parts.count == 3 else { throw UsageError(message: "--since takes a date as YYYY-MM-DD, not '\(text)'") }
-                since = Double(CivilTime.days(year: parts[0], month: parts[1], day: parts[2]) * 86_400)
-            }
-            let minimum = try options.number("min-km", in: 0...100_000).map { $0 * 1000 }
-            let tracks = store.list(text: options.values["search"], from: since, minimumDistance: minimum)
+            let order = try options.values["sort"].map { (text: String) throws(UsageError) -> TrackStore.Order in
+                guard let order = TrackStore.Order(rawValue: text) else {
+                    throw UsageError(message: "--sort takes " + TrackStore.Order.allCases.map(\.rawValue).joined(separator: ", ") + ", not '\(text)'")
+                }
+                return order
+            } ?? .newest
+            let query = TrackStore.Query(text: options.values["search"], tag: options.values["tag"], from: try day(options, "since"),
+                                         to: try day(options, "until").map { $0 + 86_400 },
+                                         minimumDistance: try options.number("min-km", in: 0...100_000).map { $0 * 1000 },
+                                         maximumDistance: try options.number("max-km", in: 0...100_000).map { $0 * 1000 }, order: order)
+            let tracks = store.list(query)
             if options.flags.contains("json") {
                 let items = tracks.map { t -> String in
                     var w = JSONObjectWriter()
@@ -64,14 +87,15 @@ enum TrackCommand {
                     w.number("movingTime", t.movingTime, decimals: 0)
                     w.number("elevationGain", t.elevationGain, decimals: 1)
                     w.integer("points", t.points)
+                    w.raw("tags", "[" + t.tags.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
                     return w.finished
                 }
                 writeOut("[" + items.joined(separator: ",") + "]\n")
             } else if tracks.isEmpty {
-                writeOut("no tracks in \(store.directory)\n")
+                writeOut("no tracks in \(store.directory) match\n")
             } else {
                 for t in tracks {
-                    writeOut("\(t.id)  \(fixed(t.distance / 1000, 2)) km  \(fixed(t.movingTime / 60, 0)) min moving  +\(fixed(t.elevationGain, 0)) m  \(t.name)\n")
+                    writeOut("\(t.id)  \(fixed(t.distance / 1000, 2)) km  \(fixed(t.movingTime / 60, 0)) min moving  +\(fixed(t.elevationGain, 0)) m  \(t.name)\(t.tags.isEmpty ? "" : "  #" + t.tags.joined(separator: " #"))\n")
                 }
             }
             return 0
@@ -84,7 +108,15 @@ enum TrackCommand {
             }
             let format = action == "show" ? "json" : (options.values["format"] ?? "gpx")
             guard ["gpx", "csv", "json"].contains(format) else { throw UsageError(message: "--format takes gpx, csv or json") }
-            guard let text = store.export(id: id, format: format) else {
+            guard store.contains(id: id) else {
+                Log.error("no track '\(id)' in \(store.directory); see 'lodestone track list'")
+                return 1
+            }
+            let privacy = try privacyTrim(options, dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory())
+            if let privacy, privacy.places.isEmpty {
+                Log.warning("--private: no places to trim (add them to the private-places file or give --trim); times are still dropped")
+            }
+            guard let text = store.export(id: id, format: format, privacy: privacy) else {
                 Log.error("no track '\(id)' in \(store.directory); see 'lodestone track list'")
                 return 1
             }
@@ -93,5 +125,41 @@ enum TrackCommand {
         default:
             throw UsageError(message: "unknown track action '\(action)': start, pause, resume, stop, list, show, export or delete")
         }
+    }
+
+    /// A UTC date option as Unix seconds at its midnight.
+    static func day(_ options: Options, _ name: String) throws(UsageError) -> Double? {
+        guard let text = options.values[name] else { return nil }
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
+            throw UsageError(message: "--\(name) takes a date as YYYY-MM-DD, not '\(text)'")
+        }
+        return Double(CivilTime.days(year: parts[0], month: parts[1], day: parts[2]) * 86_400)
+    }
+
+    /// The trim asked for by --private, --trim and --keep-times; nil when the export is not trimmed.
+    static func privacyTrim(_ options: Options, dataDirectory: String) throws(UsageError) -> PrivacyTrim? {
+        guard options.flags.contains("private") || options.values["trim"] != nil else { return nil }
+        var places: [PrivacyTrim.Place] = []
+        for text in (options.values["trim"] ?? "").split(separator: ";") {
+            guard let place = PrivacyTrim.Place(String(text)) else {
+                throw UsageError(message: "--trim takes LAT,LON or LAT,LON,RADIUS_M (several joined by ';'), not '\(text)'")
+            }
+            places.append(place)
+        }
+        if options.flags.contains("private") {
+            let path = dataDirectory + "/private-places"
+            if let text = try? readTextFile(path) {
+                for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let entry = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+                    guard !entry.allSatisfy(\.isWhitespace) else { continue }
+                    guard let place = PrivacyTrim.Place(entry) else {
+                        throw UsageError(message: "\(path) line \(index + 1): expected LAT,LON or LAT,LON,RADIUS_M, found '\(entry)'")
+                    }
+                    places.append(place)
+                }
+            }
+        }
+        return PrivacyTrim(places: places, dropTimes: !options.flags.contains("keep-times"))
     }
 }

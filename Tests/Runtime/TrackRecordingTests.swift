@@ -73,4 +73,70 @@ import Testing
         let (status, output) = end.finish(child)
         #expect(status == 0, "\(output)")
     }
+
+    /// Files `count` tracks a day apart, named and tagged in turn.
+    func fill(_ store: TrackStore, count: Int) throws {
+        #expect(makeDirectories(store.directory))
+        let names = ["Ridge walk", "Harbour sail", "Morning run"]
+        for index in 0..<count {
+            let started = 1_782_028_800 + Double(index) * 86_400
+            let recording = try #require(TrackRecording(path: store.recordingPath, name: names[index % 3], started: started,
+                                                        tags: index % 3 == 1 ? ["sail", "sea"] : ["hike"]))
+            // Track i is (i + 1) km long.
+            for k in 0...(index + 1) {
+                recording.append(TrackPoint(time: started + Double(k) * 600, latitude: 47 + Double(k) * 1000 / 111_171.0, longitude: 8,
+                                            gpsAltitude: 400), now: 0)
+            }
+            #expect(store.file(recording) != nil)
+        }
+    }
+
+    @Test func listFiltersSearchesAndSorts() throws {
+        let store = TrackStore(dataDirectory: "/tmp/lodestone-track-list-\(getpid())")
+        try fill(store, count: 9)
+        #expect(store.list().map(\.started) == store.list().map(\.started).sorted(by: >), "newest first by default")
+        #expect(store.list(.init(tag: "sail")).count == 3)
+        #expect(store.list(.init(text: "HARBOUR sea")).count == 3, "every word, any case, name or tag")
+        #expect(store.list(.init(text: "harbour hike")).isEmpty)
+        let day3 = 1_782_028_800 + 3 * 86_400.0
+        #expect(store.list(.init(from: day3, to: day3 + 86_400)).map(\.started) == [day3])
+        let long = store.list(.init(minimumDistance: 4_500, maximumDistance: 7_500, order: .shortest))
+        #expect(long.map { Int(($0.distance / 1000).rounded()) } == [5, 6, 7])
+        #expect(store.list(.init(order: .name)).first?.name == "Harbour sail")
+        #expect(store.list(.init(tag: "sail")).allSatisfy { $0.tags == ["sail", "sea"] })
+    }
+
+    @Test func aPrivateExportLeavesOutHomeAndTheTimes() throws {
+        let store = TrackStore(dataDirectory: "/tmp/lodestone-track-private-\(getpid())")
+        try fill(store, count: 2)
+        let id = try #require(store.list().first?.id)
+        // Home is the start; the track's 3 points are 0, 1 and 2 km north of it.
+        let privacy = PrivacyTrim(places: [PrivacyTrim.Place(latitude: 47, longitude: 8, radius: 500)])
+        let gpx = try #require(store.export(id: id, format: "gpx", privacy: privacy))
+        #expect(gpx.split(separator: "<trkpt ").count - 1 == 2)
+        #expect(!gpx.contains("<time>"))
+        #expect(!gpx.contains("lat=\"47.0000000\""))
+        let json = try #require(store.export(id: id, format: "json", privacy: privacy))
+        #expect(!json.contains("\"time\""))
+        #expect(json.contains("\"distance\":1000"), "statistics of what is shared")
+    }
+
+    @Test func gpsbabelReadsTheExport() throws {
+        guard access("/usr/bin/gpsbabel", X_OK) == 0 else {
+            print("skipped: gpsbabel is not installed (scripts/install-deps installs it)")
+            return
+        }
+        let path = "/tmp/lodestone-babel-\(getpid()).gpx"
+        defer { unlink(path) }
+        let points = (0..<25).map { point(Double($0) * 5) }
+        #expect(writeFileAtomically(path, Array(TrackExport.gpx(name: "Ridge walk", points: points).utf8)))
+        let end = EndToEndTests()
+        let child = try end.spawnProgram("/usr/bin/gpsbabel", ["-t", "-i", "gpx", "-f", path, "-o", "unicsv", "-F", "-"])
+        let (status, output) = end.finish(child)
+        #expect(status == 0, "\(output)")
+        // unicsv ends its lines in CRLF, one Character in Swift: split on any newline.
+        let rows = output.split(whereSeparator: \.isNewline).filter { $0.first?.isNumber == true }
+        #expect(rows.count == 25, "\(output)")
+        #expect(rows.first?.contains("47.000000") == true && rows.first?.contains("8.000000") == true, "\(output)")
+    }
 }

@@ -30,6 +30,7 @@ public enum JSONValue: Equatable, Sendable {
     public var numberValue: Double? { if case .number(let n) = self { return n }; return nil }
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
     public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
 
     /// What kind of value this is, for error messages ("expected a number, found a string").
     public var kind: String {

@@ -43,6 +43,8 @@ public struct Configuration: Sendable, Equatable {
     public var powerSupplyDirectory = "/sys/class/power_supply"
     /// The adaptive sampling table (its walking row is the configured rates).
     public var samplingTable = SamplingTable.defaults
+    /// How tracks take points unless a start says otherwise.
+    public var trackInterval = TrackSampler.Mode.every(5)
 
     public init() {}
 
@@ -59,6 +61,7 @@ public struct Configuration: Sendable, Equatable {
         "rates": "an object with imu, magnetometer, barometer, gps, processing (Hz)",
         "simulatedGPSRateHz": "a number from 1 to 10",
         "qnh": "a pressure in hPa from 850 to 1100",
+        "trackInterval": "seconds between track points, 1 to 30, or \"adaptive\"",
         "realTime": "an object with priority (1..99 or null), cpu (a CPU number or null), lockMemory (true/false), keepCPUAwake (true/false)",
         "sampling": "an object with adaptive (true/false), lowPower (true/false), lowBatteryPercent (5..80), powerSupply (a directory), rates ({\"still\": {\"imu\": 25, ...}, ...}), lowPowerCeiling ({\"imu\": 50, ...})",
     ]
@@ -124,6 +127,11 @@ public struct Configuration: Sendable, Equatable {
         case "loopRateHz": loopRateHz = try number(key, 10...2000, value)
         case "simulatedGPSRateHz": simulatedGPSRateHz = try number(key, 1...10, value)
         case "qnh": qnh = try number(key, 850...1100, value)
+        case "trackInterval":
+            guard let mode = TrackSampler.Mode(value.stringValue ?? value.numberValue.map { String($0) } ?? "") else {
+                throw ConfigurationError(file: file, key: key, problem: "must be 1 to 30 (seconds) or \"adaptive\", found \(describe(value))")
+            }
+            trackInterval = mode
         case "rates":
             guard case .object(let rates) = value else { throw fail(key, "an object") }
             for (name, rate) in rates {

@@ -285,7 +285,16 @@ final class OutputLoop<Clock: MonotonicClock> {
             guard let tracks else { return [GPSDReports.error("track recording needs a data directory")] }
             let utc = latest.fix.utc ?? OutputClock.unixTime()
             switch argument?["action"]?.stringValue {
-            case "start"?: return [tracks.start(name: argument?["name"]?.stringValue, at: utc)]
+            case "start"?:
+                var mode: TrackSampler.Mode?
+                if let interval = argument?["interval"] {
+                    guard let parsed = TrackSampler.Mode(interval.stringValue ?? interval.numberValue.map { String($0) } ?? "") else {
+                        return [GPSDReports.error("?TRACK interval must be 1..30 seconds or \"adaptive\"")]
+                    }
+                    mode = parsed
+                }
+                let tags = TrackFile.tags((argument?["tags"]?.arrayValue?.compactMap(\.stringValue) ?? []).joined(separator: ","))
+                return [tracks.start(name: argument?["name"]?.stringValue, tags: tags, mode: mode, at: utc)]
             case "pause"?: return [tracks.pause()]
             case "resume"?: return [tracks.resume()]
             case "stop"?: return [tracks.stop()]

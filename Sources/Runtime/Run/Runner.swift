@@ -136,7 +136,8 @@ public enum Runner {
                               motion: board.imu == nil ? nil : MotionService(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory()),
                               adaptive: c.adaptiveSampling
                                   ? AdaptiveService(scheduler: scheduler, pipeline: pipeline, configuration: c, setGPSInterval: setGPSInterval) : nil,
-                              tracks: TrackService(store: TrackStore(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory())),
+                              tracks: TrackService(store: TrackStore(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory()),
+                                                   mode: c.trackInterval),
                               waypoints: WaypointService(store: WaypointStore(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory())),
                               positions: gpsPath == nil ? nil : PositionService())
         for problem in loop.controls?.problems ?? [] { Log.warning(problem + "; running without it") }

@@ -22,7 +22,7 @@ enum TrackExport {
         func n(_ v: Double, _ d: Int) -> String { v.isFinite ? fixed(v, d) : "" }
         var out = "time,lat,lon,gpsAltitude,baroAltitude,pressure,speed,accuracy\n"
         for p in points {
-            out += [CivilTime(unixSeconds: p.time).iso8601, n(p.latitude, 7), n(p.longitude, 7), n(p.gpsAltitude, 1),
+            out += [p.time.isFinite ? CivilTime(unixSeconds: p.time).iso8601 : "", n(p.latitude, 7), n(p.longitude, 7), n(p.gpsAltitude, 1),
                     n(p.baroAltitude, 1), n(p.pressure, 2), n(p.speed, 2), n(p.accuracy, 1)].joined(separator: ",") + "\n"
         }
         return out
@@ -34,7 +34,7 @@ enum TrackExport {
         w.raw("statistics", statisticsJSON(statistics))
         let list = points.map { p -> String in
             var item = JSONObjectWriter()
-            item.string("time", CivilTime(unixSeconds: p.time).iso8601)
+            if p.time.isFinite { item.string("time", CivilTime(unixSeconds: p.time).iso8601) }
             item.number("lat", p.latitude, decimals: 7)
             item.number("lon", p.longitude, decimals: 7)
             item.number("gpsAltitude", p.gpsAltitude, decimals: 1)

@@ -8,14 +8,25 @@ import LodestoneOutputs
 /// Points are appended with write(2) and flushed with fsync at most once a second: a cut loses
 /// at most the last second.
 ///
-///     # lodestone track 1 name=Morning walk started=1782028800
+///     # lodestone track 1 name=Morning walk started=1782028800 tags=hike,alps
 ///     1782028801.0,47.3769,8.5417,408.2,410.1,965.12,1.35,4.0*5C
 enum TrackFile {
     static let magic = "# lodestone track 1"
 
-    static func header(name: String, started: Double) -> String {
+    static func header(name: String, started: Double, tags: [String]) -> String {
         let clean = String(name.unicodeScalars.filter { $0 != "\n" && $0 != "\r" })
-        return magic + " name=" + clean + " started=" + String(Int64(started)) + "\n"
+        return magic + " name=" + clean + " started=" + String(Int64(started))
+            + (tags.isEmpty ? "" : " tags=" + tags.joined(separator: ",")) + "\n"
+    }
+
+    /// Tags as given by a person ("Hike, Alps "): lower case, no spaces or commas, no repeats.
+    static func tags(_ text: String) -> [String] {
+        var seen: [String] = []
+        for part in text.split(separator: ",") {
+            let tag = String(part.lowercased().filter { !$0.isWhitespace })
+            if !tag.isEmpty && !seen.contains(tag) { seen.append(tag) }
+        }
+        return seen
     }
 
     static func line(_ p: TrackPoint) -> String {
@@ -34,8 +45,8 @@ enum TrackFile {
 
     /// The name and points of a track file's text; torn or corrupt lines are skipped and
     /// counted. `validBytes` is the length up to the end of the last good line.
-    static func parse(_ text: String) -> (name: String, started: Double, points: [TrackPoint], skipped: Int, validBytes: Int)? {
-        var name = "", started = 0.0
+    static func parse(_ text: String) -> (name: String, started: Double, tags: [String], points: [TrackPoint], skipped: Int, validBytes: Int)? {
+        var name = "", started = 0.0, tags: [String] = []
         var points: [TrackPoint] = []
         var skipped = 0, offset = 0, valid = 0
         var first = true
@@ -52,6 +63,7 @@ enum TrackFile {
                 first = false
                 for part in raw.split(separator: " ") {
                     if part.hasPrefix("started="), let t = Double(part.dropFirst(8)) { started = t }
+                    if part.hasPrefix("tags=") { tags = Self.tags(String(part.dropFirst(5))) }
                 }
                 // The name may hold spaces: it runs from " name=" to " started=".
                 let header = String(raw)
@@ -74,7 +86,7 @@ enum TrackFile {
                                      baroAltitude: fields[4], pressure: fields[5], speed: fields[6], accuracy: fields[7]))
             valid = offset + length
         }
-        return first ? nil : (name, started, points, skipped, valid)
+        return first ? nil : (name, started, tags, points, skipped, valid)
     }
 }
 
@@ -83,20 +95,22 @@ final class TrackRecording {
     let path: String
     let name: String
     let started: Double
+    let tags: [String]
     private var fd: Int32
     private var lastSync: MonotonicNanoseconds = 0
     private(set) var points: [TrackPoint]
 
     /// Starts a new recording at `path` (which must not exist).
-    init?(path: String, name: String, started: Double) {
+    init?(path: String, name: String, started: Double, tags: [String] = []) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return nil }
         self.fd = fd
         self.path = path
         self.name = name
         self.started = started
+        self.tags = tags
         points = []
-        _ = Self.write(fd, TrackFile.header(name: name, started: started))
+        _ = Self.write(fd, TrackFile.header(name: name, started: started, tags: tags))
         fsync(fd)
     }
 
@@ -114,6 +128,7 @@ final class TrackRecording {
         self.path = path
         name = parsed.name
         started = parsed.started
+        tags = parsed.tags
         points = parsed.points
     }
 

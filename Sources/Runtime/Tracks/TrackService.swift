@@ -3,44 +3,45 @@ import LodestoneDomain
 import LodestoneOutputs
 
 /// Track recording on the output thread: start, pause, resume, stop (socket, CLI, the track
-/// button), a point every `interval` seconds of GPS time while moving, and auto-pause while
+/// button), points at a fixed interval of GPS time or adaptively (`TrackSampler`), and auto-pause while
 /// standing still so GPS jitter adds no phantom distance. A recording left by a crash is found
 /// at start and continued.
 final class TrackService {
     enum State: String { case stopped, recording, paused }
 
     let store: TrackStore
-    /// Seconds between points, 1..30.
-    var interval = 5.0
+    /// How points are taken when a start does not say: every 5 s unless configured.
+    var defaultMode = TrackSampler.Mode.every(5)
+    private var sampler = TrackSampler(.every(5))
     /// Below this speed for `stillTime` seconds the recording pauses itself.
     static let stillSpeed = 0.3
     static let stillTime = 10.0
     private(set) var state = State.stopped
     private(set) var recording: TrackRecording?
-    private var lastPointTime = -Double.infinity
     private var stillSince: Double?
     private(set) var autoPaused = false
 
-    init(store: TrackStore) {
+    init(store: TrackStore, mode: TrackSampler.Mode = .every(5)) {
         self.store = store
+        defaultMode = mode
+        sampler = TrackSampler(mode)
         if let recovered = TrackRecording(recovering: store.recordingPath) {
             recording = recovered
             state = .recording
-            lastPointTime = recovered.points.last?.time ?? -Double.infinity
             Log.info("track '\(recovered.name)' recovered after an interruption: \(recovered.points.count) points kept; recording continues")
         }
     }
 
-    func start(name: String?, at utc: Double) -> String {
+    func start(name: String?, tags: [String] = [], mode: TrackSampler.Mode? = nil, at utc: Double) -> String {
         if state != .stopped { return report("already recording '\(recording?.name ?? "")'") }
         guard makeDirectories(store.directory) else { return GPSDReports.error("cannot create \(store.directory)") }
         let title = name ?? "Track " + TrackStore.id(started: utc)
-        guard let started = TrackRecording(path: store.recordingPath, name: title, started: utc) else {
+        guard let started = TrackRecording(path: store.recordingPath, name: title, started: utc, tags: tags) else {
             return GPSDReports.error("cannot create \(store.recordingPath)")
         }
         recording = started
         state = .recording
-        lastPointTime = -Double.infinity
+        sampler = TrackSampler(mode ?? defaultMode)
         return report("recording")
     }
 
@@ -50,7 +51,10 @@ final class TrackService {
     }
 
     func resume() -> String {
-        if state == .paused { state = .recording }
+        if state == .paused {
+            state = .recording
+            sampler.reset()
+        }
         return report(nil)
     }
 
@@ -76,8 +80,8 @@ final class TrackService {
             stillSince = nil
             autoPaused = false
         }
-        guard !autoPaused, utc - lastPointTime >= interval else { return }
-        lastPointTime = utc
+        guard !autoPaused,
+              sampler.take(time: utc, latitude: fix.latitude, longitude: fix.longitude, speed: speed, course: fix.course) else { return }
         let accuracy = fix.eph.isFinite ? fix.eph : (fix.hdop.isFinite ? fix.hdop * 5 : .nan)
         recording.append(TrackPoint(time: utc, latitude: fix.latitude, longitude: fix.longitude, gpsAltitude: fix.altitudeMSL,
                                     baroAltitude: navigation.barometricAltitude,
@@ -92,6 +96,8 @@ final class TrackService {
         w.bool("autoPaused", autoPaused)
         if let recording {
             w.string("name", recording.name)
+            w.raw("tags", "[" + recording.tags.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
+            w.string("interval", sampler.mode.description)
             w.integer("points", recording.points.count)
             w.number("distance", TrackStatistics.of(recording.points).distance, decimals: 1)
         }

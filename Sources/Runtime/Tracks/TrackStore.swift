@@ -15,6 +15,51 @@ public struct TrackStore: Sendable {
         public var movingTime: Double
         public var elevationGain: Double
         public var points: Int
+        public var tags: [String] = []
+    }
+
+    /// How `list` orders its answer.
+    public enum Order: String, CaseIterable, Sendable {
+        case newest, oldest, longest, shortest, name
+    }
+
+    /// What `list` keeps: every given condition must hold.
+    public struct Query: Sendable {
+        /// Case-insensitive words, each found in the name, the id or a tag.
+        public var text: String?
+        public var tag: String?
+        public var from: Double?
+        public var to: Double?
+        public var minimumDistance: Double?
+        public var maximumDistance: Double?
+        public var order = Order.newest
+
+        public init(text: String? = nil, tag: String? = nil, from: Double? = nil, to: Double? = nil,
+                    minimumDistance: Double? = nil, maximumDistance: Double? = nil, order: Order = .newest) {
+            (self.text, self.tag, self.from, self.to) = (text, tag, from, to)
+            (self.minimumDistance, self.maximumDistance, self.order) = (minimumDistance, maximumDistance, order)
+        }
+
+        func matches(_ s: Summary) -> Bool {
+            if let from, s.started < from { return false }
+            if let to, s.started >= to { return false }
+            if let minimumDistance, s.distance < minimumDistance { return false }
+            if let maximumDistance, s.distance > maximumDistance { return false }
+            if let tag, !s.tags.contains(tag.lowercased()) { return false }
+            guard let text else { return true }
+            let haystack = ([s.name, s.id] + s.tags).joined(separator: " ").lowercased()
+            return text.lowercased().split(separator: " ").allSatisfy { haystack.contains($0) }
+        }
+
+        func sort(_ list: inout [Summary]) {
+            switch order {
+            case .newest: list.sort { $0.started > $1.started }
+            case .oldest: list.sort { $0.started < $1.started }
+            case .longest: list.sort { $0.distance > $1.distance }
+            case .shortest: list.sort { $0.distance < $1.distance }
+            case .name: list.sort { $0.name.lowercased() < $1.name.lowercased() }
+            }
+        }
     }
 
     public let directory: String
@@ -36,18 +81,20 @@ public struct TrackStore: Sendable {
         guard rename(recording.path, directory + "/" + id + ".track") == 0 else { return nil }
         let statistics = TrackStatistics.of(recording.points)
         let summary = Summary(id: id, name: recording.name, started: recording.started, distance: statistics.distance,
-                              movingTime: statistics.movingTime, elevationGain: statistics.elevationGain, points: statistics.points)
+                              movingTime: statistics.movingTime, elevationGain: statistics.elevationGain, points: statistics.points,
+                              tags: recording.tags)
         var w = JSONObjectWriter()
         w.string("id", id)
         w.string("name", summary.name)
+        w.raw("tags", "[" + summary.tags.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
         w.number("started", summary.started, decimals: 0)
         w.raw("statistics", TrackExport.statisticsJSON(statistics))
         writeFileAtomically(directory + "/" + id + ".json", Array((w.finished + "\n").utf8))
         return summary
     }
 
-    /// Summaries, newest first, matching the filters.
-    public func list(text: String? = nil, from: Double? = nil, to: Double? = nil, minimumDistance: Double? = nil) -> [Summary] {
+    /// The summaries matching the query, in its order.
+    public func list(_ query: Query = Query()) -> [Summary] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var result: [Summary] = []
@@ -56,15 +103,14 @@ public struct TrackStore: Sendable {
             guard name.hasSuffix(".json"), let text = try? readTextFile(directory + "/" + name, limit: 1 << 20),
                   let json = try? JSONValue.parse(text), let id = json["id"]?.stringValue else { continue }
             let s = json["statistics"]
-            result.append(Summary(id: id, name: json["name"]?.stringValue ?? "", started: json["started"]?.numberValue ?? 0,
+            let summary = Summary(id: id, name: json["name"]?.stringValue ?? "", started: json["started"]?.numberValue ?? 0,
                                   distance: s?["distance"]?.numberValue ?? 0, movingTime: s?["movingTime"]?.numberValue ?? 0,
-                                  elevationGain: s?["elevationGain"]?.numberValue ?? 0, points: Int(s?["points"]?.numberValue ?? 0)))
+                                  elevationGain: s?["elevationGain"]?.numberValue ?? 0, points: Int(s?["points"]?.numberValue ?? 0),
+                                  tags: json["tags"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+            if query.matches(summary) { result.append(summary) }
         }
-        return result.filter { s in
-            (text.map { t in s.name.lowercased().contains(t.lowercased()) || s.id.contains(t) } ?? true)
-                && (from.map { s.started >= $0 } ?? true) && (to.map { s.started <= $0 } ?? true)
-                && (minimumDistance.map { s.distance >= $0 } ?? true)
-        }.sorted { $0.started > $1.started }
+        query.sort(&result)
+        return result
     }
 
     /// A stored track's name and points.
@@ -74,18 +120,28 @@ public struct TrackStore: Sendable {
         return (parsed.name, parsed.points)
     }
 
+    /// Whether a track of that id is stored.
+    public func contains(id: String) -> Bool { !id.contains("/") && access(directory + "/" + id + ".track", F_OK) == 0 }
+
     public func delete(id: String) -> Bool {
         guard !id.contains("/"), unlink(directory + "/" + id + ".track") == 0 else { return false }
         unlink(directory + "/" + id + ".json")
         return true
     }
 
-    public func export(id: String, format: String) -> String? {
+    /// The track in GPX, CSV or JSON; trimmed for sharing when `privacy` is given.
+    public func export(id: String, format: String, privacy: PrivacyTrim? = nil) -> String? {
         guard let track = load(id: id) else { return nil }
+        // Statistics come from the trimmed points with their times (durations and speeds say
+        // nothing about when); the points shown lose their times if asked.
+        var places = privacy
+        places?.dropTimes = false
+        let kept = places?.apply(track.points) ?? track.points
+        let shown = privacy?.dropTimes == true ? privacy?.apply(kept) ?? kept : kept
         switch format {
-        case "gpx": return TrackExport.gpx(name: track.name, points: track.points)
-        case "csv": return TrackExport.csv(track.points)
-        case "json": return TrackExport.json(name: track.name, points: track.points, statistics: TrackStatistics.of(track.points))
+        case "gpx": return TrackExport.gpx(name: track.name, points: shown)
+        case "csv": return TrackExport.csv(shown)
+        case "json": return TrackExport.json(name: track.name, points: shown, statistics: TrackStatistics.of(kept))
         default: return nil
         }
     }
