@@ -58,6 +58,52 @@ public struct CivilTime: Sendable, Equatable {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
+    /// Seconds since 1970 of an ISO-8601 date-time: `2026-06-21T08:00:00Z`, with optional
+    /// fractional seconds and a `Z` or `±hh:mm` offset (none means UTC); nil when malformed.
+    public static func parseISO8601(_ text: String) -> Double? {
+        let chars = Array(text.utf8)
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= chars.count else { return nil }
+            var value = 0
+            for c in chars[from..<(from + count)] {
+                guard c >= 48 && c <= 57 else { return nil }
+                value = value * 10 + Int(c - 48)
+            }
+            return value
+        }
+        guard chars.count >= 19, chars[4] == UInt8(ascii: "-"), chars[7] == UInt8(ascii: "-"),
+              chars[10] == UInt8(ascii: "T") || chars[10] == UInt8(ascii: " "), chars[13] == UInt8(ascii: ":"),
+              chars[16] == UInt8(ascii: ":"), let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), let whole = number(17, 2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, whole < 61 else { return nil }
+        var index = 19
+        var second = Double(whole)
+        if index < chars.count && chars[index] == UInt8(ascii: ".") {
+            index += 1
+            var scale = 0.1
+            while index < chars.count, chars[index] >= 48 && chars[index] <= 57 {
+                second += Double(chars[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+        }
+        var offset = 0
+        if index < chars.count {
+            switch chars[index] {
+            case UInt8(ascii: "Z"): index += 1
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                guard let h = number(index + 1, 2), chars.count > index + 3 else { return nil }
+                let colon = chars[index + 3] == UInt8(ascii: ":") ? 1 : 0
+                guard let m = number(index + 3 + colon, 2), h < 24, m < 60 else { return nil }
+                offset = (h * 3600 + m * 60) * (chars[index] == UInt8(ascii: "-") ? -1 : 1)
+                index += 5 + colon
+            default: return nil
+            }
+        }
+        guard index == chars.count else { return nil }
+        return CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second).unixSeconds - Double(offset)
+    }
+
     /// ISO-8601 in UTC with millisecond precision and an explicit `Z`, as gpsd reports time.
     public var iso8601: String {
         let millis = Int((second * 1000).rounded(.down))

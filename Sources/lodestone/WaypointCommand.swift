@@ -8,21 +8,30 @@ enum WaypointCommand {
     static let help = """
     Usage: lodestone waypoint add NAME [--lat L --lon L] [--symbol SYM] [--notes TEXT] [--socket PATH]
            lodestone waypoint goto NAME | stop                    [--socket PATH]
-           lodestone waypoint list [--lat L --lon L] [--json]     [--data-dir DIR]
-           lodestone waypoint delete NAME | export                [--data-dir DIR]
+           lodestone waypoint nearest [--lat L --lon L] [--json]  [--socket PATH] [--data-dir DIR]
+           lodestone waypoint list [--lat L --lon L] [--json]     [--socket PATH] [--data-dir DIR]
+           lodestone waypoint delete NAME | export | import FILE.gpx   [--data-dir DIR]
 
     add saves the current GPS position of the running instance (or the given coordinates) under
     a unique name with a GPX symbol (Flag, Campground, Water Source, ...). goto navigates to a
     waypoint: WAYPOINT reports once a second give the bearing (true), the distance, how far to
     turn from the current heading (positive: right) and the time to go at the current speed.
-    list sorts by distance from the given point (or lists by name); export prints GPX 1.1.
+    list sorts by distance and bearing from here: the given point, else the running instance's
+    position, else it lists by name. nearest names the closest one. export prints GPX 1.1;
+    import reads the waypoints (wpt) of a GPX file from any GPS app, keeps every saved one, and
+    gives a taken name a number ("Hut (2)") when it is another place.
+
+    Examples:
+      lodestone waypoint add Spring --symbol "Water Source" --notes "dry in August"
+      lodestone waypoint import friends-huts.gpx
+      lodestone waypoint goto Spring
     """
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: OptionSpec(valued: ["lat", "lon", "symbol", "notes", "socket", "data-dir"],
                                                                flags: ["json"]), command: "waypoint")
         guard let action = options.positional.first else {
-            throw UsageError(message: "waypoint what? add, goto, stop, list, delete or export (see 'lodestone waypoint --help')")
+            throw UsageError(message: "waypoint what? add, goto, stop, nearest, list, delete, export or import (see 'lodestone waypoint --help')")
         }
         let name = options.positional.count > 1 ? options.positional[1] : nil
         let store = WaypointStore(dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory())
@@ -46,10 +55,21 @@ enum WaypointCommand {
                 }
                 return text
             }
-        case "list":
-            var rows = store.load().map { ($0, Double.nan, Double.nan) }
-            if let latitude, let longitude {
+        case "list", "nearest":
+            var rows = store.load().sorted { $0.name < $1.name }.map { ($0, Double.nan, Double.nan) }
+            var here = latitude.flatMap { lat in longitude.map { (lat, $0) } }
+            if here == nil { here = runningPosition(socket: options.values["socket"]) }
+            if let (latitude, longitude) = here {
                 rows = Navigation.sorted(store.load(), latitude: latitude, longitude: longitude).map { ($0.waypoint, $0.distance, $0.bearing) }
+            } else {
+                Log.warning("no position (give --lat and --lon, or run 'lodestone run' with a GPS fix): listed by name")
+            }
+            if action == "nearest" {
+                guard here != nil, let first = rows.first else {
+                    Log.error(rows.isEmpty ? "no waypoints saved yet: add one with 'lodestone waypoint add NAME'" : "no position to measure from")
+                    return 1
+                }
+                rows = [first]
             }
             if options.flags.contains("json") {
                 let items = rows.map { w, distance, bearing -> String in
@@ -81,8 +101,38 @@ enum WaypointCommand {
         case "export":
             writeOut(WaypointStore.gpx(store.load()))
             return 0
+        case "import":
+            guard let file = name else { throw UsageError(message: "import which file? 'lodestone waypoint import FILE.gpx'") }
+            do {
+                let read = try GPXReader.waypoints(try readTextFile(file, limit: 64 << 20))
+                let summary = try store.importing(read.waypoints)
+                writeOut("imported from \(file): \(summary.added) new, \(summary.renamed) renamed (name taken by another place), "
+                         + "\(summary.unchanged) already saved, \(read.skipped) skipped (no name or position)\n")
+                return 0
+            } catch let failure as GPXReader.Failure {
+                Log.error("\(file): \(failure.description)")
+            } catch let failure as WaypointStore.Failure {
+                Log.error(failure.description)
+            } catch {
+                Log.error("\(file): \(error)")
+            }
+            return 1
         default:
-            throw UsageError(message: "unknown waypoint action '\(action)': add, goto, stop, list, delete or export")
+            throw UsageError(message: "unknown waypoint action '\(action)': add, goto, stop, nearest, list, delete, export or import")
         }
+    }
+
+    /// The running instance's filtered position, when one answers within a second with a fix.
+    static func runningPosition(socket: String?) -> (Double, Double)? {
+        guard let client = try? ReportClient(path: socket ?? Configuration.defaultSocketPath()) else { return nil }
+        client.send("?POLL;")
+        while let line = client.readLine(timeoutMilliseconds: 1000) {
+            guard line.contains(#""class":"POLL""#), let poll = try? JSONValue.parse(line) else { continue }
+            guard let tpv = poll["tpv"]?.arrayValue?.first, let lat = tpv["lat"]?.numberValue, let lon = tpv["lon"]?.numberValue else {
+                return nil
+            }
+            return (lat, lon)
+        }
+        return nil
     }
 }

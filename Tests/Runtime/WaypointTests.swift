@@ -42,4 +42,90 @@ import Testing
         let (status, output) = end.finish(try end.spawnProgram("/usr/bin/xmllint", ["--noout", "--schema", xsd, path]))
         #expect(status == 0, "\(output)")
     }
+
+    /// GPX as other apps write it: 1.0 and 1.1, a namespace prefix, single quotes, entities,
+    /// CDATA, comments, extensions, routes and tracks around the waypoints.
+    static let foreignGPX = """
+    <?xml version="1.0" encoding="UTF-8" standalone="no" ?>
+    <!-- exported by a phone app -->
+    <gpx:gpx xmlns:gpx="http://www.topografix.com/GPX/1/1" version="1.1" creator="x">
+      <gpx:metadata><gpx:name>Huts</gpx:name><gpx:time>2026-01-01T00:00:00Z</gpx:time></gpx:metadata>
+      <gpx:wpt lat='46.5772' lon="8.0053">
+        <gpx:ele>2834.5</gpx:ele>
+        <gpx:time>2026-07-01T06:30:15.5+02:00</gpx:time>
+        <gpx:name>M&#xF6;nchsjoch &amp; Hut</gpx:name>
+        <gpx:cmt>book ahead</gpx:cmt>
+        <gpx:sym>Lodge</gpx:sym>
+        <gpx:extensions><x:color xmlns:x="urn:x">red</x:color></gpx:extensions>
+      </gpx:wpt>
+      <gpx:wpt lat="46.1" lon="7.9"><gpx:name><![CDATA[Spring <north>]]></gpx:name><gpx:desc>dry in August</gpx:desc></gpx:wpt>
+      <gpx:wpt lat="95" lon="7.9"><gpx:name>Off the map</gpx:name></gpx:wpt>
+      <gpx:wpt lat="46.2" lon="7.8"></gpx:wpt>
+      <gpx:trk><gpx:name>not a waypoint</gpx:name><gpx:trkseg><gpx:trkpt lat="46" lon="7"/></gpx:trkseg></gpx:trk>
+    </gpx:gpx>
+    """
+
+    @Test func gpxFromOtherAppsIsRead() throws {
+        let read = try GPXReader.waypoints(Self.foreignGPX)
+        #expect(read.waypoints.count == 2 && read.skipped == 2)
+        let hut = read.waypoints[0]
+        #expect(hut.name == "Mönchsjoch & Hut" && hut.latitude == 46.5772 && hut.longitude == 8.0053 && hut.elevation == 2834.5)
+        #expect(hut.symbol == "Lodge" && hut.notes == "book ahead")
+        #expect(hut.created == CivilTime(year: 2026, month: 7, day: 1, hour: 4, minute: 30, second: 15.5).unixSeconds)
+        #expect(read.waypoints[1].name == "Spring <north>" && read.waypoints[1].notes == "dry in August" && read.waypoints[1].symbol == "Flag")
+        #expect(throws: GPXReader.Failure.self) { try GPXReader.waypoints("<kml><Placemark/></kml>") }
+        #expect(throws: GPXReader.Failure.self) { try GPXReader.waypoints("<gpx><wpt lat=\"1\" lon=\"2\"><name>cut") }
+        #expect(throws: GPXReader.Failure.self) { try GPXReader.waypoints("<gpx><wpt lat=1 lon=2></wpt></gpx>") }
+    }
+
+    @Test func ourExportComesBackUnchanged() throws {
+        let saved = [Waypoint(name: "A & B", latitude: 46.123_456_7, longitude: -7.654_321, elevation: 1234.5, symbol: "Campground",
+                              notes: "<quiet> 'spot'", created: 1_782_028_800),
+                     Waypoint(name: "Plain", latitude: -33.9, longitude: 151.2)]
+        let read = try GPXReader.waypoints(WaypointStore.gpx(saved))
+        #expect(read.waypoints.count == 2)
+        #expect(read.waypoints[0] == saved[0])
+        #expect(read.waypoints[1].name == "Plain" && read.waypoints[1].latitude == -33.9 && !read.waypoints[1].elevation.isFinite)
+    }
+
+    @Test func importKeepsWhatIsSavedAndRenamesOtherPlaces() throws {
+        let store = WaypointStore(dataDirectory: "/tmp/lodestone-waypoint-import-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try store.add(Waypoint(name: "Hut", latitude: 46.5, longitude: 8))
+        let incoming = [Waypoint(name: "Hut", latitude: 46.5, longitude: 8),          // the same place
+                        Waypoint(name: "Hut", latitude: 46.7, longitude: 8.2),        // another hut
+                        Waypoint(name: "Lake", latitude: 46.6, longitude: 8.1)]
+        let summary = try store.importing(incoming)
+        #expect(summary == WaypointStore.ImportSummary(added: 1, unchanged: 1, renamed: 1))
+        #expect(store.load().map(\.name) == ["Hut", "Hut (2)", "Lake"])
+        #expect(try store.importing(incoming) == WaypointStore.ImportSummary(added: 0, unchanged: 2, renamed: 1))
+        #expect(store.load().map(\.name) == ["Hut", "Hut (2)", "Lake", "Hut (3)"])
+    }
+
+    @Test func isoTimesParseWithOffsetsAndFractions() {
+        #expect(CivilTime.parseISO8601("2026-06-21T08:00:00Z") == 1_782_028_800)
+        #expect(CivilTime.parseISO8601("2026-06-21T10:00:00+02:00") == 1_782_028_800)
+        #expect(CivilTime.parseISO8601("2026-06-21T03:30:00.250-0430") == 1_782_028_800.25)
+        #expect(CivilTime.parseISO8601("2026-06-21T08:00:00") == 1_782_028_800)
+        for bad in ["2026-13-01T00:00:00Z", "2026-06-21", "2026-06-21T08:00:00Q", "2026-06-21T25:00:00Z", "yesterday"] {
+            #expect(CivilTime.parseISO8601(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func cutAndMangledGPXNeverCrashes() {
+        let bytes = Array(Self.foreignGPX.utf8)
+        var imported = 0
+        for end in 0..<bytes.count {
+            if let read = try? GPXReader.waypoints(String(decoding: bytes[..<end], as: UTF8.self)) { imported += read.waypoints.count }
+        }
+        #expect(imported == 0, "a cut file imports nothing")
+        var seed: UInt32 = 7
+        for _ in 0..<2000 {
+            var mangled = bytes
+            for _ in 0..<4 {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                mangled[Int(seed >> 8) % mangled.count] = [UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "&"), 0xFF][Int(seed >> 28) % 5]
+            }
+            _ = try? GPXReader.waypoints(String(decoding: mangled, as: UTF8.self))
+        }
+    }
 }

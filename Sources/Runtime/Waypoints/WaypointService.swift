@@ -33,6 +33,19 @@ final class WaypointService {
             target = waypoint
             update(state)
             return report(message: "navigating to '\(name)'")
+        case "nearest"?:
+            guard state.fix.hasPosition else { return GPSDReports.error("no GPS fix yet: the nearest waypoint needs a position") }
+            guard let nearest = Navigation.sorted(store.load(), latitude: state.fix.latitude, longitude: state.fix.longitude).first else {
+                return GPSDReports.error("no waypoints saved yet: add one with 'lodestone waypoint add NAME'")
+            }
+            var w = JSONObjectWriter(class: "WAYPOINT")
+            w.string("name", nearest.waypoint.name)
+            w.number("lat", nearest.waypoint.latitude, decimals: 7)
+            w.number("lon", nearest.waypoint.longitude, decimals: 7)
+            w.number("bearing", nearest.bearing, decimals: 1)
+            w.number("distance", nearest.distance, decimals: 1)
+            w.string("message", "nearest: '\(nearest.waypoint.name)'")
+            return w.finished
         case "stop"?:
             target = nil
             navigation = nil
@@ -40,7 +53,7 @@ final class WaypointService {
         case nil:
             return report(message: nil)
         case let other?:
-            return GPSDReports.error("?WAYPOINT action must be add, goto or stop, not '\(other)'")
+            return GPSDReports.error("?WAYPOINT action must be add, goto, nearest or stop, not '\(other)'")
         }
     }
 

@@ -61,6 +61,36 @@ public struct WaypointStore: Sendable {
         try save(all)
     }
 
+    /// What an import did: waypoints added, already present (same name, within 1 m), and
+    /// added under a new name because the name was taken by another place.
+    public struct ImportSummary: Sendable, Equatable {
+        public var added = 0, unchanged = 0, renamed = 0
+    }
+
+    /// Adds waypoints from another device or app; nothing already saved is changed.
+    public func importing(_ incoming: [Waypoint]) throws(Failure) -> ImportSummary {
+        var all = load()
+        var summary = ImportSummary()
+        for var waypoint in incoming {
+            if let existing = all.first(where: { $0.name == waypoint.name }) {
+                if Geodesy.distance(latitude1: existing.latitude, longitude1: existing.longitude, latitude2: waypoint.latitude,
+                                    longitude2: waypoint.longitude) < 1 {
+                    summary.unchanged += 1
+                    continue
+                }
+                var number = 2
+                while all.contains(where: { $0.name == waypoint.name + " (\(number))" }) { number += 1 }
+                waypoint.name += " (\(number))"
+                summary.renamed += 1
+            } else {
+                summary.added += 1
+            }
+            all.append(waypoint)
+        }
+        try save(all)
+        return summary
+    }
+
     /// GPX 1.1 with one `wpt` per waypoint.
     public static func gpx(_ waypoints: [Waypoint]) -> String {
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"

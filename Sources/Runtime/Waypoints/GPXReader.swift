@@ -1,0 +1,170 @@
+import LodestoneCore
+import LodestoneDomain
+
+/// Waypoints out of a GPX file (1.0 or 1.1, from any GPS app): every `wpt` with its `name`,
+/// `ele`, `desc` (or `cmt`), `sym` and `time`. A small XML reader of its own: elements,
+/// attributes in either quote, the five named entities and numeric ones, CDATA, comments and
+/// namespace prefixes. Anything it cannot read is skipped and counted, never guessed.
+public enum GPXReader {
+    public struct Result: Sendable {
+        public var waypoints: [Waypoint]
+        /// `wpt` elements without a usable name or position.
+        public var skipped: Int
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static func waypoints(_ text: String) throws(Failure) -> Result {
+        let bytes = Array(text.utf8)
+        var index = 0
+        var sawGPX = false, closedGPX = false
+        var result = Result(waypoints: [], skipped: 0)
+        var current: (attributes: [String: String], fields: [String: String])?
+        var field: String?
+        var value = ""
+
+        func starts(_ prefix: String) -> Bool {
+            let p = Array(prefix.utf8)
+            return index + p.count <= bytes.count && bytes[index..<(index + p.count)].elementsEqual(p)
+        }
+        func skip(past terminator: String) throws(Failure) -> [UInt8] {
+            let t = Array(terminator.utf8)
+            var i = index
+            while i + t.count <= bytes.count {
+                if bytes[i..<(i + t.count)].elementsEqual(t) {
+                    let body = Array(bytes[index..<i])
+                    index = i + t.count
+                    return body
+                }
+                i += 1
+            }
+            throw Failure(description: "the file ends inside a '\(terminator)' construct: it is cut short or not XML")
+        }
+
+        while index < bytes.count {
+            if bytes[index] != UInt8(ascii: "<") {
+                let start = index
+                while index < bytes.count && bytes[index] != UInt8(ascii: "<") { index += 1 }
+                if field != nil { value += decode(String(decoding: bytes[start..<index], as: UTF8.self)) }
+                continue
+            }
+            if starts("<!--") { index += 4; _ = try skip(past: "-->"); continue }
+            if starts("<![CDATA[") {
+                index += 9
+                let body = try skip(past: "]]>")
+                if field != nil { value += String(decoding: body, as: UTF8.self) }
+                continue
+            }
+            if starts("<?") || starts("<!") { index += 2; _ = try skip(past: ">"); continue }
+            index += 1
+            let tag = try tagText(try skip(past: ">"))
+            let name = localName(tag.name)
+            if tag.closing {
+                if name == "gpx" { closedGPX = true }
+                if name == "wpt", let wpt = current {
+                    if let waypoint = waypoint(wpt.attributes, wpt.fields) {
+                        result.waypoints.append(waypoint)
+                    } else {
+                        result.skipped += 1
+                    }
+                    current = nil
+                } else if let open = field, open == name {
+                    current?.fields[open] = value.trimmedWhitespace
+                    field = nil
+                }
+                continue
+            }
+            if name == "gpx" { sawGPX = true }
+            if name == "wpt" {
+                current = (tag.attributes, [:])
+                if tag.selfClosing {
+                    result.skipped += 1
+                    current = nil
+                }
+            } else if current != nil, ["name", "ele", "desc", "cmt", "sym", "time"].contains(name), !tag.selfClosing {
+                field = name
+                value = ""
+            }
+        }
+        guard sawGPX else { throw Failure(description: "not a GPX file: no <gpx> element") }
+        guard closedGPX else { throw Failure(description: "the file is cut short: <gpx> is never closed; nothing was imported") }
+        return result
+    }
+
+    static func waypoint(_ attributes: [String: String], _ fields: [String: String]) -> Waypoint? {
+        guard let latitude = attributes["lat"].flatMap({ Double($0) }), let longitude = attributes["lon"].flatMap({ Double($0) }),
+              abs(latitude) <= 90, abs(longitude) <= 180, let name = fields["name"], !name.isEmpty else { return nil }
+        return Waypoint(name: name, latitude: latitude, longitude: longitude, elevation: fields["ele"].flatMap { Double($0) } ?? .nan,
+                        symbol: fields["sym"].flatMap { $0.isEmpty ? nil : $0 } ?? "Flag",
+                        notes: fields["desc"] ?? fields["cmt"] ?? "", created: fields["time"].flatMap(CivilTime.parseISO8601) ?? 0)
+    }
+
+    /// `name a="1" b='2'` or `/name` or `name/`.
+    static func tagText(_ body: [UInt8]) throws(Failure) -> (name: String, closing: Bool, selfClosing: Bool, attributes: [String: String]) {
+        var text = String(decoding: body, as: UTF8.self)
+        let closing = text.hasPrefix("/")
+        if closing { text.removeFirst() }
+        let selfClosing = text.hasSuffix("/")
+        if selfClosing { text.removeLast() }
+        var attributes: [String: String] = [:]
+        var scalars = Substring(text)
+        let name = String(scalars.prefix { !$0.isWhitespace })
+        scalars = scalars.dropFirst(name.count)
+        while true {
+            scalars = scalars.drop { $0.isWhitespace }
+            guard let equals = scalars.firstIndex(of: "=") else { break }
+            let key = localName(String(scalars[..<equals]).trimmedWhitespace)
+            scalars = scalars[scalars.index(after: equals)...].drop { $0.isWhitespace }
+            guard let quote = scalars.first, quote == "\"" || quote == "'" else {
+                throw Failure(description: "attribute '\(key)' of <\(name)> has no quoted value")
+            }
+            scalars = scalars.dropFirst()
+            guard let end = scalars.firstIndex(of: quote) else { throw Failure(description: "attribute '\(key)' of <\(name)> is not closed") }
+            attributes[key] = decode(String(scalars[..<end]))
+            scalars = scalars[scalars.index(after: end)...]
+        }
+        return (name, closing, selfClosing, attributes)
+    }
+
+    /// `gpx:wpt` is `wpt`.
+    static func localName(_ name: String) -> String {
+        name.lastIndex(of: ":").map { String(name[name.index(after: $0)...]) } ?? name
+    }
+
+    /// The five XML entities and numeric character references.
+    static func decode(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let amp = rest.firstIndex(of: "&") {
+            out += rest[..<amp]
+            guard let semicolon = rest[amp...].firstIndex(of: ";"), rest.distance(from: amp, to: semicolon) <= 10 else {
+                out += "&"
+                rest = rest[rest.index(after: amp)...]
+                continue
+            }
+            let entity = rest[rest.index(after: amp)..<semicolon]
+            switch entity {
+            case "amp": out += "&"
+            case "lt": out += "<"
+            case "gt": out += ">"
+            case "quot": out += "\""
+            case "apos": out += "'"
+            default:
+                let code = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16)
+                    : entity.hasPrefix("#") ? UInt32(entity.dropFirst(1)) : nil
+                if let code, let scalar = Unicode.Scalar(code) { out.unicodeScalars.append(scalar) } else { out += "&" + entity + ";" }
+            }
+            rest = rest[rest.index(after: semicolon)...]
+        }
+        return out + rest
+    }
+}
+
+extension String {
+    var trimmedWhitespace: String {
+        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+}
