@@ -19,6 +19,7 @@ public struct NMEAParser {
     private var dayNumber: Int?
     private var lastType: UInt32 = 0
     private var closingType: UInt32 = 0
+    private var lastMode = FixMode.unknown
 
     public init() {}
 
@@ -41,13 +42,19 @@ public struct NMEAParser {
             if time.isFinite && time != cycleTime {
                 if cycleTime.isFinite {
                     if closingType == 0 || closingType != lastType { completed = finish() }
-                    closingType = lastType
+                    // The last type before the time moved on closes cycles, unless it also opens
+                    // this one: a cycle of one sentence (or a cut burst) teaches nothing.
+                    if lastType != type { closingType = lastType }
+                }
+                // A GSA at the head of the first burst, before any time of day, saying there is
+                // a fix, belongs to the first cycle; a "no fix" from before is stale.
+                if cycleTime.isFinite || fix.mode.rawValue < 2 {
+                    var fresh = GPSFix()
+                    fresh.satellitesVisible = fix.satellitesVisible
+                    fix = fresh
+                    gsaTalkers = 0
                 }
                 cycleTime = time
-                var fresh = GPSFix()
-                fresh.satellitesVisible = fix.satellitesVisible
-                fix = fresh
-                gsaTalkers = 0
             }
         }
         switch type {
@@ -64,7 +71,7 @@ public struct NMEAParser {
         }
         fix.received = received
         lastType = type
-        if type == closingType && cycleTime.isFinite { completed = finish() }
+        if type == closingType && cycleTime.isFinite && completed == nil { completed = finish() }
         return completed
     }
 
@@ -80,7 +87,17 @@ public struct NMEAParser {
     private mutating func finish() -> GPSFix {
         var done = fix
         if let day = dayNumber, cycleTime.isFinite { done.utc = Double(day) * 86_400 + cycleTime }
-        if done.mode == .unknown && done.latitude.isFinite { done.mode = done.altitudeMSL.isFinite ? .threeD : .twoD }
+        if done.mode == .unknown && done.latitude.isFinite {
+            // No GSA said: an altitude makes it 3D; a cycle without one (GLL or RMC alone)
+            // keeps the dimension of the last cycle, as gpsd does.
+            done.mode = done.altitudeMSL.isFinite ? .threeD : (lastMode.rawValue >= 2 ? lastMode : .twoD)
+        }
+        // gpsd reads a 2D verdict from GSA next to an altitude from GGA or GNS as 3D (receivers
+        // that count too few satellites for 3D in GSA still solve for height); so do we, to
+        // report what gpsd clients see from the same receiver.
+        // An altitude next to "0 satellites used" is held, not solved, and stays 2D.
+        if done.mode == .twoD && done.altitudeMSL.isFinite && done.satellitesUsed > 0 { done.mode = .threeD }
+        lastMode = done.mode
         return done
     }
 
