@@ -79,6 +79,8 @@ public struct GPSFix: Sendable, Equatable {
     /// Estimated horizontal and vertical error (one sigma), metres, from GST when sent.
     public var eph = Double.nan
     public var epv = Double.nan
+    /// Predicted through a short gap in the receiver's fixes, not measured (gpsd's status 5).
+    public var deadReckoning = false
 
     public init() {}
 

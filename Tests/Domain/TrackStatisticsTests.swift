@@ -42,4 +42,39 @@ import Testing
         #expect(abs(s.elevationGain - 100) < 4, "\(s.elevationGain)")
         #expect(s.elevationLoss < 4)
     }
+
+    /// Three hours on the flat while the pressure falls 1 hPa an hour: the barometer alone would
+    /// climb 25 m; GPS (with 5 m of noise) holds the level, the barometer keeps the fine shape.
+    @Test func aChangeInTheWeatherIsNotAClimb() {
+        var seed: UInt64 = 3
+        func noise() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return (Double(seed >> 11) / Double(1 << 53) - 0.5) * 10
+        }
+        let points = (0..<2160).map { i -> TrackPoint in
+            let t = Double(i) * 5
+            return TrackPoint(time: 1_782_028_800 + t, latitude: 47 + t * 1.2 / 111_200, longitude: 8,
+                              gpsAltitude: 400 + noise(), baroAltitude: 400 + 8.3 * t / 3600, speed: 1.2)
+        }
+        let barometerOnly = TrackStatistics.of(points.map { var p = $0; p.gpsAltitude = .nan; return p })
+        #expect(barometerOnly.elevationGain > 20, "the drift the fusion must remove: \(barometerOnly.elevationGain)")
+        let fused = TrackStatistics.of(points)
+        #expect(fused.elevationGain < 8, "gain \(fused.elevationGain) m")
+        #expect(fused.profile.count <= TrackStatistics.profileLength + 1)
+        #expect(fused.profile.last?.distance == fused.distance)
+        #expect(fused.profile.allSatisfy { abs($0.altitude - 400) < 8 })
+    }
+
+    /// A real climb seen by both the barometer and GPS counts in full.
+    @Test func aClimbSeenByBothIsKept() {
+        let points = (0..<600).map { i -> TrackPoint in
+            let t = Double(i) * 5
+            return TrackPoint(time: 1_782_028_800 + t, latitude: 47 + t / 111_200, longitude: 8,
+                              gpsAltitude: 500 + t / 10 + (i % 2 == 0 ? 3 : -3), baroAltitude: 480 + t / 10, speed: 1)
+        }
+        let s = TrackStatistics.of(points)
+        #expect(abs(s.elevationGain - 299.5) < 6, "\(s.elevationGain)")
+        // The level is GPS's (500 m at the start), not the barometer's 480.
+        #expect(abs((s.profile.last?.altitude ?? 0) - 799.5) < 5, "\(s.profile.last?.altitude ?? .nan)")
+    }
 }

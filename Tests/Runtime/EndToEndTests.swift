@@ -155,7 +155,6 @@ import Testing
         client.send(#"?WATCH={"enable":true,"json":true};"#)
         var seen: [String: JSONValue] = [:]
         var environmentReports = 0
-        var askedForDevices = false
         var fixes = 0
         while let line = client.readLine(timeoutMilliseconds: 8000) {
             guard let report = try? JSONValue.parse(line), let name = report["class"]?.stringValue else { continue }
@@ -164,10 +163,10 @@ import Testing
             // running (a barometer reading twice, and a fix from the GPS).
             if name == "ENV" { environmentReports += 1 }
             if name == "TPV" { fixes += 1 }
-            // The state is published by the processing task a moment after a fix is parsed.
-            if !askedForDevices && environmentReports >= 2 && fixes >= 2 {
+            // The state is published by the processing task a moment after a fix is parsed:
+            // ask again at each ENV after that, and judge the last answer.
+            if name == "ENV" && environmentReports >= 2 && fixes >= 2 {
                 client.send("?DEVICES;")
-                askedForDevices = true
             }
         }
         let (status, output) = finish(child)

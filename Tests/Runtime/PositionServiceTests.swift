@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneDomain
+import LodestoneOutputs
 @testable import LodestoneRuntime
 import Testing
 
@@ -60,5 +61,19 @@ import Testing
         }
         let events = service.tick(now: Self.nanoseconds(24), time: "t")
         #expect(events.contains { $0.contains("\"warning\":\"frozen\"") })
+    }
+
+    @Test func aShortGapIsBridgedByPredictionAndALongOneIsNot() throws {
+        let service = PositionService()
+        for second in 0..<30 {
+            _ = service.add(Self.fix(Double(second), north: 1.4 * Double(second)), motion: .walking, now: Self.nanoseconds(Double(second)))
+        }
+        #expect(service.bridge(now: Self.nanoseconds(30)) == nil, "a fix a second old needs no bridge")
+        let bridged = try #require(service.bridge(now: Self.nanoseconds(34)))
+        #expect(bridged.deadReckoning && bridged.utc == 1_780_000_000 + 34)
+        // Walking on north at 1.4 m/s: 5 s after the last fix, 7 m further on.
+        #expect(abs((bridged.latitude - 46.5) * 111_320 - 1.4 * 34) < 3, "\((bridged.latitude - 46.5) * 111_320)")
+        #expect(GPSDReports.tpv(bridged, device: "d").contains("\"status\":5"), "gpsd's dead-reckoning status")
+        #expect(service.bridge(now: Self.nanoseconds(41)) == nil, "nothing is invented beyond 10 s")
     }
 }

@@ -24,6 +24,7 @@ public enum GPSDReports {
         var w = JSONObjectWriter(class: "TPV")
         w.string("device", device)
         w.integer("mode", fix.mode.rawValue)
+        if fix.deadReckoning { w.integer("status", 5) }
         if let utc = fix.utc { w.string("time", CivilTime(unixSeconds: utc).iso8601) }
         if fix.mode.rawValue >= 2 {
             w.number("lat", fix.latitude, decimals: 9)

@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneHAL
 
 /// What the output side reads from the sampling side: rings of samples and the latest state.
 public protocol SamplingOutputs: AnyObject {
@@ -42,6 +43,7 @@ final class OutputLoop<Clock: MonotonicClock> {
     private var lastMagnetic: MagneticSample?
     private var satellites: [Satellite] = []
     private var lastSky: String?
+    private var trackButtonHeld = false
 
     init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
          display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device],
@@ -133,8 +135,23 @@ final class OutputLoop<Clock: MonotonicClock> {
             for (button, event) in controls.update(at: now) {
                 send(Controls.report(button: button, event: event, time: OutputClock.wallClock()))
                 if button == "bearingLock", event == .press, let motion { send(motion.toggleLock()) }
-                if button == "track", event == .press, let tracks { send(tracks.toggle(at: latest.fix.utc ?? 0)) }
+                if button == "track", let tracks { trackButton(event, tracks) }
             }
+        }
+    }
+
+    /// The track button: a short press starts or stops the recording, a long one (1 s) pauses
+    /// or resumes it. Acting on release keeps a long press from also starting or stopping.
+    private func trackButton(_ event: Button.Event, _ tracks: TrackService) {
+        switch event {
+        case .press:
+            break
+        case .longPress:
+            trackButtonHeld = true
+            send(tracks.state == .paused ? tracks.resume() : tracks.pause())
+        case .release:
+            if !trackButtonHeld { send(tracks.toggle(at: latest.fix.utc ?? OutputClock.unixTime())) }
+            trackButtonHeld = false
         }
     }
 
@@ -151,6 +168,10 @@ final class OutputLoop<Clock: MonotonicClock> {
             nextEnvironment = now + 1_000_000_000
             if latest.pressure != nil { send(GPSDReports.env(latest, device: deviceName, time: OutputClock.wallClock())) }
             for event in positions?.tick(now: now, time: OutputClock.wallClock()) ?? [] { send(event) }
+            if let predicted = positions?.bridge(now: now) {
+                send(GPSDReports.tpv(predicted, device: deviceName, confidence: positions?.confidence))
+                tracks?.add(predicted, state: latest, now: now)
+            }
             if let motion, latest.imu != nil { send(motion.report(time: OutputClock.wallClock())) }
             if let waypoints, waypoints.target != nil {
                 waypoints.update(latest)

@@ -45,6 +45,22 @@ final class PositionService {
         return published
     }
 
+    /// A fix predicted by the filter while the receiver is silent for more than a second and
+    /// at most `PositionFilter.maximumGap` seconds (under a bridge, between buildings): the
+    /// position, its growing error, gpsd's dead-reckoning status. Nil otherwise.
+    func bridge(now: MonotonicNanoseconds) -> GPSFix? {
+        guard fix.hasPosition, let utc = lastRaw?.utc, let last = lastPositionAt else { return nil }
+        let age = Double(now &- last) / 1e9
+        guard age >= 1.5, let estimate = filter.estimate(at: utc + age.rounded(.down)) else { return nil }
+        var predicted = fix
+        (predicted.latitude, predicted.longitude) = (estimate.latitude, estimate.longitude)
+        predicted.utc = utc + age.rounded(.down)
+        predicted.eph = estimate.error
+        predicted.speed = estimate.speed
+        predicted.deadReckoning = true
+        return predicted
+    }
+
     /// The receiver's one-sigma horizontal error: from GST when sent, else HDOP times a typical
     /// 5 m range error.
     static func sigma(_ fix: GPSFix) -> Double {

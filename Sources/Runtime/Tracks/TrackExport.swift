@@ -48,7 +48,9 @@ enum TrackExport {
         return w.finished + "\n"
     }
 
-    static func statisticsJSON(_ s: TrackStatistics) -> String {
+    /// The statistics; with the elevation profile (distance m, altitude m pairs) for a track's
+    /// own export, without it for the summaries that `list` reads.
+    static func statisticsJSON(_ s: TrackStatistics, includeProfile: Bool = true) -> String {
         var w = JSONObjectWriter()
         w.integer("points", s.points)
         w.number("distance", s.distance, decimals: 1)
@@ -60,6 +62,10 @@ enum TrackExport {
         w.number("elevationGain", s.elevationGain, decimals: 1)
         w.number("elevationLoss", s.elevationLoss, decimals: 1)
         w.raw("splits", "[" + s.splits.map { JSONObjectWriter.format($0, decimals: 0) }.joined(separator: ",") + "]")
+        if includeProfile {
+            w.raw("profile", "[" + s.profile.map { "[" + JSONObjectWriter.format($0.distance, decimals: 0) + ","
+                + JSONObjectWriter.format($0.altitude, decimals: 1) + "]" }.joined(separator: ",") + "]")
+        }
         return w.finished
     }
 

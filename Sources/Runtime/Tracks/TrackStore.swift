@@ -88,7 +88,7 @@ public struct TrackStore: Sendable {
         w.string("name", summary.name)
         w.raw("tags", "[" + summary.tags.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
         w.number("started", summary.started, decimals: 0)
-        w.raw("statistics", TrackExport.statisticsJSON(statistics))
+        w.raw("statistics", TrackExport.statisticsJSON(statistics, includeProfile: false))
         writeFileAtomically(directory + "/" + id + ".json", Array((w.finished + "\n").utf8))
         return summary
     }
