@@ -59,6 +59,8 @@ enum TrackExport {
         w.number("averageSpeed", s.averageMovingSpeed, decimals: 2)
         w.number("maximumSpeed", s.maximumSpeed, decimals: 2)
         w.number("pace", s.averagePace, decimals: 0)
+        // The fastest whole kilometre, s/km (absent before the first one is done).
+        w.number("bestPace", s.splits.min() ?? .nan, decimals: 0)
         w.number("elevationGain", s.elevationGain, decimals: 1)
         w.number("elevationLoss", s.elevationLoss, decimals: 1)
         w.raw("splits", "[" + s.splits.map { JSONObjectWriter.format($0, decimals: 0) }.joined(separator: ",") + "]")

@@ -1,0 +1,120 @@
+/// Alerts a person in the field acts on: pressure high or low, a rapid fall (a storm on its
+/// way), an altitude target reached, temperature high or low.
+///
+/// Each rule has a threshold, a hysteresis and a cooldown: it fires when the value crosses the
+/// threshold, and cannot fire again until the value has come back past the threshold by the
+/// hysteresis *and* the cooldown has passed, so a value hovering on the line gives one alert,
+/// not a hundred.
+public struct AlertRules: Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case pressureHigh, pressureLow, rapidFall, altitudeReached, temperatureHigh, temperatureLow
+
+        /// What the rule watches and in which direction it fires.
+        var rises: Bool { self == .pressureHigh || self == .altitudeReached || self == .temperatureHigh }
+
+        public var unit: String {
+            switch self {
+            case .pressureHigh, .pressureLow: return "hPa"
+            case .rapidFall: return "hPa/h"
+            case .altitudeReached: return "m"
+            case .temperatureHigh, .temperatureLow: return "°C"
+            }
+        }
+    }
+
+    public struct Rule: Sendable, Equatable {
+        public var kind: Kind
+        public var enabled: Bool
+        public var threshold: Double
+        public var hysteresis: Double
+        /// Seconds after an alert before the rule may fire again.
+        public var cooldown: Double
+
+        public init(kind: Kind, enabled: Bool, threshold: Double, hysteresis: Double, cooldown: Double) {
+            (self.kind, self.enabled, self.threshold, self.hysteresis, self.cooldown) = (kind, enabled, threshold, hysteresis, cooldown)
+        }
+
+        /// Defaults a hiker or sailor can live with; the altitude target is off until set.
+        public static func standard(_ kind: Kind) -> Rule {
+            switch kind {
+            case .pressureHigh: return Rule(kind: kind, enabled: true, threshold: 1040, hysteresis: 1, cooldown: 3600)
+            case .pressureLow: return Rule(kind: kind, enabled: true, threshold: 980, hysteresis: 1, cooldown: 3600)
+            // A fall of 2 hPa an hour or more: the classic sign of a gale within hours.
+            case .rapidFall: return Rule(kind: kind, enabled: true, threshold: -2, hysteresis: 0.5, cooldown: 3 * 3600)
+            case .altitudeReached: return Rule(kind: kind, enabled: false, threshold: 3000, hysteresis: 10, cooldown: 600)
+            case .temperatureHigh: return Rule(kind: kind, enabled: true, threshold: 35, hysteresis: 1, cooldown: 3600)
+            case .temperatureLow: return Rule(kind: kind, enabled: true, threshold: 0, hysteresis: 1, cooldown: 3600)
+            }
+        }
+    }
+
+    /// An alert that fired.
+    public struct Alert: Sendable, Equatable {
+        public var kind: Kind
+        public var value: Double
+        public var threshold: Double
+        /// UTC seconds.
+        public var time: Double
+
+        public var message: String {
+            switch kind {
+            case .pressureHigh: return "pressure high: \(Self.format(value, 1)) hPa (above \(Self.format(threshold, 1)))"
+            case .pressureLow: return "pressure low: \(Self.format(value, 1)) hPa (below \(Self.format(threshold, 1)))"
+            case .rapidFall: return "pressure falling \(Self.format(-value, 1)) hPa per hour: storm approaching, seek shelter or harbour"
+            case .altitudeReached: return "altitude \(Self.format(value, 0)) m reached (target \(Self.format(threshold, 0)) m)"
+            case .temperatureHigh: return "temperature high: \(Self.format(value, 1)) °C (above \(Self.format(threshold, 1)))"
+            case .temperatureLow: return "temperature low: \(Self.format(value, 1)) °C (below \(Self.format(threshold, 1))): risk of ice"
+            }
+        }
+
+        static func format(_ value: Double, _ decimals: Int) -> String {
+            var scale = 1.0
+            for _ in 0..<decimals { scale *= 10 }
+            let rounded = (value * scale).rounded() / scale
+            return decimals == 0 ? String(Int(rounded)) : String(rounded)
+        }
+    }
+
+    public private(set) var rules: [Rule]
+    /// Per rule: armed (may fire) and when it last fired.
+    private var armed: [Bool]
+    private var lastFired: [Double]
+
+    public init(rules: [Rule] = Kind.allCases.map(Rule.standard)) {
+        self.rules = rules
+        armed = Array(repeating: true, count: rules.count)
+        lastFired = Array(repeating: -.infinity, count: rules.count)
+    }
+
+    public func rule(_ kind: Kind) -> Rule? { rules.first { $0.kind == kind } }
+
+    /// Replaces a rule's settings; it re-arms, so a new threshold already crossed fires at once.
+    public mutating func set(_ rule: Rule) {
+        if let index = rules.firstIndex(where: { $0.kind == rule.kind }) {
+            rules[index] = rule
+            armed[index] = true
+        } else {
+            rules.append(rule)
+            armed.append(true)
+            lastFired.append(-.infinity)
+        }
+    }
+
+    /// The values now (NaN when not known) at UTC `time`; returns the alerts that fire.
+    public mutating func evaluate(_ values: [Kind: Double], time: Double) -> [Alert] {
+        var fired: [Alert] = []
+        for index in rules.indices where rules[index].enabled {
+            let rule = rules[index]
+            guard let value = values[rule.kind], value.isFinite else { continue }
+            let beyond = rule.kind.rises ? value >= rule.threshold : value <= rule.threshold
+            let back = rule.kind.rises ? value < rule.threshold - rule.hysteresis : value > rule.threshold + rule.hysteresis
+            if back { armed[index] = true }
+            if beyond && armed[index] && time - lastFired[index] >= rule.cooldown {
+                armed[index] = false
+                lastFired[index] = time
+                fired.append(Alert(kind: rule.kind, value: value, threshold: rule.threshold, time: time))
+            }
+        }
+        return fired
+    }
+}

@@ -1,0 +1,78 @@
+import Glibc
+import LodestoneCore
+import LodestoneDomain
+import Testing
+
+/// The weather trend on synthetic pressure series: each band, the 30-minute rule, a climb in
+/// steady weather, and the WMO 3-hour characteristic.
+@Suite struct PressureTrendTests {
+    static let start = 1_782_028_800.0
+
+    /// Feeds a sea-level series sampled every 10 s for `minutes`; the pressure at minute m is
+    /// `pressure(m)` plus 0.05 hPa of sensor noise.
+    static func trend(minutes: Int, _ pressure: (Double) -> Double) -> PressureTrend {
+        var trend = PressureTrend()
+        var seed: UInt64 = 9
+        for step in 0...(minutes * 6) {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let noise = (Double(seed >> 11) / Double(1 << 53) - 0.5) * 0.1
+            trend.add(seaLevelPressure: pressure(Double(step) / 6) + noise, time: start + Double(step) * 10)
+        }
+        return trend
+    }
+
+    @Test(arguments: [(1.5, PressureTrend.Band.risingFast, "Clearing, fair weather ahead"),
+                      (0.7, .rising, "Weather improving"), (0.1, .steady, "Stable conditions"),
+                      (-0.3, .steady, "Stable conditions"), (-0.8, .falling, "Weather deteriorating"),
+                      (-1.6, .fallingFast, "Storm approaching")])
+    func eachBandIsRecognised(rate: Double, band: PressureTrend.Band, forecast: String) throws {
+        let trend = Self.trend(minutes: 120) { 1013 + rate * $0 / 60 }
+        let reading = try #require(trend.reading)
+        #expect(abs(reading.hPaPerHour - rate) < 0.05, "\(reading.hPaPerHour)")
+        #expect(reading.band == band && band.forecast == forecast)
+    }
+
+    @Test func nothingIsSaidBeforeHalfAnHour() {
+        #expect(Self.trend(minutes: 28) { 1013 - 3 * $0 / 60 }.reading == nil)
+        #expect(Self.trend(minutes: 31) { 1013 - 3 * $0 / 60 }.reading?.band == .fallingFast)
+    }
+
+    @Test func aFewWildMinutesDoNotSwingTheFit() throws {
+        // Steady weather, with a 10-minute spell of 4 hPa error (a door, a gust, a bad altitude).
+        let trend = Self.trend(minutes: 120) { 1010 + ((60..<70).contains($0) ? 4 : 0) }
+        #expect(try #require(trend.reading).band == .steady)
+    }
+
+    /// Walking 300 m up a hill in 40 minutes while the weather holds: the station pressure
+    /// falls 35 hPa, but reduced to sea level with the fused altitude it stays put.
+    @Test func aClimbInSteadyWeatherIsNotAStorm() throws {
+        var trend = PressureTrend()
+        var fusion = AltitudeFusion()
+        let seaLevel = 1015.0
+        for step in 0...(90 * 6) {
+            let minute = Double(step) / 6
+            let altitude = 400 + 300 * min(1, max(0, (minute - 20) / 40))
+            // The standard atmosphere's station pressure at that height (hPa).
+            let station = seaLevel * pow(1 - altitude / 44_330.77, 5.255_88)
+            let baro = BarometricAltitude.altitude(pressure: station * 100, reference: 101_325)
+            let fused = fusion.update(barometric: baro, gps: altitude + (step % 2 == 0 ? 4 : -4), interval: 10)
+            trend.add(seaLevelPressure: BarometricAltitude.seaLevelPressure(pressure: station * 100, altitude: fused) / 100,
+                      time: Self.start + Double(step) * 10)
+        }
+        let reading = try #require(trend.reading)
+        #expect(reading.band == .steady, "\(reading.hPaPerHour) hPa/h")
+    }
+
+    @Test func theWMOCharacteristicFollowsTheShape() throws {
+        func code(_ pressure: @escaping (Double) -> Double) -> Int? { Self.trend(minutes: 200, pressure).reading?.characteristic }
+        #expect(code { 1010 + 2 * $0 / 180 } == 2, "rising steadily")
+        #expect(code { 1010 - 2 * $0 / 180 } == 7, "falling steadily")
+        #expect(code { _ in 1010 } == 4, "steady")
+        #expect(code { 1010 + ($0 < 110 ? 2 * $0 / 90 : 2.4) } == 1, "up, then steady")
+        #expect(code { 1010 - ($0 < 110 ? 2 * $0 / 90 : 2.4) } == 6, "down, then steady")
+        #expect(code { $0 < 110 ? 1010 : 1010 - 2 * ($0 - 110) / 90 } == 8, "steady, then down")
+        #expect(code { $0 < 110 ? 1010 - 2 * ($0 - 20) / 90 : 1008 + 3 * ($0 - 110) / 90 } == 3, "down, then up: higher")
+        let reading = try #require(Self.trend(minutes: 370) { 1010 - 3 * $0 / 180 }.reading)
+        #expect(abs((reading.threeHourChange ?? 0) + 3) < 0.1 && abs((reading.sixHourChange ?? 0) + 6) < 0.1)
+    }
+}

@@ -1,0 +1,78 @@
+import Glibc
+@testable import LodestoneOutputs
+import Testing
+
+/// A power cut can tear or corrupt the end of a log at any byte: every intact record before
+/// it is kept, the rest is cut and reported, and appending goes on.
+@Suite struct RecordLogTests {
+    static func path(_ name: String) -> String { "/tmp/lodestone-recordlog-\(getpid())-\(name)" }
+
+    static func payload(_ index: Int) -> [UInt8] { Array("2026-06-21T08:00:\(index),1013.2\(index),18.5".utf8) }
+
+    @Test func everyCutAndCorruptionKeepsTheIntactRecords() throws {
+        let path = Self.path("cut")
+        unlink(path)
+        do {
+            let log = try RecordLog(path: path, now: 0)
+            for index in 0..<6 { try log.append(Self.payload(index), now: Double(index)) }
+            log.flush(now: 6)
+        }
+        let whole = try RecordLog.records(path: path)
+        #expect(whole.records.count == 6 && whole.recovery.cutBytes == 0)
+        let bytes = try #require(Self.read(path))
+        var boundaries = [0]
+        for index in 0..<6 { boundaries.append(boundaries.last! + Self.payload(index).count + 10) }
+        #expect(boundaries.last == bytes.count)
+        for end in 0...bytes.count {
+            // Truncated at `end`: the records wholly before it survive.
+            let kept = RecordLog.parse(Array(bytes[..<end]))
+            #expect(kept.records.count == boundaries.filter { $0 <= end }.count - 1, "cut at \(end)")
+            #expect(kept.validBytes == boundaries.last { $0 <= end })
+        }
+        for offset in 0..<bytes.count {
+            // One byte corrupted at `offset`: the records before its frame survive, nothing after it.
+            var damaged = bytes
+            damaged[offset] ^= 0x41
+            let kept = RecordLog.parse(damaged)
+            let frame = boundaries.lastIndex { $0 <= offset }!
+            #expect(kept.records.count == frame, "corrupt at \(offset)")
+            #expect(kept.records == Array(whole.records.prefix(frame)))
+        }
+    }
+
+    @Test func reopeningCutsTheTornTailAndAppends() throws {
+        let path = Self.path("reopen")
+        unlink(path)
+        do {
+            let log = try RecordLog(path: path, now: 0)
+            for index in 0..<3 { try log.append(Self.payload(index), now: 0) }
+        }
+        // The power goes in the middle of the fourth record.
+        let fd = open(path, O_WRONLY | O_APPEND)
+        _ = [UInt8]([0xA5, 0x5A, 40, 0, 0, 0, 65, 66]).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let log = try RecordLog(path: path, now: 0)
+        #expect(log.recovery == RecordLog.Recovery(records: 3, cutBytes: 8))
+        try log.append(Self.payload(9), now: 1)
+        let after = try RecordLog.records(path: path)
+        #expect(after.records.count == 4 && after.records.last == Self.payload(9) && after.recovery.cutBytes == 0)
+    }
+
+    @Test func crcMatchesTheStandardCheckValue() {
+        // The CRC-32 check value from the catalogue of parametrised CRCs: "123456789" -> CBF43926.
+        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+    }
+
+    static func read(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var out: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            out += chunk[0..<n]
+        }
+        return out
+    }
+}
