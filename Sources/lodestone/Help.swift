@@ -10,6 +10,11 @@ enum Help {
       status    show a running instance's sensor health and scheduler table
       track     record tracks (start, pause, resume, stop) and list, show, export (GPX), delete them
       waypoint  save places, list them by distance, navigate to one, export GPX
+      baro      the barometer's reference (QNH or a known altitude), altitude and weather trend
+      alert     weather and altitude alerts: list, set (on/off, threshold), history
+      history   min, max, mean and a graph of pressure, altitude, temperature over 1h to 7d
+      log       logging sessions (start, stop, status) and the stored ones (list, export CSV/JSON)
+      snapshot  capture every current value at once; list, show, compare, export (JSON/CSV)
       lock      lock a bearing to follow (deviation and off-course alerts), or --off
       level     the bubble level, or --zero it on a reference surface
       calibrate fit the magnetometer's hard- and soft-iron correction (figure-8 calibration)

@@ -19,7 +19,7 @@ import Testing
         }
         let whole = try RecordLog.records(path: path)
         #expect(whole.records.count == 6 && whole.recovery.cutBytes == 0)
-        let bytes = try #require(Self.read(path))
+        let bytes = try #require(readFileBytes(path))
         var boundaries = [0]
         for index in 0..<6 { boundaries.append(boundaries.last! + Self.payload(index).count + 10) }
         #expect(boundaries.last == bytes.count)
@@ -61,18 +61,5 @@ import Testing
     @Test func crcMatchesTheStandardCheckValue() {
         // The CRC-32 check value from the catalogue of parametrised CRCs: "123456789" -> CBF43926.
         #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
-    }
-
-    static func read(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var out: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            out += chunk[0..<n]
-        }
-        return out
     }
 }

@@ -37,6 +37,10 @@ public struct History: Sendable {
         public var count: UInt32 = 0
 
         public var mean: Double { count > 0 ? sum / Double(count) : .nan }
+
+        public init(index: Int64 = -1, minimum: Double = .infinity, maximum: Double = -.infinity, sum: Double = 0, count: UInt32 = 0) {
+            (self.index, self.minimum, self.maximum, self.sum, self.count) = (index, minimum, maximum, sum, count)
+        }
     }
 
     /// A range's summary and its points (bucket start time, mean), oldest first.
@@ -95,6 +99,15 @@ public struct History: Sendable {
         }
         return Summary(range: range, minimum: count > 0 ? minimum : .nan, maximum: count > 0 ? maximum : .nan,
                        mean: count > 0 ? sum / Double(count) : .nan, samples: count, points: points)
+    }
+
+    /// Empties every bucket that starts after `time` (stamped by a clock that was wrong).
+    public mutating func forget(after time: Double) {
+        for (level, range) in Range.allCases.enumerated() {
+            for slot in levels[level].indices where Double(levels[level][slot].index) * range.width > time {
+                levels[level][slot] = Bucket()
+            }
+        }
     }
 
     /// Restores buckets read from disk (any bucket whose slot or count does not fit is skipped).

@@ -152,16 +152,33 @@ public enum GPSDReports {
 
     /// ENV (a Lodestone class): pressure in hPa, temperature in degrees Celsius, barometric
     /// altitude in metres against `qnh` (hPa).
-    public static func env(_ state: NavigationState, device: String, time: String) -> String {
+    /// The barometer's view, once the output side has reduced it: sea-level pressure (hPa),
+    /// the altitude fused with GPS (m) and the trend (a JSON object or null).
+    public struct Weather: Sendable {
+        public var seaLevelPressure: Double
+        public var altitudeFused: Double
+        public var trend: String
+        public init(seaLevelPressure: Double, altitudeFused: Double, trend: String) {
+            (self.seaLevelPressure, self.altitudeFused, self.trend) = (seaLevelPressure, altitudeFused, trend)
+        }
+    }
+
+    public static func env(_ state: NavigationState, device: String, time: String, weather: Weather? = nil) -> String {
         var w = JSONObjectWriter(class: "ENV")
         w.string("device", device)
         w.string("time", time)
         if let pressure = state.pressure {
             w.number("pressure", pressure.pressure / 100, decimals: 2)
             w.number("temp", pressure.temperature, decimals: 2)
+            if let humidity = pressure.humidity { w.number("humidity", humidity, decimals: 1) }
         }
         w.number("altBaro", state.barometricAltitude, decimals: 2)
         w.number("qnh", state.seaLevelPressure / 100, decimals: 2)
+        if let weather {
+            w.number("seaLevelPressure", weather.seaLevelPressure, decimals: 2)
+            w.number("altFused", weather.altitudeFused, decimals: 2)
+            w.raw("trend", weather.trend)
+        }
         return w.finished
     }
 

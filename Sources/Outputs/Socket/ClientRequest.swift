@@ -17,6 +17,14 @@ public enum ClientRequest: Equatable, Sendable {
     case track(JSONValue?)
     /// Lodestone's own: {"action":"add"|"goto"|"stop","name":...,"lat":..,"lon":..}.
     case waypoint(JSONValue?)
+    /// Lodestone's own: {"qnh":HPA} or {"altitude":M} sets the barometer's reference; no argument reports.
+    case baro(JSONValue?)
+    /// Lodestone's own: {"name":"pressureLow","enabled":..,"threshold":..,...} changes a rule; no argument lists them.
+    case alert(JSONValue?)
+    /// Lodestone's own: {"action":"start"|"stop","interval":..,"streams":[..],"duration":..}; no argument reports.
+    case log(JSONValue?)
+    /// Lodestone's own: {"name":..,"notes":..} captures every current value.
+    case snapshot(JSONValue?)
     /// Not a command this server knows, or not well formed: answered with an ERROR report.
     case invalid(String)
 
@@ -62,6 +70,10 @@ public enum ClientRequest: Equatable, Sendable {
             case "LEVEL": requests.append(.level(argument))
             case "TRACK": requests.append(.track(argument))
             case "WAYPOINT": requests.append(.waypoint(argument))
+            case "BARO": requests.append(.baro(argument))
+            case "ALERT": requests.append(.alert(argument))
+            case "LOG": requests.append(.log(argument))
+            case "SNAPSHOT": requests.append(.snapshot(argument))
             default: requests.append(.invalid("Unrecognized request '\(name.prefix(40))'"))
             }
         }

@@ -191,7 +191,7 @@ public final class ReportServer {
                 enqueue(GPSDReports.watch(enabled: client.watch.enabled, json: client.watch.json), to: client)
             case .version:
                 enqueue(GPSDReports.version(), to: client)
-            case .poll, .devices, .status, .calibrate, .lock, .unlock, .level, .track, .waypoint:
+            case .poll, .devices, .status, .calibrate, .lock, .unlock, .level, .track, .waypoint, .baro, .alert, .log, .snapshot:
                 for line in answer(request) { enqueue(line, to: client) }
             case .invalid(let message):
                 enqueue(GPSDReports.error(message), to: client)

@@ -89,19 +89,9 @@ public final class RecordLog {
 
     static func read(path: String, missingIsEmpty: Bool) throws(StorageError)
         -> (records: [[UInt8]], recovery: Recovery, validBytes: Int) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
+        guard let bytes = readFileBytes(path) else {
             if errno == ENOENT && missingIsEmpty { return ([], Recovery(records: 0, cutBytes: 0), 0) }
             throw StorageError("cannot read \(path): \(String(cString: strerror(errno)))")
-        }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            bytes += chunk[0..<n]
         }
         let (records, valid) = parse(bytes)
         return (records, Recovery(records: records.count, cutBytes: bytes.count - valid), valid)
@@ -129,6 +119,22 @@ public final class RecordLog {
     static func littleEndian(_ bytes: [UInt8], at offset: Int) -> UInt32 {
         UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
     }
+}
+
+/// A whole file's bytes; nil (with errno set) when it cannot be opened.
+public func readFileBytes(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }
+        bytes += chunk[0..<n]
+    }
+    return bytes
 }
 
 /// A storage failure, saying what and where.

@@ -36,6 +36,7 @@ final class OutputLoop<Clock: MonotonicClock> {
     let tracks: TrackService?
     let waypoints: WaypointService?
     let positions: PositionService?
+    let chronicle: Chronicle?
     private var latest = NavigationState()
     /// The display's heading, smoothed on the unit circle so 359° and 1° average to 0°, not 180°.
     private var displayHeading = HeadingSmoother(timeConstant: 0.5)
@@ -44,14 +45,18 @@ final class OutputLoop<Clock: MonotonicClock> {
     private var satellites: [Satellite] = []
     private var lastSky: String?
     private var trackButtonHeld = false
+    private var gpsClockOffset = 0.0
+    private var gpsTimeKnown = false
+    private var lastUTC = 0.0
 
     init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
          display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device],
          controls: Controls? = nil, compass: CompassService? = nil, motion: MotionService? = nil,
          adaptive: AdaptiveService<Clock>? = nil, tracks: TrackService? = nil, waypoints: WaypointService? = nil,
-         positions: PositionService? = nil) {
+         positions: PositionService? = nil, chronicle: Chronicle? = nil) {
         self.waypoints = waypoints
         self.positions = positions
+        self.chronicle = chronicle
         self.adaptive = adaptive
         self.tracks = tracks
         self.controls = controls
@@ -92,6 +97,11 @@ final class OutputLoop<Clock: MonotonicClock> {
             if let filtered = positions?.fix, filtered.hasPosition, latest.fix.hasPosition {
                 // Everything downstream (waypoints, the display) sees the filtered position.
                 (latest.fix.latitude, latest.fix.longitude) = (filtered.latitude, filtered.longitude)
+            }
+            if let weather = chronicle?.weather, weather.fused.isFinite {
+                // And the barometric altitude levelled by the reference and GPS.
+                latest.barometricAltitude = weather.fused
+                latest.seaLevelPressure = weather.qnh * 100
             }
             tickServices(now)
             publishPeriodic(now)
@@ -136,8 +146,39 @@ final class OutputLoop<Clock: MonotonicClock> {
                 send(Controls.report(button: button, event: event, time: OutputClock.wallClock()))
                 if button == "bearingLock", event == .press, let motion { send(motion.toggleLock()) }
                 if button == "track", let tracks { trackButton(event, tracks) }
+                if button == "snapshot", event == .press, let chronicle {
+                    send(chronicle.takeSnapshot(nil, state: latest, accuracy: positions.map { PositionService.sigma($0.fix) } ?? .nan, time: utcNow()))
+                }
+                if button == "log", event == .press, let chronicle { send(chronicle.logs.toggle(time: utcNow())) }
             }
         }
+    }
+
+    /// Saves what must outlive the process (the history, an open log session).
+    func close() { chronicle?.close(time: utcNow()) }
+
+    /// UTC now, never going back: the system clock set to the GPS's time by the newest fix (a
+    /// board without a network has no other clock to trust, and the simulated board's time
+    /// runs at the scenario's speed); the system clock alone before the first fix.
+    private func utcNow() -> Double {
+        let wall = OutputClock.unixTime()
+        if latest.fix.hasPosition, let utc = latest.fix.utc {
+            gpsClockOffset = utc - wall
+            if !gpsTimeKnown {
+                // The first GPS time may put the clock back (a board without a real-time
+                // clock boots with a stale one): what was stamped "later" is forgotten.
+                gpsTimeKnown = true
+                if abs(gpsClockOffset) > 60 { chronicle?.clockChanged(to: utc) }
+                lastUTC = utc
+            }
+        }
+        lastUTC = max(lastUTC, wall + gpsClockOffset)
+        return lastUTC
+    }
+
+    private func weatherFigures() -> GPSDReports.Weather? {
+        guard let weather = chronicle?.weather else { return nil }
+        return GPSDReports.Weather(seaLevelPressure: weather.seaLevel, altitudeFused: weather.fused, trend: weather.trendJSON())
     }
 
     /// The track button: a short press starts or stops the recording, a long one (1 s) pauses
@@ -166,7 +207,12 @@ final class OutputLoop<Clock: MonotonicClock> {
         }
         if now >= nextEnvironment {
             nextEnvironment = now + 1_000_000_000
-            if latest.pressure != nil { send(GPSDReports.env(latest, device: deviceName, time: OutputClock.wallClock())) }
+            if latest.pressure != nil { send(GPSDReports.env(latest, device: deviceName, time: OutputClock.wallClock(), weather: weatherFigures())) }
+            if let chronicle {
+                let (reports, alerted) = chronicle.tick(state: latest, time: utcNow(), wallClock: OutputClock.wallClock())
+                for report in reports { send(report) }
+                if alerted { controls?.signal(.alert, at: now) }
+            }
             for event in positions?.tick(now: now, time: OutputClock.wallClock()) ?? [] { send(event) }
             if let predicted = positions?.bridge(now: now) {
                 send(GPSDReports.tpv(predicted, device: deviceName, confidence: positions?.confidence))
@@ -220,7 +266,10 @@ final class OutputLoop<Clock: MonotonicClock> {
             lastMagnetic = sample
             compass?.add(sample, specificForce: latest.imu?.acceleration)
         }
-        outputs.pressureRing.drain { _ in }
+        let utc = utcNow()
+        outputs.pressureRing.drain { sample in
+            for report in chronicle?.add(sample, state: latest, confidence: positions?.confidence ?? 100, time: utc) ?? [] { send(report) }
+        }
         let time = OutputClock.wallClock()
         let recentFix = latest.fix.hasPosition && latest.fix.speed.isFinite
         outputs.imuRing.drain { sample in
@@ -322,6 +371,16 @@ final class OutputLoop<Clock: MonotonicClock> {
             case nil: return [tracks.report(nil)]
             case let other?: return [GPSDReports.error("?TRACK action must be start, pause, resume or stop, not '\(other)'")]
             }
+        case .baro(let argument):
+            return [chronicle?.weather.handle(argument) ?? GPSDReports.error("this board has no barometer")]
+        case .alert(let argument):
+            return [chronicle?.alerts.handle(argument) ?? GPSDReports.error("alerts need a data directory")]
+        case .log(let argument):
+            return [chronicle?.logs.handle(argument, time: utcNow()) ?? GPSDReports.error("logging needs a data directory")]
+        case .snapshot(let argument):
+            guard let chronicle else { return [GPSDReports.error("snapshots need a data directory")] }
+            return [chronicle.takeSnapshot(argument, state: latest, accuracy: positions.map { PositionService.sigma($0.fix) } ?? .nan,
+                                           time: utcNow())]
         case .status:
             let overflows = outputs.imuRing.overflows + outputs.magneticRing.overflows + outputs.pressureRing.overflows
                 + outputs.fixRing.overflows

@@ -139,10 +139,13 @@ public enum Runner {
                               tracks: TrackService(store: TrackStore(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory()),
                                                    mode: c.trackInterval),
                               waypoints: WaypointService(store: WaypointStore(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory())),
-                              positions: gpsPath == nil ? nil : PositionService())
+                              positions: gpsPath == nil ? nil : PositionService(),
+                              chronicle: Chronicle(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory(), qnh: c.qnh,
+                                                   now: OutputClock.unixTime()))
         for problem in loop.controls?.problems ?? [] { Log.warning(problem + "; running without it") }
         let deadline = c.duration.map { clock.now() + UInt64($0 * 1e9) }
         let reason = loop.run(until: deadline)
+        loop.close()
         stop.request()
         sampling.join()
         server?.shutdown()

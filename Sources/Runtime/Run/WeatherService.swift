@@ -1,0 +1,102 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+
+/// The barometer on the output thread: altitude against a reference pressure (QNH) that a
+/// person sets, or that a known altitude gives, fused with GPS when the fix is good; sea-level
+/// pressure from the station pressure and that altitude; and the weather trend from it.
+final class WeatherService {
+    /// QNH in hPa: the sea-level pressure the barometric altitude is counted from.
+    private(set) var qnh: Double
+    private(set) var fusion = AltitudeFusion()
+    private(set) var trend = PressureTrend()
+    /// The newest values: station and sea-level pressure (hPa), barometric and fused altitude (m).
+    private(set) var station = Double.nan, seaLevel = Double.nan, barometric = Double.nan, fused = Double.nan
+    private(set) var temperature = Double.nan, humidity = Double.nan
+    private(set) var reading: PressureTrend.Reading?
+    /// How the reference was last set: "configured", "altitude", "gps".
+    private(set) var reference = "configured"
+    private var pendingAltitude: Double?
+    private var lastTime = Double.nan
+
+    /// A fix is good enough to level the barometer with when it is 3D and the position's
+    /// confidence is at least this.
+    static let calibrationConfidence = 60
+
+    init(qnh: Double) { self.qnh = qnh }
+
+    /// One barometer sample at UTC `time`, with the newest fix and its confidence.
+    func add(_ sample: PressureSample, time: Double, fix: GPSFix, confidence: Int) {
+        let pascal = sample.pressure
+        guard pascal > 0, pascal.isFinite else { return }
+        if let known = pendingAltitude {
+            qnh = BarometricAltitude.seaLevelPressure(pressure: pascal, altitude: known) / 100
+            fusion = AltitudeFusion()
+            pendingAltitude = nil
+            reference = "altitude"
+        }
+        station = pascal / 100
+        temperature = sample.temperature
+        humidity = sample.humidity ?? .nan
+        barometric = BarometricAltitude.altitude(pressure: pascal, reference: qnh * 100)
+        let goodFix = fix.mode == .threeD && fix.altitudeMSL.isFinite && confidence >= Self.calibrationConfidence
+        // A known altitude set by hand outranks GPS until the next one.
+        let gps = goodFix && reference != "altitude" ? fix.altitudeMSL : .nan
+        if gps.isFinite { reference = "gps" }
+        fused = fusion.update(barometric: barometric, gps: gps, interval: lastTime.isFinite ? time - lastTime : 0)
+        lastTime = time
+        seaLevel = BarometricAltitude.seaLevelPressure(pressure: pascal, altitude: fused) / 100
+        if trend.add(seaLevelPressure: seaLevel, time: time) { reading = trend.reading }
+    }
+
+    func restartTrend() {
+        trend = PressureTrend()
+        reading = nil
+    }
+
+    /// `?BARO={"qnh":1021.5}` or `{"altitude":432}`; no argument reports.
+    func handle(_ argument: JSONValue?) -> String {
+        if let value = argument?["qnh"] {
+            guard let hPa = value.numberValue, (850...1100).contains(hPa) else {
+                return GPSDReports.error("?BARO qnh must be a pressure in hPa from 850 to 1100")
+            }
+            qnh = hPa
+            fusion = AltitudeFusion()
+            reference = "configured"
+        } else if let value = argument?["altitude"] {
+            guard let metres = value.numberValue, (-500...9000).contains(metres) else {
+                return GPSDReports.error("?BARO altitude must be metres from -500 to 9000")
+            }
+            pendingAltitude = metres
+            reference = "altitude"
+        }
+        return report()
+    }
+
+    /// BARO (Lodestone): the reference, altitudes, sea-level pressure and the trend.
+    func report() -> String {
+        var w = JSONObjectWriter(class: "BARO")
+        w.number("qnh", qnh, decimals: 2)
+        w.string("reference", reference)
+        w.number("pressure", station, decimals: 2)
+        w.number("seaLevelPressure", seaLevel, decimals: 2)
+        w.number("altBaro", barometric, decimals: 1)
+        w.number("altFused", fused, decimals: 1)
+        w.raw("trend", trendJSON())
+        return w.finished
+    }
+
+    /// The trend as JSON: null until 30 minutes of data.
+    func trendJSON() -> String {
+        guard let reading else { return "null" }
+        var w = JSONObjectWriter()
+        w.number("rate", reading.hPaPerHour, decimals: 2)
+        w.string("band", reading.band.rawValue)
+        w.string("forecast", reading.band.forecast)
+        w.integer("minutes", reading.minutes)
+        w.number("threeHourChange", reading.threeHourChange ?? .nan, decimals: 1)
+        if let code = reading.characteristic { w.integer("characteristic", code) }
+        w.number("sixHourChange", reading.sixHourChange ?? .nan, decimals: 1)
+        return w.finished
+    }
+}

@@ -1,0 +1,148 @@
+import Glibc
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+
+/// Snapshots in `<dataDir>/snapshots/<id>.json`, one file each, written atomically. The JSON
+/// shape is a contract (extended, never renamed):
+/// `{"id","timestamp","location":{"latitude","longitude","altitude","accuracy"},
+///   "barometer":{"pressure","seaLevelPressure","attitude":{"roll","pitch","yaw"}},
+///   "weather":{"temperature","humidity","conditions"},
+///   "motion":{"accelerometer":{"x","y","z"},"gyroscope":{..},"magnetometer":{..}},"photoCount"}`
+/// plus `name` and `notes`. Unknown values are null.
+public struct SnapshotStore: Sendable {
+    public let directory: String
+    public init(dataDirectory: String) { directory = dataDirectory + "/snapshots" }
+
+    /// An id from the time: YYYYMMDD-HHMMSS, with -2, -3... when taken within the same second.
+    public func newID(time: Double) -> String {
+        let t = CivilTime(unixSeconds: time)
+        let base = zeroPadded(t.year, 4) + zeroPadded(t.month, 2) + zeroPadded(t.day, 2) + "-" + zeroPadded(t.hour, 2)
+            + zeroPadded(t.minute, 2) + zeroPadded(Int(t.second), 2)
+        var id = base, number = 2
+        while fileExists(directory + "/" + id + ".json") {
+            id = base + "-" + String(number)
+            number += 1
+        }
+        return id
+    }
+
+    public func save(_ snapshot: Snapshot) throws(StorageError) {
+        guard makeDirectories(directory), writeFileAtomically(directory + "/" + snapshot.id + ".json", Array((Self.json(snapshot) + "\n").utf8)) else {
+            throw StorageError("cannot write \(directory)/\(snapshot.id).json")
+        }
+    }
+
+    public func load(id: String) -> Snapshot? {
+        guard !id.contains("/"), let text = try? readTextFile(directory + "/" + id + ".json"), let json = try? JSONValue.parse(text) else { return nil }
+        return Self.snapshot(json)
+    }
+
+    /// Every snapshot, oldest first.
+    public func list() -> [Snapshot] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var ids: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasSuffix(".json") { ids.append(String(name.dropLast(5))) }
+        }
+        return ids.compactMap(load).sorted { ($0.timestamp, $0.id) < ($1.timestamp, $1.id) }
+    }
+
+    public func delete(id: String) -> Bool {
+        !id.contains("/") && unlink(directory + "/" + id + ".json") == 0
+    }
+
+    public static func json(_ s: Snapshot) -> String {
+        func vector(_ v: Vector3) -> String {
+            var w = JSONObjectWriter()
+            w.number("x", v.x, decimals: 4)
+            w.number("y", v.y, decimals: 4)
+            w.number("z", v.z, decimals: 4)
+            return w.finished
+        }
+        func number(_ w: inout JSONObjectWriter, _ key: String, _ value: Double, _ decimals: Int) {
+            if value.isFinite { w.number(key, value, decimals: decimals) } else { w.null(key) }
+        }
+        var location = JSONObjectWriter()
+        number(&location, "latitude", s.latitude, 7)
+        number(&location, "longitude", s.longitude, 7)
+        number(&location, "altitude", s.altitude, 1)
+        number(&location, "accuracy", s.accuracy, 1)
+        var attitude = JSONObjectWriter()
+        number(&attitude, "roll", s.roll, 2)
+        number(&attitude, "pitch", s.pitch, 2)
+        number(&attitude, "yaw", s.yaw, 2)
+        var barometer = JSONObjectWriter()
+        number(&barometer, "pressure", s.pressure, 2)
+        number(&barometer, "seaLevelPressure", s.seaLevelPressure, 2)
+        barometer.raw("attitude", attitude.finished)
+        var weather = JSONObjectWriter()
+        number(&weather, "temperature", s.temperature, 2)
+        number(&weather, "humidity", s.humidity, 1)
+        if s.conditions.isEmpty { weather.null("conditions") } else { weather.string("conditions", s.conditions) }
+        var motion = JSONObjectWriter()
+        motion.raw("accelerometer", vector(s.accelerometer))
+        motion.raw("gyroscope", vector(s.gyroscope))
+        motion.raw("magnetometer", vector(s.magnetometer))
+        var w = JSONObjectWriter()
+        w.string("id", s.id)
+        w.string("timestamp", CivilTime(unixSeconds: s.timestamp).iso8601)
+        w.raw("location", location.finished)
+        w.raw("barometer", barometer.finished)
+        w.raw("weather", weather.finished)
+        w.raw("motion", motion.finished)
+        w.integer("photoCount", s.photoCount)
+        w.string("name", s.name)
+        w.string("notes", s.notes)
+        return w.finished
+    }
+
+    /// A snapshot back from its JSON; nil without an id and a timestamp.
+    public static func snapshot(_ json: JSONValue) -> Snapshot? {
+        guard let id = json["id"]?.stringValue, let time = json["timestamp"]?.stringValue.flatMap(CivilTime.parseISO8601) else { return nil }
+        var s = Snapshot(id: id, timestamp: time, name: json["name"]?.stringValue ?? "", notes: json["notes"]?.stringValue ?? "")
+        func n(_ value: JSONValue?) -> Double { value?.numberValue ?? .nan }
+        func v(_ value: JSONValue?) -> Vector3 { Vector3(n(value?["x"]), n(value?["y"]), n(value?["z"])) }
+        let location = json["location"], barometer = json["barometer"], weather = json["weather"], motion = json["motion"]
+        (s.latitude, s.longitude, s.altitude, s.accuracy) = (n(location?["latitude"]), n(location?["longitude"]),
+                                                             n(location?["altitude"]), n(location?["accuracy"]))
+        (s.pressure, s.seaLevelPressure) = (n(barometer?["pressure"]), n(barometer?["seaLevelPressure"]))
+        let attitude = barometer?["attitude"]
+        (s.roll, s.pitch, s.yaw) = (n(attitude?["roll"]), n(attitude?["pitch"]), n(attitude?["yaw"]))
+        (s.temperature, s.humidity) = (n(weather?["temperature"]), n(weather?["humidity"]))
+        s.conditions = weather?["conditions"]?.stringValue ?? ""
+        (s.accelerometer, s.gyroscope, s.magnetometer) = (v(motion?["accelerometer"]), v(motion?["gyroscope"]), v(motion?["magnetometer"]))
+        s.photoCount = Int(n(json["photoCount"]).isFinite ? n(json["photoCount"]) : 0)
+        return s
+    }
+
+    /// CSV: a header row, then one row per snapshot (id, ISO-8601 time, name, notes, conditions,
+    /// then every number in the shape's order); empty cells for unknown values.
+    public static func csv(_ snapshots: [Snapshot]) -> String {
+        let columns = Snapshot(id: "", timestamp: 0, name: "", notes: "").numbers.map(\.path)
+        var out = (["id", "timestamp", "name", "notes", "weather.conditions"] + columns).joined(separator: ",") + "\n"
+        for s in snapshots {
+            let numbers = s.numbers.map { $0.value.isFinite ? JSONObjectWriter.format($0.value, decimals: 7) : "" }
+            out += ([s.id, CivilTime(unixSeconds: s.timestamp).iso8601, csvField(s.name), csvField(s.notes), csvField(s.conditions)]
+                    + numbers).joined(separator: ",") + "\n"
+        }
+        return out
+    }
+
+    /// A CSV cell: quoted when it holds a comma, a quote or a line break (RFC 4180).
+    public static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
+    }
+}
+
+extension String {
+    /// Every `target` replaced (Foundation-free).
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for c in self { if c == target { out += replacement } else { out.append(c) } }
+        return out
+    }
+}
