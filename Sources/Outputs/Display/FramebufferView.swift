@@ -34,6 +34,9 @@ public struct FramebufferView {
     public var profile: String?
     /// The way to a waypoint being navigated to, e.g. "TO SUMMIT 2.9 KM 28° R12".
     public var navigation: String?
+    /// The pressure trend, e.g. "→ STABLE CONDITIONS", and the newest alert while it is recent.
+    public var trend: String?
+    public var alert: String?
     /// A GPS warning a person can act on, e.g. "few satellites: move away from buildings".
     public var gpsWarning: String?
 
@@ -75,6 +78,8 @@ public struct FramebufferView {
         } else {
             out.append(("-- HPA", .text, false))
         }
+        if let trend { out.append((trend.uppercased(), .text, false)) }
+        if let alert { out.append(("ALERT: " + alert.uppercased(), .warning, false)) }
         if let gpsWarning { out.append(("GPS: " + gpsWarning.uppercased(), .warning, false)) }
         if let navigation { out.append((navigation.uppercased(), .heading, false)) }
         if calibration == "inProgress" {

@@ -20,7 +20,8 @@ public struct StatusView {
 
     /// The full screen as text, starting with "cursor home, clear screen".
     public func render(_ state: NavigationState, loop: LoopStatistics, tasks: [TaskLine], clients: Int,
-                       title: String, profile: String? = nil, navigation: String? = nil, gpsNote: String? = nil) -> String {
+                       title: String, profile: String? = nil, navigation: String? = nil, gpsNote: String? = nil,
+                       weather: [String] = []) -> String {
         var lines: [String] = []
         lines.append("Lodestone  \(title)")
         lines.append("")
@@ -51,6 +52,7 @@ public struct StatusView {
         } else {
             lines.append("Pressure  --")
         }
+        lines += weather
         lines.append("Sensors   IMU \(state.imuHealth.name)  magnetometer \(state.magnetometerHealth.name)  barometer \(state.barometerHealth.name)  GPS \(state.gpsHealth.name)")
         lines.append("Clients   \(clients)")
         if let profile { lines.append("Sampling  \(profile) profile (rates in the table below)") }

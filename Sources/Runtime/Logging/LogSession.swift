@@ -51,6 +51,9 @@ final class LogSession {
         log = next
     }
 
+    /// The clock was corrected: the next record is due at once.
+    func restartSchedule() { nextRecord = -Double.infinity }
+
     /// Whether a record is due at `time` (always, for every-sample sessions).
     func isDue(_ time: Double) -> Bool { interval == 0 || time >= nextRecord }
 

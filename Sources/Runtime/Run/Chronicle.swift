@@ -84,6 +84,7 @@ final class Chronicle {
     func clockChanged(to now: Double) {
         history.forget(after: now)
         weather.restartTrend()
+        logs.session?.restartSchedule()
         Log.info("the clock was set from GPS to \(CivilTime(unixSeconds: now).iso8601); the trend starts again")
     }
 

@@ -47,7 +47,7 @@ enum DisplayTarget {
     func end() { if case .terminal = self { writeOut("\u{1B}[?25h") } }
 
     func draw(_ state: NavigationState, calibration: String?, progress: Double, night: Bool, profile: String?,
-              navigation: String?, gpsWarning: String?, terminalText: () -> String) {
+              navigation: String?, gpsWarning: String?, trend: String? = nil, alert: String? = nil, terminalText: () -> String) {
         switch self {
         case .none:
             return
@@ -57,6 +57,8 @@ enum DisplayTarget {
             var view = FramebufferView(calibration: calibration, calibrationProgress: progress, night: night, profile: profile)
             view.navigation = navigation
             view.gpsWarning = gpsWarning
+            view.trend = trend
+            view.alert = alert
             view.render(state, on: screen)
             if let screenshot { _ = writeFileAtomically(screenshot, screen.ppm()) }
         }

@@ -240,11 +240,43 @@ final class OutputLoop<Clock: MonotonicClock> {
         }
         display.draw(shown, calibration: compass?.status.rawValue, progress: compass?.progress ?? 0,
                      night: motion?.nightTheme ?? false, profile: adaptive?.profile, navigation: navigationLine(),
-                     gpsWarning: positions?.warnings.first?.advice) {
+                     gpsWarning: positions?.warnings.first?.advice, trend: trendLine(),
+                     alert: chronicle?.alerts.displayLine(time: utcNow())) {
             StatusView().render(shown, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
                                 clients: server?.clientCount ?? 0, title: deviceName, profile: adaptive?.profile,
-                                navigation: navigationLine(), gpsNote: gpsNote())
+                                navigation: navigationLine(), gpsNote: gpsNote(), weather: weatherLines())
         }
+    }
+
+    /// "↓ -0.8 hPa/h Weather deteriorating", or how long until there is a trend.
+    private func trendLine() -> String? {
+        guard let weather = chronicle?.weather, weather.station.isFinite else { return nil }
+        guard let reading = weather.reading else { return "trend after 30 min of data" }
+        return "\(reading.band.arrow) \(fixed(reading.hPaPerHour, 1)) hPa/h \(reading.band.forecast)"
+    }
+
+    /// The terminal's weather lines: the trend with the WMO 3-hour tendency, sea-level pressure,
+    /// a graph per history range, and the newest alert.
+    private func weatherLines() -> [String] {
+        guard let chronicle else { return [] }
+        var lines: [String] = []
+        if let trend = trendLine() {
+            var text = "Trend     \(trend)  sea level \(fixed(chronicle.weather.seaLevel, 1)) hPa"
+            if let reading = chronicle.weather.reading, let change = reading.threeHourChange {
+                text += "  3 h \(change >= 0 ? "+" : "")\(fixed(change, 1)) hPa (WMO \(reading.characteristic.map(String.init) ?? "-"))"
+            }
+            lines.append(text)
+        }
+        let now = utcNow()
+        if let history = chronicle.history.histories["seaLevelPressure"] {
+            let graphs = History.Range.allCases.map { range -> String in
+                let summary = history.summary(range, now: now)
+                return range.rawValue + " " + (summary.samples > 0 ? Sparkline.draw(summary.points.map(\.mean), width: 14) : "-")
+            }
+            lines.append("History   " + graphs.joined(separator: "  "))
+        }
+        if let alert = chronicle.alerts.displayLine(time: now) { lines.append("ALERT     " + alert) }
+        return lines
     }
 
     /// "confidence 85%  few satellites: move away from buildings, cliffs and trees".
