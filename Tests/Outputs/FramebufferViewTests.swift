@@ -64,4 +64,20 @@ import Testing
             #expect(amber > 20)
         }
     }
+
+    /// On a large screen the history graphs fill the space under the text: a rising series
+    /// draws taller columns on its right than on its left.
+    @Test func historyGraphsAreDrawnUnderTheText() throws {
+        let path = "/tmp/lodestone-view-graphs-\(getpid()).raw"
+        defer { unlink(path) }
+        let screen = try FileFramebuffer(path: path, width: 480, height: 480, format: .xrgb8888)
+        var view = FramebufferView()
+        view.graphs = [("1H", (0..<60).map { 1000 + Double($0) / 10 })]
+        view.render(NavigationState(), on: screen)
+        func amberColumn(_ x: Int) -> Int {
+            (0..<480).filter { y in let p = screen.get(x: x, y: y); return p.red == 255 && p.green == 191 && p.blue == 0 }.count
+        }
+        let left = amberColumn(12), right = amberColumn(440)
+        #expect(left >= 1 && right > left + 20, "left \(left) right \(right)")
+    }
 }

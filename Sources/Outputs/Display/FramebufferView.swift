@@ -34,6 +34,9 @@ public struct FramebufferView {
     public var profile: String?
     /// The way to a waypoint being navigated to, e.g. "TO SUMMIT 2.9 KM 28° R12".
     public var navigation: String?
+    /// Small graphs under the text, side by side: a label ("6H") and the values (NaN for gaps),
+    /// drawn as columns from the series' minimum to its maximum.
+    public var graphs: [(label: String, values: [Double])] = []
     /// The pressure trend, e.g. "→ STABLE CONDITIONS", and the newest alert while it is recent.
     public var trend: String?
     public var alert: String?
@@ -109,6 +112,32 @@ public struct FramebufferView {
             draw(line.text, at: scale * 2, y, size: size, colour: night ? Self.nightColour : line.colour, on: screen)
             y += (Font5x7.height + 3) * size
             if y >= screen.height { break }
+        }
+        drawGraphs(top: y, scale: scale, on: screen)
+    }
+
+    /// The graphs in the space left under the text, when there is room for them.
+    func drawGraphs(top: Int, scale: Int, on screen: any Framebuffer) {
+        let labelHeight = (Font5x7.height + 2) * scale
+        let height = screen.height - top - labelHeight - 2 * scale
+        guard !graphs.isEmpty, height >= 12 else { return }
+        let colour = night ? Self.nightColour : Colour.heading
+        let panel = (screen.width - 2 * scale) / graphs.count
+        for (index, graph) in graphs.enumerated() {
+            let left = scale * 2 + index * panel
+            draw(graph.label, at: left, top, size: scale, colour: night ? Self.nightColour : .text, on: screen)
+            let known = graph.values.filter(\.isFinite)
+            guard let low = known.min(), let high = known.max() else { continue }
+            let width = panel - 3 * scale
+            for x in 0..<max(0, width) {
+                let value = graph.values[min(graph.values.count - 1, x * graph.values.count / max(1, width))]
+                guard value.isFinite else { continue }
+                let fraction = high > low ? (value - low) / (high - low) : 0.5
+                let bar = 1 + Int(fraction * Double(height - 1))
+                for dy in 0..<bar {
+                    screen.set(x: left + x, y: top + labelHeight + height - dy, red: colour.red, green: colour.green, blue: colour.blue)
+                }
+            }
         }
     }
 

@@ -47,7 +47,8 @@ enum DisplayTarget {
     func end() { if case .terminal = self { writeOut("\u{1B}[?25h") } }
 
     func draw(_ state: NavigationState, calibration: String?, progress: Double, night: Bool, profile: String?,
-              navigation: String?, gpsWarning: String?, trend: String? = nil, alert: String? = nil, terminalText: () -> String) {
+              navigation: String?, gpsWarning: String?, trend: String? = nil, alert: String? = nil,
+              graphs: [(label: String, values: [Double])] = [], terminalText: () -> String) {
         switch self {
         case .none:
             return
@@ -59,6 +60,7 @@ enum DisplayTarget {
             view.gpsWarning = gpsWarning
             view.trend = trend
             view.alert = alert
+            view.graphs = graphs
             view.render(state, on: screen)
             if let screenshot { _ = writeFileAtomically(screenshot, screen.ppm()) }
         }

@@ -241,7 +241,7 @@ final class OutputLoop<Clock: MonotonicClock> {
         display.draw(shown, calibration: compass?.status.rawValue, progress: compass?.progress ?? 0,
                      night: motion?.nightTheme ?? false, profile: adaptive?.profile, navigation: navigationLine(),
                      gpsWarning: positions?.warnings.first?.advice, trend: trendLine(),
-                     alert: chronicle?.alerts.displayLine(time: utcNow())) {
+                     alert: chronicle?.alerts.displayLine(time: utcNow()), graphs: historyGraphs()) {
             StatusView().render(shown, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
                                 clients: server?.clientCount ?? 0, title: deviceName, profile: adaptive?.profile,
                                 navigation: navigationLine(), gpsNote: gpsNote(), weather: weatherLines())
@@ -253,6 +253,15 @@ final class OutputLoop<Clock: MonotonicClock> {
         guard let weather = chronicle?.weather, weather.station.isFinite else { return nil }
         guard let reading = weather.reading else { return "trend after 30 min of data" }
         return "\(reading.band.arrow) \(fixed(reading.hPaPerHour, 1)) hPa/h \(reading.band.forecast)"
+    }
+
+    /// Sea-level pressure over each history range, for the screen's graphs.
+    private func historyGraphs() -> [(label: String, values: [Double])] {
+        guard let history = chronicle?.history.histories["seaLevelPressure"] else { return [] }
+        let now = utcNow()
+        return History.Range.allCases.map { range in
+            (range.rawValue.uppercased(), history.summary(range, now: now).points.map(\.mean))
+        }
     }
 
     /// The terminal's weather lines: the trend with the WMO 3-hour tendency, sea-level pressure,
