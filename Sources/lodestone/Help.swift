@@ -15,6 +15,8 @@ enum Help {
       history   min, max, mean and a graph of pressure, altitude, temperature over 1h to 7d
       log       logging sessions (start, stop, status) and the stored ones (list, export CSV/JSON)
       snapshot  capture every current value at once; list, show, compare, export (JSON/CSV)
+      sky       sunrise, sunset, twilights, golden and blue hours and the next season for a place and date
+      seasons   the next equinoxes and solstices and the current season's progress
       lock      lock a bearing to follow (deviation and off-course alerts), or --off
       level     the bubble level, or --zero it on a reference surface
       calibrate fit the magnetometer's hard- and soft-iron correction (figure-8 calibration)

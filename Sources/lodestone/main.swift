@@ -22,6 +22,8 @@ let commands: [Command] = [
     Command(name: "history", help: WeatherCommands.historyHelp, main: WeatherCommands.history),
     Command(name: "log", help: LogCommand.help, main: LogCommand.main),
     Command(name: "snapshot", help: SnapshotCommand.help, main: SnapshotCommand.main),
+    Command(name: "sky", help: SkyCommand.skyHelp, main: SkyCommand.sky),
+    Command(name: "seasons", help: SkyCommand.seasonsHelp, main: SkyCommand.seasons),
     Command(name: "calibrate", help: CalibrateCommand.help, main: CalibrateCommand.main),
     Command(name: "probe", help: Help.probe, main: ProbeCommand.main),
     Command(name: "declination", help: DeclinationCommand.help, main: DeclinationCommand.main),

@@ -33,9 +33,13 @@ public struct SunEvents: Sendable, Equatable {
         times.append(end)
         let altitudes = times.map(altitude)
 
-        /// The first time the altitude crosses `level` going up (or down) within the day.
+        let noonTime = noon(times: times, latitude: latitude, longitude: longitude, elevation: elevation)
+        /// The time the altitude crosses `level` going up before solar noon (or down after it):
+        /// the morning's and the evening's events of this day, not last night's dusk after
+        /// midnight.
         func crossing(_ level: Double, rising: Bool) -> Double? {
             for i in 0..<(times.count - 1) {
+                if let noonTime, rising ? times[i] > noonTime : times[i + 1] < noonTime { continue }
                 let a = altitudes[i] - level, b = altitudes[i + 1] - level
                 guard rising ? (a < 0 && b >= 0) : (a >= 0 && b < 0) else { continue }
                 var low = times[i], high = times[i + 1]
@@ -61,7 +65,7 @@ public struct SunEvents: Sendable, Equatable {
         events.goldenHourMorning = Span(start: events.blueHourMorning.end, end: crossing(goldenHigh, rising: true))
         events.goldenHourEvening = Span(start: crossing(goldenHigh, rising: false), end: crossing(goldenLow, rising: false))
         events.blueHourEvening = Span(start: events.goldenHourEvening.end, end: events.civilDusk)
-        events.solarNoon = noon(times: times, latitude: latitude, longitude: longitude, elevation: elevation)
+        events.solarNoon = noonTime
         if let rise = events.sunrise, let set = events.sunset, set > rise {
             events.dayLength = set - rise
         } else if let rise = events.sunrise {

@@ -1,12 +1,12 @@
 import Glibc
 import LodestoneCore
 
-enum OutputClock {
+public enum OutputClock {
     /// Now as ISO-8601 UTC from the system clock (reports are stamped when they are made).
-    static func wallClock() -> String { CivilTime(unixSeconds: unixTime()).iso8601 }
+    public static func wallClock() -> String { CivilTime(unixSeconds: unixTime()).iso8601 }
 
     /// Now, seconds since 1970 UTC, from the system clock.
-    static func unixTime() -> Double {
+    public static func unixTime() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9

@@ -1,0 +1,198 @@
+import Glibc
+
+/// A time zone: a fixed offset ("+02:00", "-0530", "UTC") or an IANA zone ("Europe/Zurich")
+/// read from the system's TZif files (RFC 8536), with the POSIX rule in the file's footer for
+/// instants after its last transition. `offset(at:)` gives seconds east of UTC.
+public struct TimeZoneRules: Sendable {
+    public let name: String
+    private let transitions: [Int64]
+    private let offsets: [Int32]      // per transition: the offset that starts there
+    private let initial: Int32
+    private let rule: PosixRule?
+
+    public struct Failure: Error, CustomStringConvertible, Sendable { public var description: String }
+
+    /// "+02:00", "-05", "+0530", "UTC", "Z", or an IANA name; `nil` means the system's zone.
+    public init(_ name: String?, zoneDirectory: String = "/usr/share/zoneinfo") throws(Failure) {
+        let wanted = name ?? Self.systemZoneName()
+        if let fixed = Self.fixedOffset(wanted) {
+            (self.name, transitions, offsets, initial, rule) = (wanted, [], [], Int32(fixed), nil)
+            return
+        }
+        guard !wanted.contains(".."), !wanted.hasPrefix("/"),
+              let bytes = Self.read(zoneDirectory + "/" + wanted), let parsed = Self.parse(bytes) else {
+            throw Failure(description: "unknown time zone '\(wanted)': give an IANA name such as Europe/Zurich or an offset such as +02:00")
+        }
+        (self.name, transitions, offsets, initial, rule) = (wanted, parsed.transitions, parsed.offsets, parsed.initial, parsed.rule)
+    }
+
+    /// Seconds east of UTC at the instant `unixTime`.
+    public func offset(at unixTime: Double) -> Int {
+        let t = Int64(unixTime.rounded(.down))
+        if let last = transitions.last, t >= last, let rule { return rule.offset(at: t) }
+        if transitions.isEmpty { return rule?.offset(at: t) ?? Int(initial) }
+        var low = 0, high = transitions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if transitions[middle] <= t { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? Int(initial) : Int(offsets[low - 1])
+    }
+
+    /// The UTC instant of local midnight starting the civil date (year, month, day).
+    public func midnight(year: Int, month: Int, day: Int) -> Double {
+        let local = CivilTime(year: year, month: month, day: day).unixSeconds
+        var guess = local - Double(offset(at: local))
+        guess = local - Double(offset(at: guess))
+        return guess
+    }
+
+    /// "2026-06-21T05:31:12+02:00": ISO-8601 with this zone's offset at that instant.
+    public func iso8601(_ unixTime: Double) -> String {
+        let offset = offset(at: unixTime)
+        let t = CivilTime(unixSeconds: (unixTime + Double(offset)).rounded())
+        let sign = offset < 0 ? "-" : "+"
+        return zeroPadded(t.year, 4) + "-" + zeroPadded(t.month, 2) + "-" + zeroPadded(t.day, 2) + "T" + zeroPadded(t.hour, 2) + ":"
+            + zeroPadded(t.minute, 2) + ":" + zeroPadded(Int(t.second), 2) + sign + zeroPadded(abs(offset) / 3600, 2) + ":"
+            + zeroPadded(abs(offset) / 60 % 60, 2)
+    }
+
+    static func systemZoneName() -> String {
+        if let text = read("/etc/timezone").map({ String(decoding: $0, as: UTF8.self) }),
+           let line = text.split(whereSeparator: \.isNewline).first, !line.isEmpty { return String(line) }
+        var buffer = [CChar](repeating: 0, count: 512)
+        let n = readlink("/etc/localtime", &buffer, buffer.count - 1)
+        if n > 0, let range = String(cString: buffer).firstRange(of: "zoneinfo/") {
+            return String(String(cString: buffer)[range.upperBound...])
+        }
+        return "UTC"
+    }
+
+    /// Seconds for "+02:00", "-05", "+0530", "UTC", "Z".
+    static func fixedOffset(_ text: String) -> Int? {
+        if text == "UTC" || text == "Z" || text == "Etc/UTC" || text == "GMT" { return 0 }
+        guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
+        let digits = text.dropFirst().filter { $0 != ":" }
+        guard digits.count == 2 || digits.count == 4, digits.allSatisfy(\.isNumber), let value = Int(digits) else { return nil }
+        let hours = digits.count == 2 ? value : value / 100, minutes = digits.count == 2 ? 0 : value % 100
+        guard hours <= 14, minutes < 60 else { return nil }
+        return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
+    }
+
+    static func read(_ path: String) -> [UInt8]? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 8192)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, file)
+            if n <= 0 { break }
+            bytes += buffer[0..<n]
+            if bytes.count > 1 << 20 { return nil }
+        }
+        return bytes
+    }
+
+    /// TZif v1 to v4: the 64-bit block when there is one, and the footer rule.
+    static func parse(_ bytes: [UInt8]) -> (transitions: [Int64], offsets: [Int32], initial: Int32, rule: PosixRule?)? {
+        func be(_ at: Int, _ size: Int) -> Int64? {
+            guard at + size <= bytes.count else { return nil }
+            var v: Int64 = 0
+            for i in 0..<size { v = v << 8 | Int64(bytes[at + i]) }
+            if size == 4 && v >= 1 << 31 { v -= 1 << 32 }
+            return v
+        }
+        guard bytes.count >= 44, Array(bytes[0..<4]) == Array("TZif".utf8) else { return nil }
+        var start = 0, timeSize = 4
+        func counts(_ at: Int) -> [Int]? {
+            (0..<6).map { be(at + 20 + 4 * $0, 4) }.allSatisfy { $0 != nil } ? (0..<6).map { Int(be(at + 20 + 4 * $0, 4)!) } : nil
+        }
+        guard var c = counts(0) else { return nil }
+        if bytes[4] >= UInt8(ascii: "2") {
+            // Skip the v1 block: isutcnt, isstdcnt, leapcnt, timecnt, typecnt, charcnt.
+            let v1 = 44 + c[3] * 4 + c[3] + c[4] * 6 + c[5] + c[2] * 8 + c[1] + c[0]
+            start = v1
+            timeSize = 8
+            guard let c2 = counts(start) else { return nil }
+            c = c2
+        }
+        let (isut, isstd, leap, timecnt, typecnt, charcnt) = (c[0], c[1], c[2], c[3], c[4], c[5])
+        guard typecnt > 0 else { return nil }
+        var at = start + 44
+        var transitions: [Int64] = [], indices: [Int] = []
+        for _ in 0..<timecnt { guard let t = be(at, timeSize) else { return nil }; transitions.append(t); at += timeSize }
+        for _ in 0..<timecnt { guard at < bytes.count else { return nil }; indices.append(Int(bytes[at])); at += 1 }
+        var types: [Int32] = []
+        for _ in 0..<typecnt { guard let off = be(at, 4) else { return nil }; types.append(Int32(off)); at += 6 }
+        at += charcnt + leap * (timeSize + 4) + isstd + isut
+        guard indices.allSatisfy({ $0 < types.count }) else { return nil }
+        var rule: PosixRule?
+        if timeSize == 8, at < bytes.count, bytes[at] == UInt8(ascii: "\n") {
+            let footer = bytes[(at + 1)...].prefix { $0 != UInt8(ascii: "\n") }
+            rule = PosixRule(String(decoding: footer, as: UTF8.self))
+        }
+        return (transitions, indices.map { types[$0] }, types[0], rule)
+    }
+}
+
+/// A POSIX TZ rule such as "CET-1CEST,M3.5.0,M10.5.0/3" (only the M month.week.day form, which
+/// every current zone uses).
+struct PosixRule: Sendable {
+    let standard: Int, daylight: Int?
+    let start: (month: Int, week: Int, weekday: Int, time: Int)?
+    let end: (month: Int, week: Int, weekday: Int, time: Int)?
+
+    init?(_ text: String) {
+        var rest = Substring(text)
+        func name() -> Bool {
+            if rest.first == "<" { guard let close = rest.firstIndex(of: ">") else { return false }; rest = rest[rest.index(after: close)...]; return true }
+            let letters = rest.prefix { $0.isLetter }
+            guard letters.count >= 3 else { return false }
+            rest = rest.dropFirst(letters.count)
+            return true
+        }
+        func offset() -> Int? {
+            var sign = 1
+            if rest.first == "+" { rest = rest.dropFirst() } else if rest.first == "-" { sign = -1; rest = rest.dropFirst() }
+            let part = rest.prefix { $0.isNumber || $0 == ":" }
+            guard !part.isEmpty else { return nil }
+            rest = rest.dropFirst(part.count)
+            let fields = part.split(separator: ":").compactMap { Int($0) }
+            let seconds = (fields.first ?? 0) * 3600 + (fields.count > 1 ? fields[1] * 60 : 0) + (fields.count > 2 ? fields[2] : 0)
+            return sign * seconds
+        }
+        guard name(), let std = offset() else { return nil }
+        standard = -std   // POSIX counts west as positive
+        guard !rest.isEmpty else { (daylight, start, end) = (nil, nil, nil); return }
+        guard name() else { return nil }
+        if rest.first != "," { daylight = offset().map { -$0 } ?? standard + 3600 } else { daylight = standard + 3600 }
+        func date() -> (Int, Int, Int, Int)? {
+            guard rest.first == ",", rest.dropFirst().first == "M" else { return nil }
+            rest = rest.dropFirst(2)
+            let spec = rest.prefix { $0.isNumber || $0 == "." }
+            rest = rest.dropFirst(spec.count)
+            let parts = spec.split(separator: ".").compactMap { Int($0) }
+            guard parts.count == 3 else { return nil }
+            var time = 7200
+            if rest.first == "/" { rest = rest.dropFirst(); guard let t = offset() else { return nil }; time = t }
+            return (parts[0], parts[1], parts[2], time)
+        }
+        guard let s = date(), let e = date() else { return nil }
+        (start, end) = ((s.0, s.1, s.2, s.3), (e.0, e.1, e.2, e.3))
+    }
+
+    func offset(at t: Int64) -> Int {
+        guard let daylight, let start, let end else { return standard }
+        let year = CivilTime(unixSeconds: Double(t) + Double(standard)).year
+        func instant(_ r: (month: Int, week: Int, weekday: Int, time: Int), offset: Int) -> Int64 {
+            let first = CivilTime.days(year: year, month: r.month, day: 1)
+            let firstWeekday = ((first % 7) + 11) % 7   // 1970-01-01 was a Thursday (4)
+            var day = 1 + (r.weekday - firstWeekday + 7) % 7 + (r.week - 1) * 7
+            let monthDays = CivilTime.days(year: r.month == 12 ? year + 1 : year, month: r.month == 12 ? 1 : r.month + 1, day: 1) - first
+            while day > monthDays { day -= 7 }
+            return Int64((first + day - 1) * 86_400 + r.time - offset)
+        }
+        let begins = instant(start, offset: standard), ends = instant(end, offset: daylight)
+        let inside = begins < ends ? (t >= begins && t < ends) : (t >= begins || t < ends)
+        return inside ? daylight : standard
+    }
+}

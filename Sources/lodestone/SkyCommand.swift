@@ -1,0 +1,181 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+import LodestoneRuntime
+
+/// `lodestone sky` and `lodestone seasons`: the Sun's day and the seasons, offline, for any
+/// place and date.
+enum SkyCommand {
+    static let skyHelp = """
+    Usage: lodestone sky --lat L --lon L [--date YYYY-MM-DD] [--tz ZONE] [--elevation M] [--json]
+
+    The Sun's events of that local calendar day: astronomical, nautical and civil dawn, blue
+    hour, sunrise, golden hour, solar noon, golden hour, sunset, blue hour, civil, nautical and
+    astronomical dusk, and the day's length; the Sun's altitude and azimuth now; the next
+    equinox or solstice. Sunrise and sunset are for the Sun's centre at -0.833° (refraction and
+    the semi-diameter); events that do not happen that day (polar day and night, nights that
+    never get dark) are null. ZONE is an IANA name (Europe/Zurich) or an offset (+02:00);
+    default the system's zone. Times are ISO-8601 with the zone's offset.
+
+    Examples:
+      lodestone sky --lat 46.55 --lon 7.98 --date 2026-06-21 --tz Europe/Zurich
+      lodestone sky --lat 69.65 --lon 18.96 --tz +01:00 --json
+    """
+
+    static let seasonsHelp = """
+    Usage: lodestone seasons [--count N] [--lat L] [--tz ZONE] [--json]
+
+    The next equinoxes and solstices (computed from the Sun's position, 1900-2100), the days
+    until each (whole days in the local zone), what each means for the hemisphere of --lat
+    (default northern), and how far the current astronomical season has gone.
+    """
+
+    static func sky(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
+        let options = try Options(arguments, spec: OptionSpec(valued: ["lat", "lon", "date", "tz", "elevation"], flags: ["json"]), command: "sky")
+        guard let latitude = try options.number("lat", in: -90...90), let longitude = try options.number("lon", in: -180...180) else {
+            throw UsageError(message: "sky needs the place: --lat DEGREES --lon DEGREES (north and east positive)")
+        }
+        let elevation = try options.number("elevation", in: -500...9000) ?? 0
+        let zone = try zoneOption(options)
+        let now = OutputClock.unixTime()
+        let (year, month, day) = try dateOption(options, zone: zone, now: now)
+        let start = zone.midnight(year: year, month: month, day: day)
+        let next = CivilTime.civil(fromDays: CivilTime.days(year: year, month: month, day: day) + 1)
+        let end = zone.midnight(year: next.year, month: next.month, day: next.day)
+        let events = SunEvents.of(dayFrom: start, to: end, latitude: latitude, longitude: longitude, elevation: elevation)
+        let reference = options.values["date"] == nil ? now : start
+        let sun = SolarPosition.at(reference, latitude: latitude, longitude: longitude, elevation: elevation)
+        let upcoming = Seasons.upcoming(after: reference, count: 4)
+        func time(_ t: Double?) -> String { t.map { JSONObjectWriter.quoted(zone.iso8601($0)) } ?? "null" }
+        func span(_ s: SunEvents.Span) -> String { "{\"start\":" + time(s.start) + ",\"end\":" + time(s.end) + "}" }
+        if options.flags.contains("json") {
+            var w = JSONObjectWriter()
+            w.string("date", zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2))
+            w.number("latitude", latitude, decimals: 6)
+            w.number("longitude", longitude, decimals: 6)
+            w.string("timeZone", zone.name)
+            var s = JSONObjectWriter()
+            for (key, value) in [("astronomicalDawn", events.astronomicalDawn), ("nauticalDawn", events.nauticalDawn), ("civilDawn", events.civilDawn)] {
+                s.raw(key, time(value))
+            }
+            s.raw("blueHourMorning", span(events.blueHourMorning))
+            s.raw("sunrise", time(events.sunrise))
+            s.raw("goldenHourMorning", span(events.goldenHourMorning))
+            s.raw("solarNoon", time(events.solarNoon))
+            s.raw("goldenHourEvening", span(events.goldenHourEvening))
+            s.raw("sunset", time(events.sunset))
+            s.raw("blueHourEvening", span(events.blueHourEvening))
+            for (key, value) in [("civilDusk", events.civilDusk), ("nauticalDusk", events.nauticalDusk), ("astronomicalDusk", events.astronomicalDusk)] {
+                s.raw(key, time(value))
+            }
+            s.number("dayLengthSeconds", events.dayLength, decimals: 0)
+            s.number("altitude", sun.apparentAltitude, decimals: 2)
+            s.number("azimuth", sun.azimuth, decimals: 2)
+            s.string("light", SunEvents.light(at: reference, latitude: latitude, longitude: longitude).rawValue)
+            w.raw("sun", s.finished)
+            w.raw("moon", "null")
+            w.raw("seasons", seasonsJSON(upcoming, zone: zone, reference: reference, northern: latitude >= 0))
+            w.raw("planets", "[]")
+            writeOut(w.finished + "\n")
+        } else {
+            func line(_ label: String, _ t: Double?) { writeOut(label.padding(18) + (t.map { String(zone.iso8601($0).dropFirst(11).prefix(8)) } ?? "--") + "\n") }
+            writeOut("Sun on \(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(day, 2)) at \(fixed(latitude, 4)), \(fixed(longitude, 4)) (\(zone.name))\n")
+            line("astronomical dawn", events.astronomicalDawn)
+            line("nautical dawn", events.nauticalDawn)
+            line("civil dawn", events.civilDawn)
+            line("sunrise", events.sunrise)
+            line("golden hour ends", events.goldenHourMorning.end)
+            line("solar noon", events.solarNoon)
+            line("golden hour", events.goldenHourEvening.start)
+            line("sunset", events.sunset)
+            line("civil dusk", events.civilDusk)
+            line("nautical dusk", events.nauticalDusk)
+            line("astronomical dusk", events.astronomicalDusk)
+            writeOut("day length".padding(18) + "\(Int(events.dayLength) / 3600) h \(Int(events.dayLength) / 60 % 60) min\n")
+            if let first = upcoming.first {
+                writeOut("next season".padding(18) + "\(first.event.name): \(zone.iso8601(first.time)) (\(daysUntil(first.time, zone: zone, from: reference)) days)\n")
+            }
+        }
+        return 0
+    }
+
+    static func seasons(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
+        let options = try Options(arguments, spec: OptionSpec(valued: ["count", "lat", "tz"], flags: ["json"]), command: "seasons")
+        let count = try options.integer("count", in: 1...400) ?? 4
+        let northern = (try options.number("lat", in: -90...90) ?? 1) >= 0
+        let zone = try zoneOption(options)
+        let now = OutputClock.unixTime()
+        let upcoming = Seasons.upcoming(after: now, count: count)
+        if options.flags.contains("json") {
+            writeOut(seasonsJSON(upcoming, zone: zone, reference: now, northern: northern) + "\n")
+        } else {
+            if let progress = progress(at: now, northern: northern) {
+                writeOut("\(progress.season.capitalizedFirst): day \(Int(progress.elapsed)) of \(Int(progress.total.rounded()))\n")
+            }
+            for (event, time) in upcoming {
+                writeOut("\(zone.iso8601(time))  \(event.name.padding(18))  in \(daysUntil(time, zone: zone, from: now)) days  \(event.description(northern: northern))\n")
+            }
+        }
+        return 0
+    }
+
+    static func seasonsJSON(_ upcoming: [(event: Seasons.Event, time: Double)], zone: TimeZoneRules, reference: Double, northern: Bool) -> String {
+        func item(_ e: (event: Seasons.Event, time: Double)) -> String {
+            var w = JSONObjectWriter()
+            w.string("name", e.event.name)
+            w.string("time", zone.iso8601(e.time))
+            w.integer("daysUntil", daysUntil(e.time, zone: zone, from: reference))
+            w.string("begins", e.event.season(northern: northern))
+            w.string("description", e.event.description(northern: northern))
+            return w.finished
+        }
+        var w = JSONObjectWriter()
+        if let first = upcoming.first { w.raw("next", item(first)) } else { w.null("next") }
+        w.raw("upcoming", "[" + upcoming.map(item).joined(separator: ",") + "]")
+        if let progress = progress(at: reference, northern: northern) {
+            var p = JSONObjectWriter()
+            p.string("season", progress.season)
+            p.number("daysElapsed", progress.elapsed, decimals: 1)
+            p.number("daysTotal", progress.total, decimals: 1)
+            w.raw("current", p.finished)
+        }
+        return w.finished
+    }
+
+    /// The astronomical season now: which, days gone and its length.
+    static func progress(at time: Double, northern: Bool) -> (season: String, elapsed: Double, total: Double)? {
+        let year = CivilTime(unixSeconds: time).year
+        var instants: [(Seasons.Event, Double)] = []
+        for y in (year - 1)...(year + 1) { for e in Seasons.Event.allCases { instants.append((e, Seasons.instant(e, year: y))) } }
+        guard let index = instants.lastIndex(where: { $0.1 <= time }), index + 1 < instants.count else { return nil }
+        let (event, began) = instants[index]
+        return (event.season(northern: northern), (time - began) / 86_400, (instants[index + 1].1 - began) / 86_400)
+    }
+
+    /// Whole days from the local date of `from` to the local date of `time`.
+    static func daysUntil(_ time: Double, zone: TimeZoneRules, from: Double) -> Int {
+        func localDay(_ t: Double) -> Int { Int(((t + Double(zone.offset(at: t))) / 86_400).rounded(.down)) }
+        return localDay(time) - localDay(from)
+    }
+
+    static func zoneOption(_ options: Options) throws(UsageError) -> TimeZoneRules {
+        do { return try TimeZoneRules(options.values["tz"]) } catch { throw UsageError(message: error.description) }
+    }
+
+    static func dateOption(_ options: Options, zone: TimeZoneRules, now: Double) throws(UsageError) -> (Int, Int, Int) {
+        guard let text = options.values["date"] else {
+            let local = CivilTime(unixSeconds: now + Double(zone.offset(at: now)))
+            return (local.year, local.month, local.day)
+        }
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, (1800...2200).contains(parts[0]), (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
+            throw UsageError(message: "--date takes YYYY-MM-DD, not '\(text)'")
+        }
+        return (parts[0], parts[1], parts[2])
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}
