@@ -11,8 +11,8 @@ enum SkyCommand {
 
     The Sun's events of that local calendar day: astronomical, nautical and civil dawn, blue
     hour, sunrise, golden hour, solar noon, golden hour, sunset, blue hour, civil, nautical and
-    astronomical dusk, and the day's length; the Sun's altitude and azimuth now; the next
-    equinox or solstice. Sunrise and sunset are for the Sun's centre at -0.833° (refraction and
+    astronomical dusk, and the day's length; the Sun's altitude and azimuth now; the Moon's
+    phase, illumination, age, rise and set and its next phases; the next equinox or solstice. Sunrise and sunset are for the Sun's centre at -0.833° (refraction and
     the semi-diameter); events that do not happen that day (polar day and night, nights that
     never get dark) are null. ZONE is an IANA name (Europe/Zurich) or an offset (+02:00);
     default the system's zone. Times are ISO-8601 with the zone's offset.
@@ -73,7 +73,7 @@ enum SkyCommand {
             s.number("azimuth", sun.azimuth, decimals: 2)
             s.string("light", SunEvents.light(at: reference, latitude: latitude, longitude: longitude).rawValue)
             w.raw("sun", s.finished)
-            w.raw("moon", "null")
+            w.raw("moon", moonJSON(reference: reference, start: start, end: end, latitude: latitude, longitude: longitude, zone: zone))
             w.raw("seasons", seasonsJSON(upcoming, zone: zone, reference: reference, northern: latitude >= 0))
             w.raw("planets", "[]")
             writeOut(w.finished + "\n")
@@ -92,6 +92,12 @@ enum SkyCommand {
             line("nautical dusk", events.nauticalDusk)
             line("astronomical dusk", events.astronomicalDusk)
             writeOut("day length".padding(18) + "\(Int(events.dayLength) / 3600) h \(Int(events.dayLength) / 60 % 60) min\n")
+            let moon = MoonPhases.riseAndSet(from: start, to: end, latitude: latitude, longitude: longitude)
+            let elongation = MoonPhases.elongation(at: reference)
+            writeOut("moon".padding(18) + "\(MoonPhases.name(elongation: elongation)), \(Int((MoonPhases.illumination(at: reference) * 100).rounded()))% lit\n")
+            line("moonrise", moon.rise)
+            line("moonset", moon.set)
+            writeOut("next full moon".padding(18) + zone.iso8601(MoonPhases.next(.fullMoon, after: reference)) + "\n")
             if let first = upcoming.first {
                 writeOut("next season".padding(18) + "\(first.event.name): \(zone.iso8601(first.time)) (\(daysUntil(first.time, zone: zone, from: reference)) days)\n")
             }
@@ -117,6 +123,24 @@ enum SkyCommand {
             }
         }
         return 0
+    }
+
+    static func moonJSON(reference: Double, start: Double, end: Double, latitude: Double, longitude: Double, zone: TimeZoneRules) -> String {
+        let elongation = MoonPhases.elongation(at: reference)
+        let (rise, set) = MoonPhases.riseAndSet(from: start, to: end, latitude: latitude, longitude: longitude)
+        var w = JSONObjectWriter()
+        w.string("phase", MoonPhases.name(elongation: elongation))
+        w.number("illumination", MoonPhases.illumination(at: reference), decimals: 3)
+        w.number("age", MoonPhases.age(at: reference), decimals: 2)
+        w.number("elongation", elongation, decimals: 2)
+        w.raw("moonrise", rise.map { JSONObjectWriter.quoted(zone.iso8601($0)) } ?? "null")
+        w.raw("moonset", set.map { JSONObjectWriter.quoted(zone.iso8601($0)) } ?? "null")
+        w.string("nextFullMoon", zone.iso8601(MoonPhases.next(.fullMoon, after: reference)))
+        w.string("nextNewMoon", zone.iso8601(MoonPhases.next(.newMoon, after: reference)))
+        w.raw("phases", "[" + MoonPhases.upcoming(after: reference, count: 4).map { p in
+            "{\"name\":" + JSONObjectWriter.quoted(p.phase.name) + ",\"time\":" + JSONObjectWriter.quoted(zone.iso8601(p.time)) + "}"
+        }.joined(separator: ",") + "]")
+        return w.finished
     }
 
     static func seasonsJSON(_ upcoming: [(event: Seasons.Event, time: Double)], zone: TimeZoneRules, reference: Double, northern: Bool) -> String {

@@ -72,18 +72,34 @@ public struct SolarPosition: Sendable, Equatable {
         let theta = Angle.heading(heliocentricLongitude + 180)
         let beta = -heliocentricLatitude
         let (dPsi, dEpsilon) = nutation(jce: jce)
-        let u = jme / 10
-        var meanObliquity = 84_381.448
-        for (index, c) in [-4_680.93, -1.55, 1_999.25, -51.38, -249.67, -39.05, 7.12, 27.87, 5.79, 2.45].enumerated() {
-            meanObliquity += c * pow(u, Double(index + 1))
-        }
-        let epsilon = meanObliquity / 3600 + dEpsilon
+        let epsilon = meanObliquity(jme: jme) + dEpsilon
         let lambda = theta + dPsi - 20.4898 / (3600 * r)
         let l = Angle.radians(lambda), e = Angle.radians(epsilon), b = Angle.radians(beta)
         let alpha = Angle.heading(Angle.degrees(atan2(sin(l) * cos(e) - tan(b) * sin(e), cos(l))))
         let delta = Angle.degrees(asin(sin(b) * cos(e) + cos(b) * sin(e) * sin(l)))
         return Geocentric(longitude: Angle.heading(lambda), rightAscension: alpha, declination: delta, distance: r,
                           nutationLongitude: dPsi, obliquity: epsilon)
+    }
+
+    /// The mean obliquity of the ecliptic (Laskar 1986), degrees, at Julian ephemeris
+    /// millennium `jme`.
+    static func meanObliquity(jme: Double) -> Double {
+        let u = jme / 10
+        var arcseconds = 84_381.448
+        for (index, c) in [-4_680.93, -1.55, 1_999.25, -51.38, -249.67, -39.05, 7.12, 27.87, 5.79, 2.45].enumerated() {
+            arcseconds += c * pow(u, Double(index + 1))
+        }
+        return arcseconds / 3600
+    }
+
+    /// Apparent sidereal time at Greenwich, degrees.
+    static func apparentSiderealTime(unixTime: Double) -> Double {
+        let jd = unixTime / 86_400 + 2_440_587.5
+        let jc = (jd - 2_451_545) / 36_525
+        let jce = (jd + DeltaT.seconds(julianDay: jd) / 86_400 - 2_451_545) / 36_525
+        let mean = Angle.heading(280.460_618_37 + 360.985_647_366_29 * (jd - 2_451_545) + 0.000_387_933 * jc * jc - jc * jc * jc / 38_710_000)
+        let (dPsi, dEpsilon) = nutation(jce: jce)
+        return Angle.heading(mean + dPsi * cos(Angle.radians(meanObliquity(jme: jce / 10) + dEpsilon)))
     }
 
     /// Nutation in longitude and obliquity, degrees.
