@@ -40,6 +40,8 @@ public struct FramebufferView {
     /// The pressure trend, e.g. "→ STABLE CONDITIONS", and the newest alert while it is recent.
     public var trend: String?
     public var alert: String?
+    /// The next sun event with its countdown, the Moon and the season.
+    public var sky: String?
     /// A GPS warning a person can act on, e.g. "few satellites: move away from buildings".
     public var gpsWarning: String?
 
@@ -83,6 +85,7 @@ public struct FramebufferView {
         }
         if let trend { out.append((trend.uppercased(), .text, false)) }
         if let alert { out.append(("ALERT: " + alert.uppercased(), .warning, false)) }
+        if let sky { out.append((sky.uppercased(), .text, false)) }
         if let gpsWarning { out.append(("GPS: " + gpsWarning.uppercased(), .warning, false)) }
         if let navigation { out.append((navigation.uppercased(), .heading, false)) }
         if calibration == "inProgress" {

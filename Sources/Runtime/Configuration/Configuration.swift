@@ -1,4 +1,5 @@
 import Glibc
+import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
 
@@ -43,6 +44,14 @@ public struct Configuration: Sendable, Equatable {
     public var powerSupplyDirectory = "/sys/class/power_supply"
     /// The adaptive sampling table (its walking row is the configured rates).
     public var samplingTable = SamplingTable.defaults
+    /// Where the sky is computed for when there is no GPS fix, and the zone its times are in
+    /// (nil: the system's zone).
+    public var observer: Place?
+    public struct Place: Sendable, Equatable {
+        public var latitude: Double
+        public var longitude: Double
+    }
+    public var timeZone: String?
     /// How tracks take points unless a start says otherwise.
     public var trackInterval = TrackSampler.Mode.every(5)
 
@@ -62,6 +71,8 @@ public struct Configuration: Sendable, Equatable {
         "simulatedGPSRateHz": "a number from 1 to 10",
         "qnh": "a pressure in hPa from 850 to 1100",
         "trackInterval": "seconds between track points, 1 to 30, or \"adaptive\"",
+        "observer": "an object with latitude and longitude (degrees): the sky's place without a GPS fix",
+        "timeZone": "an IANA zone (Europe/Zurich) or an offset (+02:00) for the sky's times",
         "realTime": "an object with priority (1..99 or null), cpu (a CPU number or null), lockMemory (true/false), keepCPUAwake (true/false)",
         "sampling": "an object with adaptive (true/false), lowPower (true/false), lowBatteryPercent (5..80), powerSupply (a directory), rates ({\"still\": {\"imu\": 25, ...}, ...}), lowPowerCeiling ({\"imu\": 50, ...})",
     ]
@@ -127,6 +138,17 @@ public struct Configuration: Sendable, Equatable {
         case "loopRateHz": loopRateHz = try number(key, 10...2000, value)
         case "simulatedGPSRateHz": simulatedGPSRateHz = try number(key, 1...10, value)
         case "qnh": qnh = try number(key, 850...1100, value)
+        case "observer":
+            guard let latitude = value["latitude"]?.numberValue, let longitude = value["longitude"]?.numberValue,
+                  abs(latitude) <= 90, abs(longitude) <= 180 else {
+                throw ConfigurationError(file: file, key: key, problem: "must be {\"latitude\": -90..90, \"longitude\": -180..180}")
+            }
+            observer = Place(latitude: latitude, longitude: longitude)
+        case "timeZone":
+            guard let name = value.stringValue, (try? TimeZoneRules(name)) != nil else {
+                throw ConfigurationError(file: file, key: key, problem: "must be an IANA zone such as Europe/Zurich or an offset such as +02:00, found \(describe(value))")
+            }
+            timeZone = name
         case "trackInterval":
             guard let mode = TrackSampler.Mode(value.stringValue ?? value.numberValue.map { String($0) } ?? "") else {
                 throw ConfigurationError(file: file, key: key, problem: "must be 1 to 30 (seconds) or \"adaptive\", found \(describe(value))")

@@ -47,7 +47,7 @@ enum DisplayTarget {
     func end() { if case .terminal = self { writeOut("\u{1B}[?25h") } }
 
     func draw(_ state: NavigationState, calibration: String?, progress: Double, night: Bool, profile: String?,
-              navigation: String?, gpsWarning: String?, trend: String? = nil, alert: String? = nil,
+              navigation: String?, gpsWarning: String?, trend: String? = nil, alert: String? = nil, sky: String? = nil,
               graphs: [(label: String, values: [Double])] = [], terminalText: () -> String) {
         switch self {
         case .none:
@@ -61,6 +61,7 @@ enum DisplayTarget {
             view.trend = trend
             view.alert = alert
             view.graphs = graphs
+            view.sky = sky
             view.render(state, on: screen)
             if let screenshot { _ = writeFileAtomically(screenshot, screen.ppm()) }
         }

@@ -37,6 +37,7 @@ final class OutputLoop<Clock: MonotonicClock> {
     let waypoints: WaypointService?
     let positions: PositionService?
     let chronicle: Chronicle?
+    let sky: SkyService?
     private var latest = NavigationState()
     /// The display's heading, smoothed on the unit circle so 359° and 1° average to 0°, not 180°.
     private var displayHeading = HeadingSmoother(timeConstant: 0.5)
@@ -53,7 +54,8 @@ final class OutputLoop<Clock: MonotonicClock> {
          display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device],
          controls: Controls? = nil, compass: CompassService? = nil, motion: MotionService? = nil,
          adaptive: AdaptiveService<Clock>? = nil, tracks: TrackService? = nil, waypoints: WaypointService? = nil,
-         positions: PositionService? = nil, chronicle: Chronicle? = nil) {
+         positions: PositionService? = nil, sky: SkyService? = nil, chronicle: Chronicle? = nil) {
+        self.sky = sky
         self.waypoints = waypoints
         self.positions = positions
         self.chronicle = chronicle
@@ -208,6 +210,7 @@ final class OutputLoop<Clock: MonotonicClock> {
         if now >= nextEnvironment {
             nextEnvironment = now + 1_000_000_000
             if latest.pressure != nil { send(GPSDReports.env(latest, device: deviceName, time: OutputClock.wallClock(), weather: weatherFigures())) }
+            for report in sky?.tick(latest, time: utcNow(), wallClock: OutputClock.wallClock()) ?? [] { send(report) }
             if let chronicle {
                 let (reports, alerted) = chronicle.tick(state: latest, time: utcNow(), wallClock: OutputClock.wallClock())
                 for report in reports { send(report) }
@@ -241,7 +244,8 @@ final class OutputLoop<Clock: MonotonicClock> {
         display.draw(shown, calibration: compass?.status.rawValue, progress: compass?.progress ?? 0,
                      night: motion?.nightTheme ?? false, profile: adaptive?.profile, navigation: navigationLine(),
                      gpsWarning: positions?.warnings.first?.advice, trend: trendLine(),
-                     alert: chronicle?.alerts.displayLine(time: utcNow()), graphs: historyGraphs()) {
+                     alert: chronicle?.alerts.displayLine(time: utcNow()), sky: sky?.displayLine(latest, time: utcNow()),
+                     graphs: historyGraphs()) {
             StatusView().render(shown, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
                                 clients: server?.clientCount ?? 0, title: deviceName, profile: adaptive?.profile,
                                 navigation: navigationLine(), gpsNote: gpsNote(), weather: weatherLines())
@@ -285,6 +289,7 @@ final class OutputLoop<Clock: MonotonicClock> {
             lines.append("History   " + graphs.joined(separator: "  "))
         }
         if let alert = chronicle.alerts.displayLine(time: now) { lines.append("ALERT     " + alert) }
+        if let line = sky?.displayLine(latest, time: now) { lines.append("Sky       " + line) }
         return lines
     }
 

@@ -1,0 +1,127 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+
+/// The sky on the running device, for the observer's place (the GPS position, else the
+/// configured one): a SUN report each minute, EVENTs at sunrise, sunset and the start of the
+/// golden and blue hours, and the lines the display shows.
+final class SkyService {
+    let zone: TimeZoneRules
+    let configured: (latitude: Double, longitude: Double)?
+    private var day: (start: Double, end: Double, events: SunEvents, latitude: Double, longitude: Double)?
+    private var lastTick = Double.nan
+    private var lastReport = -Double.infinity
+
+    init(zone: TimeZoneRules, observer: (latitude: Double, longitude: Double)?) {
+        self.zone = zone
+        configured = observer
+    }
+
+    /// The observer: the fix's position, else the configured place.
+    func observer(_ state: NavigationState) -> (latitude: Double, longitude: Double)? {
+        state.fix.hasPosition ? (state.fix.latitude, state.fix.longitude) : configured
+    }
+
+    /// Once a second: EVENTs for the sun events passed since the last call, and a SUN report
+    /// once a minute.
+    func tick(_ state: NavigationState, time: Double, wallClock: String) -> [String] {
+        guard let place = observer(state) else { return [] }
+        let events = today(time: time, place: place)
+        var reports: [String] = []
+        if lastTick.isFinite && time > lastTick && time - lastTick < 120 {
+            for (kind, instant) in Self.marks(events) where instant > lastTick && instant <= time {
+                var w = JSONObjectWriter(class: "EVENT")
+                w.string("event", "sky")
+                w.string("kind", kind)
+                w.string("at", zone.iso8601(instant))
+                w.string("time", wallClock)
+                reports.append(w.finished)
+            }
+        }
+        lastTick = time
+        if time - lastReport >= 60 {
+            lastReport = time
+            reports.append(report(place: place, events: events, time: time))
+        }
+        return reports
+    }
+
+    /// The events a person is told about, by name.
+    static func marks(_ e: SunEvents) -> [(String, Double)] {
+        [("blueHourMorningStart", e.blueHourMorning.start), ("sunrise", e.sunrise), ("goldenHourMorningStart", e.goldenHourMorning.start),
+         ("goldenHourEveningStart", e.goldenHourEvening.start), ("sunset", e.sunset), ("blueHourEveningStart", e.blueHourEvening.start)]
+            .compactMap { name, t in t.map { (name, $0) } }
+    }
+
+    /// The local day's events, computed once a day (or when the observer moved 10 km).
+    private func today(time: Double, place: (latitude: Double, longitude: Double)) -> SunEvents {
+        if let day, time >= day.start, time < day.end, abs(day.latitude - place.latitude) < 0.1, abs(day.longitude - place.longitude) < 0.1 {
+            return day.events
+        }
+        let local = CivilTime(unixSeconds: time + Double(zone.offset(at: time)))
+        let start = zone.midnight(year: local.year, month: local.month, day: local.day)
+        let next = CivilTime.civil(fromDays: CivilTime.days(year: local.year, month: local.month, day: local.day) + 1)
+        let end = zone.midnight(year: next.year, month: next.month, day: next.day)
+        let events = SunEvents.of(dayFrom: start, to: end, latitude: place.latitude, longitude: place.longitude)
+        day = (start, end, events, place.latitude, place.longitude)
+        return events
+    }
+
+    /// The next sun event after `time` today, or nil.
+    func nextEvent(time: Double, state: NavigationState) -> (name: String, time: Double)? {
+        guard let place = observer(state) else { return nil }
+        let events = today(time: time, place: place)
+        let all = Self.marks(events) + [("civilDusk", events.civilDusk), ("civilDawn", events.civilDawn), ("solarNoon", events.solarNoon)]
+            .compactMap { name, t in t.map { (name, $0) } }
+        return all.filter { $0.1 > time }.min { $0.1 < $1.1 }
+    }
+
+    /// SUN (Lodestone): the Sun now, the day's rise and set, the next event, the Moon's phase.
+    func report(place: (latitude: Double, longitude: Double), events: SunEvents, time: Double) -> String {
+        let sun = SolarPosition.at(time, latitude: place.latitude, longitude: place.longitude)
+        var w = JSONObjectWriter(class: "SUN")
+        w.string("time", zone.iso8601(time))
+        w.number("lat", place.latitude, decimals: 5)
+        w.number("lon", place.longitude, decimals: 5)
+        w.number("altitude", sun.apparentAltitude, decimals: 2)
+        w.number("azimuth", sun.azimuth, decimals: 2)
+        w.string("light", SunEvents.light(at: time, latitude: place.latitude, longitude: place.longitude).rawValue)
+        w.raw("sunrise", events.sunrise.map { JSONObjectWriter.quoted(zone.iso8601($0)) } ?? "null")
+        w.raw("sunset", events.sunset.map { JSONObjectWriter.quoted(zone.iso8601($0)) } ?? "null")
+        w.number("dayLengthSeconds", events.dayLength, decimals: 0)
+        if let next = Self.marks(events).filter({ $0.1 > time }).min(by: { $0.1 < $1.1 }) {
+            w.raw("next", "{\"event\":" + JSONObjectWriter.quoted(next.0) + ",\"time\":" + JSONObjectWriter.quoted(zone.iso8601(next.1))
+                  + ",\"inSeconds\":" + JSONObjectWriter.format((next.1 - time).rounded(), decimals: 0) + "}")
+        } else {
+            w.null("next")
+        }
+        let elongation = MoonPhases.elongation(at: time)
+        w.raw("moon", "{\"phase\":" + JSONObjectWriter.quoted(MoonPhases.name(elongation: elongation)) + ",\"illumination\":"
+              + JSONObjectWriter.format(MoonPhases.illumination(at: time), decimals: 3) + "}")
+        return w.finished
+    }
+
+    /// The display's sky line: "sunset 16:52 in 2 h 14 min · moon 96% waxing gibbous · winter in 28 d".
+    func displayLine(_ state: NavigationState, time: Double) -> String? {
+        guard observer(state) != nil else { return nil }
+        var parts: [String] = []
+        if let next = nextEvent(time: time, state: state) {
+            let minutes = Int((next.time - time) / 60)
+            let clock = String(zone.iso8601(next.time).dropFirst(11).prefix(5))
+            parts.append("\(Self.words(next.name)) \(clock) in " + (minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"))
+        }
+        let elongation = MoonPhases.elongation(at: time)
+        parts.append("moon \(Int((MoonPhases.illumination(at: time) * 100).rounded()))% \(MoonPhases.name(elongation: elongation).lowercased())")
+        if let season = Seasons.upcoming(after: time, count: 1).first {
+            let days = Int(((season.time - time) / 86_400).rounded(.down))
+            parts.append("\(season.event.season(northern: (observer(state)?.latitude ?? 1) >= 0)) in \(days) d")
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    static func words(_ name: String) -> String {
+        var out = ""
+        for c in name { if c.isUppercase { out += " " + c.lowercased() } else { out.append(c) } }
+        return out
+    }
+}

@@ -1,0 +1,26 @@
+import LodestoneCore
+import LodestoneDomain
+@testable import LodestoneRuntime
+import Testing
+
+/// The running device's sky: one EVENT per sun event as the time passes it, a SUN report a
+/// minute, and the configured place when there is no fix.
+@Suite struct SkyServiceTests {
+    @Test func sunsetIsAnnouncedOnceAndSunReportsComeEachMinute() throws {
+        let sky = SkyService(zone: try TimeZoneRules("+01:00"), observer: (46.55, 7.98))
+        let state = NavigationState()   // no fix: the configured place
+        let start = CivilTime(year: 2026, month: 11, day: 23, hour: 15).unixSeconds
+        var reports: [String] = []
+        for second in stride(from: 0.0, to: 3 * 3600, by: 1) { reports += sky.tick(state, time: start + second, wallClock: "t") }
+        let events = reports.filter { $0.contains("\"event\":\"sky\"") }
+        #expect(events.filter { $0.contains("\"kind\":\"sunset\"") }.count == 1)
+        #expect(events.contains { $0.contains("\"kind\":\"blueHourEveningStart\"") })
+        let sunset = try #require(SunEvents.of(dayFrom: CivilTime(year: 2026, month: 11, day: 22, hour: 23).unixSeconds,
+                                               to: CivilTime(year: 2026, month: 11, day: 23, hour: 23).unixSeconds,
+                                               latitude: 46.55, longitude: 7.98).sunset)
+        #expect(events.contains { $0.contains("\"at\":\"" + (try! TimeZoneRules("+01:00")).iso8601(sunset) + "\"") })
+        #expect(reports.filter { $0.contains("\"class\":\"SUN\"") }.count == 180)
+        let line = try #require(sky.displayLine(state, time: start))
+        #expect(line.hasPrefix("sunset 16:") && line.contains("moon 9") && line.contains("winter in 28 d"), "\(line)")
+    }
+}
