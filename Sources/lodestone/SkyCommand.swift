@@ -12,7 +12,9 @@ enum SkyCommand {
     The Sun's events of that local calendar day: astronomical, nautical and civil dawn, blue
     hour, sunrise, golden hour, solar noon, golden hour, sunset, blue hour, civil, nautical and
     astronomical dusk, and the day's length; the Sun's altitude and azimuth now; the Moon's
-    phase, illumination, age, rise and set and its next phases; the next equinox or solstice. Sunrise and sunset are for the Sun's centre at -0.833° (refraction and
+    phase, illumination, age, rise and set and its next phases; the planets' altitude,
+    azimuth, magnitude, rise, transit and set (and the phase of Mercury and Venus); the next
+    equinox or solstice. Without --date, "now" is the present moment; with it, the day's start. Sunrise and sunset are for the Sun's centre at -0.833° (refraction and
     the semi-diameter); events that do not happen that day (polar day and night, nights that
     never get dark) are null. ZONE is an IANA name (Europe/Zurich) or an offset (+02:00);
     default the system's zone. Times are ISO-8601 with the zone's offset.
@@ -75,7 +77,7 @@ enum SkyCommand {
             w.raw("sun", s.finished)
             w.raw("moon", moonJSON(reference: reference, start: start, end: end, latitude: latitude, longitude: longitude, zone: zone))
             w.raw("seasons", seasonsJSON(upcoming, zone: zone, reference: reference, northern: latitude >= 0))
-            w.raw("planets", "[]")
+            w.raw("planets", planetsJSON(reference: reference, start: start, end: end, latitude: latitude, longitude: longitude, zone: zone))
             writeOut(w.finished + "\n")
         } else {
             func line(_ label: String, _ t: Double?) { writeOut(label.padding(18) + (t.map { String(zone.iso8601($0).dropFirst(11).prefix(8)) } ?? "--") + "\n") }
@@ -98,6 +100,14 @@ enum SkyCommand {
             line("moonrise", moon.rise)
             line("moonset", moon.set)
             writeOut("next full moon".padding(18) + zone.iso8601(MoonPhases.next(.fullMoon, after: reference)) + "\n")
+            for planet in Planet.allCases {
+                let position = PlanetPosition.of(planet, at: reference)
+                let sky = position.horizontal(unixTime: reference, latitude: latitude, longitude: longitude)
+                let events = PlanetPosition.events(planet, from: start, to: end, latitude: latitude, longitude: longitude)
+                func clock(_ t: Double?) -> String { t.map { String(zone.iso8601($0).dropFirst(11).prefix(5)) } ?? "--:--" }
+                writeOut(planet.name.padding(18) + "mag \(fixed(position.magnitude, 1))  alt \(fixed(sky.altitude, 0))° az \(fixed(sky.azimuth, 0))°"
+                         + "  rise \(clock(events.rise))  transit \(clock(events.transit))  set \(clock(events.set))\n")
+            }
             if let first = upcoming.first {
                 writeOut("next season".padding(18) + "\(first.event.name): \(zone.iso8601(first.time)) (\(daysUntil(first.time, zone: zone, from: reference)) days)\n")
             }
@@ -141,6 +151,27 @@ enum SkyCommand {
             "{\"name\":" + JSONObjectWriter.quoted(p.phase.name) + ",\"time\":" + JSONObjectWriter.quoted(zone.iso8601(p.time)) + "}"
         }.joined(separator: ",") + "]")
         return w.finished
+    }
+
+    static func planetsJSON(reference: Double, start: Double, end: Double, latitude: Double, longitude: Double, zone: TimeZoneRules) -> String {
+        "[" + Planet.allCases.map { planet in
+            let position = PlanetPosition.of(planet, at: reference)
+            let sky = position.horizontal(unixTime: reference, latitude: latitude, longitude: longitude)
+            let events = PlanetPosition.events(planet, from: start, to: end, latitude: latitude, longitude: longitude)
+            var w = JSONObjectWriter()
+            w.string("name", planet.name)
+            w.number("altitude", sky.altitude, decimals: 2)
+            w.number("azimuth", sky.azimuth, decimals: 2)
+            w.number("magnitude", position.magnitude, decimals: 1)
+            w.number("rightAscension", position.rightAscension, decimals: 4)
+            w.number("declination", position.declination, decimals: 4)
+            w.number("distance", position.distance, decimals: 5)
+            for (key, t) in [("rise", events.rise), ("transit", events.transit), ("set", events.set)] {
+                w.raw(key, t.map { JSONObjectWriter.quoted(zone.iso8601($0)) } ?? "null")
+            }
+            if planet == .mercury || planet == .venus { w.number("phase", position.illuminated, decimals: 3) }
+            return w.finished
+        }.joined(separator: ",") + "]"
     }
 
     static func seasonsJSON(_ upcoming: [(event: Seasons.Event, time: Double)], zone: TimeZoneRules, reference: Double, northern: Bool) -> String {

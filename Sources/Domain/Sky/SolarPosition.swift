@@ -52,6 +52,8 @@ public struct SolarPosition: Sendable, Equatable {
     struct Geocentric {
         var longitude: Double, rightAscension: Double, declination: Double, distance: Double
         var nutationLongitude: Double, obliquity: Double
+        /// The Earth's heliocentric longitude and latitude (degrees, of date).
+        var heliocentricLongitude: Double, heliocentricLatitude: Double
     }
 
     /// The apparent geocentric place at Julian ephemeris century `jce` (TT).
@@ -78,7 +80,8 @@ public struct SolarPosition: Sendable, Equatable {
         let alpha = Angle.heading(Angle.degrees(atan2(sin(l) * cos(e) - tan(b) * sin(e), cos(l))))
         let delta = Angle.degrees(asin(sin(b) * cos(e) + cos(b) * sin(e) * sin(l)))
         return Geocentric(longitude: Angle.heading(lambda), rightAscension: alpha, declination: delta, distance: r,
-                          nutationLongitude: dPsi, obliquity: epsilon)
+                          nutationLongitude: dPsi, obliquity: epsilon, heliocentricLongitude: heliocentricLongitude,
+                          heliocentricLatitude: heliocentricLatitude)
     }
 
     /// The mean obliquity of the ecliptic (Laskar 1986), degrees, at Julian ephemeris
