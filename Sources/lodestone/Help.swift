@@ -17,6 +17,7 @@ enum Help {
       snapshot  capture every current value at once; list, show, compare, export (JSON/CSV)
       sky       sunrise, sunset, twilights, golden and blue hours and the next season for a place and date
       seasons   the next equinoxes and solstices and the current season's progress
+      passes    satellite passes (the ISS by default) from a local TLE file, SGP4/SDP4
       lock      lock a bearing to follow (deviation and off-course alerts), or --off
       level     the bubble level, or --zero it on a reference surface
       calibrate fit the magnetometer's hard- and soft-iron correction (figure-8 calibration)
