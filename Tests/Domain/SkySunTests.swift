@@ -58,6 +58,45 @@ import Testing
         #expect(london.sunrise != nil && london.astronomicalDawn == nil && london.astronomicalDusk == nil)
     }
 
+    /// Rise, set and the three twilights at 60 random places between 65 S and 65 N, 1900-2100,
+    /// against DE421 (Tests/Domain/Vectors/sun_events_de421.csv, written by
+    /// scripts/sun-reference.py): within 10 s, and absent exactly where the ephemeris says the
+    /// Sun never reaches that depression.
+    @Test func risesSetsAndTwilightsMatchDE421() throws {
+        let text = try String(contentsOfFile: SkyPlanetTests.vectors + "sun_events_de421.csv")
+        var days: [String: SunEvents] = [:]
+        var worst = 0.0, timed = 0, absent = 0
+        for line in text.split(whereSeparator: \.isNewline).dropFirst() {
+            let f = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard f.count == 5, let start = Double(f[0]), let latitude = Double(f[1]), let longitude = Double(f[2]) else { continue }
+            let key = String(f[0] + f[1] + f[2])
+            let events = days[key] ?? SunEvents.of(dayFrom: start, to: start + 86_400, latitude: latitude, longitude: longitude)
+            days[key] = events
+            let ours: Double?
+            switch f[3] {
+            case "astronomicalDawn": ours = events.astronomicalDawn
+            case "nauticalDawn": ours = events.nauticalDawn
+            case "civilDawn": ours = events.civilDawn
+            case "sunrise": ours = events.sunrise
+            case "sunset": ours = events.sunset
+            case "civilDusk": ours = events.civilDusk
+            case "nauticalDusk": ours = events.nauticalDusk
+            default: ours = events.astronomicalDusk
+            }
+            if let reference = Double(f[4]) {
+                let difference = abs(try #require(ours, "\(line): missing") - reference)
+                #expect(difference < 10, "\(line): \(difference) s")
+                worst = max(worst, difference)
+                timed += 1
+            } else {
+                #expect(ours == nil, "\(line): \(ours ?? 0) where DE421 has none")
+                absent += 1
+            }
+        }
+        print("sun events: \(timed) times, worst difference from DE421 \(worst) s; \(absent) events that do not happen")
+        #expect(timed + absent == 480)
+    }
+
     /// Equinoxes and solstices 2025-2035 against the DE421 times in ../shared/vectors: within 60 s.
     @Test func seasonsMatchTheEphemeris() throws {
         guard let text = try? String(contentsOfFile: Self.vectors + "seasons_2025_2035.csv") else {
