@@ -13,6 +13,8 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <termios.h>
 #include <unistd.h>
 
 int lodestone_i2c_set_address(int fd, int address) {
@@ -118,5 +120,57 @@ int lodestone_framebuffer_info(int fd, lodestone_fb_info *info) {
     info->lineLength = fix.line_length;
     info->memoryLength = fix.smem_len;
     info->monoSetBitIsWhite = fix.visual == FB_VISUAL_MONO10;
+    return 0;
+}
+
+int lodestone_terminal_size(int fd, int *columns, int *rows) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) < 0 || size.ws_col == 0) return -1;
+    *columns = size.ws_col;
+    *rows = size.ws_row;
+    return 0;
+}
+
+// What the terminal looked like before; restored from a signal handler, so only
+// async-signal-safe calls (tcsetattr, write) touch it there.
+static struct termios saved_terminal;
+static volatile sig_atomic_t terminal_taken = 0;
+static int terminal_fd = -1;
+static const char leave_sequence[] = "\033[0m\033[?25h\033[?1049l";
+
+void lodestone_terminal_restore(void) {
+    if (!terminal_taken) return;
+    terminal_taken = 0;
+    tcsetattr(terminal_fd, TCSAFLUSH, &saved_terminal);
+    ssize_t ignored = write(terminal_fd, leave_sequence, sizeof(leave_sequence) - 1);
+    (void)ignored;
+}
+
+static void restore_and_die(int signal_number) {
+    lodestone_terminal_restore();
+    signal(signal_number, SIG_DFL);
+    raise(signal_number);
+}
+
+int lodestone_terminal_take(int fd) {
+    if (terminal_taken) return 0;
+    if (tcgetattr(fd, &saved_terminal) < 0) return -1;
+    struct termios raw = saved_terminal;
+    raw.c_lflag &= ~(ICANON | ECHO);
+    raw.c_cc[VMIN] = 0;
+    raw.c_cc[VTIME] = 0;
+    if (tcsetattr(fd, TCSAFLUSH, &raw) < 0) return -1;
+    terminal_fd = fd;
+    terminal_taken = 1;
+    static int registered = 0;
+    if (!registered) {
+        registered = 1;
+        atexit(lodestone_terminal_restore);
+        int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
+        for (unsigned i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) signal(fatal[i], restore_and_die);
+    }
+    static const char enter[] = "\033[?1049h\033[?25l\033[H\033[2J";
+    ssize_t ignored = write(fd, enter, sizeof(enter) - 1);
+    (void)ignored;
     return 0;
 }

@@ -132,6 +132,13 @@ public struct TimeZoneRules: Sendable {
         }
         return (transitions, indices.map { types[$0] }, types[0], rule)
     }
+
+    /// Whole calendar days in this zone from the local date of `start` to that of `end`
+    /// ("in 3 days" counts midnights, not 24-hour periods).
+    public func localDays(from start: Double, to end: Double) -> Int {
+        func localDay(_ t: Double) -> Int { Int(((t + Double(offset(at: t))) / 86_400).rounded(.down)) }
+        return localDay(end) - localDay(start)
+    }
 }
 
 /// A POSIX TZ rule such as "CET-1CEST,M3.5.0,M10.5.0/3" (only the M month.week.day form, which

@@ -200,3 +200,39 @@ extension Framebuffer {
         return out
     }
 }
+
+/// A frame in ordinary memory with a given layout: the back buffer a frame is drawn into
+/// before it is copied to the display in one go (no half-drawn frames), and the canvas of
+/// `lodestone screenshot`.
+public final class MemoryFramebuffer: Framebuffer {
+    public let width: Int
+    public let height: Int
+    public let format: PixelFormat
+    public let lineLength: Int
+    public let setBitIsLit: Bool
+    public let pixels: UnsafeMutableRawBufferPointer
+
+    public init(width: Int, height: Int, format: PixelFormat, lineLength: Int? = nil, setBitIsLit: Bool = true) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        self.format = format
+        self.lineLength = max(lineLength ?? 0, (self.width * format.bitsPerPixel + 7) / 8)
+        self.setBitIsLit = setBitIsLit
+        pixels = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, self.lineLength * self.height), alignment: 8)
+        pixels.initializeMemory(as: UInt8.self, repeating: 0)
+    }
+
+    /// A back buffer laid out like `screen`.
+    public convenience init(like screen: any Framebuffer) {
+        self.init(width: screen.width, height: screen.height, format: screen.format, lineLength: screen.lineLength, setBitIsLit: screen.setBitIsLit)
+    }
+
+    /// Copies the whole frame to `screen`, which must have the same layout.
+    public func present(on screen: any Framebuffer) {
+        let count = min(lineLength * height, screen.pixels.count, pixels.count)
+        guard let source = pixels.baseAddress, let target = screen.pixels.baseAddress, count > 0 else { return }
+        target.copyMemory(from: source, byteCount: count)
+    }
+
+    deinit { pixels.deallocate() }
+}

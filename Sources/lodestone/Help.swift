@@ -18,6 +18,7 @@ enum Help {
       sky       sunrise, sunset, twilights, golden and blue hours and the next season for a place and date
       seasons   the next equinoxes and solstices and the current season's progress
       passes    satellite passes (the ISS by default) from a local TLE file, SGP4/SDP4
+      screenshot  draw a display page of the simulated device to a PNG file
       lock      lock a bearing to follow (deviation and off-course alerts), or --off
       level     the bubble level, or --zero it on a reference surface
       calibrate fit the magnetometer's hard- and soft-iron correction (figure-8 calibration)
@@ -50,6 +51,10 @@ enum Help {
       --display MODE          terminal, none, fb:/dev/fbN, or fb:FILE (a file framebuffer with a
                               FILE.ppm screenshot); default: the board file's, else terminal
                               when stdout is one
+      --page NAME             the display's first page: compass (default), position, level,
+                              barometer, sky, track, health
+      --units metric|imperial figures on the display (default metric)
+      --theme day|night       the display's colours; night is red on black (default day)
       --data-dir DIR          where calibration, tracks and logs live
                               (default ~/.local/share/lodestone, /var/lib/lodestone as root)
       --config FILE           configuration file (default /etc/lodestone/lodestone.json if present)
@@ -65,6 +70,11 @@ enum Help {
       --no-adaptive           keep the configured rates (no adaptive sampling)
       --low-power             run the low-power profile whatever the battery says
       --stats                 print the scheduler's per-task table when stopping
+
+    Keys on the terminal display: 1-7 pick a page, tab, space, n or the right arrow the next,
+    p or the left arrow the previous; t day/night theme; u metric/imperial; q quit. A board's
+    page button steps through the pages and a long press on it toggles the theme, as does the
+    flip gesture (face down and back).
 
     Examples:
       lodestone run --duration 60 --scenario boat --speed 10 --stats

@@ -1,8 +1,9 @@
+import LodestoneOutputs
 import LodestoneRuntime
 
 enum RunCommand {
     static let spec = OptionSpec(
-        valued: ["board", "scenario", "speed", "seed", "duration", "socket", "display", "data-dir", "config",
+        valued: ["board", "scenario", "speed", "seed", "duration", "socket", "display", "page", "units", "theme", "data-dir", "config",
                  "loop-rate", "imu-rate", "mag-rate", "baro-rate", "gps-rate", "qnh", "priority", "cpu"],
         flags: ["stats", "no-mlock", "no-adaptive", "low-power"])
 
@@ -43,6 +44,20 @@ enum RunCommand {
                 throw UsageError(message: "--display must be terminal, none or fb:/dev/fbN, not '\(display)'")
             }
             c.display = display
+        }
+        if let name = o.values["page"] {
+            guard let page = DisplayPage(rawValue: name) else {
+                throw UsageError(message: "--page must be one of \(DisplayPage.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
+            }
+            c.page = page
+        }
+        if let name = o.values["units"] {
+            guard let units = Units(rawValue: name) else { throw UsageError(message: "--units must be metric or imperial, not '\(name)'") }
+            c.units = units
+        }
+        if let name = o.values["theme"] {
+            guard let theme = Theme(rawValue: name) else { throw UsageError(message: "--theme must be day or night, not '\(name)'") }
+            c.theme = theme
         }
         if let dataDir = o.values["data-dir"] { c.dataDir = dataDir }
         if let rate = try o.number("loop-rate", in: 10...2000) { c.loopRateHz = rate }

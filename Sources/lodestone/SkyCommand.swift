@@ -109,7 +109,7 @@ enum SkyCommand {
                          + "  rise \(clock(events.rise))  transit \(clock(events.transit))  set \(clock(events.set))\n")
             }
             if let first = upcoming.first {
-                writeOut("next season".padding(18) + "\(first.event.name): \(zone.iso8601(first.time)) (\(daysUntil(first.time, zone: zone, from: reference)) days)\n")
+                writeOut("next season".padding(18) + "\(first.event.name): \(zone.iso8601(first.time)) (\(zone.localDays(from: reference, to: first.time)) days)\n")
             }
         }
         return 0
@@ -125,11 +125,11 @@ enum SkyCommand {
         if options.flags.contains("json") {
             writeOut(seasonsJSON(upcoming, zone: zone, reference: now, northern: northern) + "\n")
         } else {
-            if let progress = progress(at: now, northern: northern) {
+            if let progress = Seasons.progress(at: now, northern: northern) {
                 writeOut("\(progress.season.capitalizedFirst): day \(Int(progress.elapsed)) of \(Int(progress.total.rounded()))\n")
             }
             for (event, time) in upcoming {
-                writeOut("\(zone.iso8601(time))  \(event.name.padding(18))  in \(daysUntil(time, zone: zone, from: now)) days  \(event.description(northern: northern))\n")
+                writeOut("\(zone.iso8601(time))  \(event.name.padding(18))  in \(zone.localDays(from: now, to: time)) days  \(event.description(northern: northern))\n")
             }
         }
         return 0
@@ -179,7 +179,7 @@ enum SkyCommand {
             var w = JSONObjectWriter()
             w.string("name", e.event.name)
             w.string("time", zone.iso8601(e.time))
-            w.integer("daysUntil", daysUntil(e.time, zone: zone, from: reference))
+            w.integer("daysUntil", zone.localDays(from: reference, to: e.time))
             w.string("begins", e.event.season(northern: northern))
             w.string("description", e.event.description(northern: northern))
             return w.finished
@@ -187,7 +187,7 @@ enum SkyCommand {
         var w = JSONObjectWriter()
         if let first = upcoming.first { w.raw("next", item(first)) } else { w.null("next") }
         w.raw("upcoming", "[" + upcoming.map(item).joined(separator: ",") + "]")
-        if let progress = progress(at: reference, northern: northern) {
+        if let progress = Seasons.progress(at: reference, northern: northern) {
             var p = JSONObjectWriter()
             p.string("season", progress.season)
             p.number("daysElapsed", progress.elapsed, decimals: 1)
@@ -195,22 +195,6 @@ enum SkyCommand {
             w.raw("current", p.finished)
         }
         return w.finished
-    }
-
-    /// The astronomical season now: which, days gone and its length.
-    static func progress(at time: Double, northern: Bool) -> (season: String, elapsed: Double, total: Double)? {
-        let year = CivilTime(unixSeconds: time).year
-        var instants: [(Seasons.Event, Double)] = []
-        for y in (year - 1)...(year + 1) { for e in Seasons.Event.allCases { instants.append((e, Seasons.instant(e, year: y))) } }
-        guard let index = instants.lastIndex(where: { $0.1 <= time }), index + 1 < instants.count else { return nil }
-        let (event, began) = instants[index]
-        return (event.season(northern: northern), (time - began) / 86_400, (instants[index + 1].1 - began) / 86_400)
-    }
-
-    /// Whole days from the local date of `from` to the local date of `time`.
-    static func daysUntil(_ time: Double, zone: TimeZoneRules, from: Double) -> Int {
-        func localDay(_ t: Double) -> Int { Int(((t + Double(zone.offset(at: t))) / 86_400).rounded(.down)) }
-        return localDay(time) - localDay(from)
     }
 
     static func zoneOption(_ options: Options) throws(UsageError) -> TimeZoneRules {

@@ -40,7 +40,7 @@ enum StatusCommand {
         if let profile = report["profile"]?.stringValue {
             out += "\nsampling profile \(profile), GPS fix every \(fixed(report["gpsInterval"]?.numberValue ?? .nan, 1)) s"
         }
-        var lines: [StatusView.TaskLine] = []
+        var lines: [SchedulerTable.TaskLine] = []
         if case .array(let tasks)? = report["tasks"] {
             for task in tasks {
                 var s = TaskStatistics()
@@ -52,10 +52,10 @@ enum StatusCommand {
                 s.slips = UInt64(task["slips"]?.numberValue ?? 0)
                 s.skips = UInt64(task["skips"]?.numberValue ?? 0)
                 s.missed = UInt64(task["missed"]?.numberValue ?? 0)
-                lines.append(StatusView.TaskLine(name: task["name"]?.stringValue ?? "?", statistics: s,
+                lines.append(SchedulerTable.TaskLine(name: task["name"]?.stringValue ?? "?", statistics: s,
                                                  budgetMicroseconds: task["budgetus"]?.numberValue ?? 0))
             }
         }
-        return out + "\n" + StatusView.taskTable(lines)
+        return out + "\n" + SchedulerTable.text(lines)
     }
 }

@@ -25,6 +25,7 @@ let commands: [Command] = [
     Command(name: "sky", help: SkyCommand.skyHelp, main: SkyCommand.sky),
     Command(name: "seasons", help: SkyCommand.seasonsHelp, main: SkyCommand.seasons),
     Command(name: "passes", help: PassesCommand.help, main: PassesCommand.main),
+    Command(name: "screenshot", help: ScreenshotCommand.help, main: ScreenshotCommand.main),
     Command(name: "calibrate", help: CalibrateCommand.help, main: CalibrateCommand.main),
     Command(name: "probe", help: Help.probe, main: ProbeCommand.main),
     Command(name: "declination", help: DeclinationCommand.help, main: DeclinationCommand.main),

@@ -107,9 +107,9 @@ import Testing
         #expect(CompassPoint.name(.infinity, division: .eight) == "N")
     }
 
-    /// The names StatusView computes today (rounding heading / 22.5): CompassPoint must agree
-    /// everywhere so that the display can switch to it without a visible change.
-    @Test func agreesWithTheStatusViewRule() {
+    /// The 16-point names by the rule of rounding heading / 22.5 to the nearest point,
+    /// everywhere round the circle and beyond it.
+    @Test func agreesWithTheNearestPointRule() {
         let names = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
         var heading = -720.0
         while heading < 720 {

@@ -20,7 +20,14 @@ import Testing
                                                latitude: 46.55, longitude: 7.98).sunset)
         #expect(events.contains { $0.contains("\"at\":\"" + (try! TimeZoneRules("+01:00")).iso8601(sunset) + "\"") })
         #expect(reports.filter { $0.contains("\"class\":\"SUN\"") }.count == 180)
-        let line = try #require(sky.displayLine(state, time: start))
-        #expect(line.hasPrefix("sunset 16:") && line.contains("moon 9") && line.contains("winter in 28 d"), "\(line)")
+        // The sky page's figures for that moment: sunset next, 28 local days to the December
+        // solstice (2026-12-21), about 69% of the northern autumn gone.
+        let panel = try #require(sky.panel(state, time: start))
+        let next = try #require(panel.next)
+        #expect(next.name == "sunset" && next.clock.hasPrefix("16:") && abs(start + next.seconds - sunset) < 1, "\(next)")
+        #expect(panel.nextSeason == "winter" && panel.daysUntilSeason == 28 && panel.season == "autumn")
+        #expect(panel.seasonProgress > 0.68 && panel.seasonProgress < 0.70, "\(panel.seasonProgress)")
+        #expect(panel.events.count == 13 && panel.events.first { $0.name == "sunrise" }?.clock?.hasPrefix("07:") == true)
+        #expect(panel.moonIllumination > 0.8 && panel.light == "day")
     }
 }

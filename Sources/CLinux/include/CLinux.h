@@ -49,4 +49,14 @@ typedef struct {
 /// Fills `info` from FBIOGET_VSCREENINFO and FBIOGET_FSCREENINFO.
 int lodestone_framebuffer_info(int fd, lodestone_fb_info *info);
 
+/// The size of the terminal on `fd` in character cells (TIOCGWINSZ); -1 when it is not one.
+int lodestone_terminal_size(int fd, int *columns, int *rows);
+/// Takes over the terminal on `fd` for a full-screen display: keys arrive one at a time
+/// without echo (signals such as Ctrl-C still work), the alternate screen, cursor hidden.
+/// The terminal is put back by lodestone_terminal_restore, at exit, and on a crash (SIGSEGV,
+/// SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP restore it, then die as they would have).
+int lodestone_terminal_take(int fd);
+/// Puts back what lodestone_terminal_take changed; safe to call more than once.
+void lodestone_terminal_restore(void);
+
 #endif

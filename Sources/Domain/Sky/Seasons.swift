@@ -63,4 +63,14 @@ public enum Seasons {
         }
         return out
     }
+
+    /// The astronomical season at `time` for a hemisphere: its name, days gone and its length.
+    public static func progress(at time: Double, northern: Bool) -> (season: String, elapsed: Double, total: Double)? {
+        let year = CivilTime(unixSeconds: time).year
+        var instants: [(Event, Double)] = []
+        for y in (year - 1)...(year + 1) { for e in Event.allCases { instants.append((e, instant(e, year: y))) } }
+        guard let index = instants.lastIndex(where: { $0.1 <= time }), index + 1 < instants.count else { return nil }
+        let (event, began) = instants[index]
+        return (event.season(northern: northern), (time - began) / 86_400, (instants[index + 1].1 - began) / 86_400)
+    }
 }

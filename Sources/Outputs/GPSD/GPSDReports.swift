@@ -235,7 +235,7 @@ extension GPSDReports {
     /// Times in microseconds, rates in Hz.
     /// `profile` is the adaptive sampling profile (e.g. "still", "walking/lowPower") and
     /// `gpsInterval` the GPS fix interval it chose, when adaptive sampling runs.
-    public static func health(_ state: NavigationState, loop: LoopStatistics, tasks: [StatusView.TaskLine],
+    public static func health(_ state: NavigationState, loop: LoopStatistics, tasks: [SchedulerTable.TaskLine],
                               ringOverflows: Int, clients: Int, profile: String? = nil, gpsInterval: Double? = nil) -> String {
         var w = JSONObjectWriter(class: "HEALTH")
         var sensors = JSONObjectWriter()

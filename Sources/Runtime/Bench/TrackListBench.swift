@@ -43,17 +43,4 @@ public enum TrackListBench {
         let search = best { store.list(TrackStore.Query(text: "ridge", tag: "hike", minimumDistance: 100, order: .longest)).count }
         return Result(tracks: count, listMilliseconds: list.0, searchMilliseconds: search.0, found: search.1)
     }
-
-    static func removeTree(_ directory: String) {
-        let tracks = directory + "/tracks"
-        if let dir = opendir(tracks) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { unlink(tracks + "/" + name) }
-            }
-            closedir(dir)
-        }
-        rmdir(tracks)
-        rmdir(directory)
-    }
 }

@@ -52,7 +52,7 @@ public struct BoardDescription: Sendable, Equatable {
     /// "terminal", "none" or "fb:/dev/fbN"; nil leaves it to the configuration.
     public var display: String?
 
-    public static let buttonNames = ["bearingLock", "snapshot", "track", "log"]
+    public static let buttonNames = ["bearingLock", "snapshot", "track", "log", "page"]
     public static let baudRates = [4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600]
 
     public init(name: String, simulated: Bool, i2c: String, imu: Chip?, magnetometer: Chip?, barometer: Chip?,

@@ -1,6 +1,7 @@
 import Glibc
 import LodestoneCore
 import LodestoneDomain
+import LodestoneHAL
 import LodestoneOutputs
 
 /// Everything `lodestone run` can be told, from the configuration file and the command line
@@ -18,6 +19,25 @@ public struct Configuration: Sendable, Equatable {
     /// "terminal", "none" or "fb:DEVICE"; nil picks terminal when stdout is a terminal.
     public var display: String?
     public var duration: Double?
+    /// The display's first page, its units and theme (keys and the page button change them).
+    public var page = DisplayPage.compass
+    public var units = Units.metric
+    public var theme = Theme.day
+    /// `lodestone screenshot`: draw the page into memory of this size and format instead of a
+    /// display, and write it to `path` as a PNG when the run ends.
+    public var picture: Picture?
+    public struct Picture: Sendable, Equatable {
+        public var width: Int
+        public var height: Int
+        public var format: PixelFormat
+        public var path: String
+        public init(width: Int, height: Int, format: PixelFormat, path: String) {
+            self.width = width
+            self.height = height
+            self.format = format
+            self.path = path
+        }
+    }
     public var stats = false
     public var loopRateHz = 200.0
     public var imuRateHz = 100.0
@@ -66,6 +86,9 @@ public struct Configuration: Sendable, Equatable {
         "socket": "a path",
         "dataDir": "a path",
         "display": "\"terminal\", \"none\" or \"fb:/dev/fbN\"",
+        "page": "the display's first page: compass, position, level, barometer, sky, track or health",
+        "units": "\"metric\" or \"imperial\"",
+        "theme": "\"day\" or \"night\" (red on black)",
         "loopRateHz": "a number from 10 to 2000",
         "rates": "an object with imu, magnetometer, barometer, gps, processing (Hz)",
         "simulatedGPSRateHz": "a number from 1 to 10",
@@ -135,6 +158,14 @@ public struct Configuration: Sendable, Equatable {
                 throw ConfigurationError(file: file, key: key, problem: "must be \(Self.keys[key] ?? ""), found \(describe(value))")
             }
             display = s
+        case "page", "units", "theme":
+            guard let name = value.stringValue else { throw ConfigurationError(file: file, key: key, problem: "must be \(Self.keys[key] ?? ""), found \(describe(value))") }
+            switch key {
+            case "page": guard let v = DisplayPage(rawValue: name) else { fallthrough }; page = v
+            case "units": guard let v = Units(rawValue: name) else { fallthrough }; units = v
+            case "theme": guard let v = Theme(rawValue: name) else { fallthrough }; theme = v
+            default: throw ConfigurationError(file: file, key: key, problem: "must be \(Self.keys[key] ?? ""), found \(describe(value))")
+            }
         case "loopRateHz": loopRateHz = try number(key, 10...2000, value)
         case "simulatedGPSRateHz": simulatedGPSRateHz = try number(key, 1...10, value)
         case "qnh": qnh = try number(key, 850...1100, value)

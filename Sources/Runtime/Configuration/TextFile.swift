@@ -67,3 +67,22 @@ public func writeFileAtomically(_ path: String, _ bytes: [UInt8]) -> Bool {
     }
     return true
 }
+
+/// Removes a directory and everything under it (a scratch data directory); symbolic links
+/// are removed, never followed.
+public func removeTree(_ path: String) {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return }
+    if status.st_mode & S_IFMT == S_IFDIR, let directory = opendir(path) {
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(directory)
+        for name in names { removeTree(path + "/" + name) }
+        rmdir(path)
+    } else {
+        unlink(path)
+    }
+}

@@ -1,68 +1,122 @@
+import CLinux
 import Glibc
 import LodestoneCore
 import LodestoneDomain
 import LodestoneHAL
 import LodestoneOutputs
 
-/// Where the status screen goes: nowhere, the terminal, or a framebuffer (a display's
-/// /dev/fbN, or a file standing in for one, with a PPM screenshot beside it).
-enum DisplayTarget {
-    case none
-    case terminal
-    case framebuffer(any Framebuffer, screenshot: String?)
+/// The display: nowhere, the terminal, or a framebuffer (a display's /dev/fbN, or a file
+/// standing in for one, with a PPM screenshot beside it), showing one page at a time in a
+/// theme and units a person can change.
+final class DisplayTarget {
+    enum Output {
+        case none
+        case terminal
+        /// The frame is drawn into `back` and copied to the screen in one go.
+        case framebuffer(any Framebuffer, back: MemoryFramebuffer, screenshot: String?)
+    }
+
+    let output: Output
+    var page: DisplayPage
+    var theme: Theme
+    var units: Units
+    private var renderer = TerminalRenderer()
+    /// Whether keys are read from the terminal (stdin is the terminal the display is on).
+    private(set) var readsKeys = false
+    private var lastFullRepaint: MonotonicNanoseconds = 0
 
     /// A file framebuffer has the geometry of a common 2.8-inch SPI TFT.
     static let fileWidth = 320, fileHeight = 240
 
+    init(_ output: Output, page: DisplayPage = .compass, theme: Theme = .day, units: Units = .metric) {
+        self.output = output
+        self.page = page
+        self.theme = theme
+        self.units = units
+    }
+
     /// Opens what a `--display` value names; nil picks the terminal when stdout is one.
-    static func open(_ setting: String?) throws(FramebufferError) -> DisplayTarget {
-        guard let setting else { return isatty(1) == 1 ? .terminal : .none }
+    static func open(_ setting: String?, page: DisplayPage = .compass, theme: Theme = .day, units: Units = .metric) throws(FramebufferError) -> DisplayTarget {
+        func make(_ output: Output) -> DisplayTarget { DisplayTarget(output, page: page, theme: theme, units: units) }
+        guard let setting else { return make(isatty(1) == 1 ? .terminal : .none) }
         switch setting {
-        case "terminal": return .terminal
-        case "none": return .none
+        case "terminal": return make(.terminal)
+        case "none": return make(.none)
         default:
             let path = String(setting.dropFirst(3))   // after "fb:"
             var status = stat()
             if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR {
-                return .framebuffer(try LinuxFramebuffer(path: path), screenshot: nil)
+                let screen = try LinuxFramebuffer(path: path)
+                return make(.framebuffer(screen, back: MemoryFramebuffer(like: screen), screenshot: nil))
             }
             let file = try FileFramebuffer(path: path, width: fileWidth, height: fileHeight, format: .rgb565)
-            return .framebuffer(file, screenshot: path + ".ppm")
+            return make(.framebuffer(file, back: MemoryFramebuffer(like: file), screenshot: path + ".ppm"))
         }
     }
 
     var isActive: Bool {
-        if case .none = self { return false }
+        if case .none = output { return false }
         return true
     }
 
-    /// A terminal redraws four times a second; a framebuffer (slow SPI panels take 30-50 ms
-    /// per frame) and its screenshot once a second.
+    /// A terminal redraws four times a second (only what changed); a framebuffer (slow SPI
+    /// panels take 30-50 ms per frame) and its screenshot once a second.
     var refreshPeriod: UInt64 {
-        if case .framebuffer = self { return 1_000_000_000 }
+        if case .framebuffer = output { return 1_000_000_000 }
         return 250_000_000
     }
 
-    func begin() { if case .terminal = self { writeOut("\u{1B}[?25l") } }
-    func end() { if case .terminal = self { writeOut("\u{1B}[?25h") } }
+    /// The descriptor to watch for key presses, if any.
+    var keyDescriptor: Int32? { readsKeys ? 0 : nil }
 
-    func draw(_ state: NavigationState, calibration: String?, progress: Double, night: Bool, profile: String?,
-              navigation: String?, gpsWarning: String?, trend: String? = nil, alert: String? = nil, sky: String? = nil,
-              graphs: [(label: String, values: [Double])] = [], terminalText: () -> String) {
-        switch self {
+    func begin() {
+        guard case .terminal = output, isatty(1) == 1 else { return }
+        if lodestone_terminal_take(1) == 0 {
+            readsKeys = isatty(0) == 1
+            if isatty(2) == 1 { Log.hold() }
+        }
+    }
+
+    func end() {
+        guard case .terminal = output else { return }
+        lodestone_terminal_restore()
+        Log.release()
+    }
+
+    /// Keys pressed since the last call.
+    func keys() -> [TerminalKey] {
+        guard readsKeys else { return [] }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(0, &buffer, buffer.count)
+        return count > 0 ? TerminalKey.decode(Array(buffer[0..<count])) : []
+    }
+
+    /// The terminal's size in cells; 80 x 24 when it cannot be asked.
+    static func terminalSize() -> (columns: Int, rows: Int) {
+        var columns: Int32 = 0, rows: Int32 = 0
+        guard lodestone_terminal_size(1, &columns, &rows) == 0, columns > 0, rows > 0 else { return (80, 24) }
+        return (Int(columns), Int(rows))
+    }
+
+    func draw(_ model: DisplayModel, now: MonotonicNanoseconds) {
+        var model = model
+        model.units = units
+        switch output {
         case .none:
             return
         case .terminal:
-            writeOut(night ? "\u{1B}[31m" + terminalText() + "\u{1B}[0m" : terminalText())
-        case .framebuffer(let screen, let screenshot):
-            var view = FramebufferView(calibration: calibration, calibrationProgress: progress, night: night, profile: profile)
-            view.navigation = navigation
-            view.gpsWarning = gpsWarning
-            view.trend = trend
-            view.alert = alert
-            view.graphs = graphs
-            view.sky = sky
-            view.render(state, on: screen)
+            // Every few seconds every cell is written again, in case anything else wrote to
+            // the terminal (a message from another program, a resize the size did not show).
+            if now &- lastFullRepaint > 5_000_000_000 {
+                renderer.invalidate()
+                lastFullRepaint = now
+            }
+            let size = Self.terminalSize()
+            writeOut(renderer.frame(page.draw(model, columns: size.columns, rows: size.rows, keys: readsKeys), theme: theme))
+        case .framebuffer(let screen, let back, let screenshot):
+            let layout = FramebufferLayout(width: screen.width, height: screen.height)
+            FramebufferRenderer.draw(page.draw(model, columns: layout.columns, rows: layout.rows, large: true), theme: theme, layout: layout, on: back)
+            back.present(on: screen)
             if let screenshot { _ = writeFileAtomically(screenshot, screen.ppm()) }
         }
     }

@@ -1,13 +1,48 @@
 import Glibc
+import Synchronization
 
 /// Log lines go to stderr, one line per event, so stdout stays free for the display and JSON.
+/// While the full-screen terminal display owns the terminal they are held (the newest shown
+/// on the health page) and written out when it hands the terminal back, so none is lost and
+/// none scribbles over the screen.
 public enum Log {
+    private static let held = Mutex<(holding: Bool, lines: [String], recent: [String])>((false, [], []))
+    /// Lines kept while held; beyond this the oldest are dropped, and the count says so.
+    static let holdLimit = 1000
+
     public static func info(_ message: String) { write("lodestone: " + message) }
     public static func warning(_ message: String) { write("lodestone: warning: " + message) }
     public static func error(_ message: String) { write("lodestone: error: " + message) }
 
     public static func write(_ line: String) {
-        var text = line + "\n"
+        let holding = held.withLock { state -> Bool in
+            state.recent.append(line)
+            if state.recent.count > 8 { state.recent.removeFirst() }
+            guard state.holding else { return false }
+            if state.lines.count < holdLimit { state.lines.append(line) }
+            return true
+        }
+        if !holding { writeError(line + "\n") }
+    }
+
+    /// The newest lines, oldest first.
+    static func recent(_ count: Int) -> [String] { held.withLock { Array($0.recent.suffix(count)) } }
+
+    /// Holds lines from now on (the terminal display has taken the terminal).
+    static func hold() { held.withLock { $0.holding = true } }
+
+    /// Writes the held lines and goes back to writing each as it comes.
+    static func release() {
+        let lines = held.withLock { state -> [String] in
+            state.holding = false
+            defer { state.lines.removeAll() }
+            return state.lines.count >= holdLimit ? state.lines + ["lodestone: (later lines were dropped while the display ran)"] : state.lines
+        }
+        if !lines.isEmpty { writeError(lines.joined(separator: "\n") + "\n") }
+    }
+
+    private static func writeError(_ line: String) {
+        var text = line
         text.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
     }
 }

@@ -42,10 +42,14 @@ final class OutputLoop<Clock: MonotonicClock> {
     /// The display's heading, smoothed on the unit circle so 359° and 1° average to 0°, not 180°.
     private var displayHeading = HeadingSmoother(timeConstant: 0.5)
     private var lastDisplay: MonotonicNanoseconds = 0
+    /// The motion service's flip state last seen, so each flip toggles the theme once.
+    private var flipNight = false
+    private var trackFigures: (name: String, points: Int, statistics: TrackStatistics)?
     private var lastMagnetic: MagneticSample?
     private var satellites: [Satellite] = []
     private var lastSky: String?
     private var trackButtonHeld = false
+    private var pageButtonHeld = false
     private var gpsClockOffset = 0.0
     private var gpsTimeKnown = false
     private var lastUTC = 0.0
@@ -94,6 +98,10 @@ final class OutputLoop<Clock: MonotonicClock> {
                 stop.request()
                 return "duration"
             }
+            if handleKeys() {
+                stop.request()
+                return "quit key"
+            }
             latest = outputs.state.read()
             publishSamples()
             if let filtered = positions?.fix, filtered.hasPosition, latest.fix.hasPosition {
@@ -117,7 +125,7 @@ final class OutputLoop<Clock: MonotonicClock> {
 
     /// Serves the socket (or just waits) for up to 20 ms; the name of a stop signal if one came.
     private func waitForWork() -> String? {
-        let extra = stop.descriptor >= 0 ? [stop.descriptor] : []
+        let extra = (stop.descriptor >= 0 ? [stop.descriptor] : []) + (display.keyDescriptor.map { [$0] } ?? [])
         let woken: [Int32]
         if let server {
             woken = server.service(timeoutMilliseconds: 20, extra: extra)
@@ -152,6 +160,7 @@ final class OutputLoop<Clock: MonotonicClock> {
                     send(chronicle.takeSnapshot(nil, state: latest, accuracy: positions.map { PositionService.sigma($0.fix) } ?? .nan, time: utcNow()))
                 }
                 if button == "log", event == .press, let chronicle { send(chronicle.logs.toggle(time: utcNow())) }
+                if button == "page" { pageButton(event) }
             }
         }
     }
@@ -181,6 +190,20 @@ final class OutputLoop<Clock: MonotonicClock> {
     private func weatherFigures() -> GPSDReports.Weather? {
         guard let weather = chronicle?.weather else { return nil }
         return GPSDReports.Weather(seaLevelPressure: weather.seaLevel, altitudeFused: weather.fused, trend: weather.trendJSON())
+    }
+
+    /// The page button: a press shows the next page, a long press (1 s) toggles the theme.
+    private func pageButton(_ event: Button.Event) {
+        switch event {
+        case .press: break
+        case .longPress:
+            pageButtonHeld = true
+            display.theme = display.theme.toggled
+        case .release:
+            if !pageButtonHeld { display.page = display.page.next }
+            pageButtonHeld = false
+        }
+        nextDisplay = 0
     }
 
     /// The track button: a short press starts or stops the recording, a long one (1 s) pauses
@@ -229,6 +252,9 @@ final class OutputLoop<Clock: MonotonicClock> {
         }
     }
 
+    /// Draws the display now, whatever its refresh period (the last frame of a screenshot).
+    func redrawNow() { redraw(clock.now()) }
+
     /// The screen, with the heading smoothed for reading.
     private func redraw(_ now: MonotonicNanoseconds) {
         var shown = latest
@@ -241,70 +267,108 @@ final class OutputLoop<Clock: MonotonicClock> {
                 shown.trueHeading = latest.declination.map { Angle.heading(smoothed + $0) }
             }
         }
-        display.draw(shown, calibration: compass?.status.rawValue, progress: compass?.progress ?? 0,
-                     night: motion?.nightTheme ?? false, profile: adaptive?.profile, navigation: navigationLine(),
-                     gpsWarning: positions?.warnings.first?.advice, trend: trendLine(),
-                     alert: chronicle?.alerts.displayLine(time: utcNow()), sky: sky?.displayLine(latest, time: utcNow()),
-                     graphs: historyGraphs()) {
-            StatusView().render(shown, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
-                                clients: server?.clientCount ?? 0, title: deviceName, profile: adaptive?.profile,
-                                navigation: navigationLine(), gpsNote: gpsNote(), weather: weatherLines())
+        // The flip gesture toggles the theme, whichever way it was set before.
+        if let motion, motion.nightTheme != flipNight {
+            flipNight = motion.nightTheme
+            display.theme = display.theme.toggled
         }
+        display.draw(displayModel(shown), now: now)
     }
 
-    /// "↓ -0.8 hPa/h Weather deteriorating", or how long until there is a trend.
-    private func trendLine() -> String? {
-        guard let weather = chronicle?.weather, weather.station.isFinite else { return nil }
-        guard let reading = weather.reading else { return "trend after 30 min of data" }
-        return "\(reading.band.arrow) \(fixed(reading.hPaPerHour, 1)) hPa/h \(reading.band.forecast)"
+    /// Everything the pages show, from the services.
+    private func displayModel(_ shown: NavigationState) -> DisplayModel {
+        let time = utcNow()
+        var model = DisplayModel()
+        model.state = shown
+        model.title = deviceName
+        model.clock = sky.map { String($0.zone.iso8601(time).dropFirst(11).prefix(5)) }
+        model.compass.calibration = compass?.status.rawValue
+        model.compass.calibrationProgress = compass?.progress ?? 0
+        if let motion {
+            model.compass.lockedBearing = motion.lock.bearing
+            model.compass.deviation = motion.lock.deviation
+            model.compass.offCourse = motion.lock.isOffCourse
+            model.compass.steps = motion.steps.steps
+            (model.level.roll, model.level.pitch, model.level.isLevel) = (motion.level.roll, motion.level.pitch, motion.level.isLevel)
+        } else if let attitude = shown.attitude {
+            (model.level.roll, model.level.pitch) = (attitude.roll, attitude.pitch)
+        }
+        if let positions {
+            model.position.confidence = positions.confidence
+            model.position.warnings = positions.warnings.map(\.advice)
+        }
+        if let way = waypoints?.navigation {
+            model.navigation = DisplayModel.NavigationPanel(waypoint: way.waypoint, distance: way.distance, bearing: way.bearing,
+                                                            relativeBearing: way.relativeBearing, eta: way.timeToGo)
+        }
+        if let chronicle {
+            model.weather = weatherPanel(chronicle, time: time)
+            model.alert = chronicle.alerts.displayLine(time: time)
+        }
+        model.sky = sky?.panel(latest, time: time)
+        model.track = tracks.map(trackPanel)
+        model.health.profile = adaptive?.profile
+        model.health.clients = server?.clientCount ?? 0
+        model.health.loop = scheduler.loopStatistics.read()
+        model.health.tasks = taskLines()
+        model.health.log = Log.recent(4)
+        return model
     }
 
-    /// Sea-level pressure over each history range, for the screen's graphs.
-    private func historyGraphs() -> [(label: String, values: [Double])] {
-        guard let history = chronicle?.history.histories["seaLevelPressure"] else { return [] }
-        let now = utcNow()
-        return History.Range.allCases.map { range in
-            (range.rawValue.uppercased(), history.summary(range, now: now).points.map(\.mean))
+    private func weatherPanel(_ chronicle: Chronicle, time: Double) -> DisplayModel.WeatherPanel {
+        let weather = chronicle.weather
+        var panel = DisplayModel.WeatherPanel()
+        panel.stationPressure = weather.station
+        panel.seaLevelPressure = weather.seaLevel
+        panel.fusedAltitude = weather.fused
+        panel.temperature = weather.temperature
+        if let reading = weather.reading {
+            panel.trendArrow = reading.band.arrow
+            panel.trendRate = reading.hPaPerHour
+            panel.forecast = reading.band.forecast
+            panel.threeHourChange = reading.threeHourChange
         }
-    }
-
-    /// The terminal's weather lines: the trend with the WMO 3-hour tendency, sea-level pressure,
-    /// a graph per history range, and the newest alert.
-    private func weatherLines() -> [String] {
-        guard let chronicle else { return [] }
-        var lines: [String] = []
-        if let trend = trendLine() {
-            var text = "Trend     \(trend)  sea level \(fixed(chronicle.weather.seaLevel, 1)) hPa"
-            if let reading = chronicle.weather.reading, let change = reading.threeHourChange {
-                text += "  3 h \(change >= 0 ? "+" : "")\(fixed(change, 1)) hPa (WMO \(reading.characteristic.map(String.init) ?? "-"))"
-            }
-            lines.append(text)
-        }
-        let now = utcNow()
         if let history = chronicle.history.histories["seaLevelPressure"] {
-            let graphs = History.Range.allCases.map { range -> String in
-                let summary = history.summary(range, now: now)
-                return range.rawValue + " " + (summary.samples > 0 ? Sparkline.draw(summary.points.map(\.mean), width: 14) : "-")
-            }
-            lines.append("History   " + graphs.joined(separator: "  "))
+            panel.graphs = History.Range.allCases.map { range in (range.rawValue, history.summary(range, now: time).points.map(\.mean)) }
         }
-        if let alert = chronicle.alerts.displayLine(time: now) { lines.append("ALERT     " + alert) }
-        if let line = sky?.displayLine(latest, time: now) { lines.append("Sky       " + line) }
-        return lines
+        return panel
     }
 
-    /// "confidence 85%  few satellites: move away from buildings, cliffs and trees".
-    private func gpsNote() -> String? {
-        guard let positions else { return nil }
-        return (["confidence \(positions.confidence)%"] + positions.warnings.map(\.advice)).joined(separator: "  ")
+    /// The recording's figures; the statistics are recomputed only when points were added.
+    private func trackPanel(_ tracks: TrackService) -> DisplayModel.TrackPanel {
+        var panel = DisplayModel.TrackPanel()
+        panel.state = tracks.state.rawValue
+        panel.autoPaused = tracks.autoPaused
+        guard let recording = tracks.recording else { return panel }
+        if trackFigures?.points != recording.points.count || trackFigures?.name != recording.name {
+            trackFigures = (recording.name, recording.points.count, TrackStatistics.of(recording.points))
+        }
+        guard let statistics = trackFigures?.statistics else { return panel }
+        panel.name = recording.name
+        panel.points = statistics.points
+        panel.distance = statistics.distance
+        panel.elapsed = statistics.totalTime
+        panel.movingTime = statistics.movingTime
+        panel.averageSpeed = statistics.averageMovingSpeed
+        panel.elevationGain = statistics.elevationGain
+        panel.elevationLoss = statistics.elevationLoss
+        return panel
     }
 
-    /// "to Summit 2.9 km 28° R12": distance, bearing and the turn to make (L or R degrees).
-    private func navigationLine() -> String? {
-        guard let way = waypoints?.navigation else { return nil }
-        let distance = way.distance >= 1000 ? fixed(way.distance / 1000, 1) + " km" : fixed(way.distance, 0) + " m"
-        let turn = way.relativeBearing.map { ($0 >= 0 ? " R" : " L") + fixed(abs($0), 0) } ?? ""
-        return "to \(way.waypoint) \(distance) \(fixed(way.bearing, 0))°\(turn)"
+    /// Keys on the terminal display; true when the person asked to quit.
+    private func handleKeys() -> Bool {
+        for key in display.keys() {
+            switch key {
+            case .page(let page): display.page = page
+            case .nextPage: display.page = display.page.next
+            case .previousPage: display.page = display.page.previous
+            case .toggleTheme: display.theme = display.theme.toggled
+            case .toggleUnits: display.units = display.units.toggled
+            case .quit: return true
+            }
+            nextDisplay = 0
+        }
+        return false
     }
 
     private func publishSamples() {
@@ -353,9 +417,9 @@ final class OutputLoop<Clock: MonotonicClock> {
                                                offCourse: motion.lock.isOffCourse, level: motion.level.isLevel)
     }
 
-    func taskLines() -> [StatusView.TaskLine] {
+    func taskLines() -> [SchedulerTable.TaskLine] {
         scheduler.taskNames.indices.map { index in
-            StatusView.TaskLine(name: scheduler.taskNames[index], statistics: scheduler.taskStatistics[index].read(),
+            SchedulerTable.TaskLine(name: scheduler.taskNames[index], statistics: scheduler.taskStatistics[index].read(),
                                 budgetMicroseconds: budgets[index])
         }
     }

@@ -116,7 +116,14 @@ public enum Runner {
             return 1
         }
         let display: DisplayTarget
-        do { display = try DisplayTarget.open(c.display ?? board.display) } catch {
+        do {
+            if let picture = c.picture {
+                let frame = MemoryFramebuffer(width: picture.width, height: picture.height, format: picture.format)
+                display = DisplayTarget(.framebuffer(frame, back: MemoryFramebuffer(like: frame), screenshot: nil), page: c.page, theme: c.theme, units: c.units)
+            } else {
+                display = try DisplayTarget.open(c.display ?? board.display, page: c.page, theme: c.theme, units: c.units)
+            }
+        } catch {
             Log.error(error.description)
             stop.request()
             sampling.join()
@@ -146,13 +153,24 @@ public enum Runner {
         for problem in loop.controls?.problems ?? [] { Log.warning(problem + "; running without it") }
         let deadline = c.duration.map { clock.now() + UInt64($0 * 1e9) }
         let reason = loop.run(until: deadline)
+        if let picture = c.picture, case .framebuffer(let frame, _, _) = display.output {
+            loop.redrawNow()
+            guard writeFileAtomically(picture.path, PNGEncoder.encode(frame)) else {
+                Log.error("cannot write \(picture.path): check that its directory exists and is writable")
+                loop.close()
+                stop.request()
+                sampling.join()
+                server?.shutdown()
+                return 1
+            }
+        }
         loop.close()
         stop.request()
         sampling.join()
         server?.shutdown()
         Log.info("stopped (\(reason))")
         if c.stats {
-            writeOut(StatusView.taskTable(loop.taskLines()) + "\n")
+            writeOut(SchedulerTable.text(loop.taskLines()) + "\n")
             let l = scheduler.currentLoopStatistics
             writeOut("loop \(fixed(l.rateHz, 0)) Hz: \(l.ticks) ticks, \(l.overruns) overruns, wake-up lateness p50 "
                      + "\(fixed(scheduler.latenessPercentile(0.5), 0)) us p99 \(fixed(scheduler.latenessPercentile(0.99), 0)) us\n")

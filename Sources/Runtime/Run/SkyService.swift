@@ -101,24 +101,46 @@ final class SkyService {
         return w.finished
     }
 
-    /// The display's sky line: "sunset 16:52 in 2 h 14 min · moon 96% waxing gibbous · winter in 28 d".
-    func displayLine(_ state: NavigationState, time: Double) -> String? {
-        guard observer(state) != nil else { return nil }
-        var parts: [String] = []
-        if let next = nextEvent(time: time, state: state) {
-            let minutes = Int((next.time - time) / 60)
-            let clock = String(zone.iso8601(next.time).dropFirst(11).prefix(5))
-            parts.append("\(Self.words(next.name)) \(clock) in " + (minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"))
+    /// What the sky page shows: the next event with its countdown, the day's events, the Sun,
+    /// the Moon and the season's countdown and progress.
+    func panel(_ state: NavigationState, time: Double) -> DisplayModel.SkyPanel? {
+        guard let place = observer(state) else { return nil }
+        let events = today(time: time, place: place)
+        func clock(_ t: Double?) -> String? { t.map { String(zone.iso8601($0).dropFirst(11).prefix(5)) } }
+        func span(_ s: SunEvents.Span) -> String? {
+            guard let start = clock(s.start), let end = clock(s.end) else { return clock(s.start) ?? clock(s.end) }
+            return start + "-" + end
         }
+        var panel = DisplayModel.SkyPanel()
+        if let next = nextEvent(time: time, state: state) { panel.next = (next.name, clock(next.time) ?? "--:--", next.time - time) }
+        panel.events = [("astronomicalDawn", clock(events.astronomicalDawn)), ("nauticalDawn", clock(events.nauticalDawn)),
+                        ("civilDawn", clock(events.civilDawn)), ("blueHourMorning", span(events.blueHourMorning)),
+                        ("sunrise", clock(events.sunrise)), ("goldenHourMorning", span(events.goldenHourMorning)),
+                        ("solarNoon", clock(events.solarNoon)), ("goldenHourEvening", span(events.goldenHourEvening)),
+                        ("sunset", clock(events.sunset)), ("blueHourEvening", span(events.blueHourEvening)),
+                        ("civilDusk", clock(events.civilDusk)), ("nauticalDusk", clock(events.nauticalDusk)),
+                        ("astronomicalDusk", clock(events.astronomicalDusk))].map { DisplayModel.SkyPanel.Moment(name: $0.0, clock: $0.1) }
+        panel.dayLength = events.dayLength
+        let sun = SolarPosition.at(time, latitude: place.latitude, longitude: place.longitude)
+        (panel.sunAltitude, panel.sunAzimuth) = (sun.apparentAltitude, sun.azimuth)
+        panel.light = Self.words(SunEvents.light(at: time, latitude: place.latitude, longitude: place.longitude).rawValue)
         let elongation = MoonPhases.elongation(at: time)
-        parts.append("moon \(Int((MoonPhases.illumination(at: time) * 100).rounded()))% \(MoonPhases.name(elongation: elongation).lowercased())")
+        panel.moonPhase = MoonPhases.name(elongation: elongation)
+        panel.moonIllumination = MoonPhases.illumination(at: time)
+        panel.moonAge = MoonPhases.age(at: time)
+        let northern = place.latitude >= 0
         if let season = Seasons.upcoming(after: time, count: 1).first {
-            let days = Int(((season.time - time) / 86_400).rounded(.down))
-            parts.append("\(season.event.season(northern: (observer(state)?.latitude ?? 1) >= 0)) in \(days) d")
+            panel.nextSeason = season.event.season(northern: northern)
+            panel.daysUntilSeason = zone.localDays(from: time, to: season.time)
         }
-        return parts.joined(separator: " · ")
+        if let progress = Seasons.progress(at: time, northern: northern) {
+            panel.season = progress.season
+            panel.seasonProgress = progress.elapsed / progress.total
+        }
+        return panel
     }
 
+    /// A camel-case name as words: "civilTwilight" -> "civil twilight".
     static func words(_ name: String) -> String {
         var out = ""
         for c in name { if c.isUppercase { out += " " + c.lowercased() } else { out.append(c) } }

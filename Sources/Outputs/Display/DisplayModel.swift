@@ -1,0 +1,142 @@
+import LodestoneCore
+import LodestoneDomain
+
+/// Everything the display pages show, gathered by the runtime once per redraw. Plain values:
+/// a page is a pure function of this model and the screen size, so the terminal, the
+/// framebuffer, `lodestone screenshot` and the tests all draw the same thing.
+public struct DisplayModel: Sendable {
+    public var state = NavigationState()
+    /// The device's name for the header ("sim", a board file's name).
+    public var title = "lodestone"
+    /// The local time of day for the header, "14:32".
+    public var clock: String?
+    public var units = Units.metric
+    public var compass = CompassPanel()
+    public var position = PositionPanel()
+    public var level = LevelPanel()
+    public var weather: WeatherPanel?
+    public var sky: SkyPanel?
+    public var track: TrackPanel?
+    public var health = HealthPanel()
+    /// The way to a waypoint being navigated to.
+    public var navigation: NavigationPanel?
+    /// The newest alert while it is recent.
+    public var alert: String?
+
+    public init() {}
+
+    public struct CompassPanel: Sendable {
+        /// The calibration's status (uncalibrated, inProgress, good, poor) and a guided
+        /// calibration's progress 0...1.
+        public var calibration: String?
+        public var calibrationProgress = 0.0
+        public var lockedBearing: Double?
+        /// Heading minus the locked bearing, -180...180 (positive: right of the bearing).
+        public var deviation: Double?
+        public var offCourse = false
+        public var steps: Int?
+        public init() {}
+    }
+
+    public struct PositionPanel: Sendable {
+        /// 0...100, and advice a person can act on ("few satellites: ...").
+        public var confidence: Int?
+        public var warnings: [String] = []
+        public init() {}
+    }
+
+    public struct LevelPanel: Sendable {
+        /// Roll and pitch from the level's zero, and whether it reads level.
+        public var roll = Double.nan
+        public var pitch = Double.nan
+        public var isLevel = false
+        public init() {}
+    }
+
+    public struct WeatherPanel: Sendable {
+        public var stationPressure = Double.nan
+        public var seaLevelPressure = Double.nan
+        public var fusedAltitude = Double.nan
+        public var temperature = Double.nan
+        /// "↑", the rate in hPa/h and the forecast words; nil before 30 minutes of data.
+        public var trendArrow: String?
+        public var trendRate = Double.nan
+        public var forecast: String?
+        public var threeHourChange: Double?
+        /// Sea-level pressure over each history range ("1h", "6h", "24h", "7d"), NaN for gaps.
+        public var graphs: [(label: String, values: [Double])] = []
+        public init() {}
+    }
+
+    public struct SkyPanel: Sendable {
+        public struct Moment: Sendable {
+            public var name: String
+            /// Local time of day "06:42", or nil when it does not happen today.
+            public var clock: String?
+            public init(name: String, clock: String?) {
+                self.name = name
+                self.clock = clock
+            }
+        }
+        /// The next event and seconds until it.
+        public var next: (name: String, clock: String, seconds: Double)?
+        /// The day's events in order (dawns, sunrise, noon, sunset, dusks, golden and blue hours).
+        public var events: [Moment] = []
+        public var dayLength = Double.nan
+        public var sunAltitude = Double.nan
+        public var sunAzimuth = Double.nan
+        /// "day", "civil twilight", "night".
+        public var light = ""
+        public var moonPhase = ""
+        public var moonIllumination = Double.nan
+        public var moonAge = Double.nan
+        /// The astronomical season now, the next one, whole days until it and the fraction of
+        /// the current season gone by.
+        public var season = ""
+        public var nextSeason = ""
+        public var daysUntilSeason = 0
+        public var seasonProgress = Double.nan
+        public init() {}
+    }
+
+    public struct TrackPanel: Sendable {
+        /// "recording", "paused", "stopped".
+        public var state = "stopped"
+        public var autoPaused = false
+        public var name: String?
+        public var points = 0
+        public var distance = 0.0
+        public var elapsed = 0.0
+        public var movingTime = 0.0
+        public var averageSpeed = Double.nan
+        public var elevationGain = 0.0
+        public var elevationLoss = 0.0
+        public init() {}
+    }
+
+    public struct NavigationPanel: Sendable {
+        public var waypoint: String
+        public var distance: Double
+        public var bearing: Double
+        /// The turn to make from the current heading, degrees, positive to the right.
+        public var relativeBearing: Double?
+        public var eta: Double?
+        public init(waypoint: String, distance: Double, bearing: Double, relativeBearing: Double?, eta: Double?) {
+            self.waypoint = waypoint
+            self.distance = distance
+            self.bearing = bearing
+            self.relativeBearing = relativeBearing
+            self.eta = eta
+        }
+    }
+
+    public struct HealthPanel: Sendable {
+        public var profile: String?
+        public var clients = 0
+        public var loop: LoopStatistics?
+        public var tasks: [SchedulerTable.TaskLine] = []
+        /// The newest log lines (held while the terminal display runs).
+        public var log: [String] = []
+        public init() {}
+    }
+}

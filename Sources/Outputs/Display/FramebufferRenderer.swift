@@ -1,0 +1,74 @@
+import LodestoneHAL
+
+/// Draws a page's cells on a framebuffer in the 5 x 7 font. The layout follows the screen:
+/// small panels (128 x 64 mono LCDs) get one-pixel glyphs and 21 columns, medium ones (240 x 240,
+/// 320 x 240 TFTs) doubled glyphs and about 20-26 columns, large ones (480 x 320 and up)
+/// doubled glyphs and 40 or more columns, and monitors from 1280 pixels tripled glyphs.
+public struct FramebufferLayout: Sendable, Equatable {
+    public var scale: Int
+    public var columns: Int
+    public var rows: Int
+
+    /// A cell is 6 x 8 font pixels: the glyph and one pixel of space right and below.
+    public static let cellWidth = Font5x7.width + 1, cellHeight = Font5x7.height + 1
+
+    public init(width: Int, height: Int) {
+        scale = width < 240 || height < 160 ? 1 : (width < 1280 ? 2 : 3)
+        columns = width / (Self.cellWidth * scale)
+        rows = height / (Self.cellHeight * scale)
+    }
+
+    /// The layout's name, as the README describes it.
+    public var name: String { scale == 1 ? "small" : (columns < 32 ? "medium" : "large") }
+}
+
+public enum FramebufferRenderer {
+    /// Draws `screen` with `theme` on `target`. Mono panels show every ink lit: red on black
+    /// would be dark on a one-bit display.
+    public static func draw(_ screen: TextScreen, theme: Theme, layout: FramebufferLayout, on target: any Framebuffer) {
+        let mono = target.format == .mono
+        let background = theme.background
+        fill(target, background)
+        let scale = layout.scale
+        for row in 0..<screen.rows {
+            // A large row's text is drawn at twice the size from where its first character is.
+            let large = screen.largeRows.contains(row)
+            let start = large ? (0..<screen.columns).first { screen[$0, row].character != " " } ?? 0 : 0
+            for column in 0..<screen.columns {
+                let cell = screen[column, row]
+                guard cell.character != " " else { continue }
+                let colour = mono ? Theme.Colour(255, 255, 255) : theme.colour(cell.ink)
+                let x = large ? start + (column - start) * 2 : column
+                glyph(cell.character, x: x * FramebufferLayout.cellWidth * scale, y: row * FramebufferLayout.cellHeight * scale,
+                      scale: large ? scale * 2 : scale, colour: colour, on: target)
+            }
+        }
+        // A rule under the header keeps the page's title apart from its content.
+        let ruleY = FramebufferLayout.cellHeight * scale - 1
+        let rule = mono ? Theme.Colour(255, 255, 255) : theme.colour(.dim)
+        for x in 0..<min(target.width, screen.columns * FramebufferLayout.cellWidth * scale) {
+            target.set(x: x, y: ruleY, red: rule.red, green: rule.green, blue: rule.blue)
+        }
+    }
+
+    static func fill(_ target: any Framebuffer, _ colour: Theme.Colour) {
+        for y in 0..<target.height {
+            for x in 0..<target.width { target.set(x: x, y: y, red: colour.red, green: colour.green, blue: colour.blue) }
+        }
+    }
+
+    /// One character, each font pixel a `scale` x `scale` block.
+    static func glyph(_ character: Character, x left: Int, y top: Int, scale: Int, colour: Theme.Colour, on target: any Framebuffer) {
+        let r = Font5x7.rows(character)
+        let rows = [r.0, r.1, r.2, r.3, r.4, r.5, r.6]
+        for (row, bits) in rows.enumerated() {
+            for column in 0..<Font5x7.width where bits & (0x10 >> UInt8(column)) != 0 {
+                for dy in 0..<scale {
+                    for dx in 0..<scale {
+                        target.set(x: left + column * scale + dx, y: top + row * scale + dy, red: colour.red, green: colour.green, blue: colour.blue)
+                    }
+                }
+            }
+        }
+    }
+}

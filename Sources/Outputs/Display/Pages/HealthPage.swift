@@ -1,0 +1,31 @@
+/// The health page: each sensor's status, the sampling loop's timing and the scheduler's
+/// per-task table, and the socket's clients.
+enum HealthPage {
+    static func draw(_ model: DisplayModel, on page: inout PageWriter) {
+        let state = model.state
+        let sensors = [("IMU", state.imuHealth), ("Magnetometer", state.magnetometerHealth), ("Barometer", state.barometerHealth), ("GPS", state.gpsHealth)]
+        if page.wide {
+            for (name, health) in sensors {
+                page.field(name, health == .degraded ? "degraded: retrying" : health.name, ink: health == .degraded ? .warning : (health == .ok ? .good : .dim), labelWidth: 13)
+            }
+            page.field("Clients", "\(model.health.clients)", labelWidth: 13)
+            if let profile = model.health.profile { page.field("Sampling", profile + " profile", labelWidth: 13) }
+            if let loop = model.health.loop {
+                page.line("Loop \(fixed(loop.rateHz, 0)) Hz  overruns \(loop.overruns)  late p50 \(fixed(loop.latenessP50Microseconds, 0)) us  p99 \(fixed(loop.latenessP99Microseconds, 0)) us  max \(fixed(loop.latenessMaxMicroseconds, 0)) us", ink: .dim)
+            }
+            if page.columns >= 80 && !model.health.tasks.isEmpty {
+                for line in SchedulerTable.text(model.health.tasks).split(separator: "\n") { page.line(String(line)) }
+            }
+            if !model.health.log.isEmpty && page.remaining > 1 {
+                page.line("Log", ink: .dim)
+                for line in model.health.log.suffix(page.remaining) { page.line(line, ink: line.contains("warning") || line.contains("error") ? .warning : .text) }
+            }
+        } else {
+            let short = [("IMU", state.imuHealth), ("MAG", state.magnetometerHealth), ("BARO", state.barometerHealth), ("GPS", state.gpsHealth)]
+            for (name, health) in short {
+                page.line(SchedulerTable.column(name, 6) + health.name.uppercased(), ink: health == .degraded ? .warning : .text)
+            }
+            if let loop = model.health.loop { page.line("LOOP \(fixed(loop.rateHz, 0)) HZ OVR \(loop.overruns)") }
+        }
+    }
+}

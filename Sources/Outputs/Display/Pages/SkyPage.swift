@@ -1,0 +1,87 @@
+/// The sky page: the next sun event with its countdown, the day's events, the Moon, and the
+/// season with its countdown and progress.
+enum SkyPage {
+    /// Names as a person reads them, long and for a 21-column screen.
+    static func label(_ name: String, compact: Bool) -> String {
+        switch name {
+        case "astronomicalDawn": return compact ? "ASTRO DAWN" : "astronomical dawn"
+        case "nauticalDawn": return compact ? "NAUT DAWN" : "nautical dawn"
+        case "civilDawn": return compact ? "CIVIL DAWN" : "civil dawn"
+        case "blueHourMorning", "blueHourMorningStart": return compact ? "BLUE HOUR" : "blue hour"
+        case "sunrise": return compact ? "SUNRISE" : "sunrise"
+        case "goldenHourMorning", "goldenHourMorningStart", "goldenHourEvening", "goldenHourEveningStart":
+            return compact ? "GOLDEN HR" : "golden hour"
+        case "solarNoon": return compact ? "NOON" : "solar noon"
+        case "sunset": return compact ? "SUNSET" : "sunset"
+        case "blueHourEvening", "blueHourEveningStart": return compact ? "BLUE HOUR" : "blue hour"
+        case "civilDusk": return compact ? "CIVIL DUSK" : "civil dusk"
+        case "nauticalDusk": return compact ? "NAUT DUSK" : "nautical dusk"
+        case "astronomicalDusk": return compact ? "ASTRO DUSK" : "astronomical dusk"
+        default: return name
+        }
+    }
+
+    static func draw(_ model: DisplayModel, on page: inout PageWriter) {
+        guard let sky = model.sky else {
+            page.line(page.wide ? "no position yet: the sky needs a GPS fix or an observer in the configuration" : "NO POSITION YET", ink: .warning)
+            return
+        }
+        let wide = page.wide
+        if let next = sky.next {
+            page.line(wide ? "Next   \(label(next.name, compact: false)) \(next.clock)  in \(countdown(next.seconds))"
+                           : "\(label(next.name, compact: true)) \(next.clock) \(countdown(next.seconds, compact: true))", ink: .accent)
+        } else {
+            page.line(wide ? "Next   no more sun events today" : "NO MORE EVENTS", ink: .accent)
+        }
+        if wide {
+            page.field("Sun", "altitude \(fixed(sky.sunAltitude, 1))°  azimuth \(fixed(sky.sunAzimuth, 0))°  \(sky.light)", labelWidth: 7)
+            page.field("Day", sky.dayLength.isFinite ? countdown(sky.dayLength) : "--", labelWidth: 7)
+        } else {
+            let rise = sky.events.first { $0.name == "sunrise" }?.clock ?? "--:--"
+            let set = sky.events.first { $0.name == "sunset" }?.clock ?? "--:--"
+            page.line("RISE \(rise) SET \(set)")
+        }
+        drawMoonAndSeason(sky, wide: wide, on: &page)
+        guard page.remaining > 0 else { return }
+        // The day's events in time order, two to a row when the screen is wide enough.
+        let cell = wide ? 30 : page.columns
+        let perRow = max(1, page.columns / cell)
+        let entries = sky.events.map { ($0.clock == nil ? Ink.dim : Ink.text,
+                                        pad(label($0.name, compact: !wide), wide ? 18 : 11) + ($0.clock ?? "--")) }
+        var index = 0
+        while index < entries.count, page.remaining > 0 {
+            let row = page.row
+            for slot in 0..<perRow where index < entries.count {
+                page.put(entries[index].1, column: slot * cell, row: row, ink: entries[index].0)
+                index += 1
+            }
+            page.blank()
+        }
+    }
+
+    static func drawMoonAndSeason(_ sky: DisplayModel.SkyPanel, wide: Bool, on page: inout PageWriter) {
+        let percent = sky.moonIllumination.isFinite ? "\(Int((sky.moonIllumination * 100).rounded()))%" : "--"
+        if wide {
+            let age = sky.moonAge.isFinite ? "  age \(fixed(sky.moonAge, 1)) d" : ""
+            page.field("Moon", "\(sky.moonPhase.lowercased()) \(percent)\(age)", labelWidth: 7)
+            let countdown = "\(sky.nextSeason) in \(sky.daysUntilSeason) d"
+            let progress = "\(progressBar(sky.seasonProgress, width: 14)) "
+                + "\(sky.seasonProgress.isFinite ? "\(Int((sky.seasonProgress * 100).rounded()))%" : "--") of \(sky.season)"
+            if page.columns >= 60 {
+                page.field("Season", countdown + "  " + progress, labelWidth: 7)
+            } else {
+                page.field("Season", countdown, labelWidth: 7)
+                page.field("", progress, labelWidth: 7)
+            }
+        } else {
+            let phase = sky.moonPhase.uppercased().split(separator: " ").map { $0 == "WAXING" ? "WAX" : ($0 == "WANING" ? "WAN" : String($0)) }.joined(separator: " ")
+            page.line("MOON \(percent) \(phase)")
+            page.line("\(sky.nextSeason.uppercased()) IN \(sky.daysUntilSeason) D")
+            page.line(progressBar(sky.seasonProgress, width: 12) + " \(sky.season.uppercased())")
+        }
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}

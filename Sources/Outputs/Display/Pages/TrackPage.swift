@@ -1,0 +1,30 @@
+/// The track page: the recording's state and figures, and the way to a waypoint.
+enum TrackPage {
+    static func draw(_ model: DisplayModel, on page: inout PageWriter) {
+        guard let track = model.track else {
+            page.line(page.wide ? "Tracks need a data directory (--data-dir)" : "NO DATA DIRECTORY", ink: .warning)
+            return
+        }
+        let units = model.units
+        let state = track.state + (track.autoPaused ? (page.wide ? " (auto-paused: standing still)" : " AUTO") : "")
+        page.line(page.wide ? "\(state.prefix(1).uppercased() + state.dropFirst())\(track.name.map { "  " + $0 } ?? "")" : state.uppercased(),
+                  ink: track.state == "recording" ? .good : .accent)
+        guard track.state != "stopped" else {
+            page.line(page.wide ? "Start with the track button, lodestone track start, or ?TRACK={\"action\":\"start\"}" : "PRESS TRACK TO START", ink: .dim)
+            return
+        }
+        if page.wide {
+            page.field("Distance", units.distance(track.distance))
+            page.field("Time", countdown(track.elapsed) + "  moving " + countdown(track.movingTime))
+            page.field("Average", units.speed(track.averageSpeed))
+            page.field("Climb", "+" + units.altitude(track.elevationGain) + "  -" + units.altitude(track.elevationLoss))
+            page.field("Points", "\(track.points)")
+        } else {
+            page.line(units.distance(track.distance) + " " + countdown(track.elapsed, compact: true))
+            page.line("+" + units.altitude(track.elevationGain) + " -" + units.altitude(track.elevationLoss))
+        }
+        if let way = model.navigation {
+            page.line("To \(way.waypoint) \(units.distance(way.distance)) \(fixed(way.bearing, 0))°", ink: .accent)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import LodestoneCore
+import LodestoneDomain
+
+/// The scheduler's per-task table as text: the health page, `lodestone status` and
+/// `run --stats` print it.
+public enum SchedulerTable {
+    /// One task's line in the scheduler table.
+    public struct TaskLine: Sendable {
+        public var name: String
+        public var statistics: TaskStatistics
+        public var budgetMicroseconds: Double
+        public init(name: String, statistics: TaskStatistics, budgetMicroseconds: Double) {
+            self.name = name
+            self.statistics = statistics
+            self.budgetMicroseconds = budgetMicroseconds
+        }
+    }
+
+    /// The scheduler's per-task table, as `lodestone status` and `run --stats` print it.
+    public static func text(_ tasks: [TaskLine]) -> String {
+        var out = column("task", 10) + column("rate Hz", 9) + column("budget us", 11) + column("runs", 10)
+            + column("mean us", 9) + column("max us", 9) + column("overruns", 10) + column("slips", 8)
+            + column("skips", 8) + "missed"
+        for task in tasks {
+            let s = task.statistics
+            out += "\n" + column(task.name, 10) + column(fixed(s.rateHz, 1), 9) + column(fixed(task.budgetMicroseconds, 0), 11)
+                + column(String(s.runs), 10) + column(fixed(s.meanExecutionMicroseconds, 1), 9)
+                + column(fixed(s.maxExecutionMicroseconds, 1), 9) + column(String(s.overruns), 10)
+                + column(String(s.slips), 8) + column(String(s.skips), 8) + String(s.missed)
+        }
+        return out
+    }
+
+    static func column(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+}
+
+/// A number with `decimals` places for display, or "--" when it is not known.
+public func fixed(_ value: Double, _ decimals: Int) -> String {
+    guard value.isFinite else { return "--" }
+    return JSONObjectWriter.format(value, decimals: decimals)
+}

@@ -1,0 +1,71 @@
+import Glibc
+import LodestoneHAL
+import LodestoneOutputs
+import LodestoneRuntime
+
+/// `lodestone screenshot`: runs the simulated board for a few seconds with the display drawn
+/// into memory, then writes the page as a PNG.
+enum ScreenshotCommand {
+    static let help = """
+    Usage: lodestone screenshot --out FILE.png [--size WxH] [--page NAME] [options]
+
+    Runs the simulated board for a few seconds (so the GPS has a fix and the filters have
+    settled), draws one display page as the framebuffer display would on a screen of that
+    size, and writes it to a PNG file. The picture is what a device with that panel shows.
+
+    Options:
+      --out FILE.png          where to write the picture (required)
+      --size WxH              the screen in pixels (default 320x240): 128x64 and smaller use
+                              the small layout, 240x240 and 320x240 the medium one, 480x320
+                              and up the large one
+      --page NAME             compass (default), position, level, barometer, sky, track, health
+      --format rgb565|xrgb8888|mono
+                              the panel's pixel format (default rgb565); mono is one bit
+      --theme day|night       colours (default day)
+      --units metric|imperial figures (default metric)
+      --scenario NAME         simulated trip: walk (default), boat, still, drive
+      --settle S              seconds to run before the picture (default 4, 1..60)
+      --config FILE           configuration file (observer, time zone...)
+
+    Examples:
+      lodestone screenshot --page sky --size 480x320 --out sky.png
+      lodestone screenshot --page compass --size 128x64 --format mono --out compass.png
+    """
+
+    static let spec = OptionSpec(valued: ["out", "size", "page", "format", "theme", "units", "scenario", "settle", "config"], flags: [])
+
+    static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
+        let options = try Options(arguments, spec: spec, command: "screenshot")
+        guard let out = options.values["out"] else { throw UsageError(message: "screenshot needs --out FILE.png (see 'lodestone screenshot --help')") }
+        let sizeText = options.values["size"] ?? "320x240"
+        let parts = sizeText.split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, (32...4096).contains(parts[0]), (32...4096).contains(parts[1]) else {
+            throw UsageError(message: "--size takes WIDTHxHEIGHT in pixels, 32 to 4096 each (e.g. 320x240), not '\(sizeText)'")
+        }
+        let formatName = options.values["format"] ?? "rgb565"
+        guard let format = PixelFormat(rawValue: formatName) else {
+            throw UsageError(message: "--format must be rgb565, xrgb8888 or mono, not '\(formatName)'")
+        }
+        var configuration = Configuration()
+        if let file = options.values["config"] {
+            do { try configuration.load(file: file) } catch {
+                Log.error(error.description)
+                return 1
+            }
+        }
+        try RunCommand.apply(options, to: &configuration)
+        configuration.duration = try options.number("settle", in: 1...60) ?? 4
+        configuration.picture = Configuration.Picture(width: parts[0], height: parts[1], format: format, path: out)
+        // A scratch socket and data directory: a screenshot leaves nothing behind and does not
+        // disturb a running instance.
+        let scratch = "/tmp/lodestone-screenshot-\(getpid())"
+        configuration.socket = scratch + ".sock"
+        configuration.dataDir = scratch
+        configuration.realTimePriority = nil
+        configuration.lockMemory = false
+        defer { removeTree(scratch) }
+        let status = Runner.run(configuration)
+        if status == 0 { Log.info("wrote \(out): the \(configuration.page.rawValue) page at \(parts[0])x\(parts[1]) (\(format.rawValue))") }
+        return status
+    }
+}

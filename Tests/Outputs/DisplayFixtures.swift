@@ -1,0 +1,87 @@
+import Glibc
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+
+/// A display model with every panel filled, as on a walk above Interlaken one late-November
+/// afternoon: fixed values, so page drawings and screenshots are the same on every run.
+enum DisplayFixtures {
+    static var walk: DisplayModel {
+        var model = DisplayModel()
+        model.title = "sim"
+        model.clock = "15:00"
+        var state = NavigationState()
+        state.attitude = TiltCompensatedHeading(roll: 2.5, pitch: -1.2, magneticHeading: 40.6)
+        state.declination = 3.4
+        state.trueHeading = 44.0
+        state.headingAccuracy = 1.2
+        state.fix.mode = .threeD
+        state.fix.latitude = 46.686_3
+        state.fix.longitude = 7.863_5
+        state.fix.altitudeMSL = 1_021.4
+        state.fix.speed = 1.3
+        state.fix.course = 47
+        state.fix.satellitesUsed = 9
+        state.fix.satellitesVisible = 12
+        state.fix.hdop = 0.9
+        state.fix.eph = 3.5
+        state.barometricAltitude = 1_019.8
+        state.imuHealth = .ok
+        state.magnetometerHealth = .ok
+        state.barometerHealth = .ok
+        state.gpsHealth = .ok
+        model.state = state
+        model.compass.calibration = "good"
+        model.compass.lockedBearing = 30
+        model.compass.deviation = 14
+        model.compass.offCourse = true
+        model.compass.steps = 4_210
+        model.position.confidence = 92
+        (model.level.roll, model.level.pitch) = (2.5, -1.2)
+        var weather = DisplayModel.WeatherPanel()
+        weather.stationPressure = 897.3
+        weather.seaLevelPressure = 1_016.8
+        weather.fusedAltitude = 1_020.6
+        weather.temperature = 6.5
+        weather.trendArrow = "↓"
+        weather.trendRate = -0.7
+        weather.forecast = "Weather deteriorating"
+        weather.threeHourChange = -2.1
+        weather.graphs = [("1h", (0..<60).map { 1_017.5 - Double($0) / 60 }), ("6h", (0..<72).map { 1_020 - Double($0) / 24 }),
+                          ("24h", (0..<96).map { 1_019 + sin(Double($0) / 15) }), ("7d", (0..<168).map { 1_012 + Double($0 % 40) / 8 })]
+        model.weather = weather
+        var sky = DisplayModel.SkyPanel()
+        sky.next = ("sunset", "16:46", 6_360)
+        sky.events = [("astronomicalDawn", "05:49"), ("nauticalDawn", "06:25"), ("civilDawn", "07:03"), ("blueHourMorning", "07:03-07:15"),
+                      ("sunrise", "07:37"), ("goldenHourMorning", "07:15-08:24"), ("solarNoon", "12:12"), ("goldenHourEvening", "16:00-17:08"),
+                      ("sunset", "16:46"), ("blueHourEvening", "17:08-17:21"), ("civilDusk", "17:21"), ("nauticalDusk", "17:59"),
+                      ("astronomicalDusk", "18:35")].map { DisplayModel.SkyPanel.Moment(name: $0.0, clock: $0.1) }
+        sky.dayLength = 32_940
+        sky.sunAltitude = 9.8
+        sky.sunAzimuth = 228
+        sky.light = "day"
+        sky.moonPhase = "Waxing Gibbous"
+        sky.moonIllumination = 0.93
+        sky.moonAge = 12.3
+        sky.season = "autumn"
+        sky.nextSeason = "winter"
+        sky.daysUntilSeason = 28
+        sky.seasonProgress = 0.694
+        model.sky = sky
+        var track = DisplayModel.TrackPanel()
+        track.state = "recording"
+        track.name = "Harder Kulm"
+        track.points = 412
+        track.distance = 5_230
+        track.elapsed = 6_300
+        track.movingTime = 5_400
+        track.averageSpeed = 0.97
+        track.elevationGain = 431
+        track.elevationLoss = 22
+        model.track = track
+        model.navigation = DisplayModel.NavigationPanel(waypoint: "Summit", distance: 2_900, bearing: 28, relativeBearing: -16, eta: 3_000)
+        model.health.profile = "walking"
+        model.health.clients = 2
+        return model
+    }
+}
