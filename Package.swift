@@ -31,8 +31,10 @@ let package = Package(
         .testTarget(name: "HALTests", dependencies: ["LodestoneHAL", "LodestoneSim", "LodestoneDevices", "CLinux"], path: "Tests/HAL"),
         .testTarget(name: "DevicesTests", dependencies: ["LodestoneDevices", "LodestoneSim"], path: "Tests/Devices"),
         .testTarget(name: "SimTests", dependencies: ["LodestoneSim", "LodestoneHAL", "LodestoneDevices"], path: "Tests/Sim"),
-        .testTarget(name: "DomainTests", dependencies: ["LodestoneDomain", "LodestoneCore", "LodestoneSim"], path: "Tests/Domain"),
-        .testTarget(name: "OutputsTests", dependencies: ["LodestoneOutputs", "LodestoneHAL", "LodestoneCore", "LodestoneDomain"], path: "Tests/Outputs"),
+        .testTarget(name: "DomainTests", dependencies: ["LodestoneDomain", "LodestoneCore", "LodestoneSim"], path: "Tests/Domain",
+                    exclude: ["Vectors"]),
+        .testTarget(name: "OutputsTests", dependencies: ["LodestoneOutputs", "LodestoneHAL", "LodestoneCore", "LodestoneDomain"], path: "Tests/Outputs",
+                    exclude: ["Screens"]),
         .testTarget(name: "RuntimeTests", dependencies: ["LodestoneRuntime", "LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneOutputs", "lodestone"], path: "Tests/Runtime"),
     ],
     swiftLanguageModes: [.v6]

@@ -4,15 +4,144 @@ import LodestoneDomain
 import LodestoneOutputs
 import Testing
 
-/// The display pages as a person reads them, on an 80 x 24 terminal and a 21 x 8 mono LCD.
+/// The display pages as a person reads them: on an 80 x 24 terminal, a 21 x 8 mono LCD and
+/// the sizes between.
 @Suite struct DisplayPageTests {
+    static let sizes = [(80, 24), (21, 8), (20, 15), (26, 15), (40, 20), (132, 43)]
+
     @Test(arguments: DisplayPage.allCases)
-    func everyPageFitsBothScreens(page: DisplayPage) {
-        for (columns, rows) in [(80, 24), (21, 8), (26, 15), (40, 20), (132, 43)] {
+    func everyPageHasItsTitleAndContentAtEverySize(page: DisplayPage) {
+        for (columns, rows) in Self.sizes {
             let screen = page.draw(DisplayFixtures.walk, columns: columns, rows: rows, keys: true)
-            print("\(page) \(columns)x\(rows)\n" + screen.text)
             #expect(screen.line(0).hasPrefix(page.title))
             #expect((1..<rows).contains { !screen.line($0).isEmpty }, "\(page) is empty at \(columns)x\(rows)")
         }
+    }
+
+    /// A number cut off by the screen's edge would read as another number: every line that
+    /// ends at the right edge must end where its text ends (the clipping tests this by finding
+    /// no digit or unit in the last cell followed by a lost remainder).
+    @Test(arguments: DisplayPage.allCases)
+    func noFigureIsCutAtTheEdge(page: DisplayPage) {
+        for (columns, rows) in Self.sizes {
+            let wide = page.draw(DisplayFixtures.walk, columns: 400, rows: rows)
+            let screen = page.draw(DisplayFixtures.walk, columns: columns, rows: rows)
+            for row in 1..<rows where screen.line(row).count == columns {
+                let full = wide.line(row)
+                // The same row on a very wide screen says more only if the text was cut.
+                if full.hasPrefix(screen.line(row)) && full.count > columns {
+                    let lost = full.dropFirst(columns).first
+                    #expect(lost == " " || lost == nil || screen.line(row).last?.isNumber == false,
+                            "\(page) \(columns)x\(rows) row \(row) cut: '\(screen.line(row))' of '\(full)'")
+                }
+            }
+        }
+    }
+
+    @Test func theSkyPageShowsTheNextEventTheDayTheMoonAndTheSeason() {
+        let text = DisplayPage.sky.draw(DisplayFixtures.walk, columns: 80, rows: 24).text
+        #expect(text.contains("Next   sunset 16:46  in 1 h 46 min"))
+        #expect(text.contains("sunrise           07:37"))
+        #expect(text.contains("astronomical dusk 18:35"))
+        #expect(text.contains("golden hour       16:00-17:08"))
+        #expect(text.contains("waxing gibbous 93%  age 12.3 d"))
+        #expect(text.contains("winter in 28 d  [########....] 69% of autumn"))
+        let small = DisplayPage.sky.draw(DisplayFixtures.walk, columns: 21, rows: 8).text
+        #expect(small.contains("SUNSET 16:46 1h46") && small.contains("WINTER IN 28 D") && small.contains("MOON 93% WAX GIBBOUS"))
+    }
+
+    /// Without a position the sky page says why it is empty, never shows times for nowhere.
+    @Test func theSkyPageWithoutAPlaceSaysSo() {
+        var model = DisplayFixtures.walk
+        model.sky = nil
+        #expect(DisplayPage.sky.draw(model, columns: 80, rows: 24).line(1).hasPrefix("no position yet"))
+    }
+
+    @Test func unknownValuesShowAsDashesNeverZeros() {
+        let empty = DisplayModel()
+        for page in DisplayPage.allCases {
+            let text = page.draw(empty, columns: 80, rows: 24).text
+            #expect(!text.contains(" 0.0") && !text.contains("0 hPa"), "\(page): \(text)")
+        }
+        #expect(DisplayPage.compass.draw(empty, columns: 21, rows: 8).line(1) == "--°")
+        #expect(DisplayPage.position.draw(empty, columns: 80, rows: 24).line(1) == "No fix yet: 0 satellites seen")
+    }
+
+    @Test func aDegradedSensorIsNamedInTheWarningInk() {
+        var model = DisplayFixtures.walk
+        model.state.barometerHealth = .degraded
+        let screen = DisplayPage.health.draw(model, columns: 80, rows: 24)
+        let row = (0..<24).first { screen.line($0).hasPrefix("Barometer") } ?? 0
+        #expect(screen.line(row).hasSuffix("degraded: retrying") && screen[13, row].ink == .warning)
+    }
+
+    @Test func theCompassAsksForACalibrationWhenTheHeadingIsUncertain() {
+        var model = DisplayFixtures.walk
+        model.compass.calibration = "uncalibrated"
+        model.state.headingAccuracy = 10
+        #expect(DisplayPage.compass.draw(model, columns: 21, rows: 8).text.contains("CALIBRATE: ±10°"))
+        model.compass.calibration = "inProgress"
+        model.compass.calibrationProgress = 0.42
+        #expect(DisplayPage.compass.draw(model, columns: 21, rows: 8).text.contains("CAL 42%: FIGURE 8S"))
+        model.state.trueHeading = nil
+        model.compass.calibration = "good"
+        model.state.headingAccuracy = 0.8
+        let magnetic = DisplayPage.compass.draw(model, columns: 21, rows: 8)
+        #expect(magnetic.line(1) == "41°M NE" && !magnetic.text.contains("CALIBRAT"))
+    }
+
+    /// The rose is heading-up: at 44° north lies up and to the left, east up and to the right,
+    /// and the lubber line marks the top.
+    @Test func theRoseTurnsWithTheHeading() {
+        let screen = DisplayPage.compass.draw(DisplayFixtures.walk, columns: 80, rows: 24)
+        // The rose takes the left 34 columns; the text beside it is not searched.
+        func find(_ text: String) -> (column: Int, row: Int)? {
+            let needle = Array(text)
+            for row in 0..<24 {
+                let line = Array(screen.line(row).prefix(34))
+                guard line.count >= needle.count else { continue }
+                for column in 0...(line.count - needle.count) where Array(line[column..<(column + needle.count)]) == needle { return (column, row) }
+            }
+            return nil
+        }
+        let lubber = find("v"), north = find(" N "), centre = find("+")
+        #expect(lubber != nil && north != nil && centre != nil)
+        if let lubber, let north, let centre {
+            #expect(north.column < lubber.column && north.row < centre.row && lubber.row < north.row)
+        }
+    }
+
+    /// The bubble floats to the high side: rolled right (right side down), it moves left.
+    @Test func theBubbleMovesToTheHighSide() {
+        var model = DisplayFixtures.walk
+        (model.level.roll, model.level.pitch) = (5, 0)
+        let screen = DisplayPage.level.draw(model, columns: 80, rows: 24)
+        let row = (0..<24).first { screen.line($0).contains("O") && screen.line($0).contains("+") } ?? 0
+        let line = screen.line(row)
+        #expect(line.firstIndex(of: "O")! < line.firstIndex(of: "+")!, "\(line)")
+    }
+
+    @Test func imperialUnitsConvertWhatAPersonReads() {
+        var model = DisplayFixtures.walk
+        model.units = .imperial
+        let position = DisplayPage.position.draw(model, columns: 80, rows: 24).text
+        #expect(position.contains("3351 ft GPS") && position.contains("2.9 mph"), "\(position)")
+        let barometer = DisplayPage.barometer.draw(model, columns: 80, rows: 24).text
+        #expect(barometer.contains("30.03 inHg at sea level") && barometer.contains("43.7 °F"))
+        #expect(DisplayPage.track.draw(model, columns: 80, rows: 24).text.contains("3.25 mi"))
+    }
+
+    /// Published forms of one place (the Zurich main station): decimal, DMS and DDM.
+    @Test func coordinatesInTheThreeNotations() {
+        #expect(CoordinateText.decimal(47.378177, latitude: true) == "47.378177° N")
+        #expect(CoordinateText.dms(47.378177, latitude: true) == "47°22'41.4\" N")
+        #expect(CoordinateText.dms(-8.540192, latitude: false) == "8°32'24.7\" W")
+        #expect(CoordinateText.ddm(47.378177, latitude: true) == "47°22.6906' N")
+        #expect(CoordinateText.ddm(8.0001, latitude: false) == "8°00.0060' E")
+        #expect(CoordinateText.dms(.nan, latitude: true) == "--")
+    }
+
+    @Test func pagesStepRoundInOrder() {
+        #expect(DisplayPage.compass.next == .position && DisplayPage.health.next == .compass && DisplayPage.compass.previous == .health)
     }
 }

@@ -26,7 +26,7 @@ public enum Theme: String, Sendable, Equatable, CaseIterable {
         case (.day, .warning): return Colour(255, 64, 32)
         case (.day, .good): return Colour(64, 220, 96)
         case (.night, .dim): return Colour(90, 0, 0)
-        case (.night, .warning): return Colour(255, 40, 40)
+        case (.night, .warning): return Colour(255, 0, 0)
         case (.night, .accent): return Colour(210, 0, 0)
         case (.night, _): return Colour(160, 0, 0)
         }

@@ -31,17 +31,11 @@ public struct TerminalRenderer {
                 }
                 // A changed run: extend it over gaps of up to three unchanged cells, which
                 // costs less than another cursor move.
-                var end = column + 1, quiet = 0
-                while end < screen.columns {
-                    if let previous, previous[end, row] == screen[end, row] {
-                        quiet += 1
-                        if quiet > 3 { break }
-                    } else {
-                        quiet = 0
-                    }
-                    end += 1
+                var end = column + 1, next = column + 1
+                while next < screen.columns, next - end <= 3 {
+                    if previous?[next, row] != screen[next, row] { end = next + 1 }
+                    next += 1
                 }
-                end -= quiet
                 out += "\u{1B}[\(row + 1);\(column + 1)H"
                 for x in column..<end {
                     let cell = screen[x, row]

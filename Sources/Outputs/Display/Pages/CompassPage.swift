@@ -63,7 +63,7 @@ enum CompassPage {
         let compass = model.compass, state = model.state
         if compass.calibration == "inProgress" {
             let percent = Int((compass.calibrationProgress * 100).rounded())
-            return wide ? "Calibrating \(percent)%: draw slow figure 8s, turning the device over" : "CALIBRATING \(percent)%: FIGURE 8S"
+            return wide ? "Calibrating \(percent)%: draw slow figure 8s, turning the device over" : "CAL \(percent)%: FIGURE 8S"
         }
         if state.magneticInterference {
             return wide ? "MAGNETIC INTERFERENCE: move away from iron and cables; heading held on the gyro" : "MAGNETIC INTERFERENCE"
