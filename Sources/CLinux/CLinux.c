@@ -136,7 +136,7 @@ int lodestone_terminal_size(int fd, int *columns, int *rows) {
 static struct termios saved_terminal;
 static volatile sig_atomic_t terminal_taken = 0;
 static int terminal_fd = -1;
-static const char leave_sequence[] = "\033[0m\033[?25h\033[?1049l";
+static const char leave_sequence[] = "\033[0m\033[?1049l\033[?25h";
 
 void lodestone_terminal_restore(void) {
     if (!terminal_taken) return;

@@ -1,0 +1,143 @@
+import Glibc
+import Testing
+
+/// The terminal display as a person sees it: `lodestone run` in a tmux pane, keys sent with
+/// send-keys, the screen read back with capture-pane.
+@Suite(.serialized) struct TerminalDisplayTests {
+    /// Runs a shell command and returns what it printed.
+    static func output(_ command: String) -> String {
+        guard let pipe = popen(command + " 2>&1", "r") else { return "" }
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, pipe)
+            if n <= 0 { break }
+            out += buffer[0..<n]
+        }
+        pclose(pipe)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static var hasTmux: Bool { access("/usr/bin/tmux", X_OK) == 0 }
+
+    /// Polls the pane until `condition` holds (up to 15 s); returns the last screen.
+    static func screen(_ session: String, escapes: Bool = false, until condition: (String) -> Bool) -> String {
+        var text = ""
+        for _ in 0..<150 {
+            text = output("tmux capture-pane -p \(escapes ? "-e " : "")-t \(session)")
+            if condition(text) { return text }
+            usleep(100_000)
+        }
+        return text
+    }
+
+    struct Session {
+        let name: String
+        let directory: String
+
+        init(_ tag: String, size: String = "-x 80 -y 24", arguments: String = "") {
+            name = "lodestone-\(tag)-\(getpid())"
+            directory = "/tmp/\(name)"
+            _ = TerminalDisplayTests.output("rm -rf \(directory); mkdir -p \(directory)")
+            // After lodestone ends, the pane's shell prints the terminal's modes (canonical
+            // input and echo must be back) and stays, so the pane can be read.
+            let script = """
+            #!/bin/sh
+            \(EndToEndTests.executable) run --scenario still --display terminal --socket \(directory)/s.sock --data-dir \(directory) --duration 60 \(arguments)
+            echo "modes: $(stty -a | tr ' ' '\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' ')"
+            sleep 60
+            """
+            let path = directory + "/run.sh"
+            if let file = fopen(path, "w") {
+                fputs(script, file)
+                fclose(file)
+            }
+            chmod(path, 0o755)
+            _ = TerminalDisplayTests.output("tmux new-session -d -s \(name) \(size) \(path)")
+        }
+
+        func keys(_ keys: String) { _ = TerminalDisplayTests.output("tmux send-keys -t \(name) \(keys)") }
+        func flag(_ format: String) -> String {
+            TerminalDisplayTests.output("tmux display-message -p -t \(name) '\(format)'").split(separator: "\n").first.map(String.init) ?? ""
+        }
+        func end() { _ = TerminalDisplayTests.output("tmux kill-session -t \(name); rm -rf \(directory)") }
+    }
+
+    @Test func keysSwitchPagesThemeAndUnitsAndQuitRestoresTheTerminal() {
+        guard Self.hasTmux else {
+            print("skipped: tmux is not installed (scripts/install-deps installs it)")
+            return
+        }
+        let session = Session("pages")
+        defer { session.end() }
+        let first = Self.screen(session.name) { $0.contains("COMPASS  1/7") && $0.contains("°") }
+        #expect(first.hasPrefix("COMPASS  1/7") && first.contains("1-7/tab pages  t night  u units  q quit"), "\(first)")
+        #expect(session.flag("#{alternate_on} #{cursor_flag}") == "1 0")
+        for (key, title) in [("2", "POSITION  2/7"), ("3", "LEVEL  3/7"), ("4", "BAROMETER  4/7"), ("5", "SKY  5/7"),
+                             ("6", "TRACK  6/7"), ("7", "HEALTH  7/7"), ("Tab", "COMPASS  1/7"), ("Left", "HEALTH  7/7"), ("Right", "COMPASS  1/7")] {
+            session.keys(key)
+            let text = Self.screen(session.name) { $0.hasPrefix(title) }
+            #expect(text.hasPrefix(title), "after \(key): \(text)")
+        }
+        session.keys("2")
+        let metric = Self.screen(session.name) { $0.hasPrefix("POSITION") && $0.contains(" m GPS") }
+        #expect(metric.contains(" m GPS"), "\(metric)")
+        session.keys("u")
+        let imperial = Self.screen(session.name) { $0.contains(" ft GPS") }
+        #expect(imperial.contains(" ft GPS"), "\(imperial)")
+        session.keys("t")
+        // tmux reports colours one attribute at a time: red (31) on black (40), no amber (33).
+        let night = Self.screen(session.name, escapes: true) { $0.contains("\u{1B}[31m\u{1B}[40m") }
+        #expect(night.contains("\u{1B}[31m\u{1B}[40m") && !night.contains("33m"))
+        // Every line fits the 80 columns: nothing wraps onto the next.
+        for line in Self.screen(session.name) { _ in true }.split(separator: "\n") { #expect(line.count <= 80) }
+        session.keys("q")
+        let after = Self.screen(session.name) { $0.contains("stopped (quit key)") }
+        #expect(after.contains("stopped (quit key)") && !after.contains("COMPASS  1/7"), "\(after)")
+        #expect(Self.afterExit(session) == "0 1 icanon echo", "alternate screen, cursor, terminal modes")
+    }
+
+    /// The terminal once lodestone has gone: "alternate-screen cursor-shown" and the modes
+    /// the shell found ("0 1 icanon echo" when everything was put back).
+    static func afterExit(_ session: Session) -> String {
+        let text = screen(session.name) { $0.contains("modes: ") }
+        let modes = text.split(separator: "\n").first { $0.hasPrefix("modes: ") }.map { $0.dropFirst(7).trimmingSpaces } ?? "?"
+        return session.flag("#{alternate_on} #{cursor_flag}") + " " + modes
+    }
+
+    /// A crash (here SIGSEGV from outside) still hands the terminal back: the normal screen
+    /// and a visible cursor.
+    @Test func aCrashRestoresTheTerminal() {
+        guard Self.hasTmux else {
+            print("skipped: tmux is not installed (scripts/install-deps installs it)")
+            return
+        }
+        let session = Session("crash")
+        defer { session.end() }
+        _ = Self.screen(session.name) { $0.contains("COMPASS  1/7") }
+        _ = Self.output("pkill -SEGV -f 'lodestone run --scenario still --display terminal --socket \(session.directory)/'")
+        let state = Self.afterExit(session)
+        #expect(state == "0 1 icanon echo", "alternate screen, cursor, terminal modes: \(state)")
+    }
+
+    /// A larger terminal gets more: the compass rose beside the figures on 120 x 40.
+    @Test func aLargeTerminalShowsTheRose() {
+        guard Self.hasTmux else {
+            print("skipped: tmux is not installed (scripts/install-deps installs it)")
+            return
+        }
+        let session = Session("large", size: "-x 120 -y 40")
+        defer { session.end() }
+        let text = Self.screen(session.name) { $0.contains("COMPASS  1/7") && $0.contains("v") && $0.contains("°") }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first?.count ?? 0 > 100 && lines.contains { $0.hasPrefix("            ") && $0.contains("·") }, "\(text)")
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: String {
+        var text = String(self)
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
