@@ -124,3 +124,28 @@ public struct SkyItem: Sendable, Equatable {
         self.vdop = vdop
     }
 }
+
+/// One NMEA sentence as the receiver sent it (without CR/LF), carried by value in a ring from
+/// the sampling thread to the outputs that pass sentences through (gpsd's `"nmea":true`
+/// watchers, the NMEA 0183 server). Inline storage: pushing one allocates nothing.
+public struct RawSentence: Sendable {
+    public static let capacity = 120
+    public private(set) var length = 0
+    private var bytes = InlineArray<120, UInt8>(repeating: 0)
+
+    public init() {}
+
+    /// A sentence from received bytes; longer ones are cut at `capacity` (the framer never
+    /// passes longer ones).
+    public init(_ source: UnsafeBufferPointer<UInt8>) {
+        length = min(source.count, Self.capacity)
+        for index in 0..<length { bytes[index] = source[index] }
+    }
+
+    public var text: String {
+        var out = [UInt8]()
+        out.reserveCapacity(length)
+        for index in 0..<length { out.append(bytes[index]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

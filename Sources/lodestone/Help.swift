@@ -55,6 +55,10 @@ enum Help {
                               barometer, sky, track, health
       --units metric|imperial figures on the display (default metric)
       --theme day|night       the display's colours; night is red on black (default day)
+      --listen ADDR           also serve gpsd JSON on TCP, e.g. 127.0.0.1:2947 (off by default;
+                              a bare port means 127.0.0.1; other hosts must be written out)
+      --nmea-listen ADDR      serve NMEA 0183 (HDM, HDG, HDT, ROT, XDR, MDA, RMC, GGA) on TCP,
+                              e.g. 127.0.0.1:10110 for chart plotters (off by default)
       --data-dir DIR          where calibration, tracks and logs live
                               (default ~/.local/share/lodestone, /var/lib/lodestone as root)
       --config FILE           configuration file (default /etc/lodestone/lodestone.json if present)

@@ -3,7 +3,7 @@ import LodestoneRuntime
 
 enum RunCommand {
     static let spec = OptionSpec(
-        valued: ["board", "scenario", "speed", "seed", "duration", "socket", "display", "page", "units", "theme", "data-dir", "config",
+        valued: ["board", "scenario", "speed", "seed", "duration", "socket", "display", "page", "units", "theme", "listen", "nmea-listen", "data-dir", "config",
                  "loop-rate", "imu-rate", "mag-rate", "baro-rate", "gps-rate", "qnh", "priority", "cpu"],
         flags: ["stats", "no-mlock", "no-adaptive", "low-power"])
 
@@ -58,6 +58,13 @@ enum RunCommand {
         if let name = o.values["theme"] {
             guard let theme = Theme(rawValue: name) else { throw UsageError(message: "--theme must be day or night, not '\(name)'") }
             c.theme = theme
+        }
+        for (option, flag) in [("listen", "--listen"), ("nmea-listen", "--nmea-listen")] {
+            guard let address = o.values[option] else { continue }
+            guard TCPListener.parse(address) != nil else {
+                throw UsageError(message: "\(flag) takes HOST:PORT (127.0.0.1:\(option == "listen" ? 2947 : 10110)) or a port, not '\(address)'")
+            }
+            if option == "listen" { c.listen = address } else { c.nmeaListen = address }
         }
         if let dataDir = o.values["data-dir"] { c.dataDir = dataDir }
         if let rate = try o.number("loop-rate", in: 10...2000) { c.loopRateHz = rate }

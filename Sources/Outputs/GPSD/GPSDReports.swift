@@ -183,13 +183,17 @@ public enum GPSDReports {
     }
 
     public struct Device: Sendable {
+        /// Which of the device's sensors it is (the reports it feeds carry its path).
+        public enum Role: Sendable { case imu, magnetometer, barometer, gps }
         public var path: String
         public var driver: String
         public var health: SensorHealth
-        public init(path: String, driver: String, health: SensorHealth) {
+        public var role: Role
+        public init(path: String, driver: String, health: SensorHealth, role: Role) {
             self.path = path
             self.driver = driver
             self.health = health
+            self.role = role
         }
     }
 
@@ -207,10 +211,21 @@ public enum GPSDReports {
         return w.finished
     }
 
-    public static func watch(enabled: Bool, json: Bool) -> String {
+    /// The options in force, as gpsd answers ?WATCH (with Lodestone's `rates` when set).
+    public static func watch(_ options: WatchOptions) -> String {
         var w = JSONObjectWriter(class: "WATCH")
-        w.bool("enable", enabled)
-        w.bool("json", json)
+        w.bool("enable", options.enabled)
+        w.bool("json", options.json)
+        w.bool("nmea", options.nmea)
+        w.integer("raw", options.raw)
+        w.bool("scaled", options.scaled)
+        w.bool("timing", options.timing)
+        w.bool("split24", options.split24)
+        w.bool("pps", options.pps)
+        if let device = options.device { w.string("device", device) }
+        if !options.rates.isEmpty {
+            w.raw("rates", "{" + options.rates.keys.sorted().map { JSONObjectWriter.quoted($0) + ":" + JSONObjectWriter.format(options.rates[$0] ?? 0, decimals: 3) }.joined(separator: ",") + "}")
+        }
         return w.finished
     }
 

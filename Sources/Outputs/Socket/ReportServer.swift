@@ -1,10 +1,23 @@
 import CLinux
 import Glibc
+import LodestoneCore
 
-/// Which report classes a client asked to stream.
+/// What a client asked to stream with ?WATCH, as gpsd defines it (enable, json, nmea, raw,
+/// device, and the flags it accepts without effect here: scaled, timing, split24, pps), plus
+/// Lodestone's per-class rates.
 public struct WatchOptions: Sendable, Equatable {
     public var enabled = false
     public var json = false
+    /// Pass the receiver's NMEA sentences through as they came (raw 1 or more means the same
+    /// for an NMEA receiver).
+    public var nmea = false
+    public var raw = 0
+    public var scaled = false, timing = false, split24 = false, pps = false
+    /// Only reports from this device (a path from DEVICES).
+    public var device: String?
+    /// At most this many reports a second of a class ("TPV": 1, "IMU": 0 for none); classes
+    /// not named come as they are made.
+    public var rates: [String: Double] = [:]
     public init() {}
 }
 
@@ -16,25 +29,27 @@ public struct WatchOptions: Sendable, Equatable {
 /// limit, malformed JSON and unknown commands get an ERROR report and the server goes on.
 public final class ReportServer {
     public let path: String
-    private var listener: Int32
+    /// The Unix socket's descriptor first, then any TCP listeners.
+    private var listeners: [Int32]
     private var clients: [Client] = []
+    private let clock = SystemMonotonicClock()
     /// Answers ?POLL and ?DEVICES with the current state (set by the runtime).
     public var answer: (ClientRequest) -> [String] = { _ in [] }
     public private(set) var droppedSlowClients = 0
     public private(set) var acceptedClients = 0
+    /// Connections refused because `maximumClients` were connected.
+    public private(set) var refusedClients = 0
+    public static let maximumClients = 256
 
     public static let maximumRequestLength = 1024
     public static let maximumBacklog = 256 * 1024
 
-    final class Client {
-        let fd: Int32
+    final class Client: Connection {
         var inbox: [UInt8] = []
-        var outbox: [UInt8] = []
-        var sent = 0
         var watch = WatchOptions()
+        /// When each rate-limited class was last sent.
+        var lastSent: [String: MonotonicNanoseconds] = [:]
         var discardingLongLine = false
-        init(fd: Int32) { self.fd = fd }
-        var pending: Int { outbox.count - sent }
     }
 
     public enum Failure: Error, CustomStringConvertible {
@@ -67,13 +82,21 @@ public final class ReportServer {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard bound == 0, listen(fd, 64) == 0 else {
+        guard bound == 0, Glibc.listen(fd, 64) == 0 else {
             let code = errno
             close(fd)
             throw .cannotCreate(path: path, errno: code)
         }
         chmod(path, mode)
-        listener = fd
+        // The group that may use the device's socket, when the system has it.
+        if let group = getgrnam("lodestone") { chown(path, uid_t.max, group.pointee.gr_gid) }
+        listeners = [fd]
+    }
+
+    /// Also accepts clients on TCP (`127.0.0.1:2947`, gpsd's port, for clients that cannot use
+    /// a Unix socket).
+    public func listen(tcp address: String) throws(TCPListener.Failure) {
+        listeners.append(try TCPListener.open(address))
     }
 
     deinit { shutdown() }
@@ -82,10 +105,10 @@ public final class ReportServer {
     public func shutdown() {
         for client in clients { close(client.fd) }
         clients.removeAll()
-        if listener >= 0 {
-            close(listener)
+        if !listeners.isEmpty {
+            for fd in listeners { close(fd) }
             unlink(path)
-            listener = -1
+            listeners = []
         }
     }
 
@@ -112,31 +135,35 @@ public final class ReportServer {
     /// readiness is returned), accepts, reads requests, and flushes queued output.
     @discardableResult
     public func service(timeoutMilliseconds: Int32, extra: [Int32] = []) -> [Int32] {
-        guard listener >= 0 else { return [] }
-        var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+        guard !listeners.isEmpty else { return [] }
+        var fds = listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         for client in clients {
             fds.append(pollfd(fd: client.fd, events: Int16(POLLIN) | (client.pending > 0 ? Int16(POLLOUT) : 0), revents: 0))
         }
         for fd in extra { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
         let ready = poll(&fds, nfds_t(fds.count), timeoutMilliseconds)
         guard ready > 0 else { return [] }
-        if fds[0].revents & Int16(POLLIN) != 0 { acceptAll() }
+        for entry in fds.prefix(listeners.count) where entry.revents & Int16(POLLIN) != 0 { acceptAll(entry.fd) }
         var closed: [Int32] = []
-        for (offset, entry) in fds.dropFirst().prefix(clients.count).enumerated() where entry.revents != 0 {
+        for (offset, entry) in fds.dropFirst(listeners.count).prefix(clients.count).enumerated() where entry.revents != 0 {
             let client = clients[offset]
             if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !receive(client) { closed.append(client.fd); continue }
-            if entry.revents & Int16(POLLOUT) != 0, !flush(client) { closed.append(client.fd) }
+            if entry.revents & Int16(POLLOUT) != 0, !client.flush() { closed.append(client.fd) }
         }
         if !closed.isEmpty { drop(closed) }
         return fds.suffix(extra.count).filter { $0.revents != 0 }.map(\.fd)
     }
 
-    private func acceptAll() {
-        while true {
-            let fd = accept(listener, nil, nil)
-            guard fd >= 0 else { return }
-            _ = lodestone_set_nonblocking(fd, 1)
-            _ = lodestone_set_cloexec(fd)
+    private func acceptAll(_ listener: Int32) {
+        Connection.acceptAll(listener) { fd in
+            guard clients.count < Self.maximumClients else {
+                // Descriptors are finite: beyond the limit a client is told why and closed.
+                let message = GPSDReports.error("Too many clients: at most \(Self.maximumClients)") + "\n"
+                _ = message.utf8CString.withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                close(fd)
+                refusedClients += 1
+                return
+            }
             let client = Client(fd: fd)
             clients.append(client)
             acceptedClients += 1
@@ -181,14 +208,18 @@ public final class ReportServer {
                         enqueue(GPSDReports.error("?WATCH needs a JSON object"), to: client)
                         continue
                     }
-                    client.watch.enabled = argument["enable"]?.boolValue ?? true
-                    client.watch.json = argument["json"]?.boolValue ?? client.watch.json
+                    if let problem = Self.apply(argument, to: &client.watch) {
+                        enqueue(GPSDReports.error(problem), to: client)
+                        continue
+                    }
+                    client.lastSent.removeAll()
                 } else {
                     client.watch.enabled = true
                 }
-                if client.watch.enabled && argument?["json"] == nil { client.watch.json = true }
+                // gpsd's default: enabling without saying otherwise means JSON reports.
+                if client.watch.enabled && argument?["json"] == nil && !client.watch.nmea && client.watch.raw == 0 { client.watch.json = true }
                 for line in answer(.devices) { enqueue(line, to: client) }
-                enqueue(GPSDReports.watch(enabled: client.watch.enabled, json: client.watch.json), to: client)
+                enqueue(GPSDReports.watch(client.watch), to: client)
             case .version:
                 enqueue(GPSDReports.version(), to: client)
             case .poll, .devices, .status, .calibrate, .lock, .unlock, .level, .track, .waypoint, .baro, .alert, .log, .snapshot:
@@ -199,10 +230,69 @@ public final class ReportServer {
         }
     }
 
-    /// Sends a report to every client that is watching.
+    /// Reads ?WATCH's options into `watch`; the problem when one is of the wrong kind.
+    static func apply(_ argument: JSONValue, to watch: inout WatchOptions) -> String? {
+        for (name, expected) in [("enable", "true or false"), ("json", "true or false"), ("nmea", "true or false"), ("scaled", "true or false"),
+                                 ("timing", "true or false"), ("split24", "true or false"), ("pps", "true or false")] {
+            if let value = argument[name], value.boolValue == nil { return "?WATCH \(name) must be \(expected)" }
+        }
+        watch.enabled = argument["enable"]?.boolValue ?? true
+        watch.json = argument["json"]?.boolValue ?? watch.json
+        watch.nmea = argument["nmea"]?.boolValue ?? watch.nmea
+        if let raw = argument["raw"] {
+            guard let level = raw.numberValue, (0...2).contains(level) else { return "?WATCH raw must be 0, 1 or 2" }
+            watch.raw = Int(level)
+        }
+        watch.scaled = argument["scaled"]?.boolValue ?? watch.scaled
+        watch.timing = argument["timing"]?.boolValue ?? watch.timing
+        watch.split24 = argument["split24"]?.boolValue ?? watch.split24
+        watch.pps = argument["pps"]?.boolValue ?? watch.pps
+        if let device = argument["device"] {
+            guard let path = device.stringValue else { return "?WATCH device must be a device path from ?DEVICES" }
+            watch.device = path.isEmpty ? nil : path
+        }
+        if let rates = argument["rates"] {
+            guard case .object(let entries) = rates else { return "?WATCH rates must be an object of class names and reports per second, e.g. {\"IMU\":5}" }
+            var parsed: [String: Double] = [:]
+            for (name, value) in entries {
+                guard let hz = value.numberValue, hz >= 0, hz <= 1000 else { return "?WATCH rates.\(name) must be 0 to 1000 reports per second" }
+                parsed[name.uppercased()] = hz
+            }
+            watch.rates = parsed
+        }
+        return nil
+    }
+
+    /// The class and device named at the start of a report line (the writer always puts
+    /// "class" first and "device" next when there is one).
+    static func header(_ line: String) -> (reportClass: Substring, device: Substring?) {
+        func value(after key: String, in text: Substring) -> Substring? {
+            guard let start = text.firstRange(of: key)?.upperBound else { return nil }
+            let rest = text[start...]
+            guard let end = rest.firstIndex(of: "\"") else { return nil }
+            return rest[..<end]
+        }
+        let head = Substring(line).prefix(160)
+        let reportClass = value(after: "\"class\":\"", in: head) ?? ""
+        return (reportClass, value(after: "\"device\":\"", in: head))
+    }
+
+    /// Sends a report to every client that is watching, within each one's device filter and
+    /// rate for the report's class.
     public func broadcast(_ line: String) {
+        guard !clients.isEmpty else { return }
+        let (reportClass, device) = Self.header(line)
+        var now: MonotonicNanoseconds = 0
         var slow: [Int32] = []
         for client in clients where client.watch.enabled && client.watch.json {
+            if let wanted = client.watch.device, let device, wanted != device { continue }
+            if let rate = client.watch.rates[String(reportClass)] {
+                if rate <= 0 { continue }
+                if now == 0 { now = clock.now() }
+                let key = String(reportClass)
+                if let last = client.lastSent[key], Double(now &- last) < 1e9 / rate { continue }
+                client.lastSent[key] = now
+            }
             enqueue(line, to: client)
             if client.pending > Self.maximumBacklog { slow.append(client.fd) }
         }
@@ -212,25 +302,22 @@ public final class ReportServer {
         }
     }
 
-    private func enqueue(_ line: String, to client: Client) {
-        client.outbox.append(contentsOf: line.utf8)
-        client.outbox.append(UInt8(ascii: "\n"))
-        _ = flush(client)
+    /// Passes a receiver's sentence to the clients watching with nmea (or raw) on.
+    public func broadcastSentence(_ sentence: String, device: String) {
+        var slow: [Int32] = []
+        for client in clients where client.watch.enabled && (client.watch.nmea || client.watch.raw > 0) {
+            if let wanted = client.watch.device, wanted != device { continue }
+            enqueue(sentence, ending: "\r\n", to: client)
+            if client.pending > Self.maximumBacklog { slow.append(client.fd) }
+        }
+        if !slow.isEmpty {
+            droppedSlowClients += slow.count
+            drop(slow)
+        }
     }
 
-    /// Writes as much queued output as the socket takes; false when the client has gone.
-    private func flush(_ client: Client) -> Bool {
-        while client.pending > 0 {
-            let count = client.outbox.withUnsafeBytes { bytes -> Int in
-                guard let base = bytes.baseAddress else { return 0 }
-                return send(client.fd, base + client.sent, client.pending, Int32(MSG_NOSIGNAL))
-            }
-            if count < 0 { return errno == EAGAIN || errno == EINTR }
-            client.sent += count
-        }
-        client.outbox.removeAll(keepingCapacity: true)
-        client.sent = 0
-        return true
+    private func enqueue(_ line: String, ending: String = "\n", to client: Client) {
+        client.enqueue(line, ending: ending)
     }
 
     private func drop(_ descriptors: [Int32]) {

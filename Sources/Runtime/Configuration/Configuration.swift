@@ -15,6 +15,10 @@ public struct Configuration: Sendable, Equatable {
     public var seed: UInt64 = 1
     /// Socket path; nil picks the default for the user (see `defaultSocketPath`).
     public var socket: String?
+    /// Also serve gpsd JSON on TCP ("127.0.0.1:2947"); off unless given.
+    public var listen: String?
+    /// Serve NMEA 0183 on TCP ("127.0.0.1:10110"); off unless given.
+    public var nmeaListen: String?
     public var dataDir: String?
     /// "terminal", "none" or "fb:DEVICE"; nil picks terminal when stdout is a terminal.
     public var display: String?
@@ -84,6 +88,8 @@ public struct Configuration: Sendable, Equatable {
         "speed": "a number from 0.1 to 1000",
         "seed": "a whole number from 0 up",
         "socket": "a path",
+        "listen": "a TCP address for gpsd JSON, \"127.0.0.1:2947\" (a bare port means 127.0.0.1)",
+        "nmeaListen": "a TCP address for NMEA 0183, \"127.0.0.1:10110\" (a bare port means 127.0.0.1)",
         "dataDir": "a path",
         "display": "\"terminal\", \"none\" or \"fb:/dev/fbN\"",
         "page": "the display's first page: compass, position, level, barometer, sky, track or health",
@@ -153,6 +159,11 @@ public struct Configuration: Sendable, Equatable {
         case "socket", "dataDir":
             guard let s = value.stringValue, !s.isEmpty else { throw fail(key, "a path") }
             if key == "socket" { socket = s } else { dataDir = s }
+        case "listen", "nmeaListen":
+            guard let s = value.stringValue, TCPListener.parse(s) != nil else {
+                throw ConfigurationError(file: file, key: key, problem: "must be \(Self.keys[key] ?? ""), found \(describe(value))")
+            }
+            if key == "listen" { listen = s } else { nmeaListen = s }
         case "display":
             guard let s = value.stringValue, Self.isValidDisplay(s) else {
                 throw ConfigurationError(file: file, key: key, problem: "must be \(Self.keys[key] ?? ""), found \(describe(value))")

@@ -11,6 +11,7 @@ public protocol SamplingOutputs: AnyObject {
     var pressureRing: SPSCRing<PressureSample> { get }
     var fixRing: SPSCRing<GPSFix> { get }
     var skyRing: SPSCRing<SkyItem> { get }
+    var sentenceRing: SPSCRing<RawSentence> { get }
     var state: LatestValue<NavigationState> { get }
 }
 
@@ -38,6 +39,14 @@ final class OutputLoop<Clock: MonotonicClock> {
     let positions: PositionService?
     let chronicle: Chronicle?
     let sky: SkyService?
+    let nmea: NMEAServer?
+    private var nmeaFeed = NMEAFeed()
+    /// The device names reports carry, as DEVICES lists them: the GPS's port for TPV and SKY,
+    /// the IMU's bus address for ATT and IMU, the barometer's for ENV (the board's name when
+    /// there is none).
+    private let gpsDevice: String
+    private let imuDevice: String
+    private let barometerDevice: String
     private var latest = NavigationState()
     /// The display's heading, smoothed on the unit circle so 359° and 1° average to 0°, not 180°.
     private var displayHeading = HeadingSmoother(timeConstant: 0.5)
@@ -58,8 +67,13 @@ final class OutputLoop<Clock: MonotonicClock> {
          display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device],
          controls: Controls? = nil, compass: CompassService? = nil, motion: MotionService? = nil,
          adaptive: AdaptiveService<Clock>? = nil, tracks: TrackService? = nil, waypoints: WaypointService? = nil,
-         positions: PositionService? = nil, sky: SkyService? = nil, chronicle: Chronicle? = nil) {
+         positions: PositionService? = nil, sky: SkyService? = nil, chronicle: Chronicle? = nil, nmea: NMEAServer? = nil) {
         self.sky = sky
+        self.nmea = nmea
+        let listed = devices()
+        gpsDevice = listed.first { $0.role == .gps }?.path ?? deviceName
+        imuDevice = listed.first { $0.role == .imu }?.path ?? deviceName
+        barometerDevice = listed.first { $0.role == .barometer }?.path ?? deviceName
         self.waypoints = waypoints
         self.positions = positions
         self.chronicle = chronicle
@@ -126,6 +140,8 @@ final class OutputLoop<Clock: MonotonicClock> {
     /// Serves the socket (or just waits) for up to 20 ms; the name of a stop signal if one came.
     private func waitForWork() -> String? {
         let extra = (stop.descriptor >= 0 ? [stop.descriptor] : []) + (display.keyDescriptor.map { [$0] } ?? [])
+            + (nmea?.pollDescriptors.map(\.fd) ?? [])
+        defer { nmea?.service() }
         let woken: [Int32]
         if let server {
             woken = server.service(timeoutMilliseconds: 20, extra: extra)
@@ -225,14 +241,19 @@ final class OutputLoop<Clock: MonotonicClock> {
     private func publishPeriodic(_ now: MonotonicNanoseconds) {
         if now >= nextAttitude {
             nextAttitude = now + 100_000_000
+            if let nmea { for sentence in nmeaFeed.heading(latest, now: now) { nmea.send(sentence) } }
             if latest.imu != nil {
-                send(GPSDReports.att(latest, device: deviceName, time: OutputClock.wallClock(), calibration: compass?.status.rawValue,
+                send(GPSDReports.att(latest, device: imuDevice, time: OutputClock.wallClock(), calibration: compass?.status.rawValue,
                                      annotations: annotations()))
             }
         }
         if now >= nextEnvironment {
             nextEnvironment = now + 1_000_000_000
-            if latest.pressure != nil { send(GPSDReports.env(latest, device: deviceName, time: OutputClock.wallClock(), weather: weatherFigures())) }
+            if let nmea {
+                let seaLevel = chronicle.map { $0.weather.seaLevel }.flatMap { $0.isFinite ? $0 : nil }
+                for sentence in nmeaFeed.weather(latest, seaLevel: seaLevel) { nmea.send(sentence) }
+            }
+            if latest.pressure != nil { send(GPSDReports.env(latest, device: barometerDevice, time: OutputClock.wallClock(), weather: weatherFigures())) }
             for report in sky?.tick(latest, time: utcNow(), wallClock: OutputClock.wallClock()) ?? [] { send(report) }
             if let chronicle {
                 let (reports, alerted) = chronicle.tick(state: latest, time: utcNow(), wallClock: OutputClock.wallClock())
@@ -241,7 +262,7 @@ final class OutputLoop<Clock: MonotonicClock> {
             }
             for event in positions?.tick(now: now, time: OutputClock.wallClock()) ?? [] { send(event) }
             if let predicted = positions?.bridge(now: now) {
-                send(GPSDReports.tpv(predicted, device: deviceName, confidence: positions?.confidence))
+                send(GPSDReports.tpv(predicted, device: gpsDevice, confidence: positions?.confidence))
                 tracks?.add(predicted, state: latest, now: now)
             }
             if let motion, latest.imu != nil { send(motion.report(time: OutputClock.wallClock())) }
@@ -384,22 +405,28 @@ final class OutputLoop<Clock: MonotonicClock> {
         let recentFix = latest.fix.hasPosition && latest.fix.speed.isFinite
         outputs.imuRing.drain { sample in
             motion?.add(sample, gpsSpeed: recentFix ? latest.fix.speed : nil)
-            send(GPSDReports.imu(sample, magnetic: lastMagnetic, device: deviceName, time: time))
+            send(GPSDReports.imu(sample, magnetic: lastMagnetic, device: imuDevice, time: time))
         }
         let now = clock.now()
         let state = motion?.motion ?? .walking
         outputs.fixRing.drain { raw in
             // Outliers are dropped here; what is published and recorded is the filtered position.
             guard let fix = positions.map({ $0.add(raw, motion: state, now: now) }) ?? raw else { return }
-            send(GPSDReports.tpv(fix, device: deviceName, confidence: positions?.confidence))
+            send(GPSDReports.tpv(fix, device: gpsDevice, confidence: positions?.confidence))
             tracks?.add(fix, state: latest, now: now)
+        }
+        outputs.sentenceRing.drain { raw in
+            guard server != nil || nmea != nil else { return }
+            let sentence = raw.text
+            server?.broadcastSentence(sentence, device: gpsDevice)
+            if NMEAFeed.passesThrough(sentence) { nmea?.send(sentence) }
         }
         outputs.skyRing.drain { item in
             satellites.append(item.satellite)
             guard item.endsCycle else { return }
             var dops = GPSFix()
             (dops.hdop, dops.pdop, dops.vdop) = (item.hdop, item.pdop, item.vdop)
-            let report = GPSDReports.sky(satellites, fix: dops, device: deviceName)
+            let report = GPSDReports.sky(satellites, fix: dops, device: gpsDevice)
             lastSky = report
             send(report)
             satellites.removeAll(keepingCapacity: true)
@@ -433,8 +460,8 @@ final class OutputLoop<Clock: MonotonicClock> {
             var w = JSONObjectWriter(class: "POLL")
             w.string("time", time)
             w.integer("active", latest.fix.mode.rawValue >= 2 ? 1 : 0)
-            w.raw("tpv", "[" + GPSDReports.tpv(positions?.fix ?? latest.fix, device: deviceName, confidence: positions?.confidence) + "]")
-            w.raw("att", latest.imu == nil ? "[]" : "[" + GPSDReports.att(latest, device: deviceName, time: time) + "]")
+            w.raw("tpv", "[" + GPSDReports.tpv(positions?.fix ?? latest.fix, device: gpsDevice, confidence: positions?.confidence) + "]")
+            w.raw("att", latest.imu == nil ? "[]" : "[" + GPSDReports.att(latest, device: imuDevice, time: time) + "]")
             w.raw("sky", "[" + (lastSky ?? "") + "]")
             return [w.finished]
         case .calibrate(let argument):

@@ -101,6 +101,22 @@ public enum Runner {
             return 1
         }
         Log.info("serving gpsd JSON on \(socketPath)")
+        if let address = c.listen {
+            do { try server?.listen(tcp: address) } catch {
+                Log.error(error.description)
+                return 1
+            }
+            let host = TCPListener.parse(address)?.host ?? address
+            Log.info("serving gpsd JSON on TCP \(address)" + (TCPListener.isLoopback(host) ? "" : ": reachable from the network, with no authentication"))
+        }
+        var nmeaServer: NMEAServer?
+        if let address = c.nmeaListen {
+            do { nmeaServer = try NMEAServer(address: address) } catch {
+                Log.error(error.description)
+                return 1
+            }
+            Log.info("serving NMEA 0183 on TCP \(address)")
+        }
 
         let options = RealTimeOptions(fifoPriority: c.realTimePriority.map { Int32($0) }, cpu: c.cpu,
                                       lockMemory: c.lockMemory, timerSlackNanoseconds: 1,
@@ -149,7 +165,8 @@ public enum Runner {
                               positions: gpsPath == nil ? nil : PositionService(),
                               sky: SkyService(zone: (try? TimeZoneRules(c.timeZone)) ?? (try! TimeZoneRules("UTC")), observer: c.observer.map { ($0.latitude, $0.longitude) }),
                               chronicle: Chronicle(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory(), qnh: c.qnh,
-                                                   now: OutputClock.unixTime()))
+                                                   now: OutputClock.unixTime()),
+                              nmea: nmeaServer)
         for problem in loop.controls?.problems ?? [] { Log.warning(problem + "; running without it") }
         let deadline = c.duration.map { clock.now() + UInt64($0 * 1e9) }
         let reason = loop.run(until: deadline)
@@ -168,6 +185,7 @@ public enum Runner {
         stop.request()
         sampling.join()
         server?.shutdown()
+        nmeaServer?.shutdown()
         Log.info("stopped (\(reason))")
         if c.stats {
             writeOut(SchedulerTable.text(loop.taskLines()) + "\n")
@@ -180,10 +198,10 @@ public enum Runner {
 
     static func deviceList(board: BoardDescription, state: NavigationState, gpsPath: String?) -> [GPSDReports.Device] {
         var list: [GPSDReports.Device] = []
-        if let imu = board.imu { list.append(.init(path: "\(board.bus(of: imu))@\(hexAddress(imu.address))", driver: imu.chip.uppercased(), health: state.imuHealth)) }
-        if let mag = board.magnetometer { list.append(.init(path: "\(board.bus(of: mag))@\(hexAddress(mag.address))", driver: mag.chip.uppercased(), health: state.magnetometerHealth)) }
-        if let baro = board.barometer { list.append(.init(path: "\(board.bus(of: baro))@\(hexAddress(baro.address))", driver: baro.chip.uppercased(), health: state.barometerHealth)) }
-        if let gpsPath { list.append(.init(path: gpsPath, driver: "NMEA0183", health: state.gpsHealth)) }
+        if let imu = board.imu { list.append(.init(path: "\(board.bus(of: imu))@\(hexAddress(imu.address))", driver: imu.chip.uppercased(), health: state.imuHealth, role: .imu)) }
+        if let mag = board.magnetometer { list.append(.init(path: "\(board.bus(of: mag))@\(hexAddress(mag.address))", driver: mag.chip.uppercased(), health: state.magnetometerHealth, role: .magnetometer)) }
+        if let baro = board.barometer { list.append(.init(path: "\(board.bus(of: baro))@\(hexAddress(baro.address))", driver: baro.chip.uppercased(), health: state.barometerHealth, role: .barometer)) }
+        if let gpsPath { list.append(.init(path: gpsPath, driver: "NMEA0183", health: state.gpsHealth, role: .gps)) }
         return list
     }
 

@@ -20,6 +20,9 @@ public final class SensorPipeline: @unchecked Sendable {
     public let fixRing = SPSCRing<GPSFix>(capacity: 64, policy: .dropNewest)
     /// Satellites of each completed GSV cycle, for SKY reports; the freshest view matters most.
     public let skyRing = SPSCRing<SkyItem>(capacity: 512, policy: .overwriteOldest)
+    /// Every sentence the receiver sent, for pass-through; the oldest go first when no one
+    /// drains them.
+    public let sentenceRing = SPSCRing<RawSentence>(capacity: 256, policy: .overwriteOldest)
     private var skyCycles = 0
     public let state = LatestValue(NavigationState())
     /// Handed in by the output side: Earth's field where the device is (from the model, when
@@ -159,6 +162,7 @@ public final class SensorPipeline: @unchecked Sendable {
             }
             if count == 0 { break }
             framer.feed(UnsafeRawBufferPointer(rebasing: serialBuffer[0..<count])) { sentence in
+                sentenceRing.push(RawSentence(sentence))
                 if let fix = parser.parse(sentence, received: now) {
                     current.fix = fix
                     lastFixTime = now

@@ -1,0 +1,78 @@
+import Glibc
+
+/// The NMEA 0183 output: a TCP server (the marine convention is port 10110) that sends every
+/// connected chart plotter or autopilot the same stream of sentences. Clients only listen;
+/// what they send is read and ignored. A client that stops reading is dropped once its
+/// backlog passes the limit, so it can delay no one.
+public final class NMEAServer {
+    private var listener: Int32
+    private var clients: [Connection] = []
+    public let address: String
+    public private(set) var droppedSlowClients = 0
+    public static let maximumBacklog = 64 * 1024
+    public static let maximumClients = 64
+
+    public init(address: String) throws(TCPListener.Failure) {
+        self.address = address
+        listener = try TCPListener.open(address)
+    }
+
+    deinit { shutdown() }
+
+    public func shutdown() {
+        for client in clients { close(client.fd) }
+        clients.removeAll()
+        if listener >= 0 { close(listener) }
+        listener = -1
+    }
+
+    public var clientCount: Int { clients.count }
+
+    /// The descriptors to poll and the events wanted on each (with the report server's).
+    public var pollDescriptors: [pollfd] {
+        guard listener >= 0 else { return [] }
+        return [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            + clients.map { pollfd(fd: $0.fd, events: Int16(POLLIN) | ($0.pending > 0 ? Int16(POLLOUT) : 0), revents: 0) }
+    }
+
+    /// Accepts new clients, discards what clients sent, flushes queued output, drops the gone.
+    public func service() {
+        guard listener >= 0 else { return }
+        Connection.acceptAll(listener) { fd in
+            guard clients.count < Self.maximumClients else { close(fd); return }
+            clients.append(Connection(fd: fd))
+        }
+        var gone: [Int32] = []
+        var scratch = [UInt8](repeating: 0, count: 512)
+        for client in clients {
+            while true {
+                let count = scratch.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                if count > 0 { continue }
+                if count == 0 || (errno != EAGAIN && errno != EINTR) { gone.append(client.fd) }
+                break
+            }
+            if !client.flush() { gone.append(client.fd) }
+        }
+        drop(gone)
+    }
+
+    /// Sends one sentence (with CR LF) to every client.
+    public func send(_ sentence: String) {
+        var slow: [Int32] = []
+        for client in clients {
+            client.enqueue(sentence, ending: "\r\n")
+            if client.pending > Self.maximumBacklog { slow.append(client.fd) }
+        }
+        droppedSlowClients += slow.count
+        drop(slow)
+    }
+
+    private func drop(_ descriptors: [Int32]) {
+        guard !descriptors.isEmpty else { return }
+        clients.removeAll { client in
+            guard descriptors.contains(client.fd) else { return false }
+            close(client.fd)
+            return true
+        }
+    }
+}

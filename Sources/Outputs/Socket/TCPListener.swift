@@ -1,0 +1,64 @@
+import CLinux
+import Glibc
+
+/// A listening TCP socket for clients on other machines or in containers: the gpsd port for
+/// GPS clients, the marine NMEA port for chart plotters. Addresses are "HOST:PORT" (IPv6 in
+/// brackets, "[::1]:2947") or a bare port, which means the loopback address: reaching the
+/// device from the network needs a non-loopback address written out.
+public enum TCPListener {
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// Host and port of an address; nil when it is not one.
+    public static func parse(_ text: String) -> (host: String, port: UInt16)? {
+        if let port = UInt16(text), port > 0 { return ("127.0.0.1", port) }
+        var host: Substring, portText: Substring
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            guard rest.hasPrefix(":") else { return nil }
+            portText = rest.dropFirst()
+        } else {
+            guard let colon = text.lastIndex(of: ":") else { return nil }
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, let port = UInt16(portText), port > 0 else { return nil }
+        return (String(host), port)
+    }
+
+    /// Whether only this machine can connect to `host`.
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// Opens a non-blocking listening socket on `address`.
+    public static func open(_ address: String) throws(Failure) -> Int32 {
+        guard let (host, port) = parse(address) else {
+            throw Failure(description: "'\(address)' is not an address to listen on: give HOST:PORT (127.0.0.1:2947, [::1]:2947) or a port")
+        }
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        var found: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &found)
+        guard status == 0, let info = found else {
+            throw Failure(description: "cannot listen on \(address): \(String(cString: gai_strerror(status))); give a numeric address such as 127.0.0.1")
+        }
+        defer { freeaddrinfo(info) }
+        let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "cannot listen on \(address): \(String(cString: strerror(errno)))") }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        guard bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, listen(fd, 128) == 0 else {
+            let code = errno
+            close(fd)
+            let hint = code == EADDRINUSE ? " (another program, perhaps gpsd, has the port: stop it or choose another port)"
+                : (code == EACCES ? " (ports under 1024 need root)" : "")
+            throw Failure(description: "cannot listen on \(address): \(String(cString: strerror(code)))\(hint)")
+        }
+        return fd
+    }
+}
