@@ -25,7 +25,7 @@ import Testing
         #expect(version.contains(#""proto_major":3"#))
         client.send(#"?WATCH={"enable":true,"json":true};"#)
         #expect(nextLine(server, client)?.hasPrefix(#"{"class":"DEVICES""#) == true)
-        #expect(nextLine(server, client) == #"{"class":"WATCH","enable":true,"json":true}"#)
+        #expect(nextLine(server, client) == #"{"class":"WATCH","enable":true,"json":true,"nmea":false,"raw":0,"scaled":false,"timing":false,"split24":false,"pps":false}"#)
         server.broadcast(#"{"class":"TPV","mode":3}"#)
         #expect(nextLine(server, client) == #"{"class":"TPV","mode":3}"#)
     }
@@ -68,19 +68,122 @@ import Testing
         #expect(server.clientCount == 0)
     }
 
-    @Test func manyConnectionsLeakNoDescriptors() throws {
+    /// 10,000 connect, watch, disconnect cycles: every descriptor is closed and the heap
+    /// does not grow with them.
+    @Test func tenThousandConnectionsLeakNoDescriptorsOrMemory() throws {
         let server = try ReportServer(path: socketPath("churn"))
         defer { server.shutdown() }
-        let before = openDescriptors()
-        for _ in 0..<500 {
-            let client = try ReportClient(path: server.path)
-            server.service(timeoutMilliseconds: 0)
-            _ = client
+        func cycles(_ count: Int) throws {
+            for index in 0..<count {
+                let client = try ReportClient(path: server.path)
+                if index % 2 == 0 { client.send(#"?WATCH={"enable":true,"rates":{"IMU":5}};"#) }
+                server.service(timeoutMilliseconds: 0)
+                server.broadcast(#"{"class":"IMU","device":"d"}"#)
+                _ = client
+            }
+            for _ in 0..<50 where server.clientCount > 0 { server.service(timeoutMilliseconds: 5) }
         }
-        for _ in 0..<20 { server.service(timeoutMilliseconds: 5) }
-        #expect(server.clientCount == 0)
-        // Other suites open files in parallel, so allow a few; a leak would show 500.
+        try cycles(200)   // warm up: buffers and tables reach their working size
+        let before = openDescriptors(), heapBefore = dataSegmentBytes()
+        try cycles(10_000)
+        #expect(server.clientCount == 0 && server.acceptedClients == 10_200)
+        // Other suites open files in parallel, so allow a few; a leak would show 10,000.
         #expect(openDescriptors() < before + 20, "\(openDescriptors()) open, \(before) before")
+        let growth = dataSegmentBytes() - heapBefore
+        print("10,000 client cycles: data segment changed by \(growth) bytes, descriptors \(before) -> \(openDescriptors())")
+        #expect(growth < 1 << 20, "heap grew \(growth) bytes")
+    }
+
+    /// ?WATCH rates: at most that many reports a second of a class, 0 for none; others as made.
+    @Test func ratesLimitEachClassPerClient() throws {
+        let server = try ReportServer(path: socketPath("rates"))
+        defer { server.shutdown() }
+        let limited = try ReportClient(path: server.path), full = try ReportClient(path: server.path)
+        limited.send(#"?WATCH={"enable":true,"json":true,"rates":{"IMU":2,"att":0}};"#)
+        full.send(#"?WATCH={"enable":true,"json":true};"#)
+        var reply = ""
+        for _ in 0..<100 where !reply.contains("WATCH") { reply = nextLine(server, limited) ?? "" }
+        #expect(reply.contains(#""rates":{"ATT":0,"IMU":2}"#), "\(reply)")
+        while nextLine(server, full).map({ !$0.contains("WATCH") }) ?? false {}
+        // 100 IMU and 10 ATT reports over about a second.
+        for index in 0..<100 {
+            server.broadcast(#"{"class":"IMU","device":"d"}"#)
+            if index % 10 == 0 { server.broadcast(#"{"class":"ATT","device":"d"}"#) }
+            server.service(timeoutMilliseconds: 10)
+        }
+        func count(_ client: ReportClient) -> (imu: Int, att: Int) {
+            var imu = 0, att = 0
+            while let line = client.readLine(timeoutMilliseconds: 50) {
+                if line.contains("IMU") { imu += 1 }
+                if line.contains("ATT") { att += 1 }
+            }
+            return (imu, att)
+        }
+        let few = count(limited), all = count(full)
+        #expect(all.imu == 100 && all.att == 10)
+        #expect(few.imu >= 1 && few.imu <= 4 && few.att == 0, "\(few)")
+    }
+
+    /// ?WATCH device: only that device's reports; nmea: the receiver's sentences as sent.
+    @Test func deviceFilterAndNMEAPassThrough() throws {
+        let server = try ReportServer(path: socketPath("device"))
+        defer { server.shutdown() }
+        let client = try ReportClient(path: server.path)
+        client.send(#"?WATCH={"enable":true,"json":true,"nmea":true,"device":"/dev/ttyS0"};"#)
+        while nextLine(server, client).map({ !$0.contains("WATCH") }) ?? false {}
+        server.broadcast(#"{"class":"TPV","device":"/dev/ttyS0","mode":3}"#)
+        server.broadcast(#"{"class":"ATT","device":"i2c-1@0x68"}"#)
+        server.broadcastSentence("$GPGGA,1*00", device: "/dev/ttyS0")
+        server.broadcastSentence("$GPGGA,2*00", device: "/dev/ttyUSB1")
+        #expect(nextLine(server, client) == #"{"class":"TPV","device":"/dev/ttyS0","mode":3}"#)
+        #expect(nextLine(server, client) == "$GPGGA,1*00")
+        server.service(timeoutMilliseconds: 10)
+        #expect(client.readLine(timeoutMilliseconds: 50) == nil)
+        client.send(#"?WATCH={"enable":true,"raw":7};"#)
+        #expect(nextLine(server, client)?.contains("raw must be 0, 1 or 2") == true)
+    }
+
+    /// gpsd's port on TCP: the same protocol as the Unix socket.
+    @Test func servesTheSameProtocolOnTCP() throws {
+        let server = try ReportServer(path: socketPath("tcp"))
+        defer { server.shutdown() }
+        let port = 20_000 + Int(getpid() % 20_000)
+        try server.listen(tcp: "127.0.0.1:\(port)")
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        try #require(connected == 0)
+        for _ in 0..<20 { server.service(timeoutMilliseconds: 5) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        #expect(count > 0 && String(decoding: buffer[0..<max(0, count)], as: UTF8.self).hasPrefix(#"{"class":"VERSION""#))
+        #expect(server.clientCount == 1)
+        #expect(throws: TCPListener.Failure.self) { try server.listen(tcp: "127.0.0.1:\(port)") }
+        #expect(TCPListener.parse("2947")?.host == "127.0.0.1" && TCPListener.parse("[::1]:2947")?.host == "::1")
+        #expect(TCPListener.parse("host:") == nil && TCPListener.parse("0.0.0.0:2947")?.port == 2947)
+        #expect(!TCPListener.isLoopback("0.0.0.0") && TCPListener.isLoopback("127.0.0.1"))
+    }
+
+    /// A client flooding the server with junk gets ERRORs; another client is served throughout.
+    @Test func aFloodingClientDelaysNoOne() throws {
+        let server = try ReportServer(path: socketPath("flood"))
+        defer { server.shutdown() }
+        let flood = try ReportClient(path: server.path), quiet = try ReportClient(path: server.path)
+        quiet.send(#"?WATCH={"enable":true};"#)
+        while nextLine(server, quiet).map({ !$0.contains("WATCH") }) ?? false {}
+        for round in 0..<200 {
+            flood.send("?NOPE;?WATCH={bad};" + String(repeating: "z", count: 3000))
+            server.broadcast("{\"class\":\"TPV\",\"n\":\(round)}")
+            server.service(timeoutMilliseconds: 0)
+        }
+        var received = 0
+        while let line = quiet.readLine(timeoutMilliseconds: 100) { if line.contains("TPV") { received += 1 }; server.service(timeoutMilliseconds: 0) }
+        #expect(received == 200)
+        #expect(server.clientCount >= 1)
     }
 
     @Test func removesTheSocketFileOnShutdown() throws {
@@ -88,6 +191,16 @@ import Testing
         #expect(access(server.path, F_OK) == 0)
         server.shutdown()
         #expect(access(server.path, F_OK) != 0)
+    }
+
+    /// The process's data segment (heap included), from /proc/self/statm, in bytes.
+    func dataSegmentBytes() -> Int {
+        guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard fgets(&buffer, 256, file) != nil else { return 0 }
+        let fields = String(cString: buffer).split(separator: " ")
+        return fields.count > 5 ? (Int(fields[5]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
     }
 
     func openDescriptors() -> Int {

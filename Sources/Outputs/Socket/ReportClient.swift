@@ -51,7 +51,9 @@ public final class ReportClient {
     public func readLine(timeoutMilliseconds: Int32 = 5000) -> String? {
         while true {
             if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                // Lines end in CR LF, as gpsd's do; the line is given without either.
+                let end = newline > pending.startIndex && pending[newline - 1] == UInt8(ascii: "\r") ? newline - 1 : newline
+                let line = String(decoding: pending[..<end], as: UTF8.self)
                 pending.removeSubrange(...newline)
                 return line
             }

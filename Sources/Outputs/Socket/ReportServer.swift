@@ -158,7 +158,7 @@ public final class ReportServer {
         Connection.acceptAll(listener) { fd in
             guard clients.count < Self.maximumClients else {
                 // Descriptors are finite: beyond the limit a client is told why and closed.
-                let message = GPSDReports.error("Too many clients: at most \(Self.maximumClients)") + "\n"
+                let message = GPSDReports.error("Too many clients: at most \(Self.maximumClients)") + "\r\n"
                 _ = message.utf8CString.withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
                 close(fd)
                 refusedClients += 1
@@ -307,7 +307,7 @@ public final class ReportServer {
         var slow: [Int32] = []
         for client in clients where client.watch.enabled && (client.watch.nmea || client.watch.raw > 0) {
             if let wanted = client.watch.device, wanted != device { continue }
-            enqueue(sentence, ending: "\r\n", to: client)
+            enqueue(sentence, to: client)
             if client.pending > Self.maximumBacklog { slow.append(client.fd) }
         }
         if !slow.isEmpty {
@@ -316,7 +316,8 @@ public final class ReportServer {
         }
     }
 
-    private func enqueue(_ line: String, ending: String = "\n", to client: Client) {
+    /// Every line ends in CR LF, as gpsd's do (its Python client checks for it).
+    private func enqueue(_ line: String, ending: String = "\r\n", to client: Client) {
         client.enqueue(line, ending: ending)
     }
 
