@@ -30,6 +30,8 @@ enum BenchCommand {
         let nmeaNanoseconds = NMEACostBench.nanosecondsPerSentence()
         if !json { writeOut("track list and search with 1,000 stored tracks...\n") }
         let trackList = TrackListBench.run()
+        if !json { writeOut("the sampling loop with no socket clients, then with 100 at 50 Hz (10 s each)...\n") }
+        let clientLoad = ClientLoadBench.run()
 
         var report = JSONObjectWriter()
         report.raw("scheduler", schedulerJSON(latency))
@@ -74,6 +76,21 @@ enum BenchCommand {
         } else {
             report.null("trackList")
         }
+        if let clientLoad {
+            func figures(_ run: ClientLoadBench.Run) -> String {
+                var w = JSONObjectWriter()
+                w.integer("clients", run.clients)
+                w.number("latenessP99us", run.latenessP99, decimals: 1)
+                w.number("latenessMaxus", run.latenessMax, decimals: 1)
+                w.integer("overruns", run.overruns)
+                w.number("reportsPerClientPerSecond", run.reportsPerClientPerSecond, decimals: 1)
+                w.integer("droppedClients", run.droppedClients)
+                return w.finished
+            }
+            report.raw("clientLoad", "{\"idle\":" + figures(clientLoad.idle) + ",\"loaded\":" + figures(clientLoad.loaded) + "}")
+        } else {
+            report.null("clientLoad")
+        }
         if json {
             writeOut(report.finished + "\n")
         } else {
@@ -83,6 +100,14 @@ enum BenchCommand {
             writeOut("NMEA parser: \(nmeaInstructions.map { fixed($0, 0) + " instructions, " } ?? "")\(fixed(nmeaNanoseconds, 1)) ns per sentence\n")
             writeOut("track list: " + (trackList.map { "\(fixed($0.listMilliseconds, 1)) ms to list, \(fixed($0.searchMilliseconds, 1)) ms to search \($0.tracks) tracks" }
                                        ?? "could not create the tracks in /tmp") + "\n")
+            if let clientLoad {
+                for run in [clientLoad.idle, clientLoad.loaded] {
+                    writeOut("socket clients \(run.clients): loop wake-up lateness p99 \(fixed(run.latenessP99, 1)) us, max \(fixed(run.latenessMax, 1)) us, "
+                             + "\(run.overruns) overruns; \(fixed(run.reportsPerClientPerSecond, 1)) reports per client per second, \(run.droppedClients) dropped\n")
+                }
+            } else {
+                writeOut("socket clients: could not run lodestone\n")
+            }
         }
         return 0
     }

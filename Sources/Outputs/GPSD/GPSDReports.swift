@@ -197,12 +197,14 @@ public enum GPSDReports {
         }
     }
 
-    public static func devices(_ devices: [Device]) -> String {
+    /// DEVICES; `activated` is when the runtime opened them (ISO-8601), as gpsd reports it.
+    public static func devices(_ devices: [Device], activated: String? = nil) -> String {
         var w = JSONObjectWriter(class: "DEVICES")
         let list = devices.map { device -> String in
             var d = JSONObjectWriter(class: "DEVICE")
             d.string("path", device.path)
             d.string("driver", device.driver)
+            if let activated { d.string("activated", activated) }
             d.integer("flags", device.health == .ok ? 1 : 0)
             d.string("health", device.health.name)
             return d.finished
@@ -251,7 +253,7 @@ extension GPSDReports {
     /// `profile` is the adaptive sampling profile (e.g. "still", "walking/lowPower") and
     /// `gpsInterval` the GPS fix interval it chose, when adaptive sampling runs.
     public static func health(_ state: NavigationState, loop: LoopStatistics, tasks: [SchedulerTable.TaskLine],
-                              ringOverflows: Int, clients: Int, profile: String? = nil, gpsInterval: Double? = nil) -> String {
+                              ringOverflows: Int, clients: Int, droppedClients: Int = 0, profile: String? = nil, gpsInterval: Double? = nil) -> String {
         var w = JSONObjectWriter(class: "HEALTH")
         var sensors = JSONObjectWriter()
         sensors.string("imu", state.imuHealth.name)
@@ -286,6 +288,8 @@ extension GPSDReports {
         w.raw("tasks", "[" + list.joined(separator: ",") + "]")
         w.integer("ringOverflows", ringOverflows)
         w.integer("clients", clients)
+        // Clients dropped for not reading their backlog.
+        w.integer("droppedClients", droppedClients)
         if let profile { w.string("profile", profile) }
         if let gpsInterval { w.number("gpsInterval", gpsInterval, decimals: 1) }
         return w.finished

@@ -48,6 +48,18 @@ public final class ReportClient {
     }
 
     /// The next line, or nil when the server closed the connection or `timeoutMilliseconds` passed.
+    /// Reads whatever has arrived without waiting; returns how many whole lines that made
+    /// (for load tests that only count).
+    public func countArrivedLines() -> Int {
+        var lines = 0
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            guard count > 0 else { return lines }
+            for byte in buffer[0..<count] where byte == UInt8(ascii: "\n") { lines += 1 }
+        }
+    }
+
     public func readLine(timeoutMilliseconds: Int32 = 5000) -> String? {
         while true {
             if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {

@@ -34,3 +34,23 @@ func runProgram(_ arguments: [String]) -> (status: Int32, output: String)? {
     let exitCode = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     return (exitCode, String(decoding: output, as: UTF8.self))
 }
+
+/// Starts a program in the background with its output discarded; its process id, or nil.
+func startProgram(_ arguments: [String]) -> pid_t? {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    defer { for pointer in cArguments { free(pointer) } }
+    var pid: pid_t = 0
+    return posix_spawnp(&pid, arguments[0], &actions, nil, &cArguments, environ) == 0 ? pid : nil
+}
+
+/// Stops a program started with `startProgram` (SIGTERM, then waits for it).
+func stopProgram(_ pid: pid_t) {
+    kill(pid, SIGTERM)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+}

@@ -48,6 +48,8 @@ final class OutputLoop<Clock: MonotonicClock> {
     private let imuDevice: String
     private let barometerDevice: String
     private var latest = NavigationState()
+    /// When the devices were opened, for DEVICES.
+    private let started = OutputClock.wallClock()
     /// The display's heading, smoothed on the unit circle so 359° and 1° average to 0°, not 180°.
     private var displayHeading = HeadingSmoother(timeConstant: 0.5)
     private var lastDisplay: MonotonicNanoseconds = 0
@@ -454,7 +456,7 @@ final class OutputLoop<Clock: MonotonicClock> {
     private func answer(_ request: ClientRequest) -> [String] {
         switch request {
         case .devices:
-            return [GPSDReports.devices(devices())]
+            return [GPSDReports.devices(devices(), activated: started)]
         case .poll:
             let time = OutputClock.wallClock()
             var w = JSONObjectWriter(class: "POLL")
@@ -523,7 +525,7 @@ final class OutputLoop<Clock: MonotonicClock> {
                 + outputs.fixRing.overflows
             return [GPSDReports.health(latest, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
                                        ringOverflows: overflows, clients: server?.clientCount ?? 0,
-                                       profile: adaptive?.profile, gpsInterval: adaptive?.rates.gpsInterval)]
+                                       droppedClients: server?.droppedSlowClients ?? 0, profile: adaptive?.profile, gpsInterval: adaptive?.rates.gpsInterval)]
         default:
             return []
         }
