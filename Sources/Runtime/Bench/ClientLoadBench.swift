@@ -22,8 +22,9 @@ public enum ClientLoadBench {
         return (idle, loaded)
     }
 
-    static func measure(clients count: Int, seconds: Double) -> Run? {
-        guard let executable = AttitudeCostBench.currentExecutable() else { return nil }
+    /// One run; `executable` is the lodestone binary (this one unless a test says otherwise).
+    static func measure(clients count: Int, seconds: Double, executable: String? = AttitudeCostBench.currentExecutable()) -> Run? {
+        guard let executable else { return nil }
         let directory = "/tmp/lodestone-bench-clients-\(getpid())"
         let socket = directory + ".sock"
         defer { removeTree(directory) }

@@ -125,7 +125,7 @@ public struct Configuration: Sendable, Equatable {
         }
     }
 
-    private mutating func apply(key: String, value: JSONValue, file: String) throws(ConfigurationError) {
+    mutating func apply(key: String, value: JSONValue, file: String) throws(ConfigurationError) {
         func fail(_ key: String, _ expected: String) -> ConfigurationError {
             ConfigurationError(file: file, key: key, problem: "must be \(expected), found \(value.kind)")
         }

@@ -24,6 +24,7 @@ final class DisplayTarget {
     /// Whether keys are read from the terminal (stdin is the terminal the display is on).
     private(set) var readsKeys = false
     private var lastFullRepaint: MonotonicNanoseconds = 0
+    private var pageButtonHeld = false
 
     /// A file framebuffer has the geometry of a common 2.8-inch SPI TFT.
     static let fileWidth = 320, fileHeight = 240
@@ -81,6 +82,33 @@ final class DisplayTarget {
         guard case .terminal = output else { return }
         lodestone_terminal_restore()
         Log.release()
+    }
+
+    /// Acts on a key; true when it asks to quit.
+    func apply(_ key: TerminalKey) -> Bool {
+        switch key {
+        case .page(let chosen): page = chosen
+        case .nextPage: page = page.next
+        case .previousPage: page = page.previous
+        case .toggleTheme: theme = theme.toggled
+        case .toggleUnits: units = units.toggled
+        case .quit: return true
+        }
+        return false
+    }
+
+    /// The page button: a press shows the next page, a long press (1 s) toggles the theme.
+    /// Acting on release keeps a long press from also turning the page.
+    func pageButton(_ event: Button.Event) {
+        switch event {
+        case .press: break
+        case .longPress:
+            pageButtonHeld = true
+            theme = theme.toggled
+        case .release:
+            if !pageButtonHeld { page = page.next }
+            pageButtonHeld = false
+        }
     }
 
     /// Keys pressed since the last call.

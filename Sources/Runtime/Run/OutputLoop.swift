@@ -60,7 +60,6 @@ final class OutputLoop<Clock: MonotonicClock> {
     private var satellites: [Satellite] = []
     private var lastSky: String?
     private var trackButtonHeld = false
-    private var pageButtonHeld = false
     private var gpsClockOffset = 0.0
     private var gpsTimeKnown = false
     private var lastUTC = 0.0
@@ -178,7 +177,10 @@ final class OutputLoop<Clock: MonotonicClock> {
                     send(chronicle.takeSnapshot(nil, state: latest, accuracy: positions.map { PositionService.sigma($0.fix) } ?? .nan, time: utcNow()))
                 }
                 if button == "log", event == .press, let chronicle { send(chronicle.logs.toggle(time: utcNow())) }
-                if button == "page" { pageButton(event) }
+                if button == "page" {
+                    display.pageButton(event)
+                    nextDisplay = 0
+                }
             }
         }
     }
@@ -208,20 +210,6 @@ final class OutputLoop<Clock: MonotonicClock> {
     private func weatherFigures() -> GPSDReports.Weather? {
         guard let weather = chronicle?.weather else { return nil }
         return GPSDReports.Weather(seaLevelPressure: weather.seaLevel, altitudeFused: weather.fused, trend: weather.trendJSON())
-    }
-
-    /// The page button: a press shows the next page, a long press (1 s) toggles the theme.
-    private func pageButton(_ event: Button.Event) {
-        switch event {
-        case .press: break
-        case .longPress:
-            pageButtonHeld = true
-            display.theme = display.theme.toggled
-        case .release:
-            if !pageButtonHeld { display.page = display.page.next }
-            pageButtonHeld = false
-        }
-        nextDisplay = 0
     }
 
     /// The track button: a short press starts or stops the recording, a long one (1 s) pauses
@@ -380,18 +368,12 @@ final class OutputLoop<Clock: MonotonicClock> {
 
     /// Keys on the terminal display; true when the person asked to quit.
     private func handleKeys() -> Bool {
+        var quit = false
         for key in display.keys() {
-            switch key {
-            case .page(let page): display.page = page
-            case .nextPage: display.page = display.page.next
-            case .previousPage: display.page = display.page.previous
-            case .toggleTheme: display.theme = display.theme.toggled
-            case .toggleUnits: display.units = display.units.toggled
-            case .quit: return true
-            }
+            quit = display.apply(key) || quit
             nextDisplay = 0
         }
-        return false
+        return quit
     }
 
     private func publishSamples() {

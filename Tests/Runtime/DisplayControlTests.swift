@@ -1,0 +1,58 @@
+import LodestoneCore
+import LodestoneHAL
+import LodestoneOutputs
+@testable import LodestoneRuntime
+import Testing
+
+/// How a person changes what the display shows: keys on the terminal, the page button.
+@Suite struct DisplayControlTests {
+    @Test func thePageButtonStepsPagesAndALongPressTogglesTheTheme() {
+        let display = DisplayTarget(.none, page: .compass)
+        display.pageButton(.press)
+        display.pageButton(.release)
+        #expect(display.page == .position && display.theme == .day)
+        display.pageButton(.press)
+        display.pageButton(.longPress)
+        display.pageButton(.release)
+        #expect(display.page == .position && display.theme == .night)
+        for _ in 0..<6 {
+            display.pageButton(.press)
+            display.pageButton(.release)
+        }
+        #expect(display.page == .compass)
+    }
+
+    @Test func keysChangePageThemeAndUnitsAndQQuits() {
+        let display = DisplayTarget(.none, page: .compass, theme: .night, units: .metric)
+        #expect(!display.apply(.page(.sky)) && display.page == .sky)
+        #expect(!display.apply(.previousPage) && display.page == .barometer)
+        #expect(!display.apply(.toggleTheme) && display.theme == .day)
+        #expect(!display.apply(.toggleUnits) && display.units == .imperial)
+        #expect(display.apply(.quit))
+    }
+
+    /// The configuration's page, units and theme, and their errors.
+    @Test func theConfigurationChoosesHowTheDisplayStarts() throws {
+        var configuration = Configuration()
+        try configuration.apply(key: "page", value: .string("sky"), file: "c.json")
+        try configuration.apply(key: "units", value: .string("imperial"), file: "c.json")
+        try configuration.apply(key: "theme", value: .string("night"), file: "c.json")
+        try configuration.apply(key: "listen", value: .string("2947"), file: "c.json")
+        #expect(configuration.page == .sky && configuration.units == .imperial && configuration.theme == .night && configuration.listen == "2947")
+        #expect(throws: ConfigurationError.self) { try configuration.apply(key: "page", value: .string("weather"), file: "c.json") }
+        #expect(throws: ConfigurationError.self) { try configuration.apply(key: "nmeaListen", value: .string("port ten"), file: "c.json") }
+    }
+}
+
+/// A hundred clients taking IMU and ATT at 50 Hz each: every one is served at its rate and
+/// none is dropped. (How the sampling loop's timing compares with and without them is a
+/// figure `lodestone bench` prints, not a pass/fail here: timing depends on the machine.)
+@Suite(.serialized) struct ClientLoadTests {
+    @Test func aHundredClientsAreEachServedAtTheirRate() throws {
+        let run = try #require(ClientLoadBench.measure(clients: 100, seconds: 5, executable: EndToEndTests.executable))
+        print("100 clients: \(run.reportsPerClientPerSecond) reports per client per second, \(run.droppedClients) dropped, loop p99 \(run.latenessP99) us, \(run.overruns) overruns")
+        #expect(run.clients == 100 && run.droppedClients == 0)
+        // IMU at 50 Hz and ATT at its 10 Hz: about 60 a second each.
+        #expect(run.reportsPerClientPerSecond > 45 && run.reportsPerClientPerSecond < 70)
+    }
+}
