@@ -29,5 +29,8 @@ import Testing
         #expect(panel.seasonProgress > 0.68 && panel.seasonProgress < 0.70, "\(panel.seasonProgress)")
         #expect(panel.events.count == 13 && panel.events.first { $0.name == "sunrise" }?.clock?.hasPrefix("07:") == true)
         #expect(panel.moonIllumination > 0.8 && panel.light == "day")
+        // Ten seconds later (from the cache) the countdown is ten seconds shorter.
+        let later = try #require(sky.panel(state, time: start + 10)?.next)
+        #expect(abs(later.seconds - (next.seconds - 10)) < 1e-6 && later.name == "sunset")
     }
 }

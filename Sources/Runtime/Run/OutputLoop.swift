@@ -316,7 +316,8 @@ final class OutputLoop<Clock: MonotonicClock> {
             model.weather = weatherPanel(chronicle, time: time)
             model.alert = chronicle.alerts.displayLine(time: time)
         }
-        model.sky = sky?.panel(latest, time: time)
+        // The sky's figures are the costliest: only for the page that shows them.
+        if display.page == .sky { model.sky = sky?.panel(latest, time: time) }
         model.track = tracks.map(trackPanel)
         model.health.profile = adaptive?.profile
         model.health.clients = server?.clientCount ?? 0

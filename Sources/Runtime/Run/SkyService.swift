@@ -11,6 +11,9 @@ final class SkyService {
     private var day: (start: Double, end: Double, events: SunEvents, latitude: Double, longitude: Double)?
     private var lastTick = Double.nan
     private var lastReport = -Double.infinity
+    /// The sky page's figures, recomputed every 30 s (the seasons and the Moon take thousands
+    /// of series terms; a display redrawing four times a second needs only the countdown).
+    private var cachedPanel: (panel: DisplayModel.SkyPanel, time: Double, next: Double?, latitude: Double, longitude: Double)?
 
     init(zone: TimeZoneRules, observer: (latitude: Double, longitude: Double)?) {
         self.zone = zone
@@ -105,6 +108,18 @@ final class SkyService {
     /// the Moon and the season's countdown and progress.
     func panel(_ state: NavigationState, time: Double) -> DisplayModel.SkyPanel? {
         guard let place = observer(state) else { return nil }
+        if let cached = cachedPanel, time >= cached.time, time - cached.time < 30, cached.next.map({ time < $0 }) ?? true,
+           abs(cached.latitude - place.latitude) < 0.01, abs(cached.longitude - place.longitude) < 0.01 {
+            var panel = cached.panel
+            if let next = panel.next, let at = cached.next { panel.next = (next.name, next.clock, at - time) }
+            return panel
+        }
+        let fresh = computePanel(place, state: state, time: time)
+        cachedPanel = (fresh, time, fresh.next.map { time + $0.seconds }, place.latitude, place.longitude)
+        return fresh
+    }
+
+    private func computePanel(_ place: (latitude: Double, longitude: Double), state: NavigationState, time: Double) -> DisplayModel.SkyPanel {
         let events = today(time: time, place: place)
         func clock(_ t: Double?) -> String? { t.map { String(zone.iso8601($0).dropFirst(11).prefix(5)) } }
         func span(_ s: SunEvents.Span) -> String? {
