@@ -11,7 +11,16 @@ enum BenchCommand {
             switch kernel {
             case "attitude": return AttitudeCostBench.kernel(updates: updates).isFinite ? 0 : 1
             case "nmea": return NMEACostBench.kernel(sentences: updates) > 0 ? 0 : 1
-            default: throw UsageError(message: "--kernel takes attitude or nmea")
+            case "clients":
+                // The socket-load comparison alone, with and without the sampling thread pinned.
+                for pin in [false, true] {
+                    guard let load = ClientLoadBench.run(pin: pin) else { return 1 }
+                    for run in [load.idle, load.loaded] {
+                        writeOut("pinned \(pin) clients \(run.clients): p99 \(fixed(run.latenessP99, 1)) us, max \(fixed(run.latenessMax, 1)) us, \(run.overruns) overruns, \(fixed(run.reportsPerClientPerSecond, 1)) reports/client/s\n")
+                    }
+                }
+                return 0
+            default: throw UsageError(message: "--kernel takes attitude, nmea or clients")
             }
         }
         let seconds = try options.number("seconds", in: 0.5...600) ?? 5

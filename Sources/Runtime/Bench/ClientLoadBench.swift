@@ -17,19 +17,21 @@ public enum ClientLoadBench {
         public var droppedClients: Int
     }
 
-    public static func run(seconds: Double = 10) -> (idle: Run, loaded: Run)? {
-        guard let idle = measure(clients: 0, seconds: seconds), let loaded = measure(clients: 100, seconds: seconds) else { return nil }
+    public static func run(seconds: Double = 10, pin: Bool = false) -> (idle: Run, loaded: Run)? {
+        guard let idle = measure(clients: 0, seconds: seconds, pin: pin), let loaded = measure(clients: 100, seconds: seconds, pin: pin) else { return nil }
         return (idle, loaded)
     }
 
     /// One run; `executable` is the lodestone binary (this one unless a test says otherwise).
-    static func measure(clients count: Int, seconds: Double, executable: String? = AttitudeCostBench.currentExecutable()) -> Run? {
+    /// `pin`: the sampling thread on the last CPU (`--cpu`), away from the socket work.
+    static func measure(clients count: Int, seconds: Double, pin: Bool = false, executable: String? = AttitudeCostBench.currentExecutable()) -> Run? {
         guard let executable else { return nil }
         let directory = "/tmp/lodestone-bench-clients-\(getpid())"
         let socket = directory + ".sock"
         defer { removeTree(directory) }
         guard let pid = startProgram([executable, "run", "--scenario", "still", "--no-adaptive", "--display", "none", "--socket", socket,
-                                      "--data-dir", directory, "--duration", String(Int(seconds) + 30)]) else { return nil }
+                                      "--data-dir", directory, "--duration", String(Int(seconds) + 30)]
+                                      + (pin ? ["--cpu", String(max(0, sysconf(Int32(_SC_NPROCESSORS_ONLN)) - 1))] : [])) else { return nil }
         defer { stopProgram(pid) }
         var probe: ReportClient?
         for _ in 0..<100 where probe == nil {
