@@ -31,6 +31,17 @@ public enum SchedulerTable {
         return out
     }
 
+    /// The table in 56 columns: rate, mean and worst run time, overruns and skips.
+    public static func compact(_ tasks: [TaskLine]) -> String {
+        var out = column("task", 10) + column("rate Hz", 9) + column("mean us", 9) + column("max us", 9) + column("overruns", 10) + "skips"
+        for task in tasks {
+            let s = task.statistics
+            out += "\n" + column(task.name, 10) + column(fixed(s.rateHz, 1), 9) + column(fixed(s.meanExecutionMicroseconds, 1), 9)
+                + column(fixed(s.maxExecutionMicroseconds, 1), 9) + column(String(s.overruns), 10) + String(s.skips)
+        }
+        return out
+    }
+
     static func column(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }

@@ -70,7 +70,7 @@ enum CompassPage {
         }
         if compass.calibration == "uncalibrated" || compass.calibration == "poor"
             || (state.headingAccuracy.isFinite && state.headingAccuracy > promptAccuracy) {
-            return wide ? "Heading ±\(fixed(state.headingAccuracy, 0))°: calibrate (lodestone calibrate, or ?CALIBRATE)" : "CALIBRATE: ±\(fixed(state.headingAccuracy, 0))°"
+            return wide ? "±\(fixed(state.headingAccuracy, 0))°: calibrate (figure 8s)" : "CALIBRATE: ±\(fixed(state.headingAccuracy, 0))°"
         }
         return nil
     }

@@ -13,12 +13,17 @@ enum HealthPage {
             if let loop = model.health.loop {
                 page.line("Loop \(fixed(loop.rateHz, 0)) Hz  overruns \(loop.overruns)  late p50 \(fixed(loop.latenessP50Microseconds, 0)) us  p99 \(fixed(loop.latenessP99Microseconds, 0)) us  max \(fixed(loop.latenessMaxMicroseconds, 0)) us", ink: .dim)
             }
-            if page.columns >= 80 && !model.health.tasks.isEmpty {
-                for line in SchedulerTable.text(model.health.tasks).split(separator: "\n") { page.line(String(line)) }
+            if !model.health.tasks.isEmpty {
+                // The full table where it fits, else the columns that say whether a task keeps up.
+                let table = page.columns >= 90 ? SchedulerTable.text(model.health.tasks) : SchedulerTable.compact(model.health.tasks)
+                for line in table.split(separator: "\n") { page.line(String(line)) }
             }
             if !model.health.log.isEmpty && page.remaining > 1 {
                 page.line("Log", ink: .dim)
-                for line in model.health.log.suffix(page.remaining) { page.line(line, ink: line.contains("warning") || line.contains("error") ? .warning : .text) }
+                for line in model.health.log.suffix(page.remaining) {
+                    let text = line.hasPrefix("lodestone: ") ? String(line.dropFirst(11)) : line
+                    page.line(text, ink: text.hasPrefix("warning") || text.hasPrefix("error") ? .warning : .text)
+                }
             }
         } else {
             let short = [("IMU", state.imuHealth), ("MAG", state.magnetometerHealth), ("BARO", state.barometerHealth), ("GPS", state.gpsHealth)]
