@@ -141,3 +141,20 @@ extension Substring {
         return text
     }
 }
+
+/// `lodestone screenshot` end to end: a PNG of the asked size from the running simulation.
+@Suite struct ScreenshotCommandTests {
+    @Test func writesAPNGOfThePageAtTheSize() throws {
+        let path = "/tmp/lodestone-screenshot-test-\(getpid()).png"
+        defer { unlink(path) }
+        let end = EndToEndTests()
+        let (status, output) = end.finish(try end.spawn(["screenshot", "--page", "sky", "--size", "240x240", "--out", path, "--settle", "2"]))
+        #expect(status == 0, "\(output)")
+        let header = TerminalDisplayTests.output("od -A n -t x1 -N 24 \(path)").split(whereSeparator: { $0 == " " || $0 == "\n" })
+        // The PNG signature, then IHDR with width and height 240 (0xf0).
+        #expect(header.prefix(8) == ["89", "50", "4e", "47", "0d", "0a", "1a", "0a"], "\(header)")
+        #expect(header.count == 24 && header[19] == "f0" && header[23] == "f0", "\(header)")
+        let (bad, message) = end.finish(try end.spawn(["screenshot", "--size", "12", "--out", path]))
+        #expect(bad == 2 && message.contains("--size takes WIDTHxHEIGHT"))
+    }
+}
