@@ -12,6 +12,13 @@ public struct TimeZoneRules: Sendable {
 
     public struct Failure: Error, CustomStringConvertible, Sendable { public var description: String }
 
+    /// Coordinated Universal Time, the fallback when a configured zone cannot be read.
+    public static let utc = TimeZoneRules(fixed: "UTC", offset: 0)
+
+    private init(fixed name: String, offset: Int32) {
+        (self.name, transitions, offsets, initial, rule) = (name, [], [], offset, nil)
+    }
+
     /// "+02:00", "-05", "+0530", "UTC", "Z", or an IANA name; `nil` means the system's zone.
     public init(_ name: String?, zoneDirectory: String = "/usr/share/zoneinfo") throws(Failure) {
         let wanted = name ?? Self.systemZoneName()

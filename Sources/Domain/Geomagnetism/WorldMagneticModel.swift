@@ -324,9 +324,10 @@ public struct WorldMagneticModel: Sendable {
     }
 }
 
-/// Fixed-point text for warnings, without Foundation.
-enum DecimalText {
-    static func format(_ value: Double, _ decimals: Int) -> String {
+/// Fixed-point text without Foundation: exactly `decimals` places, for warnings and for
+/// formats that fix the number of places (NMEA 0183).
+public enum DecimalText {
+    public static func format(_ value: Double, _ decimals: Int) -> String {
         guard value.isFinite, abs(value) < 1e12 else { return value.isNaN ? "nan" : String(value) }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }

@@ -1,4 +1,3 @@
-import Glibc
 import LodestoneCore
 import LodestoneDomain
 
@@ -17,16 +16,7 @@ public enum NMEAOutputSentences {
 
     /// A number with exactly `decimals` places ("" when it is not known).
     static func number(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return "" }
-        let scale = pow(10, Double(decimals))
-        let scaled = Int64((abs(value) * scale).rounded())
-        let whole = scaled / Int64(scale), fraction = scaled % Int64(scale)
-        var text = (value < 0 && scaled != 0 ? "-" : "") + String(whole)
-        if decimals > 0 {
-            let digits = String(fraction)
-            text += "." + String(repeating: "0", count: decimals - digits.count) + digits
-        }
-        return text
+        value.isFinite ? DecimalText.format(value, decimals) : ""
     }
 
     /// Heading, magnetic.

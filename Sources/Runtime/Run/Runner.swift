@@ -163,7 +163,7 @@ public enum Runner {
                                                    mode: c.trackInterval),
                               waypoints: WaypointService(store: WaypointStore(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory())),
                               positions: gpsPath == nil ? nil : PositionService(),
-                              sky: SkyService(zone: (try? TimeZoneRules(c.timeZone)) ?? (try! TimeZoneRules("UTC")), observer: c.observer.map { ($0.latitude, $0.longitude) }),
+                              sky: SkyService(zone: (try? TimeZoneRules(c.timeZone)) ?? .utc, observer: c.observer.map { ($0.latitude, $0.longitude) }),
                               chronicle: Chronicle(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory(), qnh: c.qnh,
                                                    now: OutputClock.unixTime()),
                               nmea: nmeaServer)
