@@ -55,7 +55,11 @@ final class OutputLoop<Clock: MonotonicClock> {
     private var lastDisplay: MonotonicNanoseconds = 0
     /// The motion service's flip state last seen, so each flip toggles the theme once.
     private var flipNight = false
-    private var trackFigures: (name: String, points: Int, statistics: TrackStatistics)?
+    /// Gathers what the pages show from the services.
+    private lazy var displayFeed = DisplayFeed(deviceName: deviceName, compass: compass, motion: motion, positions: positions,
+                                               waypoints: waypoints, chronicle: chronicle, sky: sky, tracks: tracks,
+                                               profile: { [unowned self] in self.adaptive?.profile },
+                                               health: { [unowned self] in (self.server?.clientCount ?? 0, self.scheduler.loopStatistics.read(), self.taskLines()) })
     private var lastMagnetic: MagneticSample?
     private var satellites: [Satellite] = []
     private var lastSky: String?
@@ -283,88 +287,7 @@ final class OutputLoop<Clock: MonotonicClock> {
             flipNight = motion.nightTheme
             display.theme = display.theme.toggled
         }
-        display.draw(displayModel(shown), now: now)
-    }
-
-    /// Everything the pages show, from the services.
-    private func displayModel(_ shown: NavigationState) -> DisplayModel {
-        let time = utcNow()
-        var model = DisplayModel()
-        model.state = shown
-        model.title = deviceName
-        model.clock = sky.map { String($0.zone.iso8601(time).dropFirst(11).prefix(5)) }
-        model.compass.calibration = compass?.status.rawValue
-        model.compass.calibrationProgress = compass?.progress ?? 0
-        if let motion {
-            model.compass.lockedBearing = motion.lock.bearing
-            model.compass.deviation = motion.lock.deviation
-            model.compass.offCourse = motion.lock.isOffCourse
-            model.compass.steps = motion.steps.steps
-            (model.level.roll, model.level.pitch, model.level.isLevel) = (motion.level.roll, motion.level.pitch, motion.level.isLevel)
-        } else if let attitude = shown.attitude {
-            (model.level.roll, model.level.pitch) = (attitude.roll, attitude.pitch)
-        }
-        if let positions {
-            model.position.confidence = positions.confidence
-            model.position.warnings = positions.warnings.map(\.advice)
-        }
-        if let way = waypoints?.navigation {
-            model.navigation = DisplayModel.NavigationPanel(waypoint: way.waypoint, distance: way.distance, bearing: way.bearing,
-                                                            relativeBearing: way.relativeBearing, eta: way.timeToGo)
-        }
-        if let chronicle {
-            model.weather = weatherPanel(chronicle, time: time)
-            model.alert = chronicle.alerts.displayLine(time: time)
-        }
-        // The sky's figures are the costliest: only for the page that shows them.
-        if display.page == .sky { model.sky = sky?.panel(latest, time: time) }
-        model.track = tracks.map(trackPanel)
-        model.health.profile = adaptive?.profile
-        model.health.clients = server?.clientCount ?? 0
-        model.health.loop = scheduler.loopStatistics.read()
-        model.health.tasks = taskLines()
-        model.health.log = Log.recent(4)
-        return model
-    }
-
-    private func weatherPanel(_ chronicle: Chronicle, time: Double) -> DisplayModel.WeatherPanel {
-        let weather = chronicle.weather
-        var panel = DisplayModel.WeatherPanel()
-        panel.stationPressure = weather.station
-        panel.seaLevelPressure = weather.seaLevel
-        panel.fusedAltitude = weather.fused
-        panel.temperature = weather.temperature
-        if let reading = weather.reading {
-            panel.trendArrow = reading.band.arrow
-            panel.trendRate = reading.hPaPerHour
-            panel.forecast = reading.band.forecast
-            panel.threeHourChange = reading.threeHourChange
-        }
-        if let history = chronicle.history.histories["seaLevelPressure"] {
-            panel.graphs = History.Range.allCases.map { range in (range.rawValue, history.summary(range, now: time).points.map(\.mean)) }
-        }
-        return panel
-    }
-
-    /// The recording's figures; the statistics are recomputed only when points were added.
-    private func trackPanel(_ tracks: TrackService) -> DisplayModel.TrackPanel {
-        var panel = DisplayModel.TrackPanel()
-        panel.state = tracks.state.rawValue
-        panel.autoPaused = tracks.autoPaused
-        guard let recording = tracks.recording else { return panel }
-        if trackFigures?.points != recording.points.count || trackFigures?.name != recording.name {
-            trackFigures = (recording.name, recording.points.count, TrackStatistics.of(recording.points))
-        }
-        guard let statistics = trackFigures?.statistics else { return panel }
-        panel.name = recording.name
-        panel.points = statistics.points
-        panel.distance = statistics.distance
-        panel.elapsed = statistics.totalTime
-        panel.movingTime = statistics.movingTime
-        panel.averageSpeed = statistics.averageMovingSpeed
-        panel.elevationGain = statistics.elevationGain
-        panel.elevationLoss = statistics.elevationLoss
-        return panel
+        display.draw(displayFeed.model(shown, latest: latest, time: utcNow(), page: display.page), now: now)
     }
 
     /// Keys on the terminal display; true when the person asked to quit.
