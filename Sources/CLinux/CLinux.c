@@ -154,6 +154,9 @@ static void restore_and_die(int signal_number) {
 
 int lodestone_terminal_take(int fd) {
     if (terminal_taken) return 0;
+    // A job in the background (`lodestone run &`) would be stopped by SIGTTOU on tcsetattr:
+    // it leaves the terminal's modes alone.
+    if (tcgetpgrp(fd) != getpgrp()) return -1;
     if (tcgetattr(fd, &saved_terminal) < 0) return -1;
     struct termios raw = saved_terminal;
     raw.c_lflag &= ~(ICANON | ECHO);

@@ -55,6 +55,7 @@ int lodestone_terminal_size(int fd, int *columns, int *rows);
 /// without echo (signals such as Ctrl-C still work), the alternate screen, cursor hidden.
 /// The terminal is put back by lodestone_terminal_restore, at exit, and on a crash (SIGSEGV,
 /// SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP restore it, then die as they would have).
+/// Returns -1, changing nothing, when the process is not in the terminal's foreground.
 int lodestone_terminal_take(int fd);
 /// Puts back what lodestone_terminal_take changed; safe to call more than once.
 void lodestone_terminal_restore(void);

@@ -36,10 +36,11 @@ final class DisplayTarget {
         self.units = units
     }
 
-    /// Opens what a `--display` value names; nil picks the terminal when stdout is one.
+    /// Opens what a `--display` value names; nil picks the terminal when stdout is one and the
+    /// process runs in its foreground (not `lodestone run &`).
     static func open(_ setting: String?, page: DisplayPage = .compass, theme: Theme = .day, units: Units = .metric) throws(FramebufferError) -> DisplayTarget {
         func make(_ output: Output) -> DisplayTarget { DisplayTarget(output, page: page, theme: theme, units: units) }
-        guard let setting else { return make(isatty(1) == 1 ? .terminal : .none) }
+        guard let setting else { return make(isatty(1) == 1 && tcgetpgrp(1) == getpgrp() ? .terminal : .none) }
         switch setting {
         case "terminal": return make(.terminal)
         case "none": return make(.none)
