@@ -1,3 +1,5 @@
+import LodestoneDomain
+
 /// A latitude or longitude the three ways charts and receivers write them.
 public enum CoordinateText {
     static func hemisphere(_ value: Double, latitude: Bool) -> String {
@@ -22,9 +24,8 @@ public enum CoordinateText {
     public static func ddm(_ value: Double, latitude: Bool) -> String {
         guard value.isFinite else { return "--" }
         let tenThousandths = Int((abs(value) * 600_000).rounded())
+        // Rounded once in whole ten-thousandths of a minute, so 59.99995' never prints as 60'.
         let degrees = tenThousandths / 600_000, minutes = Double(tenThousandths % 600_000) / 10_000
-        let whole = Int(minutes), fraction = tenThousandths % 10_000
-        let digits = String(fraction)
-        return "\(degrees)°\(format2(whole)).\(String(repeating: "0", count: 4 - digits.count) + digits)' " + hemisphere(value, latitude: latitude)
+        return "\(degrees)°\(minutes < 10 ? "0" : "")\(DecimalText.format(minutes, 4))' " + hemisphere(value, latitude: latitude)
     }
 }

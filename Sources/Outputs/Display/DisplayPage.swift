@@ -25,7 +25,8 @@ public enum DisplayPage: String, Sendable, Equatable, CaseIterable {
         screen.put(columns >= 40 ? "\(title)  \(number)" : title, column: 0, row: 0, ink: .accent)
         if columns >= 40 { screen.centre(model.title, row: 0, ink: .dim) }
         if let clock = model.clock { screen.right(clock, row: 0) }
-        var page = PageWriter(screen: screen, top: 1, bottom: rows - (keys && rows >= 16 ? 1 : 0))
+        let footer = keys && rows >= 16
+        var page = PageWriter(screen: screen, top: 1, bottom: rows - (footer ? 1 : 0))
         page.allowsLarge = large
         switch self {
         case .compass: CompassPage.draw(model, on: &page)
@@ -37,7 +38,7 @@ public enum DisplayPage: String, Sendable, Equatable, CaseIterable {
         case .health: HealthPage.draw(model, on: &page)
         }
         screen = page.screen
-        if keys && rows >= 16 {
+        if footer {
             screen.put(columns >= 70 ? "1-7/tab pages  t night  u units  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1, ink: .dim)
         }
         return screen
@@ -105,7 +106,7 @@ public struct PageWriter {
 func countdown(_ seconds: Double, compact: Bool = false) -> String {
     guard seconds.isFinite, seconds >= 0 else { return "--" }
     let minutes = Int(seconds / 60)
-    if minutes >= 60 { return compact ? "\(minutes / 60)h\(String(format2(minutes % 60)))" : "\(minutes / 60) h \(minutes % 60) min" }
+    if minutes >= 60 { return compact ? "\(minutes / 60)h\(format2(minutes % 60))" : "\(minutes / 60) h \(minutes % 60) min" }
     if minutes >= 1 { return compact ? "\(minutes)m" : "\(minutes) min" }
     return "\(Int(seconds)) s"
 }

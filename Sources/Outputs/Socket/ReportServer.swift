@@ -281,17 +281,17 @@ public final class ReportServer {
     /// rate for the report's class.
     public func broadcast(_ line: String) {
         guard !clients.isEmpty else { return }
-        let (reportClass, device) = Self.header(line)
+        let (header, device) = Self.header(line)
+        let reportClass = String(header)
         var now: MonotonicNanoseconds = 0
         var slow: [Int32] = []
         for client in clients where client.watch.enabled && client.watch.json {
             if let wanted = client.watch.device, let device, wanted != device { continue }
-            if let rate = client.watch.rates[String(reportClass)] {
+            if let rate = client.watch.rates[reportClass] {
                 if rate <= 0 { continue }
                 if now == 0 { now = clock.now() }
-                let key = String(reportClass)
-                if let last = client.lastSent[key], Double(now &- last) < 1e9 / rate { continue }
-                client.lastSent[key] = now
+                if let last = client.lastSent[reportClass], Double(now &- last) < 1e9 / rate { continue }
+                client.lastSent[reportClass] = now
             }
             enqueue(line, to: client)
             if client.pending > Self.maximumBacklog { slow.append(client.fd) }
