@@ -29,33 +29,31 @@ public struct AttitudeFilter: Sendable {
         /// heading and level settle in seconds, not minutes.
         public var initialisationPeriod: Double = 3
         public var initialGain: Double = 10
-        /// The IMU's nominal rate: disagreement is counted in updates, so a reference is
-        /// believed again after the same number of readings whatever the jitter of their stamps.
-        public var sampleRateHz: Double = 100
         public init() {}
     }
 
-    /// When to listen to one reference (gravity or north). Readings that disagree build up,
-    /// readings that agree wear it down nine times as fast, so brief disturbances are ridden
-    /// out on the gyro while a lasting one is eventually believed.
+    /// When to listen to one reference (gravity or north). Time in disagreement builds up,
+    /// time in agreement wears it down nine times as fast, so brief disturbances are ridden
+    /// out on the gyro while a lasting one is eventually believed. Counted in seconds, not
+    /// readings, so it holds at whatever rate adaptive sampling reads the IMU.
     struct ReferenceTrust: Sendable {
         let limitSquared: Double
-        /// In readings.
+        /// Seconds.
         let period: Double
         var disagreement = 0.0
         var recovering = false
 
-        init(rejectionDegrees: Double, readings: Double) {
+        init(rejectionDegrees: Double, seconds: Double) {
             let limit = AttitudeFilter.sine(degrees: rejectionDegrees)
             limitSquared = limit * limit
-            period = readings
+            period = seconds
         }
 
         /// Whether to use a reference whose error has the squared sine `errorSquared` this update.
         @inline(__always)
-        mutating func use(errorSquared: Double, initialising: Bool) -> Bool {
+        mutating func use(errorSquared: Double, initialising: Bool, interval: Double) -> Bool {
             let agrees = initialising || errorSquared <= limitSquared
-            disagreement += agrees ? -9 : 1
+            disagreement += agrees ? -9 * interval : interval
             // Recovery starts when disagreement outgrows the period and lasts until it has worn away.
             recovering = disagreement > (recovering ? 0 : period)
             disagreement = min(max(disagreement, 0), period)
@@ -84,9 +82,8 @@ public struct AttitudeFilter: Sendable {
     public init(settings: Settings = Settings()) {
         self.settings = settings
         gainFall = (settings.initialGain - settings.gain) / max(settings.initialisationPeriod, 1e-9)
-        let readings = (settings.recoveryPeriod * settings.sampleRateHz).rounded()
-        gravityTrust = ReferenceTrust(rejectionDegrees: settings.accelerationRejection, readings: readings)
-        northTrust = ReferenceTrust(rejectionDegrees: settings.magneticRejection, readings: readings)
+        gravityTrust = ReferenceTrust(rejectionDegrees: settings.accelerationRejection, seconds: settings.recoveryPeriod)
+        northTrust = ReferenceTrust(rejectionDegrees: settings.magneticRejection, seconds: settings.recoveryPeriod)
     }
 
     /// - Parameters:
@@ -114,7 +111,7 @@ public struct AttitudeFilter: Sendable {
             let measured = specificForce * (1 / forceLength)
             let error = Self.rotationError(from: measured, to: up)
             accelerationErrorSquared = error.dot(error)
-            if gravityTrust.use(errorSquared: accelerationErrorSquared, initialising: initialising) {
+            if gravityTrust.use(errorSquared: accelerationErrorSquared, initialising: initialising, interval: interval) {
                 correction = correction + error
                 accelerometerUsed = true
             }
@@ -131,7 +128,7 @@ public struct AttitudeFilter: Sendable {
                 let east = Vector3(2 * (q.x * q.y + q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z - q.w * q.x))
                 let error = Self.rotationError(from: measuredEast * (1 / eastLength), to: east)
                 magneticErrorSquared = error.dot(error)
-                if northTrust.use(errorSquared: magneticErrorSquared, initialising: initialising) {
+                if northTrust.use(errorSquared: magneticErrorSquared, initialising: initialising, interval: interval) {
                     correction = correction + error
                     magnetometerUsed = true
                 }

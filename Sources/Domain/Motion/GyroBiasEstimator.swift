@@ -13,24 +13,25 @@ public struct GyroBiasEstimator: Sendable {
     /// Seconds.
     public var timeConstant = 8.0
     public private(set) var bias = Vector3.zero
-    private let interval: Double
     private var stillFor = 0.0
 
-    public init(sampleRateHz: Double) { interval = 1 / max(sampleRateHz, 1) }
+    public init() {}
 
     /// Whether the device has been still long enough for the bias to be learning.
     public var isLearning: Bool { stillFor >= stillTime }
 
-    /// The rate with the bias removed.
-    public mutating func update(_ rate: Vector3) -> Vector3 {
+    /// The rate with the bias removed. `interval` is the time since the previous reading, so
+    /// the time constants hold at whatever rate the gyro is read.
+    public mutating func update(_ rate: Vector3, interval: Double) -> Vector3 {
         let corrected = rate - bias
         if abs(corrected.x) > stillThreshold || abs(corrected.y) > stillThreshold || abs(corrected.z) > stillThreshold {
             stillFor = 0
             return corrected
         }
+        guard interval > 0, interval < 1 else { return corrected }   // also false for NaN
         stillFor += interval
         if stillFor >= stillTime {
-            bias = bias + corrected * (interval / timeConstant)
+            bias = bias + corrected * (interval / (timeConstant + interval))
         }
         return corrected
     }

@@ -13,11 +13,13 @@ public enum FixQuality {
     }
 
     /// - Parameters: satellites used, HDOP, the estimated one-sigma error (m), the fix's age (s),
-    ///   whether it is 3D, and whether the receiver has repeated an identical fix for a while.
-    public static func assess(satellites: Int, hdop: Double, error: Double, age: Double, threeD: Bool, frozen: Bool)
-        -> (confidence: Int, warnings: [Warning]) {
+    ///   whether it is 3D, whether the receiver has repeated an identical fix for a while, and
+    ///   the age (s) from which there is no fix: about three missed fixes, so a person hears of
+    ///   a lost fix within seconds while one late sentence is no alarm.
+    public static func assess(satellites: Int, hdop: Double, error: Double, age: Double, threeD: Bool, frozen: Bool,
+                              noFixAfter: Double = 3) -> (confidence: Int, warnings: [Warning]) {
         var warnings: [Warning] = []
-        guard age.isFinite, age < 10 else { return (0, [.noFix]) }
+        guard age.isFinite, age < noFixAfter else { return (0, [.noFix]) }
         if satellites < 5 { warnings.append(.fewSatellites) }
         if hdop.isFinite && hdop > 4 { warnings.append(.highDOP) }
         if frozen { warnings.append(.frozen) }

@@ -19,10 +19,10 @@ public enum AttitudeCostBench {
                              q.rotateInverse(Vector3(0, 0, -9.80665)), q.rotateInverse(Vector3(20, 1, 43))))
         }
         var filter = AttitudeFilter()
-        var bias = GyroBiasEstimator(sampleRateHz: 100)
+        var bias = GyroBiasEstimator()
         for index in 0..<updates {
             let (rate, force, field) = readings[index & 63]
-            filter.update(rotationRate: bias.update(rate), specificForce: force, field: field, interval: 0.01)
+            filter.update(rotationRate: bias.update(rate, interval: 0.01), specificForce: force, field: field, interval: 0.01)
         }
         return filter.orientation.w
     }

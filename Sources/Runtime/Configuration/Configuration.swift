@@ -3,6 +3,7 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneHAL
 import LodestoneOutputs
+import LodestoneSim
 
 /// Everything `lodestone run` can be told, from the configuration file and the command line
 /// (the command line wins). Defaults are what a handheld on the simulated board needs.
@@ -23,6 +24,13 @@ public struct Configuration: Sendable, Equatable {
     /// "terminal", "none" or "fb:DEVICE"; nil picks terminal when stdout is a terminal.
     public var display: String?
     public var duration: Double?
+    /// Faults injected into the simulated trip (`--fault`).
+    public var faults: [SimulatedFault] = []
+    /// The simulated trip begins with a figure-8 calibration (the referee's trips do).
+    public var figure8First = false
+    /// Stop after this much of the device's own time (simulated seconds on the simulated
+    /// board), whatever the speed: the referee's trips.
+    public var tripDuration: Double?
     /// The display's first page, its units and theme (keys and the page button change them).
     public var page = DisplayPage.compass
     public var units = Units.metric

@@ -20,6 +20,8 @@ final class MotionService {
     private var lastSample: MonotonicNanoseconds = 0
     private var lastTick: MonotonicNanoseconds = 0
     private var events: [String] = []
+    /// The device's time for the events made now (set by the output loop before each round).
+    var stamp = ""
     private let calibrationDirectory: String?
     private var levelFile: String? { calibrationDirectory.map { $0 + "/level.json" } }
 
@@ -150,7 +152,7 @@ final class MotionService {
             case .flag(let flag): w.bool(name, flag)
             }
         }
-        w.string("time", OutputClock.wallClock())
+        w.string("time", stamp)
         return w.finished
     }
 }

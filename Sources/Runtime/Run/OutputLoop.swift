@@ -49,7 +49,7 @@ final class OutputLoop<Clock: MonotonicClock> {
     private let barometerDevice: String
     private var latest = NavigationState()
     /// When the devices were opened, for DEVICES.
-    private let started = OutputClock.wallClock()
+    private var started = ""
     /// The display's heading, smoothed on the unit circle so 359° and 1° average to 0°, not 180°.
     private var displayHeading = HeadingSmoother(timeConstant: 0.5)
     private var lastDisplay: MonotonicNanoseconds = 0
@@ -64,15 +64,20 @@ final class OutputLoop<Clock: MonotonicClock> {
     private var satellites: [Satellite] = []
     private var lastSky: String?
     private var trackButtonHeld = false
-    private var gpsClockOffset = 0.0
-    private var gpsTimeKnown = false
-    private var lastUTC = 0.0
+    let deviceClock: DeviceClock
+    /// How long one wait for clients may take, real milliseconds: shorter when a simulated
+    /// trip runs faster than real time, so reports keep their pace in the trip's time.
+    let pollMilliseconds: Int32
 
     init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
          display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [GPSDReports.Device],
          controls: Controls? = nil, compass: CompassService? = nil, motion: MotionService? = nil,
          adaptive: AdaptiveService<Clock>? = nil, tracks: TrackService? = nil, waypoints: WaypointService? = nil,
-         positions: PositionService? = nil, sky: SkyService? = nil, chronicle: Chronicle? = nil, nmea: NMEAServer? = nil) {
+         positions: PositionService? = nil, sky: SkyService? = nil, chronicle: Chronicle? = nil, nmea: NMEAServer? = nil,
+         deviceClock: DeviceClock, pollMilliseconds: Int32 = 20) {
+        self.deviceClock = deviceClock
+        self.pollMilliseconds = pollMilliseconds
+        started = deviceClock.iso8601(at: scheduler.clock.now())
         self.sky = sky
         self.nmea = nmea
         let listed = devices()
@@ -104,7 +109,11 @@ final class OutputLoop<Clock: MonotonicClock> {
     private var nextDisplay: MonotonicNanoseconds = 0
 
     /// Runs until a stop signal, the duration, or `stop.request()`; returns why it stopped.
-    func run(until deadline: MonotonicNanoseconds?) -> String {
+    /// - Parameters:
+    ///   - deadline: on `wallClock` (real time, `--duration`).
+    ///   - tripEnd: on the device's clock (the referee's trips).
+    func run(until deadline: MonotonicNanoseconds?, wallClock: SystemMonotonicClock = SystemMonotonicClock(),
+             tripEnd: MonotonicNanoseconds? = nil) -> String {
         display.begin()
         defer { display.end() }
         while !stop.isRequested {
@@ -113,9 +122,13 @@ final class OutputLoop<Clock: MonotonicClock> {
                 return signal
             }
             let now = clock.now()
-            if let deadline, now >= deadline {
+            if let deadline, wallClock.now() >= deadline {
                 stop.request()
                 return "duration"
+            }
+            if let tripEnd, now >= tripEnd {
+                stop.request()
+                return "end of the trip"
             }
             if handleKeys() {
                 stop.request()
@@ -149,10 +162,10 @@ final class OutputLoop<Clock: MonotonicClock> {
         defer { nmea?.service() }
         let woken: [Int32]
         if let server {
-            woken = server.service(timeoutMilliseconds: 20, extra: extra)
+            woken = server.service(timeoutMilliseconds: pollMilliseconds, extra: extra)
         } else {
             var fds = extra.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            _ = poll(&fds, nfds_t(fds.count), 20)
+            _ = poll(&fds, nfds_t(fds.count), pollMilliseconds)
             woken = fds.filter { $0.revents != 0 }.map(\.fd)
         }
         return woken.contains(stop.descriptor) ? stop.takeSignal() : nil
@@ -167,6 +180,7 @@ final class OutputLoop<Clock: MonotonicClock> {
         let state = compass?.isCalibrating == true ? .walking : (motion?.motion ?? .walking)
         if let adaptive, let line = adaptive.tick(motion: state, now: now) {
             Log.info(line)
+            positions?.fixInterval = adaptive.rates.gpsInterval
         }
         if let motion {
             for event in motion.tick(latest, now: now) { send(event) }
@@ -174,7 +188,7 @@ final class OutputLoop<Clock: MonotonicClock> {
         }
         if let controls {
             for (button, event) in controls.update(at: now) {
-                send(Controls.report(button: button, event: event, time: OutputClock.wallClock()))
+                send(Controls.report(button: button, event: event, time: stamp()))
                 if button == "bearingLock", event == .press, let motion { send(motion.toggleLock()) }
                 if button == "track", let tracks { trackButton(event, tracks) }
                 if button == "snapshot", event == .press, let chronicle {
@@ -192,24 +206,17 @@ final class OutputLoop<Clock: MonotonicClock> {
     /// Saves what must outlive the process (the history, an open log session).
     func close() { chronicle?.close(time: utcNow()) }
 
-    /// UTC now, never going back: the system clock set to the GPS's time by the newest fix (a
-    /// board without a network has no other clock to trust, and the simulated board's time
-    /// runs at the scenario's speed); the system clock alone before the first fix.
+    /// UTC now on the device's one time base, following the GPS's time as fixes come.
     private func utcNow() -> Double {
-        let wall = OutputClock.unixTime()
-        if latest.fix.hasPosition, let utc = latest.fix.utc {
-            gpsClockOffset = utc - wall
-            if !gpsTimeKnown {
-                // The first GPS time may put the clock back (a board without a real-time
-                // clock boots with a stale one): what was stamped "later" is forgotten.
-                gpsTimeKnown = true
-                if abs(gpsClockOffset) > 60 { chronicle?.clockChanged(to: utc) }
-                lastUTC = utc
-            }
+        if latest.fix.hasPosition, let utc = latest.fix.utc, latest.fix.received != 0,
+           deviceClock.gpsTime(utc, receivedAt: latest.fix.received) {
+            chronicle?.clockChanged(to: utc)
         }
-        lastUTC = max(lastUTC, wall + gpsClockOffset)
-        return lastUTC
+        return deviceClock.now(clock.now())
     }
+
+    /// Now as ISO-8601 on the device's time base.
+    private func stamp() -> String { CivilTime(unixSeconds: utcNow()).iso8601 }
 
     private func weatherFigures() -> GPSDReports.Weather? {
         guard let weather = chronicle?.weather else { return nil }
@@ -226,7 +233,7 @@ final class OutputLoop<Clock: MonotonicClock> {
             trackButtonHeld = true
             send(tracks.state == .paused ? tracks.resume() : tracks.pause())
         case .release:
-            if !trackButtonHeld { send(tracks.toggle(at: latest.fix.utc ?? OutputClock.unixTime())) }
+            if !trackButtonHeld { send(tracks.toggle(at: latest.fix.utc ?? utcNow())) }
             trackButtonHeld = false
         }
     }
@@ -237,7 +244,7 @@ final class OutputLoop<Clock: MonotonicClock> {
             nextAttitude = now + 100_000_000
             if let nmea { for sentence in nmeaFeed.heading(latest, now: now) { nmea.send(sentence) } }
             if latest.imu != nil {
-                send(GPSDReports.att(latest, device: imuDevice, time: OutputClock.wallClock(), calibration: compass?.status.rawValue,
+                send(GPSDReports.att(latest, device: imuDevice, time: deviceClock.iso8601(at: latest.updated), calibration: compass?.status.rawValue,
                                      annotations: annotations()))
             }
         }
@@ -247,19 +254,19 @@ final class OutputLoop<Clock: MonotonicClock> {
                 let seaLevel = chronicle.map { $0.weather.seaLevel }.flatMap { $0.isFinite ? $0 : nil }
                 for sentence in nmeaFeed.weather(latest, seaLevel: seaLevel) { nmea.send(sentence) }
             }
-            if latest.pressure != nil { send(GPSDReports.env(latest, device: barometerDevice, time: OutputClock.wallClock(), weather: weatherFigures())) }
-            for report in sky?.tick(latest, time: utcNow(), wallClock: OutputClock.wallClock()) ?? [] { send(report) }
+            if latest.pressure != nil { send(GPSDReports.env(latest, device: barometerDevice, time: latest.pressure.map { deviceClock.iso8601(at: $0.time) } ?? stamp(), weather: weatherFigures())) }
+            for report in sky?.tick(latest, time: utcNow(), wallClock: stamp()) ?? [] { send(report) }
             if let chronicle {
-                let (reports, alerted) = chronicle.tick(state: latest, time: utcNow(), wallClock: OutputClock.wallClock())
+                let (reports, alerted) = chronicle.tick(state: latest, time: utcNow(), wallClock: stamp())
                 for report in reports { send(report) }
                 if alerted { controls?.signal(.alert, at: now) }
             }
-            for event in positions?.tick(now: now, time: OutputClock.wallClock()) ?? [] { send(event) }
+            for event in positions?.tick(now: now, time: stamp()) ?? [] { send(event) }
             if let predicted = positions?.bridge(now: now) {
                 send(GPSDReports.tpv(predicted, device: gpsDevice, confidence: positions?.confidence))
                 tracks?.add(predicted, state: latest, now: now)
             }
-            if let motion, latest.imu != nil { send(motion.report(time: OutputClock.wallClock())) }
+            if let motion, latest.imu != nil { send(motion.report(time: stamp())) }
             if let waypoints, waypoints.target != nil {
                 waypoints.update(latest)
                 send(waypoints.report(message: nil))
@@ -305,15 +312,16 @@ final class OutputLoop<Clock: MonotonicClock> {
             lastMagnetic = sample
             compass?.add(sample, specificForce: latest.imu?.acceleration)
         }
-        let utc = utcNow()
+        _ = utcNow()   // follows the newest fix's time before samples are stamped
         outputs.pressureRing.drain { sample in
-            for report in chronicle?.add(sample, state: latest, confidence: positions?.confidence ?? 100, time: utc) ?? [] { send(report) }
+            for report in chronicle?.add(sample, state: latest, confidence: positions?.confidence ?? 100,
+                                         time: deviceClock.utc(at: sample.time)) ?? [] { send(report) }
         }
-        let time = OutputClock.wallClock()
+        motion?.stamp = stamp()
         let recentFix = latest.fix.hasPosition && latest.fix.speed.isFinite
         outputs.imuRing.drain { sample in
             motion?.add(sample, gpsSpeed: recentFix ? latest.fix.speed : nil)
-            send(GPSDReports.imu(sample, magnetic: lastMagnetic, device: imuDevice, time: time))
+            send(GPSDReports.imu(sample, magnetic: lastMagnetic, device: imuDevice, time: deviceClock.iso8601(at: sample.time)))
         }
         let now = clock.now()
         let state = motion?.motion ?? .walking
@@ -364,7 +372,7 @@ final class OutputLoop<Clock: MonotonicClock> {
         case .devices:
             return [GPSDReports.devices(devices(), activated: started)]
         case .poll:
-            let time = OutputClock.wallClock()
+            let time = stamp()
             var w = JSONObjectWriter(class: "POLL")
             w.string("time", time)
             w.integer("active", latest.fix.mode.rawValue >= 2 ? 1 : 0)
@@ -393,12 +401,12 @@ final class OutputLoop<Clock: MonotonicClock> {
             guard let motion else { return [GPSDReports.error("this board has no IMU")] }
             if argument?["clear"]?.boolValue == true { return [motion.zeroLevel(clear: true)] }
             if argument?["zero"]?.boolValue == true { return [motion.zeroLevel(clear: false)] }
-            return [motion.report(time: OutputClock.wallClock())]
+            return [motion.report(time: stamp())]
         case .waypoint(let argument):
             return [waypoints?.handle(argument, state: latest) ?? GPSDReports.error("waypoints need a data directory")]
         case .track(let argument):
             guard let tracks else { return [GPSDReports.error("track recording needs a data directory")] }
-            let utc = latest.fix.utc ?? OutputClock.unixTime()
+            let utc = latest.fix.utc ?? utcNow()
             switch argument?["action"]?.stringValue {
             case "start"?:
                 var mode: TrackSampler.Mode?

@@ -24,6 +24,9 @@ final class PositionService {
     /// position, or nil when the fix was an outlier (no track point, no TPV).
     func add(_ raw: GPSFix, motion: MotionState, now: MonotonicNanoseconds) -> GPSFix? {
         guard raw.hasPosition else {
+            // While the filter can still bridge the gap, its predictions stand for the position
+            // (see `bridge`); after that the receiver's own "no fix" is published.
+            if fix.hasPosition, age(now) <= filter.maximumGap { return nil }
             fix = raw
             return raw
         }
@@ -32,7 +35,7 @@ final class PositionService {
         let samePlace = raw.latitude == lastRaw?.latitude && raw.longitude == lastRaw?.longitude
         repeats = (sameTime || (samePlace && motion != .still)) ? repeats + 1 : 0
         lastRaw = (raw.latitude, raw.longitude, raw.utc)
-        lastPositionAt = now
+        lastPositionAt = raw.received != 0 ? raw.received : now
         guard filter.add(latitude: raw.latitude, longitude: raw.longitude, accuracy: Self.sigma(raw), time: time, motion: motion),
               let estimate = filter.estimate(at: time) else {
             return nil
@@ -50,7 +53,7 @@ final class PositionService {
     /// position, its growing error, gpsd's dead-reckoning status. Nil otherwise.
     func bridge(now: MonotonicNanoseconds) -> GPSFix? {
         guard fix.hasPosition, let utc = lastRaw?.utc, let last = lastPositionAt else { return nil }
-        let age = Double(now &- last) / 1e9
+        let age = self.age(now)
         guard age >= 1.5, let estimate = filter.estimate(at: utc + age.rounded(.down)) else { return nil }
         var predicted = fix
         (predicted.latitude, predicted.longitude) = (estimate.latitude, estimate.longitude)
@@ -87,16 +90,23 @@ final class PositionService {
         return events
     }
 
+    /// Seconds since the last position; never negative (a fix stamped after `now` was taken is
+    /// fresh, not eighteen billion seconds old).
     private func age(_ now: MonotonicNanoseconds) -> Double {
-        lastPositionAt.map { Double(now &- $0) / 1e9 } ?? .infinity
+        guard let last = lastPositionAt else { return .infinity }
+        return now > last ? Double(now - last) / 1e9 : 0
     }
+
+    /// Seconds between fixes the receiver was set to (adaptive sampling changes it).
+    var fixInterval = 1.0
 
     private func assess(now: MonotonicNanoseconds) -> (confidence: Int, warnings: [FixQuality.Warning]) {
         let age = age(now)
         // While the receiver is still acquiring, only a long wait is worth a warning.
         guard fix.hasPosition || age >= 10 else { return (0, []) }
         return FixQuality.assess(satellites: fix.satellitesUsed, hdop: fix.hdop, error: Self.sigma(fix), age: age,
-                                 threeD: fix.mode == .threeD, frozen: repeats >= Self.frozenAfter)
+                                 threeD: fix.mode == .threeD, frozen: repeats >= Self.frozenAfter,
+                                 noFixAfter: max(3, 3 * fixInterval))
     }
 
     /// EVENT "gps": which warning, whether it is active, and what to do about it.

@@ -5,14 +5,25 @@ import LodestoneHAL
 import LodestoneOutputs
 import LodestoneSim
 
+/// What the referee (`lodestone verify`) is told of a run it watches.
+public protocol RunObserver: AnyObject, Sendable {
+    /// The simulated trip has started: its world, and the clock the device lives on.
+    func simulationStarted(world: SimulatedWorld, clock: any MonotonicClock)
+    /// The socket is served; `stop` ends the run.
+    func outputsStarted(stop: @escaping @Sendable () -> Void)
+}
+
 /// `lodestone run`: builds the board, starts the sampling thread, and serves outputs on the
 /// calling thread until a signal, the duration, or a fatal error.
 public enum Runner {
     /// Exit status: 0 after a clean stop, 1 when the runtime could not start.
-    public static func run(_ configuration: Configuration) -> Int32 {
+    public static func run(_ configuration: Configuration, board given: BoardDescription? = nil,
+                           observer: (any RunObserver)? = nil) -> Int32 {
         let stop = StopSignal()   // before any thread starts, so all inherit the blocked signals
         let board: BoardDescription
-        if configuration.board == "sim" {
+        if let given {
+            board = given
+        } else if configuration.board == "sim" {
             board = .simulatedBoard
         } else {
             do { board = try BoardDescription.load(file: configuration.board) } catch {
@@ -24,32 +35,23 @@ public enum Runner {
         if !makeDirectories(dataDirectory) {
             Log.warning("cannot create data directory \(dataDirectory): calibration, tracks and logs will not be kept; give --data-dir")
         }
-        let clock = SystemMonotonicClock()
         if board.simulated {
             guard let scenario = ScenarioName(rawValue: configuration.scenario) else {
-                Log.error("unknown scenario '\(configuration.scenario)': use one of walk, boat, still, drive")
+                Log.error("unknown scenario '\(configuration.scenario)': use one of \(ScenarioName.allCases.map(\.rawValue).joined(separator: ", "))")
                 return 1
             }
-            let simulated: SimulatedBoard
-            do {
-                simulated = try SimulatedBoard(board: board, scenario: scenario, clock: clock, configuration: configuration)
-            } catch {
-                Log.error(error.description)
-                return 1
+            // Faster than real time, the device lives on the trip's own clock, so nothing it
+            // computes can tell the speed (see `SimulationClock`); at speed 1 it is the real one.
+            if configuration.speed == 1 {
+                let clock = SystemMonotonicClock()
+                return runSimulated(board: board, scenario: scenario, configuration: configuration, clock: clock,
+                                    pacer: clock, halt: {}, observer: observer, stop: stop)
             }
-            Log.info("simulated board, scenario \(scenario.rawValue): \(scenario.summary); GPS on \(simulated.gps.devicePath)")
-            simulated.gps.start(clock: clock)
-            defer { simulated.gps.stop() }
-            let serial = ReconnectingSerialPort(path: simulated.gps.devicePath, baudRate: board.gpsBaud, clock: clock)
-            // A simulated board's buttons and buzzer are lines nobody presses or hears.
-            let gpio = board.gpio.map { (wiring: $0, provider: SimulatedGPIO() as any GPIOLineProvider) }
-            let pipeline = BoardWiring.pipeline(board: board, bus: { _ in simulated.bus }, gps: serial, clock: clock,
-                                                qnh: configuration.qnh, gpio: gpio?.provider,
-                                                imuRateHz: configuration.imuRateHz)
-            return serve(pipeline: pipeline, gpsPath: simulated.gps.devicePath, board: board, clock: clock,
-                         configuration: configuration, stop: stop, gpio: gpio,
-                         setGPSInterval: { simulated.gps.setFixInterval($0) })
+            let clock = SimulationClock(speed: configuration.speed)
+            return runSimulated(board: board, scenario: scenario, configuration: configuration, clock: clock,
+                                pacer: clock.pacer, halt: clock.halt, observer: observer, stop: stop)
         }
+        let clock = SystemMonotonicClock()
         var buses: [String: LinuxI2CBus] = [:]
         for chip in [board.imu, board.magnetometer, board.barometer].compactMap({ $0 }) {
             let path = board.bus(of: chip)
@@ -73,20 +75,56 @@ public enum Runner {
                                             qnh: configuration.qnh, gpio: gpio?.provider,
                                                 imuRateHz: configuration.imuRateHz)
         return serve(pipeline: pipeline, gpsPath: board.gpsPort, board: board, clock: clock, configuration: configuration,
-                     stop: stop, gpio: gpio)
+                     stop: stop, gpio: gpio, startUTC: nil, observer: observer)
     }
 
-    static func serve(pipeline: SensorPipeline, gpsPath: String?, board: BoardDescription, clock: SystemMonotonicClock,
-                      configuration c: Configuration, stop: StopSignal,
-                      gpio: (wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider)?,
-                      setGPSInterval: ((Double) -> Void)? = nil) -> Int32 {
+    /// The simulated board on a clock: `clock` for every thread's reading, `pacer` for the
+    /// sampling loop that drives it.
+    static func runSimulated<Pacer: MonotonicClock>(board: BoardDescription, scenario: ScenarioName, configuration: Configuration,
+                                                    clock: any MonotonicClock, pacer: Pacer, halt: @escaping () -> Void,
+                                                    observer: (any RunObserver)?, stop: StopSignal) -> Int32 {
+        let simulated: SimulatedBoard
+        do {
+            simulated = try SimulatedBoard(board: board, scenario: scenario, clock: clock, configuration: configuration)
+        } catch {
+            Log.error(error.description)
+            return 1
+        }
+        Log.info("simulated board, scenario \(scenario.rawValue): \(scenario.summary); GPS on \(simulated.gps.devicePath)"
+                 + (configuration.speed == 1 ? "" : " (speed \(configuration.speed))")
+                 + configuration.faults.map { "; fault \($0.description)" }.joined())
+        observer?.simulationStarted(world: simulated.world, clock: clock)
+        simulated.gps.start(clock: clock)
+        defer {
+            halt()   // the sampling loop has stopped: let the receiver's thread see time is over
+            simulated.gps.stop()
+        }
+        let serial = ReconnectingSerialPort(path: simulated.gps.devicePath, baudRate: board.gpsBaud, clock: pacer)
+        // A simulated board's buttons and buzzer are lines nobody presses or hears.
+        let gpio = board.gpio.map { (wiring: $0, provider: SimulatedGPIO() as any GPIOLineProvider) }
+        let pipeline = BoardWiring.pipeline(board: board, bus: { _ in simulated.bus }, gps: serial, clock: pacer,
+                                            qnh: configuration.qnh, gpio: gpio?.provider,
+                                            imuRateHz: configuration.imuRateHz)
+        return serve(pipeline: pipeline, gpsPath: simulated.gps.devicePath, board: board, clock: pacer,
+                     configuration: configuration, stop: stop, gpio: gpio,
+                     setGPSInterval: { simulated.gps.setFixInterval($0) },
+                     startUTC: simulated.world.scenario.startUTC + simulated.world.elapsed, observer: observer)
+    }
+
+    /// - Parameters:
+    ///   - startUTC: UTC now on the simulated board (its trip's time); nil on a real one.
+    static func serve<Clock: MonotonicClock>(pipeline: SensorPipeline, gpsPath: String?, board: BoardDescription, clock: Clock,
+                                             configuration c: Configuration, stop: StopSignal,
+                                             gpio: (wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider)?,
+                                             setGPSInterval: ((Double) -> Void)? = nil, startUTC: Double?,
+                                             observer: (any RunObserver)?) -> Int32 {
         let store = CalibrationStore(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory())
         if let accelerometer = store.loadAccelerometer() {
             pipeline.accelerometerCalibration.publish(accelerometer)
             Log.info("accelerometer calibration loaded")
         }
         let tasks = TaskTable.tasks(for: pipeline, configuration: c)
-        let scheduler: FixedRateScheduler<SystemMonotonicClock>
+        let scheduler: FixedRateScheduler<Clock>
         do { scheduler = try FixedRateScheduler(loopRateHz: c.loopRateHz, tasks: tasks, clock: clock) } catch {
             Log.error(error.description)
             return 1
@@ -166,10 +204,17 @@ public enum Runner {
                               sky: SkyService(zone: (try? TimeZoneRules(c.timeZone)) ?? .utc, observer: c.observer.map { ($0.latitude, $0.longitude) }),
                               chronicle: Chronicle(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory(), qnh: c.qnh,
                                                    now: OutputClock.unixTime()),
-                              nmea: nmeaServer)
+                              nmea: nmeaServer,
+                              deviceClock: DeviceClock(utc: startUTC ?? OutputClock.unixTime(), at: clock.now()),
+                              pollMilliseconds: Int32(max(1, (20 / c.speed).rounded())))
         for problem in loop.controls?.problems ?? [] { Log.warning(problem + "; running without it") }
-        let deadline = c.duration.map { clock.now() + UInt64($0 * 1e9) }
-        let reason = loop.run(until: deadline)
+        // --duration is real time (a run at speed 60 for 60 s covers an hour of the trip);
+        // the referee's trips end on the device's own clock.
+        let wallClock = SystemMonotonicClock()
+        let deadline = c.duration.map { wallClock.now() + UInt64($0 * 1e9) }
+        let tripEnd = c.tripDuration.map { clock.now() + UInt64($0 * 1e9) }
+        observer?.outputsStarted(stop: { stop.request() })
+        let reason = loop.run(until: deadline, wallClock: wallClock, tripEnd: tripEnd)
         if let picture = c.picture, case .framebuffer(let frame, _, _) = display.output {
             loop.redrawNow()
             guard writeFileAtomically(picture.path, PNGEncoder.encode(frame)) else {

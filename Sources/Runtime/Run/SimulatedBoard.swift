@@ -11,7 +11,9 @@ final class SimulatedBoard {
 
     init(board: BoardDescription, scenario: ScenarioName, clock: any MonotonicClock,
          configuration: Configuration) throws(SimulatedGPS.Failure) {
-        world = SimulatedWorld(scenario: Scenario(scenario), clock: clock, speed: configuration.speed)
+        // The clock runs at the trip's pace (see `Runner`), so the world moves at its own.
+        let faults = FaultPlan(configuration.faults)
+        world = SimulatedWorld(scenario: Scenario(scenario, figure8First: configuration.figure8First), clock: clock, faults: faults)
         for chip in [board.imu, board.magnetometer, board.barometer].compactMap({ $0 }) {
             let truth = chip.mounting == .identity ? world as any SensorTruthSource : MountedTruth(world, mounting: chip.mounting)
             // A chip inside another (the MPU-9250's AK8963) is already there.
@@ -21,6 +23,18 @@ final class SimulatedBoard {
             }
         }
         gps = try SimulatedGPS(world: world, rateHz: configuration.simulatedGPSRateHz, seed: configuration.seed)
+        // A silenced chip stops answering at its address for the fault's stretch of world time.
+        let silent: [(UInt8, SimulatedFault.Kind)] = [(board.magnetometer, .silentMagnetometer), (board.imu, .silentIMU),
+                                                      (board.barometer, .silentBarometer)].compactMap { chip, kind in
+            chip.map { ($0.address, kind) }
+        }
+        if faults.faults.contains(where: { fault in silent.contains { $0.1 == fault.kind } }) {
+            let world = self.world
+            bus.silenced = { address in
+                let t = world.elapsed
+                return silent.contains { $0.0 == address && faults.isActive($0.1, at: t) }
+            }
+        }
     }
 
     /// The emulated chip (and any chip it carries inside) for a board-file entry.

@@ -59,6 +59,8 @@ public final class SensorPipeline: @unchecked Sendable {
     private var interference = InterferenceMonitor()
     private var lastProcess: MonotonicNanoseconds = 0
     private var lastCleanField: MonotonicNanoseconds = 0
+    /// Whether the magnetometer has ever given a reading (the heading exists from then on).
+    private var hadMagneticField = false
 
     /// - Parameters:
     ///   - imuMounting, magnetometerMounting: how each chip sits on the board (board axis from
@@ -68,10 +70,8 @@ public final class SensorPipeline: @unchecked Sendable {
                 imuMounting: AxisMapping = .identity, magnetometerMounting: AxisMapping = .identity,
                 imuDataReady: (any DigitalInput)? = nil, imuRateHz: Double = 100) {
         self.clock = clock
-        var settings = AttitudeFilter.Settings()
-        settings.sampleRateHz = imuRateHz
-        attitude = AttitudeFilter(settings: settings)
-        gyroBias = GyroBiasEstimator(sampleRateHz: imuRateHz)
+        attitude = AttitudeFilter()
+        gyroBias = GyroBiasEstimator()
         imuPeriod = 1 / imuRateHz
         imuReady = imuDataReady.map { DataReadyGate(line: $0) }
         imuAxes = imuMounting.then(.boardToBody)
@@ -129,12 +129,18 @@ public final class SensorPipeline: @unchecked Sendable {
         guard magnetometer != nil else { return }
         let requested = magnetometerRateRequest.exchange(0, ordering: .acquiring)
         if requested != 0 { magnetometer?.configureRate(Double(bitPattern: requested), at: clock.now()) }
-        if let sample = magnetometer?.sample(at: clock.now()) {
+        let now = clock.now()
+        if let sample = magnetometer?.sample(at: now) {
             // Calibration is fitted in the chip's own axes, so it applies before the mounting turn.
             let corrected = magnetometerCalibration.read()?.apply(sample.field) ?? sample.field
             let body = MagneticSample(time: sample.time, field: magnetometerAxes.apply(corrected), raw: sample.field)
             current.magnetic = body
             magneticRing.push(body)
+            hadMagneticField = true
+        } else if let last = current.magnetic, now > last.time, now - last.time > Self.staleField {
+            // A chip that stopped answering must not go on steering the heading with its last
+            // word: the heading is carried on the gyro until it answers again.
+            current.magnetic = nil
         }
         current.magnetometerHealth = magnetometer?.health ?? .absent
     }
@@ -187,14 +193,17 @@ public final class SensorPipeline: @unchecked Sendable {
     /// Computes attitude, heading and altitude from the latest readings and publishes the state.
     /// One attitude update per IMU sample, with the newest magnetometer reading.
     private func updateAttitude(_ sample: ImuSample) {
-        // The interval from the samples' own stamps; the nominal period after a gap or at start.
+        // The interval from the samples' own stamps, whatever rate adaptive sampling has set;
+        // the configured period at start. After a gap longer than any sampling rate gives (the
+        // chip stopped answering) the rotation in between is unknown: the filter does not
+        // pretend to have integrated it.
         var interval = imuPeriod
         if lastIMUTime != 0, sample.time > lastIMUTime {
-            let measured = Double(sample.time - lastIMUTime) / 1e9
-            if measured < 4 * imuPeriod { interval = measured }
+            interval = Double(sample.time - lastIMUTime) / 1e9
         }
         lastIMUTime = sample.time
-        let rate = gyroBias.update(sample.rotationRate)
+        guard interval <= Self.longestIMUInterval else { return }
+        let rate = gyroBias.update(sample.rotationRate, interval: interval)
         // A field bent by nearby iron would turn the heading: carry it on the gyro instead.
         let field = current.magneticInterference ? nil : current.magnetic?.field
         attitude.update(rotationRate: rate, specificForce: sample.acceleration, field: field, interval: interval)
@@ -205,7 +214,10 @@ public final class SensorPipeline: @unchecked Sendable {
         let interval = lastProcess == 0 ? 0 : Double(now &- lastProcess) / 1e9
         lastProcess = now
         if current.imu != nil {
-            current.attitude = TiltCompensatedHeading(roll: attitude.roll, pitch: attitude.pitch, magneticHeading: attitude.heading)
+            // Without a magnetometer the filter's yaw is only the gyro's drift from where it
+            // started: never published as a heading.
+            current.attitude = TiltCompensatedHeading(roll: attitude.roll, pitch: attitude.pitch,
+                                                      magneticHeading: hadMagneticField ? attitude.heading : .nan)
         }
         updateCompass(interval: interval, now: now)
         if let pressure = current.pressure {
@@ -238,8 +250,15 @@ public final class SensorPipeline: @unchecked Sendable {
                                                                    expected: expected, interval: interval)
             }
         }
-        if !current.magneticInterference { lastCleanField = now }
+        // The heading is on the gyro alone while the field is disturbed, the chip is silent, or
+        // the filter is rejecting a reading that disagrees with it.
+        if !current.magneticInterference, current.magnetic != nil, attitude.magnetometerUsed { lastCleanField = now }
         if let attitude = current.attitude {
+            guard attitude.magneticHeading.isFinite else {
+                current.trueHeading = nil
+                current.headingAccuracy = .nan
+                return
+            }
             current.trueHeading = expected.map { Angle.heading(attitude.magneticHeading + $0.declination) }
             current.headingAccuracy = HeadingAccuracy.estimate(
                 calibrationError: calibration?.expectedHeadingError,
@@ -250,6 +269,11 @@ public final class SensorPipeline: @unchecked Sendable {
     }
 
     static var standardGravity: Double { 9.80665 }
+    /// A magnetometer reading older than this no longer counts (the slowest adaptive rate
+    /// reads it every 0.1 s), nanoseconds.
+    static var staleField: UInt64 { 300_000_000 }
+    /// The slowest IMU rate adaptive sampling sets is 10 Hz; beyond this an interval is a gap, seconds.
+    static var longestIMUInterval: Double { 0.25 }
 
     // MARK: Introspection (sampling thread, or after it stopped)
 

@@ -18,7 +18,8 @@ extension SampledSensor {
 }
 
 /// One sensor in the loop with its health: a chip that fails is marked degraded after a few
-/// consecutive errors and re-initialised with exponential back-off (0.1 s doubling to 5 s),
+/// consecutive errors and re-initialised with exponential back-off (0.1 s doubling to 1 s: a chip that comes back
+/// is in use again within a second, and one failed transfer a second costs the bus nothing),
 /// while the other sensors keep running. Nothing here allocates.
 public struct SensorSlot<Sensor: SampledSensor> {
     public private(set) var sensor: Sensor
@@ -32,7 +33,7 @@ public struct SensorSlot<Sensor: SampledSensor> {
     private var backoff: UInt64 = SensorSlot.initialBackoff
 
     static var initialBackoff: UInt64 { 100_000_000 }
-    static var maximumBackoff: UInt64 { 5_000_000_000 }
+    static var maximumBackoff: UInt64 { 1_000_000_000 }
     /// Read errors in a row before the sensor counts as degraded (one glitch on a long cable is not a failure).
     static var failuresBeforeDegraded: Int { 3 }
 

@@ -13,6 +13,9 @@ public final class SimulatedI2CBus: I2CBus, @unchecked Sendable {
     private var targets: [UInt8: any I2CTarget] = [:]
     private var faults: [UInt8: (remaining: Int, error: I2CError)] = [:]
     public private(set) var transfers = 0
+    /// Whether the chip at an address has stopped answering (a loose wire, a chip in a brown-out):
+    /// asked on every transfer, so a fault plan can silence a chip for a stretch of world time.
+    public var silenced: (@Sendable (UInt8) -> Bool)?
 
     public init() {}
 
@@ -32,7 +35,7 @@ public final class SimulatedI2CBus: I2CBus, @unchecked Sendable {
             faults[address] = fault.remaining == 1 ? nil : (fault.remaining - 1, fault.error)
             throw fault.error
         }
-        guard let target = targets[address] else { throw .noAcknowledge(address: address) }
+        guard let target = targets[address], silenced?(address) != true else { throw .noAcknowledge(address: address) }
         if !write.isEmpty { target.write(write) }
         if !read.isEmpty { target.read(into: read) }
     }

@@ -63,7 +63,8 @@ public final class SimulatedGPS: @unchecked Sendable {
             while running.load(ordering: .relaxed) {
                 next += UInt64(1e9 * fixInterval / world.speed)
                 clock.sleep(until: next)
-                send(epoch(world.current()))
+                let state = world.current()
+                send(world.faults.isActive(.gpsOutage, at: state.time) ? noFixEpoch(state) : epoch(state))
             }
         }
     }
@@ -130,6 +131,16 @@ public final class SimulatedGPS: @unchecked Sendable {
         out.append(w.sentence("GPVTG,\(w.decimal(course, 1)),T,,M,\(w.decimal(speedKnots, 2)),N,"
             + "\(w.decimal(speedKnots * 1.852, 2)),K,A"))
         return out
+    }
+
+    /// An epoch without a position, as a receiver that has lost the sky sends it: the time,
+    /// GGA quality 0, RMC status V and an empty satellite list.
+    public func noFixEpoch(_ state: WorldState) -> [String] {
+        let time = CivilTime(unixSeconds: world.scenario.startUTC + state.time)
+        let w = NMEASentenceWriter.self
+        return [w.sentence("GPGGA,\(w.time(time)),,,,,0,00,,,M,,M,,"),
+                w.sentence("GPGSA,A,1,,,,,,,,,,,,,,,"),
+                w.sentence("GPRMC,\(w.time(time)),V,,,,,,,\(w.date(time)),,,N")]
     }
 
     struct Satellite {

@@ -41,9 +41,18 @@ public struct Scenario: Sendable {
     public let earthField: (north: Double, east: Double, down: Double)
     /// UTC at scenario time 0, seconds since 1970.
     public let startUTC: Double
+    /// When set, the trip begins with the walk's figure-8 calibration (30 s of turns, 5 s
+    /// still) before setting off: a boat calibrated on the pontoon, a car in the car park.
+    public let figure8First: Bool
 
-    public init(_ name: ScenarioName) {
+    /// How the person or vehicle is travelling, as a motion classifier should say.
+    public enum Activity: String, Sendable {
+        case still, walking, running, vehicle
+    }
+
+    public init(_ name: ScenarioName, figure8First: Bool = false) {
         self.name = name
+        self.figure8First = figure8First && name != .walk   // the walk starts with one anyway
         startUTC = 1_782_028_800   // 2026-06-21T08:00:00Z
         switch name {
         case .walk, .still, .drive:
@@ -57,8 +66,40 @@ public struct Scenario: Sendable {
         }
     }
 
+    /// Seconds before the trip proper starts (the figure-8 prelude).
+    public var preludeLength: Double { figure8First ? Self.figure8Length : 0 }
+    static let figure8Length = 35.0
+
     /// The device's motion at scenario time `t` seconds.
     public func motion(at t: Double) -> Motion {
+        if figure8First {
+            let start = tripMotion(at: 0)
+            if t < Self.figure8Length {
+                var m = figure8(t, yaw: start.yaw)
+                // The last seconds settle into the trip's starting attitude, without a jolt.
+                let settle = max(0, t - 30) / 5
+                (m.roll, m.pitch) = (start.roll * settle, start.pitch * settle)
+                return m
+            }
+            var m = tripMotion(at: t - Self.figure8Length)
+            // Casting off or pulling out over ten seconds, not in one step.
+            m.speed *= min(1, (t - Self.figure8Length) / 10)
+            return m
+        }
+        return tripMotion(at: t)
+    }
+
+    /// What the person or vehicle is doing at scenario time `t`.
+    public func activity(at t: Double) -> Activity {
+        let trip = t - preludeLength
+        switch name {
+        case .still: return .still
+        case .walk: return trip < 35 ? .still : .walking
+        case .boat, .drive: return trip < 0 ? .still : .vehicle
+        }
+    }
+
+    private func tripMotion(at t: Double) -> Motion {
         switch name {
         case .walk: return walk(t)
         case .boat: return boat(t)
@@ -87,16 +128,7 @@ public struct Scenario: Sendable {
     private func walk(_ t: Double) -> Motion {
         var m = Motion(roll: 0, pitch: 0, yaw: 30, speed: 0, course: 30, climbRate: 0,
                        extraAcceleration: (0, 0, 0))
-        if t < 30 {
-            // Figure-8 calibration: two slow turns while rolling past the vertical both ways and
-            // pitching nearly straight up and down, so the field is seen from most directions
-            // (about 85% of the sphere) without the device ever lying face down.
-            m.yaw = 30 + 360 * t / 15
-            m.roll = 120 * sin(2 * Double.pi * t / 7.5)
-            m.pitch = 80 * sin(2 * Double.pi * t / 10)
-            return m
-        }
-        if t < 35 { return m }
+        if t < Self.figure8Length { return figure8(t, yaw: 30) }
         let walking = t - 35
         m.course = Self.heading(30 + turns(walking, every: 120, by: Self.walkTurns))
         m.yaw = m.course
@@ -108,6 +140,18 @@ public struct Scenario: Sendable {
         // Climb 90 m, rest, descend 90 m, rest: a 16-minute cycle.
         let phase = walking.truncatingRemainder(dividingBy: 960)
         m.climbRate = phase < 300 ? 0.3 : (phase < 480 ? 0 : (phase < 780 ? -0.3 : 0))
+        return m
+    }
+
+    /// Figure-8 calibration: two slow turns while rolling past the vertical both ways and
+    /// pitching nearly straight up and down, so the field is seen from most directions (about
+    /// 85% of the sphere) without the device ever lying face down; then 5 s held still.
+    private func figure8(_ t: Double, yaw: Double) -> Motion {
+        var m = Motion(roll: 0, pitch: 0, yaw: yaw, speed: 0, course: yaw, climbRate: 0, extraAcceleration: (0, 0, 0))
+        guard t < 30 else { return m }
+        m.yaw = Self.heading(yaw + 360 * t / 15)
+        m.roll = 120 * sin(2 * Double.pi * t / 7.5)
+        m.pitch = 80 * sin(2 * Double.pi * t / 10)
         return m
     }
 

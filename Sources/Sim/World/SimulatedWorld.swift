@@ -12,6 +12,7 @@ import Synchronization
 public final class SimulatedWorld: SensorTruthSource, @unchecked Sendable {
     public let scenario: Scenario
     public let speed: Double
+    public let faults: FaultPlan
     private let clock: any MonotonicClock
     private let startTime: MonotonicNanoseconds
     private let integration: Mutex<Integration>
@@ -26,14 +27,18 @@ public final class SimulatedWorld: SensorTruthSource, @unchecked Sendable {
         var steps = 0
     }
 
-    public init(scenario: Scenario, clock: any MonotonicClock, speed: Double = 1) {
+    /// - Parameters:
+    ///   - speed: world seconds per second of `clock`; 1 when the clock itself runs at the
+    ///     trip's pace (`SimulationClock`), so the device's own time is the world's.
+    public init(scenario: Scenario, clock: any MonotonicClock, speed: Double = 1, faults: FaultPlan = FaultPlan()) {
         self.scenario = scenario
+        self.faults = faults
         self.speed = speed
         self.clock = clock
         startTime = clock.now()
         let initial = Self.state(scenario: scenario, time: 0, latitude: scenario.startLatitude,
                                  longitude: scenario.startLongitude, altitude: scenario.startAltitude,
-                                 previous: nil)
+                                 previous: nil, faults: faults)
         integration = Mutex(Integration(state: initial))
     }
 
@@ -63,14 +68,14 @@ public final class SimulatedWorld: SensorTruthSource, @unchecked Sendable {
                 integration.state = Self.state(scenario: scenario, time: next, latitude: latitude,
                                                longitude: longitude,
                                                altitude: previous.altitude + m.climbRate * Self.step,
-                                               previous: previous)
+                                               previous: previous, faults: faults)
             }
             return integration.state
         }
     }
 
     static func state(scenario: Scenario, time t: Double, latitude: Double, longitude: Double,
-                      altitude: Double, previous: WorldState?) -> WorldState {
+                      altitude: Double, previous: WorldState?, faults: FaultPlan = FaultPlan()) -> WorldState {
         let m = scenario.motion(at: t)
         let before = scenario.motion(at: t - step)
         // Acceleration in the navigation frame from the change of velocity, plus footsteps or swell.
@@ -85,7 +90,7 @@ public final class SimulatedWorld: SensorTruthSource, @unchecked Sendable {
         let truth = SensorTruth(
             specificForce: toBody(specificForceNav, m),
             rotationRate: bodyRates(m, before),
-            magneticField: toBody(field, m),
+            magneticField: toBody(field, m) + faults.magnetField(at: t),
             pressure: seaLevel * pow(1 - 2.25577e-5 * altitude, 5.25588),
             temperature: temperature,
             humidity: scenario.name == .boat ? 75 : 55)

@@ -15,6 +15,13 @@ enum CompassPage {
             page.line(page.wide ? "Heading  -- (waiting for the magnetometer and accelerometer)" : "--°", ink: .accent)
             return
         }
+        guard attitude.magneticHeading.isFinite else {
+            // A board without a magnetometer has level and tilt, never a heading.
+            page.line(page.wide ? "Heading  -- (this board has no magnetometer)" : "--° NO COMPASS", ink: .accent)
+            page.line(page.wide ? "Level    roll \(fixed(attitude.roll, 1))°  pitch \(fixed(attitude.pitch, 1))°"
+                                : "R \(fixed(attitude.roll, 1))° P \(fixed(attitude.pitch, 1))°")
+            return
+        }
         let heading = state.trueHeading ?? attitude.magneticHeading
         if page.columns >= 60 && page.remaining >= 9 {
             let radius = min(7, (page.remaining - 2) / 2)
