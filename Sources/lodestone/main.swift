@@ -30,6 +30,7 @@ let commands: [Command] = [
     Command(name: "probe", help: Help.probe, main: ProbeCommand.main),
     Command(name: "declination", help: DeclinationCommand.help, main: DeclinationCommand.main),
     Command(name: "nmea", help: NMEACommand.help, main: NMEACommand.main),
+    Command(name: "verify", help: VerifyCommand.help, main: VerifyCommand.main),
     Command(name: "bench", help: Help.bench, main: BenchCommand.main),
 ]
 

@@ -6,7 +6,7 @@ import Synchronization
 /// on the health page) and written out when it hands the terminal back, so none is lost and
 /// none scribbles over the screen.
 public enum Log {
-    private static let held = Mutex<(holding: Bool, lines: [String], recent: [String])>((false, [], []))
+    fileprivate static let held = Mutex<(holding: Bool, lines: [String], recent: [String])>((false, [], []))
     /// Lines kept while held; beyond this the oldest are dropped, and the count says so.
     static let holdLimit = 1000
 
@@ -57,6 +57,18 @@ public func writeOut(_ text: String) {
             let n = Glibc.write(1, base + offset, bytes.count - offset)
             if n <= 0 { if errno == EINTR { continue } else { return } }
             offset += n
+        }
+    }
+}
+
+extension Log {
+    /// Stops holding and hands back the held lines unwritten (the referee keeps a trip's log
+    /// to itself and shows it only when asked).
+    static func takeHeld() -> [String] {
+        held.withLock { state -> [String] in
+            state.holding = false
+            defer { state.lines.removeAll() }
+            return state.lines
         }
     }
 }

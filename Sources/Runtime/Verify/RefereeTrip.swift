@@ -1,0 +1,70 @@
+import LodestoneCore
+import LodestoneSim
+
+/// One trip the referee runs: a scenario on a board, with faults, for a stretch of world time.
+public struct RefereeTrip: Sendable {
+    public let name: String
+    public let scenario: ScenarioName
+    public let board: BoardDescription
+    public let faults: [SimulatedFault]
+    /// World seconds.
+    public let duration: Double
+    /// What the trip is about, for the table and the README.
+    public let summary: String
+
+    /// Every trip `lodestone verify --scenario all` runs, in order. The trips that judge the
+    /// pressure trend run past the 30 minutes the trend needs; the fault trips start their fault
+    /// once the device has settled after its figure-8.
+    public static let all: [RefereeTrip] = [
+        RefereeTrip(name: "walk", scenario: .walk, board: .simulatedBoard, faults: [], duration: 2400,
+                    summary: "figure-8, then a hike with turns, a flip, climbs and a falling barometer"),
+        RefereeTrip(name: "boat", scenario: .boat, board: .simulatedBoard, faults: [], duration: 2400,
+                    summary: "figure-8 on the pontoon, then sailing at 3 m/s with swell and heel"),
+        RefereeTrip(name: "drive", scenario: .drive, board: .simulatedBoard, faults: [], duration: 600,
+                    summary: "figure-8 in the car park, then 15 m/s with turns and hills"),
+        RefereeTrip(name: "still", scenario: .still, board: .simulatedBoard, faults: [], duration: 2400,
+                    summary: "figure-8, then lying on a table"),
+        RefereeTrip(name: "walk-turned", scenario: .walk, board: .simulatedTurned, faults: [], duration: 400,
+                    summary: "the walk with the IMU turned a quarter and the magnetometer upside down"),
+        RefereeTrip(name: "boat-turned", scenario: .boat, board: .simulatedTurned, faults: [], duration: 400,
+                    summary: "the sail with the turned board"),
+        RefereeTrip(name: "drive-turned", scenario: .drive, board: .simulatedTurned, faults: [], duration: 400,
+                    summary: "the drive with the turned board"),
+        RefereeTrip(name: "magnet", scenario: .walk, board: .simulatedBoard,
+                    faults: [SimulatedFault(kind: .magnet, start: 150)], duration: 240,
+                    summary: "a magnet held beside the device for 15 s while walking"),
+        RefereeTrip(name: "silent-sensor", scenario: .walk, board: .simulatedBoard,
+                    faults: [SimulatedFault(kind: .silentMagnetometer, start: 150)], duration: 240,
+                    summary: "the magnetometer stops answering for 5 s while walking"),
+        RefereeTrip(name: "gps-outage", scenario: .walk, board: .simulatedBoard,
+                    faults: [SimulatedFault(kind: .gpsOutage, start: 150)], duration: 240,
+                    summary: "the receiver loses the sky for 30 s while walking"),
+        RefereeTrip(name: "no-magnetometer", scenario: .walk, board: .simulatedWithoutMagnetometer, faults: [], duration: 180,
+                    summary: "a board with no magnetometer"),
+    ]
+
+    public static func named(_ name: String) -> RefereeTrip? { all.first { $0.name == name } }
+
+    /// Whether the trip is free of faults (false warnings are judged there).
+    var isClean: Bool { faults.isEmpty }
+    var hasMagnetometer: Bool { board.magnetometer != nil }
+    /// The world time the figure-8 ends (every trip starts with one).
+    static let figure8End = 30.0
+    /// When the trip proper starts.
+    var tripStart: Double { Scenario(scenario, figure8First: true).preludeLength + (scenario == .walk ? 35 : 0) }
+}
+
+extension BoardDescription {
+    /// The simulated board with its chips turned as `boards/sim-turned.json` has them.
+    public static let simulatedTurned = BoardDescription(
+        name: "simulated board: LSM6DS3 turned a quarter left, HMC5883L upside down, MS5611", simulated: true, i2c: "sim:i2c-1",
+        imu: Chip(chip: "lsm6ds3", address: 0x6B, mounting: (try? AxisMapping(parsing: "-y,x,z")) ?? .identity),
+        magnetometer: Chip(chip: "hmc5883l", address: 0x1E, mounting: (try? AxisMapping(parsing: "x,-y,-z")) ?? .identity),
+        barometer: Chip(chip: "ms5611", address: 0x77), gpsPort: "sim:pty", gpsBaud: 9600)
+
+    /// The simulated board without its magnetometer: level, tilt and everything else, no heading.
+    public static let simulatedWithoutMagnetometer = BoardDescription(
+        name: "simulated board without a magnetometer", simulated: true, i2c: "sim:i2c-1",
+        imu: Chip(chip: "mpu6050", address: 0x68), magnetometer: nil,
+        barometer: Chip(chip: "bmp280", address: 0x76), gpsPort: "sim:pty", gpsBaud: 9600)
+}

@@ -1,0 +1,309 @@
+import Glibc
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+import LodestoneSim
+
+/// Judges what a trip published against the simulated world's truth. The truth is replayed
+/// from the scenario (the world is deterministic), so every report is compared with the world
+/// at the instant the report says it describes.
+struct TripJudge {
+    let trip: RefereeTrip
+    let reports: [PublishedReport]
+    let scenario: Scenario
+    let faults: FaultPlan
+    /// The world's declination, degrees east (the field the scenario uses).
+    let declination: Double
+
+    init(trip: RefereeTrip, reports: [PublishedReport]) {
+        self.trip = trip
+        self.reports = reports
+        scenario = Scenario(trip.scenario, figure8First: true)
+        faults = FaultPlan(trip.faults)
+        declination = Angle.degrees(atan2(scenario.earthField.east, scenario.earthField.north))
+    }
+
+    /// World seconds a report says it describes.
+    func time(_ report: PublishedReport) -> Double? {
+        guard let text = report.json["time"]?.stringValue, let utc = CivilTime.parseISO8601(text) else { return nil }
+        return utc - scenario.startUTC
+    }
+
+    // MARK: The truth
+
+    /// The world at each of the given times (any order); replayed once, in time order.
+    func truth(at times: [Double]) -> [Double: WorldState] {
+        let world = SimulatedWorld(scenario: scenario, clock: ManualClock(), faults: faults)
+        var states: [Double: WorldState] = [:]
+        for t in Set(times).sorted() where t >= 0 { states[t] = world.state(at: t) }
+        return states
+    }
+
+    struct Attitude {
+        var t: Double
+        var heading: Double?
+        var magneticHeading: Double?
+        var roll: Double
+        var pitch: Double
+        var accuracy: Double
+        var interference: Bool
+        var calibration: String?
+    }
+
+    var attitudes: [Attitude] {
+        reports.compactMap { report in
+            guard report.reportClass == "ATT", let t = time(report),
+                  let roll = report.json["roll"]?.numberValue, let pitch = report.json["pitch"]?.numberValue else { return nil }
+            return Attitude(t: t, heading: report.json["heading"]?.numberValue, magneticHeading: report.json["mheading"]?.numberValue,
+                            roll: roll, pitch: pitch, accuracy: report.json["headingAccuracy"]?.numberValue ?? .nan,
+                            interference: report.json["interference"]?.boolValue ?? false,
+                            calibration: report.json["calibration"]?.stringValue)
+        }
+    }
+
+    // MARK: Checks
+
+    func checks() -> [RefereeCheck] {
+        var rows: [RefereeCheck] = []
+        let attitudes = self.attitudes
+        let states = truth(at: attitudes.map(\.t) + reports.compactMap { time($0) })
+        rows += attitudeChecks(attitudes, states)
+        if trip.hasMagnetometer {
+            rows += headingChecks(attitudes, states)
+        } else {
+            let headings = attitudes.filter { $0.heading != nil || $0.magneticHeading != nil }.count
+            rows.append(RefereeCheck(trip: trip.name, name: "no heading without a magnetometer", measured: Double(headings),
+                                     atMost: 0, unit: "ATT", "ATT reports carrying heading or mheading"))
+        }
+        rows += motionChecks(states)
+        rows += rateChecks()
+        rows += warningChecks(attitudes)
+        rows += faultChecks(attitudes, states)
+        rows += trendChecks()
+        rows.append(clockCheck())
+        return rows
+    }
+
+    /// Roll and pitch once the figure-8 has settled, and how fast they settle after it.
+    func attitudeChecks(_ attitudes: [Attitude], _ states: [Double: WorldState]) -> [RefereeCheck] {
+        var errors: [Double] = []
+        var settled = Double.nan
+        var lastBad = RefereeTrip.figure8End
+        for a in attitudes where a.t >= RefereeTrip.figure8End {
+            guard let s = states[a.t] else { continue }
+            let error = max(abs(Angle.signed(a.roll - s.roll)), abs(Angle.signed(a.pitch - s.pitch)))
+            if a.t >= RefereeTrip.figure8End + 10 { errors.append(error) }
+            if a.t <= RefereeTrip.figure8End + 30 {
+                if error > 2 { lastBad = a.t } else if settled.isNaN || lastBad >= settled { settled = a.t }
+            }
+        }
+        guard !errors.isEmpty else { return [.missing(trip: trip.name, name: "roll and pitch error p95", "no ATT after the figure-8")] }
+        let settleTime = lastBad >= settled || settled.isNaN ? lastBad - RefereeTrip.figure8End : settled - RefereeTrip.figure8End
+        return [
+            RefereeCheck(trip: trip.name, name: "roll and pitch error p95", measured: quantile(errors, 0.95), atMost: 1.0, unit: "deg",
+                         "\(errors.count) ATT reports from 10 s after the figure-8"),
+            RefereeCheck(trip: trip.name, name: "attitude settled after the figure-8", measured: max(0, settleTime), atMost: 3, unit: "s",
+                         "until roll and pitch stay within 2 deg of the truth"),
+        ]
+    }
+
+    /// Headings true and magnetic after the calibration, and whether their accuracy is honest.
+    func headingChecks(_ attitudes: [Attitude], _ states: [Double: WorldState]) -> [RefereeCheck] {
+        let calibrated = attitudes.first { $0.calibration == "calibrated" || $0.calibration == "good" }?.t
+        guard let calibrated else {
+            let last = attitudes.last?.calibration ?? "none"
+            return [RefereeCheck(trip: trip.name, name: "calibrated by the figure-8", measured: .nan, comparison: "", limit: .nan,
+                                 unit: "", passed: false, detail: "the calibration never completed (last status \(last))")]
+        }
+        var trueErrors: [Double] = [], magneticErrors: [Double] = [], excess: [Double] = []
+        var honest = 0, judged = 0
+        let from = max(calibrated, RefereeTrip.figure8End + 5)
+        for a in attitudes where a.t >= from && !faults.isActive(.magnet, at: a.t) && !faultTail(a.t) {
+            guard let s = states[a.t], let magnetic = a.magneticHeading else { continue }
+            let magneticError = abs(Angle.signed(magnetic - (s.yaw - declination)))
+            magneticErrors.append(magneticError)
+            if let heading = a.heading { trueErrors.append(abs(Angle.signed(heading - s.yaw))) }
+            judged += 1
+            if magneticError <= 2 * a.accuracy { honest += 1 }
+            excess.append(magneticError - a.accuracy)
+        }
+        guard judged > 0 else { return [.missing(trip: trip.name, name: "heading error p95", "no heading after the calibration")] }
+        var rows = [
+            RefereeCheck(trip: trip.name, name: "calibrated by the figure-8", measured: calibrated, atMost: 60, unit: "s",
+                         "world time the background calibration completed"),
+            RefereeCheck(trip: trip.name, name: "magnetic heading error p95", measured: quantile(magneticErrors, 0.95), atMost: 1.0,
+                         unit: "deg", "\(magneticErrors.count) ATT reports after the calibration"),
+            RefereeCheck(trip: trip.name, name: "headingAccuracy covers the error", measured: Double(honest) / Double(judged),
+                         atLeast: 0.95, unit: "share", "true error within 2x the published one-sigma"),
+            RefereeCheck(trip: trip.name, name: "headingAccuracy understatement p95", measured: quantile(excess, 0.95), atMost: 1.0,
+                         unit: "deg", "true error minus the published one-sigma"),
+        ]
+        if trueErrors.isEmpty {
+            rows.append(.missing(trip: trip.name, name: "true heading error p95", "no true heading (declination unknown)"))
+        } else {
+            rows.append(RefereeCheck(trip: trip.name, name: "true heading error p95", measured: quantile(trueErrors, 0.95), atMost: 1.0,
+                                     unit: "deg", "\(trueErrors.count) ATT reports after the calibration"))
+        }
+        return rows
+    }
+
+    /// A few seconds after a fault ends belong to the fault (recovery is judged on its own).
+    func faultTail(_ t: Double) -> Bool {
+        trip.faults.contains { t >= $0.start && t < $0.end + 5 }
+    }
+
+    /// MOTION's state against what the person or vehicle is doing.
+    func motionChecks(_ states: [Double: WorldState]) -> [RefereeCheck] {
+        var right = 0, total = 0
+        for report in reports where report.reportClass == "MOTION" {
+            guard let t = time(report), let state = report.json["state"]?.stringValue else { continue }
+            total += 1
+            if state == scenario.activity(at: t).rawValue { right += 1 }
+        }
+        guard total > 0 else { return [.missing(trip: trip.name, name: "motion state correct", "no MOTION reports")] }
+        return [RefereeCheck(trip: trip.name, name: "motion state correct", measured: Double(right) / Double(total), atLeast: 0.95,
+                             unit: "share", "\(total) MOTION reports against the scenario's activity")]
+    }
+
+    /// The sampling rates in HEALTH against the policy table's rates for the true state (a
+    /// calibration in progress samples as when walking). Ten seconds after a change of state
+    /// belong to the classifier's dwell and the sampler's settling.
+    func rateChecks() -> [RefereeCheck] {
+        var right = 0, total = 0
+        var calibrating = false
+        var attIndex = 0
+        let atts = reports.filter { $0.reportClass == "ATT" }
+        for report in reports where report.reportClass == "HEALTH" {
+            let t = report.arrived
+            while attIndex < atts.count, atts[attIndex].arrived <= t {
+                calibrating = atts[attIndex].json["calibration"]?.stringValue == "inProgress"
+                attIndex += 1
+            }
+            let activity = scenario.activity(at: t)
+            if scenario.activity(at: max(0, t - 10)) != activity || calibrating { continue }
+            guard let motion = MotionState(rawValue: activity.rawValue),
+                  let rates = SamplingTable.defaults.rates[motion],
+                  let tasks = report.json["tasks"]?.arrayValue else { continue }
+            var rate: [String: Double] = [:]
+            for task in tasks { if let name = task["name"]?.stringValue { rate[name] = task["rateHz"]?.numberValue } }
+            total += 1
+            let agrees = rate["imu"].map { abs($0 - rates.imu) < 0.5 } ?? false
+                && rate["baro"].map { abs($0 - rates.barometer) < 0.5 } ?? false
+                && (!trip.hasMagnetometer || rate["mag"].map { abs($0 - rates.magnetometer) < 0.5 } ?? false)
+            if agrees { right += 1 }
+        }
+        guard total > 0 else { return [.missing(trip: trip.name, name: "sampling rates follow the state", "no HEALTH reports")] }
+        return [RefereeCheck(trip: trip.name, name: "sampling rates follow the state", measured: Double(right) / Double(total),
+                             atLeast: 0.95, unit: "share", "\(total) HEALTH reports against the policy table")]
+    }
+
+    /// No warnings in a trip without faults.
+    func warningChecks(_ attitudes: [Attitude]) -> [RefereeCheck] {
+        guard trip.isClean else { return [] }
+        let noFix = reports.filter { r in
+            r.reportClass == "EVENT" && r.json["warning"]?.stringValue == "noFix" && r.json["active"]?.boolValue == true
+        }.count
+        let flagged = attitudes.filter { $0.t >= RefereeTrip.figure8End + 5 && $0.interference }.count
+        return [
+            RefereeCheck(trip: trip.name, name: "false noFix warnings", measured: Double(noFix), atMost: 0, unit: "EVENTs",
+                         "gps noFix warnings without an outage"),
+            RefereeCheck(trip: trip.name, name: "false interference flags", measured: Double(flagged), atMost: 0, unit: "ATT",
+                         "ATT reports flagging interference without a magnet"),
+        ]
+    }
+
+    /// Each injected fault: detected within its limit, handled while it lasts, cleared after.
+    func faultChecks(_ attitudes: [Attitude], _ states: [Double: WorldState]) -> [RefereeCheck] {
+        var rows: [RefereeCheck] = []
+        for fault in trip.faults {
+            switch fault.kind {
+            case .magnet:
+                let flagged = attitudes.first { $0.t >= fault.start && $0.interference }?.t
+                rows.append(flagged.map {
+                    RefereeCheck(trip: trip.name, name: "magnet flagged", measured: $0 - fault.start, atMost: 1, unit: "s",
+                                 "from the magnet's arrival to the first ATT flagging interference")
+                } ?? .missing(trip: trip.name, name: "magnet flagged", "interference was never flagged"))
+                let during = attitudes.filter { $0.t >= fault.start && $0.t < fault.end }.compactMap { a -> Double? in
+                    guard let s = states[a.t], let m = a.magneticHeading else { return nil }
+                    return abs(Angle.signed(m - (s.yaw - declination)))
+                }
+                rows.append(RefereeCheck(trip: trip.name, name: "heading on the gyro during the magnet", measured: quantile(during, 0.95),
+                                         atMost: 3, unit: "deg", "magnetic heading error p95 over the 15 s"))
+                let lastFlag = attitudes.last { $0.interference }?.t ?? fault.start
+                rows.append(RefereeCheck(trip: trip.name, name: "magnet cleared", measured: max(0, lastFlag - fault.end), atMost: 3,
+                                         unit: "s", "from the magnet's removal to the last ATT flagging interference"))
+            case .silentMagnetometer, .silentIMU, .silentBarometer:
+                let role = fault.kind == .silentMagnetometer ? "magnetometer" : fault.kind == .silentIMU ? "imu" : "barometer"
+                let health = reports.filter { $0.reportClass == "HEALTH" }
+                let degraded = health.first { $0.arrived >= fault.start && $0.json["sensors"]?[role]?.stringValue != "ok" }?.arrived
+                let recovered = health.first { $0.arrived >= fault.end && $0.json["sensors"]?[role]?.stringValue == "ok" }?.arrived
+                rows.append(degraded.map {
+                    RefereeCheck(trip: trip.name, name: "silent \(role) marked degraded", measured: $0 - fault.start, atMost: 0.5, unit: "s",
+                                 "from the chip's silence to HEALTH saying so")
+                } ?? .missing(trip: trip.name, name: "silent \(role) marked degraded", "HEALTH never said so"))
+                rows.append(recovered.map {
+                    RefereeCheck(trip: trip.name, name: "silent \(role) recovered", measured: $0 - fault.end, atMost: 2, unit: "s",
+                                 "from the chip's return to HEALTH saying ok")
+                } ?? .missing(trip: trip.name, name: "silent \(role) recovered", "HEALTH never said ok again"))
+                let others = ["imu", "magnetometer", "barometer", "gps"].filter { $0 != role }
+                let hurt = health.filter { $0.arrived >= RefereeTrip.figure8End + 5 }.filter { h in
+                    others.contains { other in
+                        let value = h.json["sensors"]?[other]?.stringValue
+                        return value != "ok" && value != "absent"
+                    }
+                }.count
+                rows.append(RefereeCheck(trip: trip.name, name: "other sensors unaffected", measured: Double(hurt), atMost: 0,
+                                         unit: "HEALTH", "reports with another sensor not ok"))
+            case .gpsOutage:
+                let events = reports.filter { $0.reportClass == "EVENT" && $0.json["warning"]?.stringValue == "noFix" }
+                let raised = events.first { ($0.json["active"]?.boolValue ?? false) && (time($0) ?? 0) >= fault.start }.flatMap { time($0) }
+                let cleared = events.first { !($0.json["active"]?.boolValue ?? true) && (time($0) ?? 0) >= fault.end }.flatMap { time($0) }
+                rows.append(raised.map {
+                    RefereeCheck(trip: trip.name, name: "GPS outage warned", measured: $0 - fault.start, atMost: 5, unit: "s",
+                                 "from the loss of the sky to the noFix EVENT")
+                } ?? .missing(trip: trip.name, name: "GPS outage warned", "no noFix EVENT"))
+                rows.append(cleared.map {
+                    RefereeCheck(trip: trip.name, name: "GPS outage cleared", measured: $0 - fault.end, atMost: 5, unit: "s",
+                                 "from the sky's return to the noFix EVENT clearing")
+                } ?? .missing(trip: trip.name, name: "GPS outage cleared", "noFix never cleared"))
+                let unflagged = reports.filter { r in
+                    guard r.reportClass == "TPV", let t = time(r), t >= fault.start + 1, t < fault.end else { return false }
+                    return r.json["lat"] != nil && r.json["status"]?.numberValue != 5
+                }.count
+                rows.append(RefereeCheck(trip: trip.name, name: "bridged positions flagged", measured: Double(unflagged), atMost: 0,
+                                         unit: "TPV", "positions during the outage not marked as predicted (status 5)"))
+            }
+        }
+        return rows
+    }
+
+    /// The pressure trend against the true change of sea-level pressure over the trend's own
+    /// window, once 30 minutes of data exist.
+    func trendChecks() -> [RefereeCheck] {
+        guard trip.duration >= 1800 + 120 else { return [] }
+        var errors: [Double] = []
+        for report in reports where report.reportClass == "ENV" {
+            guard let t = time(report), t >= 1800 + 60, let trend = report.json["trend"],
+                  let rate = trend["rate"]?.numberValue, let minutes = trend["minutes"]?.numberValue, minutes >= 30 else { continue }
+            let window = minutes * 60
+            let trueRate = (scenario.seaLevelPressure(at: t) - scenario.seaLevelPressure(at: t - window)) / 100 / (window / 3600)
+            errors.append(abs(rate - trueRate))
+        }
+        guard !errors.isEmpty else { return [.missing(trip: trip.name, name: "pressure trend error", "no trend after 30 minutes")] }
+        return [RefereeCheck(trip: trip.name, name: "pressure trend error", measured: errors.max() ?? .nan, atMost: 0.2, unit: "hPa/h",
+                             "\(errors.count) ENV reports against the true sea-level change over the trend's window")]
+    }
+
+    /// Every report's time on one base: the world's time when it arrived.
+    func clockCheck() -> RefereeCheck {
+        var worst = 0.0, counted = 0
+        for report in reports {
+            guard let t = time(report) else { continue }
+            counted += 1
+            worst = max(worst, abs(report.arrived - t))
+        }
+        guard counted > 0 else { return .missing(trip: trip.name, name: "one clock", "no report carried a time") }
+        return RefereeCheck(trip: trip.name, name: "one clock", measured: worst, atMost: 2, unit: "s",
+                            "largest difference between a report's time and the world's when it arrived (\(counted) reports)")
+    }
+}

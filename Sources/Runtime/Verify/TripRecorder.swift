@@ -1,0 +1,82 @@
+import Glibc
+import LodestoneCore
+import LodestoneOutputs
+import LodestoneSim
+import Synchronization
+
+/// One line the device published, as a client read it, with the world time it arrived.
+struct PublishedReport {
+    var arrived: Double
+    var json: JSONValue
+    var reportClass: String { json["class"]?.stringValue ?? "" }
+}
+
+/// The referee's client: connects to the running device's socket as any program would, asks
+/// for every report, asks for the device's health four times a second, records a track, and
+/// ends the run when the trip's time is up.
+final class TripRecorder: RunObserver, @unchecked Sendable {
+    let socketPath: String
+    let duration: Double
+    private let state = Mutex<(world: SimulatedWorld?, clock: (any MonotonicClock)?, stop: (@Sendable () -> Void)?)>((nil, nil, nil))
+    private let thread = LoopThread()
+    private let ended = Atomic<Bool>(false)
+    private(set) var reports: [PublishedReport] = []
+    private(set) var failure: String?
+
+    init(socketPath: String, duration: Double) {
+        self.socketPath = socketPath
+        self.duration = duration
+    }
+
+    func simulationStarted(world: SimulatedWorld, clock: any MonotonicClock) {
+        state.withLock { $0.world = world; $0.clock = clock }
+    }
+
+    func outputsStarted(stop: @escaping @Sendable () -> Void) {
+        state.withLock { $0.stop = stop }
+        _ = thread.start(name: "referee") { [self] in record() }
+    }
+
+    /// Waits for the recording to end (after the run has returned).
+    func finish() {
+        ended.store(true, ordering: .relaxed)
+        thread.join()
+    }
+
+    private func record() {
+        let (world, stop) = state.withLock { ($0.world, $0.stop) }
+        guard let world, let stop else { return }
+        let client: ReportClient
+        do { client = try ReportClient(path: socketPath) } catch {
+            failure = error.description
+            stop()
+            return
+        }
+        client.send(#"?WATCH={"enable":true,"json":true};"#)
+        client.send(#"?TRACK={"action":"start","interval":1};"#)
+        var nextHealth = 0.0
+        var trackStopped = false
+        while !ended.load(ordering: .relaxed) {
+            let now = world.elapsed
+            if now >= duration {
+                stop()
+                break
+            }
+            if now >= nextHealth {
+                nextHealth = now + 0.25
+                client.send("?STATUS;")
+            }
+            if !trackStopped && now >= duration - 2 {
+                trackStopped = true
+                client.send(#"?TRACK={"action":"stop"};"#)
+            }
+            guard let line = client.readLine(timeoutMilliseconds: 2) else { continue }
+            guard let json = try? JSONValue.parse(line) else { continue }
+            reports.append(PublishedReport(arrived: world.elapsed, json: json))
+        }
+        // What is still on the way.
+        while !ended.load(ordering: .relaxed), let line = client.readLine(timeoutMilliseconds: 50) {
+            if let json = try? JSONValue.parse(line) { reports.append(PublishedReport(arrived: world.elapsed, json: json)) }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import LodestoneOutputs
+import LodestoneRuntime
+
+/// `lodestone verify`: the simulated world's truth against what the device publishes.
+enum VerifyCommand {
+    static var help: String {
+        """
+        Usage: lodestone verify [--scenario NAME|all] [--speed X] [--seed N] [--json] [--log]
+
+        Runs trips through the real runtime on the simulated board (the same drivers, rings,
+        services and socket a client reads) and judges what the device published against what
+        the simulated world knows to be true: heading, its stated accuracy, roll and pitch,
+        motion state, sampling rates, pressure trend, warnings, reactions to injected faults,
+        and the time base of every report. One row per check: the measured figure, the limit,
+        and pass or fail. Exits 1 when any check fails.
+
+        Options:
+          --scenario NAME   one trip, or all (default): \(RefereeTrip.all.map(\.name).joined(separator: ", "))
+          --speed X         world seconds per real second, 1..1000 (default 60); the results do
+                            not depend on it (a slow machine runs the trip more slowly)
+          --seed N          seed of the simulated sensor noise (default 1)
+          --json            one JSON object per check
+          --log             also print the device's log lines of each trip
+
+        Trips:
+        \(RefereeTrip.all.map { "  \($0.name): \($0.summary) (\(Int($0.duration)) s)" }.joined(separator: "\n"))
+
+        Example: lodestone verify --scenario boat --speed 120
+        """
+    }
+
+    static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
+        let options = try Options(arguments, spec: OptionSpec(valued: ["scenario", "speed", "seed"], flags: ["json", "log"]),
+                                  command: "verify")
+        guard options.positional.isEmpty else {
+            throw UsageError(message: "'verify' takes no arguments, found '\(options.positional[0])' (see 'lodestone verify --help')")
+        }
+        let name = options.values["scenario"] ?? "all"
+        let trips: [RefereeTrip]
+        if name == "all" {
+            trips = RefereeTrip.all
+        } else if let trip = RefereeTrip.named(name) {
+            trips = [trip]
+        } else {
+            throw UsageError(message: "--scenario must be all or one of \(RefereeTrip.all.map(\.name).joined(separator: ", ")), not '\(name)'")
+        }
+        let speed = try options.number("speed", in: 1...1000) ?? 60
+        let seed = try options.integer("seed", in: 0...Int.max).map { UInt64($0) } ?? 1
+        var failed = 0
+        for trip in trips {
+            if !options.flags.contains("json") { writeOut("\(trip.name): \(trip.summary)\n") }
+            let outcome = Referee.run(trip, speed: speed, seed: seed)
+            if options.flags.contains("log") { for line in outcome.log { writeOut("  log: \(line)\n") } }
+            for check in outcome.checks {
+                if !check.passed { failed += 1 }
+                writeOut(options.flags.contains("json") ? check.json + "\n" : row(check) + "\n")
+            }
+        }
+        if !options.flags.contains("json") { writeOut(failed == 0 ? "all checks passed\n" : "\(failed) checks failed\n") }
+        return failed == 0 ? 0 : 1
+    }
+
+    static func row(_ c: RefereeCheck) -> String {
+        let measured = c.measured.isFinite ? fixed(c.measured, 3) : "--"
+        let limit = c.limit.isFinite ? "\(c.comparison) \(fixed(c.limit, 2))" : ""
+        let name = c.name.count < 40 ? c.name + String(repeating: " ", count: 40 - c.name.count) : c.name
+        return "  \(c.passed ? "pass" : "FAIL")  \(name) \(measured) \(limit) \(c.unit)  (\(c.detail))"
+    }
+}
