@@ -58,9 +58,13 @@ public final class SimulationClock: MonotonicClock, @unchecked Sendable {
             guard deadline > current.load(ordering: .relaxed) else { return }
             current.store(deadline, ordering: .releasing)
             // The real instant this simulated one belongs to; when the machine is behind, no wait.
+            // Sleeps shorter than a couple of milliseconds are not taken (the kernel's timer
+            // slack would stretch each one): the loop runs a little ahead and then waits once.
             let ahead = Double(deadline - start) / speed
             guard ahead < 1e18 else { return }
-            real.sleep(until: realStart &+ UInt64(ahead))
+            let target = realStart &+ UInt64(ahead)
+            let now = real.now()
+            if target > now, target - now > 2_000_000 { real.sleep(until: target) }
         }
 
         func wait(until deadline: MonotonicNanoseconds) {

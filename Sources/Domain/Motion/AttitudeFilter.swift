@@ -29,6 +29,14 @@ public struct AttitudeFilter: Sendable {
         /// heading and level settle in seconds, not minutes.
         public var initialisationPeriod: Double = 3
         public var initialGain: Double = 10
+        /// At rest (the force steady at gravity's strength, hardly turning, for `restTime`
+        /// seconds) the accelerometer feels gravity alone: it is believed however far the
+        /// estimate has wandered, with `restGain`, so the level is right again within a
+        /// second or two of a figure-8 or a fall instead of after the rejection's recovery.
+        public var restGain: Double = 3
+        public var restTime: Double = 0.25
+        /// Rad/s.
+        public var restRotation: Double = 0.05
         public init() {}
     }
 
@@ -78,6 +86,11 @@ public struct AttitudeFilter: Sendable {
     private var initialising = true
     private var gravityTrust: ReferenceTrust
     private var northTrust: ReferenceTrust
+    /// Gravity's strength in the accelerometer's units, learned slowly from every reading.
+    private var gravityStrength = Double.nan
+    private var restingFor = 0.0
+    /// Whether the device has been at rest long enough for the accelerometer to be gravity alone.
+    public var isResting: Bool { restingFor >= settings.restTime }
 
     public init(settings: Settings = Settings()) {
         self.settings = settings

@@ -36,6 +36,7 @@ final class PositionService {
         repeats = (sameTime || (samePlace && motion != .still)) ? repeats + 1 : 0
         lastRaw = (raw.latitude, raw.longitude, raw.utc)
         lastPositionAt = raw.received != 0 ? raw.received : now
+        expectedInterval = pendingInterval
         guard filter.add(latitude: raw.latitude, longitude: raw.longitude, accuracy: Self.sigma(raw), time: time, motion: motion),
               let estimate = filter.estimate(at: time) else {
             return nil
@@ -97,8 +98,18 @@ final class PositionService {
         return now > last ? Double(now - last) / 1e9 : 0
     }
 
-    /// Seconds between fixes the receiver was set to (adaptive sampling changes it).
-    var fixInterval = 1.0
+    /// Seconds between fixes the receiver was set to (adaptive sampling changes it). A shorter
+    /// interval counts from the next fix: the one already scheduled comes at the old pace.
+    var fixInterval: Double {
+        get { pendingInterval }
+        set {
+            guard newValue.isFinite, newValue > 0 else { return }
+            pendingInterval = newValue
+            expectedInterval = max(expectedInterval, newValue)
+        }
+    }
+    private var pendingInterval = 1.0
+    private var expectedInterval = 1.0
 
     private func assess(now: MonotonicNanoseconds) -> (confidence: Int, warnings: [FixQuality.Warning]) {
         let age = age(now)
@@ -106,7 +117,7 @@ final class PositionService {
         guard fix.hasPosition || age >= 10 else { return (0, []) }
         return FixQuality.assess(satellites: fix.satellitesUsed, hdop: fix.hdop, error: Self.sigma(fix), age: age,
                                  threeD: fix.mode == .threeD, frozen: repeats >= Self.frozenAfter,
-                                 noFixAfter: max(3, 3 * fixInterval))
+                                 noFixAfter: max(3, 3 * expectedInterval))
     }
 
     /// EVENT "gps": which warning, whether it is active, and what to do about it.

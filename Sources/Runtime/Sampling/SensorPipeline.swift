@@ -50,6 +50,7 @@ public final class SensorPipeline: @unchecked Sendable {
     private var parser = NMEAParser()
     private let serialBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 512, alignment: 8)
     private var lastFixTime: MonotonicNanoseconds = 0
+    private var fixIntervalInForce = 1.0
 
     private var current = NavigationState()
     private var attitude: AttitudeFilter
@@ -172,6 +173,7 @@ public final class SensorPipeline: @unchecked Sendable {
                 if let fix = parser.parse(sentence, received: now) {
                     current.fix = fix
                     lastFixTime = now
+                    fixIntervalInForce = Double(bitPattern: expectedFixInterval.load(ordering: .relaxed))
                     fixRing.push(fix)
                 }
                 if parser.skyCycles != skyCycles {
@@ -185,7 +187,8 @@ public final class SensorPipeline: @unchecked Sendable {
             }
         }
         // A receiver that has missed about three fixes is not healthy, whatever it said before.
-        let interval = Double(bitPattern: expectedFixInterval.load(ordering: .relaxed))
+        // A shorter interval counts from the next fix: the one already due comes at the old pace.
+        let interval = max(fixIntervalInForce, Double(bitPattern: expectedFixInterval.load(ordering: .relaxed)))
         let silence = UInt64(max(3, 3 * interval) * 1e9)
         current.gpsHealth = now &- lastFixTime < silence && lastFixTime != 0 ? .ok : .degraded
     }
@@ -206,7 +209,20 @@ public final class SensorPipeline: @unchecked Sendable {
         let rate = gyroBias.update(sample.rotationRate, interval: interval)
         // A field bent by nearby iron would turn the heading: carry it on the gyro instead.
         let field = current.magneticInterference ? nil : current.magnetic?.field
-        attitude.update(rotationRate: rate, specificForce: sample.acceleration, field: field, interval: interval)
+        attitude.update(rotationRate: rate, specificForce: gravityAlone(sample, rate: rate), field: field, interval: interval)
+    }
+
+    /// The accelerometer's reading with the turn's centripetal acceleration taken out, so that
+    /// what is left points down: a car rounding a bend at 15 m/s and 15 deg/s feels 4 m/s^2
+    /// sideways, a tilt of 22 degrees to a filter that took it for gravity. The velocity is the
+    /// receiver's (while its fix is fresh), turned into the body by the current attitude.
+    private func gravityAlone(_ sample: ImuSample, rate: Vector3) -> Vector3 {
+        let fix = current.fix
+        guard fix.hasPosition, fix.speed.isFinite, fix.course.isFinite, fix.speed > 0.5, fix.speed < 200,
+              sample.time > fix.received, sample.time - fix.received < 3_000_000_000 else { return sample.acceleration }
+        let course = Angle.radians(fix.course)
+        let velocity = attitude.orientation.rotateInverse(Vector3(fix.speed * cos(course), fix.speed * sin(course), 0))
+        return sample.acceleration - rate.cross(velocity)
     }
 
     public func process() {
