@@ -12,7 +12,7 @@ public enum MotionState: String, Sendable, CaseIterable {
 /// - steps (a cadence from `StepCounter`): running at or above `runningCadence`, else walking,
 ///   unless the GPS says faster than any runner (`maximumRunningSpeed`): then the "steps"
 ///   are bumps of a vehicle;
-/// - no steps and GPS speed above `vehicleSpeed`: vehicle;
+/// - no steps and GPS speed above `carriedSpeed` (a boat at 3 m/s, a bicycle): vehicle;
 /// - no steps and steady vibration (engine and road, above 5 Hz, present nearly all the time,
 ///   not in bursts like taps on a table): vehicle;
 /// - no steps and calm (little variation of the force, little rotation): still;
@@ -25,7 +25,7 @@ public enum MotionState: String, Sendable, CaseIterable {
 /// vibration) and longer to leave one for still (a stop at traffic lights).
 ///
 /// A boat on a swell without GPS has no vibration and no steps: it reads still, like a person
-/// standing; with GPS it is a vehicle above `vehicleSpeed`.
+/// standing; with GPS it is a vehicle as soon as it makes way.
 ///
 /// Allocation-free, no trigonometry.
 public struct MotionClassifier: Sendable {
@@ -36,6 +36,9 @@ public struct MotionClassifier: Sendable {
         public var runningCadence = 140.0
         /// Without steps, faster than this (m/s, GPS) is a vehicle.
         public var vehicleSpeed = 7.0
+        /// Without steps, moving faster than this (m/s, GPS) is being carried: a boat, a bicycle,
+        /// a train at a crawl. Above any GPS noise at rest and below any stride's pace.
+        public var carriedSpeed = 1.0
         /// With steps, faster than this (m/s, GPS) is still a vehicle.
         public var maximumRunningSpeed = 12.0
         /// Calm: force magnitude varying less than this (RMS, m/s^2) ...
@@ -139,7 +142,7 @@ public struct MotionClassifier: Sendable {
             if let speed = gpsSpeed, speed > settings.maximumRunningSpeed { return .vehicle }
             return cadence >= settings.runningCadence ? .running : .walking
         }
-        if let speed = gpsSpeed, speed > settings.vehicleSpeed { return .vehicle }
+        if let speed = gpsSpeed, speed > settings.vehicleSpeed || speed > settings.carriedSpeed { return .vehicle }
         if vibrationShare >= settings.vibrationSteadiness { return .vehicle }
         if forceVariation < settings.stillForceVariation && rotation < settings.stillRotation { return .still }
         return state == .vehicle ? .vehicle : .still

@@ -27,8 +27,10 @@ struct CalibrationSession {
         if let last = lastDirection, last.dot(direction) > Self.minimumTurnCosine { return }
         lastDirection = direction
         if readings.count >= Self.capacity {
-            readings.removeFirst(Self.capacity / 2)
-            forces.removeFirst(Self.capacity / 2)
+            // Thin out rather than forget the oldest: the figure-8 at the start of a trip is
+            // what covers the sphere, and the straight walk after it adds little.
+            readings = readings.enumerated().compactMap { $0.offset % 2 == 0 ? $0.element : nil }
+            forces = forces.enumerated().compactMap { $0.offset % 2 == 0 ? $0.element : nil }
         }
         readings.append(raw)
         forces.append(force)

@@ -16,8 +16,11 @@ final class CompassService {
     static let goodHeadingError = 3.0
     /// A guided session gives up after this long, seconds.
     static let guidedTimeout: UInt64 = 180_000_000_000
-    /// Background refinement fits every minute and adopts only a clearly better result.
+    /// Background refinement fits every minute and adopts only a clearly better result; with
+    /// no calibration yet it tries every few seconds, so a person who never asks for one is
+    /// calibrated soon after turning the device as the README shows.
     static let refinementPeriod: UInt64 = 60_000_000_000
+    static let uncalibratedRefinementPeriod: UInt64 = 5_000_000_000
 
     private let expectedField: LatestValue<ExpectedField?>
     private let calibrationCell: LatestValue<MagnetometerCalibration?>
@@ -39,7 +42,7 @@ final class CompassService {
         magnetometerAxes = pipeline.magnetometerAxes
         store = dataDirectory.map { CalibrationStore(dataDirectory: $0) }
         background = CalibrationSession(started: now)
-        nextRefinement = now + Self.refinementPeriod
+        nextRefinement = now + Self.uncalibratedRefinementPeriod
         if let loaded = store?.loadLogging(sensor: "magnetometer") {
             calibration = loaded
             calibrationCell.publish(loaded)
@@ -87,8 +90,8 @@ final class CompassService {
             evaluateGuided(session, now: now)
         }
         if guided == nil, now >= nextRefinement {
-            nextRefinement = now + Self.refinementPeriod
             refine()
+            nextRefinement = now + (calibration == nil ? Self.uncalibratedRefinementPeriod : Self.refinementPeriod)
         }
         defer { events.removeAll(keepingCapacity: true) }
         return events
@@ -126,7 +129,7 @@ final class CompassService {
 
     /// A background fit replaces the calibration only when it is clearly better.
     private func refine() {
-        guard background.count >= 300 else { return }
+        guard background.count >= 150 else { return }
         let outcome = background.evaluate()
         guard outcome.isAccepted, let fitted = outcome.calibration else { return }
         if let current = calibration, fitted.expectedHeadingError > 0.8 * current.expectedHeadingError { return }

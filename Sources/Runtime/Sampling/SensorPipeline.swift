@@ -51,6 +51,8 @@ public final class SensorPipeline: @unchecked Sendable {
     private let serialBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 512, alignment: 8)
     private var lastFixTime: MonotonicNanoseconds = 0
     private var fixIntervalInForce = 1.0
+    /// Along-course acceleration from the receiver's speed, m/s^2.
+    private var groundAcceleration = 0.0
 
     private var current = NavigationState()
     private var attitude: AttitudeFilter
@@ -171,6 +173,7 @@ public final class SensorPipeline: @unchecked Sendable {
             framer.feed(UnsafeRawBufferPointer(rebasing: serialBuffer[0..<count])) { sentence in
                 sentenceRing.push(RawSentence(sentence))
                 if let fix = parser.parse(sentence, received: now) {
+                    noteAcceleration(fix)
                     current.fix = fix
                     lastFixTime = now
                     fixIntervalInForce = Double(bitPattern: expectedFixInterval.load(ordering: .relaxed))
@@ -221,8 +224,23 @@ public final class SensorPipeline: @unchecked Sendable {
         guard fix.hasPosition, fix.speed.isFinite, fix.course.isFinite, fix.speed > 0.5, fix.speed < 200,
               sample.time > fix.received, sample.time - fix.received < 3_000_000_000 else { return sample.acceleration }
         let course = Angle.radians(fix.course)
-        let velocity = attitude.orientation.rotateInverse(Vector3(fix.speed * cos(course), fix.speed * sin(course), 0))
-        return sample.acceleration - rate.cross(velocity)
+        let (north, east) = (cos(course), sin(course))
+        let velocity = attitude.orientation.rotateInverse(Vector3(fix.speed * north, fix.speed * east, 0))
+        // Speeding up or slowing down along the course (setting off, braking) tilts the force too.
+        let alongCourse = attitude.orientation.rotateInverse(Vector3(north, east, 0)) * groundAcceleration
+        return sample.acceleration - rate.cross(velocity) - alongCourse
+    }
+
+    /// The change of ground speed between the last two fixes, m/s^2 (0 when unknown or implausible).
+    private func noteAcceleration(_ fix: GPSFix) {
+        let previous = current.fix
+        guard fix.speed.isFinite, previous.speed.isFinite, fix.received > previous.received, previous.received != 0 else {
+            groundAcceleration = 0
+            return
+        }
+        let interval = Double(fix.received - previous.received) / 1e9
+        let change = interval > 0.05 && interval < 3 ? (fix.speed - previous.speed) / interval : 0
+        groundAcceleration = abs(change) < 10 ? change : 0
     }
 
     public func process() {
