@@ -25,7 +25,7 @@ let package = Package(
                 dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim",
                                "LodestoneDomain", "LodestoneOutputs", "CLinux", "CAllocationCounter"],
                 path: "Sources/Runtime"),
-        .executableTarget(name: "lodestone", dependencies: ["LodestoneRuntime", "LodestoneOutputs"], path: "Sources/lodestone"),
+        .executableTarget(name: "lodestone", dependencies: ["LodestoneRuntime", "LodestoneOutputs", "LodestoneSim"], path: "Sources/lodestone"),
 
         .testTarget(name: "CoreTests", dependencies: ["LodestoneCore"], path: "Tests/Core"),
         .testTarget(name: "HALTests", dependencies: ["LodestoneHAL", "LodestoneSim", "LodestoneDevices", "CLinux"], path: "Tests/HAL"),

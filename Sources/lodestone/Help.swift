@@ -25,6 +25,7 @@ enum Help {
       probe     find the supported sensor chips on an I2C bus and print board-file lines for them
       nmea      NMEA 0183 in, gpsd JSON (TPV and SKY) out
       declination  magnetic declination, inclination and field at a place and date (WMM2025)
+      verify    run simulated trips and judge what the device publishes against the world's truth
       bench     measure the scheduler, the rings and allocations, and print the figures
       help      show this text, or 'lodestone help <command>'
 
@@ -43,9 +44,13 @@ enum Help {
       --board sim|FILE        the board: 'sim' (default) or a board file (see boards/;
                               'lodestone probe' prints the lines for the chips it finds)
       --scenario NAME         simulated trip: walk (default), boat, still, drive
-      --speed X               simulated world time per real second (default 1)
+      --speed X               simulated world time per real second (default 1); the device
+                              lives on the trip's clock, so its results do not depend on it
       --seed N                seed of the simulated sensor noise (default 1)
-      --duration S            stop after S seconds (default: run until SIGINT/SIGTERM)
+      --fault LIST            faults for the simulated trip, KIND@SECONDS[+DURATION] separated
+                              by commas: magnet (15 s), silent-mag, silent-imu, silent-baro (5 s),
+                              gps-outage (30 s); e.g. magnet@120,gps-outage@300
+      --duration S            stop after S real seconds (default: run until SIGINT/SIGTERM)
       --socket PATH           Unix socket for clients (default $XDG_RUNTIME_DIR/lodestone.sock,
                               /run/lodestone/lodestone.sock as root)
       --display MODE          terminal, none, fb:/dev/fbN, or fb:FILE (a file framebuffer with a

@@ -1,10 +1,11 @@
 import LodestoneOutputs
 import LodestoneRuntime
+import LodestoneSim
 
 enum RunCommand {
     static let spec = OptionSpec(
         valued: ["board", "scenario", "speed", "seed", "duration", "socket", "display", "page", "units", "theme", "listen", "nmea-listen", "data-dir", "config",
-                 "loop-rate", "imu-rate", "mag-rate", "baro-rate", "gps-rate", "qnh", "priority", "cpu"],
+                 "loop-rate", "imu-rate", "mag-rate", "baro-rate", "gps-rate", "qnh", "priority", "cpu", "fault"],
         flags: ["stats", "no-mlock", "no-adaptive", "low-power"])
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
@@ -36,6 +37,15 @@ enum RunCommand {
             c.scenario = scenario
         }
         if let speed = try o.number("speed", in: 0.1...1000) { c.speed = speed }
+        if let list = o.values["fault"] {
+            c.faults = try list.split(separator: ",").map { text throws(UsageError) -> SimulatedFault in
+                guard let fault = SimulatedFault(String(text)) else {
+                    throw UsageError(message: "--fault takes KIND@SECONDS[+DURATION] with KIND one of "
+                                     + SimulatedFault.Kind.allCases.map(\.rawValue).joined(separator: ", ") + ", not '\(text)'")
+                }
+                return fault
+            }
+        }
         if let seed = try o.integer("seed", in: 0...Int.max) { c.seed = UInt64(seed) }
         if let duration = try o.number("duration", in: 0...1e9) { c.duration = duration }
         if let socket = o.values["socket"] { c.socket = socket }

@@ -53,7 +53,7 @@ final class PositionService {
     /// at most `PositionFilter.maximumGap` seconds (under a bridge, between buildings): the
     /// position, its growing error, gpsd's dead-reckoning status. Nil otherwise.
     func bridge(now: MonotonicNanoseconds) -> GPSFix? {
-        guard fix.hasPosition, let utc = lastRaw?.utc, let last = lastPositionAt else { return nil }
+        guard fix.hasPosition, let utc = lastRaw?.utc, lastPositionAt != nil else { return nil }
         let age = self.age(now)
         guard age >= 1.5, let estimate = filter.estimate(at: utc + age.rounded(.down)) else { return nil }
         var predicted = fix
