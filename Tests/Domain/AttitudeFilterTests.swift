@@ -36,7 +36,7 @@ import Testing
     static func replay(settle: Double = 5) -> Errors? {
         guard let sensor = rows("fusion_sensor_data.csv"), let reference = rows("fusion_reference_euler.csv") else { return nil }
         var filter = AttitudeFilter()
-        var bias = GyroBiasEstimator(sampleRateHz: 100)
+        var bias = GyroBiasEstimator()
         var errors = Errors()
         var count = 0.0
         var previous = sensor.first?.first ?? 0
@@ -49,7 +49,7 @@ import Testing
             let field = Vector3(row[7], -row[8], -row[9])
             let interval = row[0] - previous
             previous = row[0]
-            let rate = bias.update(gyro)
+            let rate = bias.update(gyro, interval: interval > 0 ? interval : 0.01)
             filter.update(rotationRate: rate, specificForce: force, field: field, interval: interval > 0 ? interval : 0.01)
             guard row[0] >= settle else { continue }
             // The reference is in a north-west-up frame: roll agrees, pitch and yaw change sign.
@@ -169,14 +169,14 @@ import Testing
     }
 
     @Test func gyroBiasIsLearnedWhileStill() {
-        var estimator = GyroBiasEstimator(sampleRateHz: 100)
+        var estimator = GyroBiasEstimator()
         let bias = Vector3(0.01, -0.02, 0.015)   // about a degree per second
         var rate = Vector3.zero
-        for _ in 0..<6000 { rate = estimator.update(bias) }
+        for _ in 0..<6000 { rate = estimator.update(bias, interval: 0.01) }
         #expect((estimator.bias - bias).length < 0.0005)
         #expect(rate.length < 0.0005)
         // A turn is not learned as bias.
-        for _ in 0..<300 { _ = estimator.update(bias + Vector3(0, 0, 1)) }
+        for _ in 0..<300 { _ = estimator.update(bias + Vector3(0, 0, 1), interval: 0.01) }
         #expect((estimator.bias - bias).length < 0.0005)
     }
 }
