@@ -21,6 +21,8 @@ enum VerifyCommand {
           --seed N          seed of the simulated sensor noise (default 1)
           --json            one JSON object per check
           --log             also print the device's log lines of each trip
+          --trace FILE      write the published attitude beside the truth as CSV, one row
+                            per ATT report (with --scenario all, the last trip's)
 
         Trips:
         \(RefereeTrip.all.map { "  \($0.name): \($0.summary) (\(Int($0.duration)) s)" }.joined(separator: "\n"))
@@ -30,7 +32,7 @@ enum VerifyCommand {
     }
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["scenario", "speed", "seed"], flags: ["json", "log"]),
+        let options = try Options(arguments, spec: OptionSpec(valued: ["scenario", "speed", "seed", "trace"], flags: ["json", "log"]),
                                   command: "verify")
         guard options.positional.isEmpty else {
             throw UsageError(message: "'verify' takes no arguments, found '\(options.positional[0])' (see 'lodestone verify --help')")
@@ -51,6 +53,12 @@ enum VerifyCommand {
             if !options.flags.contains("json") { writeOut("\(trip.name): \(trip.summary)\n") }
             let outcome = Referee.run(trip, speed: speed, seed: seed)
             if options.flags.contains("log") { for line in outcome.log { writeOut("  log: \(line)\n") } }
+            if let path = options.values["trace"] {
+                guard writeFileAtomically(path, Array(outcome.trace.utf8)) else {
+                    Log.error("cannot write the trace to \(path): check that its folder exists and is writable")
+                    return 1
+                }
+            }
             for check in outcome.checks {
                 if !check.passed { failed += 1 }
                 writeOut(options.flags.contains("json") ? check.json + "\n" : row(check) + "\n")

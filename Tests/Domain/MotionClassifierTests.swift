@@ -77,10 +77,12 @@ import Testing
     }
 
     @Test func gpsSpeedTellsAVehicleWithoutVibration() {
-        // A boat: no steps, no vibration. Without GPS or at 3 m/s it reads still; at 9 m/s, vehicle.
+        // A boat: no steps, no vibration. Without GPS it reads still; making way at 3 m/s (a
+        // sailing boat) or 9 m/s it is a vehicle, and at 0.3 m/s (GPS noise at a mooring) still.
         let boat = MotionTrace.boat(seconds: 60, seed: 4)
         #expect(Self.classify(boat).final == .still)
-        #expect(Self.classify(boat, gpsSpeed: 3).final == .still)
+        #expect(Self.classify(boat, gpsSpeed: 0.3).final == .still)
+        #expect(Self.classify(boat, gpsSpeed: 3).final == .vehicle)
         let fast = Self.classify(boat, gpsSpeed: 9)
         #expect(fast.changes.map(\.to) == [.vehicle])
         // Walking with a GPS fix at walking speed stays walking.

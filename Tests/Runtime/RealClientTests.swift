@@ -71,6 +71,17 @@ import Testing
     /// The NMEA output consumed as chart plotters do: gpsd reads it as a source and reports
     /// the heading; pynmea2 and our own parser accept every sentence; the heading sentences
     /// agree with each other.
+    /// The `index`th comma-separated field of an NMEA sentence, or "" when it has fewer.
+    static func text(_ sentence: String, _ index: Int) -> String {
+        let fields = sentence.split(separator: ",", omittingEmptySubsequences: false)
+        return index < fields.count ? String(fields[index]) : ""
+    }
+
+    /// The `index`th field as a number, NaN when absent or not a number.
+    static func field(_ sentence: String, _ index: Int) -> Double {
+        Double(text(sentence, index)) ?? .nan
+    }
+
     @Test func theNMEAOutputIsReadByGpsdPynmea2AndOurParser() throws {
         try Self.withDevice("nmea") { _, nmeaPort in
             let capture = TerminalDisplayTests.output("""
@@ -101,12 +112,16 @@ import Testing
             // comes from the GGA's quality).
             #expect(parser.rejected == 0 && !fixes.isEmpty && fixes.allSatisfy { abs($0.latitude - 47.37) < 0.05 }, "our parser: \(parser.rejected) rejected, \(fixes.count) fixes")
             // HDT = HDM + the variation HDG gives.
-            if let hdm = sentences.first(where: { $0.hasPrefix("$HCHDM") }), let index = sentences.firstIndex(of: hdm), index + 2 < sentences.count {
-                let m = Double(hdm.split(separator: ",")[1]) ?? .nan
-                let hdg = sentences[index + 1].split(separator: ","), hdt = sentences[index + 2].split(separator: ",")
-                let variation = (Double(hdg[4]) ?? .nan) * (hdg[5].hasPrefix("E") ? 1 : -1)
-                let t = Double(hdt[1]) ?? .nan
-                #expect(abs(Angle.heading(m + variation) - t) < 0.15, "\(hdm) \(sentences[index + 1]) \(sentences[index + 2])")
+            // Paired by content, not by position: the sentences of one heading cycle are written
+            // together, but a capture may start or end in the middle of one.
+            if let index = sentences.firstIndex(where: { $0.hasPrefix("$HCHDM") }),
+               let hdg = sentences[index...].first(where: { $0.hasPrefix("$HCHDG") }),
+               let hdt = sentences[index...].first(where: { $0.hasPrefix("$HCHDT") }) {
+                let m = Self.field(sentences[index], 1), t = Self.field(hdt, 1)
+                let variation = Self.field(hdg, 4) * (Self.text(hdg, 5).hasPrefix("E") ? 1 : -1)
+                #expect(abs(Angle.heading(m + variation) - t) < 0.15, "\(sentences[index]) \(hdg) \(hdt)")
+            } else {
+                Issue.record("no HDM followed by HDG and HDT in \(sentences.count) sentences")
             }
             if Self.installed("/usr/bin/python3"), TerminalDisplayTests.output("/usr/bin/python3 -c 'import pynmea2' && echo ok").contains("ok") {
                 let path = "/tmp/lodestone-nmea-\(getpid()).txt"

@@ -41,6 +41,22 @@ import Testing
         #expect(flipped.truth.specificForce.z > 9)
     }
 
+    /// The figure-8 before a boat's, a car's or a table's trip is the walk's: the same rolls and
+    /// pitches (a flat spin would leave the magnetometer's vertical axis unseen and no fit
+    /// possible), then held still while settling into the trip's starting attitude.
+    @Test(arguments: [ScenarioName.boat, .drive, .still])
+    func preludeFigure8TiltsLikeTheWalks(_ name: ScenarioName) {
+        let prelude = Scenario(name, figure8First: true), walk = Scenario(.walk)
+        for tenth in 0..<300 {
+            let t = Double(tenth) / 10
+            let a = prelude.motion(at: t), b = walk.motion(at: t)
+            #expect(abs(a.roll - b.roll) < 1e-9 && abs(a.pitch - b.pitch) < 1e-9, "\(name) at \(t) s: \(a.roll)/\(a.pitch) against \(b.roll)/\(b.pitch)")
+            if abs(a.roll - b.roll) >= 1e-9 { break }
+        }
+        let start = prelude.motion(at: 35), held = prelude.motion(at: 34.999)
+        #expect(abs(held.roll - start.roll) < 0.01 && abs(held.pitch - start.pitch) < 0.01, "no jolt into the trip")
+    }
+
     @Test func specificForceMatchesGravityThroughAttitude() {
         let world = SimulatedWorld(scenario: Scenario(.boat), clock: ManualClock())
         let s = world.state(at: 12.34)

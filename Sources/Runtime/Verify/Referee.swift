@@ -10,6 +10,8 @@ public enum Referee {
         public var checks: [RefereeCheck]
         /// The device's own log lines of the trip.
         public var log: [String]
+        /// The published attitude beside the truth, as CSV (see `TripJudge.trace`).
+        public var trace: String = ""
         public var passed: Bool { checks.allSatisfy(\.passed) }
     }
 
@@ -40,7 +42,8 @@ public enum Referee {
         guard status == 0 else {
             return Outcome(checks: [.missing(trip: trip.name, name: "the device ran", "lodestone run exited with \(status)")], log: log)
         }
-        return Outcome(checks: TripJudge(trip: trip, reports: recorder.reports).checks(), log: log)
+        let judge = TripJudge(trip: trip, reports: recorder.reports)
+        return Outcome(checks: judge.checks(), log: log, trace: judge.trace())
     }
 
     static func temporaryFolder() -> String {

@@ -61,6 +61,23 @@ struct TripJudge {
         }
     }
 
+    /// What was published beside the truth, one CSV row per ATT report, for a person chasing
+    /// a failed check (`lodestone verify --trace FILE`).
+    func trace() -> String {
+        let attitudes = self.attitudes
+        let states = truth(at: attitudes.map(\.t))
+        var text = "t,activity,roll,trueRoll,pitch,truePitch,mheading,trueMagneticHeading,headingAccuracy,interference,calibration\n"
+        func cell(_ v: Double?) -> String { v.map { $0.isFinite ? DecimalText.format($0, 2) : "" } ?? "" }
+        for a in attitudes {
+            guard let s = states[a.t] else { continue }
+            let fields = [cell(a.t), scenario.activity(at: a.t).rawValue, cell(a.roll), cell(s.roll), cell(a.pitch), cell(s.pitch),
+                          cell(a.magneticHeading), cell(Angle.heading(s.yaw - declination)), cell(a.accuracy),
+                          a.interference ? "1" : "0", a.calibration ?? ""]
+            text += fields.joined(separator: ",") + "\n"
+        }
+        return text
+    }
+
     // MARK: Checks
 
     func checks() -> [RefereeCheck] {
@@ -166,8 +183,9 @@ struct TripJudge {
     }
 
     /// The sampling rates in HEALTH against the policy table's rates for the true state (a
-    /// calibration in progress samples as when walking). Ten seconds after a change of state
-    /// belong to the classifier's dwell and the sampler's settling.
+    /// calibration in progress, and a device never calibrated while it is turned through its
+    /// figure-8, sample as when walking). Ten seconds after a change of state belong to the
+    /// classifier's dwell and the sampler's settling.
     func rateChecks() -> [RefereeCheck] {
         var right = 0, total = 0
         var calibrating = false
@@ -176,7 +194,8 @@ struct TripJudge {
         for report in reports where report.reportClass == "HEALTH" {
             let t = report.arrived
             while attIndex < atts.count, atts[attIndex].arrived <= t {
-                calibrating = atts[attIndex].json["calibration"]?.stringValue == "inProgress"
+                let status = atts[attIndex].json["calibration"]?.stringValue
+                calibrating = status == "inProgress" || (status == "uncalibrated" && t < RefereeTrip.figure8End + 10)
                 attIndex += 1
             }
             let activity = scenario.activity(at: t)

@@ -76,9 +76,12 @@ public struct Scenario: Sendable {
             let start = tripMotion(at: 0)
             if t < Self.figure8Length {
                 var m = figure8(t, yaw: start.yaw)
-                // The last seconds settle into the trip's starting attitude, without a jolt.
-                let settle = max(0, t - 30) / 5
-                (m.roll, m.pitch) = (start.roll * settle, start.pitch * settle)
+                // The seconds held still after the turns settle into the trip's starting
+                // attitude (a boat's heel), without a jolt.
+                if t >= 30 {
+                    let settle = (t - 30) / 5
+                    (m.roll, m.pitch) = (start.roll * settle, start.pitch * settle)
+                }
                 return m
             }
             var m = tripMotion(at: t - Self.figure8Length)
