@@ -121,10 +121,16 @@ public struct AttitudeFilter: Sendable {
         accelerometerUsed = false
         let forceLength = specificForce.length
         if forceLength > 0, forceLength.isFinite {
+            noteRest(forceLength: forceLength, rotationRate: rotationRate, interval: interval)
             let measured = specificForce * (1 / forceLength)
             let error = Self.rotationError(from: measured, to: up)
             accelerationErrorSquared = error.dot(error)
-            if gravityTrust.use(errorSquared: accelerationErrorSquared, initialising: initialising, interval: interval) {
+            let trusted = gravityTrust.use(errorSquared: accelerationErrorSquared, initialising: initialising, interval: interval)
+            if isResting {
+                // Gravity alone: believed at once and firmly, whatever the estimate says.
+                correction = correction + error * (max(gain, settings.restGain) / gain)
+                accelerometerUsed = true
+            } else if trusted {
                 correction = correction + error
                 accelerometerUsed = true
             }
@@ -157,6 +163,22 @@ public struct AttitudeFilter: Sendable {
                             z: q.w * rate.z + q.x * rate.y - q.y * rate.x)
         orientation = Quaternion(w: q.w + dq.w * h, x: q.x + dq.x * h, y: q.y + dq.y * h, z: q.z + dq.z * h).normalized
     }
+
+    /// Learns gravity's strength (slowly, while hardly turning) and how long the device has
+    /// been at rest: the force within 2% of that strength and the rotation below `restRotation`.
+    private mutating func noteRest(forceLength: Double, rotationRate: Vector3, interval: Double) {
+        let turning = rotationRate.dot(rotationRate) > settings.restRotation * settings.restRotation
+        if gravityStrength.isNaN {
+            gravityStrength = forceLength
+        } else if !turning {
+            gravityStrength += (forceLength - gravityStrength) * min(1, interval / Self.gravityLearningTime)
+        }
+        let steady = abs(forceLength - gravityStrength) < 0.02 * gravityStrength
+        restingFor = turning || !steady ? 0 : restingFor + interval
+    }
+
+    /// Seconds over which gravity's strength is averaged.
+    static var gravityLearningTime: Double { 10 }
 
     /// The axis (scaled by the sine of the angle) that turns the estimate towards the
     /// measurement. Beyond 90 degrees the sine shrinks again, so there the axis is given

@@ -101,28 +101,39 @@ struct TripJudge {
         return rows
     }
 
-    /// Roll and pitch once the figure-8 has settled, and how fast they settle after it.
+    /// Roll and pitch once the figure-8 has settled, and how fast they settle after it: the
+    /// first instant from which they stay within 2 deg of the truth for `settledHold` seconds.
     func attitudeChecks(_ attitudes: [Attitude], _ states: [Double: WorldState]) -> [RefereeCheck] {
         var errors: [Double] = []
-        var settled = Double.nan
-        var lastBad = RefereeTrip.figure8End
+        var settled: Double?
+        var candidate: Double?
         for a in attitudes where a.t >= RefereeTrip.figure8End {
             guard let s = states[a.t] else { continue }
             let error = max(abs(Angle.signed(a.roll - s.roll)), abs(Angle.signed(a.pitch - s.pitch)))
             if a.t >= RefereeTrip.figure8End + 10 { errors.append(error) }
-            if a.t <= RefereeTrip.figure8End + 30 {
-                if error > 2 { lastBad = a.t } else if settled.isNaN || lastBad >= settled { settled = a.t }
+            guard settled == nil else { continue }
+            if error > 2 {
+                candidate = nil
+            } else if let since = candidate {
+                if a.t - since >= Self.settledHold { settled = since }
+            } else {
+                candidate = a.t
             }
         }
         guard !errors.isEmpty else { return [.missing(trip: trip.name, name: "roll and pitch error p95", "no ATT after the figure-8")] }
-        let settleTime = lastBad >= settled || settled.isNaN ? lastBad - RefereeTrip.figure8End : settled - RefereeTrip.figure8End
+        let settleRow = settled.map {
+            RefereeCheck(trip: trip.name, name: "attitude settled after the figure-8", measured: $0 - RefereeTrip.figure8End, atMost: 3,
+                         unit: "s", "until roll and pitch stay within 2 deg of the truth for \(Int(Self.settledHold)) s")
+        } ?? .missing(trip: trip.name, name: "attitude settled after the figure-8", "roll and pitch never stayed within 2 deg")
         return [
             RefereeCheck(trip: trip.name, name: "roll and pitch error p95", measured: quantile(errors, 0.95), atMost: 1.0, unit: "deg",
                          "\(errors.count) ATT reports from 10 s after the figure-8"),
-            RefereeCheck(trip: trip.name, name: "attitude settled after the figure-8", measured: max(0, settleTime), atMost: 3, unit: "s",
-                         "until roll and pitch stay within 2 deg of the truth"),
+            settleRow,
         ]
     }
+
+    /// How long roll and pitch must stay within 2 deg to count as settled, seconds.
+    static let settledHold = 3.0
 
     /// Headings true and magnetic after the calibration, and whether their accuracy is honest.
     func headingChecks(_ attitudes: [Attitude], _ states: [Double: WorldState]) -> [RefereeCheck] {
