@@ -9,9 +9,11 @@ import LodestoneHAL
 /// words and two more data registers. The chip ID tells which one is fitted, so a board file
 /// naming either works with either; `variant` reports the one found.
 ///
-/// Identified by its chip ID, reset, read back its factory trimming words, then run in normal
-/// mode. Each read takes the data registers in one burst (so the channels belong to the same
-/// conversion, BMP280 section 4.1) and compensates them with the datasheet's integer formulas:
+/// Identified by its chip ID and reset; once the reset's NVM copy is done (status im_update
+/// clear, within the 2 ms start-up time) its factory trimming words are read back and it is
+/// run in normal mode. The wait is spread over the reads that follow `start()` (see
+/// `StartUpPoll`), so the sampling loop never stops for it. Each read takes the data registers
+/// in one burst (so the channels belong to the same conversion, BMP280 section 4.1) and compensates them with the datasheet's integer formulas:
 /// the 32-bit temperature formula, the 64-bit pressure formula and (BME280 section 4.2.3) the
 /// 32-bit humidity formula.
 public struct BMP280<Bus: I2CBus>: ChipDriver {
@@ -69,6 +71,9 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
     public static var chipID: UInt8 { Variant.bmp280.chipID }
     static var idRegister: UInt8 { 0xD0 }
     static var resetRegister: UInt8 { 0xE0 }
+    static var statusRegister: UInt8 { 0xF3 }
+    /// Start-up time after power-on or a soft reset (electrical specification, "start-up time").
+    static var startUpNanoseconds: UInt64 { 2_000_000 }
     static var controlRegister: UInt8 { 0xF4 }
     static var configRegister: UInt8 { 0xF5 }
     static var dataRegister: UInt8 { 0xF7 }
@@ -87,6 +92,7 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
     public private(set) var humidityCalibration: HumidityCalibration?
     /// The chip `start()` found; nil before.
     public private(set) var variant: Variant?
+    var startUp = StartUpPoll(startUpNanoseconds: startUpNanoseconds)
     private let buffer = RegisterBuffer(count: 24)
 
     public static var chips: [ChipInfo] {
@@ -117,8 +123,9 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
         self.filter = filter
     }
 
-    /// Identifies (either chip of the family), resets and configures the chip (normal mode,
-    /// 0.5 ms standby).
+    /// Identifies (either chip of the family) and resets it. The reset copies the trimming
+    /// words from NVM again, which takes up to the 2 ms start-up time, and the trimming registers
+    /// are not valid until it is done (im_update, section 4.3.3); `read` waits for that.
     public mutating func start() throws(DeviceError) {
         variant = nil
         calibration = nil
@@ -127,8 +134,21 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
         guard let found = Self.variant(chipID: id) else {
             throw .wrongChip(chip: "BMP280/BME280", register: Self.idRegister, expected: Self.chipID, found: id)
         }
-        let name = found.displayName
         try device.write(Self.resetRegister, 0xB6)
+        startUp.restart()
+        variant = found
+    }
+
+    /// The first reads after `start()` finish the start-up: each polls im_update and returns
+    /// nil while the NVM copy runs; the first that finds it done reads and checks the trimming
+    /// words and configures the chip (normal mode, 0.5 ms standby). A chip still copying after
+    /// `StartUpPoll`'s limit is reported as having no valid trimming.
+    private mutating func finishStartUp(_ variant: Variant, at time: MonotonicNanoseconds) throws(DeviceError) -> Calibration? {
+        let name = variant.displayName
+        guard try device.read(Self.statusRegister) & 0x01 == 0 else {
+            if startUp.givesUp(stillBusyAt: time) { throw .invalidCalibration(chip: name) }
+            return nil
+        }
         try device.read(Self.calibrationRegister, into: buffer.slice(24))
         let c = Calibration(t1: UInt16(bitPattern: buffer.int16LE(0)), t2: buffer.int16LE(2), t3: buffer.int16LE(4),
                             p1: UInt16(bitPattern: buffer.int16LE(6)), p2: buffer.int16LE(8), p3: buffer.int16LE(10),
@@ -136,7 +156,7 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
                             p7: buffer.int16LE(18), p8: buffer.int16LE(20), p9: buffer.int16LE(22))
         // A floating SDA line reads 0xFF everywhere, a dead one 0x00: neither is a real trimming set.
         guard c.t1 != 0, c.p1 != 0, c.t1 != 0xFFFF, c.p1 != 0xFFFF else { throw .invalidCalibration(chip: name) }
-        if found.measuresHumidity {
+        if variant.measuresHumidity {
             let h1 = try device.read(Self.humidityCalibrationRegister1)
             try device.read(Self.humidityCalibrationRegister2, into: buffer.slice(7))
             let h = HumidityCalibration(h1: h1, e1: buffer[0], e2: buffer[1], e3: buffer[2], e4: buffer[3],
@@ -146,20 +166,27 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
             humidityCalibration = h
         }
         try device.write(Self.configRegister, filter.rawValue << 2)
-        if found.measuresHumidity {
+        if variant.measuresHumidity {
             // ctrl_hum only takes effect when ctrl_meas is written after it (BME280 section 5.4.3).
             try device.write(Self.humidityControlRegister, humidityOversampling.rawValue)
         }
         try device.write(Self.controlRegister,
                          temperatureOversampling.rawValue << 5 | pressureOversampling.rawValue << 2 | 0b11)
         calibration = c
-        variant = found
+        return c
     }
 
-    /// The latest conversion; nil before the first one has completed (the data registers
-    /// still hold their reset value 0x80000, humidity 0x8000).
+    /// The latest conversion; nil while the chip starts up and before the first conversion has
+    /// completed (the data registers still hold their reset value 0x80000, humidity 0x8000).
     public mutating func read(at time: MonotonicNanoseconds) throws(DeviceError) -> PressureSample? {
-        guard let calibration, let variant else { throw .invalidCalibration(chip: "BMP280") }
+        guard let variant else { throw .invalidCalibration(chip: "BMP280") }
+        let calibration: Calibration
+        if let known = self.calibration {
+            calibration = known
+        } else {
+            guard let loaded = try finishStartUp(variant, at: time) else { return nil }
+            calibration = loaded
+        }
         try device.read(Self.dataRegister, into: buffer.slice(variant.dataCount))
         let rawPressure = Int32(buffer[0]) << 12 | Int32(buffer[1]) << 4 | Int32(buffer[2]) >> 4
         let rawTemperature = Int32(buffer[3]) << 12 | Int32(buffer[4]) << 4 | Int32(buffer[5]) >> 4
@@ -221,5 +248,39 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
         v = v &- (((((v >> 15) &* (v >> 15)) >> 7) &* Int32(h.h1)) >> 4)
         v = min(max(v, 0), 419_430_400)
         return UInt32(v >> 12)
+    }
+}
+
+/// The wait for a chip's start-up after a soft reset, spread over the sampling loop's reads so
+/// that the loop never stops for it (as the MS5611's conversions are waited for): `start()`
+/// sends the reset and restarts this, then each read asks the chip's own ready bit and goes on
+/// only once it says so. Polling the chip's own bit needs no clock in the driver and waits as
+/// long as this chip needs, no more and no less. A chip still busy five
+/// start-up times after the first busy poll (Bosch's BME280 API gives the NVM copy five polls
+/// 2 ms apart before reporting "NVM copy failed"), or after 50 busy polls, is given up on: the
+/// driver throws, and the runtime's back-off starts (resets) it again. Serves the BMP280/BME280
+/// and BMP3 drivers.
+struct StartUpPoll: Sendable {
+    let startUpNanoseconds: UInt64
+    private(set) var firstBusyPoll: MonotonicNanoseconds?
+    private(set) var busyPolls = 0
+
+    static var maximumPolls: Int { 50 }
+
+    init(startUpNanoseconds: UInt64) { self.startUpNanoseconds = startUpNanoseconds }
+
+    /// A reset has just been sent: the wait starts again.
+    mutating func restart() {
+        firstBusyPoll = nil
+        busyPolls = 0
+    }
+
+    /// Counts a poll that found the chip still starting up at `time`; true when it is time to give up.
+    mutating func givesUp(stillBusyAt time: MonotonicNanoseconds) -> Bool {
+        let first = firstBusyPoll ?? time
+        firstBusyPoll = first
+        busyPolls += 1
+        let waited = time >= first ? time - first : 0
+        return waited >= 5 * startUpNanoseconds || busyPolls >= Self.maximumPolls
     }
 }

@@ -4,10 +4,12 @@ import LodestoneHAL
 /// Bosch BMP388 and BMP390 barometers (datasheets BST-BMP388-DS001 and BST-BMP390-DS002).
 ///
 /// The two share a register map, NVM layout and compensation; the chip ID (0x50 or 0x60 at
-/// register 0x00) tells them apart and `variant` reports the one found. Each is identified,
-/// soft-reset, its NVM trimming coefficients read and converted to the datasheet's
-/// floating-point parameters (appendix "Calibration coefficient"; the datasheet gives these formulas only in floating
-/// point), then run in normal mode with the chosen oversampling, output rate and IIR filter.
+/// register 0x00) tells them apart and `variant` reports the one found. Each is identified and
+/// soft-reset; once it is ready again (STATUS cmd_rdy, within the 2 ms start-up time) its NVM
+/// trimming coefficients are read and converted to the datasheet's floating-point parameters
+/// (appendix "Calibration coefficient"; the datasheet gives these formulas only in floating
+/// point), then it is run in normal mode with the chosen oversampling, output rate and IIR
+/// filter. The wait is spread over the reads that follow `start()` (see `StartUpPoll`).
 /// Each read takes STATUS and the six data registers in one burst; drdy_press says whether the
 /// pressure is new.
 public struct BMP3<Bus: I2CBus>: ChipDriver {
@@ -81,6 +83,8 @@ public struct BMP3<Bus: I2CBus>: ChipDriver {
     static var configRegister: UInt8 { 0x1F }
     static var calibrationRegister: UInt8 { 0x31 }
     static var commandRegister: UInt8 { 0x7E }
+    /// Start-up time after power-on or a soft reset (electrical specification, "start-up time").
+    static var startUpNanoseconds: UInt64 { 2_000_000 }
 
     public let device: I2CRegisterDevice<Bus>
     public var pressureOversampling: Oversampling
@@ -92,6 +96,7 @@ public struct BMP3<Bus: I2CBus>: ChipDriver {
     public private(set) var variant: Variant?
     /// The rate actually configured: `outputRate`, or slower if the oversampling does not fit in it.
     public private(set) var configuredRate: OutputRate?
+    var startUp = StartUpPoll(startUpNanoseconds: startUpNanoseconds)
     private let buffer = RegisterBuffer(count: 21)
 
     public static var chips: [ChipInfo] {
@@ -125,7 +130,8 @@ public struct BMP3<Bus: I2CBus>: ChipDriver {
         234 + 392 + 2020 * pressure.samples + 163 + 2020 * temperature.samples
     }
 
-    /// Identifies (either chip), soft-resets and configures the chip in normal mode.
+    /// Identifies (either chip) and soft-resets it. The chip is not ready again until its
+    /// start-up time has passed (STATUS cmd_rdy set); `read` waits for that.
     public mutating func start() throws(DeviceError) {
         variant = nil
         parameters = nil
@@ -134,8 +140,21 @@ public struct BMP3<Bus: I2CBus>: ChipDriver {
         guard let found = Self.variant(chipID: id) else {
             throw .wrongChip(chip: "BMP388/BMP390", register: Self.idRegister, expected: Variant.bmp388.chipID, found: id)
         }
-        let name = found.displayName
         try device.write(Self.commandRegister, 0xB6)
+        startUp.restart()
+        variant = found
+    }
+
+    /// The first reads after `start()` finish the start-up: each polls cmd_rdy and returns nil
+    /// while the reset is in progress; the first that finds the chip ready reads and checks the
+    /// NVM coefficients and configures the chip in normal mode. A chip still busy after
+    /// `StartUpPoll`'s limit is reported as having no valid trimming.
+    private mutating func finishStartUp(_ variant: Variant, at time: MonotonicNanoseconds) throws(DeviceError) -> Parameters? {
+        let name = variant.displayName
+        guard try device.read(Self.statusRegister) & 0x10 != 0 else {
+            if startUp.givesUp(stillBusyAt: time) { throw .invalidCalibration(chip: name) }
+            return nil
+        }
         try device.read(Self.calibrationRegister, into: buffer.slice(21))
         let c = Calibration(
             t1: UInt16(bitPattern: buffer.int16LE(0)), t2: UInt16(bitPattern: buffer.int16LE(2)), t3: Int8(bitPattern: buffer[4]),
@@ -156,14 +175,23 @@ public struct BMP3<Bus: I2CBus>: ChipDriver {
         try device.write(Self.configRegister, filter.rawValue << 1)
         // press_en, temp_en, normal mode (register description "PWR_CTRL").
         try device.write(Self.powerRegister, 0x33)
-        parameters = Parameters(c)
-        variant = found
+        let p = Parameters(c)
+        parameters = p
         configuredRate = rate
+        return p
     }
 
-    /// The newest conversion, or nil when drdy_press says none has arrived since the last read.
+    /// The newest conversion, or nil while the chip starts up or when drdy_press says none has
+    /// arrived since the last read.
     public mutating func read(at time: MonotonicNanoseconds) throws(DeviceError) -> PressureSample? {
-        guard let parameters, let variant else { throw .invalidCalibration(chip: "BMP388") }
+        guard let variant else { throw .invalidCalibration(chip: "BMP388") }
+        let parameters: Parameters
+        if let known = self.parameters {
+            parameters = known
+        } else {
+            guard let loaded = try finishStartUp(variant, at: time) else { return nil }
+            parameters = loaded
+        }
         try device.read(Self.statusRegister, into: buffer.slice(7))
         guard buffer[0] & 0x20 != 0 else { return nil }   // drdy_press
         let rawPressure = UInt32(buffer[3]) << 16 | UInt32(buffer[2]) << 8 | UInt32(buffer[1])

@@ -125,12 +125,14 @@ import Testing
         #expect(abs(try #require(sample.humidity) - humid.humidity) < 0.02)
     }
 
-    /// The exact BME280 start: ctrl_hum written before ctrl_meas, humidity trimming read from
-    /// its two places, an 8-byte data burst; the forum chip's registers as the replies.
+    /// The exact BME280 start: reset, then (on the first read) im_update found clear, ctrl_hum
+    /// written before ctrl_meas, humidity trimming read from its two places, an 8-byte data
+    /// burst; the forum chip's registers as the replies.
     @Test func bme280StartSequenceAndRead() throws {
         let bus = ScriptedI2CBus()
         bus.expect(0x76, write: [0xD0], reply: [0x60])
         bus.expect(0x76, write: [0xE0, 0xB6])
+        bus.expect(0x76, write: [0xF3], reply: [0x00])   // im_update clear: the NVM copy is done
         bus.expect(0x76, write: [0x88], reply: Self.forumCalibration)
         bus.expect(0x76, write: [0xA1], reply: [Self.forumH1])
         bus.expect(0x76, write: [0xE1], reply: Self.forumHumidityBytes)

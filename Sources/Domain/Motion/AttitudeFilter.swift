@@ -33,6 +33,7 @@ public struct AttitudeFilter: Sendable {
         /// seconds) the accelerometer feels gravity alone: it is believed however far the
         /// estimate has wandered, with `restGain`, so the level is right again within a
         /// second or two of a figure-8 or a fall instead of after the rejection's recovery.
+        /// At or below `gain` there is no rest rule (the filter as Fusion has it).
         public var restGain: Double = 3
         public var restTime: Double = 0.25
         /// Rad/s.
@@ -126,7 +127,7 @@ public struct AttitudeFilter: Sendable {
             let error = Self.rotationError(from: measured, to: up)
             accelerationErrorSquared = error.dot(error)
             let trusted = gravityTrust.use(errorSquared: accelerationErrorSquared, initialising: initialising, interval: interval)
-            if isResting {
+            if isResting && settings.restGain > settings.gain {
                 // Gravity alone: believed at once and firmly, whatever the estimate says.
                 correction = correction + error * (max(gain, settings.restGain) / gain)
                 accelerometerUsed = true

@@ -177,10 +177,11 @@ final class OutputLoop<Clock: MonotonicClock> {
             for event in compass.tick(latest, now: now) { send(event) }
         }
         // A calibration in progress needs every magnetometer reading: sample as when walking.
-        // So does a device never calibrated while it is being turned (the figure-8 the README
-        // asks for), or the background fit starves on the still profile's few readings.
+        // So does a device never calibrated while it is turned in the hand (the figure-8 the
+        // README asks for), or the background fit starves on the still profile's few readings.
         let turning = motion.map { $0.classifier.rotation > $0.classifier.settings.stillRotation } ?? false
-        let collecting = compass.map { $0.isCalibrating || ($0.calibration == nil && turning) } ?? false
+        let handled = turning && motion?.motion == .still   // turned in the hand, not a car's bend
+        let collecting = compass.map { $0.isCalibrating || ($0.calibration == nil && handled) } ?? false
         let state = collecting ? .walking : (motion?.motion ?? .walking)
         if let adaptive, let line = adaptive.tick(motion: state, now: now) {
             Log.info(line)

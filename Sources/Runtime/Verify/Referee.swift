@@ -42,7 +42,7 @@ public enum Referee {
         guard status == 0 else {
             return Outcome(checks: [.missing(trip: trip.name, name: "the device ran", "lodestone run exited with \(status)")], log: log)
         }
-        let judge = TripJudge(trip: trip, reports: recorder.reports)
+        let judge = TripJudge(trip: trip, reports: recorder.reports, speed: speed)
         return Outcome(checks: judge.checks(), log: log, trace: judge.trace())
     }
 

@@ -5,6 +5,18 @@ import LodestoneCore
 /// config (and the BME280's ctrl_hum, humidity trimming and humidity data), and raw readings
 /// produced by inverting the datasheets' floating-point compensation, so the real driver's
 /// integer formulas recover the world's pressure, temperature and humidity.
+///
+/// Start-up: after power-on (the emulator's creation) and after every soft reset (0xB6 to 0xE0,
+/// which runs "the complete power-on-reset procedure", BMP280 section 4.3.2) the chip copies its
+/// trimming words from NVM into the image registers, within the start-up time of 2 ms (the
+/// datasheets' electrical specification tables). Until then status (0xF3) reads im_update
+/// (bit 0) set (BMP280 section 4.3.3, BME280 section 5.4.4), and the trimming registers
+/// (0x88..0xA1, and the BME280's 0xE1..0xE7) read 0x00. The datasheets say only that the copy
+/// is running, not what the image registers hold meanwhile; the emulator answers 0x00, as
+/// registers cleared by the reset and not yet loaded would, which a driver's check for a zero
+/// trimming word rejects. The chip ID and the other registers answer as usual, and writes are
+/// taken. So a driver that reads its trimming at once after the reset, on the emulator's
+/// clock, gets zeros instead of the datasheet's words.
 public final class BMP280Emulator: RegisterBankEmulator, @unchecked Sendable {
     public enum Variant: Sendable { case bmp280, bme280 }
 
@@ -17,6 +29,14 @@ public final class BMP280Emulator: RegisterBankEmulator, @unchecked Sendable {
     var hasSampled = false
     /// ctrl_hum as latched by the last ctrl_meas write (BME280 section 5.4.3).
     var humidityOversampling: UInt8 = 0
+    /// When the NVM copy of the last power-on or reset ends.
+    public private(set) var readyAt: MonotonicNanoseconds = 0
+
+    /// Start-up time after power-on or soft reset (electrical specification, "start-up time").
+    public static let startUpNanoseconds: UInt64 = 2_000_000
+
+    /// Whether the trimming words are still being copied from NVM (im_update set).
+    public var isStartingUp: Bool { clock.now() < readyAt }
 
     /// The trimming words of the datasheet's worked example (T1..T3, P1..P9).
     public static let trimming: [Int] = [27504, 26435, -1000, 36477, -10685, 3024, 2855, 140, -7, 15500, -14600, 6000]
@@ -49,6 +69,7 @@ public final class BMP280Emulator: RegisterBankEmulator, @unchecked Sendable {
         registers[0xF7] = 0x80; registers[0xFA] = 0x80
         hasSampled = false
         humidityOversampling = 0
+        readyAt = clock.now() &+ Self.startUpNanoseconds
         if variant == .bme280 {
             let h = Self.humidityTrimming
             registers[0xA1] = UInt8(h.h1)
@@ -84,6 +105,16 @@ public final class BMP280Emulator: RegisterBankEmulator, @unchecked Sendable {
         guard writable else { return }   // the rest is read-only
         super.registerWritten(register, value)
         if register == 0xF4 && variant == .bme280 { humidityOversampling = registers[0xF2] & 0x07 }
+    }
+
+    public override func registerRead(_ register: UInt8) -> UInt8 {
+        guard isStartingUp else { return registers[Int(register)] }
+        switch register {
+        case 0xF3: return registers[0xF3] | 0x01   // im_update: NVM copy running
+        case 0x88...0xA1: return 0
+        case 0xE1...0xE7 where variant == .bme280: return 0
+        default: return registers[Int(register)]
+        }
     }
 
     public override func prepareRead(from register: UInt8, count: Int) {

@@ -5,6 +5,16 @@ import LodestoneCore
 /// flagged in ERR_REG conf_err), CONFIG, STATUS drdy bits cleared by reading the data, and raw
 /// 24-bit readings made by inverting the datasheet's compensation so the real driver recovers
 /// the world's pressure and temperature.
+///
+/// Start-up: after power-on (the emulator's creation) and after every soft reset (0xB6 to CMD,
+/// 0x7E) the chip needs the datasheet's start-up time of 2 ms before it is usable. Until then
+/// STATUS (0x03) reads cmd_rdy (bit 4) clear, "command in progress", and the NVM trimming
+/// registers (0x31..0x45) read 0x00. The datasheet does not say what the trimming registers
+/// hold meanwhile; the emulator answers 0x00, as registers cleared by the reset and not yet
+/// loaded would, which a driver's check for a zero coefficient rejects. The chip ID and the
+/// other registers answer as usual, and writes are taken. So a driver that reads its
+/// coefficients at once after the reset, on the emulator's clock, gets zeros instead of the
+/// chip's own.
 public final class BMP3Emulator: RegisterBankEmulator, @unchecked Sendable {
     public enum Variant: Sendable { case bmp388, bmp390 }
 
@@ -15,6 +25,14 @@ public final class BMP3Emulator: RegisterBankEmulator, @unchecked Sendable {
     public var noiseEnabled = true
     var lastSample: MonotonicNanoseconds = 0
     var hasSampled = false
+    /// When the start-up after the last power-on or soft reset ends.
+    public private(set) var readyAt: MonotonicNanoseconds = 0
+
+    /// Start-up time after power-on or soft reset (electrical specification, "start-up time").
+    public static let startUpNanoseconds: UInt64 = 2_000_000
+
+    /// Whether the chip is still starting up (cmd_rdy clear, trimming not yet readable).
+    public var isStartingUp: Bool { clock.now() < readyAt }
 
     /// NVM_PAR_T1..T3 and P1..P8: the coefficients of a BMP388 in the calculation sheet Bosch
     /// Sensortec's support posted on its community forum (thread on BMP388 calibration, 2020).
@@ -50,6 +68,7 @@ public final class BMP3Emulator: RegisterBankEmulator, @unchecked Sendable {
         // Data registers read 0x800000 until the first conversion.
         registers[0x06] = 0x80; registers[0x09] = 0x80
         hasSampled = false
+        readyAt = clock.now() &+ Self.startUpNanoseconds
     }
 
     var mode: UInt8 { (registers[0x1B] >> 4) & 0x03 }
@@ -90,6 +109,13 @@ public final class BMP3Emulator: RegisterBankEmulator, @unchecked Sendable {
     }
 
     public override func registerRead(_ register: UInt8) -> UInt8 {
+        if isStartingUp {
+            switch register {
+            case 0x03: return registers[0x03] & ~0x10   // cmd_rdy clear: the reset is in progress
+            case 0x31...0x45: return 0
+            default: break
+            }
+        }
         let value = registers[Int(register)]
         switch register {
         case 0x02: registers[0x02] = 0   // ERR_REG clears on read
