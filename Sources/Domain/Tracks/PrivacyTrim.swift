@@ -39,13 +39,18 @@ public struct PrivacyTrim: Sendable, Equatable {
     /// The points outside every place, with their times removed when asked.
     public func apply(_ points: [TrackPoint]) -> [TrackPoint] {
         points.compactMap { point in
-            for place in places where Geodesy.distance(latitude1: place.latitude, longitude1: place.longitude,
-                                                         latitude2: point.latitude, longitude2: point.longitude) < place.radius {
-                return nil
-            }
+            guard keeps(point) else { return nil }
             var kept = point
             if dropTimes { kept.time = .nan }
             return kept
+        }
+    }
+
+    /// Whether a point lies outside every private place.
+    public func keeps(_ point: TrackPoint) -> Bool {
+        !places.contains { place in
+            Geodesy.distance(latitude1: place.latitude, longitude1: place.longitude,
+                             latitude2: point.latitude, longitude2: point.longitude) < place.radius
         }
     }
 }

@@ -26,6 +26,11 @@ public struct TrackStatistics: Sendable, Equatable {
     public static let profileLength = 200
 
     public static let movingSpeed = 0.3
+    /// Metres a point must lie from the last counted one before the leg counts. A filtered
+    /// fix jitters by about half a metre across the path; summed over 1 s legs of a walk that
+    /// adds several percent, over 10 m legs well under one. A bend cut by a 10 m chord loses
+    /// under a metre.
+    public static let minimumLeg = 10.0
     public static let elevationHysteresis = 3.0
 
     public init() {}
@@ -35,21 +40,32 @@ public struct TrackStatistics: Sendable, Equatable {
     /// Seconds per kilometre while moving.
     public var averagePace: Double { distance > 0 ? movingTime / (distance / 1000) : 0 }
 
-    public static func of(_ track: [TrackPoint]) -> TrackStatistics {
+    /// - Parameter elevations: one per point (`TrackElevation.of` the whole recording when the
+    ///   points are a trimmed part of it); computed from the points when nil.
+    public static func of(_ track: [TrackPoint], elevations given: [Double]? = nil) -> TrackStatistics {
         var s = TrackStatistics()
         s.points = track.count
         guard let first = track.first else { return s }
+        let elevations = given.flatMap { $0.count == track.count ? $0 : nil } ?? TrackElevation.of(track)
         var previous = first
-        var fusion = AltitudeFusion()
-        var reference = fusion.update(barometric: first.baroAltitude, gps: first.gpsAltitude, interval: 0)
+        // Distance is counted from the last point that was far enough away, so the receiver's
+        // jitter (a metre or two each second, at a standstill or along a straight path) does
+        // not add up to kilometres over a day.
+        var anchor = first
+        var reference = elevations.first ?? .nan
         var profile: [(Double, Double)] = reference.isFinite ? [(0, reference)] : []
         var splitStart = first.time
         var nextSplit = 1000.0
-        for point in track.dropFirst() {
+        for (point, altitude) in zip(track.dropFirst(), elevations.dropFirst()) {
             let leg = Geodesy.distance(latitude1: previous.latitude, longitude1: previous.longitude,
                                        latitude2: point.latitude, longitude2: point.longitude)
             let interval = point.time - previous.time
-            s.distance += leg
+            let fromAnchor = Geodesy.distance(latitude1: anchor.latitude, longitude1: anchor.longitude,
+                                              latitude2: point.latitude, longitude2: point.longitude)
+            if fromAnchor >= minimumLeg {
+                s.distance += fromAnchor
+                anchor = point
+            }
             if interval > 0 {
                 s.totalTime += interval
                 let speed = point.speed.isFinite ? point.speed : leg / interval
@@ -61,7 +77,6 @@ public struct TrackStatistics: Sendable, Equatable {
                 splitStart = point.time
                 nextSplit += 1000
             }
-            let altitude = fusion.update(barometric: point.baroAltitude, gps: point.gpsAltitude, interval: interval)
             if altitude.isFinite { profile.append((s.distance, altitude)) }
             if altitude.isFinite {
                 if !reference.isFinite { reference = altitude }
@@ -74,6 +89,10 @@ public struct TrackStatistics: Sendable, Equatable {
                 }
             }
             previous = point
+        }
+        if let last = track.last, last != anchor {
+            s.distance += Geodesy.distance(latitude1: anchor.latitude, longitude1: anchor.longitude,
+                                           latitude2: last.latitude, longitude2: last.longitude)
         }
         // Every n-th pair, and always the last, so a day's track draws in 200 points.
         let step = max(1, (profile.count + profileLength - 1) / profileLength)

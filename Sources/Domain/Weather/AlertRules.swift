@@ -60,7 +60,12 @@ public struct AlertRules: Sendable {
             switch kind {
             case .pressureHigh: return "pressure high: \(Self.format(value, 1)) hPa (above \(Self.format(threshold, 1)))"
             case .pressureLow: return "pressure low: \(Self.format(value, 1)) hPa (below \(Self.format(threshold, 1)))"
-            case .rapidFall: return "pressure falling \(Self.format(-value, 1)) hPa per hour: storm approaching, seek shelter or harbour"
+            case .rapidFall:
+                // In the trend's own words for that rate, so the alert and the forecast beside it
+                // never say two things (a threshold set gentler than the default is "deteriorating").
+                let band = PressureTrend.Band(hPaPerHour: value)
+                let advice = band == .fallingFast ? ", seek shelter or harbour" : ""
+                return "pressure falling \(Self.format(-value, 1)) hPa per hour: \(band.forecast.lowercased())\(advice)"
             case .altitudeReached: return "altitude \(Self.format(value, 0)) m reached (target \(Self.format(threshold, 0)) m)"
             case .temperatureHigh: return "temperature high: \(Self.format(value, 1)) °C (above \(Self.format(threshold, 1)))"
             case .temperatureLow: return "temperature low: \(Self.format(value, 1)) °C (below \(Self.format(threshold, 1))): risk of ice"

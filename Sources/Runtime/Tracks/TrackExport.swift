@@ -4,13 +4,15 @@ import LodestoneOutputs
 
 /// Tracks as other tools read them: GPX 1.1 (every GPS app, gpsbabel), CSV and JSON.
 enum TrackExport {
-    static func gpx(name: String, points: [TrackPoint]) -> String {
+    /// `elevations`: one per point (see `TrackElevation`); computed from the points when nil.
+    static func gpx(name: String, points: [TrackPoint], elevations: [Double]? = nil) -> String {
+        let elevation = aligned(elevations, points)
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         out += #"<gpx version="1.1" creator="Lodestone" xmlns="http://www.topografix.com/GPX/1/1">"# + "\n"
         out += "  <trk>\n    <name>\(escape(name))</name>\n    <trkseg>\n"
-        for p in points {
+        for (p, ele) in zip(points, elevation) {
             out += "      <trkpt lat=\"\(fixed(p.latitude, 7))\" lon=\"\(fixed(p.longitude, 7))\">"
-            if p.altitude.isFinite { out += "<ele>\(fixed(p.altitude, 1))</ele>" }
+            if ele.isFinite { out += "<ele>\(fixed(ele, 1))</ele>" }
             if p.time.isFinite { out += "<time>\(CivilTime(unixSeconds: p.time).iso8601)</time>" }
             out += "</trkpt>\n"
         }
@@ -18,25 +20,28 @@ enum TrackExport {
         return out
     }
 
-    static func csv(_ points: [TrackPoint]) -> String {
+    /// `elevation` is the track's one elevation (as in the GPX and the profile); the receiver's
+    /// and the barometer's own altitudes follow it.
+    static func csv(_ points: [TrackPoint], elevations: [Double]? = nil) -> String {
         func n(_ v: Double, _ d: Int) -> String { v.isFinite ? fixed(v, d) : "" }
-        var out = "time,lat,lon,gpsAltitude,baroAltitude,pressure,speed,accuracy\n"
-        for p in points {
-            out += [p.time.isFinite ? CivilTime(unixSeconds: p.time).iso8601 : "", n(p.latitude, 7), n(p.longitude, 7), n(p.gpsAltitude, 1),
-                    n(p.baroAltitude, 1), n(p.pressure, 2), n(p.speed, 2), n(p.accuracy, 1)].joined(separator: ",") + "\n"
+        var out = "time,lat,lon,elevation,gpsAltitude,baroAltitude,pressure,speed,accuracy\n"
+        for (p, ele) in zip(points, aligned(elevations, points)) {
+            out += [p.time.isFinite ? CivilTime(unixSeconds: p.time).iso8601 : "", n(p.latitude, 7), n(p.longitude, 7), n(ele, 1),
+                    n(p.gpsAltitude, 1), n(p.baroAltitude, 1), n(p.pressure, 2), n(p.speed, 2), n(p.accuracy, 1)].joined(separator: ",") + "\n"
         }
         return out
     }
 
-    static func json(name: String, points: [TrackPoint], statistics: TrackStatistics) -> String {
+    static func json(name: String, points: [TrackPoint], statistics: TrackStatistics, elevations: [Double]? = nil) -> String {
         var w = JSONObjectWriter()
         w.string("name", name)
         w.raw("statistics", statisticsJSON(statistics))
-        let list = points.map { p -> String in
+        let list = zip(points, aligned(elevations, points)).map { p, ele -> String in
             var item = JSONObjectWriter()
             if p.time.isFinite { item.string("time", CivilTime(unixSeconds: p.time).iso8601) }
             item.number("lat", p.latitude, decimals: 7)
             item.number("lon", p.longitude, decimals: 7)
+            item.number("elevation", ele, decimals: 1)
             item.number("gpsAltitude", p.gpsAltitude, decimals: 1)
             item.number("baroAltitude", p.baroAltitude, decimals: 1)
             item.number("pressure", p.pressure, decimals: 2)
@@ -69,6 +74,11 @@ enum TrackExport {
                 + JSONObjectWriter.format($0.altitude, decimals: 1) + "]" }.joined(separator: ",") + "]")
         }
         return w.finished
+    }
+
+    /// The given elevations when there is one per point, else the points' own.
+    static func aligned(_ elevations: [Double]?, _ points: [TrackPoint]) -> [Double] {
+        elevations.flatMap { $0.count == points.count ? $0 : nil } ?? TrackElevation.of(points)
     }
 
     static func escape(_ text: String) -> String {

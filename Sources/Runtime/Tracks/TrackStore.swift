@@ -132,16 +132,19 @@ public struct TrackStore: Sendable {
     /// The track in GPX, CSV or JSON; trimmed for sharing when `privacy` is given.
     public func export(id: String, format: String, privacy: PrivacyTrim? = nil) -> String? {
         guard let track = load(id: id) else { return nil }
-        // Statistics come from the trimmed points with their times (durations and speeds say
-        // nothing about when); the points shown lose their times if asked.
-        var places = privacy
-        places?.dropTimes = false
-        let kept = places?.apply(track.points) ?? track.points
-        let shown = privacy?.dropTimes == true ? privacy?.apply(kept) ?? kept : kept
+        // Elevations come from the whole recording, so a trimmed export shows each point at the
+        // same height as the full one. Statistics come from the kept points with their times
+        // (durations and speeds say nothing about when); the points shown lose their times if asked.
+        let all = TrackElevation.of(track.points)
+        let pairs = zip(track.points, all).filter { privacy?.keeps($0.0) ?? true }
+        var kept = pairs.map(\.0)
+        let elevations = pairs.map(\.1)
+        let statistics = TrackStatistics.of(kept, elevations: elevations)
+        if privacy?.dropTimes == true { for i in kept.indices { kept[i].time = .nan } }
         switch format {
-        case "gpx": return TrackExport.gpx(name: track.name, points: shown)
-        case "csv": return TrackExport.csv(shown)
-        case "json": return TrackExport.json(name: track.name, points: shown, statistics: TrackStatistics.of(kept))
+        case "gpx": return TrackExport.gpx(name: track.name, points: kept, elevations: elevations)
+        case "csv": return TrackExport.csv(kept, elevations: elevations)
+        case "json": return TrackExport.json(name: track.name, points: kept, statistics: statistics, elevations: elevations)
         default: return nil
         }
     }

@@ -42,7 +42,8 @@ public enum Referee {
         guard status == 0 else {
             return Outcome(checks: [.missing(trip: trip.name, name: "the device ran", "lodestone run exited with \(status)")], log: log)
         }
-        let judge = TripJudge(trip: trip, reports: recorder.reports, speed: speed)
+        let judge = TripJudge(trip: trip, reports: recorder.reports, speed: speed,
+                              track: RecordedTrack.newest(dataDirectory: c.dataDir ?? folder + "/data"))
         return Outcome(checks: judge.checks(), log: log, trace: judge.trace())
     }
 

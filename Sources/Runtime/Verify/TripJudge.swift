@@ -12,15 +12,18 @@ struct TripJudge {
     let reports: [PublishedReport]
     /// World seconds per real second the trip ran at.
     let speed: Double
+    /// The track the client recorded, read back from the device's store.
+    let track: RecordedTrack?
     let scenario: Scenario
     let faults: FaultPlan
     /// The world's declination, degrees east (the field the scenario uses).
     let declination: Double
 
-    init(trip: RefereeTrip, reports: [PublishedReport], speed: Double) {
+    init(trip: RefereeTrip, reports: [PublishedReport], speed: Double, track: RecordedTrack? = nil) {
         self.trip = trip
         self.reports = reports
         self.speed = speed
+        self.track = track
         scenario = Scenario(trip.scenario, figure8First: true)
         faults = FaultPlan(trip.faults)
         declination = Angle.degrees(atan2(scenario.earthField.east, scenario.earthField.north))
@@ -100,6 +103,8 @@ struct TripJudge {
         rows += warningChecks(attitudes)
         rows += faultChecks(attitudes, states)
         rows += trendChecks()
+        rows += weatherWordChecks()
+        rows += trackChecks()
         rows.append(clockCheck())
         return rows
     }
