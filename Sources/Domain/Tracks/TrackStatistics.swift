@@ -66,18 +66,20 @@ public struct TrackStatistics: Sendable, Equatable {
                 s.distance += fromAnchor
                 anchor = point
             }
+            // How far along the track this point is (the last point's is the whole distance).
+            let along = anchor == point ? s.distance : s.distance + fromAnchor
             if interval > 0 {
                 s.totalTime += interval
                 let speed = point.speed.isFinite ? point.speed : leg / interval
                 if speed >= movingSpeed { s.movingTime += interval }
                 s.maximumSpeed = max(s.maximumSpeed, speed)
             }
-            while s.distance >= nextSplit {
+            while along >= nextSplit {
                 s.splits.append(point.time - splitStart)
                 splitStart = point.time
                 nextSplit += 1000
             }
-            if altitude.isFinite { profile.append((s.distance, altitude)) }
+            if altitude.isFinite { profile.append((along, altitude)) }
             if altitude.isFinite {
                 if !reference.isFinite { reference = altitude }
                 if altitude - reference >= elevationHysteresis {
