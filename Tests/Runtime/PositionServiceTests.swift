@@ -50,6 +50,35 @@ import Testing
         #expect(service.confidence == 0)
     }
 
+    /// Walking off after standing still: adaptive sampling asks the receiver for a fix every
+    /// second instead of every 5 s just after a fix was read. That fix, handled after the
+    /// change, must not shorten the wait for the next one, which the receiver had already
+    /// scheduled 5 s on: no noFix in between.
+    @Test func aShorterFixIntervalCountsFromFixesReadAfterTheChange() {
+        let service = PositionService()
+        service.setFixInterval(5, at: Self.nanoseconds(0))
+        var events: [String] = []
+        for second in stride(from: 1.0, through: 11, by: 5) {
+            var fix = Self.fix(second, north: 0)
+            fix.received = Self.nanoseconds(second)
+            _ = service.add(fix, motion: .still, now: Self.nanoseconds(second))
+            events += service.tick(now: Self.nanoseconds(second), time: "t")
+        }
+        // The fix read at 16.00 s is handled at 16.05 s, after the switch to 1 s at 16.02 s.
+        service.setFixInterval(1, at: Self.nanoseconds(16.02))
+        var late = Self.fix(16, north: 0)
+        late.received = Self.nanoseconds(16)
+        _ = service.add(late, motion: .walking, now: Self.nanoseconds(16.05))
+        for tenth in 161...209 { events += service.tick(now: Self.nanoseconds(Double(tenth) / 10), time: "t") }
+        #expect(!events.contains { $0.contains("noFix") }, "\(events)")
+        // From the fix after the change on, one second is the pace: three missed fixes warn.
+        var next = Self.fix(21, north: 0)
+        next.received = Self.nanoseconds(21)
+        _ = service.add(next, motion: .walking, now: Self.nanoseconds(21))
+        let silent = (211...260).flatMap { service.tick(now: Self.nanoseconds(Double($0) / 10), time: "t") }
+        #expect(silent.contains { $0.contains("noFix") && $0.contains(#""active":true"#) }, "\(silent)")
+    }
+
     @Test func aMovingDeviceWhoseReceiverRepeatsOnePositionIsFrozen() {
         let service = PositionService()
         for second in 0..<12 {

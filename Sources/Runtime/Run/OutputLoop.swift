@@ -185,7 +185,7 @@ final class OutputLoop<Clock: MonotonicClock> {
         let state = collecting ? .walking : (motion?.motion ?? .walking)
         if let adaptive, let line = adaptive.tick(motion: state, now: now) {
             Log.info(line)
-            positions?.fixInterval = adaptive.rates.gpsInterval
+            positions?.setFixInterval(adaptive.rates.gpsInterval, at: now)
         }
         if let motion {
             for event in motion.tick(latest, now: now) { send(event) }

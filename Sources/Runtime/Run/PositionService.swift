@@ -35,8 +35,9 @@ final class PositionService {
         let samePlace = raw.latitude == lastRaw?.latitude && raw.longitude == lastRaw?.longitude
         repeats = (sameTime || (samePlace && motion != .still)) ? repeats + 1 : 0
         lastRaw = (raw.latitude, raw.longitude, raw.utc)
-        lastPositionAt = raw.received != 0 ? raw.received : now
-        expectedInterval = pendingInterval
+        let received = raw.received != 0 ? raw.received : now
+        lastPositionAt = received
+        if received >= intervalChangedAt { expectedInterval = pendingInterval }
         guard filter.add(latitude: raw.latitude, longitude: raw.longitude, accuracy: Self.sigma(raw), time: time, motion: motion),
               let estimate = filter.estimate(at: time) else {
             return nil
@@ -98,18 +99,20 @@ final class PositionService {
         return now > last ? Double(now - last) / 1e9 : 0
     }
 
-    /// Seconds between fixes the receiver was set to (adaptive sampling changes it). A shorter
-    /// interval counts from the next fix: the one already scheduled comes at the old pace.
-    var fixInterval: Double {
-        get { pendingInterval }
-        set {
-            guard newValue.isFinite, newValue > 0 else { return }
-            pendingInterval = newValue
-            expectedInterval = max(expectedInterval, newValue)
-        }
+    /// Sets the seconds between fixes the receiver was told to give (adaptive sampling changes
+    /// it) at monotonic time `now`. A shorter interval counts only for fixes received after the
+    /// change: the fix already scheduled comes at the old pace, and a fix read before the change
+    /// but handled after it must not make the next one look late.
+    func setFixInterval(_ seconds: Double, at now: MonotonicNanoseconds) {
+        guard seconds.isFinite, seconds > 0, seconds != pendingInterval else { return }
+        pendingInterval = seconds
+        intervalChangedAt = now
+        expectedInterval = max(expectedInterval, seconds)
     }
+    var fixInterval: Double { pendingInterval }
     private var pendingInterval = 1.0
     private var expectedInterval = 1.0
+    private var intervalChangedAt: MonotonicNanoseconds = 0
 
     private func assess(now: MonotonicNanoseconds) -> (confidence: Int, warnings: [FixQuality.Warning]) {
         let age = age(now)
