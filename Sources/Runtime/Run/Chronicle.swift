@@ -21,8 +21,8 @@ final class Chronicle {
     }
 
     /// One barometer sample; returns reports to publish (a log session that stopped itself).
-    func add(_ sample: PressureSample, state: NavigationState, confidence: Int, time: Double) -> [String] {
-        weather.add(sample, time: time, fix: state.fix, confidence: confidence)
+    func add(_ sample: PressureSample, state: NavigationState, confidence: Int, time: Double, resting: Bool = false) -> [String] {
+        weather.add(sample, time: time, fix: state.fix, confidence: confidence, resting: resting)
         return logs.tick({ values(state) }, time: time, sample: true).map { [$0] } ?? []
     }
 

@@ -318,9 +318,10 @@ final class OutputLoop<Clock: MonotonicClock> {
             compass?.add(sample, specificForce: latest.imu?.acceleration)
         }
         _ = utcNow()   // follows the newest fix's time before samples are stamped
+        let resting = motion?.motion == .still
         outputs.pressureRing.drain { sample in
             for report in chronicle?.add(sample, state: latest, confidence: positions?.confidence ?? 100,
-                                         time: deviceClock.utc(at: sample.time)) ?? [] { send(report) }
+                                         time: deviceClock.utc(at: sample.time), resting: resting) ?? [] { send(report) }
         }
         motion?.stamp = stamp()
         let recentFix = latest.fix.hasPosition && latest.fix.speed.isFinite

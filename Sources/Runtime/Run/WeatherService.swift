@@ -25,8 +25,9 @@ final class WeatherService {
 
     init(qnh: Double) { self.qnh = qnh }
 
-    /// One barometer sample at UTC `time`, with the newest fix and its confidence.
-    func add(_ sample: PressureSample, time: Double, fix: GPSFix, confidence: Int) {
+    /// One barometer sample at UTC `time`, with the newest fix and its confidence; `resting`
+    /// when the device is still (its altitude cannot change, so the pressure's change is the weather's).
+    func add(_ sample: PressureSample, time: Double, fix: GPSFix, confidence: Int, resting: Bool = false) {
         let pascal = sample.pressure
         guard pascal > 0, pascal.isFinite else { return }
         if let known = pendingAltitude {
@@ -43,8 +44,12 @@ final class WeatherService {
         // A known altitude set by hand outranks GPS until the next one.
         let gps = goodFix && reference != "altitude" ? fix.altitudeMSL : .nan
         if gps.isFinite { reference = "gps" }
-        fused = fusion.update(barometric: barometric, gps: gps, interval: lastTime.isFinite ? time - lastTime : 0)
+        let levelled = fusion.isLevelled
+        fused = fusion.update(barometric: barometric, gps: gps, interval: lastTime.isFinite ? time - lastTime : 0, resting: resting)
         lastTime = time
+        // The first GPS levelling moves the altitude by metres: the minutes before it were
+        // reduced to sea level from a guess, and would read as a front passing.
+        if !levelled && fusion.isLevelled { restartTrend() }
         seaLevel = BarometricAltitude.seaLevelPressure(pressure: pascal, altitude: fused) / 100
         if trend.add(seaLevelPressure: seaLevel, time: time) { reading = trend.reading }
     }
