@@ -223,7 +223,8 @@ public final class SensorPipeline: @unchecked Sendable {
         let fix = current.fix
         guard fix.hasPosition, fix.speed.isFinite, fix.course.isFinite, fix.speed > 0.5, fix.speed < 200,
               sample.time > fix.received, sample.time - fix.received < 3_000_000_000 else { return sample.acceleration }
-        let course = Angle.radians(fix.course)
+        // The filter's frame points at magnetic north; the receiver's course is true.
+        let course = Angle.radians(fix.course - (current.declination ?? 0))
         let (north, east) = (cos(course), sin(course))
         let velocity = attitude.orientation.rotateInverse(Vector3(fix.speed * north, fix.speed * east, 0))
         // Speeding up or slowing down along the course (setting off, braking) tilts the force too.
