@@ -103,8 +103,15 @@ final class PositionService {
     /// it) at monotonic time `now`. A shorter interval counts only for fixes received after the
     /// change: the fix already scheduled comes at the old pace, and a fix read before the change
     /// but handled after it must not make the next one look late.
+    ///
+    /// The receiver's own clock and the moment its sentences are read are not this thread's, so
+    /// for one old interval (and two new ones) after a shortening the old pace still counts.
     func setFixInterval(_ seconds: Double, at now: MonotonicNanoseconds) {
         guard seconds.isFinite, seconds > 0, seconds != pendingInterval else { return }
+        if seconds < pendingInterval {
+            graceInterval = pendingInterval
+            graceUntil = now &+ MonotonicNanoseconds((pendingInterval + 2 * seconds) * 1e9)
+        }
         pendingInterval = seconds
         intervalChangedAt = now
         expectedInterval = max(expectedInterval, seconds)
@@ -113,6 +120,8 @@ final class PositionService {
     private var pendingInterval = 1.0
     private var expectedInterval = 1.0
     private var intervalChangedAt: MonotonicNanoseconds = 0
+    private var graceInterval = 0.0
+    private var graceUntil: MonotonicNanoseconds = 0
 
     private func assess(now: MonotonicNanoseconds) -> (confidence: Int, warnings: [FixQuality.Warning]) {
         let age = age(now)
@@ -120,7 +129,7 @@ final class PositionService {
         guard fix.hasPosition || age >= 10 else { return (0, []) }
         return FixQuality.assess(satellites: fix.satellitesUsed, hdop: fix.hdop, error: Self.sigma(fix), age: age,
                                  threeD: fix.mode == .threeD, frozen: repeats >= Self.frozenAfter,
-                                 noFixAfter: max(3, 3 * expectedInterval))
+                                 noFixAfter: max(3, 3 * (now < graceUntil ? max(expectedInterval, graceInterval) : expectedInterval)))
     }
 
     /// EVENT "gps": which warning, whether it is active, and what to do about it.

@@ -238,13 +238,15 @@ struct TripJudge {
     /// No warnings in a trip without faults.
     func warningChecks(_ attitudes: [Attitude]) -> [RefereeCheck] {
         guard trip.isClean else { return [] }
-        let noFix = reports.filter { r in
+        let noFixTimes = reports.filter { r in
             r.reportClass == "EVENT" && r.json["warning"]?.stringValue == "noFix" && r.json["active"]?.boolValue == true
-        }.count
+        }.compactMap { time($0) }
+        let noFix = noFixTimes.count
+        let when = noFixTimes.isEmpty ? "" : " (at " + noFixTimes.map { DecimalText.format($0, 1) + " s" }.joined(separator: ", ") + ")"
         let flagged = attitudes.filter { $0.t >= RefereeTrip.figure8End + 5 && $0.interference }.count
         return [
             RefereeCheck(trip: trip.name, name: "false noFix warnings", measured: Double(noFix), atMost: 0, unit: "EVENTs",
-                         "gps noFix warnings without an outage"),
+                         "gps noFix warnings without an outage" + when),
             RefereeCheck(trip: trip.name, name: "false interference flags", measured: Double(flagged), atMost: 0, unit: "ATT",
                          "ATT reports flagging interference without a magnet"),
         ]
