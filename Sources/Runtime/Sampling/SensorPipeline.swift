@@ -219,17 +219,30 @@ public final class SensorPipeline: @unchecked Sendable {
     /// what is left points down: a car rounding a bend at 15 m/s and 15 deg/s feels 4 m/s^2
     /// sideways, a tilt of 22 degrees to a filter that took it for gravity. The velocity is the
     /// receiver's (while its fix is fresh), turned into the body by the current attitude.
+    ///
+    /// Which way the body moves: with a calibrated compass, along the receiver's course seen
+    /// from the filter's heading; without one the heading can be tens of degrees off, and the
+    /// force taken out in the wrong direction tilts the level instead, so the body is taken to
+    /// move the way it points (a car's or a boat's mount, a handheld carried ahead).
     private func gravityAlone(_ sample: ImuSample, rate: Vector3) -> Vector3 {
         let fix = current.fix
         guard fix.hasPosition, fix.speed.isFinite, fix.course.isFinite, fix.speed > 0.5, fix.speed < 200,
               sample.time > fix.received, sample.time - fix.received < 3_000_000_000 else { return sample.acceleration }
-        // The filter's frame points at magnetic north; the receiver's course is true.
-        let course = Angle.radians(fix.course - (current.declination ?? 0))
-        let (north, east) = (cos(course), sin(course))
-        let velocity = attitude.orientation.rotateInverse(Vector3(fix.speed * north, fix.speed * east, 0))
-        // Speeding up or slowing down along the course (setting off, braking) tilts the force too.
-        let alongCourse = attitude.orientation.rotateInverse(Vector3(north, east, 0)) * groundAcceleration
-        return sample.acceleration - rate.cross(velocity) - alongCourse
+        let direction: Vector3
+        if magnetometerCalibration.read() != nil, current.magnetic != nil, !current.magneticInterference {
+            // The filter's frame points at magnetic north; the receiver's course is true.
+            let course = Angle.radians(fix.course - (current.declination ?? 0))
+            direction = attitude.orientation.rotateInverse(Vector3(cos(course), sin(course), 0))
+        } else {
+            // The body's forward axis, levelled: forward less its share of the vertical.
+            let down = attitude.orientation.rotateInverse(Vector3(0, 0, 1))
+            let forward = Vector3(1, 0, 0) - down * down.x
+            let length = forward.length
+            guard length > 0.3 else { return sample.acceleration }   // pointing nearly straight up or down
+            direction = forward * (1 / length)
+        }
+        // Speeding up or slowing down along the way (setting off, braking) tilts the force too.
+        return sample.acceleration - rate.cross(direction * fix.speed) - direction * groundAcceleration
     }
 
     /// The change of ground speed between the last two fixes, m/s^2 (0 when unknown or implausible).
