@@ -35,9 +35,11 @@ import Testing
     /// after the first `settle` seconds.
     static func replay(settle: Double = 5) -> Errors? {
         guard let sensor = rows("fusion_sensor_data.csv"), let reference = rows("fusion_reference_euler.csv") else { return nil }
-        // The reference is Fusion with its own settings, which have no rest rule.
+        // The reference is Fusion with its own settings, which have no rest rule and no
+        // integral of the corrections.
         var settings = AttitudeFilter.Settings()
         settings.restGain = 0
+        settings.integralGain = 0
         var filter = AttitudeFilter(settings: settings)
         var bias = GyroBiasEstimator()
         var errors = Errors()
@@ -120,6 +122,34 @@ import Testing
     static func still(_ q: Quaternion) -> (force: Vector3, field: Vector3) {
         let field = Vector3(20, 0, 43)   // north, east, down, microtesla
         return (q.rotateInverse(Vector3(0, 0, -9.80665)), q.rotateInverse(field))
+    }
+
+    /// A boat rolling from the moment it casts off never gives the gyro bias estimator a still
+    /// moment: the bias left in the rate must be integrated out of the corrections, or it
+    /// stands as a steady tilt of bias / gain.
+    static func rollingLevelError(integralGain: Double) -> Double {
+        var settings = AttitudeFilter.Settings()
+        settings.integralGain = integralGain
+        var filter = AttitudeFilter(settings: settings)
+        let bias = Vector3(0.01, -0.008, 0.005)   // about half a degree per second
+        var worst = 0.0
+        for step in 0..<30_000 {
+            let t = Double(step) / 100
+            let roll = Angle.radians(12 + 6 * sin(2 * Double.pi * t / 6))
+            let rollRate = Angle.radians(6 * 2 * Double.pi / 6 * cos(2 * Double.pi * t / 6))
+            let reading = Self.still(Quaternion(roll: roll, pitch: 0, yaw: 0))
+            filter.update(rotationRate: Vector3(rollRate, 0, 0) + bias, specificForce: reading.force, field: reading.field, interval: 0.01)
+            if t >= 240 { worst = max(worst, abs(Angle.signed(filter.roll - Angle.degrees(roll))), abs(filter.pitch)) }
+        }
+        return worst
+    }
+
+    @Test func aBiasNeverSeenStillIsIntegratedOut() {
+        let integrated = Self.rollingLevelError(integralGain: AttitudeFilter.Settings().integralGain)
+        let proportionalOnly = Self.rollingLevelError(integralGain: 0)
+        print("rolling with 0.6 deg/s of gyro bias: worst level error \(integrated) deg integrated, \(proportionalOnly) deg without")
+        #expect(integrated < 0.3)
+        #expect(proportionalOnly > 0.5, "the case must be one the integral is needed for")
     }
 
     @Test func settlesOnAnyStartingOrientationWithinSeconds() {

@@ -38,6 +38,14 @@ public struct AttitudeFilter: Sendable {
         public var restTime: Double = 0.25
         /// Rad/s.
         public var restRotation: Double = 0.05
+        /// Per second squared: what is left of the gyro's bias once `GyroBiasEstimator` has
+        /// had no still moment to learn it (a boat rolling from the moment it casts off) is
+        /// integrated out of gravity's corrections, so it does not stand as a steady tilt of
+        /// bias / gain (half a degree per second of bias is a degree of level).
+        /// Zero turns it off (the filter as Fusion has it).
+        public var integralGain: Double = 0.02
+        /// The most the integral may take out, rad/s.
+        public var integralLimit: Double = 0.1
         public init() {}
     }
 
@@ -90,6 +98,8 @@ public struct AttitudeFilter: Sendable {
     /// Gravity's strength in the accelerometer's units, learned slowly from every reading.
     private var gravityStrength = Double.nan
     private var restingFor = 0.0
+    /// The gyro bias the corrections have integrated, rad/s (added to the rate).
+    public private(set) var residualBias = Vector3.zero
     /// Whether the device has been at rest long enough for the accelerometer to be gravity alone.
     public var isResting: Bool { restingFor >= settings.restTime }
 
@@ -134,6 +144,14 @@ public struct AttitudeFilter: Sendable {
             } else if trusted {
                 correction = correction + error
                 accelerometerUsed = true
+                // Only gravity agreeing within the rejection angle teaches the integral: a
+                // reference being believed again after a long disagreement says nothing of bias.
+                if !initialising, settings.integralGain > 0, accelerationErrorSquared <= gravityTrust.limitSquared {
+                    let limit = settings.integralLimit
+                    let grown = residualBias + error * (settings.integralGain * interval)
+                    residualBias = Vector3(min(max(grown.x, -limit), limit), min(max(grown.y, -limit), limit),
+                                           min(max(grown.z, -limit), limit))
+                }
             }
         }
 
@@ -155,7 +173,7 @@ public struct AttitudeFilter: Sendable {
             }
         }
 
-        let rate = rotationRate + correction * gain
+        let rate = rotationRate + correction * gain + residualBias
         // q' = q + (dt / 2) q (0, rate), then back to unit length.
         let h = interval / 2
         let dq = Quaternion(w: -q.x * rate.x - q.y * rate.y - q.z * rate.z,
