@@ -11,21 +11,19 @@ import LodestoneSim
     /// "Referee" section). They stay visible in every run; none is loosened.
     static let knownFailures: Set<String> = [
         // The background fit refuses the figure-8 of these trips: its coverage rule wants a
-        // third of the face-up directions filled (78% of the sphere covered, "+z missing").
+        // third of the face-down directions filled (78% of the sphere covered, "+z missing" in
+        // the chip's axes). Accepting on the headings seen near level instead was tried and
+        // took a fit 17 deg wrong on the drive: the compass calibration work owns this.
         "boat/calibrated by the figure-8",
         "drive/calibrated by the figure-8",
         "still/calibrated by the figure-8",
         "boat-turned/calibrated by the figure-8",
         "drive-turned/calibrated by the figure-8",
-        // 0.5-1.3 hPa/h: the trend's fit against the true rate over its window.
-        "pressure trend error",
-        // Uncalibrated, the heading is 17 deg off and the bend's centripetal force is taken
-        // out in the wrong direction: 2-3.5 deg on the car, 1.2 deg on the boat.
-        "drive/roll and pitch error p95",
-        "drive-turned/roll and pitch error p95",
-        "boat/roll and pitch error p95",
-        // One noFix EVENT in some runs of clean trips (start-up or a change of GPS interval).
-        "false noFix warnings",
+        // 0.3 hPa/h on the boat, 0.9 on the walk: a moving device levels its barometer with GPS,
+        // whose vertical error wanders by metres over minutes (a still device now holds its
+        // altitude and reads the weather to 0.0 hPa/h).
+        "walk/pressure trend error",
+        "boat/pressure trend error",
         // 0.94-0.99 depending on the noise seed on the short walking trips: the classifier's
         // dwell at the start of the walk and around the flip.
         "motion state correct",

@@ -339,14 +339,15 @@ struct TripJudge {
     /// drifts by the speed every second; what is left is delivery, which takes real time: the
     /// limit is 2 s of world time, or 50 ms of real time where the trip runs faster than 40x.
     func clockCheck() -> RefereeCheck {
-        var worst = 0.0, counted = 0
+        var worst = 0.0, counted = 0, worstClass = ""
         for report in reports {
             guard let t = time(report) else { continue }
             counted += 1
-            worst = max(worst, abs(report.arrived - t))
+            let difference = abs(report.arrived - t)
+            if difference > worst { (worst, worstClass) = (difference, report.reportClass) }
         }
         guard counted > 0 else { return .missing(trip: trip.name, name: "one clock", "no report carried a time") }
         return RefereeCheck(trip: trip.name, name: "one clock", measured: worst, atMost: max(2, 0.05 * speed), unit: "s",
-                            "largest difference between a report's time and the world's when it arrived (\(counted) reports)")
+                            "largest difference between a report's time and the world's when it arrived (\(counted) reports, the worst a \(worstClass))")
     }
 }
