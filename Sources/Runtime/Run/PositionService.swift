@@ -107,7 +107,7 @@ final class PositionService {
     /// The receiver's own clock and the moment its sentences are read are not this thread's, so
     /// for one old interval (and two new ones) after a shortening the old pace still counts.
     func setFixInterval(_ seconds: Double, at now: MonotonicNanoseconds) {
-        guard seconds.isFinite, seconds > 0, seconds != pendingInterval else { return }
+        guard seconds.isFinite, seconds > 0, seconds <= 3600, seconds != pendingInterval else { return }
         if seconds < pendingInterval {
             graceInterval = pendingInterval
             graceUntil = now &+ MonotonicNanoseconds((pendingInterval + 2 * seconds) * 1e9)

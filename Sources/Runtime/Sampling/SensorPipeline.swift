@@ -50,7 +50,11 @@ public final class SensorPipeline: @unchecked Sendable {
     private var parser = NMEAParser()
     private let serialBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 512, alignment: 8)
     private var lastFixTime: MonotonicNanoseconds = 0
-    private var fixIntervalInForce = 1.0
+    /// The fix interval last seen asked for, and how long the one before it still counts
+    /// after a shortening (see `readGPS`).
+    private var fixIntervalSeen = 1.0
+    private var graceInterval = 0.0
+    private var graceUntil: MonotonicNanoseconds = 0
     /// Along-course acceleration from the receiver's speed, m/s^2.
     private var groundAcceleration = 0.0
 
@@ -94,7 +98,8 @@ public final class SensorPipeline: @unchecked Sendable {
     /// Tells the GPS health check how often fixes should now come (any thread).
     public func expectFixes(every seconds: Double) {
         guard seconds.isFinite, seconds > 0 else { return }
-        expectedFixInterval.store(seconds.bitPattern, ordering: .relaxed)
+        // Bounded so the nanoseconds derived from it always fit.
+        expectedFixInterval.store(min(seconds, 3600).bitPattern, ordering: .relaxed)
     }
 
     /// Asks for a chip's own output rate to follow a new sampling rate (any thread).
@@ -176,7 +181,6 @@ public final class SensorPipeline: @unchecked Sendable {
                     noteAcceleration(fix)
                     current.fix = fix
                     lastFixTime = now
-                    fixIntervalInForce = Double(bitPattern: expectedFixInterval.load(ordering: .relaxed))
                     fixRing.push(fix)
                 }
                 if parser.skyCycles != skyCycles {
@@ -190,8 +194,17 @@ public final class SensorPipeline: @unchecked Sendable {
             }
         }
         // A receiver that has missed about three fixes is not healthy, whatever it said before.
-        // A shorter interval counts from the next fix: the one already due comes at the old pace.
-        let interval = max(fixIntervalInForce, Double(bitPattern: expectedFixInterval.load(ordering: .relaxed)))
+        // After it is asked for faster fixes, the one it had already scheduled comes at the old
+        // pace: for one old interval (and two new ones) the old pace still counts.
+        let requested = Double(bitPattern: expectedFixInterval.load(ordering: .relaxed))
+        if requested != fixIntervalSeen {
+            if requested < fixIntervalSeen {
+                graceInterval = fixIntervalSeen
+                graceUntil = now &+ UInt64((fixIntervalSeen + 2 * requested) * 1e9)
+            }
+            fixIntervalSeen = requested
+        }
+        let interval = now < graceUntil ? max(requested, graceInterval) : requested
         let silence = UInt64(max(3, 3 * interval) * 1e9)
         current.gpsHealth = now &- lastFixTime < silence && lastFixTime != 0 ? .ok : .degraded
     }

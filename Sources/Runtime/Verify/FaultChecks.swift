@@ -1,0 +1,68 @@
+import LodestoneCore
+import LodestoneOutputs
+import LodestoneSim
+
+/// The referee's checks of the injected faults: each detected within its limit, handled while
+/// it lasts, cleared after it ends.
+extension TripJudge {
+    /// Each injected fault: detected within its limit, handled while it lasts, cleared after.
+    func faultChecks(_ attitudes: [Attitude], _ states: [Double: WorldState]) -> [RefereeCheck] {
+        var rows: [RefereeCheck] = []
+        for fault in trip.faults {
+            switch fault.kind {
+            case .magnet:
+                let flagged = attitudes.first { $0.t >= fault.start && $0.interference }?.t
+                rows.append(delay("magnet flagged", flagged.map { $0 - fault.start }, atMost: 1,
+                                  "from the magnet's arrival to the first ATT flagging interference", never: "interference was never flagged"))
+                let during = attitudes.filter { $0.t >= fault.start && $0.t < fault.end }.compactMap { a -> Double? in
+                    guard let s = states[a.t], let m = a.magneticHeading else { return nil }
+                    return abs(Angle.signed(m - (s.yaw - declination)))
+                }
+                rows.append(RefereeCheck(trip: trip.name, name: "heading on the gyro during the magnet", measured: quantile(during, 0.95),
+                                         atMost: 3, unit: "deg", "magnetic heading error p95 over the 15 s"))
+                let lastFlag = attitudes.last { $0.interference }?.t ?? fault.start
+                rows.append(RefereeCheck(trip: trip.name, name: "magnet cleared", measured: max(0, lastFlag - fault.end), atMost: 3,
+                                         unit: "s", "from the magnet's removal to the last ATT flagging interference"))
+            case .silentMagnetometer, .silentIMU, .silentBarometer:
+                let role = fault.kind == .silentMagnetometer ? "magnetometer" : fault.kind == .silentIMU ? "imu" : "barometer"
+                let health = reports.filter { $0.reportClass == "HEALTH" }
+                let degraded = health.first { $0.arrived >= fault.start && $0.json["sensors"]?[role]?.stringValue != "ok" }?.arrived
+                let recovered = health.first { $0.arrived >= fault.end && $0.json["sensors"]?[role]?.stringValue == "ok" }?.arrived
+                rows.append(delay("silent \(role) marked degraded", degraded.map { $0 - fault.start }, atMost: 0.5,
+                                  "from the chip's silence to HEALTH saying so", never: "HEALTH never said so"))
+                rows.append(delay("silent \(role) recovered", recovered.map { $0 - fault.end }, atMost: 2,
+                                  "from the chip's return to HEALTH saying ok", never: "HEALTH never said ok again"))
+                let others = ["imu", "magnetometer", "barometer", "gps"].filter { $0 != role }
+                let hurt = health.filter { $0.arrived >= RefereeTrip.figure8End + 5 }.filter { h in
+                    others.contains { other in
+                        let value = h.json["sensors"]?[other]?.stringValue
+                        return value != "ok" && value != "absent"
+                    }
+                }.count
+                rows.append(RefereeCheck(trip: trip.name, name: "other sensors unaffected", measured: Double(hurt), atMost: 0,
+                                         unit: "HEALTH", "reports with another sensor not ok"))
+            case .gpsOutage:
+                let events = reports.filter { $0.reportClass == "EVENT" && $0.json["warning"]?.stringValue == "noFix" }
+                let raised = events.first { ($0.json["active"]?.boolValue ?? false) && (time($0) ?? 0) >= fault.start }.flatMap { time($0) }
+                let cleared = events.first { !($0.json["active"]?.boolValue ?? true) && (time($0) ?? 0) >= fault.end }.flatMap { time($0) }
+                rows.append(delay("GPS outage warned", raised.map { $0 - fault.start }, atMost: 5,
+                                  "from the loss of the sky to the noFix EVENT", never: "no noFix EVENT"))
+                rows.append(delay("GPS outage cleared", cleared.map { $0 - fault.end }, atMost: 5,
+                                  "from the sky's return to the noFix EVENT clearing", never: "noFix never cleared"))
+                let unflagged = reports.filter { r in
+                    guard r.reportClass == "TPV", let t = time(r), t >= fault.start + 1, t < fault.end else { return false }
+                    return r.json["lat"] != nil && r.json["status"]?.numberValue != 5
+                }.count
+                rows.append(RefereeCheck(trip: trip.name, name: "bridged positions flagged", measured: Double(unflagged), atMost: 0,
+                                         unit: "TPV", "positions during the outage not marked as predicted (status 5)"))
+            }
+        }
+        return rows
+    }
+
+    /// How long something took to be seen, or a failing row when it never was.
+    func delay(_ name: String, _ seconds: Double?, atMost limit: Double, _ detail: String, never: String) -> RefereeCheck {
+        seconds.map { RefereeCheck(trip: trip.name, name: name, measured: $0, atMost: limit, unit: "s", detail) }
+            ?? .missing(trip: trip.name, name: name, never)
+    }
+}
