@@ -24,9 +24,6 @@ import LodestoneSim
         // altitude and reads the weather to 0.0 hPa/h).
         "walk/pressure trend error",
         "boat/pressure trend error",
-        // 0.94-0.99 depending on the noise seed on the short walking trips: the classifier's
-        // dwell at the start of the walk and around the flip.
-        "motion state correct",
     ]
 
     static func isKnown(_ check: RefereeCheck) -> Bool {

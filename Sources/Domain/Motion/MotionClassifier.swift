@@ -53,6 +53,9 @@ public struct MotionClassifier: Sendable {
         public var dwell = 2.0
         public var dwellToVehicle = 5.0
         public var dwellVehicleToStill = 8.0
+        /// Setting off on foot from still: the step counter has already waited for a steady
+        /// rhythm of several steps, so a shorter hold is enough.
+        public var dwellStillToSteps = 0.5
         public init() {}
     }
 
@@ -151,6 +154,7 @@ public struct MotionClassifier: Sendable {
     private func dwell(to next: MotionState) -> Double {
         if next == .vehicle { return settings.dwellToVehicle }
         if state == .vehicle && next == .still { return settings.dwellVehicleToStill }
+        if state == .still && (next == .walking || next == .running) { return settings.dwellStillToSteps }
         return settings.dwell
     }
 
