@@ -205,6 +205,20 @@ import Testing
         #expect(abs(Angle.signed(filter.heading - 40)) < 1, "heading \(filter.heading) after 18 s")
     }
 
+    /// A new calibration turns the corrected field by tens of degrees at once; told so, the
+    /// filter follows it within a second and a half instead of riding it out as a disturbance.
+    @Test func aNewCalibrationIsFollowedAtOnce() {
+        var filter = AttitudeFilter()
+        let before = Self.still(Quaternion(roll: 0, pitch: 0, yaw: 0))
+        for _ in 0..<600 { filter.update(rotationRate: .zero, specificForce: before.force, field: before.field, interval: 0.01) }
+        let after = Self.still(Quaternion(roll: 0, pitch: 0, yaw: Angle.radians(40)))
+        filter.relearnHeading()
+        for _ in 0..<150 { filter.update(rotationRate: .zero, specificForce: after.force, field: after.field, interval: 0.01) }
+        #expect(abs(Angle.signed(filter.heading - 40)) < 1, "heading \(filter.heading) 1.5 s after the new calibration")
+        #expect(abs(filter.roll) < 0.5 && abs(filter.pitch) < 0.5, "the level is untouched: \(filter.roll) \(filter.pitch)")
+        #expect(filter.magneticErrorSine < 0.02)
+    }
+
     @Test func gyroBiasIsLearnedWhileStill() {
         var estimator = GyroBiasEstimator()
         let bias = Vector3(0.01, -0.02, 0.015)   // about a degree per second

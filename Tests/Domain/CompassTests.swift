@@ -57,5 +57,9 @@ import Testing
         #expect(abs(distorted - 6.36) < 0.2, "\(distorted)")
         let drifting = HeadingAccuracy.estimate(calibrationError: 0.5, strengthError: 0, horizontalFraction: 0.45, secondsOnGyro: 300)
         #expect(drifting > 6 && drifting < 6.1)
+        // A filter still 14 degrees from the field it was just given is that far off.
+        let following = HeadingAccuracy.estimate(calibrationError: 0.5, strengthError: 0, horizontalFraction: 0.45, secondsOnGyro: 0,
+                                                 disagreement: 14)
+        #expect(following > 14 && following < 14.1)
     }
 }

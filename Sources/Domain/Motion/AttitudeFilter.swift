@@ -98,6 +98,8 @@ public struct AttitudeFilter: Sendable {
     /// Gravity's strength in the accelerometer's units, learned slowly from every reading.
     private var gravityStrength = Double.nan
     private var restingFor = 0.0
+    /// Seconds left of believing the magnetometer at once after `relearnHeading`.
+    private var headingRelearnLeft = 0.0
     /// The gyro bias the corrections have integrated, rad/s (added to the rate).
     public private(set) var residualBias = Vector3.zero
     /// Whether the device has been at rest long enough for the accelerometer to be gravity alone.
@@ -166,7 +168,13 @@ public struct AttitudeFilter: Sendable {
                 let east = Vector3(2 * (q.x * q.y + q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z - q.w * q.x))
                 let error = Self.rotationError(from: measuredEast * (1 / eastLength), to: east)
                 magneticErrorSquared = error.dot(error)
-                if northTrust.use(errorSquared: magneticErrorSquared, initialising: initialising, interval: interval) {
+                let relearning = headingRelearnLeft > 0
+                if relearning {
+                    // Believed at once and firmly: the field itself has been corrected anew.
+                    headingRelearnLeft -= interval
+                    correction = correction + error * (max(gain, settings.initialGain) / gain)
+                    magnetometerUsed = true
+                } else if northTrust.use(errorSquared: magneticErrorSquared, initialising: initialising, interval: interval) {
                     correction = correction + error
                     magnetometerUsed = true
                 }
@@ -218,6 +226,17 @@ public struct AttitudeFilter: Sendable {
     public mutating func reset() {
         self = AttitudeFilter(settings: settings)
     }
+
+    /// The magnetometer's correction has changed (a new calibration): believe the field at
+    /// once for `relearnTime` seconds, as at start, instead of rejecting the jump of heading
+    /// it brings as a disturbance and taking a minute to follow it.
+    public mutating func relearnHeading() {
+        headingRelearnLeft = Self.relearnTime
+        northTrust = ReferenceTrust(rejectionDegrees: settings.magneticRejection, seconds: settings.recoveryPeriod)
+    }
+
+    /// Seconds.
+    static var relearnTime: Double { 1 }
 
     static func sine(degrees: Double) -> Double {
         // sin for the settings only, without pulling in trigonometry per update.

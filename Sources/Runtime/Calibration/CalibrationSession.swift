@@ -34,7 +34,11 @@ struct CalibrationSession {
         }
         readings.append(raw)
         forces.append(force)
+        added += 1
     }
+
+    /// Readings kept since the session began (thinning does not lower it).
+    private(set) var added = 0
 
     var count: Int { readings.count }
 

@@ -30,6 +30,9 @@ final class CompassService {
     private(set) var calibration: MagnetometerCalibration?
     private var guided: CalibrationSession?
     private var background: CalibrationSession
+    private var addedAtLastFit = 0
+    /// New readings (each turned at least 3 degrees from the last) before the background fit is tried again.
+    static let newReadingsPerFit = 20
     private var nextProgress: MonotonicNanoseconds = 0
     private var nextRefinement: MonotonicNanoseconds
     private var nextEnvironment: MonotonicNanoseconds = 0
@@ -129,7 +132,10 @@ final class CompassService {
 
     /// A background fit replaces the calibration only when it is clearly better.
     private func refine() {
-        guard background.count >= 150 else { return }
+        // A fit costs milliseconds over thousands of readings: only try again when the device
+        // has been turned to something new since the last try.
+        guard background.count >= 150, background.added - addedAtLastFit >= Self.newReadingsPerFit else { return }
+        addedAtLastFit = background.added
         let outcome = background.evaluate()
         guard outcome.isAccepted, let fitted = outcome.calibration else { return }
         if let current = calibration, fitted.expectedHeadingError > 0.8 * current.expectedHeadingError { return }

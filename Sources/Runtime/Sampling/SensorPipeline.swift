@@ -66,6 +66,8 @@ public final class SensorPipeline: @unchecked Sendable {
     private var interference = InterferenceMonitor()
     private var lastProcess: MonotonicNanoseconds = 0
     private var lastCleanField: MonotonicNanoseconds = 0
+    /// The magnetometer calibration the heading was last computed with.
+    private var appliedCalibration: MagnetometerCalibration?
     /// Whether the magnetometer has ever given a reading (the heading exists from then on).
     private var hadMagneticField = false
 
@@ -140,7 +142,14 @@ public final class SensorPipeline: @unchecked Sendable {
         let now = clock.now()
         if let sample = magnetometer?.sample(at: now) {
             // Calibration is fitted in the chip's own axes, so it applies before the mounting turn.
-            let corrected = magnetometerCalibration.read()?.apply(sample.field) ?? sample.field
+            let calibration = magnetometerCalibration.read()
+            if calibration != appliedCalibration {
+                // A new calibration moves the heading by up to tens of degrees at once: the
+                // filter takes it up within a second instead of rejecting it as a disturbance.
+                if appliedCalibration != nil || calibration != nil { attitude.relearnHeading() }
+                appliedCalibration = calibration
+            }
+            let corrected = calibration?.apply(sample.field) ?? sample.field
             let body = MagneticSample(time: sample.time, field: magnetometerAxes.apply(corrected), raw: sample.field)
             current.magnetic = body
             magneticRing.push(body)
@@ -325,7 +334,9 @@ public final class SensorPipeline: @unchecked Sendable {
                 calibrationError: calibration?.expectedHeadingError,
                 strengthError: current.expectedFieldStrength > 0 ? interference.strengthError : .nan,
                 horizontalFraction: expected?.horizontalFraction ?? 0,
-                secondsOnGyro: Double(now &- lastCleanField) / 1e9)
+                secondsOnGyro: Double(now &- lastCleanField) / 1e9,
+                // A disturbed field is the interference's share, not the filter's lag.
+                disagreement: current.magneticInterference ? 0 : Angle.degrees(asin(self.attitude.magneticErrorSine)))
         }
     }
 
