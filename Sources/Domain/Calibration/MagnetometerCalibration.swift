@@ -62,6 +62,19 @@ public struct MagnetometerCalibration: Sendable, Equatable {
         return Angle.degrees(atan2(residualRMS, horizontal))
     }
 
+    /// The broad direction the field takes only with the device face down: along its up axis
+    /// where the field dips (north of the magnetic equator), along its down axis where it
+    /// climbs. Nil near the magnetic equator (dip within 20 degrees: there level and face down
+    /// see the same sides) or when the up axis is not near one of the sensor's axes.
+    static func upturnedDirection(up: Vector3, dip: Double) -> CoverageDirection? {
+        let length = up.length
+        guard length > 0, length.isFinite, dip.isFinite, abs(dip) >= 20 else { return nil }
+        let axis = up * ((dip > 0 ? 1 : -1) / length)
+        let best = CoverageDirection.allCases.max { $0.axis.dot(axis) < $1.axis.dot(axis) }
+        guard let best, best.axis.dot(axis) >= 0.87 else { return nil }   // within 30 degrees
+        return best
+    }
+
     /// Mean dip of the calibrated field below the horizontal, degrees, from readings paired
     /// with accelerometer readings (specific force, which reads up when still: (0, 0, -g) level).
     public static func inclination(fields: [Vector3], specificForces: [Vector3]) -> Double? {
@@ -163,20 +176,23 @@ public struct CalibrationAcceptance: Sendable, Equatable {
     public init() {}
 
     /// Enough directions for the soft-iron matrix to mean something: the overall fraction, and
-    /// no broad direction left out (a missing side lets the ellipsoid bulge there unseen).
-    public func isCoverageEnough(_ coverage: OrientationCoverage) -> Bool {
-        coverage.coverage >= minimumCoverage && coverage.missingDirections.isEmpty
+    /// no broad direction left out (a missing side lets the ellipsoid bulge there unseen) but
+    /// `upturned`, the side the field only reaches with the device face down: a heading is
+    /// read near level, where the fit has seen the field, and nobody turns a handheld or a
+    /// boat over to calibrate it.
+    public func isCoverageEnough(_ coverage: OrientationCoverage, upturned: CoverageDirection? = nil) -> Bool {
+        coverage.coverage >= minimumCoverage && coverage.missingDirections.allSatisfy { $0 == upturned }
     }
 
     /// Every check that fails, most fundamental first (the first is the one to tell a person).
     public func check(samples: Int, flatness: Double?, fit: FieldFit?, fitProblem: FitProblem?,
-                      coverage: OrientationCoverage) -> [CalibrationFailure] {
+                      coverage: OrientationCoverage, upturned: CoverageDirection? = nil) -> [CalibrationFailure] {
         var failures: [CalibrationFailure] = []
         if samples < minimumSamples { failures.append(.tooFewSamples(count: samples, needed: minimumSamples)) }
         if let flatness, flatness < minimumFlatness {
             failures.append(.readingsInAPlane(flatness: flatness, needed: minimumFlatness))
         }
-        if !isCoverageEnough(coverage) {
+        if !isCoverageEnough(coverage, upturned: upturned) {
             failures.append(.tooLittleCoverage(coverage: coverage.coverage, needed: minimumCoverage,
                                                missing: coverage.missingDirections))
         }
@@ -228,7 +244,10 @@ extension MagnetometerCalibration {
     /// Coverage is measured on the calibrated field, whose directions are the true ones.
     /// `specificForces` (accelerometer readings, same order) give the real field dip for the
     /// heading-error estimate.
-    public static func fit(readings: [Vector3], specificForces: [Vector3]? = nil,
+    ///
+    /// `up` is the device's up axis in the magnetometer's axes: with it and the accelerometer
+    /// readings the side of the sphere seen only face down is known and not required.
+    public static func fit(readings: [Vector3], specificForces: [Vector3]? = nil, up: Vector3? = nil,
                            acceptance: CalibrationAcceptance = CalibrationAcceptance()) -> CalibrationOutcome {
         var accumulator = EllipsoidFit()
         for reading in readings { accumulator.add(reading) }
@@ -248,15 +267,20 @@ extension MagnetometerCalibration {
         }
         var chosen = checked
         var coverage = OrientationCoverage()
+        var upturned: CoverageDirection?
         if let fit = checked {
             for reading in readings { coverage.add(direction: fit.apply(reading)) }
-            if fit.model == .ellipsoid && !acceptance.isCoverageEnough(coverage),
+            if let up, let specificForces, specificForces.count == readings.count,
+               let dip = inclination(fields: readings.map { fit.apply($0) }, specificForces: specificForces) {
+                upturned = upturnedDirection(up: up, dip: dip)
+            }
+            if fit.model == .ellipsoid && !acceptance.isCoverageEnough(coverage, upturned: upturned),
                case .success(let sphere) = accumulator.sphere() {
                 chosen = sphere
             }
         }
         let failures = acceptance.check(samples: accumulator.count, flatness: flatness, fit: checked,
-                                        fitProblem: problem, coverage: coverage)
+                                        fitProblem: problem, coverage: coverage, upturned: upturned)
         var calibration: MagnetometerCalibration?
         if let fit = chosen {
             var dip: Double?

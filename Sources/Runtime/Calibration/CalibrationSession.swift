@@ -42,7 +42,8 @@ struct CalibrationSession {
 
     var count: Int { readings.count }
 
-    func evaluate() -> CalibrationOutcome {
-        MagnetometerCalibration.fit(readings: readings, specificForces: forces)
+    /// - Parameter up: the device's up axis in the magnetometer's axes.
+    func evaluate(up: Vector3? = nil) -> CalibrationOutcome {
+        MagnetometerCalibration.fit(readings: readings, specificForces: forces, up: up)
     }
 }

@@ -61,6 +61,9 @@ final class CompassService {
 
     var isCalibrating: Bool { guided != nil }
 
+    /// The device's up axis (body -z) in the magnetometer's axes, where the fit works.
+    private var deviceUp: Vector3 { magnetometerAxes.inverse.apply(Vector3(0, 0, -1)) }
+
     /// One magnetometer reading as the chip gave it, with the latest accelerometer reading (body axes).
     func add(_ sample: MagneticSample, specificForce: Vector3?) {
         guard let specificForce else { return }
@@ -112,7 +115,7 @@ final class CompassService {
     }
 
     private func evaluateGuided(_ session: CalibrationSession, now: MonotonicNanoseconds) {
-        let outcome = session.evaluate()
+        let outcome = session.evaluate(up: deviceUp)
         let acceptance = CalibrationAcceptance()
         progress = min(1, (outcome.calibration?.coverage ?? 0) / acceptance.minimumCoverage)
         if outcome.isAccepted, let fitted = outcome.calibration {
@@ -136,7 +139,7 @@ final class CompassService {
         // has been turned to something new since the last try.
         guard background.count >= 150, background.added - addedAtLastFit >= Self.newReadingsPerFit else { return }
         addedAtLastFit = background.added
-        let outcome = background.evaluate()
+        let outcome = background.evaluate(up: deviceUp)
         guard outcome.isAccepted, let fitted = outcome.calibration else { return }
         if let current = calibration, fitted.expectedHeadingError > 0.8 * current.expectedHeadingError { return }
         adopt(fitted)
