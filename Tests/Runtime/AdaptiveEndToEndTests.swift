@@ -20,7 +20,9 @@ import Testing
             while let line = client.readLine(timeoutMilliseconds: 1000) {
                 if line.contains(#""class":"HEALTH""#) { health = try? JSONValue.parse(line); break }
             }
-            if health?["profile"]?.stringValue == "still" { break }
+            // The profile is decided on the output thread and the rates applied by the sampling
+            // thread at its next tick: wait for both.
+            if health?["profile"]?.stringValue == "still", Self.rates(health)["imu"] == 25 { break }
         }
         kill(run.pid, SIGTERM)
         _ = end.finish(run)
@@ -28,10 +30,15 @@ import Testing
         #expect(report["profile"]?.stringValue == "still")
         #expect(report["gpsInterval"]?.numberValue == 5)
         #expect(report["ringOverflows"]?.numberValue == 0)
-        guard case .array(let tasks)? = report["tasks"] else { Issue.record("no tasks"); return }
-        let rates = Dictionary(uniqueKeysWithValues: tasks.compactMap { task in
-            task["name"]?.stringValue.map { ($0, task["rateHz"]?.numberValue ?? 0) }
-        })
+        let rates = Self.rates(report)
+        #expect(!rates.isEmpty, "no tasks in HEALTH")
         #expect(rates["imu"] == 25 && rates["mag"] == 10 && rates["baro"] == 5 && rates["process"] == 10, "\(rates)")
+    }
+
+    /// Each task's rate in a HEALTH report, by name.
+    static func rates(_ health: JSONValue?) -> [String: Double] {
+        guard case .array(let tasks)? = health?["tasks"] else { return [:] }
+        return Dictionary(tasks.compactMap { task in task["name"]?.stringValue.map { ($0, task["rateHz"]?.numberValue ?? 0) } },
+                          uniquingKeysWith: { first, _ in first })
     }
 }

@@ -114,14 +114,20 @@ import Testing
             // HDT = HDM + the variation HDG gives.
             // Paired by content, not by position: the sentences of one heading cycle are written
             // together, but a capture may start or end in the middle of one.
-            if let index = sentences.firstIndex(where: { $0.hasPrefix("$HCHDM") }),
-               let hdg = sentences[index...].first(where: { $0.hasPrefix("$HCHDG") }),
-               let hdt = sentences[index...].first(where: { $0.hasPrefix("$HCHDT") }) {
+            // One heading cycle: from an HDM to the next (HDT is absent until the declination is known).
+            let cycles = sentences.indices.filter { sentences[$0].hasPrefix("$HCHDM") }.map { start -> ArraySlice<String> in
+                let next = sentences[(start + 1)...].firstIndex { $0.hasPrefix("$HCHDM") } ?? sentences.endIndex
+                return sentences[start..<next]
+            }
+            if let cycle = cycles.first(where: { c in c.contains { $0.hasPrefix("$HCHDG") } && c.contains { $0.hasPrefix("$HCHDT") } }),
+               let index = cycle.indices.first,
+               let hdg = cycle.first(where: { $0.hasPrefix("$HCHDG") }),
+               let hdt = cycle.first(where: { $0.hasPrefix("$HCHDT") }) {
                 let m = Self.field(sentences[index], 1), t = Self.field(hdt, 1)
                 let variation = Self.field(hdg, 4) * (Self.text(hdg, 5).hasPrefix("E") ? 1 : -1)
                 #expect(abs(Angle.heading(m + variation) - t) < 0.15, "\(sentences[index]) \(hdg) \(hdt)")
             } else {
-                Issue.record("no HDM followed by HDG and HDT in \(sentences.count) sentences")
+                Issue.record("no heading cycle with HDM, HDG and HDT in \(sentences.count) sentences")
             }
             if Self.installed("/usr/bin/python3"), TerminalDisplayTests.output("/usr/bin/python3 -c 'import pynmea2' && echo ok").contains("ok") {
                 let path = "/tmp/lodestone-nmea-\(getpid()).txt"

@@ -66,7 +66,7 @@ public struct MagnetometerCalibration: Sendable, Equatable {
     /// where the field dips (north of the magnetic equator), along its down axis where it
     /// climbs. Nil near the magnetic equator (dip within 20 degrees: there level and face down
     /// see the same sides) or when the up axis is not near one of the sensor's axes.
-    static func upturnedDirection(up: Vector3, dip: Double) -> CoverageDirection? {
+    public static func upturnedDirection(up: Vector3, dip: Double) -> CoverageDirection? {
         let length = up.length
         guard length > 0, length.isFinite, dip.isFinite, abs(dip) >= 20 else { return nil }
         let axis = up * ((dip > 0 ? 1 : -1) / length)

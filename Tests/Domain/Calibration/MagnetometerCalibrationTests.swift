@@ -35,6 +35,30 @@ import Testing
         return HeadingErrors(max: worst, rms: (sumSquares / Double(count)).squareRoot())
     }
 
+    /// A figure-8 that never turns the device face down leaves the side of the sphere the field
+    /// reaches only then unseen: without the device's up axis that side is required and the fit
+    /// refused; with it (the running device knows it) the fit is accepted, and the heading near
+    /// level, where it is read, is as good as from the whole sphere.
+    @Test func theFaceDownSideIsNotRequiredWhenUpIsKnown() throws {
+        let attitudes = SyntheticMagnetometer.randomAttitudes(3000, seed: 81) { a in
+            cos(a.roll * .pi / 180) * cos(a.pitch * .pi / 180) >= cos(75 * Double.pi / 180)
+        }
+        let readings = truth.readings(attitudes, seed: 82)
+        let forces = attitudes.map { SyntheticMagnetometer.specificForce(yaw: $0.yaw, pitch: $0.pitch, roll: $0.roll) }
+        let blind = MagnetometerCalibration.fit(readings: readings, specificForces: forces)
+        #expect(!blind.isAccepted && blind.missingDirections == [.minusZ], "\(blind.failures.map(\.reason))")
+        // The synthetic sensor's axes are the body's (z down): up is -z.
+        let outcome = MagnetometerCalibration.fit(readings: readings, specificForces: forces, up: Vector3(0, 0, -1))
+        #expect(outcome.isAccepted, "\(outcome.failures.map(\.reason))")
+        let calibration = try #require(outcome.calibration)
+        #expect(calibration.model == .ellipsoid)
+        let errors = try headingErrors(calibration, model: truth, noisy: false)
+        #expect(errors.max < 1, "heading within 30 deg of level: worst \(errors.max) deg")
+        // In the southern hemisphere the field climbs: face down shows it along the down axis.
+        #expect(MagnetometerCalibration.upturnedDirection(up: Vector3(0, 0, -1), dip: -60) == .plusZ)
+        #expect(MagnetometerCalibration.upturnedDirection(up: Vector3(0, 0, -1), dip: 10) == nil, "near the magnetic equator nothing is spared")
+    }
+
     @Test func figureEightCalibrationGivesHeadingWithinOneDegree() throws {
         let attitudes = SyntheticMagnetometer.randomAttitudes(3000, seed: 21)
         let readings = truth.readings(attitudes, seed: 22)
