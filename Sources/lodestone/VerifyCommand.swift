@@ -51,7 +51,7 @@ enum VerifyCommand {
         var failed = 0
         for trip in trips {
             if !options.flags.contains("json") { writeOut("\(trip.name): \(trip.summary)\n") }
-            let outcome = Referee.run(trip, speed: speed, seed: seed)
+            let outcome = Referee.run(trip, speed: speed, seed: seed, trace: options.values["trace"] != nil)
             if options.flags.contains("log") { for line in outcome.log { writeOut("  log: \(line)\n") } }
             if let path = options.values["trace"] {
                 guard writeFileAtomically(path, Array(outcome.trace.utf8)) else {

@@ -35,9 +35,7 @@ final class PositionService {
         let samePlace = raw.latitude == lastRaw?.latitude && raw.longitude == lastRaw?.longitude
         repeats = (sameTime || (samePlace && motion != .still)) ? repeats + 1 : 0
         lastRaw = (raw.latitude, raw.longitude, raw.utc)
-        let received = raw.received != 0 ? raw.received : now
-        lastPositionAt = received
-        if received >= intervalChangedAt { expectedInterval = pendingInterval }
+        lastPositionAt = raw.received != 0 ? raw.received : now
         guard filter.add(latitude: raw.latitude, longitude: raw.longitude, accuracy: Self.sigma(raw), time: time, motion: motion),
               let estimate = filter.estimate(at: time) else {
             return nil
@@ -100,28 +98,10 @@ final class PositionService {
     }
 
     /// Sets the seconds between fixes the receiver was told to give (adaptive sampling changes
-    /// it) at monotonic time `now`. A shorter interval counts only for fixes received after the
-    /// change: the fix already scheduled comes at the old pace, and a fix read before the change
-    /// but handled after it must not make the next one look late.
-    ///
-    /// The receiver's own clock and the moment its sentences are read are not this thread's, so
-    /// for one old interval (and two new ones) after a shortening the old pace still counts.
-    func setFixInterval(_ seconds: Double, at now: MonotonicNanoseconds) {
-        guard seconds.isFinite, seconds > 0, seconds <= 3600, seconds != pendingInterval else { return }
-        if seconds < pendingInterval {
-            graceInterval = pendingInterval
-            graceUntil = now &+ MonotonicNanoseconds((pendingInterval + 2 * seconds) * 1e9)
-        }
-        pendingInterval = seconds
-        intervalChangedAt = now
-        expectedInterval = max(expectedInterval, seconds)
-    }
-    var fixInterval: Double { pendingInterval }
-    private var pendingInterval = 1.0
-    private var expectedInterval = 1.0
-    private var intervalChangedAt: MonotonicNanoseconds = 0
-    private var graceInterval = 0.0
-    private var graceUntil: MonotonicNanoseconds = 0
+    /// it) at monotonic time `now` (see `FixPace` for why a shortening counts late).
+    func setFixInterval(_ seconds: Double, at now: MonotonicNanoseconds) { pace.set(seconds, at: now) }
+    var fixInterval: Double { pace.interval }
+    private var pace = FixPace()
 
     private func assess(now: MonotonicNanoseconds) -> (confidence: Int, warnings: [FixQuality.Warning]) {
         let age = age(now)
@@ -129,7 +109,7 @@ final class PositionService {
         guard fix.hasPosition || age >= 10 else { return (0, []) }
         return FixQuality.assess(satellites: fix.satellitesUsed, hdop: fix.hdop, error: Self.sigma(fix), age: age,
                                  threeD: fix.mode == .threeD, frozen: repeats >= Self.frozenAfter,
-                                 noFixAfter: max(3, 3 * (now < graceUntil ? max(expectedInterval, graceInterval) : expectedInterval)))
+                                 noFixAfter: max(3, 3 * pace.expected(at: now)))
     }
 
     /// EVENT "gps": which warning, whether it is active, and what to do about it.

@@ -50,11 +50,8 @@ public final class SensorPipeline: @unchecked Sendable {
     private var parser = NMEAParser()
     private let serialBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 512, alignment: 8)
     private var lastFixTime: MonotonicNanoseconds = 0
-    /// The fix interval last seen asked for, and how long the one before it still counts
-    /// after a shortening (see `readGPS`).
-    private var fixIntervalSeen = 1.0
-    private var graceInterval = 0.0
-    private var graceUntil: MonotonicNanoseconds = 0
+    /// The fix interval asked of the receiver, as this thread has seen it.
+    private var fixPace = FixPace()
     /// Along-course acceleration from the receiver's speed, m/s^2.
     private var groundAcceleration = 0.0
 
@@ -203,17 +200,8 @@ public final class SensorPipeline: @unchecked Sendable {
             }
         }
         // A receiver that has missed about three fixes is not healthy, whatever it said before.
-        // After it is asked for faster fixes, the one it had already scheduled comes at the old
-        // pace: for one old interval (and two new ones) the old pace still counts.
-        let requested = Double(bitPattern: expectedFixInterval.load(ordering: .relaxed))
-        if requested != fixIntervalSeen {
-            if requested < fixIntervalSeen {
-                graceInterval = fixIntervalSeen
-                graceUntil = now &+ UInt64((fixIntervalSeen + 2 * requested) * 1e9)
-            }
-            fixIntervalSeen = requested
-        }
-        let interval = now < graceUntil ? max(requested, graceInterval) : requested
+        fixPace.set(Double(bitPattern: expectedFixInterval.load(ordering: .relaxed)), at: now)
+        let interval = fixPace.expected(at: now)
         let silence = UInt64(max(3, 3 * interval) * 1e9)
         current.gpsHealth = now &- lastFixTime < silence && lastFixTime != 0 ? .ok : .degraded
     }
@@ -251,7 +239,7 @@ public final class SensorPipeline: @unchecked Sendable {
         guard fix.hasPosition, fix.speed.isFinite, fix.course.isFinite, fix.speed > 0.5, fix.speed < 200,
               sample.time > fix.received, sample.time - fix.received < 3_000_000_000 else { return sample.acceleration }
         let direction: Vector3
-        if magnetometerCalibration.read() != nil, current.magnetic != nil, !current.magneticInterference {
+        if appliedCalibration != nil, current.magnetic != nil, !current.magneticInterference {
             // The filter's frame points at magnetic north; the receiver's course is true.
             let course = Angle.radians(fix.course - (current.declination ?? 0))
             direction = attitude.orientation.rotateInverse(Vector3(cos(course), sin(course), 0))

@@ -10,13 +10,14 @@ public enum Referee {
         public var checks: [RefereeCheck]
         /// The device's own log lines of the trip.
         public var log: [String]
-        /// The published attitude beside the truth, as CSV (see `TripJudge.trace`).
+        /// The published attitude beside the truth, as CSV (see `TripJudge.trace`); empty unless asked for.
         public var trace: String = ""
         public var passed: Bool { checks.allSatisfy(\.passed) }
     }
 
-    /// Runs one trip at `speed` (world seconds per real second) with the given noise seed.
-    public static func run(_ trip: RefereeTrip, speed: Double, seed: UInt64 = 1) -> Outcome {
+    /// Runs one trip at `speed` (world seconds per real second) with the given noise seed;
+    /// `trace` also writes the published attitude beside the truth (a second replay of the world).
+    public static func run(_ trip: RefereeTrip, speed: Double, seed: UInt64 = 1, trace: Bool = false) -> Outcome {
         let folder = temporaryFolder()
         defer { removeTree(folder) }
         var c = Configuration()
@@ -44,7 +45,7 @@ public enum Referee {
         }
         let judge = TripJudge(trip: trip, reports: recorder.reports, speed: speed,
                               track: RecordedTrack.newest(dataDirectory: c.dataDir ?? folder + "/data"))
-        return Outcome(checks: judge.checks(), log: log, trace: judge.trace())
+        return Outcome(checks: judge.checks(), log: log, trace: trace ? judge.trace() : "")
     }
 
     static func temporaryFolder() -> String {
