@@ -63,6 +63,73 @@ import Testing
         #expect(reading.band == .steady, "\(reading.hPaPerHour) hPa/h")
     }
 
+    /// A trip as the device lives it, one sample every 10 s for `minutes`: the true altitude
+    /// and sea-level pressure at minute m, a barometer whose 10 s means are good to 0.3 Pa (a
+    /// BMP280 read at 10 Hz), and a GPS whose
+    /// vertical error wanders by 2.5 m over minutes (as receivers' do) plus 1.5 m of noise,
+    /// fused as the device fuses them. Returns the trend and the true rate at the end (hPa/h).
+    static func trip(minutes: Int, altitude: (Double) -> Double, seaLevel: (Double) -> Double,
+                     seed: UInt64) -> (trend: PressureTrend, trueRate: Double) {
+        var trend = PressureTrend(), fusion = AltitudeFusion()
+        var state = seed, bias = 0.0
+        func gaussian(_ sigma: Double) -> Double {
+            var total = 0.0
+            for _ in 0..<12 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                total += Double(state >> 11) / Double(1 << 53)
+            }
+            return (total - 6) * sigma
+        }
+        for step in 0...(minutes * 6) {
+            let minute = Double(step) / 6
+            let height = altitude(minute)
+            let station = seaLevel(minute) * pow(1 - height / 44_330.77, 5.255_88) + gaussian(0.003)
+            bias = 0.95 * bias + gaussian(2.5 * (1 - 0.95 * 0.95).squareRoot())
+            let baro = BarometricAltitude.altitude(pressure: station * 100, reference: 101_325)
+            let fused = fusion.update(barometric: baro, gps: height + bias + gaussian(1.5), interval: 10)
+            trend.add(seaLevelPressure: BarometricAltitude.seaLevelPressure(pressure: station * 100, altitude: fused) / 100,
+                      stationPressure: station, time: Self.start + Double(step) * 10)
+        }
+        let end = Double(minutes), window = Double(min(minutes, PressureTrend.fitMinutes))
+        return (trend, (seaLevel(end) - seaLevel(end - window)) / (window / 60))
+    }
+
+    /// A hike: 90 m up in 5 minutes, 3 minutes on the flat, down, on the flat, over and
+    /// over, while a front comes in at -1.2 hPa/h. GPS alone cannot level that to better than
+    /// about 1 hPa/h; the flat stretches between the climbs give the weather's own rate.
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func aHikeInFallingWeatherReadsTheWeather(seed: UInt64) throws {
+        let hills = { (m: Double) -> Double in
+            let phase = m.truncatingRemainder(dividingBy: 16)
+            return phase < 5 ? 18 * phase : (phase < 8 ? 90 : (phase < 13 ? 90 - 18 * (phase - 8) : 0))
+        }
+        for minutes in [35, 50, 90] {
+            let (trend, truth) = Self.trip(minutes: minutes, altitude: hills, seaLevel: { 1015.25 - 1.2 * $0 / 60 }, seed: seed)
+            let reading = try #require(trend.reading)
+            #expect(abs(reading.hPaPerHour - truth) <= 0.2, "\(minutes) min: \(reading.hPaPerHour) against \(truth) hPa/h")
+        }
+    }
+
+    /// A boat never climbs: its swell averages out within a minute, and every minute is level.
+    @Test(arguments: [UInt64(5), 6, 7])
+    func aBoatReadsTheWeatherToATenth(seed: UInt64) throws {
+        let swell = { (m: Double) -> Double in 0.3 * sin(2 * Double.pi * m * 60 / 8) }
+        for minutes in [35, 45, 60] {
+            let (trend, truth) = Self.trip(minutes: minutes, altitude: swell,
+                                           seaLevel: { 1016 + 0.3 * sin(2 * Double.pi * $0 / 120) }, seed: seed)
+            let reading = try #require(trend.reading)
+            #expect(abs(reading.hPaPerHour - truth) <= 0.2, "\(minutes) min: \(reading.hPaPerHour) against \(truth) hPa/h")
+        }
+    }
+
+    /// A path rising 0.6 m a minute for an hour looks level to the barometer (0.07 hPa a
+    /// minute) and would read as -4 hPa/h; GPS knows better, and the sea-level series decides.
+    @Test func aLongGentleSlopeIsNotAStorm() throws {
+        let (trend, _) = Self.trip(minutes: 60, altitude: { 200 + 0.6 * $0 }, seaLevel: { _ in 1013 }, seed: 8)
+        let reading = try #require(trend.reading)
+        #expect(reading.band == .steady, "\(reading.hPaPerHour) hPa/h")
+    }
+
     @Test func theWMOCharacteristicFollowsTheShape() throws {
         func code(_ pressure: @escaping (Double) -> Double) -> Int? { Self.trend(minutes: 200, pressure).reading?.characteristic }
         #expect(code { 1010 + 2 * $0 / 180 } == 2, "rising steadily")

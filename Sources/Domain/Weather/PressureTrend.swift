@@ -1,10 +1,20 @@
 /// Where the weather is going, from the sea-level pressure of the last hours.
 ///
 /// The pressure fed in is reduced to sea level with the device's best altitude, so walking
-/// uphill (the station pressure falls 12 hPa per 100 m) does not read as a storm. The
-/// tendency is a Theil-Sen slope (the median of the slopes between all pairs of minutes),
-/// which a gust, a door slamming or a few minutes of bad altitude cannot swing. Nothing is
-/// said before 30 minutes of data; the answer changes once a minute.
+/// uphill (the station pressure falls 12 hPa per 100 m) does not read as a storm. That
+/// altitude leans on GPS, whose vertical error wanders by metres over minutes, and a metre is
+/// 0.12 hPa: on the move it would read as a trend of up to 1 hPa/h. So the tendency comes
+/// from the station pressure itself wherever the altitude did not change: minutes at rest, and
+/// "level" minutes, each within `levelChange` of the one before (a climb changes the pressure
+/// ten times faster than any weather; a boat or a walk on the flat stays within it). Across a
+/// climb nothing is compared: each level stretch gives slopes between its own minutes only.
+/// When there are too few level minutes, or their slope disagrees with the sea-level series
+/// by more than GPS can explain (a long gentle slope looks level to the barometer), the
+/// sea-level series decides.
+///
+/// Both are Theil-Sen slopes (the median of the slopes between pairs of minutes), which a
+/// gust, a door slamming or a few minutes of bad altitude cannot swing. Nothing is said before
+/// 30 minutes of data; the answer changes once a minute.
 public struct PressureTrend: Sendable {
     public enum Band: String, Sendable, Equatable {
         case risingFast, rising, steady, falling, fallingFast
@@ -62,37 +72,81 @@ public struct PressureTrend: Sendable {
     /// The robust fit looks at the last 3 hours.
     public static let fitMinutes = 180
 
+    /// Station pressure (hPa) changing by at most this from one minute to the next is level:
+    /// 0.8 m of altitude, or 6 hPa/h, faster than any but the wildest weather. Walking up
+    /// the gentlest path a person notices (3%) changes it by 0.3 hPa a minute.
+    public static let levelChange = 0.1
+    /// Level minutes the station-pressure slope needs before it decides: two stretches of
+    /// two. The barometer averages a minute to a twentieth of a pascal, so one pair of level
+    /// minutes already gives the rate to 0.05 hPa/h; more guard against a slow climb.
+    public static let levelMinutesNeeded = 4
+    /// The most the sea-level series' slope can be off through GPS's vertical wander (hPa/h);
+    /// a level slope further from it than this was a gentle climb, not weather.
+    public static let gpsTrendUncertainty = 2.0
+
     /// One mean sea-level pressure (hPa) per minute, newest last, at most 6 h + 1 min.
     public private(set) var minutes: [Double] = []
+    /// Per minute, beside `minutes`: the mean station pressure (hPa; NaN when not given) and
+    /// whether the altitude held since the minute before (see `levelChange`).
+    private var station: [Double] = []
+    private var levelWithPrevious: [Bool] = []
+    private var lastMinuteResting = false
     private var currentMinute: Int64?
     private var sum = 0.0, count = 0
+    private var stationSum = 0.0, stationCount = 0, resting = true
 
-    public init() { minutes.reserveCapacity(362) }
+    public init() {
+        minutes.reserveCapacity(362)
+        station.reserveCapacity(362)
+        levelWithPrevious.reserveCapacity(362)
+    }
 
-    /// A sea-level pressure (hPa) at UTC `time` (seconds). Minutes with no sample are filled with
-    /// NaN so the time axis stays true; returns true when a minute was completed (the moment
-    /// the assessment may change).
+    /// A sea-level pressure (hPa) at UTC `time` (seconds), with the station pressure it was
+    /// reduced from (hPa; NaN when unknown) and whether the device was at rest. Minutes with
+    /// no sample are filled with NaN so the time axis stays true; returns true when a minute
+    /// was completed (the moment the assessment may change).
     @discardableResult
-    public mutating func add(seaLevelPressure: Double, time: Double) -> Bool {
+    public mutating func add(seaLevelPressure: Double, stationPressure: Double = .nan, resting: Bool = false, time: Double) -> Bool {
         guard seaLevelPressure.isFinite, seaLevelPressure > 800, seaLevelPressure < 1100, time.isFinite else { return false }
         let minute = Int64((time / 60).rounded(.down))
         var completed = false
         if let current = currentMinute, minute != current {
             if minute < current { return false }   // the clock went back: keep the data, skip the sample
-            push(count > 0 ? sum / Double(count) : .nan)
-            for _ in 0..<min(361, Int(minute - current - 1)) { push(.nan) }
-            (sum, count) = (0, 0)
+            completeMinute()
+            for _ in 0..<min(361, Int(minute - current - 1)) { push(.nan, station: .nan, resting: false) }
             completed = true
         }
         currentMinute = minute
         sum += seaLevelPressure
         count += 1
+        if stationPressure.isFinite, stationPressure > 100, stationPressure < 1100 {
+            stationSum += stationPressure
+            stationCount += 1
+        }
+        self.resting = self.resting && resting
         return completed
     }
 
-    private mutating func push(_ value: Double) {
+    private mutating func completeMinute() {
+        push(count > 0 ? sum / Double(count) : .nan, station: stationCount > 0 ? stationSum / Double(stationCount) : .nan,
+             resting: count > 0 && resting)
+        (sum, count, stationSum, stationCount, resting) = (0, 0, 0, 0, true)
+    }
+
+    private mutating func push(_ value: Double, station pressure: Double, resting: Bool) {
+        let previous = station.last ?? .nan
+        let level = pressure.isFinite && previous.isFinite
+            && ((resting && lastMinuteResting) || abs(pressure - previous) <= Self.levelChange)
         minutes.append(value)
-        if minutes.count > 361 { minutes.removeFirst(minutes.count - 361) }
+        station.append(pressure)
+        levelWithPrevious.append(level)
+        lastMinuteResting = resting
+        if minutes.count > 361 {
+            let excess = minutes.count - 361
+            minutes.removeFirst(excess)
+            station.removeFirst(excess)
+            levelWithPrevious.removeFirst(excess)
+        }
     }
 
     /// The assessment from the completed minutes; nil before 30 minutes of data.
@@ -101,7 +155,9 @@ public struct PressureTrend: Sendable {
         let known = window.enumerated().filter { $0.element.isFinite }
         guard known.count >= Self.minimumMinutes, let first = known.first, let last = known.last,
               last.offset - first.offset >= Self.minimumMinutes - 1 else { return nil }
-        let rate = Self.theilSen(known.map { (Double($0.offset), $0.element) }) * 60
+        let seaLevelRate = Self.theilSen([known.map { (Double($0.offset), $0.element) }]) * 60
+        var rate = seaLevelRate
+        if let level = levelRate(), abs(level - seaLevelRate) <= Self.gpsTrendUncertainty { rate = level }
         var reading = Reading(hPaPerHour: rate, band: Band(hPaPerHour: rate), minutes: known.count)
         if let change = change(over: 180) {
             reading.threeHourChange = change
@@ -156,14 +212,37 @@ public struct PressureTrend: Sendable {
         return b - a
     }
 
-    /// The median of the pairwise slopes. O(n^2) pairs for n <= 180 minutes: 16,110 slopes,
-    /// computed once a minute.
-    static func theilSen(_ points: [(x: Double, y: Double)]) -> Double {
+    /// The weather's rate (hPa/h) from the station pressure of the level stretches of the fit
+    /// window, scaled to sea level; nil with fewer than `levelMinutesNeeded` level minutes.
+    func levelRate() -> Double? {
+        let first = max(0, minutes.count - Self.fitMinutes)
+        var stretches: [[(x: Double, y: Double)]] = []
+        var stretch: [(x: Double, y: Double)] = []
+        for index in first..<minutes.count {
+            if !levelWithPrevious[index] || index == first {
+                if stretch.count >= 2 { stretches.append(stretch) }
+                stretch = []
+            }
+            if station[index].isFinite { stretch.append((Double(index), station[index])) }
+        }
+        if stretch.count >= 2 { stretches.append(stretch) }
+        guard stretches.reduce(0, { $0 + $1.count }) >= Self.levelMinutesNeeded,
+              let last = (first..<minutes.count).last(where: { minutes[$0].isFinite && station[$0].isFinite }) else { return nil }
+        // A change of station pressure is a change at sea level scaled by their ratio
+        // (1.12 at 1,000 m).
+        return Self.theilSen(stretches) * 60 * minutes[last] / station[last]
+    }
+
+    /// The median of the slopes between pairs of points within each group. O(n^2) pairs for
+    /// n <= 180 minutes: at most 16,110 slopes, computed once a minute.
+    static func theilSen(_ groups: [[(x: Double, y: Double)]]) -> Double {
         var slopes: [Double] = []
-        slopes.reserveCapacity(points.count * (points.count - 1) / 2)
-        for i in points.indices {
-            for j in (i + 1)..<points.count where points[j].x != points[i].x {
-                slopes.append((points[j].y - points[i].y) / (points[j].x - points[i].x))
+        slopes.reserveCapacity(groups.reduce(0) { $0 + $1.count * ($1.count - 1) / 2 })
+        for points in groups {
+            for i in points.indices {
+                for j in (i + 1)..<points.count where points[j].x != points[i].x {
+                    slopes.append((points[j].y - points[i].y) / (points[j].x - points[i].x))
+                }
             }
         }
         guard !slopes.isEmpty else { return 0 }

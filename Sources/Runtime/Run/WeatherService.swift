@@ -51,7 +51,7 @@ final class WeatherService {
         // reduced to sea level from a guess, and would read as a front passing.
         if !levelled && fusion.isLevelled { restartTrend() }
         seaLevel = BarometricAltitude.seaLevelPressure(pressure: pascal, altitude: fused) / 100
-        if trend.add(seaLevelPressure: seaLevel, time: time) { reading = trend.reading }
+        if trend.add(seaLevelPressure: seaLevel, stationPressure: station, resting: resting, time: time) { reading = trend.reading }
     }
 
     func restartTrend() {
