@@ -35,11 +35,12 @@ import Testing
     /// after the first `settle` seconds.
     static func replay(settle: Double = 5) -> Errors? {
         guard let sensor = rows("fusion_sensor_data.csv"), let reference = rows("fusion_reference_euler.csv") else { return nil }
-        // The reference is Fusion with its own settings, which have no rest rule and no
-        // integral of the corrections.
+        // The reference is Fusion with its own settings, which have no rest rule, no
+        // integral of the corrections and no set-off hold.
         var settings = AttitudeFilter.Settings()
         settings.restGain = 0
         settings.integralGain = 0
+        settings.setOffHold = 0
         var filter = AttitudeFilter(settings: settings)
         var bias = GyroBiasEstimator()
         var errors = Errors()
@@ -191,6 +192,50 @@ import Testing
         #expect(abs(filter.roll) < 1 && abs(filter.pitch) < 1, "roll \(filter.roll) pitch \(filter.pitch)")
         #expect(abs(Angle.signed(filter.heading - 90)) < 1, "heading \(filter.heading)")
         #expect(!filter.magnetometerUsed)
+    }
+
+    /// The worst pitch error while a car at rest pulls out at 1.5 m/s^2 for 10 s (its engine
+    /// humming at 11 Hz), the accelerometer reading the speeding up as 9 degrees of tilt.
+    static func pullingOutPitchError(setOffHold: Double) -> Double {
+        var settings = AttitudeFilter.Settings()
+        settings.setOffHold = setOffHold
+        var filter = AttitudeFilter(settings: settings)
+        let level = Self.still(Quaternion(roll: 0, pitch: 0, yaw: Angle.radians(200)))
+        for _ in 0..<500 { filter.update(rotationRate: .zero, specificForce: level.force, field: level.field, interval: 0.01) }
+        var worst = 0.0
+        for step in 0..<1000 {
+            let hum = 0.3 * sin(2 * Double.pi * 11 * Double(step) * 0.01)
+            filter.update(rotationRate: .zero, specificForce: level.force + Vector3(1.5, 0, hum), field: level.field, interval: 0.01)
+            worst = max(worst, abs(filter.pitch))
+        }
+        return worst
+    }
+
+    @Test func aCarPullingOutIsNotATilt() {
+        let held = Self.pullingOutPitchError(setOffHold: AttitudeFilter.Settings().setOffHold)
+        let unheld = Self.pullingOutPitchError(setOffHold: 0)
+        print("pulling out at 1.5 m/s^2: worst pitch error \(held) deg with the set-off hold, \(unheld) deg without")
+        #expect(held < 0.5)
+        #expect(unheld > 5, "the case must be one the hold is needed for")
+    }
+
+    /// The hold ends: a device put down tilted with the gyro off (or a new mounting) is level
+    /// again soon after the hold's 10 s, and a real tilt the gyro sees is followed at once.
+    @Test func theSetOffHoldDoesNotKeepALevelThatIsWrong() {
+        var filter = AttitudeFilter()
+        let level = Self.still(Quaternion(roll: 0, pitch: 0, yaw: 0))
+        for _ in 0..<500 { filter.update(rotationRate: .zero, specificForce: level.force, field: level.field, interval: 0.01) }
+        let tilted = Self.still(Quaternion(roll: 0, pitch: Angle.radians(20), yaw: 0))
+        for _ in 0..<1500 { filter.update(rotationRate: .zero, specificForce: tilted.force, field: tilted.field, interval: 0.01) }
+        #expect(abs(filter.pitch - 20) < 1, "pitch \(filter.pitch) after 15 s")
+
+        var turning = AttitudeFilter()
+        for _ in 0..<500 { turning.update(rotationRate: .zero, specificForce: level.force, field: level.field, interval: 0.01) }
+        for step in 1...200 {
+            let now = Self.still(Quaternion(roll: 0, pitch: Angle.radians(0.1 * Double(step)), yaw: 0))
+            turning.update(rotationRate: Vector3(0, Angle.radians(10), 0), specificForce: now.force, field: now.field, interval: 0.01)
+        }
+        #expect(abs(turning.pitch - 20) < 0.5, "pitch \(turning.pitch) after turning 20 deg")
     }
 
     @Test func aLastingChangeOfTheFieldIsBelievedAfterTheRecoveryPeriod() {

@@ -7,24 +7,6 @@ import LodestoneSim
 /// cannot keep a trip's pace at 120x while the other suites load both cores, so there the
 /// trips are skipped with a message and only the option parsing and board checks run.
 @Suite(.serialized) struct RefereeTests {
-    /// Checks the device does not pass yet, each with what it measures today (see the README's
-    /// "Referee" section). They stay visible in every run; none is loosened.
-    static let knownFailures: Set<String> = [
-        // Pulling out of the car park with the still profile's fixes 5 s apart: the car's
-        // acceleration reads as up to 9 deg of pitch for ten seconds, the heading follows the
-        // tilt (6 deg), and the dip it implies flags interference; 1.0-1.3 deg p95 over the drive.
-        "drive/magnetic heading error p95",
-        "drive/true heading error p95",
-        "drive/false interference flags",
-        "drive-turned/magnetic heading error p95",
-        "drive-turned/true heading error p95",
-        "drive-turned/false interference flags",
-    ]
-
-    static func isKnown(_ check: RefereeCheck) -> Bool {
-        knownFailures.contains(check.name) || knownFailures.contains("\(check.trip)/\(check.name)")
-    }
-
     static var optimised: Bool {
         #if DEBUG
         return false
@@ -46,13 +28,7 @@ import LodestoneSim
         let outcome = Referee.run(trip, speed: trip.duration <= 400 ? 30 : 120, seed: 1)
         #expect(outcome.checks.count >= 6, "every trip judges at least attitude, motion, rates, warnings and the clock")
         for check in outcome.checks {
-            if Self.isKnown(check) {
-                withKnownIssue("\(check.trip): \(check.name) measured \(check.measured) (limit \(check.limit))", isIntermittent: true) {
-                    #expect(check.passed, "\(check.trip): \(check.name): \(check.detail)")
-                }
-            } else {
-                #expect(check.passed, "\(check.trip): \(check.name) measured \(check.measured) \(check.comparison) \(check.limit): \(check.detail)")
-            }
+            #expect(check.passed, "\(check.trip): \(check.name) measured \(check.measured) \(check.comparison) \(check.limit): \(check.detail)")
         }
     }
 

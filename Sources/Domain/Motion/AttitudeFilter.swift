@@ -38,6 +38,15 @@ public struct AttitudeFilter: Sendable {
         public var restTime: Double = 0.25
         /// Rad/s.
         public var restRotation: Double = 0.05
+        /// Setting off from rest (a car pulling out, a boat casting off) the accelerometer
+        /// feels the speeding up as a tilt: 1.5 m/s^2 reads as 9 degrees, with nothing turning.
+        /// After a rest of at least `setOffRest` seconds the level is known and the gyro's bias
+        /// freshly learned, so for `setOffHold` seconds the level is carried on the gyro and
+        /// gravity is heard only within `setOffRejection` degrees; by then GPS has sped up and
+        /// tells speeding up from tilt. A hold of zero turns it off.
+        public var setOffRest: Double = 1
+        public var setOffHold: Double = 10
+        public var setOffRejection: Double = 2
         /// Per second squared: what is left of the gyro's bias once `GyroBiasEstimator` has
         /// had no still moment to learn it (a boat rolling from the moment it casts off) is
         /// integrated out of gravity's corrections, so it does not stand as a steady tilt of
@@ -98,6 +107,11 @@ public struct AttitudeFilter: Sendable {
     /// Gravity's strength in the accelerometer's units, learned slowly from every reading.
     private var gravityStrength = Double.nan
     private var restingFor = 0.0
+    /// Seconds at rest with gravity where the estimate has it, and seconds left of the
+    /// set-off hold (see `Settings.setOffHold`).
+    private var settledFor = 0.0
+    private var setOffLeft = 0.0
+    private let setOffLimitSquared: Double
     /// Seconds left of believing the magnetometer at once after `relearnHeading`.
     private var headingRelearnLeft = 0.0
     /// The gyro bias the corrections have integrated, rad/s (added to the rate).
@@ -110,7 +124,12 @@ public struct AttitudeFilter: Sendable {
         gainFall = (settings.initialGain - settings.gain) / max(settings.initialisationPeriod, 1e-9)
         gravityTrust = ReferenceTrust(rejectionDegrees: settings.accelerationRejection, seconds: settings.recoveryPeriod)
         northTrust = ReferenceTrust(rejectionDegrees: settings.magneticRejection, seconds: settings.recoveryPeriod)
+        let setOffLimit = Self.sine(degrees: settings.setOffRejection)
+        setOffLimitSquared = setOffLimit * setOffLimit
     }
+
+    /// Whether the level is being carried on the gyro through a set-off from rest.
+    public var isHoldingThroughSetOff: Bool { setOffLeft > 0 }
 
     /// - Parameters:
     ///   - rotationRate: gyroscope, rad/s, with any bias already removed.
@@ -126,9 +145,9 @@ public struct AttitudeFilter: Sendable {
             if initialising { gain = settings.initialGain - gainFall * elapsed }
         }
 
-        // Where the filter thinks "up" (the still accelerometer's direction) and "east" are, in body axes.
+        // Where the filter thinks "up" and "east" are, in body axes.
         let q = orientation
-        let up = Vector3(2 * (q.w * q.y - q.x * q.z), -2 * (q.y * q.z + q.w * q.x), -(1 - 2 * (q.x * q.x + q.y * q.y)))
+        let up = estimatedUp
         var correction = Vector3.zero
 
         accelerometerUsed = false
@@ -139,20 +158,24 @@ public struct AttitudeFilter: Sendable {
             let error = Self.rotationError(from: measured, to: up)
             accelerationErrorSquared = error.dot(error)
             let trusted = gravityTrust.use(errorSquared: accelerationErrorSquared, initialising: initialising, interval: interval)
-            if isResting && settings.restGain > settings.gain {
+            let heard = noteSetOff(interval: interval)
+            if isResting && settings.restGain > settings.gain && heard {
                 // Gravity alone: believed at once and firmly, whatever the estimate says.
                 correction = correction + error * (max(gain, settings.restGain) / gain)
                 accelerometerUsed = true
-            } else if trusted {
+                // Once the level has come round, what still pulls at it is the gyro's bias:
+                // learned in a second or two (the rest gain's critically damped integral), so
+                // the gyro can carry the level alone when the rest ends (see `setOffHold`).
+                if !initialising, settings.integralGain > 0, accelerationErrorSquared <= setOffLimitSquared {
+                    learnBias(error, gain: settings.restGain * settings.restGain / 4, interval: interval)
+                }
+            } else if trusted && heard {
                 correction = correction + error
                 accelerometerUsed = true
                 // Only gravity agreeing within the rejection angle teaches the integral: a
                 // reference being believed again after a long disagreement says nothing of bias.
                 if !initialising, settings.integralGain > 0, accelerationErrorSquared <= gravityTrust.limitSquared {
-                    let limit = settings.integralLimit
-                    let grown = residualBias + error * (settings.integralGain * interval)
-                    residualBias = Vector3(min(max(grown.x, -limit), limit), min(max(grown.y, -limit), limit),
-                                           min(max(grown.z, -limit), limit))
+                    learnBias(error, gain: settings.integralGain, interval: interval)
                 }
             }
         }
@@ -202,6 +225,44 @@ public struct AttitudeFilter: Sendable {
         }
         let steady = abs(forceLength - gravityStrength) < 0.02 * gravityStrength
         restingFor = turning || !steady ? 0 : restingFor + interval
+    }
+
+    /// The rates fed in have had `change` more bias taken out (a `GyroBiasEstimator` ahead of
+    /// the filter learned it). Where gravity has already taught the integral that bias (the
+    /// axes across the vertical), it is handed over, not taken out twice; and whatever the
+    /// estimator learns there that is not bias (a slow real turn mistaken for stillness) is
+    /// undone the same way. Along the vertical, gravity teaches nothing: the estimator's.
+    public mutating func biasRemovedUpstream(_ change: Vector3) {
+        guard change != .zero, !initialising, settings.integralGain > 0 else { return }
+        let up = estimatedUp
+        learnBias(change - up * up.dot(change), gain: 1, interval: 1)
+    }
+
+    /// Where the filter thinks "up" (the still accelerometer's direction) is, in body axes.
+    private var estimatedUp: Vector3 {
+        let q = orientation
+        return Vector3(2 * (q.w * q.y - q.x * q.z), -2 * (q.y * q.z + q.w * q.x), -(1 - 2 * (q.x * q.x + q.y * q.y)))
+    }
+
+    private mutating func learnBias(_ error: Vector3, gain: Double, interval: Double) {
+        let limit = settings.integralLimit
+        let grown = residualBias + error * (gain * interval)
+        residualBias = Vector3(min(max(grown.x, -limit), limit), min(max(grown.y, -limit), limit), min(max(grown.z, -limit), limit))
+    }
+
+    /// Arms the set-off hold when a settled rest ends (the force changes strength, the device
+    /// turns, or gravity moves away from where the estimate has it with nothing turning);
+    /// returns whether gravity may be heard this update.
+    private mutating func noteSetOff(interval: Double) -> Bool {
+        setOffLeft = max(0, setOffLeft - interval)
+        let agrees = accelerationErrorSquared <= setOffLimitSquared
+        if isResting && agrees {
+            settledFor += interval
+        } else {
+            if settledFor >= settings.setOffRest && settings.setOffHold > 0 && !initialising { setOffLeft = settings.setOffHold }
+            settledFor = 0
+        }
+        return setOffLeft <= 0 || agrees
     }
 
     /// Seconds over which gravity's strength is averaged.

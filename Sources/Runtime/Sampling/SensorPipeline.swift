@@ -52,8 +52,8 @@ public final class SensorPipeline: @unchecked Sendable {
     private var lastFixTime: MonotonicNanoseconds = 0
     /// The fix interval asked of the receiver, as this thread has seen it.
     private var fixPace = FixPace()
-    /// Along-course acceleration from the receiver's speed, m/s^2.
-    private var groundAcceleration = 0.0
+    /// Along-course acceleration from the receiver's speed.
+    private var groundAcceleration = GroundAcceleration()
 
     private var current = NavigationState()
     private var attitude: AttitudeFilter
@@ -184,7 +184,7 @@ public final class SensorPipeline: @unchecked Sendable {
             framer.feed(UnsafeRawBufferPointer(rebasing: serialBuffer[0..<count])) { sentence in
                 sentenceRing.push(RawSentence(sentence))
                 if let fix = parser.parse(sentence, received: now) {
-                    noteAcceleration(fix)
+                    groundAcceleration.add(speed: fix.speed, time: Double(fix.received) / 1e9)
                     current.fix = fix
                     lastFixTime = now
                     fixRing.push(fix)
@@ -219,7 +219,9 @@ public final class SensorPipeline: @unchecked Sendable {
         }
         lastIMUTime = sample.time
         guard interval <= Self.longestIMUInterval else { return }
+        let learned = gyroBias.bias
         let rate = gyroBias.update(sample.rotationRate, interval: interval)
+        attitude.biasRemovedUpstream(gyroBias.bias - learned)
         // A field bent by nearby iron would turn the heading: carry it on the gyro instead.
         let field = current.magneticInterference ? nil : current.magnetic?.field
         attitude.update(rotationRate: rate, specificForce: gravityAlone(sample, rate: rate), field: field, interval: interval)
@@ -252,19 +254,7 @@ public final class SensorPipeline: @unchecked Sendable {
             direction = forward * (1 / length)
         }
         // Speeding up or slowing down along the way (setting off, braking) tilts the force too.
-        return sample.acceleration - rate.cross(direction * fix.speed) - direction * groundAcceleration
-    }
-
-    /// The change of ground speed between the last two fixes, m/s^2 (0 when unknown or implausible).
-    private func noteAcceleration(_ fix: GPSFix) {
-        let previous = current.fix
-        guard fix.speed.isFinite, previous.speed.isFinite, fix.received > previous.received, previous.received != 0 else {
-            groundAcceleration = 0
-            return
-        }
-        let interval = Double(fix.received - previous.received) / 1e9
-        let change = interval > 0.05 && interval < 3 ? (fix.speed - previous.speed) / interval : 0
-        groundAcceleration = abs(change) < 10 ? change : 0
+        return sample.acceleration - rate.cross(direction * fix.speed) - direction * groundAcceleration.value
     }
 
     public func process() {
