@@ -17,8 +17,14 @@ public struct CivilTime: Sendable, Equatable {
         self.second = second
     }
 
-    /// Splits seconds since 1970-01-01T00:00:00Z into a calendar date and time of day.
+    /// The instants a calendar date is written for: 0001-01-01 to 9999-12-31 (four-digit years).
+    public static let writableSeconds = -62_135_596_800.0 ... 253_402_300_799.0
+
+    /// Splits seconds since 1970-01-01T00:00:00Z into a calendar date and time of day. An
+    /// instant outside `writableSeconds` (a damaged file's 1e308, NaN) is held at its nearer
+    /// end rather than trapping: callers that read stored times check them first.
     public init(unixSeconds: Double) {
+        let unixSeconds = unixSeconds.isNaN ? 0 : min(max(unixSeconds, Self.writableSeconds.lowerBound), Self.writableSeconds.upperBound)
         let whole = unixSeconds.rounded(.down)
         var days = Int(whole / 86_400)
         var secondOfDay = whole - Double(days) * 86_400

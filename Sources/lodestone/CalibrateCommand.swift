@@ -92,7 +92,7 @@ enum CalibrateCommand {
             if json {
                 writeOut(line + "\n")
             } else {
-                let percent = Int(((report["progress"]?.numberValue ?? 0) * 100).rounded())
+                let percent = Int(rounding: (report["progress"]?.numberValue ?? 0) * 100, in: 0...100) ?? 0
                 let shown = status == "inProgress" ? "\(percent)%  \(message)" : message
                 if shown != lastShown { writeOut(shown + "\n") }
                 lastShown = shown

@@ -45,13 +45,17 @@ enum StatusCommand {
             for task in tasks {
                 var s = TaskStatistics()
                 s.rateHz = task["rateHz"]?.numberValue ?? 0
-                s.runs = UInt64(task["runs"]?.numberValue ?? 0)
-                s.totalExecution = UInt64((task["meanus"]?.numberValue ?? 0) * 1000 * Double(s.runs))
-                s.maxExecution = UInt64((task["maxus"]?.numberValue ?? 0) * 1000)
-                s.overruns = UInt64(task["overruns"]?.numberValue ?? 0)
-                s.slips = UInt64(task["slips"]?.numberValue ?? 0)
-                s.skips = UInt64(task["skips"]?.numberValue ?? 0)
-                s.missed = UInt64(task["missed"]?.numberValue ?? 0)
+                // Counts from the socket: anything negative, fractional or beyond range reads as 0.
+                func count(_ key: String, scale: Double = 1) -> UInt64 {
+                    UInt64(rounding: (task[key]?.numberValue ?? 0) * scale, in: 0...UInt64(1) << 62) ?? 0
+                }
+                s.runs = count("runs")
+                s.totalExecution = count("meanus", scale: 1000 * Double(s.runs))
+                s.maxExecution = count("maxus", scale: 1000)
+                s.overruns = count("overruns")
+                s.slips = count("slips")
+                s.skips = count("skips")
+                s.missed = count("missed")
                 lines.append(SchedulerTable.TaskLine(name: task["name"]?.stringValue ?? "?", statistics: s,
                                                  budgetMicroseconds: task["budgetus"]?.numberValue ?? 0))
             }

@@ -115,8 +115,7 @@ public struct NMEAFields {
     /// An integer field, or nil.
     public func integer(_ field: Int) -> Int? {
         let value = number(field)
-        guard value.isFinite, value == value.rounded(), abs(value) < 1e9 else { return nil }
-        return Int(value)
+        return Int(whole: value, in: -999_999_999...999_999_999)
     }
 
     /// A latitude or longitude ("ddmm.mmmm" + hemisphere field), degrees, or NaN.

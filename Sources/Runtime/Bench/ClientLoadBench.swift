@@ -61,8 +61,8 @@ public enum ClientLoadBench {
         }
         guard let loop = health?["loop"] else { return nil }
         return Run(clients: clients.count, latenessP99: loop["latenessP99us"]?.numberValue ?? .nan,
-                   latenessMax: loop["latenessMaxus"]?.numberValue ?? .nan, overruns: Int(loop["overruns"]?.numberValue ?? -1),
+                   latenessMax: loop["latenessMaxus"]?.numberValue ?? .nan, overruns: Int(whole: loop["overruns"]?.numberValue ?? -1) ?? -1,
                    reportsPerClientPerSecond: clients.isEmpty ? 0 : Double(received) / Double(clients.count) / seconds,
-                   droppedClients: Int(health?["droppedClients"]?.numberValue ?? 0))
+                   droppedClients: Int(whole: health?["droppedClients"]?.numberValue ?? 0) ?? 0)
     }
 }

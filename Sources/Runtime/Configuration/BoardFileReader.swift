@@ -23,10 +23,10 @@ struct BoardFileReader {
     }
 
     func line(_ key: String, _ value: JSONValue) throws(ConfigurationError) -> Int {
-        guard let n = value.numberValue, n == n.rounded(), n >= 0, n <= 1023 else {
+        guard let n = value.numberValue, let offset = Int(whole: n, in: 0...1023) else {
             throw error(key, "must be a GPIO line offset from 0 to 1023 (the chip's line number, BCM numbering on a Raspberry Pi), found \(describe(value))")
         }
-        return Int(n)
+        return offset
     }
 
     func chip(_ value: JSONValue, kind: SensorKind) throws(ConfigurationError) -> BoardDescription.Chip {
@@ -77,7 +77,7 @@ struct BoardFileReader {
             let digits = text.lowercased().hasPrefix("0x") ? String(text.dropFirst(2)) : text
             parsed = UInt8(digits, radix: 16)
         case .number(let n):
-            parsed = n == n.rounded() && n >= 0 && n <= 255 ? UInt8(n) : nil
+            parsed = UInt8(whole: n)
         default:
             parsed = nil
         }
@@ -98,10 +98,10 @@ struct BoardFileReader {
             switch field {
             case "port": port = try string("gps.port", option, "a device path such as /dev/serial0 or /dev/ttyUSB0")
             case "baud":
-                guard let n = option.numberValue, BoardDescription.baudRates.contains(Int(n)), n == n.rounded() else {
+                guard let n = option.numberValue, let rate = Int(whole: n), BoardDescription.baudRates.contains(rate) else {
                     throw error("gps.baud", "must be one of \(BoardDescription.baudRates.map(String.init).joined(separator: ", ")), found \(describe(option))")
                 }
-                baud = Int(n)
+                baud = rate
             default:
                 throw error("gps." + field, "unknown field; known fields: port, baud")
             }

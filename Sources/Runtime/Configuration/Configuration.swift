@@ -162,8 +162,8 @@ public struct Configuration: Sendable, Equatable {
         case "speed": speed = try number(key, 0.1...1000, value)
         case "seed":
             let n = try number(key, 0...9_007_199_254_740_991, value)
-            guard n == n.rounded() else { throw fail(key, "a whole number") }
-            seed = UInt64(n)
+            guard let whole = UInt64(whole: n) else { throw fail(key, "a whole number") }
+            seed = whole
         case "socket", "dataDir":
             guard let s = value.stringValue, !s.isEmpty else { throw fail(key, "a path") }
             if key == "socket" { socket = s } else { dataDir = s }

@@ -114,7 +114,7 @@ public struct SnapshotStore: Sendable {
         (s.temperature, s.humidity) = (n(weather?["temperature"]), n(weather?["humidity"]))
         s.conditions = weather?["conditions"]?.stringValue ?? ""
         (s.accelerometer, s.gyroscope, s.magnetometer) = (v(motion?["accelerometer"]), v(motion?["gyroscope"]), v(motion?["magnetometer"]))
-        s.photoCount = Int(n(json["photoCount"]).isFinite ? n(json["photoCount"]) : 0)
+        s.photoCount = Int(whole: n(json["photoCount"]), in: 0...1_000_000) ?? 0
         return s
     }
 

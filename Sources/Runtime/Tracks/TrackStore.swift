@@ -105,7 +105,7 @@ public struct TrackStore: Sendable {
             let s = json["statistics"]
             let summary = Summary(id: id, name: json["name"]?.stringValue ?? "", started: json["started"]?.numberValue ?? 0,
                                   distance: s?["distance"]?.numberValue ?? 0, movingTime: s?["movingTime"]?.numberValue ?? 0,
-                                  elevationGain: s?["elevationGain"]?.numberValue ?? 0, points: Int(s?["points"]?.numberValue ?? 0),
+                                  elevationGain: s?["elevationGain"]?.numberValue ?? 0, points: Int(whole: s?["points"]?.numberValue ?? 0, in: 0...Int(Int32.max)) ?? 0,
                                   tags: json["tags"]?.arrayValue?.compactMap(\.stringValue) ?? [])
             if query.matches(summary) { result.append(summary) }
         }
