@@ -111,6 +111,12 @@ public struct CivilTime: Sendable, Equatable {
     }
 
     /// ISO-8601 in UTC with millisecond precision and an explicit `Z`, as gpsd reports time.
+    /// "20260621-080000": a file name's stamp, sorting as time does.
+    public var compactStamp: String {
+        func two(_ v: Int) -> String { (v < 10 ? "0" : "") + String(v) }
+        return String(year) + two(month) + two(day) + "-" + two(hour) + two(minute) + two(Int(second))
+    }
+
     public var iso8601: String {
         let millis = Int((second * 1000).rounded(.down))
         return zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2) + "T" + zeroPadded(hour, 2) + ":"

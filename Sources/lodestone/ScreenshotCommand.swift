@@ -37,6 +37,12 @@ enum ScreenshotCommand {
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: spec, command: "screenshot")
         guard let out = options.values["out"] else { throw UsageError(message: "screenshot needs --out FILE.png (see 'lodestone screenshot --help')") }
+        do {
+            try checkReplaceable(out)
+        } catch {
+            Log.error(error.description)
+            return 1
+        }
         let sizeText = options.values["size"] ?? "320x240"
         let parts = sizeText.split(separator: "x").compactMap { Int($0) }
         guard parts.count == 2, (32...4096).contains(parts[0]), (32...4096).contains(parts[1]) else {

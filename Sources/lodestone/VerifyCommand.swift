@@ -54,8 +54,10 @@ enum VerifyCommand {
             let outcome = Referee.run(trip, speed: speed, seed: seed, trace: options.values["trace"] != nil)
             if options.flags.contains("log") { for line in outcome.log { writeOut("  log: \(line)\n") } }
             if let path = options.values["trace"] {
-                guard writeFileAtomically(path, Array(outcome.trace.utf8)) else {
-                    Log.error("cannot write the trace to \(path): check that its folder exists and is writable")
+                do {
+                    try replaceFile(path, with: Array(outcome.trace.utf8))
+                } catch {
+                    Log.error("the trace: " + error.description)
                     return 1
                 }
             }

@@ -56,11 +56,12 @@ enum WaypointCommand {
                 return text
             }
         case "list", "nearest":
-            var rows = store.load().sorted { $0.name < $1.name }.map { ($0, Double.nan, Double.nan) }
+            let saved = loadWarning(store)
+            var rows = saved.sorted { $0.name < $1.name }.map { ($0, Double.nan, Double.nan) }
             var here = latitude.flatMap { lat in longitude.map { (lat, $0) } }
             if here == nil { here = runningPosition(socket: options.values["socket"]) }
             if let (latitude, longitude) = here {
-                rows = Navigation.sorted(store.load(), latitude: latitude, longitude: longitude).map { ($0.waypoint, $0.distance, $0.bearing) }
+                rows = Navigation.sorted(saved, latitude: latitude, longitude: longitude).map { ($0.waypoint, $0.distance, $0.bearing) }
             } else {
                 Log.warning("no position (give --lat and --lon, or run 'lodestone run' with a GPS fix): listed by name")
             }
@@ -99,7 +100,7 @@ enum WaypointCommand {
             writeOut("deleted \(name)\n")
             return 0
         case "export":
-            writeOut(WaypointStore.gpx(store.load()))
+            writeOut(WaypointStore.gpx(loadWarning(store)))
             return 0
         case "import":
             guard let file = name else { throw UsageError(message: "import which file? 'lodestone waypoint import FILE.gpx'") }
@@ -134,5 +135,12 @@ enum WaypointCommand {
             return (lat, lon)
         }
         return nil
+    }
+
+    /// The saved waypoints, with a warning on standard error when their file was damaged.
+    static func loadWarning(_ store: WaypointStore) -> [Waypoint] {
+        let (waypoints, warning) = store.loadReporting()
+        if let warning { Log.warning(warning) }
+        return waypoints
     }
 }

@@ -1,31 +1,50 @@
 import Glibc
+import LodestoneCore
 
 public struct FileError: Error, Equatable, CustomStringConvertible {
     public var path: String
     public var errno: Int32
+    /// Set when the file is larger than its reader takes (bytes): said as such, not as the
+    /// syntax error the cut would otherwise cause.
+    public var limit: Int?
+    public init(path: String, errno: Int32, limit: Int? = nil) {
+        self.path = path
+        self.errno = errno
+        self.limit = limit
+    }
     public var description: String {
+        if let limit { return "cannot read \(path): it is larger than \(byteText(limit)), the most this file may hold" }
         let reason = String(cString: strerror(errno))
         return "cannot read \(path): \(reason)"
     }
 }
 
-/// Reads a whole small text file (configuration, board files) without Foundation.
+/// Reads a whole small text file (configuration, board files) without Foundation; a file
+/// (or a device such as /dev/zero) longer than `limit` bytes is refused, not cut.
 public func readTextFile(_ path: String, limit: Int = 1 << 20) throws(FileError) -> String {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw FileError(path: path, errno: errno) }
     defer { close(fd) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65_536)
-    while bytes.count < limit {
+    while true {
         let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         if count < 0 {
             if errno == EINTR { continue }
             throw FileError(path: path, errno: errno)
         }
         if count == 0 { break }
+        guard bytes.count + count <= limit else { throw FileError(path: path, errno: EFBIG, limit: limit) }
         bytes.append(contentsOf: chunk[0..<count])
     }
     return String(decoding: bytes, as: UTF8.self)
+}
+
+/// "1 MiB", "16 MiB", "64 KiB", or bytes.
+func byteText(_ bytes: Int) -> String {
+    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+    if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+    return "\(bytes) bytes"
 }
 
 public func fileExists(_ path: String) -> Bool {
@@ -42,30 +61,124 @@ public func makeDirectories(_ path: String) -> Bool {
     return true
 }
 
-/// Replaces a file's contents all at once: written to a temporary file, flushed, then renamed
-/// over the old one, so a reader or a power cut never sees half a file.
-@discardableResult
-public func writeFileAtomically(_ path: String, _ bytes: [UInt8]) -> Bool {
-    let temporary = path + ".tmp"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { return false }
+/// Why a file cannot be written, in words for the user.
+public struct WriteFailure: Error, Equatable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "cannot write \(path): \(reason)" }
+}
+
+/// Replaces a file's contents all at once: written to a new temporary file beside it,
+/// flushed, then renamed over the old one and the directory flushed, so a reader or a power
+/// cut never sees half a file. Only a regular file (or none) is ever replaced: a device node,
+/// a directory, a FIFO or a symbolic link at `path` is refused, never swapped for a file (run
+/// as root, `--out /dev/zero` would otherwise replace the machine's /dev/zero).
+public func replaceFile(_ path: String, with bytes: [UInt8]) throws(WriteFailure) {
+    try checkReplaceable(path)
+    var status = stat()
+    // A fresh name, created exclusively and never through a link: a stale or planted
+    // temporary cannot redirect the write.
+    let temporary = path + ".tmp.\(getpid())"
+    if lstat(temporary, &status) == 0 && status.st_mode & S_IFMT == S_IFREG { unlink(temporary) }
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw WriteFailure(path: path, reason: directoryAdvice(errno)) }
     var written = 0
+    var failure: Int32 = 0
     while written < bytes.count {
         let count = bytes.withUnsafeBytes { buffer -> Int in
             guard let base = buffer.baseAddress else { return 0 }
             return write(fd, base + written, buffer.count - written)
         }
         if count < 0 && errno == EINTR { continue }
-        if count <= 0 { break }
+        if count <= 0 {
+            failure = count < 0 ? errno : EIO
+            break
+        }
         written += count
     }
-    let complete = written == bytes.count && fsync(fd) == 0
+    if failure == 0 && fsync(fd) != 0 { failure = errno }
     close(fd)
-    guard complete, rename(temporary, path) == 0 else {
+    guard failure == 0, rename(temporary, path) == 0 else {
+        let reason = failure != 0 ? failure : errno
         unlink(temporary)
+        throw WriteFailure(path: path, reason: directoryAdvice(reason))
+    }
+    syncDirectory(of: path)
+}
+
+/// Throws unless `path` is a regular file or does not exist yet (see `replaceFile`): a
+/// command can refuse its output path before doing the work.
+public func checkReplaceable(_ path: String) throws(WriteFailure) {
+    var status = stat()
+    if lstat(path, &status) == 0 {
+        let kind = status.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            throw WriteFailure(path: path, reason: "it is \(fileKind(kind)), not a regular file: give the path of a file to write")
+        }
+    } else if errno != ENOENT {
+        throw WriteFailure(path: path, reason: String(cString: strerror(errno)))
+    }
+}
+
+/// Moves a damaged file out of the way, beside itself as `PATH.damaged-STAMP` (never over an
+/// earlier one), so that it is kept for the user while a repaired file takes its place.
+/// Returns the new name, or nil when it could not be moved (a read-only card).
+public func setAside(_ path: String, at unixSeconds: Double) -> String? {
+    let stamp = path + ".damaged-" + CivilTime(unixSeconds: unixSeconds).compactStamp
+    var aside = stamp
+    for suffix in 2...1000 {
+        if link(path, aside) == 0 {
+            guard unlink(path) == 0 else {
+                unlink(aside)
+                return nil
+            }
+            return aside
+        }
+        guard errno == EEXIST else { return nil }
+        aside = stamp + "-\(suffix)"
+    }
+    return nil
+}
+
+/// The Bool form of `replaceFile`, for writers that report failure their own way.
+@discardableResult
+public func writeFileAtomically(_ path: String, _ bytes: [UInt8]) -> Bool {
+    do {
+        try replaceFile(path, with: bytes)
+        return true
+    } catch {
         return false
     }
-    return true
+}
+
+/// The rename is only durable once the directory holding it is flushed too.
+private func syncDirectory(of path: String) {
+    let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    let fd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    _ = fsync(fd)
+    close(fd)
+}
+
+private func fileKind(_ kind: mode_t) -> String {
+    switch kind {
+    case S_IFDIR: return "a directory"
+    case S_IFLNK: return "a symbolic link"
+    case S_IFCHR, S_IFBLK: return "a device"
+    case S_IFIFO: return "a pipe"
+    case S_IFSOCK: return "a socket"
+    default: return "not a regular file"
+    }
+}
+
+private func directoryAdvice(_ code: Int32) -> String {
+    let reason = String(cString: strerror(code))
+    switch code {
+    case ENOSPC, EDQUOT: return reason + ": free some space on that disk"
+    case ENOENT: return reason + ": create its folder first"
+    case EACCES, EPERM, EROFS: return reason + ": check that its folder is writable"
+    default: return reason
+    }
 }
 
 /// Removes a directory and everything under it (a scratch data directory); symbolic links

@@ -146,7 +146,7 @@ final class DisplayTarget {
             let layout = FramebufferLayout(width: screen.width, height: screen.height)
             FramebufferRenderer.draw(page.draw(model, columns: layout.columns, rows: layout.rows, large: true), theme: theme, layout: layout, on: back)
             back.present(on: screen)
-            if let screenshot { _ = writeFileAtomically(screenshot, screen.ppm()) }
+            if let screenshot { writeFileAtomically(screenshot, screen.ppm()) }
         }
     }
 }

@@ -217,8 +217,10 @@ public enum Runner {
         let reason = loop.run(until: deadline, wallClock: wallClock, tripEnd: tripEnd)
         if let picture = c.picture, case .framebuffer(let frame, _, _) = display.output {
             loop.redrawNow()
-            guard writeFileAtomically(picture.path, PNGEncoder.encode(frame)) else {
-                Log.error("cannot write \(picture.path): check that its directory exists and is writable")
+            do {
+                try replaceFile(picture.path, with: PNGEncoder.encode(frame))
+            } catch {
+                Log.error(error.description)
                 loop.close()
                 stop.request()
                 sampling.join()

@@ -68,17 +68,24 @@ public struct TrackStore: Sendable {
     var recordingPath: String { directory + "/recording.track" }
 
     static func id(started: Double) -> String {
-        let t = CivilTime(unixSeconds: started)
-        func two(_ v: Int) -> String { (v < 10 ? "0" : "") + String(v) }
-        return String(t.year) + two(t.month) + two(t.day) + "-" + two(t.hour) + two(t.minute) + two(Int(t.second))
+        CivilTime(unixSeconds: started).compactStamp
     }
 
     /// Files a finished recording under its id with its summary; returns the summary.
     @discardableResult
     func file(_ recording: TrackRecording) -> Summary? {
         recording.sync()
-        let id = Self.id(started: recording.started)
-        guard rename(recording.path, directory + "/" + id + ".track") == 0 else { return nil }
+        // Two tracks started in the same second get "-2", "-3": link() never replaces a file,
+        // so a second recording can never overwrite the first.
+        let stamp = Self.id(started: recording.started)
+        var id = stamp
+        var suffix = 1
+        while fileExists(directory + "/" + id + ".json") || link(recording.path, directory + "/" + id + ".track") != 0 {
+            guard errno == EEXIST || fileExists(directory + "/" + id + ".json"), suffix < 1000 else { return nil }
+            suffix += 1
+            id = stamp + "-\(suffix)"
+        }
+        unlink(recording.path)
         let statistics = TrackStatistics.of(recording.points)
         let summary = Summary(id: id, name: recording.name, started: recording.started, distance: statistics.distance,
                               movingTime: statistics.movingTime, elevationGain: statistics.elevationGain, points: statistics.points,
@@ -89,7 +96,9 @@ public struct TrackStore: Sendable {
         w.raw("tags", "[" + summary.tags.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
         w.number("started", summary.started, decimals: 0)
         w.raw("statistics", TrackExport.statisticsJSON(statistics, includeProfile: false))
-        writeFileAtomically(directory + "/" + id + ".json", Array((w.finished + "\n").utf8))
+        // Without its summary the track is not listed: a failed write is a failed save (the
+        // points stay in the .track file).
+        guard writeFileAtomically(directory + "/" + id + ".json", Array((w.finished + "\n").utf8)) else { return nil }
         return summary
     }
 

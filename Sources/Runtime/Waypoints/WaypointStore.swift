@@ -12,16 +12,64 @@ public struct WaypointStore: Sendable {
         public var description: String
     }
 
-    public func load() -> [Waypoint] {
-        guard fileExists(path), let text = try? readTextFile(path, limit: 16 << 20),
-              let json = try? JSONValue.parse(text), case .array(let items) = json else { return [] }
-        return items.compactMap { item in
-            guard let name = item["name"]?.stringValue, let lat = item["lat"]?.numberValue, let lon = item["lon"]?.numberValue,
-                  abs(lat) <= 90, abs(lon) <= 180 else { return nil }
-            return Waypoint(name: name, latitude: lat, longitude: lon, elevation: item["ele"]?.numberValue ?? .nan,
-                            symbol: item["symbol"]?.stringValue ?? "Flag", notes: item["notes"]?.stringValue ?? "",
-                            created: item["created"]?.numberValue ?? 0)
+    /// The saved waypoints; a damaged file is repaired on the way (see `loadReporting`).
+    public func load() -> [Waypoint] { loadReporting().waypoints }
+
+    /// The saved waypoints, and a warning when the file was damaged. A damaged file is never
+    /// lost nor silently replaced: every waypoint that can still be read is kept (the file
+    /// holds one per line), the damaged file is set aside beside it under a name the warning
+    /// gives, and the readable waypoints are saved in its place. When it cannot be set aside
+    /// (a read-only card) the warning says so and `save` refuses to write over it.
+    public func loadReporting() -> (waypoints: [Waypoint], warning: String?) {
+        guard fileExists(path) else { return ([], nil) }
+        let text: String
+        do {
+            text = try readTextFile(path, limit: Self.largestFile)
+        } catch {
+            return ([], error.description + ": no waypoints read from it; it is left as it is")
         }
+        if let json = try? JSONValue.parse(text), case .array(let items) = json {
+            let waypoints = items.compactMap(Self.waypoint)
+            let skipped = items.count - waypoints.count
+            return (waypoints, skipped == 0 ? nil : "\(path): \(skipped) of \(items.count) entries are not waypoints (a name, a latitude within ±90 and a longitude within ±180) and were skipped")
+        }
+        // One waypoint per line: keep every line that still reads as one.
+        var kept: [Waypoint] = []
+        var damagedLines = 0
+        for line in text.split(separator: "\n") {
+            var item = Substring(line)
+            while let first = item.first, first == "[" || first == " " { item = item.dropFirst() }
+            while let last = item.last, last == "]" || last == "," || last == " " || last == "\r" { item = item.dropLast() }
+            guard !item.isEmpty else { continue }
+            if let json = try? JSONValue.parse(String(item)), let waypoint = Self.waypoint(json) {
+                kept.append(waypoint)
+            } else {
+                damagedLines += 1
+            }
+        }
+        guard let aside = setAside(path, at: OutputClock.unixTime()) else {
+            return (kept, "\(path) is damaged (\(damagedLines) unreadable lines; \(kept.count) waypoints read) and cannot be set aside: "
+                + "nothing will be saved over it until it is repaired or moved")
+        }
+        do {
+            try save(kept)
+        } catch {
+            return (kept, "\(path) was damaged: set aside as \(aside), but the \(kept.count) readable waypoints could not be saved: \(error)")
+        }
+        return (kept, "\(path) was damaged: \(kept.count) waypoints recovered, \(damagedLines) unreadable lines; the damaged file is kept as \(aside)")
+    }
+
+    /// The most a waypoint file may hold (bytes): some hundred thousand waypoints.
+    static let largestFile = 16 << 20
+
+    static func waypoint(_ item: JSONValue) -> Waypoint? {
+        guard let name = item["name"]?.stringValue, let lat = item["lat"]?.numberValue, let lon = item["lon"]?.numberValue,
+              abs(lat) <= 90, abs(lon) <= 180 else { return nil }
+        // A creation time no calendar can write (a damaged 1e308) is unknown, not year 9999.
+        let created = item["created"]?.numberValue ?? 0
+        return Waypoint(name: name, latitude: lat, longitude: lon, elevation: item["ele"]?.numberValue ?? .nan,
+                        symbol: item["symbol"]?.stringValue ?? "Flag", notes: item["notes"]?.stringValue ?? "",
+                        created: CivilTime.writableSeconds.contains(created) ? created : 0)
     }
 
     public func save(_ waypoints: [Waypoint]) throws(Failure) {
@@ -36,9 +84,15 @@ public struct WaypointStore: Sendable {
             item.number("created", w.created, decimals: 0)
             return item.finished
         }
+        if fileExists(path), let text = try? readTextFile(path, limit: Self.largestFile), (try? JSONValue.parse(text)) == nil {
+            throw Failure(description: "\(path) is damaged and could not be set aside: repair or move it, then try again (nothing was changed)")
+        }
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-        guard makeDirectories(directory), writeFileAtomically(path, Array(("[" + items.joined(separator: ",\n") + "]\n").utf8)) else {
-            throw Failure(description: "cannot write \(path)")
+        guard makeDirectories(directory) else { throw Failure(description: "cannot create \(directory)") }
+        do {
+            try replaceFile(path, with: Array(("[" + items.joined(separator: ",\n") + "]\n").utf8))
+        } catch {
+            throw Failure(description: error.description)
         }
     }
 

@@ -1,0 +1,110 @@
+import Glibc
+import LodestoneCore
+import LodestoneDomain
+import LodestoneRuntime
+import Testing
+
+/// Writing never replaces what is not a regular file; reading says why it stopped; a damaged
+/// waypoint file is kept and what can be read from it is saved.
+@Suite(.serialized) struct StoredFileSafetyTests {
+    static func scratch(_ name: String) -> String {
+        let directory = "/tmp/lodestone-files-\(getpid())-\(name)"
+        removeTree(directory)
+        _ = makeDirectories(directory)
+        return directory
+    }
+
+    static func kind(_ path: String) -> mode_t {
+        var status = stat()
+        return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
+    }
+
+    @Test func onlyARegularFileIsEverReplaced() throws {
+        let directory = Self.scratch("targets")
+        defer { removeTree(directory) }
+        // A device node (run as root, this once replaced /dev/zero), a directory, a link.
+        #expect(throws: WriteFailure.self) { try replaceFile("/dev/null", with: [1, 2, 3]) }
+        #expect(Self.kind("/dev/null") == S_IFCHR)
+        #expect(throws: WriteFailure.self) { try replaceFile(directory, with: [1]) }
+        let target = directory + "/target.txt", link = directory + "/link.txt"
+        try replaceFile(target, with: Array("kept\n".utf8))
+        #expect(symlink(target, link) == 0)
+        do {
+            try replaceFile(link, with: Array("replaced\n".utf8))
+            Issue.record("a symbolic link was written through")
+        } catch {
+            #expect(error.description.contains("symbolic link"), "\(error)")
+        }
+        #expect(Self.kind(link) == S_IFLNK)
+        #expect((try? readTextFile(target)) == "kept\n")
+        // A regular file is replaced, and nothing is left beside it.
+        try replaceFile(target, with: Array("new\n".utf8))
+        #expect((try? readTextFile(target)) == "new\n")
+        var leftovers = 0
+        if let dir = opendir(directory) {
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name.contains(".tmp") { leftovers += 1 }
+            }
+            closedir(dir)
+        }
+        #expect(leftovers == 0)
+    }
+
+    @Test func aFileTooLargeIsSaidToBeTooLarge() throws {
+        do {
+            _ = try readTextFile("/dev/zero", limit: 1 << 20)
+            Issue.record("an endless file was read")
+        } catch {
+            #expect(error.limit == 1 << 20)
+            #expect(error.description.contains("larger than 1 MiB"), "\(error)")
+        }
+    }
+
+    @Test func aDamagedWaypointFileIsKeptAndWhatIsReadableIsSaved() throws {
+        let directory = Self.scratch("waypoints")
+        defer { removeTree(directory) }
+        let store = WaypointStore(dataDirectory: directory)
+        for (index, name) in ["Hut", "Spring", "Summit"].enumerated() {
+            try store.add(Waypoint(name: name, latitude: 46 + Double(index) * 0.01, longitude: 8, elevation: .nan, symbol: "Flag",
+                                   notes: "", created: 1_782_028_800))
+        }
+        // One byte of damage in the second waypoint's line.
+        let original = try readTextFile(store.path)
+        var lines = original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        try #require(lines.count >= 3 && lines[1].contains("Spring"))
+        lines[1] = String(lines[1].dropFirst(3))
+        let damaged = lines.joined(separator: "\n")
+        try replaceFile(store.path, with: Array(damaged.utf8))
+
+        let (waypoints, warning) = store.loadReporting()
+        #expect(waypoints.map(\.name) == ["Hut", "Summit"])
+        let message = try #require(warning)
+        #expect(message.contains(store.path) && message.contains("2 waypoints recovered"), "\(message)")
+        // The damaged file is kept aside, under the name the warning gives.
+        let aside = try #require(message.split(separator: " ").last.map(String.init))
+        #expect((try? readTextFile(aside)) == damaged, "\(aside)")
+        // Adding one more keeps what was recovered.
+        try store.add(Waypoint(name: "Lake", latitude: 46.1, longitude: 8.1, elevation: .nan, symbol: "Flag", notes: "", created: 0))
+        #expect(store.load().map(\.name).sorted() == ["Hut", "Lake", "Summit"])
+    }
+
+    @Test func aDamagedWaypointFileThatCannotBeSetAsideIsNeverWrittenOver() throws {
+        let directory = Self.scratch("readonly")
+        defer { chmod(directory, 0o755); removeTree(directory) }
+        let store = WaypointStore(dataDirectory: directory)
+        try replaceFile(store.path, with: Array("[{\"name\":\"Hut\",\"lat\":46,\"lon\":8}\n,{\"name\":\"Sp".utf8))
+        guard geteuid() != 0 else {
+            print("skipped the read-only half: root writes into a read-only folder anyway")
+            return
+        }
+        chmod(directory, 0o555)
+        let (waypoints, warning) = store.loadReporting()
+        #expect(waypoints.map(\.name) == ["Hut"])
+        #expect(warning?.contains("cannot be set aside") == true, "\(warning ?? "no warning")")
+        #expect(throws: WaypointStore.Failure.self) {
+            try store.add(Waypoint(name: "Lake", latitude: 46.1, longitude: 8.1, elevation: .nan, symbol: "Flag", notes: "", created: 0))
+        }
+        #expect((try? readTextFile(store.path))?.contains("\"Sp") == true, "the damaged file is untouched")
+    }
+}
