@@ -61,7 +61,9 @@ public struct PositionFilter: Sendable {
     public mutating func add(latitude: Double, longitude: Double, accuracy: Double, time: Double, motion: MotionState) -> Bool {
         guard latitude.isFinite, longitude.isFinite, time.isFinite, abs(latitude) <= 90 else { return false }
         let sigma = accuracy.isFinite && accuracy > 0 ? accuracy : 5
-        if !originLatitude.isFinite || !lastTime.isFinite || time - lastTime > maximumGap {
+        // A long gap, or time gone back (a receiver's clock corrected, a bad date believed
+        // before): start afresh rather than reject every fix from then on.
+        if !originLatitude.isFinite || !lastTime.isFinite || time - lastTime > maximumGap || time < lastTime - 1 {
             start(latitude: latitude, longitude: longitude, sigma: sigma, time: time)
             return true
         }

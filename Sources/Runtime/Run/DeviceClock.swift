@@ -32,11 +32,51 @@ final class DeviceClock {
 
     func iso8601(at monotonic: MonotonicNanoseconds) -> String { CivilTime(unixSeconds: utc(at: monotonic)).iso8601 }
 
-    /// A receiver's time for a fix read at `received`. Returns true when it stepped the clock by
-    /// more than a minute (what was stamped "later" before must then be forgotten).
+    /// Receiver times before this release or past the models' range (2100) are never
+    /// believed: a week-number rollover reads 1999 or 2079, a damaged ZDA anything.
+    static let believable = 1_704_067_200.0 ..< 4_102_444_800.0   // 2024-01-01 ..< 2100-01-01
+    /// Once GPS time is known, a fix further than this from the clock (seconds) is one bad
+    /// sentence, unless `confirmations` fixes in a row agree on the new time.
+    static let largestJump = 3600.0
+    static let confirmations = 10
+    private var candidate = (offset: Double.nan, count: 0)
+    private var lastVetted: MonotonicNanoseconds = 0
+    private var lastVerdict = true
+    /// Receiver times refused so far, and the last one (for the log).
+    private(set) var refused = 0
+
+    /// Whether a receiver's time for a fix read at `received` is to be believed: within the
+    /// believable years, and once GPS time is known within `largestJump` of the clock, or
+    /// confirmed by `confirmations` fixes in a row (the clock was wrong, not the fix). Asking
+    /// again about the same fix gives the same answer.
+    func believes(_ utc: Double, receivedAt received: MonotonicNanoseconds) -> Bool {
+        if received == lastVetted && received != 0 { return lastVerdict }
+        lastVetted = received
+        lastVerdict = vet(utc, receivedAt: received)
+        if !lastVerdict { refused += 1 }
+        return lastVerdict
+    }
+
+    private func vet(_ utc: Double, receivedAt received: MonotonicNanoseconds) -> Bool {
+        guard utc.isFinite, Self.believable.contains(utc) else { return false }
+        guard gpsTimeKnown else { return true }
+        if abs(utc - self.utc(at: received)) <= Self.largestJump {
+            candidate = (.nan, 0)
+            return true
+        }
+        let offset = utc - Double(received) / 1e9
+        candidate = abs(offset - candidate.offset) < 2 ? (candidate.offset, candidate.count + 1) : (offset, 1)
+        guard candidate.count >= Self.confirmations else { return false }
+        candidate = (.nan, 0)
+        return true
+    }
+
+    /// A receiver's time for a fix read at `received` (one `believes` has accepted). Returns
+    /// true when it stepped the clock by more than a minute (what was stamped "later" before
+    /// must then be forgotten).
     @discardableResult
     func gpsTime(_ utc: Double, receivedAt received: MonotonicNanoseconds) -> Bool {
-        guard utc.isFinite, utc > 0, utc < 1e11 else { return false }
+        guard utc.isFinite, utc > 0, utc < 1e11, believes(utc, receivedAt: received) else { return false }
         let error = utc - self.utc(at: received)
         if !gpsTimeKnown || abs(error) > 1 {
             let first = !gpsTimeKnown

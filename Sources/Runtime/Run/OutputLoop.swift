@@ -238,7 +238,7 @@ final class OutputLoop<Clock: MonotonicClock> {
             trackButtonHeld = true
             send(tracks.state == .paused ? tracks.resume() : tracks.pause())
         case .release:
-            if !trackButtonHeld { send(tracks.toggle(at: latest.fix.utc ?? utcNow())) }
+            if !trackButtonHeld { send(tracks.toggle(at: utcNow())) }
             trackButtonHeld = false
         }
     }
@@ -332,6 +332,16 @@ final class OutputLoop<Clock: MonotonicClock> {
         let now = clock.now()
         let state = motion?.motion ?? .walking
         outputs.fixRing.drain { raw in
+            var raw = raw
+            if let utc = raw.utc, raw.received != 0, !deviceClock.believes(utc, receivedAt: raw.received) {
+                // One bad date must not stop the positions: they carry the device's own time.
+                if deviceClock.refused == 1 || deviceClock.refused % 600 == 0 {
+                    Log.warning("GPS: ignoring the receiver's time \(CivilTime(unixSeconds: utc).iso8601) (\(deviceClock.refused) so far): "
+                        + "it is not believable against the device's clock (a damaged sentence or a week-number rollover); "
+                        + "positions carry the device's time")
+                }
+                raw.utc = deviceClock.utc(at: raw.received)
+            }
             // Outliers are dropped here; what is published and recorded is the filtered position.
             guard let fix = positions.map({ $0.add(raw, motion: state, now: now) }) ?? raw else { return }
             send(GPSDReports.tpv(fix, device: gpsDevice, confidence: positions?.confidence))
@@ -412,7 +422,7 @@ final class OutputLoop<Clock: MonotonicClock> {
             return [waypoints?.handle(argument, state: latest) ?? GPSDReports.error("waypoints need a data directory")]
         case .track(let argument):
             guard let tracks else { return [GPSDReports.error("track recording needs a data directory")] }
-            let utc = latest.fix.utc ?? utcNow()
+            let utc = utcNow()
             switch argument?["action"]?.stringValue {
             case "start"?:
                 var mode: TrackSampler.Mode?
