@@ -8,7 +8,7 @@ import LodestoneRuntime
 enum AccelerometerCommand {
     static func offline(path: String, json: Bool, store: CalibrationStore?) -> (output: String, status: Int32) {
         let text: String
-        do { text = try readTextFile(path, limit: 256 << 20) } catch { return failed(error.description, json: json) }
+        do { text = try readTextFile(path, limit: 32 << 20) } catch { return failed(error.description, json: json) }
         var lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
         guard let header = lines.first else { return failed("\(path) is empty", json: json) }
         lines.removeFirst()

@@ -108,7 +108,7 @@ enum CalibrateCommand {
     /// What the offline fit prints and its exit status, apart from printing so it can be tested.
     static func offline(path: String, json: Bool) -> (output: String, status: Int32) {
         let text: String
-        do { text = try readTextFile(path, limit: 256 << 20) } catch {
+        do { text = try readTextFile(path, limit: 32 << 20) } catch {
             return unusable(error.description, json: json)
         }
         let recording: MagnetometerRecording

@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 
-/// Stored files with numbers no program wrote (a damaged card, a hand edit): every command
+/// Stored files with numbers no program wrote, and inputs without end (a damaged card, a hand edit): every command
 /// that reads them answers, none traps (a Swift runtime trap ends with SIGILL, status 132).
 @Suite(.serialized) struct HostileStoredFilesTests {
     static func write(_ text: String, to path: String) throws {
@@ -28,6 +28,17 @@ import Testing
         }
         let (_, listed) = runner.finish(try runner.spawn(["track", "list", "--data-dir", directory]))
         #expect(listed.contains("20260101-000000"), "the track is still listed: \(listed)")
+    }
+
+    /// An endless input (a device, a FIFO left open) is refused once it passes the most such a
+    /// file may hold, with that said, instead of growing without end.
+    @Test(arguments: [["calibrate", "mag", "--from", "/dev/zero"], ["calibrate", "accel", "--from", "/dev/zero"],
+                      ["run", "--board", "/dev/zero", "--display", "none", "--duration", "1"]])
+    func anEndlessInputIsRefusedAsTooLarge(command: [String]) throws {
+        let runner = EndToEndTests()
+        let (status, output) = runner.finish(try runner.spawn(command))
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("larger than"), "\(output)")
     }
 
     @Test(arguments: ["1e19", "-1e19", "9223372036854775808", "1.797e308", "9600.5"])
