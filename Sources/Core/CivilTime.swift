@@ -66,6 +66,25 @@ public struct CivilTime: Sendable, Equatable {
 
     /// Seconds since 1970 of an ISO-8601 date-time: `2026-06-21T08:00:00Z`, with optional
     /// fractional seconds and a `Z` or `±hh:mm` offset (none means UTC); nil when malformed.
+    /// A calendar date written `YYYY-MM-DD` (a four-digit year, a day its month has); nil
+    /// otherwise: 2026-02-30, year 10000 and -001 are not dates.
+    public static func parseDate(_ text: String) -> (year: Int, month: Int, day: Int)? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        return (year, month, day)
+    }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
     public static func parseISO8601(_ text: String) -> Double? {
         let chars = Array(text.utf8)
         func number(_ from: Int, _ count: Int) -> Int? {

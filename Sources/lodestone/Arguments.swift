@@ -1,3 +1,5 @@
+import LodestoneCore
+
 /// A usage error: exit status 2 and one line saying what to type instead.
 struct UsageError: Error {
     var message: String
@@ -45,10 +47,22 @@ struct Options {
 
     func number(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
         guard let text = values[name] else { return nil }
-        guard let value = Double(text), range.contains(value) else {
+        guard let value = DecimalNumber.parse(text), range.contains(value) else {
             throw UsageError(message: "--\(name) must be a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return value
+    }
+
+    /// A date option `YYYY-MM-DD` within `years` (the years `what` is good for).
+    func date(_ name: String, years: ClosedRange<Int>, what: String) throws(UsageError) -> (year: Int, month: Int, day: Int)? {
+        guard let text = values[name] else { return nil }
+        guard let date = CivilTime.parseDate(text) else {
+            throw UsageError(message: "--\(name) takes a calendar date as YYYY-MM-DD (e.g. 2026-06-21), not '\(text)'")
+        }
+        guard years.contains(date.year) else {
+            throw UsageError(message: "--\(name) \(text) is outside \(years.lowerBound)-\(years.upperBound), the years \(what)")
+        }
+        return date
     }
 
     func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {

@@ -34,7 +34,7 @@ enum LockCommand {
         if options.flags.contains("off") {
             request = "?UNLOCK;"
         } else if let text = options.positional.first {
-            guard let bearing = Double(text), bearing.isFinite, (0..<360).contains(bearing) || bearing == 360 else {
+            guard let bearing = DecimalNumber.parse(text), bearing.isFinite, (0..<360).contains(bearing) || bearing == 360 else {
                 throw UsageError(message: "the bearing must be degrees from 0 to 360, not '\(text)'")
             }
             request = "?LOCK={\"bearing\":\(bearing)};"

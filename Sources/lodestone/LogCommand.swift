@@ -109,6 +109,6 @@ enum LogCommand {
     static func duration(_ text: String) -> Double? {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
         if let last = text.last, let unit = units[last] { return Double(text.dropLast()).map { $0 * unit } }
-        return Double(text)
+        return DecimalNumber.parse(text)
     }
 }

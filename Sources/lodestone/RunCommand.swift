@@ -17,7 +17,12 @@ enum RunCommand {
         let configFile = options.values["config"]
             ?? (fileExists(Configuration.defaultConfigurationFile) ? Configuration.defaultConfigurationFile : nil)
         if let configFile {
-            do { try configuration.load(file: configFile) } catch {
+            // A file that contradicts itself is the file's error (exit 1, named); one that the
+            // command line makes contradictory is a usage error (exit 2).
+            do {
+                try configuration.load(file: configFile)
+                try configuration.validate(file: configFile)
+            } catch {
                 Log.error(error.description)
                 return 1
             }

@@ -202,15 +202,11 @@ enum SkyCommand {
     }
 
     static func dateOption(_ options: Options, zone: TimeZoneRules, now: Double) throws(UsageError) -> (Int, Int, Int) {
-        guard let text = options.values["date"] else {
+        guard let date = try options.date("date", years: 1900...2100, what: "the sky's models are documented for") else {
             let local = CivilTime(unixSeconds: now + Double(zone.offset(at: now)))
             return (local.year, local.month, local.day)
         }
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, (1800...2200).contains(parts[0]), (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
-            throw UsageError(message: "--date takes YYYY-MM-DD, not '\(text)'")
-        }
-        return (parts[0], parts[1], parts[2])
+        return (date.year, date.month, date.day)
     }
 }
 

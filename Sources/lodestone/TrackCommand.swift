@@ -112,7 +112,13 @@ enum TrackCommand {
                 Log.error("no track '\(id)' in \(store.directory); see 'lodestone track list'")
                 return 1
             }
-            let privacy = try privacyTrim(options, dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory())
+            let directory = options.values["data-dir"] ?? Configuration.defaultDataDirectory()
+            if options.flags.contains("private"), let problem = privatePlacesProblem(dataDirectory: directory) {
+                // The user's own file is wrong, not the command line: exit 1, not 2.
+                Log.error(problem)
+                return 1
+            }
+            let privacy = try privacyTrim(options, dataDirectory: directory)
             if let privacy, privacy.places.isEmpty {
                 Log.warning("--private: no places to trim (add them to the private-places file or give --trim); times are still dropped")
             }
@@ -129,12 +135,23 @@ enum TrackCommand {
 
     /// A UTC date option as Unix seconds at its midnight.
     static func day(_ options: Options, _ name: String) throws(UsageError) -> Double? {
-        guard let text = options.values[name] else { return nil }
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
-            throw UsageError(message: "--\(name) takes a date as YYYY-MM-DD, not '\(text)'")
+        guard let date = try options.date(name, years: 1970...9999, what: "a track can have been recorded in") else { return nil }
+        return Double(CivilTime.days(year: date.year, month: date.month, day: date.day) * 86_400)
+    }
+
+    /// What is wrong with the private-places file, if anything (a line that is not a place).
+    static func privatePlacesProblem(dataDirectory: String) -> String? {
+        let path = dataDirectory + "/private-places"
+        guard fileExists(path) else { return nil }
+        let text: String
+        do { text = try readTextFile(path) } catch { return error.description }
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let entry = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            if !entry.allSatisfy(\.isWhitespace) && PrivacyTrim.Place(entry) == nil {
+                return "\(path) line \(index + 1): expected LAT,LON or LAT,LON,RADIUS_M, found '\(entry)'"
+            }
         }
-        return Double(CivilTime.days(year: parts[0], month: parts[1], day: parts[2]) * 86_400)
+        return nil
     }
 
     /// The trim asked for by --private, --trim and --keep-times; nil when the export is not trimmed.

@@ -72,7 +72,8 @@ enum WeatherCommands {
                 w.string("name", options.positional[1])
                 if options.flags.contains("on") { w.bool("enabled", true) }
                 if options.flags.contains("off") { w.bool("enabled", false) }
-                if let x = try options.number("threshold", in: -1000...10_000) { w.number("threshold", x, decimals: 3) }
+                if let kind = AlertRules.Kind(rawValue: options.positional[1]),
+                   let x = try options.number("threshold", in: kind.thresholdRange) { w.number("threshold", x, decimals: 3) }
                 if let x = try options.number("hysteresis", in: 0...1000) { w.number("hysteresis", x, decimals: 3) }
                 if let x = try options.number("cooldown", in: 0...604_800) { w.number("cooldown", x, decimals: 0) }
                 request = "?ALERT=" + w.finished + ";"

@@ -1,3 +1,5 @@
+import LodestoneCore
+
 /// A track made fit to share: points near private places (home, a friend's house) are cut
 /// out, so the track starts and ends out of sight of the door, and times can be dropped so a
 /// shared track does not tell when someone was away.
@@ -16,7 +18,7 @@ public struct PrivacyTrim: Sendable, Equatable {
 
         /// "LAT,LON" or "LAT,LON,RADIUS_M"; nil when it is not that.
         public init?(_ text: String) {
-            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.filter { $0 != " " }) }
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { DecimalNumber.parse($0.filter { $0 != " " }) }
             guard parts.count == 2 || parts.count == 3, let latitude = parts[0], let longitude = parts[1],
                   abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
             let radius = parts.count == 3 ? parts[2] : PrivacyTrim.defaultRadius

@@ -11,7 +11,7 @@ public struct TrackSampler: Sendable {
         /// "5" (seconds, 1..30) or "adaptive"; nil for anything else.
         public init?(_ text: String) {
             if text == "adaptive" { self = .adaptive; return }
-            guard let seconds = Double(text), seconds >= 1, seconds <= 30 else { return nil }
+            guard let seconds = DecimalNumber.parse(text), seconds >= 1, seconds <= 30 else { return nil }
             self = .every(seconds)
         }
 

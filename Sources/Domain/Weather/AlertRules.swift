@@ -12,6 +12,17 @@ public struct AlertRules: Sendable {
         /// What the rule watches and in which direction it fires.
         var rises: Bool { self == .pressureHigh || self == .altitudeReached || self == .temperatureHigh }
 
+        /// The thresholds that mean something, in `unit`: sea-level pressures ever recorded,
+        /// falls (a rise is not a fall), heights people reach, air temperatures a sensor reads.
+        public var thresholdRange: ClosedRange<Double> {
+            switch self {
+            case .pressureHigh, .pressureLow: return 850...1100
+            case .rapidFall: return -20 ... -0.1
+            case .altitudeReached: return -500...9000
+            case .temperatureHigh, .temperatureLow: return -60...85
+            }
+        }
+
         public var unit: String {
             switch self {
             case .pressureHigh, .pressureLow: return "hPa"

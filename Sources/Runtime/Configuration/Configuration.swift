@@ -144,6 +144,12 @@ public struct Configuration: Sendable, Equatable {
             }
             return n
         }
+        func whole(_ key: String, _ range: ClosedRange<Int>, _ v: JSONValue) throws(ConfigurationError) -> Int {
+            guard let n = v.numberValue, let value = Int(whole: n, in: range) else {
+                throw ConfigurationError(file: file, key: key, problem: "must be a whole number from \(range.lowerBound) to \(range.upperBound), found \(describe(v))")
+            }
+            return value
+        }
         func boolean(_ key: String, _ v: JSONValue) throws(ConfigurationError) -> Bool {
             guard let b = v.boolValue else {
                 throw ConfigurationError(file: file, key: key, problem: "must be true or false, found \(describe(v))")
@@ -224,9 +230,9 @@ public struct Configuration: Sendable, Equatable {
                 let path = "realTime." + name
                 switch name {
                 case "priority":
-                    if option == .null { realTimePriority = nil } else { realTimePriority = Int(try number(path, 1...99, option)) }
+                    if option == .null { realTimePriority = nil } else { realTimePriority = try whole(path, 1...99, option) }
                 case "cpu":
-                    if option == .null { cpu = nil } else { cpu = Int(try number(path, 0...1023, option)) }
+                    if option == .null { cpu = nil } else { cpu = try whole(path, 0...1023, option) }
                 case "lockMemory":
                     lockMemory = try boolean(path, option)
                 case "keepCPUAwake":
@@ -247,11 +253,11 @@ public struct Configuration: Sendable, Equatable {
         value == "terminal" || value == "none" || (value.hasPrefix("fb:") && value.count > 3)
     }
 
-    /// Checks the combination of settings, whatever their source.
-    public func validate() throws(ConfigurationError) {
+    /// Checks the combination of settings, whatever their source (`file` when it is one file's).
+    public func validate(file: String? = nil) throws(ConfigurationError) {
         for (name, rate) in [("imu", imuRateHz), ("magnetometer", magnetometerRateHz), ("barometer", barometerRateHz),
                              ("gps", gpsPollRateHz), ("processing", processingRateHz)] where rate > loopRateHz {
-            throw ConfigurationError(file: nil, key: "rates." + name,
+            throw ConfigurationError(file: file, key: "rates." + name,
                                      problem: "\(fixed(rate, 1)) Hz is faster than the loop rate \(fixed(loopRateHz, 1)) Hz: raise loopRateHz or lower the rate")
         }
     }

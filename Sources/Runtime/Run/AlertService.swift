@@ -96,10 +96,12 @@ final class AlertService {
             guard let flag = value.boolValue else { throw BadRule(description: "?ALERT enabled must be true or false") }
             rule.enabled = flag
         }
-        for (key, range) in [("threshold", -1000.0...10_000.0), ("hysteresis", 0.0...1000.0), ("cooldown", 0.0...604_800.0)] {
+        for (key, range) in [("threshold", kind.thresholdRange), ("hysteresis", 0.0...1000.0), ("cooldown", 0.0...604_800.0)] {
             guard let value = json[key] else { continue }
             guard let number = value.numberValue, range.contains(number) else {
-                throw BadRule(description: "?ALERT \(key) must be a number from \(range.lowerBound) to \(range.upperBound)")
+                let unit = key == "threshold" ? " " + kind.unit : (key == "cooldown" ? " s" : " " + kind.unit)
+                throw BadRule(description: "?ALERT \(key) for \(name) must be a number from \(DecimalText.format(range.lowerBound, 1)) to "
+                    + "\(DecimalText.format(range.upperBound, 1))\(unit)")
             }
             switch key {
             case "threshold": rule.threshold = number

@@ -56,6 +56,11 @@ final class Chronicle {
 
     /// `?SNAPSHOT={"name":..,"notes":..}`: every current value, saved; answered with SNAPSHOT.
     func takeSnapshot(_ argument: JSONValue?, state: NavigationState, accuracy: Double, time: Double) -> String {
+        for key in ["name", "notes"] {
+            if let value = argument?[key], value.stringValue == nil || (value.stringValue?.utf8.count ?? 0) > 1000 {
+                return GPSDReports.error("?SNAPSHOT \(key) must be text of at most 1000 bytes")
+            }
+        }
         let id = snapshots.newID(time: time)
         var s = Snapshot(id: id, timestamp: time, name: argument?["name"]?.stringValue ?? "Snapshot " + id,
                          notes: argument?["notes"]?.stringValue ?? "")

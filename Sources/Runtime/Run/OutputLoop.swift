@@ -407,7 +407,9 @@ final class OutputLoop<Clock: MonotonicClock> {
         case .lock(let argument):
             guard let motion else { return [GPSDReports.error("this board has no IMU")] }
             if let bearing = argument?["bearing"] {
-                guard let value = bearing.numberValue, value.isFinite else { return [GPSDReports.error("?LOCK bearing must be a number of degrees")] }
+                guard let value = bearing.numberValue, (0...360).contains(value) else {
+                    return [GPSDReports.error("?LOCK bearing must be a number of degrees from 0 to 360")]
+                }
                 return [motion.lockBearing(Angle.heading(value))]
             }
             return [motion.lockBearing(nil)]
