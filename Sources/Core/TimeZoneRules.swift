@@ -102,7 +102,7 @@ public struct TimeZoneRules: Sendable {
     /// TZif v1 to v4: the 64-bit block when there is one, and the footer rule.
     static func parse(_ bytes: [UInt8]) -> (transitions: [Int64], offsets: [Int32], initial: Int32, rule: PosixRule?)? {
         func be(_ at: Int, _ size: Int) -> Int64? {
-            guard at + size <= bytes.count else { return nil }
+            guard at >= 0, at <= bytes.count - size else { return nil }
             var v: Int64 = 0
             for i in 0..<size { v = v << 8 | Int64(bytes[at + i]) }
             if size == 4 && v >= 1 << 31 { v -= 1 << 32 }
@@ -110,8 +110,13 @@ public struct TimeZoneRules: Sendable {
         }
         guard bytes.count >= 44, Array(bytes[0..<4]) == Array("TZif".utf8) else { return nil }
         var start = 0, timeSize = 4
+        // Each count is a 32-bit field of a file that may be damaged: none may be negative, and
+        // none larger than the file (every entry takes at least a byte), so no offset computed
+        // from them can leave it or overflow.
         func counts(_ at: Int) -> [Int]? {
-            (0..<6).map { be(at + 20 + 4 * $0, 4) }.allSatisfy { $0 != nil } ? (0..<6).map { Int(be(at + 20 + 4 * $0, 4)!) } : nil
+            let values = (0..<6).compactMap { be(at + 20 + 4 * $0, 4) }
+            guard values.count == 6, values.allSatisfy({ $0 >= 0 && $0 <= Int64(bytes.count) }) else { return nil }
+            return values.map { Int($0) }
         }
         guard var c = counts(0) else { return nil }
         if bytes[4] >= UInt8(ascii: "2") {
@@ -170,8 +175,11 @@ struct PosixRule: Sendable {
             let part = rest.prefix { $0.isNumber || $0 == ":" }
             guard !part.isEmpty else { return nil }
             rest = rest.dropFirst(part.count)
-            let fields = part.split(separator: ":").compactMap { Int($0) }
-            let seconds = (fields.first ?? 0) * 3600 + (fields.count > 1 ? fields[1] * 60 : 0) + (fields.count > 2 ? fields[2] : 0)
+            let fields = part.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+            // POSIX: hours up to 167 (a week, for transition times), minutes and seconds under 60.
+            guard (1...3).contains(fields.count), let hours = fields[0], (0...167).contains(hours),
+                  fields.dropFirst().allSatisfy({ $0.map { (0...59).contains($0) } ?? false }) else { return nil }
+            let seconds = hours * 3600 + (fields.count > 1 ? (fields[1] ?? 0) * 60 : 0) + (fields.count > 2 ? (fields[2] ?? 0) : 0)
             return sign * seconds
         }
         guard name(), let std = offset() else { return nil }
@@ -185,7 +193,7 @@ struct PosixRule: Sendable {
             let spec = rest.prefix { $0.isNumber || $0 == "." }
             rest = rest.dropFirst(spec.count)
             let parts = spec.split(separator: ".").compactMap { Int($0) }
-            guard parts.count == 3 else { return nil }
+            guard parts.count == 3, (1...12).contains(parts[0]), (1...5).contains(parts[1]), (0...6).contains(parts[2]) else { return nil }
             var time = 7200
             if rest.first == "/" { rest = rest.dropFirst(); guard let t = offset() else { return nil }; time = t }
             return (parts[0], parts[1], parts[2], time)

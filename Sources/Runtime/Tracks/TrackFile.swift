@@ -62,12 +62,16 @@ enum TrackFile {
                 guard raw.hasPrefix(magic) else { return nil }
                 first = false
                 for part in raw.split(separator: " ") {
-                    if part.hasPrefix("started="), let t = Double(part.dropFirst(8)) { started = t }
+                    // A start no calendar can write (a damaged header) is unknown: 0.
+                    if part.hasPrefix("started="), let t = DecimalNumber.parse(part.dropFirst(8)), CivilTime.writableSeconds.contains(t) {
+                        started = t
+                    }
                     if part.hasPrefix("tags=") { tags = Self.tags(String(part.dropFirst(5))) }
                 }
                 // The name may hold spaces: it runs from " name=" to " started=".
                 let header = String(raw)
-                if let nameStart = header.firstRange(of: " name="), let nameEnd = header.firstRange(of: " started=") {
+                if let nameStart = header.firstRange(of: " name="), let nameEnd = header.firstRange(of: " started="),
+                   nameStart.upperBound <= nameEnd.lowerBound {
                     name = String(header[nameStart.upperBound..<nameEnd.lowerBound])
                 }
                 valid = offset + length
@@ -77,7 +81,7 @@ enum TrackFile {
                 skipped += 1
                 continue
             }
-            let fields = raw[..<star].split(separator: ",", omittingEmptySubsequences: false).map { Double($0) ?? .nan }
+            let fields = raw[..<star].split(separator: ",", omittingEmptySubsequences: false).map { DecimalNumber.parse($0) ?? .nan }
             guard fields.count == 8, fields[0].isFinite, fields[1].isFinite, fields[2].isFinite else {
                 skipped += 1
                 continue

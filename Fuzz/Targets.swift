@@ -1,0 +1,52 @@
+// Coverage-guided fuzz targets (libFuzzer). One binary holds them all; FUZZ_TARGET picks the
+// one to run (scripts/fuzz builds and runs them). Each feeds the bytes to a reader of outside
+// input exactly as the program does; any trap, overflow or sanitizer report is a crash.
+import Glibc
+
+enum FuzzTarget: String, CaseIterable {
+    case nmea, json, tle, timezone, recordlog, gpx, track
+}
+
+let selectedTarget: FuzzTarget = {
+    guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
+        fputs("set FUZZ_TARGET to one of: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))\n", stderr)
+        exit(2)
+    }
+    return target
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    let text = String(decoding: bytes, as: UTF8.self)
+    switch selectedTarget {
+    case .nmea:
+        // The framer over the raw serial bytes, every sentence it frames through the parser.
+        var framer = NMEAFramer()
+        var parser = NMEAParser()
+        var received: MonotonicNanoseconds = 1
+        bytes.withUnsafeBytes { raw in
+            framer.feed(raw) { sentence in
+                received += 100_000_000
+                if let fix = parser.parse(sentence, received: received) { _ = fix.utc.map { CivilTime(unixSeconds: $0).iso8601 } }
+            }
+        }
+    case .json:
+        // Configuration, board files and socket requests all go through this parser.
+        if let value = try? JSONValue.parse(text) {
+            _ = value["name"]?.stringValue
+            _ = value.numberValue.flatMap { Int(whole: $0) }
+        }
+    case .tle:
+        _ = TwoLineElements.all(in: text)
+    case .timezone:
+        _ = TimeZoneRules.parse(bytes)
+    case .recordlog:
+        _ = RecordLog.parse(bytes)
+    case .gpx:
+        _ = try? GPXReader.waypoints(text)
+    case .track:
+        _ = TrackFile.parse(text)
+    }
+    return 0
+}
