@@ -28,11 +28,11 @@ final class SimulatedBoard {
                                                       (board.barometer, .silentBarometer)].compactMap { chip, kind in
             chip.map { ($0.address, kind) }
         }
-        if faults.faults.contains(where: { fault in silent.contains { $0.1 == fault.kind } }) {
+        if faults.faults.contains(where: { fault in fault.kind == .busErrors || silent.contains { $0.1 == fault.kind } }) {
             let world = self.world
             bus.silenced = { address in
                 let t = world.elapsed
-                return silent.contains { $0.0 == address && faults.isActive($0.1, at: t) }
+                return faults.isActive(.busErrors, at: t) || silent.contains { $0.0 == address && faults.isActive($0.1, at: t) }
             }
         }
     }

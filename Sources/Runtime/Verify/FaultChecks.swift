@@ -1,4 +1,5 @@
 import LodestoneCore
+import LodestoneDomain
 import LodestoneOutputs
 import LodestoneSim
 
@@ -41,7 +42,7 @@ extension TripJudge {
                 }.count
                 rows.append(RefereeCheck(trip: trip.name, name: "other sensors unaffected", measured: Double(hurt), atMost: 0,
                                          unit: "HEALTH", "reports with another sensor not ok"))
-            case .gpsOutage:
+            case .gpsOutage, .gpsSilence:
                 let events = reports.filter { $0.reportClass == "EVENT" && $0.json["warning"]?.stringValue == "noFix" }
                 let raised = events.first { ($0.json["active"]?.boolValue ?? false) && (time($0) ?? 0) >= fault.start }.flatMap { time($0) }
                 let cleared = events.first { !($0.json["active"]?.boolValue ?? true) && (time($0) ?? 0) >= fault.end }.flatMap { time($0) }
@@ -55,6 +56,37 @@ extension TripJudge {
                 }.count
                 rows.append(RefereeCheck(trip: trip.name, name: "bridged positions flagged", measured: Double(unflagged), atMost: 0,
                                          unit: "TPV", "positions during the outage not marked as predicted (status 5)"))
+            case .busErrors:
+                // Every chip is lost at once, and every one must be seen lost and come back.
+                let health = reports.filter { $0.reportClass == "HEALTH" }
+                for role in ["imu", "magnetometer", "barometer"] {
+                    let degraded = health.first { $0.arrived >= fault.start && $0.json["sensors"]?[role]?.stringValue != "ok" }?.arrived
+                    let recovered = health.first { $0.arrived >= fault.end && $0.json["sensors"]?[role]?.stringValue == "ok" }?.arrived
+                    rows.append(delay("bus errors: \(role) marked degraded", degraded.map { $0 - fault.start }, atMost: 0.5,
+                                      "from the first failed transfer to HEALTH saying so", never: "HEALTH never said so"))
+                    rows.append(delay("bus errors: \(role) recovered", recovered.map { $0 - fault.end }, atMost: 2,
+                                      "from the bus's return to HEALTH saying ok", never: "HEALTH never said ok again"))
+                }
+            case .gpsGarbage:
+                // Noise on the line is not a position: none is published from it, and the first
+                // good sentences after it give positions again.
+                let resumed = reports.first { r in
+                    r.reportClass == "TPV" && r.json["lat"] != nil && r.json["status"]?.numberValue != 5 && (time(r) ?? 0) >= fault.end
+                }.flatMap { time($0) }
+                rows.append(delay("positions after line noise", resumed.map { $0 - fault.end }, atMost: 3,
+                                  "from the line's return to the first measured TPV", never: "no position after the noise"))
+                let during = reports.compactMap { r -> (t: Double, lat: Double, lon: Double)? in
+                    guard r.reportClass == "TPV", let t = time(r), t >= fault.start, t < fault.end,
+                          let lat = r.json["lat"]?.numberValue, let lon = r.json["lon"]?.numberValue else { return nil }
+                    return (t, lat, lon)
+                }
+                let truths = truth(at: during.map(\.t))
+                let wild = during.filter { p in
+                    guard let s = truths[p.t] else { return true }
+                    return Geodesy.distance(latitude1: p.lat, longitude1: p.lon, latitude2: s.latitude, longitude2: s.longitude) > 50
+                }.count
+                rows.append(RefereeCheck(trip: trip.name, name: "no position from line noise", measured: Double(wild), atMost: 0,
+                                         unit: "TPV", "positions during the noise more than 50 m from the truth"))
             }
         }
         return rows

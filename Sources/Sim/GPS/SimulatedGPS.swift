@@ -64,6 +64,11 @@ public final class SimulatedGPS: @unchecked Sendable {
                 next += UInt64(1e9 * fixInterval / world.speed)
                 clock.sleep(until: next)
                 let state = world.current()
+                if world.faults.isActive(.gpsSilence, at: state.time) { continue }
+                if world.faults.isActive(.gpsGarbage, at: state.time) {
+                    send(garbled(epoch(state)))
+                    continue
+                }
                 send(world.faults.isActive(.gpsOutage, at: state.time) ? noFixEpoch(state) : epoch(state))
             }
         }
@@ -81,6 +86,21 @@ public final class SimulatedGPS: @unchecked Sendable {
     public func stop() {
         guard running.exchange(false, ordering: .relaxed) else { return }
         thread.join()
+    }
+
+    /// A line full of noise: each sentence cut short, a byte flipped or left as it was, with
+    /// runs of random bytes (NUL and high bytes included) between them.
+    private func garbled(_ sentences: [String]) -> [String] {
+        sentences.map { sentence in
+            var bytes = Array(sentence.utf8)
+            switch random.next() % 4 {
+            case 0: bytes = Array(bytes.prefix(Int(random.next() % UInt64(max(1, bytes.count)))))
+            case 1: if !bytes.isEmpty { bytes[Int(random.next() % UInt64(bytes.count))] ^= UInt8(truncatingIfNeeded: random.next() | 1) }
+            case 2: break
+            default: bytes = (0..<Int(random.next() % 200)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
     }
 
     /// Writes text as the receiver would (tests use it to send exactly what they expect back).

@@ -14,13 +14,21 @@ public struct SimulatedFault: Sendable, Equatable {
         /// The receiver loses the sky (a tunnel, a deep valley): it goes on sending sentences,
         /// without a position.
         case gpsOutage = "gps-outage"
+        /// Every transfer on the I2C bus fails (interference on a long cable, a chip holding
+        /// the bus low): each chip is lost at once.
+        case busErrors = "bus-errors"
+        /// The receiver sends nothing at all (unplugged, powered down).
+        case gpsSilence = "gps-silence"
+        /// The receiver's line carries noise: random bytes, cut and corrupted sentences.
+        case gpsGarbage = "gps-garbage"
 
         /// How long the fault lasts unless told, seconds.
         public var standardDuration: Double {
             switch self {
             case .magnet: return 15
             case .silentMagnetometer, .silentIMU, .silentBarometer: return 5
-            case .gpsOutage: return 30
+            case .gpsOutage, .gpsSilence, .gpsGarbage: return 30
+            case .busErrors: return 3
             }
         }
     }
@@ -42,7 +50,7 @@ public struct SimulatedFault: Sendable, Equatable {
     public init?(_ text: String) {
         let parts = text.split(separator: "@", maxSplits: 1).map(String.init)
         guard parts.count == 2, let kind = Kind(rawValue: parts[0]) else { return nil }
-        let times = parts[1].split(separator: "+", maxSplits: 1).compactMap { Double($0) }
+        let times = parts[1].split(separator: "+", maxSplits: 1).compactMap { DecimalNumber.parse($0) }
         guard times.count == parts[1].split(separator: "+").count, let start = times.first,
               start.isFinite, start >= 0, start < 1e7 else { return nil }
         let duration = times.count > 1 ? times[1] : kind.standardDuration
