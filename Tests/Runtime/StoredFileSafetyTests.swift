@@ -1,7 +1,8 @@
 import Glibc
 import LodestoneCore
 import LodestoneDomain
-import LodestoneRuntime
+import LodestoneOutputs
+@testable import LodestoneRuntime
 import Testing
 
 /// Writing never replaces what is not a regular file; reading says why it stopped; a damaged
@@ -106,5 +107,34 @@ import Testing
             try store.add(Waypoint(name: "Lake", latitude: 46.1, longitude: 8.1, elevation: .nan, symbol: "Flag", notes: "", created: 0))
         }
         #expect((try? readTextFile(store.path))?.contains("\"Sp") == true, "the damaged file is untouched")
+    }
+}
+
+/// Ids and the person's settings: nothing started in the same second shares a file, and a
+/// damaged alert settings file is said and kept.
+@Suite(.serialized) struct SessionAndSettingsFileTests {
+    @Test func twoLogSessionsInOneSecondGetTheirOwnFolders() throws {
+        let directory = StoredFileSafetyTests.scratch("logs")
+        defer { removeTree(directory) }
+        let service = LogService(store: LogStore(dataDirectory: directory))
+        let time = 1_782_028_800.0
+        let first = service.handle(.object([("action", .string("start"))]), time: time)
+        _ = service.handle(.object([("action", .string("stop"))]), time: time + 0.2)
+        let second = service.handle(.object([("action", .string("start"))]), time: time + 0.4)
+        _ = service.handle(.object([("action", .string("stop"))]), time: time + 0.6)
+        #expect(first.contains("\"id\":\"20260621-080000\""), "\(first)")
+        #expect(second.contains("\"id\":\"20260621-080000-2\""), "\(second)")
+    }
+
+    @Test func aDamagedAlertSettingsFileIsKeptAsideAndTheStandardRulesStand() throws {
+        let directory = StoredFileSafetyTests.scratch("alerts")
+        defer { removeTree(directory) }
+        let path = directory + "/alerts.json"
+        let damaged = "[{\"name\":\"pressureLow\",\"threshold\":99"
+        try replaceFile(path, with: Array(damaged.utf8))
+        let service = AlertService(dataDirectory: directory, now: 1_782_028_800)
+        #expect(service.rules.rule(.pressureLow)?.threshold == AlertRules.Rule.standard(.pressureLow).threshold)
+        #expect(!fileExists(path))
+        #expect((try? readTextFile(path + ".damaged-20260621-080000")) == damaged)
     }
 }

@@ -43,7 +43,7 @@ final class LogService {
                 duration = seconds
             }
             do {
-                session = try LogSession(id: TrackStore.id(started: time), logsDirectory: store.directory, fields: names,
+                session = try LogSession(id: freshID(started: time), logsDirectory: store.directory, fields: names,
                                          interval: interval, started: time, duration: duration, limitBytes: limitBytes)
             } catch {
                 return GPSDReports.error(error.description)
@@ -94,5 +94,18 @@ final class LogService {
         }
         if let message { w.string("message", message) }
         return w.finished
+    }
+
+    /// A session id no earlier session has: the start's stamp, with "-2", "-3" for sessions
+    /// started in the same second (they would otherwise append to one another's files).
+    private func freshID(started time: Double) -> String {
+        let stamp = TrackStore.id(started: time)
+        var id = stamp
+        var suffix = 1
+        while fileExists(store.directory + "/" + id) && suffix < 1000 {
+            suffix += 1
+            id = stamp + "-\(suffix)"
+        }
+        return id
     }
 }

@@ -20,8 +20,23 @@ final class AlertService {
         settingsPath = dataDirectory + "/alerts.json"
         historyPath = dataDirectory + "/alerts.rec"
         rules = AlertRules()
-        if let text = try? readTextFile(settingsPath), let json = try? JSONValue.parse(text), let items = json.arrayValue {
-            for item in items { if let rule = try? Self.rule(from: item, base: nil) { rules.set(rule) } }
+        if fileExists(settingsPath) {
+            // The person's own settings: a damaged file is said, kept aside, and the standard
+            // rules stand in for what could not be read.
+            var problem: String?
+            do {
+                let json = try JSONValue.parse(try readTextFile(settingsPath))
+                let items = json.arrayValue ?? []
+                var skipped = json.arrayValue == nil ? 1 : 0
+                for item in items {
+                    if let rule = try? Self.rule(from: item, base: nil) { rules.set(rule) } else { skipped += 1 }
+                }
+                if skipped > 0 { problem = "\(skipped) entries are not alert rules and were skipped (the standard rules stand for them)" }
+            } catch {
+                problem = "\(error): the standard alert rules are used"
+                if let aside = setAside(settingsPath, at: now) { problem = (problem ?? "") + "; the damaged file is kept as \(aside)" }
+            }
+            if let problem { Log.warning("\(settingsPath): \(problem)") }
         }
         if makeDirectories(dataDirectory) {
             do {
