@@ -121,6 +121,7 @@ enum WeatherCommands {
         let rangeText = options.values["range"] ?? "6h"
         guard let range = History.Range(rawValue: rangeText) else { throw UsageError(message: "--range takes 1h, 6h, 24h or 7d") }
         let directory = options.values["data-dir"] ?? Configuration.defaultDataDirectory()
+        if let damage = HistoryStreams.damage(dataDirectory: directory) { Log.warning(damage) }
         guard let summary = HistoryStreams.summary(dataDirectory: directory, stream: stream, range: range) else {
             Log.error("no history in \(directory): 'lodestone run' keeps it (history.bin)")
             return 1

@@ -112,13 +112,14 @@ import Testing
     }
 
     /// The bubble floats to the high side: rolled right (right side down), it moves left.
-    @Test func theBubbleMovesToTheHighSide() {
+    @Test func theBubbleMovesToTheHighSide() throws {
         var model = DisplayFixtures.walk
         (model.level.roll, model.level.pitch) = (5, 0)
         let screen = DisplayPage.level.draw(model, columns: 80, rows: 24)
         let row = (0..<24).first { screen.line($0).contains("O") && screen.line($0).contains("+") } ?? 0
         let line = screen.line(row)
-        #expect(line.firstIndex(of: "O")! < line.firstIndex(of: "+")!, "\(line)")
+        let target = try #require(line.firstIndex(of: "O")), centre = try #require(line.firstIndex(of: "+"))
+        #expect(target < centre, "\(line)")
     }
 
     @Test func imperialUnitsConvertWhatAPersonReads() {

@@ -30,17 +30,27 @@ import Testing
         let reloaded = HistoryService(dataDirectory: data)
         let now = start + 7 * 86_400 - 1
         for range in History.Range.allCases {
-            let before = service.histories["pressure"]!.summary(range, now: now), after = reloaded.histories["pressure"]!.summary(range, now: now)
+            let before = try #require(service.histories["pressure"]).summary(range, now: now)
+            let after = try #require(reloaded.histories["pressure"]).summary(range, now: now)
             #expect(before.samples == after.samples && before.minimum == after.minimum && before.maximum == after.maximum, "\(range)")
             #expect(abs(after.mean - 1000.5) < 0.01)
         }
         let week = try #require(HistoryStreams.summary(dataDirectory: data, stream: "temperature", range: .week))
         #expect(week.samples == 7 * 86_400 && week.points.count == 336)
-        // A damaged file is ignored as a whole, not half read.
+        // A damaged file: the streams read whole before the damage are kept, the one it falls
+        // in is not half read, and the damage is said; the damaged file is set aside, not
+        // replaced unawares.
         var damaged = bytes
         damaged.removeLast(7)
         #expect(writeFileAtomically(data + "/history.bin", damaged))
         #expect(HistoryFile.load(data + "/history.bin") == nil)
+        let read = try #require(HistoryFile.read(data + "/history.bin"))
+        #expect(read.damaged)
+        #expect(read.histories.count == HistoryStreams.names.count - 1, "\(read.histories.keys.sorted())")
+        #expect(HistoryStreams.damage(dataDirectory: data)?.contains("damaged") == true)
+        let survivor = HistoryService(dataDirectory: data)
+        #expect(survivor.histories.count == HistoryStreams.names.count)
+        #expect(!fileExists(data + "/history.bin"), "the damaged file was set aside")
     }
 
     @Test func aLogSessionSurvivesACutAtEveryByteAndExports() throws {

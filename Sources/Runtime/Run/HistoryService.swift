@@ -14,7 +14,15 @@ final class HistoryService {
 
     init(dataDirectory: String) {
         path = dataDirectory + "/history.bin"
-        histories = HistoryFile.load(path) ?? [:]
+        let loaded = HistoryFile.read(path)
+        histories = loaded?.histories ?? [:]
+        if let loaded, loaded.damaged {
+            // Never replaced unawares: the damaged file is kept beside the new one.
+            let kept = loaded.histories.keys.sorted()
+            let aside = setAside(path, at: OutputClock.unixTime())
+            Log.warning("\(path) is damaged: " + (kept.isEmpty ? "nothing could be read" : "kept " + kept.joined(separator: ", "))
+                + (aside.map { "; the damaged file is kept as \($0)" } ?? "; it could not be set aside and will be replaced at the next save"))
+        }
         for name in Self.streams where histories[name] == nil { histories[name] = History() }
     }
 
@@ -68,10 +76,25 @@ enum HistoryFile {
         return out
     }
 
-    /// The histories in a file, or nil when it is missing or not one (a damaged file is
-    /// ignored as a whole: the history restarts rather than shows wrong values).
+    /// The histories in a file, or nil when it is missing or damaged (see `read`).
     static func load(_ path: String) -> [String: History]? {
-        guard let bytes = readFileBytes(path), bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else { return nil }
+        guard let loaded = read(path), !loaded.damaged else { return nil }
+        return loaded.histories
+    }
+
+    /// The histories in a file (nil when there is none): every stream read whole before any
+    /// damage is kept, the one the damage falls in and those after it are not (a stream is
+    /// never half read), and `damaged` says so.
+    static func read(_ path: String) -> (histories: [String: History], damaged: Bool)? {
+        guard let bytes = readFileBytes(path) else { return nil }
+        guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else { return ([:], true) }
+        var result: [String: History] = [:]
+        let complete = parse(bytes, into: &result)
+        return (result, !complete)
+    }
+
+    /// Reads streams into `result` until the end (true) or the first damage (false).
+    private static func parse(_ bytes: [UInt8], into result: inout [String: History]) -> Bool {
         var offset = magic.count
         func get32() -> UInt32? {
             guard offset + 4 <= bytes.count else { return nil }
@@ -83,36 +106,43 @@ enum HistoryFile {
             defer { offset += 8 }
             return (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << UInt64(8 * $1) }
         }
-        guard let streams = get32(), streams <= 64 else { return nil }
-        var result: [String: History] = [:]
+        guard let streams = get32(), streams <= 64 else { return false }
         for _ in 0..<streams {
-            guard let length = get32(), length <= 64, offset + Int(length) <= bytes.count else { return nil }
+            guard let length = get32(), length <= 64, offset + Int(length) <= bytes.count else { return false }
             let name = String(decoding: bytes[offset..<(offset + Int(length))], as: UTF8.self)
             offset += Int(length)
             var history = History()
-            guard let levels = get32(), levels <= 8 else { return nil }
+            guard let levels = get32(), levels <= 8 else { return false }
             for level in 0..<Int(levels) {
-                guard let count = get32(), count <= 4096 else { return nil }
+                guard let count = get32(), count <= 4096 else { return false }
                 for _ in 0..<count {
-                    guard let index = get64(), let minimum = get64(), let maximum = get64(), let sum = get64(), let n = get32() else { return nil }
+                    guard let index = get64(), let minimum = get64(), let maximum = get64(), let sum = get64(), let n = get32() else { return false }
                     history.restore(level: level, bucket: History.Bucket(index: Int64(bitPattern: index), minimum: Double(bitPattern: minimum),
                                                                          maximum: Double(bitPattern: maximum), sum: Double(bitPattern: sum), count: n))
                 }
             }
             result[name] = history
         }
-        return result
+        return offset == bytes.count
     }
 }
 
 /// The streams the history keeps, and a range of one read back from disk.
 public enum HistoryStreams {
+    /// What is wrong with the history file, if it is damaged (for the command line to say).
+    public static func damage(dataDirectory: String) -> String? {
+        let path = dataDirectory + "/history.bin"
+        guard let loaded = HistoryFile.read(path), loaded.damaged else { return nil }
+        let kept = loaded.histories.keys.sorted()
+        return "\(path) is damaged: " + (kept.isEmpty ? "nothing could be read from it" : "only " + kept.joined(separator: ", ") + " could be read")
+    }
+
     public static let names = ["pressure", "seaLevelPressure", "altitude", "temperature", "humidity"]
 
     /// The range ending at the stream's newest data (the device may have been off since);
     /// nil when there is no history file.
     public static func summary(dataDirectory: String, stream: String, range: History.Range) -> History.Summary? {
-        guard let histories = HistoryFile.load(dataDirectory + "/history.bin") else { return nil }
+        guard let histories = HistoryFile.read(dataDirectory + "/history.bin")?.histories else { return nil }
         let history = histories[stream] ?? History()
         let newest = history.levels[0].filter { $0.count > 0 }.map(\.index).max().map { Double($0) * History.Range.hour.width } ?? 0
         return history.summary(range, now: newest)
