@@ -44,7 +44,8 @@ enum SnapshotCommand {
                 "snapshot \(report["id"]?.stringValue ?? "?") saved: \(report["name"]?.stringValue ?? "")"
             }
         case "list":
-            let all = store.list()
+            let (all, warnings) = store.listReporting()
+            for warning in warnings { Log.warning(warning) }
             if options.flags.contains("json") {
                 writeOut("[" + all.map(SnapshotStore.json).joined(separator: ",\n") + "]\n")
             } else if all.isEmpty {

@@ -76,7 +76,8 @@ enum TrackCommand {
                                          to: try day(options, "until").map { $0 + 86_400 },
                                          minimumDistance: try options.number("min-km", in: 0...100_000).map { $0 * 1000 },
                                          maximumDistance: try options.number("max-km", in: 0...100_000).map { $0 * 1000 }, order: order)
-            let tracks = store.list(query)
+            let (tracks, warnings) = store.listReporting(query)
+            for warning in warnings { Log.warning(warning) }
             if options.flags.contains("json") {
                 let items = tracks.map { t -> String in
                     var w = JSONObjectWriter()
@@ -122,6 +123,7 @@ enum TrackCommand {
             if let privacy, privacy.places.isEmpty {
                 Log.warning("--private: no places to trim (add them to the private-places file or give --trim); times are still dropped")
             }
+            if let warning = store.loadReporting(id: id)?.warning { Log.warning(warning) }
             guard let text = store.export(id: id, format: format, privacy: privacy) else {
                 Log.error("no track '\(id)' in \(store.directory); see 'lodestone track list'")
                 return 1

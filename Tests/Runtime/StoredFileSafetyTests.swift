@@ -138,3 +138,47 @@ import Testing
         #expect((try? readTextFile(path + ".damaged-20260621-080000")) == damaged)
     }
 }
+
+/// Damage shown to the person, and what is intact kept: tracks and snapshots.
+@Suite(.serialized) struct DamagedRecordingTests {
+    static func line(_ body: String) -> String {
+        var sum: UInt8 = 0
+        for byte in body.utf8 { sum ^= byte }
+        let digits = Array("0123456789ABCDEF")
+        return body + "*" + String(digits[Int(sum >> 4)]) + String(digits[Int(sum & 15)]) + "\n"
+    }
+
+    @Test func aTrackWithADamagedHeaderAndALineIsShownAndListed() throws {
+        let directory = StoredFileSafetyTests.scratch("tracks")
+        defer { removeTree(directory) }
+        _ = makeDirectories(directory + "/tracks")
+        var text = "# lodestXXX damaged header\n"
+        for second in 0..<4 {
+            text += Self.line("\(1_782_028_801 + second).0,47.\(3769 + second),8.5417,408.2,410.1,965.12,1.35,4.0")
+        }
+        text += "1782028805.0,47.3773,8.5417,408.2,410.1,965.12,1.35,4.0*00\n"   // a bad checksum
+        try replaceFile(directory + "/tracks/20260621-080001.track", with: Array(text.utf8))
+        let store = TrackStore(dataDirectory: directory)
+        let loaded = try #require(store.loadReporting(id: "20260621-080001"), "a damaged header is not 'no track'")
+        #expect(loaded.points.count == 4)
+        let warning = try #require(loaded.warning)
+        #expect(warning.contains("header is damaged") && warning.contains("2 damaged or torn lines"), "\(warning)")
+        // No summary was written: the track is listed all the same, and that is said.
+        let (summaries, warnings) = store.listReporting()
+        #expect(summaries.map(\.id) == ["20260621-080001"])
+        #expect(summaries.first?.points == 4)
+        #expect(warnings.count == 1 && warnings.first?.contains("rebuilt") == true, "\(warnings)")
+    }
+
+    @Test func aSnapshotCutShortIsNamedNotHidden() throws {
+        let directory = StoredFileSafetyTests.scratch("snapshots")
+        defer { removeTree(directory) }
+        _ = makeDirectories(directory + "/snapshots")
+        try replaceFile(directory + "/snapshots/a.json", with: Array(#"{"id":"a","timestamp":"2026-06-21T08:00:00Z"}"#.utf8))
+        try replaceFile(directory + "/snapshots/b.json", with: Array(#"{"id":"b","timest"#.utf8))
+        let (snapshots, warnings) = SnapshotStore(dataDirectory: directory).listReporting()
+        #expect(snapshots.map(\.id) == ["a"])
+        #expect(warnings.count == 1 && warnings.first?.contains("b.json") == true, "\(warnings)")
+        #expect(fileExists(directory + "/snapshots/b.json"), "left as it is")
+    }
+}

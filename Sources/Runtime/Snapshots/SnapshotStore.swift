@@ -39,15 +39,27 @@ public struct SnapshotStore: Sendable {
     }
 
     /// Every snapshot, oldest first.
-    public func list() -> [Snapshot] {
-        guard let dir = opendir(directory) else { return [] }
+    public func list() -> [Snapshot] { listReporting().snapshots }
+
+    /// Every readable snapshot, oldest first, and a warning naming each file that could not be
+    /// read (damaged or cut short): it stays where it is, for the person to see.
+    public func listReporting() -> (snapshots: [Snapshot], warnings: [String]) {
+        guard let dir = opendir(directory) else { return ([], []) }
         defer { closedir(dir) }
         var ids: [String] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             if name.hasSuffix(".json") { ids.append(String(name.dropLast(5))) }
         }
-        return ids.compactMap(load).sorted { ($0.timestamp, $0.id) < ($1.timestamp, $1.id) }
+        var snapshots: [Snapshot] = [], warnings: [String] = []
+        for id in ids {
+            if let snapshot = load(id: id) {
+                snapshots.append(snapshot)
+            } else {
+                warnings.append("\(directory)/\(id).json is damaged or cut short: it is not listed, and left as it is")
+            }
+        }
+        return (snapshots.sorted { ($0.timestamp, $0.id) < ($1.timestamp, $1.id) }, warnings.sorted())
     }
 
     public func delete(id: String) -> Bool {

@@ -44,8 +44,12 @@ enum TrackFile {
     }
 
     /// The name and points of a track file's text; torn or corrupt lines are skipped and
-    /// counted. `validBytes` is the length up to the end of the last good line.
-    static func parse(_ text: String) -> (name: String, started: Double, tags: [String], points: [TrackPoint], skipped: Int, validBytes: Int)? {
+    /// counted. `validBytes` is the length up to the end of the last good line. A damaged
+    /// header loses the name, start and tags, never the points after it (`headerDamaged`).
+    static func parse(_ text: String) -> (name: String, started: Double, tags: [String], points: [TrackPoint], skipped: Int, validBytes: Int,
+                                          headerDamaged: Bool)? {
+        guard !text.isEmpty else { return nil }
+        var headerDamaged = false
         var name = "", started = 0.0, tags: [String] = []
         var points: [TrackPoint] = []
         var skipped = 0, offset = 0, valid = 0
@@ -58,8 +62,12 @@ enum TrackFile {
                 if !raw.isEmpty { skipped += 1 }
                 continue
             }
+            if first && !raw.hasPrefix(magic) {
+                // Read as a point (it may be one, with the header lost before it).
+                first = false
+                headerDamaged = true
+            }
             if first {
-                guard raw.hasPrefix(magic) else { return nil }
                 first = false
                 for part in raw.split(separator: " ") {
                     // A start no calendar can write (a damaged header) is unknown: 0.
@@ -90,7 +98,7 @@ enum TrackFile {
                                      baroAltitude: fields[4], pressure: fields[5], speed: fields[6], accuracy: fields[7]))
             valid = offset + length
         }
-        return first ? nil : (name, started, tags, points, skipped, valid)
+        return first ? nil : (name, started, tags, points, skipped, valid, headerDamaged)
     }
 }
 

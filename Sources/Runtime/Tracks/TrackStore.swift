@@ -103,14 +103,35 @@ public struct TrackStore: Sendable {
     }
 
     /// The summaries matching the query, in its order.
-    public func list(_ query: Query = Query()) -> [Summary] {
-        guard let dir = opendir(directory) else { return [] }
+    public func list(_ query: Query = Query()) -> [Summary] { listReporting(query).summaries }
+
+    /// The summaries matching the query, and what was damaged: every stored track is listed,
+    /// and one whose summary is missing or damaged gets it rebuilt from its points (said).
+    public func listReporting(_ query: Query = Query()) -> (summaries: [Summary], warnings: [String]) {
+        guard let dir = opendir(directory) else { return ([], []) }
         defer { closedir(dir) }
         var result: [Summary] = []
+        var warnings: [String] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.hasSuffix(".json"), let text = try? readTextFile(directory + "/" + name, limit: 1 << 20),
-                  let json = try? JSONValue.parse(text), let id = json["id"]?.stringValue else { continue }
+            guard name.hasSuffix(".track"), name != "recording.track" else { continue }
+            let id = String(name.dropLast(6))
+            let summaryPath = directory + "/" + id + ".json"
+            guard let text = try? readTextFile(summaryPath, limit: 1 << 20), let json = try? JSONValue.parse(text),
+                  json["id"]?.stringValue == id else {
+                guard let track = loadReporting(id: id) else {
+                    warnings.append("\(directory)/\(name): unreadable, and its summary is missing or damaged")
+                    continue
+                }
+                let statistics = TrackStatistics.of(track.points)
+                let started = track.points.first?.time ?? 0
+                let summary = Summary(id: id, name: track.name, started: started.isFinite ? started : 0, distance: statistics.distance,
+                                      movingTime: statistics.movingTime, elevationGain: statistics.elevationGain,
+                                      points: statistics.points, tags: [])
+                warnings.append("\(summaryPath) is missing or damaged: the summary was rebuilt from the track's \(statistics.points) points")
+                if query.matches(summary) { result.append(summary) }
+                continue
+            }
             let s = json["statistics"]
             let summary = Summary(id: id, name: json["name"]?.stringValue ?? "", started: json["started"]?.numberValue ?? 0,
                                   distance: s?["distance"]?.numberValue ?? 0, movingTime: s?["movingTime"]?.numberValue ?? 0,
@@ -119,14 +140,24 @@ public struct TrackStore: Sendable {
             if query.matches(summary) { result.append(summary) }
         }
         query.sort(&result)
-        return result
+        return (result, warnings)
     }
 
     /// A stored track's name and points.
     public func load(id: String) -> (name: String, points: [TrackPoint])? {
-        guard !id.contains("/"), let text = try? readTextFile(directory + "/" + id + ".track", limit: 256 << 20),
-              let parsed = TrackFile.parse(text) else { return nil }
-        return (parsed.name, parsed.points)
+        loadReporting(id: id).map { ($0.name, $0.points) }
+    }
+
+    /// A stored track's name and points, and what damage was found reading it (nil when none):
+    /// lines with a bad checksum are skipped and counted, a damaged header loses only the name.
+    public func loadReporting(id: String) -> (name: String, points: [TrackPoint], warning: String?)? {
+        let path = directory + "/" + id + ".track"
+        guard !id.contains("/"), let text = try? readTextFile(path, limit: 256 << 20), let parsed = TrackFile.parse(text) else { return nil }
+        var problems: [String] = []
+        if parsed.headerDamaged { problems.append("its header is damaged (the name and start are lost)") }
+        if parsed.skipped > 0 { problems.append("\(parsed.skipped) damaged or torn lines were skipped") }
+        let warning = problems.isEmpty ? nil : "\(path): " + problems.joined(separator: "; ") + "; \(parsed.points.count) points kept"
+        return (parsed.name, parsed.points, warning)
     }
 
     /// Whether a track of that id is stored.
