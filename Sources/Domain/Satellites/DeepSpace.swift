@@ -301,12 +301,65 @@ struct DeepSpace: Sendable {
         }
     }
 
+    /// Where the resonance integration stands: minutes from the epoch, mean motion and mean
+    /// longitude there. It starts at the epoch; `advanceCheckpoint` moves it on.
+    var checkpoint = (atime: 0.0, xni: Double.nan, xli: Double.nan)
+
+    /// Integrates the resonance from the checkpoint (or the epoch) in whole 720-minute steps
+    /// towards `t` and keeps where it got to. Every later `space` for a time beyond it on the
+    /// same side of the epoch starts there, taking the very steps it would have taken from the
+    /// epoch (the results are the same to the bit): elements 20 years old no longer cost
+    /// 15,000 steps for every minute a pass search asks about.
+    mutating func advanceCheckpoint(to t: Double, argpo: Double, argpdot: Double, no: Double) {
+        guard irez != 0, t.isFinite else { return }
+        var state = start(for: t, no: no)
+        let delt = t > 0 ? Self.stepp : -Self.stepp
+        while abs(t - state.atime) >= Self.stepp {
+            let r = rates(atime: state.atime, xli: state.xli, xni: state.xni, argpo: argpo, argpdot: argpdot)
+            state.xli += r.xldot * delt + r.xndt * Self.step2
+            state.xni += r.xndt * delt + r.xnddt * Self.step2
+            state.atime += delt
+        }
+        checkpoint = state
+    }
+
+    static let stepp = 720.0, step2 = 259_200.0
+
+    /// The integration's starting point for `t`: the checkpoint when it lies between the epoch
+    /// and `t`, else the epoch.
+    private func start(for t: Double, no: Double) -> (atime: Double, xni: Double, xli: Double) {
+        let c = checkpoint
+        if c.xni.isFinite, c.atime != 0, (c.atime > 0) == (t > 0), abs(c.atime) <= abs(t) { return c }
+        return (0, no, xlamo)
+    }
+
+    /// The resonance's rates at one integration point.
+    private func rates(atime: Double, xli: Double, xni: Double, argpo: Double, argpdot: Double) -> (xndt: Double, xldot: Double, xnddt: Double) {
+        let fasx2 = 0.131_309_08, fasx4 = 2.884_319_8, fasx6 = 0.374_480_87
+        let g22 = 5.768_639_6, g32 = 0.952_408_98, g44 = 1.801_499_8, g52 = 1.050_833_0, g54 = 4.410_889_8
+        let xndt: Double, xnddt: Double
+        let xldot = xni + xfact
+        if irez != 2 {
+            xndt = del1 * sin(xli - fasx2) + del2 * sin(2 * (xli - fasx4)) + del3 * sin(3 * (xli - fasx6))
+            xnddt = (del1 * cos(xli - fasx2) + 2 * del2 * cos(2 * (xli - fasx4)) + 3 * del3 * cos(3 * (xli - fasx6))) * xldot
+        } else {
+            let xomi = argpo + argpdot * atime
+            let x2omi = xomi + xomi, x2li = xli + xli
+            xndt = d2201 * sin(x2omi + xli - g22) + d2211 * sin(xli - g22) + d3210 * sin(xomi + xli - g32)
+                + d3222 * sin(-xomi + xli - g32) + d4410 * sin(x2omi + x2li - g44) + d4422 * sin(x2li - g44)
+                + d5220 * sin(xomi + xli - g52) + d5232 * sin(-xomi + xli - g52) + d5421 * sin(xomi + x2li - g54)
+                + d5433 * sin(-xomi + x2li - g54)
+            xnddt = (d2201 * cos(x2omi + xli - g22) + d2211 * cos(xli - g22) + d3210 * cos(xomi + xli - g32)
+                + d3222 * cos(-xomi + xli - g32) + d5220 * cos(xomi + xli - g52) + d5232 * cos(-xomi + xli - g52)
+                + 2 * (d4410 * cos(x2omi + x2li - g44) + d4422 * cos(x2li - g44) + d5421 * cos(xomi + x2li - g54)
+                    + d5433 * cos(-xomi + x2li - g54))) * xldot
+        }
+        return (xndt, xldot, xnddt)
+    }
+
     /// The secular effects and the resonance integration to `t` minutes (dspace).
     func space(t: Double, argpo: Double, argpdot: Double, gsto: Double, no: Double, em: inout Double, argpm: inout Double,
                inclm: inout Double, mm: inout Double, nodem: inout Double, nm: inout Double) {
-        let fasx2 = 0.131_309_08, fasx4 = 2.884_319_8, fasx6 = 0.374_480_87
-        let g22 = 5.768_639_6, g32 = 0.952_408_98, g44 = 1.801_499_8, g52 = 1.050_833_0, g54 = 4.410_889_8
-        let stepp = 720.0, stepn = -720.0, step2 = 259_200.0
         let theta = fmod(gsto + t * Self.rptim, Self.twoPi)
         em += dedt * t
         inclm += didt * t
@@ -314,40 +367,18 @@ struct DeepSpace: Sendable {
         nodem += dnodt * t
         mm += dmdt * t
         guard irez != 0 else { return }
-        var atime = 0.0, xni = no, xli = xlamo
-        let delt = t > 0 ? stepp : stepn
-        var xndt = 0.0, xldot = 0.0, xnddt = 0.0, ft = 0.0
-        while true {
-            if irez != 2 {
-                xndt = del1 * sin(xli - fasx2) + del2 * sin(2 * (xli - fasx4)) + del3 * sin(3 * (xli - fasx6))
-                xldot = xni + xfact
-                xnddt = del1 * cos(xli - fasx2) + 2 * del2 * cos(2 * (xli - fasx4)) + 3 * del3 * cos(3 * (xli - fasx6))
-                xnddt *= xldot
-            } else {
-                let xomi = argpo + argpdot * atime
-                let x2omi = xomi + xomi, x2li = xli + xli
-                xndt = d2201 * sin(x2omi + xli - g22) + d2211 * sin(xli - g22) + d3210 * sin(xomi + xli - g32)
-                    + d3222 * sin(-xomi + xli - g32) + d4410 * sin(x2omi + x2li - g44) + d4422 * sin(x2li - g44)
-                    + d5220 * sin(xomi + xli - g52) + d5232 * sin(-xomi + xli - g52) + d5421 * sin(xomi + x2li - g54)
-                    + d5433 * sin(-xomi + x2li - g54)
-                xldot = xni + xfact
-                xnddt = d2201 * cos(x2omi + xli - g22) + d2211 * cos(xli - g22) + d3210 * cos(xomi + xli - g32)
-                    + d3222 * cos(-xomi + xli - g32) + d5220 * cos(xomi + xli - g52) + d5232 * cos(-xomi + xli - g52)
-                    + 2 * (d4410 * cos(x2omi + x2li - g44) + d4422 * cos(x2li - g44) + d5421 * cos(xomi + x2li - g54)
-                        + d5433 * cos(-xomi + x2li - g54))
-                xnddt *= xldot
-            }
-            if abs(t - atime) >= stepp {
-                xli += xldot * delt + xndt * step2
-                xni += xndt * delt + xnddt * step2
-                atime += delt
-            } else {
-                ft = t - atime
-                break
-            }
+        var (atime, xni, xli) = start(for: t, no: no)
+        let delt = t > 0 ? Self.stepp : -Self.stepp
+        var r = rates(atime: atime, xli: xli, xni: xni, argpo: argpo, argpdot: argpdot)
+        while abs(t - atime) >= Self.stepp {
+            xli += r.xldot * delt + r.xndt * Self.step2
+            xni += r.xndt * delt + r.xnddt * Self.step2
+            atime += delt
+            r = rates(atime: atime, xli: xli, xni: xni, argpo: argpo, argpdot: argpdot)
         }
-        nm = xni + xndt * ft + xnddt * ft * ft * 0.5
-        let xl = xli + xldot * ft + xndt * ft * ft * 0.5
+        let ft = t - atime
+        nm = xni + r.xndt * ft + r.xnddt * ft * ft * 0.5
+        let xl = xli + r.xldot * ft + r.xndt * ft * ft * 0.5
         mm = irez != 1 ? xl - 2 * nodem + 2 * theta : xl - nodem - argpm + theta
         nm = no + (nm - no)
     }

@@ -118,6 +118,19 @@ public struct SGP4: Sendable {
         _ = try propagate(minutes: 0, initial: true)
     }
 
+    /// Whether the orbit is a deep-space one (a period of 225 minutes or more: SDP4).
+    public var isDeepSpace: Bool { deep }
+
+    /// The same propagator, with the deep-space resonance already integrated up to `minutes`
+    /// after the epoch: every later propagation beyond it starts there (same results, a
+    /// fraction of the work for old elements of resonant orbits). Near-Earth orbits are unchanged.
+    public func prepared(near minutes: Double) -> SGP4 {
+        guard deep else { return self }
+        var copy = self
+        copy.deepSpace.advanceCheckpoint(to: minutes, argpo: argpo, argpdot: argpdot, no: no)
+        return copy
+    }
+
     /// Position (km) and velocity (km/s) in the TEME frame `minutes` after the epoch.
     public func propagate(minutes t: Double) throws(Failure) -> (position: (Double, Double, Double), velocity: (Double, Double, Double)) {
         try propagate(minutes: t, initial: false)

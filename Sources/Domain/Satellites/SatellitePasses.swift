@@ -65,6 +65,9 @@ public enum SatellitePasses {
     /// The passes between `start` and `end` (UTC seconds) rising above `minimumAltitude`.
     public static func passes(_ satellite: SGP4, from start: Double, to end: Double, latitude: Double, longitude: Double,
                               height: Double = 0, minimumAltitude: Double = 0) -> [Pass] {
+        // Old elements of a resonant deep-space orbit: integrate to the window once, not for
+        // every minute asked about (an hour or more per day of search otherwise).
+        let satellite = satellite.prepared(near: (min(start, end) / 86_400 + 2_440_587.5 - satellite.elements.epochJulianDay) * 1440)
         func altitude(_ t: Double) -> Double { look(satellite, at: t, latitude: latitude, longitude: longitude, height: height)?.altitude ?? -90 }
         func crossing(_ a: Double, _ b: Double, rising: Bool) -> Double {
             var low = a, high = b
