@@ -253,7 +253,8 @@ extension GPSDReports {
     /// `profile` is the adaptive sampling profile (e.g. "still", "walking/lowPower") and
     /// `gpsInterval` the GPS fix interval it chose, when adaptive sampling runs.
     public static func health(_ state: NavigationState, loop: LoopStatistics, tasks: [SchedulerTable.TaskLine],
-                              ringOverflows: Int, clients: Int, droppedClients: Int = 0, profile: String? = nil, gpsInterval: Double? = nil) -> String {
+                              ringOverflows: Int, clients: Int, droppedClients: Int = 0, profile: String? = nil, gpsInterval: Double? = nil,
+                              storage: String? = nil) -> String {
         var w = JSONObjectWriter(class: "HEALTH")
         var sensors = JSONObjectWriter()
         sensors.string("imu", state.imuHealth.name)
@@ -261,6 +262,8 @@ extension GPSDReports {
         sensors.string("barometer", state.barometerHealth.name)
         sensors.string("gps", state.gpsHealth.name)
         w.raw("sensors", sensors.finished)
+        // "ok", or why the recording's writes fail (when there is a data directory).
+        if let storage { w.string("storage", storage) }
         var l = JSONObjectWriter()
         l.number("rateHz", loop.rateHz, decimals: 1)
         l.integer("ticks", Int(loop.ticks))

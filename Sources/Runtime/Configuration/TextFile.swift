@@ -171,7 +171,8 @@ private func fileKind(_ kind: mode_t) -> String {
     }
 }
 
-private func directoryAdvice(_ code: Int32) -> String {
+/// An errno as words, with what to do about it where there is something to do.
+func directoryAdvice(_ code: Int32) -> String {
     let reason = String(cString: strerror(code))
     switch code {
     case ENOSPC, EDQUOT: return reason + ": free some space on that disk"

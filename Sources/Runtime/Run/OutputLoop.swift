@@ -269,7 +269,7 @@ final class OutputLoop<Clock: MonotonicClock> {
             for event in positions?.tick(now: now, time: stamp()) ?? [] { send(event) }
             if let predicted = positions?.bridge(now: now) {
                 send(GPSDReports.tpv(predicted, device: gpsDevice, confidence: positions?.confidence))
-                tracks?.add(predicted, state: latest, now: now)
+                if let event = tracks?.add(predicted, state: latest, now: now, time: stamp()) { send(event) }
             }
             if let motion, latest.imu != nil { send(motion.report(time: stamp())) }
             if let waypoints, waypoints.target != nil {
@@ -345,7 +345,7 @@ final class OutputLoop<Clock: MonotonicClock> {
             // Outliers are dropped here; what is published and recorded is the filtered position.
             guard let fix = positions.map({ $0.add(raw, motion: state, now: now) }) ?? raw else { return }
             send(GPSDReports.tpv(fix, device: gpsDevice, confidence: positions?.confidence))
-            tracks?.add(fix, state: latest, now: now)
+            if let event = tracks?.add(fix, state: latest, now: now, time: stamp()) { send(event) }
         }
         outputs.sentenceRing.drain { raw in
             guard server != nil || nmea != nil else { return }
@@ -457,7 +457,8 @@ final class OutputLoop<Clock: MonotonicClock> {
                 + outputs.fixRing.overflows
             return [GPSDReports.health(latest, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
                                        ringOverflows: overflows, clients: server?.clientCount ?? 0,
-                                       droppedClients: server?.droppedSlowClients ?? 0, profile: adaptive?.profile, gpsInterval: adaptive?.rates.gpsInterval)]
+                                       droppedClients: server?.droppedSlowClients ?? 0, profile: adaptive?.profile, gpsInterval: adaptive?.rates.gpsInterval,
+                                       storage: tracks.map { $0.storageProblem ?? "ok" })]
         default:
             return []
         }

@@ -111,19 +111,30 @@ final class TrackRecording {
     private var fd: Int32
     private var lastSync: MonotonicNanoseconds = 0
     private(set) var points: [TrackPoint]
+    /// Points kept in memory that could not be written yet (the newest ones), and why the
+    /// last write failed (an errno; 0 when writing works). They are written as soon as the
+    /// disk takes them again.
+    private(set) var unwritten = 0
+    private(set) var writeError: Int32 = 0
 
-    /// Starts a new recording at `path` (which must not exist).
+    /// Starts a new recording at `path` (which must not exist); nil with errno set when the
+    /// file cannot be created or its header written (a full disk).
     init?(path: String, name: String, started: Double, tags: [String] = []) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return nil }
+        guard Self.write(fd, TrackFile.header(name: name, started: started, tags: tags)), fsync(fd) == 0 else {
+            let code = errno
+            close(fd)
+            unlink(path)
+            errno = code
+            return nil
+        }
         self.fd = fd
         self.path = path
         self.name = name
         self.started = started
         self.tags = tags
         points = []
-        _ = Self.write(fd, TrackFile.header(name: name, started: started, tags: tags))
-        fsync(fd)
     }
 
     /// Reopens a recording left behind by a crash: keeps every complete point, cuts off a torn
@@ -146,17 +157,46 @@ final class TrackRecording {
 
     deinit { close(fd) }
 
-    /// Appends a point; flushed to the disk within a second.
+    /// Appends a point; flushed to the disk within a second. When the disk refuses (full,
+    /// failing), the point is kept in memory with every one before it not yet written, the
+    /// file is cut back to its last whole line, and they are all written with the next point
+    /// the disk takes.
     func append(_ point: TrackPoint, now: MonotonicNanoseconds) {
         points.append(point)
-        _ = Self.write(fd, TrackFile.line(point))
-        if now &- lastSync >= 1_000_000_000 {
-            fsync(fd)
+        unwritten += 1
+        guard writeBacklog() else { return }
+        if now &- lastSync >= 1_000_000_000 || writeError != 0 {
+            writeError = fsync(fd) == 0 ? 0 : errno
             lastSync = now
         }
     }
 
     func sync() { fsync(fd) }
+
+    /// Writes whatever the disk refused before and flushes; true when everything is on the disk.
+    func flush() -> Bool {
+        guard writeBacklog() else { return false }
+        guard fsync(fd) == 0 else {
+            writeError = errno
+            return false
+        }
+        writeError = 0
+        return true
+    }
+
+    /// Writes the points not yet on the disk; on failure cuts the file back to its last whole
+    /// line (so the next write does not continue a torn one) and keeps them.
+    private func writeBacklog() -> Bool {
+        guard unwritten > 0 else { return true }
+        let end = lseek(fd, 0, SEEK_END)
+        guard Self.write(fd, points.suffix(unwritten).map(TrackFile.line).joined()) else {
+            writeError = errno == 0 ? EIO : errno
+            if end >= 0 { _ = ftruncate(fd, end) }
+            return false
+        }
+        unwritten = 0
+        return true
+    }
 
     private static func write(_ fd: Int32, _ text: String) -> Bool {
         var bytes = Array(text.utf8)

@@ -1,3 +1,4 @@
+import Glibc
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
@@ -37,7 +38,7 @@ final class TrackService {
         guard makeDirectories(store.directory) else { return GPSDReports.error("cannot create \(store.directory)") }
         let title = name ?? "Track " + TrackStore.id(started: utc)
         guard let started = TrackRecording(path: store.recordingPath, name: title, started: utc, tags: tags) else {
-            return GPSDReports.error("cannot create \(store.recordingPath)")
+            return GPSDReports.error("cannot start recording: " + WriteFailure(path: store.recordingPath, reason: directoryAdvice(errno)).description)
         }
         recording = started
         state = .recording
@@ -60,18 +61,50 @@ final class TrackService {
 
     func stop() -> String {
         guard let recording else { return report("not recording") }
-        let summary = store.file(recording)
+        // Nothing is filed half written: while the disk refuses the points, the recording
+        // stays open (and in memory) and the stop says why.
+        guard recording.flush() else {
+            let reason = WriteFailure(path: recording.path, reason: directoryAdvice(recording.writeError)).description
+            return GPSDReports.error("cannot save the track: \(recording.unwritten) points are not on the disk yet (\(reason)); "
+                + "the recording goes on in memory: stop again once there is space")
+        }
+        guard let summary = store.file(recording) else {
+            return GPSDReports.error("cannot save the track's summary in \(store.directory) (check the free space); "
+                + "its points are kept in \(recording.path)")
+        }
         self.recording = nil
         state = .stopped
-        return report(summary.map { "saved as \($0.id): \(fixed($0.distance / 1000, 2)) km" } ?? "could not file the track")
+        storageProblem = nil
+        return report("saved as \(summary.id): \(fixed(summary.distance / 1000, 2)) km")
     }
 
     /// The track button: start, or stop a running recording.
     func toggle(at utc: Double) -> String { state == .stopped ? start(name: nil, at: utc) : stop() }
 
-    /// A new fix, with the barometer's view of the moment.
-    func add(_ fix: GPSFix, state navigation: NavigationState, now: MonotonicNanoseconds) {
-        guard state == .recording, let recording, fix.hasPosition, let utc = fix.utc else { return }
+    /// What the recording's writes last did: nil while they work, else why they fail.
+    private(set) var storageProblem: String?
+
+    /// A new fix, with the barometer's view of the moment. Returns an EVENT when the disk
+    /// stopped taking the points, or took them again.
+    func add(_ fix: GPSFix, state navigation: NavigationState, now: MonotonicNanoseconds, time: String) -> String? {
+        guard state == .recording, let recording, fix.hasPosition, let utc = fix.utc else { return nil }
+        let event = record(fix, utc: utc, navigation: navigation, now: now, into: recording)
+        return event.map { Self.storageEvent($0, time: time) }
+    }
+
+    /// EVENT "storage": the track's writes failing (`active`) or working again.
+    static func storageEvent(_ change: (active: Bool, message: String), time: String) -> String {
+        var w = JSONObjectWriter(class: "EVENT")
+        w.string("event", "storage")
+        w.string("warning", "writeFailed")
+        w.bool("active", change.active)
+        w.string("message", change.message)
+        w.string("time", time)
+        return w.finished
+    }
+
+    private func record(_ fix: GPSFix, utc: Double, navigation: NavigationState, now: MonotonicNanoseconds,
+                        into recording: TrackRecording) -> (active: Bool, message: String)? {
         let speed = fix.speed
         if speed.isFinite && speed < Self.stillSpeed {
             if stillSince == nil { stillSince = utc }
@@ -81,12 +114,25 @@ final class TrackService {
             autoPaused = false
         }
         guard !autoPaused,
-              sampler.take(time: utc, latitude: fix.latitude, longitude: fix.longitude, speed: speed, course: fix.course) else { return }
+              sampler.take(time: utc, latitude: fix.latitude, longitude: fix.longitude, speed: speed, course: fix.course) else { return nil }
         let accuracy = fix.eph.isFinite ? fix.eph : (fix.hdop.isFinite ? fix.hdop * 5 : .nan)
         recording.append(TrackPoint(time: utc, latitude: fix.latitude, longitude: fix.longitude, gpsAltitude: fix.altitudeMSL,
                                     baroAltitude: navigation.barometricAltitude,
                                     pressure: navigation.pressure.map { $0.pressure / 100 } ?? .nan,
                                     speed: speed, accuracy: accuracy), now: now)
+        let failing = recording.writeError != 0
+        if failing && storageProblem == nil {
+            storageProblem = WriteFailure(path: recording.path, reason: directoryAdvice(recording.writeError)).description
+            let message = (storageProblem ?? "") + "; the points are kept in memory and written when the disk takes them"
+            Log.warning("track: " + message)
+            return (true, message)
+        }
+        if !failing, storageProblem != nil {
+            storageProblem = nil
+            Log.info("track: the disk takes the points again; every point kept in memory is written")
+            return (false, "cleared: the track's points are written again, none lost")
+        }
+        return nil
     }
 
     /// TRACK (Lodestone): the recording's state, name, points and distance so far.

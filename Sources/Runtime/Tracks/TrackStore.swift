@@ -71,35 +71,40 @@ public struct TrackStore: Sendable {
         CivilTime(unixSeconds: started).compactStamp
     }
 
-    /// Files a finished recording under its id with its summary; returns the summary.
+    /// Files a finished recording under its id with its summary; returns the summary, or nil
+    /// with the recording untouched (still `recording.track`) when it cannot: the summary is
+    /// written first, and the points are moved under the id only once it is.
     @discardableResult
     func file(_ recording: TrackRecording) -> Summary? {
         recording.sync()
+        let statistics = TrackStatistics.of(recording.points)
         // Two tracks started in the same second get "-2", "-3": link() never replaces a file,
         // so a second recording can never overwrite the first.
         let stamp = Self.id(started: recording.started)
-        var id = stamp
-        var suffix = 1
-        while fileExists(directory + "/" + id + ".json") || link(recording.path, directory + "/" + id + ".track") != 0 {
-            guard errno == EEXIST || fileExists(directory + "/" + id + ".json"), suffix < 1000 else { return nil }
-            suffix += 1
-            id = stamp + "-\(suffix)"
+        for suffix in 1...1000 {
+            let id = suffix == 1 ? stamp : stamp + "-\(suffix)"
+            let summaryPath = directory + "/" + id + ".json", trackPath = directory + "/" + id + ".track"
+            if fileExists(summaryPath) || fileExists(trackPath) { continue }
+            let summary = Summary(id: id, name: recording.name, started: recording.started, distance: statistics.distance,
+                                  movingTime: statistics.movingTime, elevationGain: statistics.elevationGain, points: statistics.points,
+                                  tags: recording.tags)
+            var w = JSONObjectWriter()
+            w.string("id", id)
+            w.string("name", summary.name)
+            w.raw("tags", "[" + summary.tags.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
+            w.number("started", summary.started, decimals: 0)
+            w.raw("statistics", TrackExport.statisticsJSON(statistics, includeProfile: false))
+            guard writeFileAtomically(summaryPath, Array((w.finished + "\n").utf8)) else { return nil }
+            guard link(recording.path, trackPath) == 0 else {
+                let taken = errno == EEXIST
+                unlink(summaryPath)
+                if taken { continue }
+                return nil
+            }
+            unlink(recording.path)
+            return summary
         }
-        unlink(recording.path)
-        let statistics = TrackStatistics.of(recording.points)
-        let summary = Summary(id: id, name: recording.name, started: recording.started, distance: statistics.distance,
-                              movingTime: statistics.movingTime, elevationGain: statistics.elevationGain, points: statistics.points,
-                              tags: recording.tags)
-        var w = JSONObjectWriter()
-        w.string("id", id)
-        w.string("name", summary.name)
-        w.raw("tags", "[" + summary.tags.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
-        w.number("started", summary.started, decimals: 0)
-        w.raw("statistics", TrackExport.statisticsJSON(statistics, includeProfile: false))
-        // Without its summary the track is not listed: a failed write is a failed save (the
-        // points stay in the .track file).
-        guard writeFileAtomically(directory + "/" + id + ".json", Array((w.finished + "\n").utf8)) else { return nil }
-        return summary
+        return nil
     }
 
     /// The summaries matching the query, in its order.
