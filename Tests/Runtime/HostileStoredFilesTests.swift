@@ -18,6 +18,7 @@ import Testing
         _ = mkdir(directory + "/snapshots", 0o755)
         try Self.write(#"{"id":"20260101-000000","name":"x","started":1e308,"statistics":{"points":1e19,"distance":1}}"#,
                        to: directory + "/tracks/20260101-000000.json")
+        try Self.write("# lodestone track 1 name=x started=1767225600\n", to: directory + "/tracks/20260101-000000.track")
         try Self.write(#"{"id":"s1","timestamp":"2026-06-21T08:00:00Z","photoCount":1e308}"#, to: directory + "/snapshots/s1.json")
         try Self.write(#"[{"name":"a","lat":1,"lon":2,"created":1e308}]"#, to: directory + "/waypoints.json")
         let runner = EndToEndTests()

@@ -119,6 +119,9 @@ public struct TrackStore: Sendable {
         var warnings: [String] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasSuffix(".json"), !fileExists(directory + "/" + name.dropLast(5) + ".track") {
+                warnings.append("\(directory)/\(name) is a summary without its track (\(name.dropLast(5)).track): not listed")
+            }
             guard name.hasSuffix(".track"), name != "recording.track" else { continue }
             let id = String(name.dropLast(6))
             let summaryPath = directory + "/" + id + ".json"
