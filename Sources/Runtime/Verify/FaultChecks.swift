@@ -27,12 +27,7 @@ extension TripJudge {
             case .silentMagnetometer, .silentIMU, .silentBarometer:
                 let role = fault.kind == .silentMagnetometer ? "magnetometer" : fault.kind == .silentIMU ? "imu" : "barometer"
                 let health = reports.filter { $0.reportClass == "HEALTH" }
-                let degraded = health.first { $0.arrived >= fault.start && $0.json["sensors"]?[role]?.stringValue != "ok" }?.arrived
-                let recovered = health.first { $0.arrived >= fault.end && $0.json["sensors"]?[role]?.stringValue == "ok" }?.arrived
-                rows.append(delay("silent \(role) marked degraded", degraded.map { $0 - fault.start }, atMost: 0.5,
-                                  "from the chip's silence to HEALTH saying so", never: "HEALTH never said so"))
-                rows.append(delay("silent \(role) recovered", recovered.map { $0 - fault.end }, atMost: 2,
-                                  "from the chip's return to HEALTH saying ok", never: "HEALTH never said ok again"))
+                rows += healthFollows(role, through: fault, health, named: "silent \(role)", lost: "the chip's silence", back: "the chip's return")
                 let others = ["imu", "magnetometer", "barometer", "gps"].filter { $0 != role }
                 let hurt = health.filter { $0.arrived >= RefereeTrip.figure8End + 5 }.filter { h in
                     others.contains { other in
@@ -60,12 +55,8 @@ extension TripJudge {
                 // Every chip is lost at once, and every one must be seen lost and come back.
                 let health = reports.filter { $0.reportClass == "HEALTH" }
                 for role in ["imu", "magnetometer", "barometer"] {
-                    let degraded = health.first { $0.arrived >= fault.start && $0.json["sensors"]?[role]?.stringValue != "ok" }?.arrived
-                    let recovered = health.first { $0.arrived >= fault.end && $0.json["sensors"]?[role]?.stringValue == "ok" }?.arrived
-                    rows.append(delay("bus errors: \(role) marked degraded", degraded.map { $0 - fault.start }, atMost: 0.5,
-                                      "from the first failed transfer to HEALTH saying so", never: "HEALTH never said so"))
-                    rows.append(delay("bus errors: \(role) recovered", recovered.map { $0 - fault.end }, atMost: 2,
-                                      "from the bus's return to HEALTH saying ok", never: "HEALTH never said ok again"))
+                    rows += healthFollows(role, through: fault, health, named: "bus errors: \(role)", lost: "the first failed transfer",
+                                          back: "the bus's return")
                 }
             case .gpsGarbage:
                 // Noise on the line is not a position: none is published from it, and the first
@@ -90,6 +81,18 @@ extension TripJudge {
             }
         }
         return rows
+    }
+
+    /// A sensor lost for a fault's stretch: HEALTH says so within 0.5 s and says ok again
+    /// within 2 s of its end.
+    func healthFollows(_ role: String, through fault: SimulatedFault, _ health: [PublishedReport], named name: String,
+                       lost: String, back: String) -> [RefereeCheck] {
+        let degraded = health.first { $0.arrived >= fault.start && $0.json["sensors"]?[role]?.stringValue != "ok" }?.arrived
+        let recovered = health.first { $0.arrived >= fault.end && $0.json["sensors"]?[role]?.stringValue == "ok" }?.arrived
+        return [delay("\(name) marked degraded", degraded.map { $0 - fault.start }, atMost: 0.5,
+                      "from \(lost) to HEALTH saying so", never: "HEALTH never said so"),
+                delay("\(name) recovered", recovered.map { $0 - fault.end }, atMost: 2,
+                      "from \(back) to HEALTH saying ok", never: "HEALTH never said ok again")]
     }
 
     /// How long something took to be seen, or a failing row when it never was.
