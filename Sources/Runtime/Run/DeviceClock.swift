@@ -51,6 +51,11 @@ final class DeviceClock {
     /// again about the same fix gives the same answer.
     func believes(_ utc: Double, receivedAt received: MonotonicNanoseconds) -> Bool {
         if received == lastVetted && received != 0 { return lastVerdict }
+        // An older fix asked about after a newer one (the fixes' ring drained after the clock
+        // looked at the newest) is judged without counting towards a confirmation again.
+        if received < lastVetted {
+            return utc.isFinite && Self.believable.contains(utc) && (!gpsTimeKnown || abs(utc - self.utc(at: received)) <= Self.largestJump)
+        }
         lastVetted = received
         lastVerdict = vet(utc, receivedAt: received)
         if !lastVerdict { refused += 1 }
