@@ -56,7 +56,7 @@ enum WaypointCommand {
                 return text
             }
         case "list", "nearest":
-            let saved = loadWarning(store)
+            let saved = store.loadLogging()
             var rows = saved.sorted { $0.name < $1.name }.map { ($0, Double.nan, Double.nan) }
             var here = latitude.flatMap { lat in longitude.map { (lat, $0) } }
             if here == nil { here = runningPosition(socket: options.values["socket"]) }
@@ -100,7 +100,7 @@ enum WaypointCommand {
             writeOut("deleted \(name)\n")
             return 0
         case "export":
-            writeOut(WaypointStore.gpx(loadWarning(store)))
+            writeOut(WaypointStore.gpx(store.loadLogging()))
             return 0
         case "import":
             guard let file = name else { throw UsageError(message: "import which file? 'lodestone waypoint import FILE.gpx'") }
@@ -135,12 +135,5 @@ enum WaypointCommand {
             return (lat, lon)
         }
         return nil
-    }
-
-    /// The saved waypoints, with a warning on standard error when their file was damaged.
-    static func loadWarning(_ store: WaypointStore) -> [Waypoint] {
-        let (waypoints, warning) = store.loadReporting()
-        if let warning { Log.warning(warning) }
-        return waypoints
     }
 }

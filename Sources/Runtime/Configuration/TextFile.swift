@@ -66,6 +66,16 @@ public struct WriteFailure: Error, Equatable, CustomStringConvertible {
     public var path: String
     public var reason: String
     public var description: String { "cannot write \(path): \(reason)" }
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    /// A failed system call's errno, in words, with what to do where there is something to do.
+    public init(path: String, errno code: Int32) {
+        self.init(path: path, reason: failureAdvice(code))
+    }
 }
 
 /// Replaces a file's contents all at once: written to a new temporary file beside it,
@@ -81,7 +91,7 @@ public func replaceFile(_ path: String, with bytes: [UInt8]) throws(WriteFailure
     let temporary = path + ".tmp.\(getpid())"
     if lstat(temporary, &status) == 0 && status.st_mode & S_IFMT == S_IFREG { unlink(temporary) }
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw WriteFailure(path: path, reason: directoryAdvice(errno)) }
+    guard fd >= 0 else { throw WriteFailure(path: path, errno: errno) }
     var written = 0
     var failure: Int32 = 0
     while written < bytes.count {
@@ -101,7 +111,7 @@ public func replaceFile(_ path: String, with bytes: [UInt8]) throws(WriteFailure
     guard failure == 0, rename(temporary, path) == 0 else {
         let reason = failure != 0 ? failure : errno
         unlink(temporary)
-        throw WriteFailure(path: path, reason: directoryAdvice(reason))
+        throw WriteFailure(path: path, errno: reason)
     }
     syncDirectory(of: path)
 }
@@ -171,8 +181,7 @@ private func fileKind(_ kind: mode_t) -> String {
     }
 }
 
-/// An errno as words, with what to do about it where there is something to do.
-func directoryAdvice(_ code: Int32) -> String {
+private func failureAdvice(_ code: Int32) -> String {
     let reason = String(cString: strerror(code))
     switch code {
     case ENOSPC, EDQUOT: return reason + ": free some space on that disk"

@@ -38,7 +38,7 @@ final class TrackService {
         guard makeDirectories(store.directory) else { return GPSDReports.error("cannot create \(store.directory)") }
         let title = name ?? "Track " + TrackStore.id(started: utc)
         guard let started = TrackRecording(path: store.recordingPath, name: title, started: utc, tags: tags) else {
-            return GPSDReports.error("cannot start recording: " + WriteFailure(path: store.recordingPath, reason: directoryAdvice(errno)).description)
+            return GPSDReports.error("cannot start recording: " + WriteFailure(path: store.recordingPath, errno: errno).description)
         }
         recording = started
         state = .recording
@@ -64,7 +64,7 @@ final class TrackService {
         // Nothing is filed half written: while the disk refuses the points, the recording
         // stays open (and in memory) and the stop says why.
         guard recording.flush() else {
-            let reason = WriteFailure(path: recording.path, reason: directoryAdvice(recording.writeError)).description
+            let reason = WriteFailure(path: recording.path, errno: recording.writeError).description
             return GPSDReports.error("cannot save the track: \(recording.unwritten) points are not on the disk yet (\(reason)); "
                 + "the recording goes on in memory: stop again once there is space")
         }
@@ -122,7 +122,7 @@ final class TrackService {
                                     speed: speed, accuracy: accuracy), now: now)
         let failing = recording.writeError != 0
         if failing && storageProblem == nil {
-            storageProblem = WriteFailure(path: recording.path, reason: directoryAdvice(recording.writeError)).description
+            storageProblem = WriteFailure(path: recording.path, errno: recording.writeError).description
             let message = (storageProblem ?? "") + "; the points are kept in memory and written when the disk takes them"
             Log.warning("track: " + message)
             return (true, message)

@@ -30,27 +30,21 @@ public struct RefereeTrip: Sendable {
                     summary: "the sail with the turned board"),
         RefereeTrip(name: "drive-turned", scenario: .drive, board: .simulatedTurned, faults: [], duration: 400,
                     summary: "the drive with the turned board"),
-        RefereeTrip(name: "magnet", scenario: .walk, board: .simulatedBoard,
-                    faults: [SimulatedFault(kind: .magnet, start: 150)], duration: 240,
-                    summary: "a magnet held beside the device for 15 s while walking"),
-        RefereeTrip(name: "silent-sensor", scenario: .walk, board: .simulatedBoard,
-                    faults: [SimulatedFault(kind: .silentMagnetometer, start: 150)], duration: 240,
-                    summary: "the magnetometer stops answering for 5 s while walking"),
-        RefereeTrip(name: "gps-outage", scenario: .walk, board: .simulatedBoard,
-                    faults: [SimulatedFault(kind: .gpsOutage, start: 150)], duration: 240,
-                    summary: "the receiver loses the sky for 30 s while walking"),
-        RefereeTrip(name: "bus-errors", scenario: .walk, board: .simulatedBoard,
-                    faults: [SimulatedFault(kind: .busErrors, start: 150)], duration: 240,
-                    summary: "every transfer on the I2C bus fails for 3 s while walking"),
-        RefereeTrip(name: "gps-silence", scenario: .walk, board: .simulatedBoard,
-                    faults: [SimulatedFault(kind: .gpsSilence, start: 150)], duration: 240,
-                    summary: "the receiver sends nothing for 30 s while walking"),
-        RefereeTrip(name: "gps-garbage", scenario: .walk, board: .simulatedBoard,
-                    faults: [SimulatedFault(kind: .gpsGarbage, start: 150)], duration: 240,
-                    summary: "the receiver's line carries noise for 30 s while walking"),
+        walk(with: .magnet, named: "magnet", "a magnet held beside the device for 15 s while walking"),
+        walk(with: .silentMagnetometer, named: "silent-sensor", "the magnetometer stops answering for 5 s while walking"),
+        walk(with: .gpsOutage, named: "gps-outage", "the receiver loses the sky for 30 s while walking"),
+        walk(with: .busErrors, named: "bus-errors", "every transfer on the I2C bus fails for 3 s while walking"),
+        walk(with: .gpsSilence, named: "gps-silence", "the receiver sends nothing for 30 s while walking"),
+        walk(with: .gpsGarbage, named: "gps-garbage", "the receiver's line carries noise for 30 s while walking"),
         RefereeTrip(name: "no-magnetometer", scenario: .walk, board: .simulatedWithoutMagnetometer, faults: [], duration: 180,
                     summary: "a board with no magnetometer"),
     ]
+
+    /// A 240 s walk with one fault from 150 s, once the device has settled.
+    static func walk(with fault: SimulatedFault.Kind, named name: String, _ summary: String) -> RefereeTrip {
+        RefereeTrip(name: name, scenario: .walk, board: .simulatedBoard, faults: [SimulatedFault(kind: fault, start: 150)],
+                    duration: 240, summary: summary)
+    }
 
     public static func named(_ name: String) -> RefereeTrip? { all.first { $0.name == name } }
 

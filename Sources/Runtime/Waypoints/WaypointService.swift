@@ -27,7 +27,7 @@ final class WaypointService {
             do { try store.add(waypoint) } catch { return GPSDReports.error(error.description) }
             return report(message: "saved '\(name)'")
         case "goto"?:
-            guard let name = argument?["name"]?.stringValue, let waypoint = saved().first(where: { $0.name == name }) else {
+            guard let name = argument?["name"]?.stringValue, let waypoint = store.loadLogging().first(where: { $0.name == name }) else {
                 return GPSDReports.error("no waypoint named '\(argument?["name"]?.stringValue ?? "")': see 'lodestone waypoint list'")
             }
             target = waypoint
@@ -35,7 +35,7 @@ final class WaypointService {
             return report(message: "navigating to '\(name)'")
         case "nearest"?:
             guard state.fix.hasPosition else { return GPSDReports.error("no GPS fix yet: the nearest waypoint needs a position") }
-            guard let nearest = Navigation.sorted(saved(), latitude: state.fix.latitude, longitude: state.fix.longitude).first else {
+            guard let nearest = Navigation.sorted(store.loadLogging(), latitude: state.fix.latitude, longitude: state.fix.longitude).first else {
                 return GPSDReports.error("no waypoints saved yet: add one with 'lodestone waypoint add NAME'")
             }
             var w = JSONObjectWriter(class: "WAYPOINT")
@@ -81,12 +81,5 @@ final class WaypointService {
         }
         if let message { w.string("message", message) }
         return w.finished
-    }
-
-    /// The saved waypoints; a damaged file's warning goes to the log.
-    private func saved() -> [Waypoint] {
-        let (waypoints, warning) = store.loadReporting()
-        if let warning { Log.warning(warning) }
-        return waypoints
     }
 }

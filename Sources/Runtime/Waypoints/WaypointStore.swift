@@ -59,6 +59,13 @@ public struct WaypointStore: Sendable {
         return (kept, "\(path) was damaged: \(kept.count) waypoints recovered, \(damagedLines) unreadable lines; the damaged file is kept as \(aside)")
     }
 
+    /// The saved waypoints, a damaged file's warning said in the log.
+    public func loadLogging() -> [Waypoint] {
+        let (waypoints, warning) = loadReporting()
+        if let warning { Log.warning(warning) }
+        return waypoints
+    }
+
     /// The most a waypoint file may hold (bytes): some hundred thousand waypoints.
     static let largestFile = 16 << 20
 
