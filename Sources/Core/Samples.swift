@@ -23,11 +23,16 @@ public struct MagneticSample: Sendable, Equatable {
     public var time: MonotonicNanoseconds
     public var field: Vector3
     public var raw: Vector3
+    /// The accelerometer's reading (body axes) when the field was read, nil without one: a
+    /// calibration fit pairs each field with the gravity of its own moment, not with whatever
+    /// the accelerometer says when a slower thread gets round to the reading.
+    public var specificForce: Vector3?
 
-    public init(time: MonotonicNanoseconds, field: Vector3, raw: Vector3? = nil) {
+    public init(time: MonotonicNanoseconds, field: Vector3, raw: Vector3? = nil, specificForce: Vector3? = nil) {
         self.time = time
         self.field = field
         self.raw = raw ?? field
+        self.specificForce = specificForce
     }
 }
 

@@ -5,7 +5,7 @@ import LodestoneRuntime
 enum VerifyCommand {
     static var help: String {
         """
-        Usage: lodestone verify [--scenario NAME|all] [--speed X] [--seed N] [--json] [--log]
+        Usage: lodestone verify [--scenario NAME|all] [--speed X] [--seed N] [--duration S] [--json] [--log]
 
         Runs trips through the real runtime on the simulated board (the same drivers, rings,
         services and socket a client reads) and judges what the device published against what
@@ -19,6 +19,8 @@ enum VerifyCommand {
           --speed X         world seconds per real second, 1..1000 (default 60); the results do
                             not depend on it (a slow machine runs the trip more slowly)
           --seed N          seed of the simulated sensor noise (default 1)
+          --duration S      end each trip after S world seconds, 40..86400 (default: the
+                            trip's own length); checks the shorter trip cannot judge fail
           --json            one JSON object per check
           --log             also print the device's log lines of each trip
           --trace FILE      write the published attitude beside the truth as CSV, one row
@@ -32,7 +34,7 @@ enum VerifyCommand {
     }
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["scenario", "speed", "seed", "trace"], flags: ["json", "log"]),
+        let options = try Options(arguments, spec: OptionSpec(valued: ["scenario", "speed", "seed", "duration", "trace"], flags: ["json", "log"]),
                                   command: "verify")
         guard options.positional.isEmpty else {
             throw UsageError(message: "'verify' takes no arguments, found '\(options.positional[0])' (see 'lodestone verify --help')")
@@ -48,8 +50,10 @@ enum VerifyCommand {
         }
         let speed = try options.number("speed", in: 1...1000) ?? 60
         let seed = try options.integer("seed", in: 0...Int.max).map { UInt64($0) } ?? 1
+        let duration = try options.number("duration", in: 40...86400)
         var failed = 0
-        for trip in trips {
+        for whole in trips {
+            let trip = duration.map { whole.shortened(to: $0) } ?? whole
             if !options.flags.contains("json") { writeOut("\(trip.name): \(trip.summary)\n") }
             let outcome = Referee.run(trip, speed: speed, seed: seed, trace: options.values["trace"] != nil)
             if options.flags.contains("log") { for line in outcome.log { writeOut("  log: \(line)\n") } }

@@ -33,28 +33,53 @@ import LodestoneSim
     }
 
     /// Simulated time must not leak into what the device believes: the same trip at real time
-    /// and sixty times faster gives the same judgement and nearly the same figures.
+    /// and sixty times faster gives the same judgement and the same figures.
+    ///
+    /// "The same" within the spread the device has at one speed: its threads meet at moments
+    /// the kernel chooses (when a new sampling profile or calibration reaches the sampling
+    /// thread), so two runs at one speed differ too. On this 75 s trip the set-off after the
+    /// figure-8 sits inside the judged stretch, and the heading's p95 is 0.53-0.61 deg at
+    /// speed 1 and 0.56-0.86 at speed 60 (`lodestone verify --scenario walk --duration 75`).
+    /// So speed 60 runs several times, and the one run at speed 1 must fall within their
+    /// range widened by the tolerance: a figure that moved with the speed would fall outside.
     @Test func sameResultsAtAnySpeed() throws {
         guard Self.optimised else {
             print("skipped the speed comparison in a debug build: scripts/test runs it in its optimised pass")
             return
         }
         let base = try #require(RefereeTrip.named("walk"))
-        let trip = RefereeTrip(name: "walk-short", scenario: base.scenario, board: base.board, faults: [], duration: 75,
-                               summary: "the walk's figure-8 and first 40 s")
+        let trip = base.shortened(to: 75)
         let slow = Referee.run(trip, speed: 1)
-        let fast = Referee.run(trip, speed: 60)
+        let fast = (0..<5).map { _ in Referee.run(trip, speed: 60) }
         for name in ["roll and pitch error p95", "motion state correct", "magnetic heading error p95", "one clock"] {
-            let a = slow.checks.first { $0.name == name }, b = fast.checks.first { $0.name == name }
-            let tolerance = max(0.3, 0.25 * abs(a?.measured ?? 0))
+            guard let a = slow.checks.first(where: { $0.name == name }) else {
+                Issue.record("\(name): not judged at speed 1")
+                continue
+            }
+            let others = fast.compactMap { $0.checks.first { $0.name == name } }
+            #expect(others.count == fast.count, "\(name): judged in \(others.count) of \(fast.count) runs at speed 60")
+            let tolerance = max(0.3, 0.25 * abs(a.measured))
             // A figure within the tolerance of its limit may land either side of it at either
             // speed (the 75 s trip's motion share sits near 95%): there the figures are compared.
-            let nearLimit = a.map { abs($0.measured - $0.limit) <= tolerance } ?? false
-            #expect(a?.passed == b?.passed || nearLimit, "\(name): speed 1 \(a?.passed ?? false), speed 60 \(b?.passed ?? false)")
-            if let a, let b, a.measured.isFinite, b.measured.isFinite, name != "one clock" {
-                #expect(abs(a.measured - b.measured) <= tolerance, "\(name): \(a.measured) at speed 1, \(b.measured) at speed 60")
+            let nearLimit = abs(a.measured - a.limit) <= tolerance
+            #expect(others.contains { $0.passed == a.passed } || nearLimit,
+                    "\(name): \(a.passed ? "passed" : "failed") at speed 1, \(others.map(\.passed)) at speed 60")
+            let figures = others.map(\.measured).filter(\.isFinite)
+            if a.measured.isFinite, let low = figures.min(), let high = figures.max(), name != "one clock" {
+                #expect(a.measured >= low - tolerance && a.measured <= high + tolerance,
+                        "\(name): \(a.measured) at speed 1, \(figures) at speed 60")
             }
         }
+    }
+
+    /// `--duration` shortens a trip; a fault that no longer fits is said so, not judged as passed.
+    @Test func aShortenedTripSaysItsFaultWasNotJudged() throws {
+        let trip = try #require(RefereeTrip.named("magnet")).shortened(to: 100)
+        #expect(trip.duration == 100)
+        let checks = TripJudge(trip: trip, reports: [], speed: 60).checks()
+        let row = checks.first { $0.name == "magnet fault judged" }
+        #expect(row?.passed == false)
+        #expect(!checks.contains { $0.name == "magnet cleared" }, "a magnet that never came cannot have cleared")
     }
 
     @Test func faultsParseAsTheOptionTakesThem() {

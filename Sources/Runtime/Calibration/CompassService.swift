@@ -64,12 +64,19 @@ final class CompassService {
     /// The device's up axis (body -z) in the magnetometer's axes, where the fit works.
     private var deviceUp: Vector3 { magnetometerAxes.inverse.apply(Vector3(0, 0, -1)) }
 
-    /// One magnetometer reading as the chip gave it, with the latest accelerometer reading (body axes).
-    func add(_ sample: MagneticSample, specificForce: Vector3?) {
-        guard let specificForce else { return }
+    /// One magnetometer reading (the chip's raw field, with the accelerometer's reading of the
+    /// same moment). The background fit is tried on the readings' own clock, so the readings
+    /// it fits are the same however late this thread drains them: the calibration a trip
+    /// ends up with does not depend on the machine's load or the simulation's speed.
+    func add(_ sample: MagneticSample) {
+        guard let specificForce = sample.specificForce else { return }
         let force = magnetometerAxes.inverse.apply(specificForce)
         guided?.add(raw: sample.raw, force: force)
         background.add(raw: sample.raw, force: force)
+        if guided == nil, sample.time >= nextRefinement {
+            refine()
+            nextRefinement = sample.time + (calibration == nil ? Self.uncalibratedRefinementPeriod : Self.refinementPeriod)
+        }
     }
 
     func startGuided(at now: MonotonicNanoseconds) {
@@ -94,10 +101,6 @@ final class CompassService {
         if let session = guided, now >= nextProgress {
             nextProgress = now + 1_000_000_000
             evaluateGuided(session, now: now)
-        }
-        if guided == nil, now >= nextRefinement {
-            refine()
-            nextRefinement = now + (calibration == nil ? Self.uncalibratedRefinementPeriod : Self.refinementPeriod)
         }
         defer { events.removeAll(keepingCapacity: true) }
         return events

@@ -315,7 +315,7 @@ final class OutputLoop<Clock: MonotonicClock> {
     private func publishSamples() {
         outputs.magneticRing.drain { sample in
             lastMagnetic = sample
-            compass?.add(sample, specificForce: latest.imu?.acceleration)
+            compass?.add(sample)
         }
         _ = utcNow()   // follows the newest fix's time before samples are stamped
         let resting = motion?.motion == .still

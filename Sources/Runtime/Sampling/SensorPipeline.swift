@@ -147,7 +147,8 @@ public final class SensorPipeline: @unchecked Sendable {
                 appliedCalibration = calibration
             }
             let corrected = calibration?.apply(sample.field) ?? sample.field
-            let body = MagneticSample(time: sample.time, field: magnetometerAxes.apply(corrected), raw: sample.field)
+            let body = MagneticSample(time: sample.time, field: magnetometerAxes.apply(corrected), raw: sample.field,
+                                      specificForce: current.imu?.acceleration)
             current.magnetic = body
             magneticRing.push(body)
             hadMagneticField = true

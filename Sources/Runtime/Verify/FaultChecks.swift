@@ -10,6 +10,13 @@ extension TripJudge {
     func faultChecks(_ attitudes: [Attitude], _ states: [Double: WorldState]) -> [RefereeCheck] {
         var rows: [RefereeCheck] = []
         for fault in trip.faults {
+            // A shortened trip (`--duration`) may end before its fault is over: nothing to judge.
+            guard fault.end + 5 <= trip.duration else {
+                rows.append(.missing(trip: trip.name, name: "\(fault.kind.rawValue) fault judged",
+                                     "the fault from \(Int(fault.start)) s to \(Int(fault.end)) s and the 5 s after it "
+                                        + "do not fit in the trip's \(Int(trip.duration)) s"))
+                continue
+            }
             switch fault.kind {
             case .magnet:
                 let flagged = attitudes.first { $0.t >= fault.start && $0.interference }?.t

@@ -48,6 +48,12 @@ public struct RefereeTrip: Sendable {
 
     public static func named(_ name: String) -> RefereeTrip? { all.first { $0.name == name } }
 
+    /// The same trip ended after `duration` world seconds.
+    public func shortened(to duration: Double) -> RefereeTrip {
+        RefereeTrip(name: name, scenario: scenario, board: board, faults: faults, duration: duration,
+                    summary: summary + ", first \(Int(duration)) s")
+    }
+
     /// Whether the trip is free of faults (false warnings are judged there).
     var isClean: Bool { faults.isEmpty }
     var hasMagnetometer: Bool { board.magnetometer != nil }
