@@ -1,4 +1,5 @@
 import Glibc
+import LodestoneCore
 
 /// An append-only file of framed, checksummed records that survives power cuts.
 ///
@@ -61,13 +62,8 @@ public final class RecordLog {
         Self.appendLittleEndian(UInt32(payload.count), to: &frame)
         frame += payload
         Self.appendLittleEndian(CRC32.checksum(payload), to: &frame)
-        var done = 0
-        while done < frame.count {
-            let n = frame[done...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw StorageError("cannot write \(path): \(String(cString: strerror(errno)))") }
-            done += n
-        }
+        let failure = frame.withUnsafeBytes { writeWhole(fd, $0, path: path) }
+        guard failure == 0 else { throw StorageError("cannot write \(path): \(String(cString: strerror(failure)))") }
         size += frame.count
         dirty = true
         if now - lastSync >= syncInterval { flush(now: now) }

@@ -92,20 +92,7 @@ public func replaceFile(_ path: String, with bytes: [UInt8]) throws(WriteFailure
     if lstat(temporary, &status) == 0 && status.st_mode & S_IFMT == S_IFREG { unlink(temporary) }
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw WriteFailure(path: path, errno: errno) }
-    var written = 0
-    var failure: Int32 = 0
-    while written < bytes.count {
-        let count = bytes.withUnsafeBytes { buffer -> Int in
-            guard let base = buffer.baseAddress else { return 0 }
-            return write(fd, base + written, buffer.count - written)
-        }
-        if count < 0 && errno == EINTR { continue }
-        if count <= 0 {
-            failure = count < 0 ? errno : EIO
-            break
-        }
-        written += count
-    }
+    var failure = bytes.withUnsafeBytes { writeWhole(fd, $0, path: temporary) }
     if failure == 0 && fsync(fd) != 0 { failure = errno }
     close(fd)
     guard failure == 0, rename(temporary, path) == 0 else {

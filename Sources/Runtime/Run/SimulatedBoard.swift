@@ -8,6 +8,8 @@ final class SimulatedBoard {
     let world: SimulatedWorld
     let bus = SimulatedI2CBus()
     let gps: SimulatedGPS
+    /// The data directory's simulated full disk, when a fault fills it.
+    private var diskFault: Int?
 
     init(board: BoardDescription, scenario: ScenarioName, clock: any MonotonicClock,
          configuration: Configuration) throws(SimulatedGPS.Failure) {
@@ -35,6 +37,16 @@ final class SimulatedBoard {
                 return faults.isActive(.busErrors, at: t) || silent.contains { $0.0 == address && faults.isActive($0.1, at: t) }
             }
         }
+        if faults.faults.contains(where: { $0.kind == .diskFull }) {
+            let world = self.world
+            diskFault = SimulatedDiskFull.install(directory: configuration.dataDir ?? Configuration.defaultDataDirectory()) {
+                faults.isActive(.diskFull, at: world.elapsed)
+            }
+        }
+    }
+
+    deinit {
+        if let diskFault { SimulatedDiskFull.remove(diskFault) }
     }
 
     /// The emulated chip (and any chip it carries inside) for a board-file entry.

@@ -122,8 +122,10 @@ final class TrackRecording {
     init?(path: String, name: String, started: Double, tags: [String] = []) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return nil }
-        guard Self.write(fd, TrackFile.header(name: name, started: started, tags: tags)), fsync(fd) == 0 else {
-            let code = errno
+        let header = Array(TrackFile.header(name: name, started: started, tags: tags).utf8)
+        let failure = header.withUnsafeBytes { writeWhole(fd, $0, path: path) }
+        guard failure == 0, fsync(fd) == 0 else {
+            let code = failure != 0 ? failure : errno
             close(fd)
             unlink(path)
             errno = code
@@ -189,27 +191,14 @@ final class TrackRecording {
     private func writeBacklog() -> Bool {
         guard unwritten > 0 else { return true }
         let end = lseek(fd, 0, SEEK_END)
-        guard Self.write(fd, points.suffix(unwritten).map(TrackFile.line).joined()) else {
-            writeError = errno == 0 ? EIO : errno
+        let text = points.suffix(unwritten).map(TrackFile.line).joined()
+        let failure = Array(text.utf8).withUnsafeBytes { writeWhole(fd, $0, path: path) }
+        guard failure == 0 else {
+            writeError = failure
             if end >= 0 { _ = ftruncate(fd, end) }
             return false
         }
         unwritten = 0
         return true
-    }
-
-    private static func write(_ fd: Int32, _ text: String) -> Bool {
-        var bytes = Array(text.utf8)
-        return bytes.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return true }
-            var done = 0
-            while done < buffer.count {
-                let n = Glibc.write(fd, base + done, buffer.count - done)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                done += n
-            }
-            return true
-        }
     }
 }

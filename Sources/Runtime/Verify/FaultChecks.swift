@@ -65,6 +65,8 @@ extension TripJudge {
                     rows += healthFollows(role, through: fault, health, named: "bus errors: \(role)", lost: "the first failed transfer",
                                           back: "the bus's return")
                 }
+            case .diskFull:
+                rows += diskFullChecks(fault)
             case .gpsGarbage:
                 // Noise on the line is not a position: none is published from it, and the first
                 // good sentences after it give positions again.
@@ -86,6 +88,42 @@ extension TripJudge {
                 rows.append(RefereeCheck(trip: trip.name, name: "no position from line noise", measured: Double(wild), atMost: 0,
                                          unit: "TPV", "positions during the noise more than 50 m from the truth"))
             }
+        }
+        return rows
+    }
+
+    /// A full disk under a recording track: said at once (EVENT, HEALTH), said to be over
+    /// when space returns, and not a point of the track lost to it.
+    func diskFullChecks(_ fault: SimulatedFault) -> [RefereeCheck] {
+        let events = reports.filter { $0.reportClass == "EVENT" && $0.json["event"]?.stringValue == "storage" }
+        let raised = events.first { ($0.json["active"]?.boolValue ?? false) && (time($0) ?? 0) >= fault.start }.flatMap { time($0) }
+        let cleared = events.first { !($0.json["active"]?.boolValue ?? true) && (time($0) ?? 0) >= fault.end }.flatMap { time($0) }
+        let health = reports.filter { $0.reportClass == "HEALTH" }
+        let said = health.first { $0.arrived >= fault.start && ($0.json["storage"]?.stringValue ?? "ok") != "ok" }?.arrived
+        var rows = [
+            delay("full disk warned", raised.map { $0 - fault.start }, atMost: 2,
+                  "from the disk filling to the storage EVENT", never: "no storage EVENT"),
+            delay("full disk in HEALTH", said.map { $0 - fault.start }, atMost: 2,
+                  "from the disk filling to HEALTH's storage saying so", never: "HEALTH's storage never said so"),
+            delay("full disk cleared", cleared.map { $0 - fault.end }, atMost: 3,
+                  "from the space's return to the storage EVENT clearing", never: "the storage warning never cleared"),
+        ]
+        // The points the disk refused were kept in memory and written when it took them again:
+        // across the fault the track keeps the cadence it had before (a lost stretch would be
+        // a gap of the fault's length).
+        let times = (track?.points ?? []).map { $0.time - scenario.startUTC }
+        func longestGap(_ from: Double, _ to: Double) -> Double? {
+            let inside = times.filter { $0 >= from && $0 <= to }
+            return zip(inside, inside.dropFirst()).map { $1 - $0 }.max()
+        }
+        let before = longestGap(trip.tripStart + 10, fault.start - 5) ?? 1
+        if let across = longestGap(fault.start - 5, fault.end + 5) {
+            rows.append(RefereeCheck(trip: trip.name, name: "track kept through the full disk", measured: across,
+                                     atMost: max(before, 1) + 1, unit: "s",
+                                     "longest gap between the track's points from 5 s before the disk filled to 5 s after it "
+                                        + "emptied, against \(DecimalText.format(before, 1)) s before it"))
+        } else {
+            rows.append(.missing(trip: trip.name, name: "track kept through the full disk", "no track points around the fault"))
         }
         return rows
     }

@@ -36,6 +36,7 @@ public struct RefereeTrip: Sendable {
         walk(with: .busErrors, named: "bus-errors", "every transfer on the I2C bus fails for 3 s while walking"),
         walk(with: .gpsSilence, named: "gps-silence", "the receiver sends nothing for 30 s while walking"),
         walk(with: .gpsGarbage, named: "gps-garbage", "the receiver's line carries noise for 30 s while walking"),
+        walk(with: .diskFull, named: "disk-full", "the data directory's disk is full for 30 s while a track records"),
         RefereeTrip(name: "no-magnetometer", scenario: .walk, board: .simulatedWithoutMagnetometer, faults: [], duration: 180,
                     summary: "a board with no magnetometer"),
     ]

@@ -21,6 +21,9 @@ public struct SimulatedFault: Sendable, Equatable {
         case gpsSilence = "gps-silence"
         /// The receiver's line carries noise: random bytes, cut and corrupted sentences.
         case gpsGarbage = "gps-garbage"
+        /// The data directory's disk is full: every write of a track, a log, the history or a
+        /// stored file fails with ENOSPC (see `SimulatedDiskFull`).
+        case diskFull = "disk-full"
 
         /// How long the fault lasts unless told, seconds.
         public var standardDuration: Double {
@@ -29,6 +32,7 @@ public struct SimulatedFault: Sendable, Equatable {
             case .silentMagnetometer, .silentIMU, .silentBarometer: return 5
             case .gpsOutage, .gpsSilence, .gpsGarbage: return 30
             case .busErrors: return 3
+            case .diskFull: return 30
             }
         }
     }
