@@ -1,4 +1,6 @@
 import Glibc
+import LodestoneOutputs
+import Synchronization
 import LodestoneCore
 import LodestoneDomain
 @testable import LodestoneRuntime
@@ -45,5 +47,35 @@ import Testing
         #expect(recording.flush())
         let parsed = try #require(TrackFile.parse(try readTextFile(path)))
         #expect(parsed.points.count == 201 && parsed.skipped == 0, "\(parsed.points.count) points, \(parsed.skipped) skipped")
+    }
+}
+
+/// The simulated full disk (`--fault disk-full`) fails the program's own writes under one
+/// directory, through the same paths a real full disk takes, and nothing elsewhere.
+@Suite struct SimulatedDiskFullTests {
+    @Test func onlyTheFilledDirectoryRefusesWrites() throws {
+        let full = "/tmp/lodestone-simfull-\(getpid())", other = "/tmp/lodestone-simfree-\(getpid())"
+        mkdir(full, 0o755)
+        mkdir(other, 0o755)
+        defer {
+            for path in [full + "/a.json", other + "/a.json", full + "/log.bin", full + "/t.track"] { unlink(path) }
+            rmdir(full)
+            rmdir(other)
+        }
+        let filling = Mutex(true)
+        let id = SimulatedDiskFull.install(directory: full) { filling.withLock { $0 } }
+        defer { SimulatedDiskFull.remove(id) }
+        #expect(throws: WriteFailure.self) { try replaceFile(full + "/a.json", with: Array("{}".utf8)) }
+        #expect(access(full + "/a.json", F_OK) != 0, "nothing half-written is left")
+        #expect(throws: Never.self) { try replaceFile(other + "/a.json", with: Array("{}".utf8)) }
+        let log = try RecordLog(path: full + "/log.bin", now: 0)
+        #expect(throws: StorageError.self) { try log.append([1, 2, 3], now: 0) }
+        #expect(TrackRecording(path: full + "/t.track", name: "full", started: 0) == nil)
+        #expect(errno == ENOSPC)
+        // Space returns: the same writes go through.
+        filling.withLock { $0 = false }
+        #expect(throws: Never.self) { try replaceFile(full + "/a.json", with: Array("{}".utf8)) }
+        #expect(throws: Never.self) { try log.append([1, 2, 3], now: 1) }
+        #expect(TrackRecording(path: full + "/t.track", name: "free", started: 0) != nil)
     }
 }
