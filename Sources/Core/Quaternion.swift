@@ -29,6 +29,17 @@ public struct Quaternion: Sendable, Equatable {
         z = cr * cp * sy - sr * sp * cy
     }
 
+    /// A turn of `angle` radians about `axis` (any length), right-handed.
+    public init(axis: Vector3, angle: Double) {
+        let length = axis.length
+        guard length > 0, length.isFinite, angle.isFinite else {
+            self.init(w: 1, x: 0, y: 0, z: 0)
+            return
+        }
+        let s = sin(angle / 2) / length
+        self.init(w: cos(angle / 2), x: axis.x * s, y: axis.y * s, z: axis.z * s)
+    }
+
     @inlinable
     public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
         Quaternion(w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,

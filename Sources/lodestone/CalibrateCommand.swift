@@ -5,11 +5,21 @@ import LodestoneRuntime
 
 enum CalibrateCommand {
     static let help = """
-    Usage: lodestone calibrate mag --from FILE.csv [--json]
-           lodestone calibrate mag [--socket PATH] [--json]
+    Usage: lodestone calibrate mag --from FILE.csv [--swing] [--lat L --lon L] [--json]
+           lodestone calibrate mag [--swing] [--socket PATH] [--json]
 
     Fits a magnetometer calibration (hard-iron offset and soft-iron matrix) and says whether
-    it is good enough for a compass, and if not, what to do.
+    it is good enough for a compass, and if not, what to do. It is judged by the heading it
+    gives where the compass is read: within 30 degrees of level for a handheld (a figure-8
+    that never turns the device face down is enough), within 15 degrees of heel for a boat.
+    The fit holds what the turning did not show to what is known: the soft iron near round,
+    the field's dip near the World Magnetic Model's at --lat/--lon (or at the fix, live).
+
+    --swing calibrates a compass fixed to a boat from a swing: one slow, steady full circle
+    (heel under 15 degrees), as no figure-8 is possible. The horizontal offset and soft iron
+    come from the circle, the vertical offset from the field's dip (give --lat and --lon
+    offline; live, the fix gives them). A device whose configuration says "use": "boat"
+    swings by itself.
 
     With --from, fits readings recorded to a CSV file. The header names the columns, in any
     order: t (seconds, optional), mx, my, mz (microtesla, sensor axes) and optionally ax, ay, az
@@ -25,11 +35,17 @@ enum CalibrateCommand {
 
     Options:
       --from FILE.csv    recorded readings to fit offline
+      --swing            a boat's swing instead of a figure-8
+      --lat L, --lon L   where the readings were taken (degrees; both or neither): the
+                         model's field strength and dip there hold what the turning
+                         cannot show (a swing needs them)
       --socket PATH      the running instance (default as 'lodestone run')
       --json             print one JSON line: {"status":"ok"|"failed","reason":...,
-                         "offset":[x,y,z],"softIron":[[..],[..],[..]],"fieldStrength":...,
-                         "residualRMS":...,"coverage":0..1,"expectedHeadingError":...}
-                         (microtesla, degrees); calibrated = softIron x (raw - offset)
+                         "mode":"figure8"|"swing","offset":[x,y,z],"softIron":[[..],[..],[..]],
+                         "fieldStrength":...,"residualRMS":...,"coverage":0..1,
+                         "expectedHeadingError":...,"headingUncertainty":...,"turned":...}
+                         (microtesla, degrees; "turned" is the degrees of the swing seen, null
+                         for a figure-8); calibrated = softIron x (raw - offset)
 
     lodestone calibrate accel --from FILE.csv [--json] [--save] [--data-dir DIR] fits the
     accelerometer's offset and scale per axis from six still positions, each face of the
@@ -45,7 +61,7 @@ enum CalibrateCommand {
     static let sensors = ["mag", "accel"]
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["from", "socket", "data-dir"], flags: ["json", "save"]), command: "calibrate")
+        let options = try Options(arguments, spec: OptionSpec(valued: ["from", "socket", "data-dir", "lat", "lon"], flags: ["json", "save", "swing"]), command: "calibrate")
         guard let sensor = options.positional.first else {
             throw UsageError(message: "calibrate which sensor? 'lodestone calibrate mag --from FILE.csv' (see 'lodestone calibrate --help')")
         }
@@ -66,24 +82,42 @@ enum CalibrateCommand {
             writeOut(result.output)
             return result.status
         }
-        guard let path = options.values["from"] else {
-            return live(socket: options.values["socket"] ?? Configuration.defaultSocketPath(), json: json)
+        let mode: CalibrationMode = options.flags.contains("swing") ? .swing : .figure8
+        let latitude = try options.number("lat", in: DeclinationCommand.latitudeRange)
+        let longitude = try options.number("lon", in: DeclinationCommand.longitudeRange)
+        guard (latitude == nil) == (longitude == nil) else {
+            throw UsageError(message: "give both --lat and --lon (degrees), or neither")
         }
-        let result = offline(path: path, json: json)
+        guard let path = options.values["from"] else {
+            guard latitude == nil else {
+                throw UsageError(message: "--lat and --lon are for --from: live, the running instance takes the field from its fix")
+            }
+            return live(socket: options.values["socket"] ?? Configuration.defaultSocketPath(), json: json, mode: mode)
+        }
+        var field: (strength: Double, dip: Double)?
+        if let latitude, let longitude {
+            let model = WorldMagneticModel.wmm2025.field(latitude: latitude, longitude: longitude,
+                                                         decimalYear: DeclinationCommand.currentDecimalYear())
+            field = (model.totalIntensity / 1000, model.inclination)
+        }
+        let result = offline(path: path, json: json, mode: mode, field: field)
         writeOut(result.output)
         return result.status
     }
 
     /// The live guided calibration against a running instance: asks it to start, then prints
     /// its calibration EVENTs until one says the session ended.
-    static func live(socket: String, json: Bool) -> Int32 {
+    static func live(socket: String, json: Bool, mode: CalibrationMode) -> Int32 {
         let client: ReportClient
         do { client = try ReportClient(path: socket) } catch {
             Log.error(error.description)
             return 1
         }
-        client.send(#"?WATCH={"enable":true,"json":true};?CALIBRATE={"sensor":"magnetometer"};"#)
-        if !json { writeOut("turn the device slowly through every direction: figure 8s, face up and face down\n") }
+        client.send(#"?WATCH={"enable":true,"json":true};"# + #"?CALIBRATE={"sensor":"magnetometer","mode":""# + mode.rawValue + #""};"#)
+        if !json {
+            writeOut(mode == .swing ? "turn the boat slowly and steadily through a full circle\n"
+                                    : "turn the device slowly through every direction: figure 8s, tilting it well over\n")
+        }
         var lastShown = ""
         while let line = client.readLine(timeoutMilliseconds: 10_000) {
             guard line.contains(#""event":"calibration""#), let report = try? JSONValue.parse(line) else { continue }
@@ -106,7 +140,8 @@ enum CalibrateCommand {
     }
 
     /// What the offline fit prints and its exit status, apart from printing so it can be tested.
-    static func offline(path: String, json: Bool) -> (output: String, status: Int32) {
+    static func offline(path: String, json: Bool, mode: CalibrationMode = .figure8,
+                        field: (strength: Double, dip: Double)? = nil) -> (output: String, status: Int32) {
         let text: String
         do { text = try readTextFile(path, limit: 32 << 20) } catch {
             return unusable(error.description, json: json)
@@ -122,9 +157,14 @@ enum CalibrateCommand {
         guard !recording.fields.isEmpty else {
             return unusable("\(path): no usable readings (\(recording.badLines) bad lines)", json: json)
         }
-        let outcome = MagnetometerCalibration.fit(readings: recording.fields, specificForces: recording.specificForces)
+        if mode == .swing && field == nil {
+            Log.warning("a swing places the vertical offset by the field's dip: without --lat and --lon it is taken "
+                        + "from the readings alone, and the fit is likely refused")
+        }
+        let outcome = MagnetometerCalibration.fit(readings: recording.fields, specificForces: recording.specificForces,
+                                                  field: field, mode: mode)
         let status: Int32 = outcome.isAccepted ? 0 : 1
-        return (json ? jsonLine(outcome) + "\n" : summary(outcome, path: path, recording: recording), status)
+        return (json ? jsonLine(outcome, mode: mode) + "\n" : summary(outcome, path: path, recording: recording), status)
     }
 
     static func unusable(_ reason: String, json: Bool) -> (output: String, status: Int32) {
@@ -133,15 +173,19 @@ enum CalibrateCommand {
         return ("", 1)
     }
 
-    static func jsonLine(_ outcome: CalibrationOutcome) -> String {
-        jsonLine(status: outcome.isAccepted ? "ok" : "failed", reason: outcome.reason, calibration: outcome.calibration)
+    static func jsonLine(_ outcome: CalibrationOutcome, mode: CalibrationMode) -> String {
+        jsonLine(status: outcome.isAccepted ? "ok" : "failed", reason: outcome.reason, calibration: outcome.calibration,
+                 mode: mode, turned: outcome.turned)
     }
 
-    static func jsonLine(status: String, reason: String?, calibration: MagnetometerCalibration?) -> String {
+    static func jsonLine(status: String, reason: String?, calibration: MagnetometerCalibration?, mode: CalibrationMode = .figure8,
+                         turned: Double? = nil) -> String {
         var w = JSONObjectWriter()
         w.string("status", status)
         if let reason { w.string("reason", reason) } else { w.null("reason") }
+        w.string("mode", mode.rawValue)
         CalibrationJSON.write(calibration, into: &w)
+        if let turned { w.number("turned", turned, decimals: 0) } else { w.null("turned") }
         return w.finished
     }
 
@@ -160,9 +204,15 @@ enum CalibrateCommand {
                 out += "[ \(decimal(row.x, 4))  \(decimal(row.y, 4))  \(decimal(row.z, 4)) ]\n"
             }
             if c.model == .sphere { out += "                     (offset only: the readings do not support a soft-iron matrix)\n" }
+            if c.model == .swing { out += "                     (a swing: the vertical terms held round, the vertical offset from the dip)\n" }
             out += "  field strength     \(decimal(c.fieldStrength, 1)) uT\n"
             out += "  residual           \(decimal(c.residualRMS, 2)) uT rms\n"
             out += "  coverage           \(decimal(c.coverage * 100, 0))% of field directions\n"
+            if let turned = outcome.turned { out += "  swing              \(decimal(turned, 0)) degrees of the circle seen\n" }
+            if let uncertainty = c.headingUncertainty {
+                out += "  calibration        leaves about \(decimal(uncertainty, 2)) degrees of heading uncertainty "
+                    + "(one sigma, worst 5% of the attitudes of use)\n"
+            }
             out += "  heading error      about \(decimal(c.expectedHeadingError, 1)) degrees per reading\n"
         }
         if outcome.isAccepted {

@@ -44,6 +44,9 @@ enum Help {
       --board sim|FILE        the board: 'sim' (default) or a board file (see boards/;
                               'lodestone probe' prints the lines for the chips it finds)
       --scenario NAME         simulated trip: walk (default), boat, still, drive
+      --use handheld|boat     where the compass is read (default: boat on the simulated boat,
+                              else handheld); a boat's compass calibrates from swings, and is
+                              judged within 15 degrees of heel instead of 30 of tilt
       --speed X               simulated world time per real second (default 1); the device
                               lives on the trip's clock, so its results do not depend on it
       --seed N                seed of the simulated sensor noise (default 1)

@@ -1,10 +1,11 @@
 import LodestoneOutputs
+import LodestoneDomain
 import LodestoneRuntime
 import LodestoneSim
 
 enum RunCommand {
     static let spec = OptionSpec(
-        valued: ["board", "scenario", "speed", "seed", "duration", "socket", "display", "page", "units", "theme", "listen", "nmea-listen", "data-dir", "config",
+        valued: ["board", "scenario", "use", "speed", "seed", "duration", "socket", "display", "page", "units", "theme", "listen", "nmea-listen", "data-dir", "config",
                  "loop-rate", "imu-rate", "mag-rate", "baro-rate", "gps-rate", "qnh", "priority", "cpu", "fault"],
         flags: ["stats", "no-mlock", "no-adaptive", "low-power"])
 
@@ -40,6 +41,12 @@ enum RunCommand {
                 throw UsageError(message: "--scenario must be one of walk, boat, still, drive, not '\(scenario)'")
             }
             c.scenario = scenario
+        }
+        if let use = o.values["use"] {
+            guard let chosen = CompassUse(rawValue: use) else {
+                throw UsageError(message: "--use must be handheld or boat, not '\(use)'")
+            }
+            c.use = chosen
         }
         if let speed = try o.number("speed", in: 0.1...1000) { c.speed = speed }
         if let list = o.values["fault"] {

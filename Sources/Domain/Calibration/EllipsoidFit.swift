@@ -8,6 +8,9 @@ public struct FieldFit: Sendable, Equatable {
         case ellipsoid
         /// Offset only, soft iron left as the identity: what a partial sweep can still support.
         case sphere
+        /// A boat's swing: offset and soft iron across the horizontal from the turn, the
+        /// vertical offset from the field's dip, the vertical soft iron held round.
+        case swing
     }
 
     public var model: Model

@@ -15,12 +15,18 @@ public struct MagnetometerCalibration: Sendable, Equatable {
     public var residualRMS: Double
     /// Fraction of field directions the calibration readings covered, 0...1.
     public var coverage: Double
-    /// Degrees: the heading scatter to expect from the residual alone (see
-    /// `expectedHeadingError(residualRMS:fieldStrength:inclination:)`).
+    /// Degrees: the heading error to expect, one sigma: the scatter of a single reading (see
+    /// `expectedHeadingError(residualRMS:fieldStrength:inclination:)`) and the calibration's
+    /// own uncertainty (`headingUncertainty`) together.
     public var expectedHeadingError: Double
+    /// Degrees: what the calibration's own uncertainty leaves in the heading, one sigma, at the
+    /// worst 5% of the attitudes the compass is used in (`HeadingUncertainty`); nil when not
+    /// known (a calibration saved before this was measured). Never NaN: calibrations are
+    /// compared for equality to notice a new one.
+    public var headingUncertainty: Double?
 
     public init(model: FieldFit.Model = .ellipsoid, hardIronOffset: Vector3, softIron: Matrix3, fieldStrength: Double,
-                residualRMS: Double, coverage: Double, expectedHeadingError: Double) {
+                residualRMS: Double, coverage: Double, expectedHeadingError: Double, headingUncertainty: Double? = nil) {
         self.model = model
         self.hardIronOffset = hardIronOffset
         self.softIron = softIron
@@ -28,13 +34,17 @@ public struct MagnetometerCalibration: Sendable, Equatable {
         self.residualRMS = residualRMS
         self.coverage = coverage
         self.expectedHeadingError = expectedHeadingError
+        self.headingUncertainty = headingUncertainty.flatMap { $0.isFinite ? $0 : nil }
     }
 
-    public init(fit: FieldFit, coverage: Double, inclination: Double?) {
+    public init(fit: FieldFit, coverage: Double, inclination: Double?, headingUncertainty: Double? = nil) {
+        let scatter = MagnetometerCalibration.expectedHeadingError(residualRMS: fit.residualRMS, fieldStrength: fit.fieldStrength,
+                                                                   inclination: inclination)
+        let uncertainty = headingUncertainty.flatMap { $0.isFinite ? $0 : nil } ?? 0
         self.init(model: fit.model, hardIronOffset: fit.hardIronOffset, softIron: fit.softIron,
                   fieldStrength: fit.fieldStrength, residualRMS: fit.residualRMS, coverage: coverage,
-                  expectedHeadingError: MagnetometerCalibration.expectedHeadingError(
-                      residualRMS: fit.residualRMS, fieldStrength: fit.fieldStrength, inclination: inclination))
+                  expectedHeadingError: (scatter * scatter + uncertainty * uncertainty).squareRoot(),
+                  headingUncertainty: headingUncertainty)
     }
 
     /// No correction at all.
@@ -61,43 +71,18 @@ public struct MagnetometerCalibration: Sendable, Equatable {
         guard horizontal > 0 else { return 90 }
         return Angle.degrees(atan2(residualRMS, horizontal))
     }
-
-    /// The broad direction the field takes only with the device face down: along its up axis
-    /// where the field dips (north of the magnetic equator), along its down axis where it
-    /// climbs. Nil near the magnetic equator (dip within 20 degrees: there level and face down
-    /// see the same sides) or when the up axis is not near one of the sensor's axes.
-    public static func upturnedDirection(up: Vector3, dip: Double) -> CoverageDirection? {
-        let length = up.length
-        guard length > 0, length.isFinite, dip.isFinite, abs(dip) >= 20 else { return nil }
-        let axis = up * ((dip > 0 ? 1 : -1) / length)
-        let best = CoverageDirection.allCases.max { $0.axis.dot(axis) < $1.axis.dot(axis) }
-        guard let best, best.axis.dot(axis) >= 0.87 else { return nil }   // within 30 degrees
-        return best
-    }
-
-    /// Mean dip of the calibrated field below the horizontal, degrees, from readings paired
-    /// with accelerometer readings (specific force, which reads up when still: (0, 0, -g) level).
-    public static func inclination(fields: [Vector3], specificForces: [Vector3]) -> Double? {
-        var total = 0.0
-        var used = 0
-        for (m, f) in zip(fields, specificForces) {
-            let ml = m.length, fl = f.length
-            guard ml > 0, fl > 0, ml.isFinite, fl.isFinite else { continue }
-            // Gravity points along -f; the dip is the angle of the field below the horizontal.
-            let sine = max(-1, min(1, m.dot(f * -1) / (ml * fl)))
-            total += asin(sine)
-            used += 1
-        }
-        return used > 0 ? Angle.degrees(total / Double(used)) : nil
-    }
 }
 
 /// Why a calibration is not good enough, each with a reason a person can act on.
 public enum CalibrationFailure: Sendable, Equatable {
     case tooFewSamples(count: Int, needed: Int)
-    /// Smallest over largest spread of the readings: they lie nearly in one plane.
+    /// Smallest over largest spread of the readings: they lie nearly in one plane, and the
+    /// heading is not pinned down out of it.
     case readingsInAPlane(flatness: Double, needed: Double)
-    case tooLittleCoverage(coverage: Double, needed: Double, missing: [CoverageDirection])
+    /// The readings leave the heading uncertain by more than `limit` degrees (one sigma, the
+    /// worst 5% of the attitudes of use); `missing` names the field directions never seen,
+    /// `turned` the degrees of a boat's swing done so far.
+    case tooLittleTurning(headingError: Double, limit: Double, missing: [CoverageDirection], turned: Double?)
     /// The fitted surface is not an ellipsoid: the correction matrix would not be positive definite.
     case notPositiveDefinite
     /// Longest over shortest axis (the soft-iron matrix's condition number) beyond what nearby
@@ -111,7 +96,7 @@ public enum CalibrationFailure: Sendable, Equatable {
         switch self {
         case .tooFewSamples: return "tooFewSamples"
         case .readingsInAPlane: return "readingsInAPlane"
-        case .tooLittleCoverage: return "tooLittleCoverage"
+        case .tooLittleTurning: return "tooLittleTurning"
         case .notPositiveDefinite: return "notPositiveDefinite"
         case .axisRatioTooHigh: return "axisRatioTooHigh"
         case .fieldStrengthOutOfRange: return "fieldStrengthOutOfRange"
@@ -126,16 +111,22 @@ public enum CalibrationFailure: Sendable, Equatable {
             return "only \(count) usable readings (at least \(needed) needed): record for longer while turning the device through all orientations"
         case let .readingsInAPlane(flatness, needed):
             return "the readings lie nearly in one plane (flatness \(text(flatness, 2)), at least \(text(needed, 2)) needed): "
-                + "the device was turned about one axis only; tilt it and turn it over as well, tracing figure 8s in every direction"
-        case let .tooLittleCoverage(coverage, needed, missing):
-            let head = "only \(text(coverage * 100, 0))% of field directions covered (\(text(needed * 100, 0))% needed)"
-            guard !missing.isEmpty else {
-                return head + ": keep turning the device, rolling it over while tracing figure 8s, until more directions are filled"
+                + "the device was turned about one axis only; tilt it and turn it over as well, tracing figure 8s in every direction "
+                + "(a compass fixed to a boat calibrates from a slow full circle instead: --swing)"
+        case let .tooLittleTurning(error, limit, missing, turned):
+            let head = error.isFinite
+                ? "the readings leave the heading uncertain by \(text(error, 1))° at some of the attitudes it is read in "
+                    + "(at most \(text(limit, 1))° wanted)"
+                : "the readings do not pin the heading down at the attitudes it is read in"
+            if let turned {
+                return head + ": keep turning, slowly and steadily, through a full circle (\(text(turned, 0)) degrees done)"
             }
-            let advice = missing.map(\.advice)
+            guard !missing.isEmpty else {
+                return head + ": keep turning the device, tilting it further nose and sides down while tracing figure 8s"
+            }
             let axes = missing.map(\.rawValue).joined(separator: ", ")
-            let verb = missing.count == 1 ? "is" : "are"
-            return head + ": " + advice.joined(separator: "; ") + " too: the \(axes) direction\(missing.count == 1 ? "" : "s") \(verb) missing"
+            return head + ": " + missing.map(\.advice).joined(separator: "; ") + " too (the \(axes) direction"
+                + (missing.count == 1 ? " is" : "s are") + " not yet seen)"
         case .notPositiveDefinite:
             return "the readings do not form an ellipsoid (the correction matrix is not positive definite): "
                 + "repeat away from steel, magnets and electronics, turning the device slowly through all orientations"
@@ -154,15 +145,19 @@ public enum CalibrationFailure: Sendable, Equatable {
     }
 }
 
-/// What makes a calibration acceptable. Defaults suit a hand-held figure-8 calibration.
+/// What makes a calibration acceptable. Judged by what the calibration is for: the heading it
+/// gives over the attitudes the compass is read in, not by how much of the sphere was covered.
 public struct CalibrationAcceptance: Sendable, Equatable {
     public var minimumSamples = 100
-    /// Fraction of the sphere of directions; a good figure-8 with rolls fills most of it, and
-    /// one whole hemisphere (with the cells along its rim) still comes to about 0.65.
-    public var minimumCoverage = 0.7
-    /// Smallest over largest spread of the readings; a full sweep of a sphere gives 1, one
-    /// circle gives 0. A hemisphere still gives 0.5.
+    /// The guided session's progress bar fills with the directions covered, up to this share
+    /// of the sphere (a good figure-8 with rolls fills most of it); acceptance does not use it.
+    public var progressCoverage = 0.7
+    /// Smallest over largest spread of the readings below which a refusal is put as "one plane"
+    /// (a full sweep gives 1, one circle 0, a hemisphere 0.5).
     public var minimumFlatness = 0.25
+    /// One sigma of heading error the calibration itself may leave, at the worst 5% of the
+    /// attitudes of use, degrees.
+    public var maximumHeadingUncertainty = 1.0
     /// The Earth's surface field is 22..67 uT; a few uT of margin each side allow for an
     /// uncalibrated sensor gain, which the fit's scale absorbs.
     public var fieldStrengthRange: ClosedRange<Double> = 20...70
@@ -175,26 +170,19 @@ public struct CalibrationAcceptance: Sendable, Equatable {
 
     public init() {}
 
-    /// Enough directions for the soft-iron matrix to mean something: the overall fraction, and
-    /// no broad direction left out (a missing side lets the ellipsoid bulge there unseen) but
-    /// `upturned`, the side the field only reaches with the device face down: a heading is
-    /// read near level, where the fit has seen the field, and nobody turns a handheld or a
-    /// boat over to calibrate it.
-    public func isCoverageEnough(_ coverage: OrientationCoverage, upturned: CoverageDirection? = nil) -> Bool {
-        coverage.coverage >= minimumCoverage && coverage.missingDirections.allSatisfy { $0 == upturned }
-    }
-
     /// Every check that fails, most fundamental first (the first is the one to tell a person).
-    public func check(samples: Int, flatness: Double?, fit: FieldFit?, fitProblem: FitProblem?,
-                      coverage: OrientationCoverage, upturned: CoverageDirection? = nil) -> [CalibrationFailure] {
+    /// `headingUncertainty` is nil when there was no fit to judge; `turned` is given for a swing.
+    public func check(samples: Int, flatness: Double?, fit: FieldFit?, fitProblem: FitProblem?, headingUncertainty: Double?,
+                      missing: [CoverageDirection], turned: Double? = nil) -> [CalibrationFailure] {
         var failures: [CalibrationFailure] = []
         if samples < minimumSamples { failures.append(.tooFewSamples(count: samples, needed: minimumSamples)) }
-        if let flatness, flatness < minimumFlatness {
-            failures.append(.readingsInAPlane(flatness: flatness, needed: minimumFlatness))
-        }
-        if !isCoverageEnough(coverage, upturned: upturned) {
-            failures.append(.tooLittleCoverage(coverage: coverage.coverage, needed: minimumCoverage,
-                                               missing: coverage.missingDirections))
+        let uncertain = headingUncertainty.map { !($0 <= maximumHeadingUncertainty) } ?? (samples >= minimumSamples)
+        if uncertain && samples >= minimumSamples {
+            if turned == nil, let flatness, flatness < minimumFlatness {
+                failures.append(.readingsInAPlane(flatness: flatness, needed: minimumFlatness))
+            }
+            failures.append(.tooLittleTurning(headingError: headingUncertainty ?? .infinity, limit: maximumHeadingUncertainty,
+                                              missing: missing, turned: turned))
         }
         switch fitProblem {
         case .singular?, .notAnEllipsoid?:
@@ -229,68 +217,121 @@ public struct CalibrationOutcome: Sendable, Equatable {
     public var flatness: Double?
     /// The directions still missing, for a guided prompt.
     public var missingDirections: [CoverageDirection]
+    /// Degrees of a swing done so far (swing mode only).
+    public var turned: Double?
+
+    public init(calibration: MagnetometerCalibration?, failures: [CalibrationFailure], samples: Int, flatness: Double?,
+                missingDirections: [CoverageDirection], turned: Double? = nil) {
+        self.calibration = calibration
+        self.failures = failures
+        self.samples = samples
+        self.flatness = flatness
+        self.missingDirections = missingDirections
+        self.turned = turned
+    }
 
     public var isAccepted: Bool { calibration != nil && failures.isEmpty }
     /// The first failure's reason: the one to fix first. Nil when accepted.
     public var reason: String? { failures.first?.reason }
 }
 
+/// How a calibration is made: a figure-8 in the hand (any turning, judged within 30 degrees of
+/// level) or a boat's swing (turning about the vertical only, judged within 15 degrees of heel,
+/// the soft iron's vertical terms held round and the vertical offset placed by the model's dip).
+public enum CalibrationMode: String, Sendable, CaseIterable {
+    case figure8, swing
+
+    public var use: CompassUse { self == .swing ? .boat : .handheld }
+}
+
 extension MagnetometerCalibration {
     /// Fits a calibration to recorded readings (microtesla, sensor axes) and checks it.
     ///
-    /// The ellipsoid model is used when it solves; when it does not, or when the readings cover
-    /// too few directions for the soft-iron matrix to mean anything, the hard-iron-only sphere
-    /// fit is reported instead, since a correct offset is still most of a calibration.
-    /// Coverage is measured on the calibrated field, whose directions are the true ones.
-    /// `specificForces` (accelerometer readings, same order) give the real field dip for the
-    /// heading-error estimate.
+    /// The ellipsoid (or, when it does not solve, the sphere) fit of the readings is the start
+    /// of a fit with priors (`FieldSolver`): where the readings leave a term open, the prior
+    /// holds it, and the covariance says what that leaves in the heading at every attitude of
+    /// the use (`HeadingUncertainty`). That, not the share of the sphere covered, decides.
     ///
-    /// `up` is the device's up axis in the magnetometer's axes: with it and the accelerometer
-    /// readings the side of the sphere seen only face down is known and not required.
+    /// - Parameters:
+    ///   - specificForces: accelerometer readings, same order (any unit): the field's dip
+    ///     against gravity places what the field's strength alone cannot.
+    ///   - up: the device's up axis in the magnetometer's axes (default -z: a sensor lying flat).
+    ///   - field: Earth's field at the position (strength in microtesla, dip in degrees), from
+    ///     the model; a swing needs it to place the vertical offset.
     public static func fit(readings: [Vector3], specificForces: [Vector3]? = nil, up: Vector3? = nil,
+                           field: (strength: Double, dip: Double)? = nil, mode: CalibrationMode = .figure8,
                            acceptance: CalibrationAcceptance = CalibrationAcceptance()) -> CalibrationOutcome {
         var accumulator = EllipsoidFit()
         for reading in readings { accumulator.add(reading) }
         let spread = accumulator.spread()
         let flatness = spread.flatMap { $0.z > 0 ? $0.x / $0.z : nil }
-
-        // `checked` is the fit the acceptance checks judge: the ellipsoid whenever it solved,
-        // since that is the calibration asked for (a sphere's residual would also count the
-        // soft iron it leaves out). `chosen` is the correction reported.
-        var checked: FieldFit?
+        var start: FieldFit?
         var problem: FitProblem?
         switch accumulator.ellipsoid() {
-        case .success(let fit): checked = fit
-        case .failure(let p):
-            problem = p
-            if case .success(let sphere) = accumulator.sphere() { checked = sphere }
+        case .success(let fit) where mode == .figure8 && fit.axisRatio < 3: start = fit
+        case .failure(let p) where mode == .figure8: problem = p
+        default: break
         }
-        var chosen = checked
+        if start == nil, case .success(let sphere) = accumulator.sphere() { start = sphere }
+        let forces = specificForces.flatMap { $0.count == readings.count ? $0 : nil }
+        let downs = forces.map { FieldSolver.downs(specificForces: $0) } ?? readings.map { _ in nil }
+        let priors = FieldPriors(up: up ?? Vector3(0, 0, -1), fieldStrength: field?.strength, dip: field?.dip,
+                                 horizontalShape: 0.25, verticalShape: mode == .swing ? 0.02 : 0.25)
+        var chosen = start
+        var uncertainty: Double?
+        var dip: Double?
+        if let start, accumulator.count >= acceptance.minimumSamples,
+           let solution = FieldSolver.solve(readings: readings, downs: downs, start: start, priors: priors),
+           let fit = FieldFit(solution, model: mode == .swing ? .swing : .ellipsoid) {
+            chosen = fit
+            problem = nil
+            uncertainty = HeadingUncertainty.p95(solution, up: priors.up, use: mode.use)
+            dip = solution.dip.isFinite ? Angle.degrees(solution.dip) : field?.dip
+        } else if mode == .figure8, problem == nil, start?.model == .sphere {
+            problem = .notAnEllipsoid
+        }
         var coverage = OrientationCoverage()
-        var upturned: CoverageDirection?
-        if let fit = checked {
-            for reading in readings { coverage.add(direction: fit.apply(reading)) }
-            if let up, let specificForces, specificForces.count == readings.count,
-               let dip = inclination(fields: readings.map { fit.apply($0) }, specificForces: specificForces) {
-                upturned = upturnedDirection(up: up, dip: dip)
-            }
-            if fit.model == .ellipsoid && !acceptance.isCoverageEnough(coverage, upturned: upturned),
-               case .success(let sphere) = accumulator.sphere() {
-                chosen = sphere
-            }
-        }
-        let failures = acceptance.check(samples: accumulator.count, flatness: flatness, fit: checked,
-                                        fitProblem: problem, coverage: coverage, upturned: upturned)
-        var calibration: MagnetometerCalibration?
-        if let fit = chosen {
-            var dip: Double?
-            if let specificForces, specificForces.count == readings.count {
-                dip = inclination(fields: readings.map { fit.apply($0) }, specificForces: specificForces)
-            }
-            calibration = MagnetometerCalibration(fit: fit, coverage: coverage.coverage, inclination: dip)
+        if let chosen { for reading in readings { coverage.add(direction: chosen.apply(reading)) } }
+        let turned = mode == .swing ? chosen.map { swingTurned(readings: readings, downs: downs, fit: $0, up: priors.up) } : nil
+        let failures = acceptance.check(samples: accumulator.count, flatness: flatness, fit: chosen, fitProblem: problem,
+                                        headingUncertainty: uncertainty, missing: coverage.missingDirections, turned: turned ?? nil)
+        let calibration = chosen.map {
+            MagnetometerCalibration(fit: $0, coverage: coverage.coverage, inclination: dip, headingUncertainty: uncertainty)
         }
         return CalibrationOutcome(calibration: calibration, failures: failures, samples: accumulator.count,
-                                  flatness: flatness, missingDirections: coverage.missingDirections)
+                                  flatness: flatness, missingDirections: coverage.missingDirections, turned: turned ?? nil)
+    }
+
+    /// Degrees of a full circle the calibrated field's horizontal direction has passed through,
+    /// in 10-degree steps: how much of a boat's swing is done.
+    static func swingTurned(readings: [Vector3], downs: [Vector3?], fit: FieldFit, up: Vector3) -> Double {
+        let frame = VerticalFrame(up: up)
+        var seen = [Bool](repeating: false, count: 36)
+        for (reading, down) in zip(readings, downs) {
+            let field = fit.apply(reading)
+            let vertical = (down.map { $0 * -1 }) ?? frame.z
+            let horizontal = field - vertical * field.dot(vertical)
+            guard horizontal.length > 0 else { continue }
+            let angle = atan2(horizontal.dot(frame.y), horizontal.dot(frame.x))
+            let bin = Int((Angle.degrees(angle) + 360).truncatingRemainder(dividingBy: 360) / 10)
+            if seen.indices.contains(bin) { seen[bin] = true }
+        }
+        return Double(seen.filter { $0 }.count * 10)
+    }
+}
+
+extension FieldFit {
+    /// The correction a prior-held fit found, in the form the device applies: the soft iron
+    /// scaled to determinant 1 and the raw field strength (geometric mean of the semi-axes).
+    /// Nil when the matrix is not positive definite.
+    init?(_ solution: FieldSolution, model: Model) {
+        guard let eigen = SymmetricEigen3(solution.softIron), eigen.values.x > 0, eigen.values.z.isFinite else { return nil }
+        let determinant = eigen.values.x * eigen.values.y * eigen.values.z
+        let normaliser = cbrt(determinant)
+        guard normaliser > 0, normaliser.isFinite else { return nil }
+        self.init(model: model, hardIronOffset: solution.hardIron, softIron: solution.softIron * (1 / normaliser),
+                  fieldStrength: solution.fieldStrength / normaliser, residualRMS: solution.strengthRMS / normaliser,
+                  axisRatio: eigen.values.z / eigen.values.x, samples: solution.samples)
     }
 }
 

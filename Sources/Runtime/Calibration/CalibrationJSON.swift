@@ -12,7 +12,8 @@ public struct CalibrationFileError: Error, Equatable, CustomStringConvertible {
 /// The JSON form of a magnetometer calibration, shared by the calibration files and the
 /// `lodestone calibrate --json` output so both read the same way:
 /// `"offset":[x,y,z],"softIron":[[..],[..],[..]],"fieldStrength":..,"residualRMS":..,
-/// "coverage":..,"expectedHeadingError":..` where calibrated = softIron x (raw - offset).
+/// "coverage":..,"expectedHeadingError":..,"headingUncertainty":..` where calibrated =
+/// softIron x (raw - offset).
 public enum CalibrationJSON {
     public static let version = 1
 
@@ -36,7 +37,9 @@ public enum CalibrationJSON {
     /// so a reader always finds the same keys.
     public static func write(_ calibration: MagnetometerCalibration?, into w: inout JSONObjectWriter) {
         guard let c = calibration else {
-            for key in ["offset", "softIron", "fieldStrength", "residualRMS", "coverage", "expectedHeadingError"] { w.null(key) }
+            for key in ["offset", "softIron", "fieldStrength", "residualRMS", "coverage", "expectedHeadingError", "headingUncertainty"] {
+                w.null(key)
+            }
             return
         }
         w.raw("offset", array(c.hardIronOffset, decimals: 4))
@@ -45,6 +48,7 @@ public enum CalibrationJSON {
         number(&w, "residualRMS", c.residualRMS, 4)
         number(&w, "coverage", c.coverage, 3)
         number(&w, "expectedHeadingError", c.expectedHeadingError, 2)
+        number(&w, "headingUncertainty", c.headingUncertainty ?? .nan, 3)
     }
 
     /// A number, or null when it is not finite (so the key is never silently missing).
@@ -75,7 +79,7 @@ public enum CalibrationJSON {
         var model = FieldFit.Model.ellipsoid
         if let name = value["model"] {
             guard let text = name.stringValue, let m = FieldFit.Model(rawValue: text) else {
-                throw CalibrationFileError(message: "\"model\" must be \"ellipsoid\" or \"sphere\"")
+                throw CalibrationFileError(message: "\"model\" must be \"ellipsoid\", \"sphere\" or \"swing\"")
             }
             model = m
         }
@@ -89,6 +93,8 @@ public enum CalibrationJSON {
         let residual = try number(value, "residualRMS")
         let coverage = try number(value, "coverage")
         let headingError = try number(value, "expectedHeadingError")
+        // Files saved before the uncertainty was measured have none (or null).
+        let uncertainty = value["headingUncertainty"]?.numberValue
 
         // Plausibility: a correction that could only come from a corrupt file.
         guard offset.length < 10_000 else { throw CalibrationFileError(message: "\"offset\" is beyond any magnetometer's range") }
@@ -100,8 +106,12 @@ public enum CalibrationJSON {
         guard residual >= 0 else { throw CalibrationFileError(message: "\"residualRMS\" must not be negative") }
         guard (0...1).contains(coverage) else { throw CalibrationFileError(message: "\"coverage\" must be from 0 to 1") }
         guard headingError >= 0 && headingError <= 180 else { throw CalibrationFileError(message: "\"expectedHeadingError\" must be 0..180 degrees") }
+        if let uncertainty, !(uncertainty >= 0 && uncertainty <= 180) {
+            throw CalibrationFileError(message: "\"headingUncertainty\" must be 0..180 degrees")
+        }
         return MagnetometerCalibration(model: model, hardIronOffset: offset, softIron: softIron, fieldStrength: fieldStrength,
-                                       residualRMS: residual, coverage: coverage, expectedHeadingError: headingError)
+                                       residualRMS: residual, coverage: coverage, expectedHeadingError: headingError,
+                                       headingUncertainty: uncertainty)
     }
 
     static func vector(_ value: JSONValue?, _ name: String) throws(CalibrationFileError) -> Vector3 {

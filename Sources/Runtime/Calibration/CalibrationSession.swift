@@ -42,8 +42,11 @@ struct CalibrationSession {
 
     var count: Int { readings.count }
 
-    /// - Parameter up: the device's up axis in the magnetometer's axes.
-    func evaluate(up: Vector3? = nil) -> CalibrationOutcome {
-        MagnetometerCalibration.fit(readings: readings, specificForces: forces, up: up)
+    /// - Parameters:
+    ///   - up: the device's up axis in the magnetometer's axes.
+    ///   - field: Earth's field where the device is, when there is a fix.
+    func evaluate(up: Vector3? = nil, field: ExpectedField? = nil, mode: CalibrationMode = .figure8) -> CalibrationOutcome {
+        MagnetometerCalibration.fit(readings: readings, specificForces: forces, up: up,
+                                    field: field.map { ($0.strength, $0.inclination) }, mode: mode)
     }
 }

@@ -29,6 +29,10 @@ final class CompassService {
     private var environment = MagneticEnvironment()
     private(set) var calibration: MagnetometerCalibration?
     private var guided: CalibrationSession?
+    /// What the guided session in progress is: a figure-8 or a boat's swing.
+    private var guidedMode = CalibrationMode.figure8
+    /// Where the compass is read: a boat's compass calibrates from swings, guided or in the background.
+    let use: CompassUse
     private var background: CalibrationSession
     private var addedAtLastFit = 0
     /// New readings (each turned at least 3 degrees from the last) before the background fit is tried again.
@@ -39,7 +43,8 @@ final class CompassService {
     private(set) var progress = 0.0
     private var events: [String] = []
 
-    init(pipeline: SensorPipeline, dataDirectory: String?, now: MonotonicNanoseconds) {
+    init(pipeline: SensorPipeline, use: CompassUse = .handheld, dataDirectory: String?, now: MonotonicNanoseconds) {
+        self.use = use
         expectedField = pipeline.expectedField
         calibrationCell = pipeline.magnetometerCalibration
         magnetometerAxes = pipeline.magnetometerAxes
@@ -79,12 +84,18 @@ final class CompassService {
         }
     }
 
-    func startGuided(at now: MonotonicNanoseconds) {
+    func startGuided(at now: MonotonicNanoseconds, mode: CalibrationMode = .figure8) {
         guided = CalibrationSession(started: now)
+        guidedMode = mode
         progress = 0
         nextProgress = now + 1_000_000_000
-        events.append(event(status: .inProgress, detail: "turn the device slowly through every direction, a figure-8 in the air"))
+        events.append(event(status: .inProgress, detail: mode == .swing
+            ? "turn the boat slowly and steadily through a full circle"
+            : "turn the device slowly through every direction, a figure-8 in the air"))
     }
+
+    /// The background fit's kind: a boat's compass only ever turns about the vertical.
+    private var backgroundMode: CalibrationMode { use == .boat ? .swing : .figure8 }
 
     func cancelGuided() {
         guard guided != nil else { return }
@@ -120,7 +131,7 @@ final class CompassService {
     private func evaluateGuided(_ session: CalibrationSession, now: MonotonicNanoseconds) {
         let outcome = session.evaluate(up: deviceUp)
         let acceptance = CalibrationAcceptance()
-        progress = min(1, (outcome.calibration?.coverage ?? 0) / acceptance.minimumCoverage)
+        progress = min(1, (outcome.calibration?.coverage ?? 0) / acceptance.progressCoverage)
         if outcome.isAccepted, let fitted = outcome.calibration {
             adopt(fitted)
             guided = nil
@@ -130,6 +141,10 @@ final class CompassService {
         if now &- session.started >= Self.guidedTimeout {
             guided = nil
             events.append(event(status: status, detail: "calibration failed: " + (outcome.reason ?? "no usable fit")))
+            return
+        }
+        if let turned = outcome.turned {
+            events.append(event(status: .inProgress, detail: "keep turning, \(Int(rounding: turned, in: 0...360) ?? 0) degrees done"))
             return
         }
         let missing = outcome.missingDirections.first.map { ": " + $0.advice } ?? ""
@@ -142,7 +157,7 @@ final class CompassService {
         // has been turned to something new since the last try.
         guard background.count >= 150, background.added - addedAtLastFit >= Self.newReadingsPerFit else { return }
         addedAtLastFit = background.added
-        let outcome = background.evaluate(up: deviceUp)
+        let outcome = background.evaluate(up: deviceUp, field: expectedField.read(), mode: backgroundMode)
         guard outcome.isAccepted, let fitted = outcome.calibration else { return }
         if let current = calibration, fitted.expectedHeadingError > 0.8 * current.expectedHeadingError { return }
         adopt(fitted)

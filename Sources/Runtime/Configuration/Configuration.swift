@@ -11,6 +11,9 @@ public struct Configuration: Sendable, Equatable {
     /// "sim" or the path of a board file.
     public var board = "sim"
     public var scenario = "walk"
+    /// Where the compass is read: in the hand, or fixed to a boat (which calibrates from
+    /// swings). Nil: a boat on the simulated boat scenario, a handheld otherwise.
+    public var use: CompassUse?
     /// World time per real second on the simulated board.
     public var speed = 1.0
     public var seed: UInt64 = 1
@@ -89,10 +92,14 @@ public struct Configuration: Sendable, Equatable {
 
     public init() {}
 
+    /// Where the compass is read, as the run uses it.
+    public var compassUse: CompassUse { use ?? (board == "sim" && scenario == "boat" ? .boat : .handheld) }
+
     /// Keys a configuration file may hold, with what each must be.
     static let keys: [String: String] = [
         "board": "\"sim\" or the path of a board file",
         "scenario": "one of walk, boat, still, drive",
+        "use": "\"handheld\" or \"boat\"",
         "speed": "a number from 0.1 to 1000",
         "seed": "a whole number from 0 up",
         "socket": "a path",
@@ -165,6 +172,11 @@ public struct Configuration: Sendable, Equatable {
                 throw ConfigurationError(file: file, key: key, problem: "must be one of walk, boat, still, drive, found \(describe(value))")
             }
             scenario = s
+        case "use":
+            guard let s = value.stringValue, let chosen = CompassUse(rawValue: s) else {
+                throw ConfigurationError(file: file, key: key, problem: "must be \"handheld\" or \"boat\", found \(describe(value))")
+            }
+            use = chosen
         case "speed": speed = try number(key, 0.1...1000, value)
         case "seed":
             let n = try number(key, 0...9_007_199_254_740_991, value)

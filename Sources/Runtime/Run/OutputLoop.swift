@@ -400,9 +400,16 @@ final class OutputLoop<Clock: MonotonicClock> {
             guard let compass else { return [GPSDReports.error("this board has no magnetometer to calibrate")] }
             if argument?["cancel"]?.boolValue == true {
                 compass.cancelGuided()
-            } else {
-                compass.startGuided(at: clock.now())
+                return []
             }
+            var mode = compass.use == .boat ? CalibrationMode.swing : .figure8
+            if let given = argument?["mode"] {
+                guard let name = given.stringValue, let chosen = CalibrationMode(rawValue: name) else {
+                    return [GPSDReports.error("?CALIBRATE mode must be \"figure8\" or \"swing\"")]
+                }
+                mode = chosen
+            }
+            compass.startGuided(at: clock.now(), mode: mode)
             return []
         case .lock(let argument):
             guard let motion else { return [GPSDReports.error("this board has no IMU")] }

@@ -192,7 +192,7 @@ public enum Runner {
                               display: display, stop: stop, deviceName: board.name, devices: devices,
                               controls: gpio.map { Controls(wiring: $0.wiring, provider: $0.provider) },
                               compass: board.magnetometer == nil ? nil
-                                  : CompassService(pipeline: pipeline, dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory(),
+                                  : CompassService(pipeline: pipeline, use: c.compassUse, dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory(),
                                                    now: clock.now()),
                               motion: board.imu == nil ? nil : MotionService(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory()),
                               adaptive: c.adaptiveSampling

@@ -37,7 +37,10 @@ import Testing
         #expect(output.hasSuffix("\n") && output.filter { $0 == "\n" }.count == 1)
         let json = try JSONValue.parse(output)
         guard case .object(let members) = json else { Issue.record("not an object"); return }
-        #expect(members.map(\.0) == ["status", "reason", "offset", "softIron", "fieldStrength", "residualRMS", "coverage", "expectedHeadingError"])
+        #expect(members.map(\.0) == ["status", "reason", "mode", "offset", "softIron", "fieldStrength", "residualRMS", "coverage",
+                                     "expectedHeadingError", "headingUncertainty", "turned"])
+        #expect(json["mode"] == .string("figure8") && json["turned"] == .null)
+        #expect((json["headingUncertainty"]?.numberValue ?? 99) < 0.5)
         #expect(json["status"] == .string("ok"))
         #expect(json["reason"] == .null)
         guard case .array(let offset)? = json["offset"] else { Issue.record("no offset"); return }
@@ -56,21 +59,24 @@ import Testing
         #expect((json["expectedHeadingError"]?.numberValue ?? 99) < 1.5)
     }
 
+    /// Directions within 35 degrees of one: a few turns of the wrist.
+    static func narrow(_ direction: Vector3) -> Bool { direction.dot(Vector3(0.6, 0, 0.8)) > 0.82 }
+
     @Test func refusedRecordingStillPrintsTheJSONWithTheReason() throws {
-        let path = writeRecording(keep: { $0.z > 0 })
+        let path = writeRecording(keep: Self.narrow)
         defer { unlink(path) }
         let (output, status) = CalibrateCommand.offline(path: path, json: true)
         #expect(status == 1)
         let json = try JSONValue.parse(output)
         #expect(json["status"] == .string("failed"))
         let reason = try #require(json["reason"]?.stringValue)
-        #expect(reason.contains("face down"), "\(reason)")
+        #expect(reason.contains("tilt it and turn it over"), "\(reason)")
         #expect(json["offset"]?.kind == "an array")
     }
 
     @Test func readableSummarySaysWhatToDo() {
         let good = writeRecording()
-        let bad = writeRecording(keep: { $0.z > 0 })
+        let bad = writeRecording(keep: Self.narrow)
         defer { unlink(good); unlink(bad) }
         let ok = CalibrateCommand.offline(path: good, json: false)
         #expect(ok.status == 0)
@@ -78,8 +84,9 @@ import Testing
         #expect(ok.output.contains("calibration good"))
         let refused = CalibrateCommand.offline(path: bad, json: false)
         #expect(refused.status == 1)
-        #expect(refused.output.contains("calibration refused:\n  - only"))
-        #expect(refused.output.contains("turn the device face down too"))
+        #expect(refused.output.contains("calibration refused:\n  - the readings lie nearly in one plane"), "\(refused.output)")
+        #expect(refused.output.contains("\n  - the readings "), "the heading's uncertainty is said too: \(refused.output)")
+        #expect(refused.output.contains("point the"), "says which way to turn: \(refused.output)")
     }
 
     @Test func unusableFilesFailWithAReason() throws {
@@ -113,6 +120,9 @@ import Testing
         #expect(message(["accel"])?.contains("--from FILE.csv") == true)
         // The magnetometer's live calibration needs a running instance: no usage error, exit 1.
         #expect((try? CalibrateCommand.main(["mag", "--socket", "/tmp/lodestone-no-such.sock"])) == 1)
-        #expect(CalibrateCommand.help.contains("lodestone calibrate mag --from FILE.csv [--json]"))
+        #expect(CalibrateCommand.help.contains("lodestone calibrate mag --from FILE.csv [--swing] [--lat L --lon L] [--json]"))
+        #expect(message(["mag", "--from", "x.csv", "--lat", "50"])?.contains("both --lat and --lon") == true)
+        #expect(message(["mag", "--from", "x.csv", "--lat", "95", "--lon", "3"]) != nil)
+        #expect(message(["mag", "--lat", "50", "--lon", "3"])?.contains("--lat and --lon are for --from") == true)
     }
 }
