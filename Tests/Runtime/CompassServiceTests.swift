@@ -80,6 +80,8 @@ import Testing
         }
     }
 
+    /// (Standing still the force is gravity alone, so the pipeline's published reading and the
+    /// one the field carries are the same.)
     @Test func eachFieldCarriesTheForceOfItsOwnMoment() {
         let clock = ManualClock()
         let bus = SimulatedI2CBus()

@@ -41,10 +41,10 @@ import Testing
         #expect(flipped.truth.specificForce.z > 9)
     }
 
-    /// The figure-8 before a boat's, a car's or a table's trip is the walk's: the same rolls and
-    /// pitches (a flat spin would leave the magnetometer's vertical axis unseen and no fit
-    /// possible), then held still while settling into the trip's starting attitude.
-    @Test(arguments: [ScenarioName.boat, .drive, .still])
+    /// The figure-8 before a car's or a table's trip is the walk's: the same rolls and pitches
+    /// (a flat spin would leave the magnetometer's vertical axis unseen), then held still while
+    /// settling into the trip's starting attitude.
+    @Test(arguments: [ScenarioName.drive, .still])
     func preludeFigure8TiltsLikeTheWalks(_ name: ScenarioName) {
         let prelude = Scenario(name, figure8First: true), walk = Scenario(.walk)
         for tenth in 0..<300 {
@@ -55,6 +55,26 @@ import Testing
         }
         let start = prelude.motion(at: 35), held = prelude.motion(at: 34.999)
         #expect(abs(held.roll - start.roll) < 0.01 && abs(held.pitch - start.pitch) < 0.01, "no jolt into the trip")
+    }
+
+    /// The boat's compass is fixed to the hull: the boat begins with a swing, one slow full
+    /// circle under engine heeling a few degrees, and sails on from it without a jolt.
+    @Test func theBoatSwingsFirst() {
+        let boat = Scenario(.boat, figure8First: true)
+        #expect(boat.calibrationEnd == 120 && boat.preludeLength == 120)
+        var turned = 0.0
+        var previous = boat.motion(at: 0).yaw
+        for tenth in 1...1200 {
+            let m = boat.motion(at: Double(tenth) / 10)
+            turned += Angle.signed(m.yaw - previous)
+            previous = m.yaw
+            #expect(abs(m.roll) <= 13 && abs(m.pitch) <= 4 && m.speed == 2, "a gentle circle: \(m)")
+            if abs(m.roll) > 13 || abs(m.pitch) > 4 { break }
+        }
+        #expect(abs(turned - 360) < 1, "one full circle: \(turned)")
+        let end = boat.motion(at: 119.999), sailing = boat.motion(at: 120)
+        #expect(abs(end.roll - sailing.roll) < 0.05 && abs(end.pitch - sailing.pitch) < 0.05, "no jolt into the sail")
+        #expect(boat.activity(at: 10) == .vehicle)
     }
 
     @Test func specificForceMatchesGravityThroughAttitude() {

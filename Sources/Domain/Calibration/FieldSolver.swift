@@ -26,8 +26,10 @@ public struct FieldPriors: Sendable, Equatable {
         self.verticalShape = verticalShape
     }
 
-    /// The model's dip is good to about this much where no local anomaly is known, degrees.
-    static let dipSigma = 1.5
+    /// The model's dip is good to about this much, degrees: the World Magnetic Model's own
+    /// estimate of its inclination error is 0.22 degrees (one sigma, crustal fields included);
+    /// twice that allows for a local anomaly. A swing's vertical offset rests on it.
+    static let dipSigma = 0.5
 }
 
 /// The calibration as a maximum a posteriori fit: hard iron b, a symmetric soft-iron matrix S
@@ -89,30 +91,38 @@ public enum FieldSolver {
         if usesDip, priors.dip == nil, let measured = meanDip(readings: readings, downs: downs, parameters: p) { p[9] = measured }
         var sigmaStrength = max(start.residualRMS, 0.05)
         var sigmaDip = 0.05
-        var normal = [Double](), rms = (strength: 0.0, dip: 0.0)
+        // Gauss-Newton; a step the normal matrix cannot give (a direction the readings and priors
+        // barely fix) is taken with a little damping instead. Each pass weighs each kind of
+        // residual by the scatter it had in the pass before.
         for _ in 0..<25 {
             let system = normalEquations(readings: readings, downs: downs, parameters: p, strength: strength, priors: priors,
                                          sigmaStrength: sigmaStrength, sigmaDip: sigmaDip, usesDip: usesDip)
-            normal = system.matrix
-            rms = system.rms
-            guard let step = LinearSolve.cholesky(system.matrix, system.gradient) else { return nil }
-            var next = p
-            for i in 0..<FieldSolution.parameterCount { next[i] -= step[i] }
-            p = next
-            // The scatter each kind of residual really has weighs it in the next pass.
-            sigmaStrength = max(rms.strength, 0.02)
-            if usesDip { sigmaDip = max(rms.dip, 0.005) }
+            guard let step = dampedStep(system) else { return nil }
+            p = zip(p, step).map { $0 - $1 }
+            sigmaStrength = max(system.rms.strength, 0.02)
+            if usesDip { sigmaDip = max(system.rms.dip, 0.005) }
             let moved = step.prefix(3).map(abs).max() ?? 0
             if moved < 1e-4 && (step.dropFirst(3).prefix(6).map(abs).max() ?? 0) < 1e-7 { break }
         }
         let final = normalEquations(readings: readings, downs: downs, parameters: p, strength: strength, priors: priors,
                                     sigmaStrength: sigmaStrength, sigmaDip: sigmaDip, usesDip: usesDip)
-        normal = final.matrix
-        guard let covariance = inverse(normal) else { return nil }
+        guard let covariance = inverse(final.matrix) ?? dampedInverse(final.matrix) else { return nil }
         let (b, s, dip) = FieldSolution.unpack(p)
         guard b.length.isFinite, s.isFinite else { return nil }
         return FieldSolution(hardIron: b, softIron: s, fieldStrength: strength, dip: usesDip ? dip : .nan, covariance: covariance,
                              strengthRMS: final.rms.strength, dipRMS: usesDip ? final.rms.dip : .nan, samples: readings.count)
+    }
+
+    /// The Gauss-Newton step, or with the diagonal raised by 1e-9, 1e-6, 1e-3 of itself when
+    /// the undamped matrix is not clearly positive definite; nil when none solves.
+    private static func dampedStep(_ system: System) -> [Double]? {
+        let n = FieldSolution.parameterCount
+        for damping in [0, 1e-9, 1e-6, 1e-3] {
+            var matrix = system.matrix
+            for i in 0..<n { matrix[i * n + i] *= 1 + damping }
+            if let step = LinearSolve.cholesky(matrix, system.gradient) { return step }
+        }
+        return nil
     }
 
     /// Down (unit) from an accelerometer reading (specific force reads up when still), nil
@@ -147,6 +157,8 @@ public enum FieldSolver {
         var matrix: [Double]
         var gradient: [Double]
         var rms: (strength: Double, dip: Double)
+        /// The weighted sum of squares the fit minimises, priors included.
+        var cost: Double
     }
 
     /// JᵀWJ + P and JᵀWr + P(p - prior), with the residuals' RMS.
@@ -161,7 +173,9 @@ public enum FieldSolver {
         var sumStrength = 0.0, sumDip = 0.0, dipCount = 0
         let wStrength = 1 / (sigmaStrength * sigmaStrength), wDip = 1 / (sigmaDip * sigmaDip)
         var row = [Double](repeating: 0, count: n)
+        var cost = 0.0
         func accumulate(_ residual: Double, _ weight: Double) {
+            cost += weight * residual * residual
             for i in 0..<n where row[i] != 0 {
                 gradient[i] += weight * row[i] * residual
                 for j in 0..<n { matrix[i * n + j] += weight * row[i] * row[j] }
@@ -189,10 +203,11 @@ public enum FieldSolver {
             dipCount += 1
             accumulate(dipResidual, wDip)
         }
-        addPriors(&matrix, &gradient, parameters: p, strength: strength, priors: priors, usesDip: usesDip)
+        cost += addPriors(&matrix, &gradient, parameters: p, strength: strength, priors: priors, usesDip: usesDip)
         return System(matrix: matrix, gradient: gradient,
                       rms: ((sumStrength / Double(max(readings.count, 1))).squareRoot(),
-                            dipCount > 0 ? (sumDip / Double(dipCount)).squareRoot() : 0))
+                            dipCount > 0 ? (sumDip / Double(dipCount)).squareRoot() : 0),
+                      cost: cost)
     }
 
     /// The derivative row of `g . u` for u = S (m - b), for a gradient `g` of u.
@@ -212,11 +227,14 @@ public enum FieldSolver {
     /// is free: it only sets the calibrated strength), the dip near the model's, and a very weak
     /// hold on the hard iron so that readings which cannot place it give a large covariance
     /// instead of no answer.
+    /// Returns the priors' share of the cost.
     private static func addPriors(_ matrix: inout [Double], _ gradient: inout [Double], parameters p: [Double],
-                                  strength: Double, priors: FieldPriors, usesDip: Bool) {
+                                  strength: Double, priors: FieldPriors, usesDip: Bool) -> Double {
         let n = FieldSolution.parameterCount
+        var cost = 0.0
         func add(_ row: [Double], residual: Double, sigma: Double) {
             let weight = 1 / (sigma * sigma)
+            cost += weight * residual * residual
             for i in 0..<n where row[i] != 0 {
                 gradient[i] += weight * row[i] * residual
                 for j in 0..<n { matrix[i * n + j] += weight * row[i] * row[j] }
@@ -244,11 +262,22 @@ public enum FieldSolver {
         } else if !usesDip {
             add(dipRow, residual: 0, sigma: 1)   // nothing measures it: kept out of the way
         }
+        return cost
     }
 
     /// A shape term's value for S: the term's coefficients on (xx, yy, zz, xy, xz, yz).
     private static func dotShape(_ c: [Double], _ s: Matrix3) -> Double {
         c[0] * s.row0.x + c[1] * s.row1.y + c[2] * s.row2.z + c[3] * s.row0.y + c[4] * s.row0.z + c[5] * s.row1.z
+    }
+
+    /// The inverse with the diagonal raised by a millionth of itself: a direction the readings
+    /// leave nearly free keeps a large (not infinite) variance, which is what it is.
+    static func dampedInverse(_ matrix: [Double]) -> [Double]? {
+        let n = FieldSolution.parameterCount
+        guard matrix.count == n * n else { return nil }
+        var damped = matrix
+        for i in 0..<n { damped[i * n + i] *= 1 + 1e-6 }
+        return inverse(damped)
     }
 
     /// Inverse of a symmetric positive definite matrix, column by column.

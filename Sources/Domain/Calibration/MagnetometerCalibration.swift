@@ -276,7 +276,7 @@ extension MagnetometerCalibration {
         let forces = specificForces.flatMap { $0.count == readings.count ? $0 : nil }
         let downs = forces.map { FieldSolver.downs(specificForces: $0) } ?? readings.map { _ in nil }
         let priors = FieldPriors(up: up ?? Vector3(0, 0, -1), fieldStrength: field?.strength, dip: field?.dip,
-                                 horizontalShape: 0.25, verticalShape: mode == .swing ? 0.02 : 0.25)
+                                 horizontalShape: 0.25, verticalShape: mode == .swing ? 0.002 : 0.25)
         var chosen = start
         var uncertainty: Double?
         var dip: Double?

@@ -7,15 +7,19 @@ import LodestoneDomain
 /// not flood the fit with one direction; the store is bounded, dropping its older half when full.
 struct CalibrationSession {
     static let capacity = 3000
-    /// About 3 degrees between kept readings.
-    static let minimumTurnCosine = 0.9986
+    /// About 3 degrees between kept readings; a swing turns only about the vertical, and
+    /// keeps one every degree of it (a circle then gives 360).
+    static let figure8TurnCosine = 0.9986
+    static let swingTurnCosine = 0.99985
     private(set) var readings: [Vector3] = []
     private(set) var forces: [Vector3] = []
     private var lastDirection: Vector3?
     let started: MonotonicNanoseconds
+    private let turnCosine: Double
 
-    init(started: MonotonicNanoseconds) {
+    init(started: MonotonicNanoseconds, mode: CalibrationMode = .figure8) {
         self.started = started
+        turnCosine = mode == .swing ? Self.swingTurnCosine : Self.figure8TurnCosine
         readings.reserveCapacity(Self.capacity)
         forces.reserveCapacity(Self.capacity)
     }
@@ -24,7 +28,7 @@ struct CalibrationSession {
         let length = raw.length
         guard length > 0, length.isFinite else { return }
         let direction = raw / length
-        if let last = lastDirection, last.dot(direction) > Self.minimumTurnCosine { return }
+        if let last = lastDirection, last.dot(direction) > turnCosine { return }
         lastDirection = direction
         if readings.count >= Self.capacity {
             // Thin out rather than forget the oldest: the figure-8 at the start of a trip is

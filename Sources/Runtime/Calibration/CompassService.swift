@@ -49,7 +49,7 @@ final class CompassService {
         calibrationCell = pipeline.magnetometerCalibration
         magnetometerAxes = pipeline.magnetometerAxes
         store = dataDirectory.map { CalibrationStore(dataDirectory: $0) }
-        background = CalibrationSession(started: now)
+        background = CalibrationSession(started: now, mode: use == .boat ? .swing : .figure8)
         nextRefinement = now + Self.uncalibratedRefinementPeriod
         if let loaded = store?.loadLogging(sensor: "magnetometer") {
             calibration = loaded
@@ -85,7 +85,7 @@ final class CompassService {
     }
 
     func startGuided(at now: MonotonicNanoseconds, mode: CalibrationMode = .figure8) {
-        guided = CalibrationSession(started: now)
+        guided = CalibrationSession(started: now, mode: mode)
         guidedMode = mode
         progress = 0
         nextProgress = now + 1_000_000_000

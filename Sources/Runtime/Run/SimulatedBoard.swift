@@ -19,7 +19,9 @@ final class SimulatedBoard {
         for chip in [board.imu, board.magnetometer, board.barometer].compactMap({ $0 }) {
             let truth = chip.mounting == .identity ? world as any SensorTruthSource : MountedTruth(world, mounting: chip.mounting)
             // A chip inside another (the MPU-9250's AK8963) is already there.
-            for (address, target) in Self.emulators(for: chip, truth: truth, clock: clock, seed: configuration.seed)
+            // On the boat the magnetometer sits in the hull's iron as well as its own.
+            let iron: FieldDistortion = scenario == .boat ? .hull : .typicalBreakout
+            for (address, target) in Self.emulators(for: chip, truth: truth, clock: clock, seed: configuration.seed, iron: iron)
             where bus.target(at: address) == nil {
                 bus.attach(target, at: address)
             }
@@ -51,31 +53,31 @@ final class SimulatedBoard {
 
     /// The emulated chip (and any chip it carries inside) for a board-file entry.
     static func emulators(for chip: BoardDescription.Chip, truth: any SensorTruthSource, clock: any MonotonicClock,
-                          seed: UInt64) -> [(UInt8, any I2CTarget)] {
+                          seed: UInt64, iron: FieldDistortion = .typicalBreakout) -> [(UInt8, any I2CTarget)] {
         let a = chip.address
         switch chip.chip {
         case "mpu6050": return [(a, MPU6050Emulator(truth: truth, clock: clock, seed: seed))]
         case "mpu9250", "mpu9255":
             let imu = MPU9250Emulator(truth: truth, clock: clock, seed: seed, variant: chip.chip == "mpu9250" ? .mpu9250 : .mpu9255)
-            imu.magnetometer.distortion = .typicalBreakout
+            imu.magnetometer.distortion = iron
             return [(a, imu), (0x0C, imu.magnetometer)]
         case "lsm6ds3": return [(a, LSM6DSEmulator(truth: truth, clock: clock, seed: seed, variant: .lsm6ds3))]
         case "lsm6dsox": return [(a, LSM6DSEmulator(truth: truth, clock: clock, seed: seed, variant: .lsm6dsox))]
         case "qmc5883l":
             let emulator = QMC5883LEmulator(truth: truth, clock: clock, seed: seed)
-            emulator.distortion = .typicalBreakout
+            emulator.distortion = iron
             return [(a, emulator)]
         case "hmc5883l":
             let emulator = HMC5883LEmulator(truth: truth, clock: clock, seed: seed)
-            emulator.distortion = .typicalBreakout
+            emulator.distortion = iron
             return [(a, emulator)]
         case "lis3mdl":
             let emulator = LIS3MDLEmulator(truth: truth, clock: clock, seed: seed)
-            emulator.distortion = .typicalBreakout
+            emulator.distortion = iron
             return [(a, emulator)]
         case "ak8963":
             let emulator = AK8963Emulator(truth: truth, clock: clock, seed: seed)
-            emulator.distortion = .typicalBreakout
+            emulator.distortion = iron
             return [(a, emulator)]
         case "bmp280": return [(a, BMP280Emulator(truth: truth, clock: clock, seed: seed))]
         case "bme280": return [(a, BMP280Emulator(truth: truth, clock: clock, variant: .bme280, seed: seed))]

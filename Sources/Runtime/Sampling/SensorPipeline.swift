@@ -67,6 +67,11 @@ public final class SensorPipeline: @unchecked Sendable {
     private var appliedCalibration: MagnetometerCalibration?
     /// Whether the magnetometer has ever given a reading (the heading exists from then on).
     private var hadMagneticField = false
+    /// The accelerometer's latest reading with the turn's and the speeding up's share taken
+    /// out (`gravityAlone`): gravity, as a calibration pairs it with the field. A boat's swing
+    /// at 2 m/s and 3 deg/s feels 0.1 m/s^2 towards the circle's centre, a steady 0.6 degree
+    /// lean of "down" that would otherwise move the fitted offset by half a microtesla.
+    private var lastGravity: Vector3?
 
     /// - Parameters:
     ///   - imuMounting, magnetometerMounting: how each chip sits on the board (board axis from
@@ -148,7 +153,7 @@ public final class SensorPipeline: @unchecked Sendable {
             }
             let corrected = calibration?.apply(sample.field) ?? sample.field
             let body = MagneticSample(time: sample.time, field: magnetometerAxes.apply(corrected), raw: sample.field,
-                                      specificForce: current.imu?.acceleration)
+                                      specificForce: lastGravity ?? current.imu?.acceleration)
             current.magnetic = body
             magneticRing.push(body)
             hadMagneticField = true
@@ -225,7 +230,9 @@ public final class SensorPipeline: @unchecked Sendable {
         attitude.biasRemovedUpstream(gyroBias.bias - learned)
         // A field bent by nearby iron would turn the heading: carry it on the gyro instead.
         let field = current.magneticInterference ? nil : current.magnetic?.field
-        attitude.update(rotationRate: rate, specificForce: gravityAlone(sample, rate: rate), field: field, interval: interval)
+        let gravity = gravityAlone(sample, rate: rate)
+        lastGravity = gravity
+        attitude.update(rotationRate: rate, specificForce: gravity, field: field, interval: interval)
     }
 
     /// The accelerometer's reading with the turn's centripetal acceleration taken out, so that

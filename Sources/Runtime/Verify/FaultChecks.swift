@@ -36,7 +36,7 @@ extension TripJudge {
                 let health = reports.filter { $0.reportClass == "HEALTH" }
                 rows += healthFollows(role, through: fault, health, named: "silent \(role)", lost: "the chip's silence", back: "the chip's return")
                 let others = ["imu", "magnetometer", "barometer", "gps"].filter { $0 != role }
-                let hurt = health.filter { $0.arrived >= RefereeTrip.figure8End + 5 }.filter { h in
+                let hurt = health.filter { $0.arrived >= trip.calibrationEnd + 5 }.filter { h in
                     others.contains { other in
                         let value = h.json["sensors"]?[other]?.stringValue
                         return value != "ok" && value != "absent"

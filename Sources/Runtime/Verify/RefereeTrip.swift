@@ -12,14 +12,15 @@ public struct RefereeTrip: Sendable {
     /// What the trip is about, for the table and the README.
     public let summary: String
 
-    /// Every trip `lodestone verify --scenario all` runs, in order. The trips that judge the
+    /// Every trip `lodestone verify --scenario all` runs, in order. Every trip calibrates its
+    /// compass by itself from uncalibrated: a figure-8 first, or the boat's swing. The trips that judge the
     /// pressure trend run past the 30 minutes the trend needs; the fault trips start their fault
     /// once the device has settled after its figure-8.
     public static let all: [RefereeTrip] = [
         RefereeTrip(name: "walk", scenario: .walk, board: .simulatedBoard, faults: [], duration: 2400,
                     summary: "figure-8, then a hike with turns, a flip, climbs and a falling barometer"),
         RefereeTrip(name: "boat", scenario: .boat, board: .simulatedBoard, faults: [], duration: 2400,
-                    summary: "figure-8 on the pontoon, then sailing at 3 m/s with swell and heel"),
+                    summary: "a swing (one slow circle under engine, the compass in the hull's iron), then sailing at 3 m/s with swell and heel"),
         RefereeTrip(name: "drive", scenario: .drive, board: .simulatedBoard, faults: [], duration: 600,
                     summary: "figure-8 in the car park, then 15 m/s with turns and hills"),
         RefereeTrip(name: "still", scenario: .still, board: .simulatedBoard, faults: [], duration: 2400,
@@ -58,8 +59,16 @@ public struct RefereeTrip: Sendable {
     /// Whether the trip is free of faults (false warnings are judged there).
     var isClean: Bool { faults.isEmpty }
     var hasMagnetometer: Bool { board.magnetometer != nil }
-    /// The world time the figure-8 ends (every trip starts with one).
-    static let figure8End = 30.0
+    /// The world time the calibration manoeuvre ends: every trip starts with one, the
+    /// figure-8's turns (30 s) or the boat's swing (120 s).
+    var calibrationEnd: Double { Scenario(scenario, figure8First: true).calibrationEnd ?? 30 }
+    /// The heading error p95 allowed after the calibration, degrees: 1 for a compass calibrated
+    /// by a figure-8; 2 for a boat calibrated by its swing and sailing at 6-18 degrees of heel
+    /// (a swing cannot see the vertical soft iron, which the heel brings into the heading: the
+    /// swing's standard is 1 degree level and 2 at 15 degrees of heel).
+    var headingLimit: Double { scenario == .boat ? 2 : 1 }
+    /// "the figure-8" or "the swing", for the checks' names.
+    var manoeuvre: String { Scenario(scenario, figure8First: true).calibrationName }
     /// When the trip proper starts.
     var tripStart: Double { Scenario(scenario, figure8First: true).preludeLength + (scenario == .walk ? 35 : 0) }
 }

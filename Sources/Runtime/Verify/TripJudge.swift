@@ -115,10 +115,10 @@ struct TripJudge {
         var errors: [Double] = []
         var settled: Double?
         var candidate: Double?
-        for a in attitudes where a.t >= RefereeTrip.figure8End {
+        for a in attitudes where a.t >= trip.calibrationEnd {
             guard let s = states[a.t] else { continue }
             let error = max(abs(Angle.signed(a.roll - s.roll)), abs(Angle.signed(a.pitch - s.pitch)))
-            if a.t >= RefereeTrip.figure8End + 10 { errors.append(error) }
+            if a.t >= trip.calibrationEnd + 10 { errors.append(error) }
             guard settled == nil else { continue }
             if error > 2 {
                 candidate = nil
@@ -128,14 +128,14 @@ struct TripJudge {
                 candidate = a.t
             }
         }
-        guard !errors.isEmpty else { return [.missing(trip: trip.name, name: "roll and pitch error p95", "no ATT after the figure-8")] }
+        guard !errors.isEmpty else { return [.missing(trip: trip.name, name: "roll and pitch error p95", "no ATT after \(trip.manoeuvre)")] }
         let settleRow = settled.map {
-            RefereeCheck(trip: trip.name, name: "attitude settled after the figure-8", measured: $0 - RefereeTrip.figure8End, atMost: 3,
+            RefereeCheck(trip: trip.name, name: "attitude settled after \(trip.manoeuvre)", measured: $0 - trip.calibrationEnd, atMost: 3,
                          unit: "s", "until roll and pitch stay within 2 deg of the truth for \(Int(Self.settledHold)) s")
-        } ?? .missing(trip: trip.name, name: "attitude settled after the figure-8", "roll and pitch never stayed within 2 deg")
+        } ?? .missing(trip: trip.name, name: "attitude settled after \(trip.manoeuvre)", "roll and pitch never stayed within 2 deg")
         return [
             RefereeCheck(trip: trip.name, name: "roll and pitch error p95", measured: quantile(errors, 0.95), atMost: 1.0, unit: "deg",
-                         "\(errors.count) ATT reports from 10 s after the figure-8"),
+                         "\(errors.count) ATT reports from 10 s after \(trip.manoeuvre)"),
             settleRow,
         ]
     }
@@ -148,12 +148,12 @@ struct TripJudge {
         let calibrated = attitudes.first { $0.calibration == "calibrated" || $0.calibration == "good" }?.t
         guard let calibrated else {
             let last = attitudes.last?.calibration ?? "none"
-            return [RefereeCheck(trip: trip.name, name: "calibrated by the figure-8", measured: .nan, comparison: "", limit: .nan,
+            return [RefereeCheck(trip: trip.name, name: "calibrated by \(trip.manoeuvre)", measured: .nan, comparison: "", limit: .nan,
                                  unit: "", passed: false, detail: "the calibration never completed (last status \(last))")]
         }
         var trueErrors: [Double] = [], magneticErrors: [Double] = [], excess: [Double] = []
         var honest = 0, judged = 0
-        let from = max(calibrated, RefereeTrip.figure8End + 5)
+        let from = max(calibrated, trip.calibrationEnd + 5)
         for a in attitudes where a.t >= from && !faults.isActive(.magnet, at: a.t) && !faultTail(a.t) {
             guard let s = states[a.t], let magnetic = a.magneticHeading else { continue }
             let magneticError = abs(Angle.signed(magnetic - (s.yaw - declination)))
@@ -165,9 +165,9 @@ struct TripJudge {
         }
         guard judged > 0 else { return [.missing(trip: trip.name, name: "heading error p95", "no heading after the calibration")] }
         var rows = [
-            RefereeCheck(trip: trip.name, name: "calibrated by the figure-8", measured: calibrated, atMost: 60, unit: "s",
-                         "world time the background calibration completed"),
-            RefereeCheck(trip: trip.name, name: "magnetic heading error p95", measured: quantile(magneticErrors, 0.95), atMost: 1.0,
+            RefereeCheck(trip: trip.name, name: "calibrated by \(trip.manoeuvre)", measured: calibrated, atMost: trip.calibrationEnd + 30,
+                         unit: "s", "world time the background calibration completed"),
+            RefereeCheck(trip: trip.name, name: "magnetic heading error p95", measured: quantile(magneticErrors, 0.95), atMost: trip.headingLimit,
                          unit: "deg", "\(magneticErrors.count) ATT reports after the calibration"),
             RefereeCheck(trip: trip.name, name: "headingAccuracy covers the error", measured: Double(honest) / Double(judged),
                          atLeast: 0.95, unit: "share", "true error within 2x the published one-sigma"),
@@ -177,7 +177,7 @@ struct TripJudge {
         if trueErrors.isEmpty {
             rows.append(.missing(trip: trip.name, name: "true heading error p95", "no true heading (declination unknown)"))
         } else {
-            rows.append(RefereeCheck(trip: trip.name, name: "true heading error p95", measured: quantile(trueErrors, 0.95), atMost: 1.0,
+            rows.append(RefereeCheck(trip: trip.name, name: "true heading error p95", measured: quantile(trueErrors, 0.95), atMost: trip.headingLimit,
                                      unit: "deg", "\(trueErrors.count) ATT reports after the calibration"))
         }
         return rows
@@ -214,7 +214,7 @@ struct TripJudge {
             let t = report.arrived
             while attIndex < atts.count, atts[attIndex].arrived <= t {
                 let status = atts[attIndex].json["calibration"]?.stringValue
-                calibrating = status == "inProgress" || (status == "uncalibrated" && t < RefereeTrip.figure8End + 10)
+                calibrating = status == "inProgress" || (status == "uncalibrated" && t < trip.calibrationEnd + 10)
                 attIndex += 1
             }
             let activity = scenario.activity(at: t)
@@ -243,7 +243,7 @@ struct TripJudge {
         }.compactMap { time($0) }
         let noFix = noFixTimes.count
         let when = noFixTimes.isEmpty ? "" : " (at " + noFixTimes.map { DecimalText.format($0, 1) + " s" }.joined(separator: ", ") + ")"
-        let flagged = attitudes.filter { $0.t >= RefereeTrip.figure8End + 5 && $0.interference }.count
+        let flagged = attitudes.filter { $0.t >= trip.calibrationEnd + 5 && $0.interference }.count
         return [
             RefereeCheck(trip: trip.name, name: "false noFix warnings", measured: Double(noFix), atMost: 0, unit: "EVENTs",
                          "gps noFix warnings without an outage" + when),

@@ -22,6 +22,13 @@ public struct FieldDistortion: Sendable, Equatable {
         hardIron: Vector3(6.5, -3.2, 2.1),
         softIron: (Vector3(1.04, 0.02, 0), Vector3(0.02, 0.97, 0.01), Vector3(0, 0.01, 1.0)))
 
+    /// A breakout on a boat, fixed to the hull near the engine: tens of microtesla of hard
+    /// iron and the hull's steel stretching the horizontal by 10% either way, a little of it
+    /// into the vertical.
+    public static let hull = FieldDistortion(
+        hardIron: Vector3(18.5, -12.2, 20.1),
+        softIron: (Vector3(1.10, 0.06, 0.02), Vector3(0.06, 0.92, 0.01), Vector3(0.02, 0.01, 1.0)))
+
     public func apply(_ field: Vector3) -> Vector3 {
         Vector3(softIron.0.dot(field), softIron.1.dot(field), softIron.2.dot(field)) + hardIron
     }

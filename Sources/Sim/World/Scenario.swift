@@ -42,7 +42,8 @@ public struct Scenario: Sendable {
     /// UTC at scenario time 0, seconds since 1970.
     public let startUTC: Double
     /// When set, the trip begins with the walk's figure-8 calibration (30 s of turns, 5 s
-    /// still) before setting off: a boat calibrated on the pontoon, a car in the car park.
+    /// still) before setting off: a car calibrated in the car park. The boat always begins
+    /// with a swing instead (its compass is fixed to the hull: no figure-8 is possible).
     public let figure8First: Bool
 
     /// How the person or vehicle is travelling, as a motion classifier should say.
@@ -52,7 +53,8 @@ public struct Scenario: Sendable {
 
     public init(_ name: ScenarioName, figure8First: Bool = false) {
         self.name = name
-        self.figure8First = figure8First && name != .walk   // the walk starts with one anyway
+        // The walk starts with one anyway; the boat swings.
+        self.figure8First = figure8First && name != .walk && name != .boat
         startUTC = 1_782_028_800   // 2026-06-21T08:00:00Z
         switch name {
         case .walk, .still, .drive:
@@ -60,18 +62,36 @@ public struct Scenario: Sendable {
             startLatitude = 47.3769; startLongitude = 8.5417; startAltitude = 408
             earthField = (21.6, 1.3, 42.9)
         case .boat:
-            // Off Marseille, on the water.
+            // Off Marseille, on the water. Field from the World Magnetic Model 2025 for mid-2026
+            // (`lodestone declination --lat 43.26 --lon 5.3 --date 2026-06-21`: 2.8 deg east, dip 59.2).
             startLatitude = 43.2600; startLongitude = 5.3000; startAltitude = 0
-            earthField = (24.3, 1.2, 38.6)
+            earthField = (23.98, 1.16, 40.21)
         }
     }
 
-    /// Seconds before the trip proper starts (the figure-8 prelude).
-    public var preludeLength: Double { figure8First ? Self.figure8Length : 0 }
+    /// Seconds before the trip proper starts (the figure-8 prelude, or the boat's swing).
+    public var preludeLength: Double { name == .boat ? Self.swingLength : (figure8First ? Self.figure8Length : 0) }
     static let figure8Length = 35.0
+    /// The boat's swing: one slow full circle under engine at 2 m/s, 3 degrees a second.
+    static let swingLength = 120.0
+
+    /// When the calibration manoeuvre (the figure-8's turns, or the swing) is over.
+    public var calibrationEnd: Double? {
+        if name == .boat { return Self.swingLength }
+        return figure8First || name == .walk ? 30 : nil
+    }
+
+    /// The manoeuvre the trip calibrates by, for people reading the referee's table.
+    public var calibrationName: String { name == .boat ? "the swing" : "the figure-8" }
 
     /// The device's motion at scenario time `t` seconds.
     public func motion(at t: Double) -> Motion {
+        if name == .boat {
+            if t < Self.swingLength { return swing(t) }
+            var m = boat(t - Self.swingLength)
+            m.speed = 2 + (m.speed - 2) * min(1, (t - Self.swingLength) / 10)   // setting sail
+            return m
+        }
         if figure8First {
             let start = tripMotion(at: 0)
             if t < Self.figure8Length {
@@ -98,7 +118,8 @@ public struct Scenario: Sendable {
         switch name {
         case .still: return .still
         case .walk: return trip < 35 ? .still : .walking
-        case .boat, .drive: return trip < 0 ? .still : .vehicle
+        case .boat: return .vehicle
+        case .drive: return trip < 0 ? .still : .vehicle
         }
     }
 
@@ -156,6 +177,17 @@ public struct Scenario: Sendable {
         m.roll = 120 * sin(2 * Double.pi * t / 7.5)
         m.pitch = 80 * sin(2 * Double.pi * t / 10)
         return m
+    }
+
+    /// The swing: a full circle in 120 s at 2 m/s, heeling gently in the swell, and settling into
+    /// the sail's heel over its last 10 s.
+    private func swing(_ t: Double) -> Motion {
+        let start = boat(0)
+        let settle = max(0, (t - 110) / 10)
+        let yaw = Self.heading(start.yaw + 360 * t / Self.swingLength)
+        return Motion(roll: 4 * sin(2 * Double.pi * t / 6) * (1 - settle) + start.roll * settle,
+                      pitch: 1.5 * sin(2 * Double.pi * t / 8) * (1 - settle) + start.pitch * settle,
+                      yaw: yaw, speed: 2, course: yaw, climbRate: 0, extraAcceleration: (0, 0, 0))
     }
 
     private func boat(_ t: Double) -> Motion {
