@@ -137,7 +137,11 @@ public struct CivilTime: Sendable, Equatable {
     }
 
     public var iso8601: String {
-        let millis = Int((second * 1000).rounded(.down))
+        // To the nearest millisecond: a receiver's "12.949" is 12.94899... once it has been
+        // added to a day's seconds, and cutting it would write .948. A second that rounds up
+        // to 60 is written as the next minute's (a whole second is exact in a Double).
+        let millis = Int((second * 1000).rounded())
+        if millis >= 60_000 { return CivilTime(unixSeconds: unixSeconds.rounded(.up)).iso8601 }
         return zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2) + "T" + zeroPadded(hour, 2) + ":"
             + zeroPadded(minute, 2) + ":" + zeroPadded(millis / 1000, 2) + "." + zeroPadded(millis % 1000, 3) + "Z"
     }

@@ -13,7 +13,9 @@ enum NMEACommand {
     Reads NMEA 0183 (from FILE, or standard input) and prints one gpsd-style JSON report per
     line: a TPV for each fix epoch (mode, time, lat, lon, altMSL, altHAE, geoidSep, speed,
     track, eph, epv) and a SKY for each complete satellite cycle. Sentences from every talker
-    (GP, GN, GL, GA, GB, BD, GQ, GI) are read: GGA, RMC, GSA, GSV, VTG, GLL, ZDA, GNS, GST.
+    (GP, GN, GL, GA, GB, BD, GQ, GI) are read: GGA, RMC, GSA, GSV, VTG, GLL, ZDA, GNS, GST,
+    and Garmin's PGRMZ altitude. Each burst is merged as gpsd merges it, so the fixes match
+    what gpsd reports for the same receiver.
     Lines that are not valid sentences (bad checksum, truncated, binary) are counted and
     skipped; the counts go to standard error at the end.
 

@@ -69,6 +69,15 @@ public struct NMEAFields {
         return UInt16(bytes[r.lowerBound]) << 8 | UInt16(bytes[r.lowerBound + 1])
     }
 
+    /// Whether this is the proprietary sentence `$P` + `name` ("GRMZ" for Garmin's `$PGRMZ`).
+    public func isProprietary(_ name: StaticString) -> Bool {
+        let r = range(0)
+        guard r.count == name.utf8CodeUnitCount + 1, bytes[r.lowerBound] == UInt8(ascii: "P") else { return false }
+        let p = name.utf8Start
+        for offset in 0..<name.utf8CodeUnitCount where bytes[r.lowerBound + 1 + offset] != p[offset] { return false }
+        return true
+    }
+
     public static func type(_ name: StaticString) -> UInt32 {
         let p = name.utf8Start
         return UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])

@@ -6,6 +6,13 @@ import LodestoneCore
 /// their own). The parser learns which sentence type closes a cycle (the last one before the
 /// time of day changes) and from then on hands out the fix as soon as that sentence arrives.
 /// Invalid sentences are counted and never touch the fix. Nothing allocates per sentence.
+///
+/// The fix's dimension follows gpsd's reading of a burst, so clients see the mode gpsd would
+/// give for the same receiver: each sentence that says something about the fix casts a vote
+/// in the order it arrives (GGA and GNS: 3D with a height from four satellites, 2D with
+/// fewer, none below three; GSA its mode; RMC and GLL with status A: 3D when a height is
+/// known or the last GSA used more than three satellites; a "void" status: no fix), the last
+/// vote stands, and a 2D vote does not undo a 3D fix while a height is known.
 public struct NMEAParser {
     public private(set) var fix = GPSFix()
     public private(set) var rejected = 0
@@ -20,12 +27,19 @@ public struct NMEAParser {
     private var lastType: UInt32 = 0
     private var closingType: UInt32 = 0
     private var lastMode = FixMode.unknown
+    /// Whether the last cycle's fix had a height, and how many satellites the last GSA burst
+    /// used (kept across cycles, as receivers send GSA less often than positions).
+    private var lastHadAltitude = false
+    private var gsaUsed = 0
 
     public init() {}
 
     static let gga = NMEAFields.type("GGA"), rmc = NMEAFields.type("RMC"), gsa = NMEAFields.type("GSA")
     static let gsv = NMEAFields.type("GSV"), vtg = NMEAFields.type("VTG"), gll = NMEAFields.type("GLL")
     static let gns = NMEAFields.type("GNS"), zda = NMEAFields.type("ZDA"), gst = NMEAFields.type("GST")
+    /// Garmin's proprietary altitude, `$PGRMZ`: its last three letters, told from a talker's
+    /// "RMZ" by the proprietary "P" in front.
+    static let rmz = NMEAFields.type("RMZ")
 
     /// Takes one sentence; returns the finished fix when this sentence completed a cycle.
     public mutating func parse(_ sentence: UnsafeBufferPointer<UInt8>, received: MonotonicNanoseconds) -> GPSFix? {
@@ -67,6 +81,7 @@ public struct NMEAParser {
         case Self.gns: applyGNS(fields)
         case Self.zda: applyZDA(fields)
         case Self.gst: applyGST(fields)
+        case Self.rmz where fields.isProprietary("GRMZ"): applyPGRMZ(fields)
         default: break
         }
         fix.received = received
@@ -88,43 +103,63 @@ public struct NMEAParser {
         var done = fix
         if let day = dayNumber, cycleTime.isFinite { done.utc = Double(day) * 86_400 + cycleTime }
         if done.mode == .unknown && done.latitude.isFinite {
-            // No GSA said: an altitude makes it 3D; a cycle without one (GLL or RMC alone)
-            // keeps the dimension of the last cycle, as gpsd does.
             done.mode = done.altitudeMSL.isFinite ? .threeD : (lastMode.rawValue >= 2 ? lastMode : .twoD)
         }
-        // gpsd reads a 2D verdict from GSA next to an altitude from GGA or GNS as 3D (receivers
-        // that count too few satellites for 3D in GSA still solve for height); so do we, to
-        // report what gpsd clients see from the same receiver.
-        // An altitude next to "0 satellites used" is held, not solved, and stays 2D.
-        if done.mode == .twoD && done.altitudeMSL.isFinite && done.satellitesUsed > 0 { done.mode = .threeD }
         lastMode = done.mode
+        lastHadAltitude = done.altitudeMSL.isFinite
         return done
+    }
+
+    /// A sentence's word on the fix's dimension; the last word of a cycle stands, except that
+    /// 2D does not undo 3D while a height is known (a GSA counting too few satellites for 3D
+    /// after a GGA that solved for height, as gpsd reads it).
+    private mutating func vote(_ mode: FixMode) {
+        if mode == .twoD && fix.mode == .threeD && (fix.altitudeMSL.isFinite || lastHadAltitude) { return }
+        fix.mode = mode
+    }
+
+    /// GGA and GNS (fields from `first`: latitude, N/S, longitude, E/W, then `mode` letters or
+    /// quality, satellites, HDOP, altitude, and the geoid separation at `separationField`).
+    /// What the sentence gives stands over what the burst gave before (a second talker's GGA
+    /// or a GNS after a GGA: the last one wins, as in gpsd); an empty field takes nothing
+    /// away. Its vote: no position is no fix; fewer than three satellites is no fix (a
+    /// position held, not solved); a height from four or more is 3D; otherwise 2D.
+    private mutating func applyPosition(_ f: NMEAFields, separationField: Int) {
+        let latitude = f.coordinate(2, hemisphere: 3), longitude = f.coordinate(4, hemisphere: 5)
+        guard latitude.isFinite && longitude.isFinite else { return vote(.noFix) }
+        fix.latitude = latitude
+        fix.longitude = longitude
+        let satellites = f.integer(7)
+        fix.satellitesUsed = satellites ?? fix.satellitesUsed
+        // Receivers send 99.99 for a DOP they cannot give.
+        let hdop = f.number(8)
+        if hdop.isFinite && hdop < 99 { fix.hdop = hdop }
+        let altitude = f.number(9), separation = f.number(separationField)
+        if altitude.isFinite { fix.altitudeMSL = altitude }
+        if separation.isFinite { fix.geoidSeparation = separation }
+        if fix.altitudeMSL.isFinite && fix.geoidSeparation.isFinite {
+            fix.altitudeHAE = fix.altitudeMSL + fix.geoidSeparation
+        }
+        if let satellites, satellites < 3 { return vote(.noFix) }
+        vote(altitude.isFinite && (satellites ?? 4) >= 4 ? .threeD : .twoD)
+    }
+
+    /// RMC and GLL with status A: no height of their own, so 3D when one is known (this cycle's
+    /// or the last's) or the last GSA used more than three satellites.
+    private mutating func voteWithoutHeight() {
+        vote(fix.altitudeMSL.isFinite || lastHadAltitude || gsaUsed > 3 || lastMode == .threeD ? .threeD : .twoD)
     }
 
     private mutating func applyGGA(_ f: NMEAFields) {
         // Quality 0 is "no fix"; some receivers leave the field empty with a position, which
         // counts as a fix of unknown kind (gpsd does the same).
-        if f.integer(6) == 0 {
-            fix.mode = .noFix
-            return
-        }
-        fix.latitude = f.coordinate(2, hemisphere: 3)
-        fix.longitude = f.coordinate(4, hemisphere: 5)
-        fix.satellitesUsed = f.integer(7) ?? fix.satellitesUsed
-        fix.hdop = f.number(8)
-        fix.altitudeMSL = f.number(9)
-        fix.geoidSeparation = f.number(11)
-        if fix.altitudeMSL.isFinite && fix.geoidSeparation.isFinite {
-            fix.altitudeHAE = fix.altitudeMSL + fix.geoidSeparation
-        }
+        if f.integer(6) == 0 { return vote(.noFix) }
+        applyPosition(f, separationField: 11)
     }
 
     private mutating func applyRMC(_ f: NMEAFields) {
         dayNumber = f.date(9) ?? dayNumber
-        guard f.character(2) == UInt8(ascii: "A") else {
-            if fix.mode == .unknown { fix.mode = .noFix }
-            return
-        }
+        guard f.character(2) == UInt8(ascii: "A") else { return vote(.noFix) }
         // As in gpsd, the latest sentence's position stands (receivers give RMC and GGA
         // different precision; the fix reports the one that came last).
         let latitude = f.coordinate(3, hemisphere: 4), longitude = f.coordinate(5, hemisphere: 6)
@@ -135,14 +170,23 @@ public struct NMEAParser {
         let knots = f.number(7)
         if knots.isFinite { fix.speed = knots * 1852 / 3600 }
         fix.course = f.number(8)
+        if fix.latitude.isFinite { voteWithoutHeight() }
     }
 
     private mutating func applyGSA(_ f: NMEAFields) {
-        if let mode = f.integer(2), (1...3).contains(mode) { fix.mode = FixMode(rawValue: mode) ?? .unknown }
+        if let mode = f.integer(2), let said = FixMode(rawValue: mode), (1...3).contains(mode) { vote(said) }
         // One GSA per constellation in a cycle: the used list restarts with the cycle's first.
-        if gsaTalkers == 0 { sky.clearUsed() }
+        if gsaTalkers == 0 {
+            sky.clearUsed()
+            gsaUsed = 0
+        }
         gsaTalkers += 1
-        for field in 3...14 { if let prn = f.integer(field), prn > 0 { sky.markUsed(prn) } }
+        for field in 3...14 {
+            if let prn = f.integer(field), prn > 0 {
+                sky.markUsed(prn)
+                gsaUsed += 1
+            }
+        }
         fix.pdop = f.number(15)
         fix.hdop = f.number(16)
         fix.vdop = f.number(17)
@@ -150,31 +194,35 @@ public struct NMEAParser {
 
     private mutating func applyGLL(_ f: NMEAFields) {
         // Status A is valid; NMEA 2.3 adds a mode letter where N means no fix.
-        guard f.character(6) == UInt8(ascii: "A"), f.character(7) != UInt8(ascii: "N") else { return }
+        guard f.character(6) == UInt8(ascii: "A"), f.character(7) != UInt8(ascii: "N") else { return vote(.noFix) }
         let latitude = f.coordinate(1, hemisphere: 2), longitude = f.coordinate(3, hemisphere: 4)
         if latitude.isFinite && longitude.isFinite {
             fix.latitude = latitude
             fix.longitude = longitude
+            voteWithoutHeight()
         }
     }
 
     /// GNS: the multi-constellation GGA, with a mode letter per system instead of a quality.
     private mutating func applyGNS(_ f: NMEAFields) {
         let modes = f.character(6)
-        guard modes != 0, modes != UInt8(ascii: "N") else {
-            if fix.mode == .unknown { fix.mode = .noFix }
-            return
-        }
-        fix.latitude = f.coordinate(2, hemisphere: 3)
-        fix.longitude = f.coordinate(4, hemisphere: 5)
-        fix.satellitesUsed = f.integer(7) ?? fix.satellitesUsed
-        let hdop = f.number(8)
-        if hdop.isFinite { fix.hdop = hdop }
-        fix.altitudeMSL = f.number(9)
-        fix.geoidSeparation = f.number(10)
-        if fix.altitudeMSL.isFinite && fix.geoidSeparation.isFinite {
-            fix.altitudeHAE = fix.altitudeMSL + fix.geoidSeparation
-        }
+        guard modes != 0, modes != UInt8(ascii: "N") else { return vote(.noFix) }
+        // NMEA 4.1's navigational status: U (unsafe) or V (not valid) gives no position.
+        let status = f.character(13)
+        guard status != UInt8(ascii: "U"), status != UInt8(ascii: "V") else { return }
+        applyPosition(f, separationField: 10)
+    }
+
+    /// PGRMZ (Garmin): the altitude in whole feet above mean sea level, and the fix's
+    /// dimension (1 none, 2 2D, 3 3D). Receivers that send it give the barometer-aided or
+    /// smoothed height the unit shows, so it stands over GGA's for the cycle, as gpsd reports.
+    private mutating func applyPGRMZ(_ f: NMEAFields) {
+        guard f.character(2) == UInt8(ascii: "f") || f.character(2) == UInt8(ascii: "F") else { return }
+        let feet = f.number(1)
+        guard feet.isFinite, abs(feet) < 100_000 else { return }
+        fix.altitudeMSL = feet.rounded(.towardZero) * 0.3048
+        if fix.geoidSeparation.isFinite { fix.altitudeHAE = fix.altitudeMSL + fix.geoidSeparation }
+        if let dimension = f.integer(3), let said = FixMode(rawValue: dimension), (1...3).contains(dimension) { vote(said) }
     }
 
     /// ZDA: the date (and time) alone, for receivers whose RMC is off.
