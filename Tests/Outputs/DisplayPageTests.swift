@@ -90,6 +90,23 @@ import Testing
         #expect(magnetic.line(1) == "41°M NE" && !magnetic.text.contains("CALIBRAT"))
     }
 
+    /// A boat's compass asks for a slow full circle, and a swing in progress says how far it
+    /// has come, on the narrow and the wide layouts.
+    @Test func aBoatsCompassGuidesTheHelmsmanThroughASwing() {
+        var model = DisplayFixtures.walk
+        model.compass.calibratesBySwing = true
+        model.compass.calibration = "uncalibrated"
+        model.state.headingAccuracy = 10
+        #expect(DisplayPage.compass.draw(model, columns: 80, rows: 24).text.contains("calibrate (one slow full circle)"))
+        model.compass.calibration = "inProgress"
+        model.compass.swingTurned = 0
+        #expect(DisplayPage.compass.draw(model, columns: 21, rows: 8).text.contains("SWING: KEEP TURNING"))
+        model.compass.swingTurned = 210.4
+        #expect(DisplayPage.compass.draw(model, columns: 80, rows: 24).text.contains("Swing: keep turning, 210 degrees done"))
+        let narrow = DisplayPage.compass.draw(model, columns: 21, rows: 8).text
+        #expect(narrow.contains("SWING: TURN 210°") && !narrow.contains("FIGURE"))
+    }
+
     /// The rose is heading-up: at 44° north lies up and to the left, east up and to the right,
     /// and the lubber line marks the top.
     @Test func theRoseTurnsWithTheHeading() {

@@ -42,4 +42,29 @@ import Testing
         #expect(report["mag_st"]?.stringValue == "N")
         #expect((report["headingAccuracy"]?.numberValue ?? 99) < 3)
     }
+
+    /// A boat's guided swing end to end: `lodestone calibrate mag --swing` against the simulated
+    /// boat, which begins with one slow circle under engine with its compass in the hull's iron.
+    /// The helmsman is told how far the circle has come, and the swing is fitted as a swing.
+    @Test func guidedSwingOnTheBoat() throws {
+        let end = EndToEndTests()
+        let data = "/tmp/lodestone-e2e-swing-\(getpid())"
+        let socket = data + ".sock"
+        let run = try end.spawn(["run", "--scenario", "boat", "--duration", "40", "--speed", "10", "--socket", socket,
+                                 "--display", "none", "--data-dir", data])
+        _ = try #require(end.connect(socket))
+        let (status, output) = end.finish(try end.spawn(["calibrate", "mag", "--swing", "--socket", socket, "--json"]))
+        kill(run.pid, SIGTERM)
+        _ = end.finish(run)
+        #expect(status == 0, "\(output)")
+        let events = output.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }
+        let turned = events.compactMap { event -> Int? in
+            guard let message = event["message"]?.stringValue, message.hasPrefix("keep turning, ") else { return nil }
+            return Int(message.dropFirst("keep turning, ".count).prefix { $0.isNumber })
+        }
+        #expect(turned.count >= 3, "the swing's progress is said in degrees: \(output)")
+        #expect(turned == turned.sorted(), "the degrees done only grow: \(turned)")
+        #expect(!output.contains("point the"), "a swing is not guided as a figure-8: \(output)")
+        #expect(events.last?["status"]?.stringValue == "good", "\(output)")
+    }
 }

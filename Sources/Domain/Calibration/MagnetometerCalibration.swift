@@ -298,8 +298,12 @@ extension MagnetometerCalibration {
         let calibration = chosen.map {
             MagnetometerCalibration(fit: $0, coverage: coverage.coverage, inclination: dip, headingUncertainty: uncertainty)
         }
+        // How far a swing has come is read through the fit: only once the fit with priors has
+        // solved (enough readings) is it worth telling the helmsman; before, a circle fitted to
+        // a short arc can make 20 degrees look like 200.
         return CalibrationOutcome(calibration: calibration, failures: failures, samples: accumulator.count,
-                                  flatness: flatness, missingDirections: coverage.missingDirections, turned: turned ?? nil)
+                                  flatness: flatness, missingDirections: coverage.missingDirections,
+                                  turned: uncertainty == nil ? nil : turned ?? nil)
     }
 
     /// Degrees of a full circle the calibrated field's horizontal direction has passed through,

@@ -30,6 +30,10 @@ public struct DisplayModel: Sendable {
         /// calibration's progress 0...1.
         public var calibration: String?
         public var calibrationProgress = 0.0
+        /// A boat's compass calibrates by a slow full circle (a swing), not by figure-8s;
+        /// `swingTurned` is how far a guided swing has come, in degrees.
+        public var calibratesBySwing = false
+        public var swingTurned: Double?
         public var lockedBearing: Double?
         /// Heading minus the locked bearing, -180...180 (positive: right of the bearing).
         public var deviation: Double?

@@ -15,10 +15,13 @@ struct CalibrationSession {
     private(set) var forces: [Vector3] = []
     private var lastDirection: Vector3?
     let started: MonotonicNanoseconds
+    /// A figure-8 or a boat's swing: how readings are kept and how they are fitted.
+    let mode: CalibrationMode
     private let turnCosine: Double
 
     init(started: MonotonicNanoseconds, mode: CalibrationMode = .figure8) {
         self.started = started
+        self.mode = mode
         turnCosine = mode == .swing ? Self.swingTurnCosine : Self.figure8TurnCosine
         readings.reserveCapacity(Self.capacity)
         forces.reserveCapacity(Self.capacity)
@@ -49,7 +52,7 @@ struct CalibrationSession {
     /// - Parameters:
     ///   - up: the device's up axis in the magnetometer's axes.
     ///   - field: Earth's field where the device is, when there is a fix.
-    func evaluate(up: Vector3? = nil, field: ExpectedField? = nil, mode: CalibrationMode = .figure8) -> CalibrationOutcome {
+    func evaluate(up: Vector3? = nil, field: ExpectedField? = nil) -> CalibrationOutcome {
         MagnetometerCalibration.fit(readings: readings, specificForces: forces, up: up,
                                     field: field.map { ($0.strength, $0.inclination) }, mode: mode)
     }

@@ -41,6 +41,8 @@ final class CompassService {
     private var nextRefinement: MonotonicNanoseconds
     private var nextEnvironment: MonotonicNanoseconds = 0
     private(set) var progress = 0.0
+    /// The degrees a guided swing has turned so far (nil outside a swing).
+    private(set) var swingTurned: Double?
     private var events: [String] = []
 
     init(pipeline: SensorPipeline, use: CompassUse = .handheld, dataDirectory: String?, now: MonotonicNanoseconds) {
@@ -49,6 +51,7 @@ final class CompassService {
         calibrationCell = pipeline.magnetometerCalibration
         magnetometerAxes = pipeline.magnetometerAxes
         store = dataDirectory.map { CalibrationStore(dataDirectory: $0) }
+        // The background fit's kind: a boat's compass only ever turns about the vertical.
         background = CalibrationSession(started: now, mode: use == .boat ? .swing : .figure8)
         nextRefinement = now + Self.uncalibratedRefinementPeriod
         if let loaded = store?.loadLogging(sensor: "magnetometer") {
@@ -88,18 +91,22 @@ final class CompassService {
         guided = CalibrationSession(started: now, mode: mode)
         guidedMode = mode
         progress = 0
+        swingTurned = mode == .swing ? 0 : nil
         nextProgress = now + 1_000_000_000
         events.append(event(status: .inProgress, detail: mode == .swing
             ? "turn the boat slowly and steadily through a full circle"
             : "turn the device slowly through every direction, a figure-8 in the air"))
     }
 
-    /// The background fit's kind: a boat's compass only ever turns about the vertical.
-    private var backgroundMode: CalibrationMode { use == .boat ? .swing : .figure8 }
+    /// Whether this compass calibrates by a slow full circle (the guided session in progress
+    /// is a swing, or, outside one, the compass is a boat's), so the display asks for that
+    /// motion instead of figure-8s.
+    var calibratesBySwing: Bool { guided != nil ? guidedMode == .swing : use == .boat }
 
     func cancelGuided() {
         guard guided != nil else { return }
         guided = nil
+        swingTurned = nil
         events.append(event(status: status, detail: "calibration cancelled"))
     }
 
@@ -129,22 +136,33 @@ final class CompassService {
     }
 
     private func evaluateGuided(_ session: CalibrationSession, now: MonotonicNanoseconds) {
-        let outcome = session.evaluate(up: deviceUp)
+        // The session's own kind (a swing is fitted as one) and the model's field at the fix.
+        let outcome = session.evaluate(up: deviceUp, field: expectedField.read())
         let acceptance = CalibrationAcceptance()
         progress = min(1, (outcome.calibration?.coverage ?? 0) / acceptance.progressCoverage)
+        if let turned = outcome.turned {
+            // Never backwards: a refit that reads the circle a little shorter is not the boat
+            // turning back.
+            swingTurned = max(swingTurned ?? 0, turned)
+            progress = min(1, (swingTurned ?? 0) / 360)
+        }
         if outcome.isAccepted, let fitted = outcome.calibration {
             adopt(fitted)
             guided = nil
+            swingTurned = nil
             events.append(event(status: status, detail: "calibrated: expected heading error \(fixed(fitted.expectedHeadingError, 1))°"))
             return
         }
         if now &- session.started >= Self.guidedTimeout {
             guided = nil
+            swingTurned = nil
             events.append(event(status: status, detail: "calibration failed: " + (outcome.reason ?? "no usable fit")))
             return
         }
-        if let turned = outcome.turned {
-            events.append(event(status: .inProgress, detail: "keep turning, \(Int(rounding: turned, in: 0...360) ?? 0) degrees done"))
+        if session.mode == .swing {
+            let detail = swingTurned.flatMap { $0 > 0 ? Int(rounding: $0, in: 0...360) : nil }
+                .map { "keep turning, \($0) degrees done" } ?? "keep turning, slowly and steadily through a full circle"
+            events.append(event(status: .inProgress, detail: detail))
             return
         }
         let missing = outcome.missingDirections.first.map { ": " + $0.advice } ?? ""
@@ -157,7 +175,7 @@ final class CompassService {
         // has been turned to something new since the last try.
         guard background.count >= 150, background.added - addedAtLastFit >= Self.newReadingsPerFit else { return }
         addedAtLastFit = background.added
-        let outcome = background.evaluate(up: deviceUp, field: expectedField.read(), mode: backgroundMode)
+        let outcome = background.evaluate(up: deviceUp, field: expectedField.read())
         guard outcome.isAccepted, let fitted = outcome.calibration else { return }
         if let current = calibration, fitted.expectedHeadingError > 0.8 * current.expectedHeadingError { return }
         adopt(fitted)

@@ -42,6 +42,8 @@ final class DisplayFeed {
         model.clock = sky.map { String($0.zone.iso8601(time).dropFirst(11).prefix(5)) }
         model.compass.calibration = compass?.status.rawValue
         model.compass.calibrationProgress = compass?.progress ?? 0
+        model.compass.calibratesBySwing = compass?.calibratesBySwing ?? false
+        model.compass.swingTurned = compass?.swingTurned
         if let motion {
             model.compass.lockedBearing = motion.lock.bearing
             model.compass.deviation = motion.lock.deviation

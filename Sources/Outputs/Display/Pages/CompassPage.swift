@@ -69,15 +69,23 @@ enum CompassPage {
     static func calibrationPrompt(_ model: DisplayModel, wide: Bool) -> String? {
         let compass = model.compass, state = model.state
         if compass.calibration == "inProgress" {
-            let percent = Int((compass.calibrationProgress * 100).rounded())
-            return wide ? "Calibrating \(percent)%: draw slow figure 8s, turning the device over" : "CAL \(percent)%: FIGURE 8S"
+            if compass.calibratesBySwing {
+                // Until the fit can tell how far the circle has come, only the motion is asked for.
+                guard let turned = Int(rounding: compass.swingTurned ?? 0, in: 0...360), turned > 0 else {
+                    return wide ? "Swing: keep turning, slowly and steadily" : "SWING: KEEP TURNING"
+                }
+                return wide ? "Swing: keep turning, \(turned) degrees done" : "SWING: TURN \(turned)°"
+            }
+            let percent = Int(rounding: compass.calibrationProgress * 100, in: 0...100) ?? 0
+            return wide ? "Calibrating \(percent)%: slow figure 8s, turn it over" : "CAL \(percent)%: FIGURE 8S"
         }
         if state.magneticInterference {
             return wide ? "MAGNETIC INTERFERENCE: move away from iron and cables; heading held on the gyro" : "MAGNETIC INTERFERENCE"
         }
         if compass.calibration == "uncalibrated" || compass.calibration == "poor"
             || (state.headingAccuracy.isFinite && state.headingAccuracy > promptAccuracy) {
-            return wide ? "±\(fixed(state.headingAccuracy, 0))°: calibrate (figure 8s)" : "CALIBRATE: ±\(fixed(state.headingAccuracy, 0))°"
+            let motion = compass.calibratesBySwing ? "one slow full circle" : "figure 8s"
+            return wide ? "±\(fixed(state.headingAccuracy, 0))°: calibrate (\(motion))" : "CALIBRATE: ±\(fixed(state.headingAccuracy, 0))°"
         }
         return nil
     }
