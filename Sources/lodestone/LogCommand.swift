@@ -60,7 +60,7 @@ enum LogCommand {
             return LockCommand.exchange(request, socket: options.values["socket"], json: options.flags.contains("json"),
                                         answer: [#""class":"LOG""#]) { report in
                 var text = report["logging"]?.boolValue == true ? "logging \(report["id"]?.stringValue ?? "")" : "not logging"
-                if let records = report["records"]?.numberValue { text += ": \(Int(records)) records" }
+                if let records = Int(whole: report["records"]?.numberValue ?? .nan, in: 0...Int.max) { text += ": \(records) records" }
                 if let perHour = report["estimatedBytesPerHour"]?.numberValue { text += ", about \(fixed(perHour / 1e6, 2)) MB per hour" }
                 if let message = report["message"]?.stringValue { text += " (\(message))" }
                 return text

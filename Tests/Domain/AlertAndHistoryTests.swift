@@ -1,9 +1,16 @@
 import Glibc
-import LodestoneDomain
+@testable import LodestoneDomain
 import Testing
 
 /// One crossing, one alert; history ranges hold what they should.
 @Suite struct AlertAndHistoryTests {
+    @Test func anAlertsWordsNeverTrapOnItsFigures() {
+        for value in [Double.nan, .infinity, -.infinity, 1e300] {
+            let alert = AlertRules.Alert(kind: .altitudeReached, value: value, threshold: 1000, time: 0)
+            #expect(alert.message.hasPrefix("altitude "), "\(value)")
+        }
+    }
+
     @Test func aValueHoveringOnTheLineGivesOneAlert() {
         var rules = AlertRules()
         var fired: [AlertRules.Alert] = []

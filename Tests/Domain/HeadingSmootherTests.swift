@@ -91,6 +91,8 @@ import Testing
             #expect(CompassPoint.index(centre + 11.2) == i)
             #expect(CompassPoint.index(centre - 11.2) == i)
         }
+        // A heading that is not a number names a sector instead of stopping the device.
+        #expect(CompassPoint.index(.nan) == 0 && CompassPoint.index(.infinity) == 0)
         #expect(CompassPoint.fullName(22.5) == "north-northeast")
         #expect(CompassPoint.fullName(300) == "west-northwest")
     }

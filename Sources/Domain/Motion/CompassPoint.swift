@@ -27,7 +27,9 @@ public enum CompassPoint {
         let sector = 360 / Double(points)
         // Shift by half a sector so each name's sector starts at a boundary, then truncate.
         let shifted = Angle.heading(heading) / sector + 0.5
-        return Int(shifted.rounded(.down)) % points
+        // Callers name only headings they have; a NaN that slipped through names sector 0
+        // rather than stopping the device.
+        return (Int(whole: shifted.rounded(.down), in: 0...points) ?? 0) % points
     }
 
     /// The abbreviation: "N", "NE", "NNE", ...

@@ -1,3 +1,5 @@
+import LodestoneCore
+
 /// Alerts a person in the field acts on: pressure high or low, a rapid fall (a storm on its
 /// way), an altitude target reached, temperature high or low.
 ///
@@ -87,7 +89,9 @@ public struct AlertRules: Sendable {
             var scale = 1.0
             for _ in 0..<decimals { scale *= 10 }
             let rounded = (value * scale).rounded() / scale
-            return decimals == 0 ? String(Int(rounded)) : String(rounded)
+            // A reading that is not a whole number of anything (NaN, beyond Int) is written as it is.
+            guard decimals == 0, let whole = Int(rounding: rounded, in: -1_000_000_000...1_000_000_000) else { return String(rounded) }
+            return String(whole)
         }
     }
 
