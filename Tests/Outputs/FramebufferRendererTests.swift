@@ -65,7 +65,7 @@ import Testing
     /// signature, CRCs, header, and every pixel equal to the frame's.
     @Test func pngFilesDecodeToTheFrame() throws {
         guard access("/usr/bin/python3", X_OK) == 0 else {
-            print("skipped: /usr/bin/python3 is not installed (scripts/install-deps installs it)")
+            print("skipped: /usr/bin/python3 is not installed (scripts/install-deps --test installs it)")
             return
         }
         let frame = Self.render(.sky, width: 480, height: 320, format: .xrgb8888)

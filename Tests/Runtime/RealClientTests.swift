@@ -30,7 +30,7 @@ import Testing
 
     @Test func gpspipeCgpsAndThePythonGPSModuleSeeLiveData() throws {
         guard Self.installed("/usr/bin/gpspipe"), Self.installed("/usr/bin/python3") else {
-            print("skipped: gpsd-clients or python3 is not installed (scripts/install-deps installs them)")
+            print("skipped: gpsd-clients or python3 is not installed (scripts/install-deps --test installs them)")
             return
         }
         try Self.withDevice("gpsd") { port, _ in

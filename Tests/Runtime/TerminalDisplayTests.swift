@@ -65,7 +65,7 @@ import Testing
 
     @Test func keysSwitchPagesThemeAndUnitsAndQuitRestoresTheTerminal() {
         guard Self.hasTmux else {
-            print("skipped: tmux is not installed (scripts/install-deps installs it)")
+            print("skipped: tmux is not installed (scripts/install-deps --test installs it)")
             return
         }
         let session = Session("pages")
@@ -109,7 +109,7 @@ import Testing
     /// and a visible cursor.
     @Test func aCrashRestoresTheTerminal() {
         guard Self.hasTmux else {
-            print("skipped: tmux is not installed (scripts/install-deps installs it)")
+            print("skipped: tmux is not installed (scripts/install-deps --test installs it)")
             return
         }
         let session = Session("crash")
@@ -123,7 +123,7 @@ import Testing
     /// A larger terminal gets more: the compass rose beside the figures on 120 x 40.
     @Test func aLargeTerminalShowsTheRose() {
         guard Self.hasTmux else {
-            print("skipped: tmux is not installed (scripts/install-deps installs it)")
+            print("skipped: tmux is not installed (scripts/install-deps --test installs it)")
             return
         }
         let session = Session("large", size: "-x 120 -y 40")

@@ -123,7 +123,7 @@ import Testing
 
     @Test func gpsbabelReadsTheExport() throws {
         guard access("/usr/bin/gpsbabel", X_OK) == 0 else {
-            print("skipped: gpsbabel is not installed (scripts/install-deps installs it)")
+            print("skipped: gpsbabel is not installed (scripts/install-deps --test installs it)")
             return
         }
         let path = "/tmp/lodestone-babel-\(getpid()).gpx"
