@@ -1,3 +1,4 @@
+import LodestoneCore
 import LodestoneHAL
 
 /// Why a chip driver could not do what was asked. Every driver call returns one of these

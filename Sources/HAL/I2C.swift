@@ -1,3 +1,4 @@
+import LodestoneCore
 /// Why an I2C transfer failed. Every bus call returns one of these instead of aborting.
 public enum I2CError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Nothing answered at the address (wrong address, unpowered or missing chip, loose wire).
@@ -27,12 +28,6 @@ public enum I2CError: Error, Equatable, Sendable, CustomStringConvertible {
         case .system(let e, let a): return "I2C transfer to \(hexByte(a)) failed with errno \(e)"
         }
     }
-}
-
-/// "0x0d": how datasheets and i2cdetect write addresses and register values.
-public func hexByte(_ value: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return "0x" + String(digits[Int(value >> 4)]) + String(digits[Int(value & 15)])
 }
 
 /// An I2C bus master: the one operation every chip driver needs, a write followed by an

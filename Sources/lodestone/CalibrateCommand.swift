@@ -198,44 +198,28 @@ enum CalibrateCommand {
         out += recording.specificForces == nil ? "\n" : ", with accelerometer\n"
         if let c = outcome.calibration {
             let o = c.hardIronOffset
-            out += "  hard-iron offset   \(decimal(o.x, 2))  \(decimal(o.y, 2))  \(decimal(o.z, 2)) uT\n"
+            out += "  hard-iron offset   \(DecimalText.format(o.x, 2, unknown: "?"))  \(DecimalText.format(o.y, 2, unknown: "?"))  \(DecimalText.format(o.z, 2, unknown: "?")) uT\n"
             for (i, row) in [c.softIron.row0, c.softIron.row1, c.softIron.row2].enumerated() {
                 out += (i == 0 ? "  soft iron          " : "                     ")
-                out += "[ \(decimal(row.x, 4))  \(decimal(row.y, 4))  \(decimal(row.z, 4)) ]\n"
+                out += "[ \(DecimalText.format(row.x, 4, unknown: "?"))  \(DecimalText.format(row.y, 4, unknown: "?"))  \(DecimalText.format(row.z, 4, unknown: "?")) ]\n"
             }
             if c.model == .sphere { out += "                     (offset only: the readings do not support a soft-iron matrix)\n" }
             if c.model == .swing { out += "                     (a swing: the vertical terms held round, the vertical offset from the dip)\n" }
-            out += "  field strength     \(decimal(c.fieldStrength, 1)) uT\n"
-            out += "  residual           \(decimal(c.residualRMS, 2)) uT rms\n"
-            out += "  coverage           \(decimal(c.coverage * 100, 0))% of field directions\n"
-            if let turned = outcome.turned { out += "  swing              \(decimal(turned, 0)) degrees of the circle seen\n" }
+            out += "  field strength     \(DecimalText.format(c.fieldStrength, 1, unknown: "?")) uT\n"
+            out += "  residual           \(DecimalText.format(c.residualRMS, 2, unknown: "?")) uT rms\n"
+            out += "  coverage           \(DecimalText.format(c.coverage * 100, 0, unknown: "?"))% of field directions\n"
+            if let turned = outcome.turned { out += "  swing              \(DecimalText.format(turned, 0, unknown: "?")) degrees of the circle seen\n" }
             if let uncertainty = c.headingUncertainty {
-                out += "  calibration        leaves about \(decimal(uncertainty, 2)) degrees of heading uncertainty "
+                out += "  calibration        leaves about \(DecimalText.format(uncertainty, 2, unknown: "?")) degrees of heading uncertainty "
                     + "(one sigma, worst 5% of the attitudes of use)\n"
             }
-            out += "  heading error      about \(decimal(c.expectedHeadingError, 1)) degrees per reading\n"
+            out += "  heading error      about \(DecimalText.format(c.expectedHeadingError, 1, unknown: "?")) degrees per reading\n"
         }
         if outcome.isAccepted {
             out += "calibration good: calibrated field = softIron x (raw - offset)\n"
         } else {
             out += "calibration refused:\n"
             for failure in outcome.failures { out += "  - " + failure.reason + "\n" }
-        }
-        return out
-    }
-
-    /// Fixed decimals, trailing zeros kept, so the columns of the summary line up.
-    static func decimal(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return "?" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 1e15 else { return String(value) }
-        let units = Int64(scaled), divisor = Int64(scale)
-        var out = (value < 0 && units > 0 ? "-" : "") + String(units / divisor)
-        if decimals > 0 {
-            let fraction = String(units % divisor)
-            out += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
         }
         return out
     }

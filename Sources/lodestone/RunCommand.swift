@@ -37,8 +37,8 @@ enum RunCommand {
     static func apply(_ o: Options, to c: inout Configuration) throws(UsageError) {
         if let board = o.values["board"] { c.board = board }
         if let scenario = o.values["scenario"] {
-            guard ["walk", "boat", "still", "drive"].contains(scenario) else {
-                throw UsageError(message: "--scenario must be one of walk, boat, still, drive, not '\(scenario)'")
+            guard ScenarioName(rawValue: scenario) != nil else {
+                throw UsageError(message: "--scenario must be one of \(ScenarioName.list), not '\(scenario)'")
             }
             c.scenario = scenario
         }

@@ -110,16 +110,16 @@ public enum CalibrationFailure: Sendable, Equatable {
         case let .tooFewSamples(count, needed):
             return "only \(count) usable readings (at least \(needed) needed): record for longer while turning the device through all orientations"
         case let .readingsInAPlane(flatness, needed):
-            return "the readings lie nearly in one plane (flatness \(text(flatness, 2)), at least \(text(needed, 2)) needed): "
+            return "the readings lie nearly in one plane (flatness \(DecimalText.format(flatness, 2, unknown: "?")), at least \(DecimalText.format(needed, 2, unknown: "?")) needed): "
                 + "the device was turned about one axis only; tilt it and turn it over as well, tracing figure 8s in every direction "
                 + "(a compass fixed to a boat calibrates from a slow full circle instead: --swing)"
         case let .tooLittleTurning(error, limit, missing, turned):
             let head = error.isFinite
-                ? "the readings leave the heading uncertain by \(text(error, 1))° at some of the attitudes it is read in "
-                    + "(at most \(text(limit, 1))° wanted)"
+                ? "the readings leave the heading uncertain by \(DecimalText.format(error, 1, unknown: "?"))° at some of the attitudes it is read in "
+                    + "(at most \(DecimalText.format(limit, 1, unknown: "?"))° wanted)"
                 : "the readings do not pin the heading down at the attitudes it is read in"
             if let turned {
-                return head + ": keep turning, slowly and steadily, through a full circle (\(text(turned, 0)) degrees done)"
+                return head + ": keep turning, slowly and steadily, through a full circle (\(DecimalText.format(turned, 0, unknown: "?")) degrees done)"
             }
             guard !missing.isEmpty else {
                 return head + ": keep turning the device, tilting it further nose and sides down while tracing figure 8s"
@@ -131,15 +131,15 @@ public enum CalibrationFailure: Sendable, Equatable {
             return "the readings do not form an ellipsoid (the correction matrix is not positive definite): "
                 + "repeat away from steel, magnets and electronics, turning the device slowly through all orientations"
         case let .axisRatioTooHigh(ratio, limit):
-            return "implausible soft-iron distortion: the axes differ by a factor \(text(ratio, 2)) (condition number), at most \(text(limit, 2)) expected; "
+            return "implausible soft-iron distortion: the axes differ by a factor \(DecimalText.format(ratio, 2, unknown: "?")) (condition number), at most \(DecimalText.format(limit, 2, unknown: "?")) expected; "
                 + "move the sensor away from steel, motors and speakers, or check that all columns come from the same magnetometer"
         case let .fieldStrengthOutOfRange(microtesla, range):
             let hint = microtesla < range.lowerBound
                 ? "check the magnetometer's unit (the file must be in microtesla; 1 gauss = 100 uT) and range, and that the device is not inside a steel enclosure"
                 : "check the magnetometer's unit (microtesla; 1 gauss = 100 uT) and move away from magnets and large steel"
-            return "fitted field strength \(text(microtesla, 1)) uT is outside the Earth's \(text(range.lowerBound, 0))..\(text(range.upperBound, 0)) uT: " + hint
+            return "fitted field strength \(DecimalText.format(microtesla, 1, unknown: "?")) uT is outside the Earth's \(DecimalText.format(range.lowerBound, 0, unknown: "?"))..\(DecimalText.format(range.upperBound, 0, unknown: "?")) uT: " + hint
         case let .residualTooHigh(microtesla, limit):
-            return "the readings scatter \(text(microtesla, 2)) uT about the fitted ellipsoid (at most \(text(limit, 2)) uT): "
+            return "the readings scatter \(DecimalText.format(microtesla, 2, unknown: "?")) uT about the fitted ellipsoid (at most \(DecimalText.format(limit, 2, unknown: "?")) uT): "
                 + "turn the device slowly, keep it away from moving metal, cables carrying current and your own watch or phone, and repeat"
         }
     }
@@ -337,20 +337,4 @@ extension FieldFit {
                   fieldStrength: solution.fieldStrength / normaliser, residualRMS: solution.strengthRMS / normaliser,
                   axisRatio: eigen.values.z / eigen.values.x, samples: solution.samples)
     }
-}
-
-/// A number with a fixed count of decimals, for reasons (no Foundation in this layer).
-func text(_ value: Double, _ decimals: Int) -> String {
-    guard value.isFinite else { return "?" }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded()
-    guard scaled < 1e15 else { return String(value) }
-    let whole = Int64(scaled) / Int64(scale)
-    var out = (value < 0 && scaled > 0 ? "-" : "") + String(whole)
-    if decimals > 0 {
-        let fraction = String(Int64(scaled) % Int64(scale))
-        out += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
-    }
-    return out
 }

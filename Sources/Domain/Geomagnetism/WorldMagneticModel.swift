@@ -323,21 +323,3 @@ public struct WorldMagneticModel: Sendable {
         return next - CivilTime.days(year: year, month: month, day: 1)
     }
 }
-
-/// Fixed-point text without Foundation: exactly `decimals` places, for warnings and for
-/// formats that fix the number of places (NMEA 0183).
-public enum DecimalText {
-    public static func format(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite, abs(value) < 1e12 else { return value.isNaN ? "nan" : String(value) }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int64((abs(value) * scale).rounded())
-        let whole = scaled / Int64(scale), fraction = scaled % Int64(scale)
-        var text = (value < 0 && scaled != 0 ? "-" : "") + String(whole)
-        if decimals > 0 {
-            let digits = String(fraction)
-            text += "." + String(repeating: "0", count: decimals - digits.count) + digits
-        }
-        return text
-    }
-}

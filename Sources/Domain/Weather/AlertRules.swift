@@ -85,14 +85,7 @@ public struct AlertRules: Sendable {
             }
         }
 
-        static func format(_ value: Double, _ decimals: Int) -> String {
-            var scale = 1.0
-            for _ in 0..<decimals { scale *= 10 }
-            let rounded = (value * scale).rounded() / scale
-            // A reading that is not a whole number of anything (NaN, beyond Int) is written as it is.
-            guard decimals == 0, let whole = Int(rounding: rounded, in: -1_000_000_000...1_000_000_000) else { return String(rounded) }
-            return String(whole)
-        }
+        static func format(_ value: Double, _ decimals: Int) -> String { DecimalText.format(value, decimals) }
     }
 
     public private(set) var rules: [Rule]

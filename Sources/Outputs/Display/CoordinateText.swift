@@ -1,3 +1,4 @@
+import LodestoneCore
 import LodestoneDomain
 
 /// A latitude or longitude the three ways charts and receivers write them.

@@ -7,12 +7,7 @@ import LodestoneDomain
 /// standard allows; every sentence carries its checksum.
 public enum NMEAOutputSentences {
     /// "$" + body + "*" + the XOR of the body's bytes in two hex digits.
-    public static func sentence(_ body: String) -> String {
-        var sum: UInt8 = 0
-        for byte in body.utf8 { sum ^= byte }
-        let hex = Array("0123456789ABCDEF")
-        return "$" + body + "*" + String(hex[Int(sum >> 4)]) + String(hex[Int(sum & 0x0F)])
-    }
+    public static func sentence(_ body: String) -> String { nmeaSentence(body) }
 
     /// A number with exactly `decimals` places ("" when it is not known).
     static func number(_ value: Double, _ decimals: Int) -> String {

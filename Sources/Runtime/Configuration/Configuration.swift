@@ -98,7 +98,7 @@ public struct Configuration: Sendable, Equatable {
     /// Keys a configuration file may hold, with what each must be.
     static let keys: [String: String] = [
         "board": "\"sim\" or the path of a board file",
-        "scenario": "one of walk, boat, still, drive",
+        "scenario": "one of " + ScenarioName.list,
         "use": "\"handheld\" or \"boat\"",
         "speed": "a number from 0.1 to 1000",
         "seed": "a whole number from 0 up",
@@ -168,8 +168,8 @@ public struct Configuration: Sendable, Equatable {
             guard let s = value.stringValue, !s.isEmpty else { throw fail(key, Self.keys[key] ?? "") }
             board = s
         case "scenario":
-            guard let s = value.stringValue, ["walk", "boat", "still", "drive"].contains(s) else {
-                throw ConfigurationError(file: file, key: key, problem: "must be one of walk, boat, still, drive, found \(describe(value))")
+            guard let s = value.stringValue, ScenarioName(rawValue: s) != nil else {
+                throw ConfigurationError(file: file, key: key, problem: "must be one of \(ScenarioName.list), found \(describe(value))")
             }
             scenario = s
         case "use":

@@ -37,7 +37,7 @@ public enum Runner {
         }
         if board.simulated {
             guard let scenario = ScenarioName(rawValue: configuration.scenario) else {
-                Log.error("unknown scenario '\(configuration.scenario)': use one of \(ScenarioName.allCases.map(\.rawValue).joined(separator: ", "))")
+                Log.error("unknown scenario '\(configuration.scenario)': use one of \(ScenarioName.list)")
                 return 1
             }
             // Faster than real time, the device lives on the trip's own clock, so nothing it
@@ -245,15 +245,10 @@ public enum Runner {
 
     static func deviceList(board: BoardDescription, state: NavigationState, gpsPath: String?) -> [GPSDReports.Device] {
         var list: [GPSDReports.Device] = []
-        if let imu = board.imu { list.append(.init(path: "\(board.bus(of: imu))@\(hexAddress(imu.address))", driver: imu.chip.uppercased(), health: state.imuHealth, role: .imu)) }
-        if let mag = board.magnetometer { list.append(.init(path: "\(board.bus(of: mag))@\(hexAddress(mag.address))", driver: mag.chip.uppercased(), health: state.magnetometerHealth, role: .magnetometer)) }
-        if let baro = board.barometer { list.append(.init(path: "\(board.bus(of: baro))@\(hexAddress(baro.address))", driver: baro.chip.uppercased(), health: state.barometerHealth, role: .barometer)) }
+        if let imu = board.imu { list.append(.init(path: "\(board.bus(of: imu))@\(hexByte(imu.address))", driver: imu.chip.uppercased(), health: state.imuHealth, role: .imu)) }
+        if let mag = board.magnetometer { list.append(.init(path: "\(board.bus(of: mag))@\(hexByte(mag.address))", driver: mag.chip.uppercased(), health: state.magnetometerHealth, role: .magnetometer)) }
+        if let baro = board.barometer { list.append(.init(path: "\(board.bus(of: baro))@\(hexByte(baro.address))", driver: baro.chip.uppercased(), health: state.barometerHealth, role: .barometer)) }
         if let gpsPath { list.append(.init(path: gpsPath, driver: "NMEA0183", health: state.gpsHealth, role: .gps)) }
         return list
-    }
-
-    static func hexAddress(_ address: UInt8) -> String {
-        let text = String(address, radix: 16)
-        return "0x" + (text.count == 1 ? "0" : "") + text
     }
 }

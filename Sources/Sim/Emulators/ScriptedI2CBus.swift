@@ -1,3 +1,4 @@
+import LodestoneCore
 import LodestoneHAL
 
 /// A bus that expects an exact script of transfers, for driver tests: each step names the

@@ -2,17 +2,8 @@ import LodestoneCore
 
 /// Formats NMEA 0183 sentences as a receiver sends them: `$` + body + `*` + checksum + CRLF.
 public enum NMEASentenceWriter {
-    /// Wraps a sentence body ("GPGGA,...") with its start character and XOR checksum.
-    public static func sentence(_ body: String) -> String {
-        var checksum: UInt8 = 0
-        for byte in body.utf8 { checksum ^= byte }
-        return "$" + body + "*" + hexByte(checksum) + "\r\n"
-    }
-
-    static func hexByte(_ value: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String(digits[Int(value >> 4)]) + String(digits[Int(value & 15)])
-    }
+    /// Wraps a sentence body ("GPGGA,...") with its start character, checksum and CR LF.
+    public static func sentence(_ body: String) -> String { nmeaSentence(body) + "\r\n" }
 
     /// "hhmmss.ss"
     public static func time(_ t: CivilTime) -> String {
@@ -40,16 +31,5 @@ public enum NMEASentenceWriter {
         if scaled >= 6_000_000 { whole += 1; scaled -= 6_000_000 }
         minutes = Double(scaled) / 100_000
         return zeroPadded(whole, degreeDigits) + zeroPadded(scaled / 100_000, 2) + "." + zeroPadded(scaled % 100_000, 5)
-    }
-
-    /// A fixed-point decimal with `places` digits after the point.
-    public static func decimal(_ value: Double, _ places: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let scaled = Int((abs(value) * scale).rounded())
-        let whole = scaled / Int(scale)
-        let fraction = scaled % Int(scale)
-        let sign = value < 0 && scaled != 0 ? "-" : ""
-        return places == 0 ? sign + String(whole) : sign + String(whole) + "." + zeroPadded(fraction, places)
     }
 }

@@ -137,7 +137,7 @@ public final class SimulatedGPS: @unchecked Sendable {
         let geoidSeparation = 47.5
         var out: [String] = []
         out.append(w.sentence("GPGGA,\(w.time(time)),\(w.latitude(latitude)),\(w.longitude(longitude)),1,"
-            + "\(zeroPadded(used.count, 2)),0.9,\(w.decimal(altitude, 1)),M,\(w.decimal(geoidSeparation, 1)),M,,"))
+            + "\(zeroPadded(used.count, 2)),0.9,\(DecimalText.format(altitude, 1)),M,\(DecimalText.format(geoidSeparation, 1)),M,,"))
         out.append(w.sentence("GPGSA,A,3," + used.map { zeroPadded($0.prn, 2) }.joined(separator: ",")
             + String(repeating: ",", count: 12 - used.count) + ",1.6,0.9,1.3"))
         let groups = stride(from: 0, to: sats.count, by: 4).map { Array(sats[$0..<min($0 + 4, sats.count)]) }
@@ -147,9 +147,9 @@ public final class SimulatedGPS: @unchecked Sendable {
                 + fields.joined(separator: ",")))
         }
         out.append(w.sentence("GPRMC,\(w.time(time)),A,\(w.latitude(latitude)),\(w.longitude(longitude)),"
-            + "\(w.decimal(speedKnots, 2)),\(w.decimal(course, 1)),\(w.date(time)),,,A"))
-        out.append(w.sentence("GPVTG,\(w.decimal(course, 1)),T,,M,\(w.decimal(speedKnots, 2)),N,"
-            + "\(w.decimal(speedKnots * 1.852, 2)),K,A"))
+            + "\(DecimalText.format(speedKnots, 2)),\(DecimalText.format(course, 1)),\(w.date(time)),,,A"))
+        out.append(w.sentence("GPVTG,\(DecimalText.format(course, 1)),T,,M,\(DecimalText.format(speedKnots, 2)),N,"
+            + "\(DecimalText.format(speedKnots * 1.852, 2)),K,A"))
         return out
     }
 

@@ -21,6 +21,9 @@ public struct Motion: Sendable, Equatable {
 public enum ScenarioName: String, Sendable, CaseIterable {
     case walk, boat, still, drive
 
+    /// The names as help and errors list them: "walk, boat, still, drive".
+    public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
     public var summary: String {
         switch self {
         case .walk: return "a hike: figure-8 calibration, walking with turns, a flip, climbing and descending, falling pressure"
