@@ -55,10 +55,15 @@ public final class SimulatedGPS: @unchecked Sendable {
         close(peripheral)
     }
 
-    /// Starts sending fixes on a thread of its own, paced by the world's clock.
-    public func start(clock: any MonotonicClock) {
+    /// Starts sending fixes on a thread of its own, paced by the world's clock. On a trip's own
+    /// clock the receiver follows it (`SimulationClock.follower()`): time waits for each fix
+    /// the world means to send, so the host's scheduling never silences the receiver.
+    public func start(clock given: any MonotonicClock) {
         guard !running.exchange(true, ordering: .relaxed) else { return }
+        let follower = (given as? SimulationClock)?.follower()
+        let clock: any MonotonicClock = follower ?? given
         thread.start(name: "sim-gps") { [self] in
+            defer { follower?.leave() }
             var next = clock.now()
             while running.load(ordering: .relaxed) {
                 next += UInt64(1e9 * fixInterval / world.speed)
