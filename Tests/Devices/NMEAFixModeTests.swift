@@ -47,6 +47,8 @@ import Testing
         #expect(said3.first?.mode == .threeD)
         let void = fixes([gga("120000", satellites: "05"), rmc("120000", status: "V")])
         #expect(void.first?.mode == .noFix, "a void RMC after the GGA says there is no fix")
+        let differential = fixes([rmc("120000", status: "D"), rmc("120001", status: "D")])
+        #expect(differential.first?.latitude.isFinite == true, "an RMC status D is a valid (differential) fix")
         let held = fixes([gga("120000", satellites: "02")])
         #expect(held.first?.mode == .noFix, "fewer than three satellites cannot give a position")
     }

@@ -118,8 +118,8 @@ public struct NMEAParser {
         fix.mode = mode
     }
 
-    /// GGA and GNS (fields from `first`: latitude, N/S, longitude, E/W, then `mode` letters or
-    /// quality, satellites, HDOP, altitude, and the geoid separation at `separationField`).
+    /// GGA and GNS (fields 2-9: latitude, N/S, longitude, E/W, the quality or mode letters,
+    /// satellites used, HDOP, altitude; the geoid separation at `separationField`).
     /// What the sentence gives stands over what the burst gave before (a second talker's GGA
     /// or a GNS after a GGA: the last one wins, as in gpsd); an empty field takes nothing
     /// away. Its vote: no position is no fix; fewer than three satellites is no fix (a
@@ -159,7 +159,9 @@ public struct NMEAParser {
 
     private mutating func applyRMC(_ f: NMEAFields) {
         dayNumber = f.date(9) ?? dayNumber
-        guard f.character(2) == UInt8(ascii: "A") else { return vote(.noFix) }
+        // A is valid; some receivers write D (differential) there too; V or nothing is void.
+        let status = f.character(2)
+        guard status == UInt8(ascii: "A") || status == UInt8(ascii: "D") else { return vote(.noFix) }
         // As in gpsd, the latest sentence's position stands (receivers give RMC and GGA
         // different precision; the fix reports the one that came last).
         let latitude = f.coordinate(3, hemisphere: 4), longitude = f.coordinate(5, hemisphere: 6)
