@@ -29,8 +29,6 @@ final class CompassService {
     private var environment = MagneticEnvironment()
     private(set) var calibration: MagnetometerCalibration?
     private var guided: CalibrationSession?
-    /// What the guided session in progress is: a figure-8 or a boat's swing.
-    private var guidedMode = CalibrationMode.figure8
     /// Where the compass is read: a boat's compass calibrates from swings, guided or in the background.
     let use: CompassUse
     private var background: CalibrationSession
@@ -89,7 +87,6 @@ final class CompassService {
 
     func startGuided(at now: MonotonicNanoseconds, mode: CalibrationMode = .figure8) {
         guided = CalibrationSession(started: now, mode: mode)
-        guidedMode = mode
         progress = 0
         swingTurned = mode == .swing ? 0 : nil
         nextProgress = now + 1_000_000_000
@@ -101,7 +98,7 @@ final class CompassService {
     /// Whether this compass calibrates by a slow full circle (the guided session in progress
     /// is a swing, or, outside one, the compass is a boat's), so the display asks for that
     /// motion instead of figure-8s.
-    var calibratesBySwing: Bool { guided != nil ? guidedMode == .swing : use == .boat }
+    var calibratesBySwing: Bool { guided.map { $0.mode == .swing } ?? (use == .boat) }
 
     func cancelGuided() {
         guard guided != nil else { return }
@@ -138,13 +135,13 @@ final class CompassService {
     private func evaluateGuided(_ session: CalibrationSession, now: MonotonicNanoseconds) {
         // The session's own kind (a swing is fitted as one) and the model's field at the fix.
         let outcome = session.evaluate(up: deviceUp, field: expectedField.read())
-        let acceptance = CalibrationAcceptance()
-        progress = min(1, (outcome.calibration?.coverage ?? 0) / acceptance.progressCoverage)
-        if let turned = outcome.turned {
-            // Never backwards: a refit that reads the circle a little shorter is not the boat
-            // turning back.
-            swingTurned = max(swingTurned ?? 0, turned)
+        if session.mode == .swing {
+            // The share of the circle, never backwards: a refit that reads the circle a little
+            // shorter is not the boat turning back.
+            if let turned = outcome.turned { swingTurned = max(swingTurned ?? 0, turned) }
             progress = min(1, (swingTurned ?? 0) / 360)
+        } else {
+            progress = min(1, (outcome.calibration?.coverage ?? 0) / CalibrationAcceptance().progressCoverage)
         }
         if outcome.isAccepted, let fitted = outcome.calibration {
             adopt(fitted)
