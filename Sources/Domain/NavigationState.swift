@@ -17,6 +17,30 @@ public enum SensorHealth: UInt8, Sendable, Equatable {
     }
 }
 
+/// When each sensor's health last changed, on the monotonic clock (0 until it first changes):
+/// a client learns when a chip went quiet, however seldom it asks.
+public struct SensorHealthChanges: Sendable, Equatable {
+    public var imu: MonotonicNanoseconds = 0
+    public var magnetometer: MonotonicNanoseconds = 0
+    public var barometer: MonotonicNanoseconds = 0
+    public var gps: MonotonicNanoseconds = 0
+
+    public init() {}
+
+    /// The four healths, in the order imu, magnetometer, barometer, gps.
+    public typealias Healths = (SensorHealth, SensorHealth, SensorHealth, SensorHealth)
+
+    /// Stamps `now` on each sensor whose health in `state` differs from `before`; returns the
+    /// healths to compare the next state with.
+    public mutating func note(_ state: NavigationState, since before: Healths, at now: MonotonicNanoseconds) -> Healths {
+        if before.0 != state.imuHealth { imu = now }
+        if before.1 != state.magnetometerHealth { magnetometer = now }
+        if before.2 != state.barometerHealth { barometer = now }
+        if before.3 != state.gpsHealth { gps = now }
+        return (state.imuHealth, state.magnetometerHealth, state.barometerHealth, state.gpsHealth)
+    }
+}
+
 /// Everything the device currently knows, published by the sampling loop once per processing
 /// run and read by the outputs. A plain value: copying it never allocates.
 public struct NavigationState: Sendable {
@@ -53,6 +77,7 @@ public struct NavigationState: Sendable {
     public var magnetometerHealth = SensorHealth.absent
     public var barometerHealth = SensorHealth.absent
     public var gpsHealth = SensorHealth.absent
+    public var healthChanged = SensorHealthChanges()
 
     public init() {}
 }

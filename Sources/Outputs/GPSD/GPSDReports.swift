@@ -254,7 +254,7 @@ extension GPSDReports {
     /// `gpsInterval` the GPS fix interval it chose, when adaptive sampling runs.
     public static func health(_ state: NavigationState, loop: LoopStatistics, tasks: [SchedulerTable.TaskLine],
                               ringOverflows: Int, clients: Int, droppedClients: Int = 0, profile: String? = nil, gpsInterval: Double? = nil,
-                              storage: String? = nil) -> String {
+                              storage: String? = nil, changedAt: ((MonotonicNanoseconds) -> String)? = nil) -> String {
         var w = JSONObjectWriter(class: "HEALTH")
         var sensors = JSONObjectWriter()
         sensors.string("imu", state.imuHealth.name)
@@ -262,6 +262,17 @@ extension GPSDReports {
         sensors.string("barometer", state.barometerHealth.name)
         sensors.string("gps", state.gpsHealth.name)
         w.raw("sensors", sensors.finished)
+        // When each sensor's health last changed (the device's clock), for sensors whose
+        // health has changed: a client asking now and then still learns when a chip went quiet.
+        if let changedAt {
+            var changed = JSONObjectWriter()
+            let times = state.healthChanged
+            for (role, time) in [("imu", times.imu), ("magnetometer", times.magnetometer), ("barometer", times.barometer),
+                                 ("gps", times.gps)] where time != 0 {
+                changed.string(role, changedAt(time))
+            }
+            w.raw("sensorsChanged", changed.finished)
+        }
         // "ok", or why the recording's writes fail (when there is a data directory).
         if let storage { w.string("storage", storage) }
         var l = JSONObjectWriter()

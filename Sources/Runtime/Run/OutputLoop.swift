@@ -465,7 +465,7 @@ final class OutputLoop<Clock: MonotonicClock> {
             return [GPSDReports.health(latest, loop: scheduler.loopStatistics.read(), tasks: taskLines(),
                                        ringOverflows: overflows, clients: server?.clientCount ?? 0,
                                        droppedClients: server?.droppedSlowClients ?? 0, profile: adaptive?.profile, gpsInterval: adaptive?.rates.gpsInterval,
-                                       storage: tracks.map { $0.storageProblem ?? "ok" })]
+                                       storage: tracks.map { $0.storageProblem ?? "ok" }, changedAt: { self.deviceClock.iso8601(at: $0) })]
         default:
             return []
         }

@@ -56,6 +56,8 @@ public final class SensorPipeline: @unchecked Sendable {
     private var groundAcceleration = GroundAcceleration()
 
     private var current = NavigationState()
+    /// The healths last published, to stamp when one changes.
+    private var publishedHealth: SensorHealthChanges.Healths = (.absent, .absent, .absent, .absent)
     private var attitude: AttitudeFilter
     private var gyroBias: GyroBiasEstimator
     private let imuPeriod: Double
@@ -281,6 +283,7 @@ public final class SensorPipeline: @unchecked Sendable {
                                                                      reference: current.seaLevelPressure)
         }
         current.updated = now
+        publishedHealth = current.healthChanged.note(current, since: publishedHealth, at: now)
         state.publish(current)
     }
 

@@ -132,8 +132,19 @@ extension TripJudge {
     /// within 2 s of its end.
     func healthFollows(_ role: String, through fault: SimulatedFault, _ health: [PublishedReport], named name: String,
                        lost: String, back: String) -> [RefereeCheck] {
-        let degraded = health.first { $0.arrived >= fault.start && $0.json["sensors"]?[role]?.stringValue != "ok" }?.arrived
-        let recovered = health.first { $0.arrived >= fault.end && $0.json["sensors"]?[role]?.stringValue == "ok" }?.arrived
+        // The device's own stamp of the change when HEALTH gives it: the client asks four times a
+        // world second, and at 120x a reply's few milliseconds on the way are a quarter second
+        // of the trip, which is the machine's, not the device's.
+        // A stamp from before the fault's moment is an older change: the arrival then stands.
+        func seen(_ report: PublishedReport, after moment: Double) -> Double {
+            guard let text = report.json["sensorsChanged"]?[role]?.stringValue, let utc = CivilTime.parseISO8601(text),
+                  utc - scenario.startUTC >= moment else { return report.arrived }
+            return utc - scenario.startUTC
+        }
+        let degraded = health.first { $0.arrived >= fault.start && $0.json["sensors"]?[role]?.stringValue != "ok" }
+            .map { seen($0, after: fault.start) }
+        let recovered = health.first { $0.arrived >= fault.end && $0.json["sensors"]?[role]?.stringValue == "ok" }
+            .map { seen($0, after: fault.end) }
         return [delay("\(name) marked degraded", degraded.map { $0 - fault.start }, atMost: 0.5,
                       "from \(lost) to HEALTH saying so", never: "HEALTH never said so"),
                 delay("\(name) recovered", recovered.map { $0 - fault.end }, atMost: 2,

@@ -1,0 +1,34 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+import Testing
+
+/// HEALTH says when each sensor's health last changed, on the device's clock, so a client that
+/// asks now and then still learns when a chip went quiet.
+@Suite struct HealthReportTests {
+    @Test func aChangeIsStampedWhenItIsFirstPublished() {
+        var state = NavigationState()
+        var changes = SensorHealthChanges()
+        var before: SensorHealthChanges.Healths = (.absent, .absent, .absent, .absent)
+        (state.imuHealth, state.magnetometerHealth, state.barometerHealth, state.gpsHealth) = (.ok, .ok, .ok, .absent)
+        before = changes.note(state, since: before, at: 1_000)
+        #expect(changes.imu == 1_000 && changes.magnetometer == 1_000 && changes.barometer == 1_000 && changes.gps == 0)
+        state.magnetometerHealth = .degraded
+        before = changes.note(state, since: before, at: 5_000)
+        before = changes.note(state, since: before, at: 6_000)
+        #expect(changes.magnetometer == 5_000, "stamped once, when it changed, not each time it is published")
+        #expect(changes.imu == 1_000)
+    }
+
+    @Test func theReportNamesOnlySensorsThatChanged() throws {
+        var state = NavigationState()
+        state.magnetometerHealth = .degraded
+        state.healthChanged.magnetometer = 42
+        let line = GPSDReports.health(state, loop: LoopStatistics(), tasks: [], ringOverflows: 0, clients: 0,
+                                      changedAt: { "t\($0)" })
+        let report = try JSONValue.parse(line)
+        #expect(report["sensors"]?["magnetometer"]?.stringValue == "degraded")
+        #expect(report["sensorsChanged"]?["magnetometer"]?.stringValue == "t42")
+        #expect(report["sensorsChanged"]?["imu"] == nil)
+    }
+}
