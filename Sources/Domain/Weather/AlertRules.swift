@@ -71,21 +71,19 @@ public struct AlertRules: Sendable {
 
         public var message: String {
             switch kind {
-            case .pressureHigh: return "pressure high: \(Self.format(value, 1)) hPa (above \(Self.format(threshold, 1)))"
-            case .pressureLow: return "pressure low: \(Self.format(value, 1)) hPa (below \(Self.format(threshold, 1)))"
+            case .pressureHigh: return "pressure high: \(DecimalText.format(value, 1)) hPa (above \(DecimalText.format(threshold, 1)))"
+            case .pressureLow: return "pressure low: \(DecimalText.format(value, 1)) hPa (below \(DecimalText.format(threshold, 1)))"
             case .rapidFall:
                 // In the trend's own words for that rate, so the alert and the forecast beside it
                 // never say two things (a threshold set gentler than the default is "deteriorating").
                 let band = PressureTrend.Band(hPaPerHour: value)
                 let advice = band == .fallingFast ? ", seek shelter or harbour" : ""
-                return "pressure falling \(Self.format(-value, 1)) hPa per hour: \(band.forecast.lowercased())\(advice)"
-            case .altitudeReached: return "altitude \(Self.format(value, 0)) m reached (target \(Self.format(threshold, 0)) m)"
-            case .temperatureHigh: return "temperature high: \(Self.format(value, 1)) °C (above \(Self.format(threshold, 1)))"
-            case .temperatureLow: return "temperature low: \(Self.format(value, 1)) °C (below \(Self.format(threshold, 1))): risk of ice"
+                return "pressure falling \(DecimalText.format(-value, 1)) hPa per hour: \(band.forecast.lowercased())\(advice)"
+            case .altitudeReached: return "altitude \(DecimalText.format(value, 0)) m reached (target \(DecimalText.format(threshold, 0)) m)"
+            case .temperatureHigh: return "temperature high: \(DecimalText.format(value, 1)) °C (above \(DecimalText.format(threshold, 1)))"
+            case .temperatureLow: return "temperature low: \(DecimalText.format(value, 1)) °C (below \(DecimalText.format(threshold, 1))): risk of ice"
             }
         }
-
-        static func format(_ value: Double, _ decimals: Int) -> String { DecimalText.format(value, decimals) }
     }
 
     public private(set) var rules: [Rule]
