@@ -20,14 +20,19 @@ let package = Package(
         .target(name: "LodestoneDevices", dependencies: ["LodestoneCore", "LodestoneHAL"], path: "Sources/Devices"),
         .target(name: "LodestoneSim", dependencies: ["LodestoneCore", "LodestoneHAL", "CLinux"], path: "Sources/Sim"),
         .target(name: "LodestoneDomain", dependencies: ["LodestoneCore"], path: "Sources/Domain"),
-        .target(name: "LodestoneOutputs", dependencies: ["LodestoneCore", "LodestoneDomain", "LodestoneHAL", "CLinux"], path: "Sources/Outputs"),
+        .target(name: "LodestoneReports", dependencies: ["LodestoneCore", "LodestoneDomain"], path: "Sources/Reports"),
+        .target(name: "LodestoneOutputs", dependencies: ["LodestoneCore", "LodestoneDomain", "LodestoneReports", "LodestoneHAL", "CLinux"],
+                path: "Sources/Outputs"),
+        // Services (samples into reports), Storage (the files the device keeps) and Runtime
+        // (the wiring: configuration, the two task tables, the run) are one module in three
+        // folders: they share the device's types without making them public.
         .target(name: "LodestoneRuntime",
                 dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim",
-                               "LodestoneDomain", "LodestoneOutputs", "CLinux", "CAllocationCounter"],
-                path: "Sources/Runtime"),
+                               "LodestoneDomain", "LodestoneReports", "LodestoneOutputs", "CLinux", "CAllocationCounter"],
+                path: "Sources", sources: ["Services", "Storage", "Runtime"]),
         .executableTarget(name: "lodestone",
                           dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
-                                         "LodestoneOutputs", "LodestoneRuntime"],
+                                         "LodestoneReports", "LodestoneOutputs", "LodestoneRuntime"],
                           path: "Sources/lodestone"),
 
         .testTarget(name: "CoreTests", dependencies: ["LodestoneCore"], path: "Tests/Core"),
@@ -36,9 +41,9 @@ let package = Package(
         .testTarget(name: "SimTests", dependencies: ["LodestoneCore", "LodestoneSim", "LodestoneHAL", "LodestoneDevices"], path: "Tests/Sim"),
         .testTarget(name: "DomainTests", dependencies: ["LodestoneDomain", "LodestoneCore", "LodestoneSim"], path: "Tests/Domain",
                     exclude: ["Vectors"]),
-        .testTarget(name: "OutputsTests", dependencies: ["LodestoneOutputs", "LodestoneHAL", "LodestoneCore", "LodestoneDomain"], path: "Tests/Outputs",
+        .testTarget(name: "OutputsTests", dependencies: ["LodestoneOutputs", "LodestoneReports", "LodestoneHAL", "LodestoneCore", "LodestoneDomain"], path: "Tests/Outputs",
                     exclude: ["Screens"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["LodestoneRuntime", "LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneOutputs", "lodestone"], path: "Tests/Runtime"),
+        .testTarget(name: "RuntimeTests", dependencies: ["LodestoneRuntime", "LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneReports", "LodestoneOutputs", "lodestone"], path: "Tests/Runtime"),
     ],
     swiftLanguageModes: [.v6]
 )

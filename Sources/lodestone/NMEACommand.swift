@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 import LodestoneDevices
 import LodestoneOutputs
+import LodestoneReports
 import LodestoneRuntime
 
 /// `lodestone nmea [FILE]`: NMEA 0183 text in, gpsd-style JSON out, one report per line: a
@@ -67,16 +68,17 @@ struct NMEAConverter: ~Copyable {
 
     /// At the end of the input: the last cycle's fix.
     mutating func finish(_ emit: (String) -> Void) {
-        if let fix = parser.flush() { emit(GPSDReports.tpv(fix, device: device)) }
+        if let fix = parser.flush() { emit(GPSDReports.tpv(PositionReport(fix: fix, device: device))) }
     }
 
     mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: (String) -> Void) {
         framer.feed(bytes) { sentence in
-            if let fix = parser.parse(sentence, received: 0) { emit(GPSDReports.tpv(fix, device: device)) }
+            if let fix = parser.parse(sentence, received: 0) { emit(GPSDReports.tpv(PositionReport(fix: fix, device: device))) }
             if parser.skyCycles != skyCycles {
                 skyCycles = parser.skyCycles
-                let view = parser.sky
-                emit(GPSDReports.sky((0..<view.count).map { view[$0] }, fix: parser.fix, device: device))
+                let view = parser.sky, fix = parser.fix
+                emit(GPSDReports.sky(SatelliteReport(satellites: (0..<view.count).map { view[$0] }, hdop: fix.hdop, pdop: fix.pdop,
+                                                     vdop: fix.vdop, device: device)))
             }
         }
     }

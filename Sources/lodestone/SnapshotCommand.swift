@@ -47,7 +47,7 @@ enum SnapshotCommand {
             let (all, warnings) = store.listReporting()
             for warning in warnings { Log.warning(warning) }
             if options.flags.contains("json") {
-                writeOut("[" + all.map(SnapshotStore.json).joined(separator: ",\n") + "]\n")
+                writeOut("[" + all.map(SnapshotJSON.object).joined(separator: ",\n") + "]\n")
             } else if all.isEmpty {
                 writeOut("no snapshots in \(store.directory)\n")
             } else {
@@ -66,7 +66,7 @@ enum SnapshotCommand {
                 return 0
             }
             guard let s = store.load(id: id) else { Log.error("no snapshot '\(id)' in \(store.directory)"); return 1 }
-            writeOut(SnapshotStore.json(s) + "\n")
+            writeOut(SnapshotJSON.object(s) + "\n")
             return 0
         case "export":
             let format = options.values["format"] ?? "json"
@@ -77,7 +77,7 @@ enum SnapshotCommand {
                 chosen = [one]
             }
             writeOut(format == "csv" ? SnapshotStore.csv(chosen)
-                     : (ids.isEmpty ? "[" + chosen.map(SnapshotStore.json).joined(separator: ",\n") + "]\n" : SnapshotStore.json(chosen[0]) + "\n"))
+                     : (ids.isEmpty ? "[" + chosen.map(SnapshotJSON.object).joined(separator: ",\n") + "]\n" : SnapshotJSON.object(chosen[0]) + "\n"))
             return 0
         case "compare":
             guard ids.count == 2 else { throw UsageError(message: "compare takes two snapshot ids") }

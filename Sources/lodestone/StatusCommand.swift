@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneOutputs
+import LodestoneReports
 import LodestoneRuntime
 
 enum StatusCommand {
@@ -40,8 +41,14 @@ enum StatusCommand {
         if let profile = report["profile"]?.stringValue {
             out += "\nsampling profile \(profile), GPS fix every \(fixed(report["gpsInterval"]?.numberValue ?? .nan, 1)) s"
         }
-        var lines: [SchedulerTable.TaskLine] = []
-        if case .array(let tasks)? = report["tasks"] {
+        return out + "\nsampling thread:\n" + SchedulerTable.text(tasks(report["tasks"]))
+            + "\noutput thread:\n" + SchedulerTable.text(tasks(report["outputTasks"]))
+    }
+
+    /// A task table from HEALTH's `tasks` or `outputTasks`.
+    static func tasks(_ list: JSONValue?) -> [TaskLine] {
+        var lines: [TaskLine] = []
+        if case .array(let tasks)? = list {
             for task in tasks {
                 var s = TaskStatistics()
                 s.rateHz = task["rateHz"]?.numberValue ?? 0
@@ -56,10 +63,9 @@ enum StatusCommand {
                 s.slips = count("slips")
                 s.skips = count("skips")
                 s.missed = count("missed")
-                lines.append(SchedulerTable.TaskLine(name: task["name"]?.stringValue ?? "?", statistics: s,
-                                                 budgetMicroseconds: task["budgetus"]?.numberValue ?? 0))
+                lines.append(TaskLine(name: task["name"]?.stringValue ?? "?", statistics: s, budgetMicroseconds: task["budgetus"]?.numberValue ?? 0))
             }
         }
-        return out + "\n" + SchedulerTable.text(lines)
+        return lines
     }
 }

@@ -90,7 +90,7 @@ enum WeatherCommands {
         case "history"?:
             let directory = options.values["data-dir"] ?? Configuration.defaultDataDirectory()
             let lines: [String]
-            do { lines = try AlertLog.lines(dataDirectory: directory) } catch {
+            do { lines = try AlertStore.lines(dataDirectory: directory) } catch {
                 if fileExists(directory + "/alerts.rec") { Log.error(error.description); return 1 }
                 lines = []
             }

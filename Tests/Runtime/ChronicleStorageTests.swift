@@ -112,7 +112,7 @@ import Testing
         #expect(second.id == first.id + "-2", "two in one second get distinct ids")
         (second.timestamp, second.latitude, second.seaLevelPressure) = (1_782_032_400, 46.01, 1012.1)
         try store.save(second)
-        let json = try JSONValue.parse(SnapshotStore.json(try #require(store.load(id: first.id))))
+        let json = try JSONValue.parse(SnapshotJSON.object(try #require(store.load(id: first.id))))
         for path in ["id", "timestamp", "location.latitude", "location.longitude", "location.altitude", "location.accuracy",
                      "barometer.pressure", "barometer.seaLevelPressure", "barometer.attitude.roll", "barometer.attitude.pitch",
                      "barometer.attitude.yaw", "weather.temperature", "weather.humidity", "weather.conditions",

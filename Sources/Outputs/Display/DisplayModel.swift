@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneDomain
+import LodestoneReports
 
 /// Everything the display pages show, gathered by the runtime once per redraw. Plain values:
 /// a page is a pure function of this model and the screen size, so the terminal, the
@@ -28,7 +29,7 @@ public struct DisplayModel: Sendable {
     public struct CompassPanel: Sendable {
         /// The calibration's status (uncalibrated, inProgress, good, poor) and a guided
         /// calibration's progress 0...1.
-        public var calibration: String?
+        public var calibration: CalibrationStatus?
         public var calibrationProgress = 0.0
         /// A boat's compass calibrates by a slow full circle (a swing), not by figure-8s;
         /// `swingTurned` is how far a guided swing has come, in degrees.
@@ -138,7 +139,7 @@ public struct DisplayModel: Sendable {
         public var profile: String?
         public var clients = 0
         public var loop: LoopStatistics?
-        public var tasks: [SchedulerTable.TaskLine] = []
+        public var tasks: [TaskLine] = []
         /// The newest log lines (held while the terminal display runs).
         public var log: [String] = []
         public init() {}

@@ -1,3 +1,4 @@
+import LodestoneCore
 import LodestoneHAL
 
 /// PNG files (ISO/IEC 15948) of a framebuffer's frame: 8-bit RGB, each row filtered with the

@@ -1,3 +1,4 @@
+import LodestoneCore
 /// Metric or imperial figures for the display. Values arrive in SI (metres, metres per
 /// second, pascal... as the state holds them); only what a person reads is converted.
 public enum Units: String, Sendable, Equatable, CaseIterable {

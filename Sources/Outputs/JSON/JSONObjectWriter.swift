@@ -1,3 +1,4 @@
+import LodestoneCore
 /// Builds one JSON object on a single line, the way gpsd reports are written. Fields with a
 /// non-finite number are left out rather than written as invalid JSON or a fake zero.
 public struct JSONObjectWriter {
@@ -57,21 +58,7 @@ public struct JSONObjectWriter {
     /// A number rounded to `decimals` places, without exponent notation or trailing zeros.
     public static func format(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return "null" }   // JSON has no NaN or infinity
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        if rounded == rounded.rounded() && abs(rounded) < 1e15 { return String(Int(rounded)) }
-        // The digits go through Int64, so the scaled value must stay below 2^63.
-        if abs(rounded) >= 1e-4 && abs(rounded) < 1e15 && abs(rounded) * scale < 9e18 {
-            var digits = String(Int64((abs(rounded) * scale).rounded()))
-            if digits.count <= decimals { digits = String(repeating: "0", count: decimals - digits.count + 1) + digits }
-            let split = digits.index(digits.endIndex, offsetBy: -decimals)
-            var fraction = String(digits[split...])
-            while fraction.hasSuffix("0") { fraction.removeLast() }
-            let whole = String(digits[..<split])
-            return (rounded < 0 ? "-" : "") + whole + (fraction.isEmpty ? "" : "." + fraction)
-        }
-        return String(rounded)
+        return DecimalText.compact(value, decimals)
     }
 
     public static func quoted(_ value: String) -> String {

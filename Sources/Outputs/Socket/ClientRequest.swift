@@ -1,31 +1,9 @@
 /// One command from a socket client, in gpsd's request syntax: `?NAME;` or `?NAME={json};`.
+/// The name is upper-cased; what it means is the request table's business (`RequestTable`),
+/// except ?WATCH and ?VERSION, which the server answers itself.
 public enum ClientRequest: Equatable, Sendable {
-    case watch(JSONValue?)
-    case poll
-    case devices
-    case version
-    /// Lodestone's own: the scheduler table and sensor health as a HEALTH report.
-    case status
-    /// Lodestone's own: start (or with {"cancel":true} stop) a guided magnetometer calibration.
-    case calibrate(JSONValue?)
-    /// Lodestone's own: lock the current heading, or {"bearing":DEG}; ?UNLOCK; releases it.
-    case lock(JSONValue?)
-    case unlock
-    /// Lodestone's own: {"zero":true} takes the current roll and pitch as level, {"clear":true} forgets it.
-    case level(JSONValue?)
-    /// Lodestone's own: {"action":"start"|"pause"|"resume"|"stop","name":...}; no argument reports.
-    case track(JSONValue?)
-    /// Lodestone's own: {"action":"add"|"goto"|"stop","name":...,"lat":..,"lon":..}.
-    case waypoint(JSONValue?)
-    /// Lodestone's own: {"qnh":HPA} or {"altitude":M} sets the barometer's reference; no argument reports.
-    case baro(JSONValue?)
-    /// Lodestone's own: {"name":"pressureLow","enabled":..,"threshold":..,...} changes a rule; no argument lists them.
-    case alert(JSONValue?)
-    /// Lodestone's own: {"action":"start"|"stop","interval":..,"streams":[..],"duration":..}; no argument reports.
-    case log(JSONValue?)
-    /// Lodestone's own: {"name":..,"notes":..} captures every current value.
-    case snapshot(JSONValue?)
-    /// Not a command this server knows, or not well formed: answered with an ERROR report.
+    case command(String, JSONValue?)
+    /// Not well formed: answered with an ERROR report.
     case invalid(String)
 
     /// Splits one request line into its commands (a line may carry several).
@@ -58,24 +36,11 @@ public enum ClientRequest: Equatable, Sendable {
                 }
                 rest = remaining
             }
-            switch name.uppercased() {
-            case "WATCH": requests.append(.watch(argument))
-            case "POLL": requests.append(.poll)
-            case "DEVICES": requests.append(.devices)
-            case "VERSION": requests.append(.version)
-            case "STATUS": requests.append(.status)
-            case "CALIBRATE": requests.append(.calibrate(argument))
-            case "LOCK": requests.append(.lock(argument))
-            case "UNLOCK": requests.append(.unlock)
-            case "LEVEL": requests.append(.level(argument))
-            case "TRACK": requests.append(.track(argument))
-            case "WAYPOINT": requests.append(.waypoint(argument))
-            case "BARO": requests.append(.baro(argument))
-            case "ALERT": requests.append(.alert(argument))
-            case "LOG": requests.append(.log(argument))
-            case "SNAPSHOT": requests.append(.snapshot(argument))
-            default: requests.append(.invalid("Unrecognized request '\(name.prefix(40))'"))
+            guard !name.isEmpty else {
+                requests.append(.invalid("Unrecognized request '\(rest.prefix(40))': a name follows '?'"))
+                break
             }
+            requests.append(.command(name.prefix(40).uppercased(), argument))
         }
         return requests
     }

@@ -1,6 +1,7 @@
 import CLinux
 import Glibc
 import LodestoneCore
+import LodestoneReports
 
 /// What a client asked to stream with ?WATCH, as gpsd defines it (enable, json, nmea, raw,
 /// device, and the flags it accepts without effect here: scaled, timing, split24, pps), plus
@@ -33,8 +34,9 @@ public final class ReportServer {
     private var listeners: [Int32]
     private var clients: [Client] = []
     private let clock = SystemMonotonicClock()
-    /// Answers ?POLL and ?DEVICES with the current state (set by the runtime).
-    public var answer: (ClientRequest) -> [String] = { _ in [] }
+    /// The requests beyond ?WATCH and ?VERSION, each with its decoder and handler (filled by
+    /// the runtime). ?WATCH answers with DEVICES from here.
+    public var requests = RequestTable()
     public private(set) var droppedSlowClients = 0
     public private(set) var acceptedClients = 0
     /// Connections refused because `maximumClients` were connected.
@@ -202,32 +204,36 @@ public final class ReportServer {
     private func handle(line: String, from client: Client) {
         for request in ClientRequest.parse(line: line) {
             switch request {
-            case .watch(let argument):
-                if let argument {
-                    if case .object = argument {} else {
-                        enqueue(GPSDReports.error("?WATCH needs a JSON object"), to: client)
-                        continue
-                    }
-                    if let problem = Self.apply(argument, to: &client.watch) {
-                        enqueue(GPSDReports.error(problem), to: client)
-                        continue
-                    }
-                    client.lastSent.removeAll()
-                } else {
-                    client.watch.enabled = true
+            case .command("WATCH", let argument):
+                if let problem = watch(argument, client) {
+                    enqueue(GPSDReports.error(problem), to: client)
+                    continue
                 }
-                // gpsd's default: enabling without saying otherwise means JSON reports.
-                if client.watch.enabled && argument?["json"] == nil && !client.watch.nmea && client.watch.raw == 0 { client.watch.json = true }
-                for line in answer(.devices) { enqueue(line, to: client) }
+                for report in requests.answer("DEVICES", nil) ?? [] { enqueue(GPSDReports.line(report), to: client) }
                 enqueue(GPSDReports.watch(client.watch), to: client)
-            case .version:
+            case .command("VERSION", _):
                 enqueue(GPSDReports.version(), to: client)
-            case .poll, .devices, .status, .calibrate, .lock, .unlock, .level, .track, .waypoint, .baro, .alert, .log, .snapshot:
-                for line in answer(request) { enqueue(line, to: client) }
+            case .command(let name, let argument):
+                let answers = requests.answer(name, argument) ?? [.error("Unrecognized request '\(name)'")]
+                for report in answers { enqueue(GPSDReports.line(report), to: client) }
             case .invalid(let message):
                 enqueue(GPSDReports.error(message), to: client)
             }
         }
+    }
+
+    /// Applies ?WATCH's argument to the client's options; the problem when it cannot.
+    private func watch(_ argument: JSONValue?, _ client: Client) -> String? {
+        if let argument {
+            guard case .object = argument else { return "?WATCH needs a JSON object" }
+            if let problem = Self.apply(argument, to: &client.watch) { return problem }
+            client.lastSent.removeAll()
+        } else {
+            client.watch.enabled = true
+        }
+        // gpsd's default: enabling without saying otherwise means JSON reports.
+        if client.watch.enabled && argument?["json"] == nil && !client.watch.nmea && client.watch.raw == 0 { client.watch.json = true }
+        return nil
     }
 
     /// Reads ?WATCH's options into `watch`; the problem when one is of the wrong kind.
@@ -263,26 +269,13 @@ public final class ReportServer {
         return nil
     }
 
-    /// The class and device named at the start of a report line (the writer always puts
-    /// "class" first and "device" next when there is one).
-    static func header(_ line: String) -> (reportClass: Substring, device: Substring?) {
-        func value(after key: String, in text: Substring) -> Substring? {
-            guard let start = text.firstRange(of: key)?.upperBound else { return nil }
-            let rest = text[start...]
-            guard let end = rest.firstIndex(of: "\"") else { return nil }
-            return rest[..<end]
-        }
-        let head = Substring(line).prefix(160)
-        let reportClass = value(after: "\"class\":\"", in: head) ?? ""
-        return (reportClass, value(after: "\"device\":\"", in: head))
-    }
-
     /// Sends a report to every client that is watching, within each one's device filter and
-    /// rate for the report's class.
-    public func broadcast(_ line: String) {
+    /// rate for the report's kind. The line is written once, and only when a client takes it.
+    public func broadcast(_ report: Report) {
         guard !clients.isEmpty else { return }
-        let (header, device) = Self.header(line)
-        let reportClass = String(header)
+        let reportClass = report.kind.rawValue
+        let device = report.device
+        var line: String?
         var now: MonotonicNanoseconds = 0
         var slow: [Int32] = []
         for client in clients where client.watch.enabled && client.watch.json {
@@ -293,7 +286,8 @@ public final class ReportServer {
                 if let last = client.lastSent[reportClass], Double(now &- last) < 1e9 / rate { continue }
                 client.lastSent[reportClass] = now
             }
-            enqueue(line, to: client)
+            if line == nil { line = GPSDReports.line(report) }
+            enqueue(line ?? "", to: client)
             if client.pending > Self.maximumBacklog { slow.append(client.fd) }
         }
         if !slow.isEmpty {

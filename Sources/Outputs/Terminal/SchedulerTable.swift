@@ -1,21 +1,10 @@
 import LodestoneCore
 import LodestoneDomain
+import LodestoneReports
 
 /// The scheduler's per-task table as text: the health page, `lodestone status` and
 /// `run --stats` print it.
 public enum SchedulerTable {
-    /// One task's line in the scheduler table.
-    public struct TaskLine: Sendable {
-        public var name: String
-        public var statistics: TaskStatistics
-        public var budgetMicroseconds: Double
-        public init(name: String, statistics: TaskStatistics, budgetMicroseconds: Double) {
-            self.name = name
-            self.statistics = statistics
-            self.budgetMicroseconds = budgetMicroseconds
-        }
-    }
-
     /// The scheduler's per-task table, as `lodestone status` and `run --stats` print it.
     public static func text(_ tasks: [TaskLine]) -> String {
         var out = column("task", 10) + column("rate Hz", 9) + column("budget us", 11) + column("runs", 10)
@@ -46,10 +35,4 @@ public enum SchedulerTable {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 
-}
-
-/// A number with `decimals` places for display, or "--" when it is not known.
-public func fixed(_ value: Double, _ decimals: Int) -> String {
-    guard value.isFinite else { return "--" }
-    return JSONObjectWriter.format(value, decimals: decimals)
 }

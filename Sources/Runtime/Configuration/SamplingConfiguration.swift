@@ -1,3 +1,4 @@
+import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
 

@@ -3,6 +3,7 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneHAL
 import LodestoneOutputs
+import LodestoneReports
 import LodestoneSim
 
 /// What the referee (`lodestone verify`) is told of a run it watches.
@@ -188,26 +189,24 @@ public enum Runner {
             let state = pipeline.state.read()
             return deviceList(board: board, state: state, gpsPath: gpsPath)
         }
+        let dataDirectory = c.dataDir ?? Configuration.defaultDataDirectory()
+        let services = OutputServices(
+            controls: gpio.map { Controls(wiring: $0.wiring, provider: $0.provider) },
+            compass: board.magnetometer == nil ? nil : CompassService(pipeline: pipeline, use: c.compassUse, dataDirectory: dataDirectory, now: clock.now()),
+            motion: board.imu == nil ? nil : MotionService(dataDirectory: dataDirectory),
+            positions: gpsPath == nil ? nil : PositionService(),
+            tracks: TrackService(store: TrackStore(dataDirectory: dataDirectory), mode: c.trackInterval),
+            waypoints: WaypointService(store: WaypointStore(dataDirectory: dataDirectory)),
+            chronicle: Chronicle(dataDirectory: dataDirectory, qnh: c.qnh, now: OutputClock.unixTime()),
+            sky: SkyService(zone: (try? TimeZoneRules(c.timeZone)) ?? .utc, observer: c.observer.map { ($0.latitude, $0.longitude) }))
         let loop = OutputLoop(outputs: pipeline, scheduler: scheduler, budgets: TaskTable.budgets(tasks), server: server,
-                              display: display, stop: stop, deviceName: board.name, devices: devices,
-                              controls: gpio.map { Controls(wiring: $0.wiring, provider: $0.provider) },
-                              compass: board.magnetometer == nil ? nil
-                                  : CompassService(pipeline: pipeline, use: c.compassUse, dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory(),
-                                                   now: clock.now()),
-                              motion: board.imu == nil ? nil : MotionService(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory()),
+                              display: display, stop: stop, deviceName: board.name, devices: devices, services: services,
                               adaptive: c.adaptiveSampling
                                   ? AdaptiveService(scheduler: scheduler, pipeline: pipeline, configuration: c, setGPSInterval: setGPSInterval) : nil,
-                              tracks: TrackService(store: TrackStore(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory()),
-                                                   mode: c.trackInterval),
-                              waypoints: WaypointService(store: WaypointStore(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory())),
-                              positions: gpsPath == nil ? nil : PositionService(),
-                              sky: SkyService(zone: (try? TimeZoneRules(c.timeZone)) ?? .utc, observer: c.observer.map { ($0.latitude, $0.longitude) }),
-                              chronicle: Chronicle(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory(), qnh: c.qnh,
-                                                   now: OutputClock.unixTime()),
                               nmea: nmeaServer,
                               deviceClock: DeviceClock(utc: startUTC ?? OutputClock.unixTime(), at: clock.now()),
                               pollMilliseconds: Int32(max(1, (20 / c.speed).rounded())))
-        for problem in loop.controls?.problems ?? [] { Log.warning(problem + "; running without it") }
+        for problem in services.controls?.problems ?? [] { Log.warning(problem + "; running without it") }
         // --duration is real time (a run at speed 60 for 60 s covers an hour of the trip);
         // the referee's trips end on the device's own clock.
         let wallClock = SystemMonotonicClock()
@@ -235,7 +234,8 @@ public enum Runner {
         nmeaServer?.shutdown()
         Log.info("stopped (\(reason))")
         if c.stats {
-            writeOut(SchedulerTable.text(loop.taskLines()) + "\n")
+            writeOut("sampling thread:\n" + SchedulerTable.text(loop.taskLines()) + "\n")
+            writeOut("output thread:\n" + SchedulerTable.text(loop.outputTaskLines()) + "\n")
             let l = scheduler.currentLoopStatistics
             writeOut("loop \(fixed(l.rateHz, 0)) Hz: \(l.ticks) ticks, \(l.overruns) overruns, wake-up lateness p50 "
                      + "\(fixed(scheduler.latenessPercentile(0.5), 0)) us p99 \(fixed(scheduler.latenessPercentile(0.99), 0)) us\n")
@@ -243,8 +243,8 @@ public enum Runner {
         return 0
     }
 
-    static func deviceList(board: BoardDescription, state: NavigationState, gpsPath: String?) -> [GPSDReports.Device] {
-        var list: [GPSDReports.Device] = []
+    static func deviceList(board: BoardDescription, state: NavigationState, gpsPath: String?) -> [DeviceEntry] {
+        var list: [DeviceEntry] = []
         if let imu = board.imu { list.append(.init(path: "\(board.bus(of: imu))@\(hexByte(imu.address))", driver: imu.chip.uppercased(), health: state.imuHealth, role: .imu)) }
         if let mag = board.magnetometer { list.append(.init(path: "\(board.bus(of: mag))@\(hexByte(mag.address))", driver: mag.chip.uppercased(), health: state.magnetometerHealth, role: .magnetometer)) }
         if let baro = board.barometer { list.append(.init(path: "\(board.bus(of: baro))@\(hexByte(baro.address))", driver: baro.chip.uppercased(), health: state.barometerHealth, role: .barometer)) }

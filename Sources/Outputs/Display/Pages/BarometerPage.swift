@@ -1,3 +1,4 @@
+import LodestoneCore
 /// The barometer page: pressure at the station and at sea level, the trend with its arrow and
 /// forecast, the WMO 3-hour tendency, altitude and temperature, and a graph per history range.
 enum BarometerPage {

@@ -1,6 +1,7 @@
 import Glibc
 import LodestoneCore
 import LodestoneDomain
+import LodestoneReports
 
 /// The compass page: a heading-up rose (on screens with room for it), the heading true and
 /// magnetic with its cardinal point, the bearing-lock band, the calibration state and the way
@@ -68,7 +69,7 @@ enum CompassPage {
     /// What the person should do about the heading's quality, if anything.
     static func calibrationPrompt(_ model: DisplayModel, wide: Bool) -> String? {
         let compass = model.compass, state = model.state
-        if compass.calibration == "inProgress" {
+        if compass.calibration == .inProgress {
             if compass.calibratesBySwing {
                 // Until the fit can tell how far the circle has come, only the motion is asked for.
                 guard let turned = Int(rounding: compass.swingTurned ?? 0, in: 0...360), turned > 0 else {
@@ -82,7 +83,7 @@ enum CompassPage {
         if state.magneticInterference {
             return wide ? "MAGNETIC INTERFERENCE: move away from iron and cables; heading held on the gyro" : "MAGNETIC INTERFERENCE"
         }
-        if compass.calibration == "uncalibrated" || compass.calibration == "poor"
+        if compass.calibration == .uncalibrated || compass.calibration == .poor
             || (state.headingAccuracy.isFinite && state.headingAccuracy > promptAccuracy) {
             let motion = compass.calibratesBySwing ? "one slow full circle" : "figure 8s"
             return wide ? "±\(fixed(state.headingAccuracy, 0))°: calibrate (\(motion))" : "CALIBRATE: ±\(fixed(state.headingAccuracy, 0))°"

@@ -1,3 +1,4 @@
+import LodestoneCore
 /// The health page: each sensor's status, the sampling loop's timing and the scheduler's
 /// per-task table, and the socket's clients.
 enum HealthPage {

@@ -1,3 +1,4 @@
+import LodestoneCore
 /// The level page: a bubble in a box (full scale ±10°, the centre cross the level's zero),
 /// roll and pitch, and whether it reads level.
 enum LevelPage {

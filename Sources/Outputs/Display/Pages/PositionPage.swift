@@ -1,3 +1,4 @@
+import LodestoneCore
 /// The position page: coordinates in decimal degrees, DMS and DDM, elevation, accuracy,
 /// satellites, speed and course, the fix's confidence and what to do about warnings.
 enum PositionPage {

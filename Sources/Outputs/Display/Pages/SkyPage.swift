@@ -1,3 +1,4 @@
+import LodestoneCore
 /// The sky page: the next sun event with its countdown, the day's events, the Moon, and the
 /// season with its countdown and progress.
 enum SkyPage {

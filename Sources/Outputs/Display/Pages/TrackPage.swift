@@ -1,3 +1,4 @@
+import LodestoneCore
 /// The track page: the recording's state and figures, and the way to a waypoint.
 enum TrackPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {

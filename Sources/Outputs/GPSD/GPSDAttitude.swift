@@ -1,0 +1,85 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneReports
+
+extension GPSDReports {
+    /// ATT: heading, pitch and roll in degrees; acceleration in m/s^2, rotation in deg/s,
+    /// the magnetic field in microtesla (body frame x forward, y right, z down).
+    ///
+    /// gpsd's fields: `heading` (true; only once the position is known), `mheading`, `pitch`,
+    /// `roll`, `dip` (degrees), `mag_st` (N normal, C calibration needed, O interference).
+    /// Lodestone's: `headingAccuracy` (one sigma, degrees), `declination`, `calibration`
+    /// (uncalibrated, inProgress, good, poor), `interference`, the bearing lock (`bearing`,
+    /// signed `deviation`, positive clockwise of it, `offCourse`) and `level`.
+    public static func att(_ report: AttitudeReport) -> String {
+        let state = report.state
+        var w = JSONObjectWriter(class: "ATT")
+        w.string("device", report.device)
+        w.string("time", iso(report.time))
+        if let attitude = state.attitude {
+            if let heading = state.trueHeading { w.number("heading", heading, decimals: 2) }
+            w.number("mheading", attitude.magneticHeading, decimals: 2)
+            w.number("pitch", attitude.pitch, decimals: 2)
+            w.number("roll", attitude.roll, decimals: 2)
+            w.number("headingAccuracy", state.headingAccuracy, decimals: 1)
+            if let declination = state.declination { w.number("declination", declination, decimals: 2) }
+        }
+        if state.dip.isFinite { w.number("dip", state.dip, decimals: 2) }
+        if state.magnetic != nil {
+            let uncalibrated = state.calibrationHeadingError == nil
+            w.string("mag_st", state.magneticInterference ? "O" : (uncalibrated ? "C" : "N"))
+            w.bool("interference", state.magneticInterference)
+        }
+        if let calibration = report.calibration { w.string("calibration", calibration.rawValue) }
+        if let lock = report.lock {
+            w.number("bearing", lock.bearing, decimals: 2)
+            if let deviation = lock.deviation { w.number("deviation", deviation, decimals: 2) }
+            w.bool("offCourse", lock.offCourse)
+        }
+        if let level = report.level { w.bool("level", level) }
+        appendInertial(&w, imu: state.imu, magnetic: state.magnetic)
+        return w.finished
+    }
+
+    /// IMU: the raw inertial and magnetic readings of one sample, at the sample's time.
+    public static func imu(_ report: InertialReport) -> String {
+        var w = JSONObjectWriter(class: "IMU")
+        w.string("device", report.device)
+        w.string("time", iso(report.time))
+        appendInertial(&w, imu: report.imu, magnetic: report.magnetic)
+        return w.finished
+    }
+
+    static func appendInertial(_ w: inout JSONObjectWriter, imu: ImuSample?, magnetic: MagneticSample?) {
+        if let imu {
+            w.number("acc_x", imu.acceleration.x)
+            w.number("acc_y", imu.acceleration.y)
+            w.number("acc_z", imu.acceleration.z)
+            w.number("acc_len", imu.acceleration.length)
+            w.number("gyro_x", Angle.degrees(imu.rotationRate.x))
+            w.number("gyro_y", Angle.degrees(imu.rotationRate.y))
+            w.number("gyro_z", Angle.degrees(imu.rotationRate.z))
+            w.number("temp", imu.temperature, decimals: 1)
+        }
+        if let magnetic {
+            w.number("mag_x", magnetic.field.x)
+            w.number("mag_y", magnetic.field.y)
+            w.number("mag_z", magnetic.field.z)
+            w.number("mag_len", magnetic.field.length)
+        }
+    }
+
+    /// MOTION (Lodestone): steps, cadence (steps/min), distance (m), motion state, level.
+    static func motion(_ report: MotionReport) -> String {
+        var w = JSONObjectWriter(class: "MOTION")
+        w.string("time", iso(report.time))
+        w.string("state", report.state.rawValue)
+        w.integer("steps", report.steps)
+        w.number("cadence", report.cadence, decimals: 1)
+        w.number("distance", report.distance, decimals: 1)
+        w.bool("level", report.level)
+        w.number("tilt", report.tilt, decimals: 2)
+        w.bool("nightTheme", report.nightTheme)
+        return w.finished
+    }
+}

@@ -1,0 +1,217 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneReports
+
+/// The decoders of Lodestone's own requests: each reads its fields from the JSON argument and
+/// range-checks them, so a handler only ever sees values it can use.
+
+/// The fields a request's JSON argument may carry, read with the request's name in every error.
+struct RequestFields {
+    let request: String
+    let json: JSONValue?
+
+    func text(_ key: String, limit: Int = 1000) throws(RequestError) -> String? {
+        guard let value = json?[key] else { return nil }
+        guard let text = value.stringValue, text.utf8.count <= limit else {
+            throw RequestError("?\(request) \(key) must be text of at most \(limit) bytes")
+        }
+        return text
+    }
+
+    func number(_ key: String, in range: ClosedRange<Double>, unit: String) throws(RequestError) -> Double? {
+        guard let value = json?[key] else { return nil }
+        guard let number = value.numberValue, range.contains(number) else {
+            throw RequestError("?\(request) \(key) must be a number from \(DecimalText.format(range.lowerBound, 1)) to "
+                + "\(DecimalText.format(range.upperBound, 1))\(unit.isEmpty ? "" : " " + unit)")
+        }
+        return number
+    }
+
+    func flag(_ key: String) throws(RequestError) -> Bool? {
+        guard let value = json?[key] else { return nil }
+        guard let flag = value.boolValue else { throw RequestError("?\(request) \(key) must be true or false") }
+        return flag
+    }
+
+    /// The `action` field: one of `actions`, or nil when not given.
+    func action(_ actions: [String]) throws(RequestError) -> String? {
+        guard let value = json?["action"] else { return nil }
+        guard let action = value.stringValue, actions.contains(action) else {
+            let listed = actions.dropLast().joined(separator: ", ") + (actions.count > 1 ? " or " : "") + (actions.last ?? "")
+            throw RequestError("?\(request) action must be \(listed), not '\(value.stringValue ?? "a non-string")'")
+        }
+        return action
+    }
+}
+
+extension CalibrateRequest {
+    public static func decode(_ json: JSONValue?) throws(RequestError) -> CalibrateRequest {
+        let fields = RequestFields(request: "CALIBRATE", json: json)
+        if try fields.flag("cancel") == true { return .cancel }
+        guard let given = json?["mode"] else { return .start(nil) }
+        guard let name = given.stringValue, let mode = CalibrationMode(rawValue: name) else {
+            throw RequestError("?CALIBRATE mode must be \"figure8\" or \"swing\"")
+        }
+        return .start(mode)
+    }
+}
+
+extension LockRequest {
+    public static func decode(_ json: JSONValue?) throws(RequestError) -> LockRequest {
+        guard let value = json?["bearing"] else { return LockRequest(bearing: nil) }
+        guard let bearing = value.numberValue, (0...360).contains(bearing) else {
+            throw RequestError("?LOCK bearing must be a number of degrees from 0 to 360")
+        }
+        return LockRequest(bearing: Angle.heading(bearing))
+    }
+}
+
+extension LevelRequest {
+    public static func decode(_ json: JSONValue?) throws(RequestError) -> LevelRequest {
+        let fields = RequestFields(request: "LEVEL", json: json)
+        if try fields.flag("clear") == true { return .clear }
+        if try fields.flag("zero") == true { return .zero }
+        return .report
+    }
+}
+
+extension TrackRequest {
+    public static func decode(_ json: JSONValue?) throws(RequestError) -> TrackRequest {
+        let fields = RequestFields(request: "TRACK", json: json)
+        switch try fields.action(["start", "pause", "resume", "stop"]) {
+        case "start"?:
+            var mode: TrackSampler.Mode?
+            if let interval = json?["interval"] {
+                guard let parsed = TrackSampler.Mode(interval.stringValue ?? interval.numberValue.map { String($0) } ?? "") else {
+                    throw RequestError("?TRACK interval must be 1..30 seconds or \"adaptive\"")
+                }
+                mode = parsed
+            }
+            var tags: [String] = []
+            if let given = json?["tags"] {
+                guard let list = given.arrayValue, list.count <= 50,
+                      let texts = Optional(list.compactMap(\.stringValue)), texts.count == list.count, texts.allSatisfy({ $0.utf8.count <= 100 }) else {
+                    throw RequestError("?TRACK tags must be a list of at most 50 words of at most 100 bytes")
+                }
+                tags = texts
+            }
+            return .start(name: try fields.text("name", limit: 200), tags: tags, mode: mode)
+        case "pause"?: return .pause
+        case "resume"?: return .resume
+        case "stop"?: return .stop
+        default: return .report
+        }
+    }
+}
+
+extension WaypointRequest {
+    public static func decode(_ json: JSONValue?) throws(RequestError) -> WaypointRequest {
+        let fields = RequestFields(request: "WAYPOINT", json: json)
+        switch try fields.action(["add", "goto", "nearest", "stop"]) {
+        case "add"?:
+            guard let name = try fields.text("name", limit: 200), !name.isEmpty else { throw RequestError("?WAYPOINT add needs a name") }
+            let latitude = try fields.number("lat", in: -90...90, unit: "degrees")
+            let longitude = try fields.number("lon", in: -180...180, unit: "degrees")
+            return .add(name: name, latitude: latitude, longitude: longitude, symbol: try fields.text("symbol", limit: 100),
+                        notes: try fields.text("notes"))
+        case "goto"?:
+            return .goto(name: try fields.text("name", limit: 200) ?? "")
+        case "nearest"?: return .nearest
+        case "stop"?: return .stop
+        default: return .report
+        }
+    }
+}
+
+extension BaroRequest {
+    public static func decode(_ json: JSONValue?) throws(RequestError) -> BaroRequest {
+        if let value = json?["qnh"] {
+            guard let hPa = value.numberValue, (850...1100).contains(hPa) else {
+                throw RequestError("?BARO qnh must be a pressure in hPa from 850 to 1100")
+            }
+            return .qnh(hPa)
+        }
+        if let value = json?["altitude"] {
+            guard let metres = value.numberValue, (-500...9000).contains(metres) else {
+                throw RequestError("?BARO altitude must be metres from -500 to 9000")
+            }
+            return .altitude(metres)
+        }
+        return .report
+    }
+}
+
+extension AlertRuleChange {
+    /// A rule change from `?ALERT`'s argument or an entry of the settings file.
+    public static func decode(_ json: JSONValue) throws(RequestError) -> AlertRuleChange {
+        guard let name = json["name"]?.stringValue, let kind = AlertRules.Kind(rawValue: name) else {
+            throw RequestError("?ALERT name must be one of " + AlertRules.Kind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        let fields = RequestFields(request: "ALERT", json: json)
+        func figure(_ key: String, _ range: ClosedRange<Double>, _ unit: String) throws(RequestError) -> Double? {
+            do throws(RequestError) {
+                return try fields.number(key, in: range, unit: unit)
+            } catch {
+                throw RequestError("?ALERT \(key) for \(name) must be a number from \(DecimalText.format(range.lowerBound, 1)) to "
+                    + "\(DecimalText.format(range.upperBound, 1)) \(unit)")
+            }
+        }
+        return AlertRuleChange(kind: kind, enabled: try fields.flag("enabled"),
+                               threshold: try figure("threshold", kind.thresholdRange, kind.unit),
+                               hysteresis: try figure("hysteresis", 0...1000, kind.unit),
+                               cooldown: try figure("cooldown", 0...604_800, "s"))
+    }
+
+    /// `?ALERT;` (nil: list the rules) or a change.
+    public static func decodeRequest(_ json: JSONValue?) throws(RequestError) -> AlertRuleChange? {
+        guard let json else { return nil }
+        return try decode(json)
+    }
+}
+
+extension LogRequest {
+    public static func decode(_ json: JSONValue?) throws(RequestError) -> LogRequest {
+        let fields = RequestFields(request: "LOG", json: json)
+        switch try fields.action(["start", "stop"]) {
+        case "start"?:
+            var interval = 10.0
+            if let value = json?["interval"] {
+                if value.stringValue == "every" {
+                    interval = 0
+                } else if let seconds = value.numberValue, (1...3600).contains(seconds) {
+                    interval = seconds
+                } else {
+                    throw RequestError("?LOG interval must be 1 to 3600 seconds or \"every\"")
+                }
+            }
+            var names = defaultStreams
+            if let given = json?["streams"] {
+                guard let list = given.arrayValue, list.count <= streams.count else {
+                    throw RequestError("?LOG streams must be a list of stream names: " + streams.joined(separator: ", "))
+                }
+                names = list.compactMap(\.stringValue)
+                if let unknown = list.first(where: { $0.stringValue.map { !streams.contains($0) } ?? true }) {
+                    throw RequestError("?LOG stream '\(unknown.stringValue ?? "?")' is not one of " + streams.joined(separator: ", "))
+                }
+            }
+            guard !names.isEmpty else { throw RequestError("?LOG streams must name at least one stream") }
+            var duration: Double?
+            if let value = json?["duration"] {
+                guard let seconds = value.numberValue, seconds > 0, seconds <= 366 * 86_400 else {
+                    throw RequestError("?LOG duration must be seconds, more than 0")
+                }
+                duration = seconds
+            }
+            return .start(interval: interval, streams: names, duration: duration)
+        case "stop"?: return .stop
+        default: return .report
+        }
+    }
+}
+
+extension SnapshotRequest {
+    public static func decode(_ json: JSONValue?) throws(RequestError) -> SnapshotRequest {
+        let fields = RequestFields(request: "SNAPSHOT", json: json)
+        return SnapshotRequest(name: try fields.text("name"), notes: try fields.text("notes"))
+    }
+}

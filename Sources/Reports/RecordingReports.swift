@@ -1,0 +1,61 @@
+import LodestoneCore
+import LodestoneDomain
+
+/// The track recording (TRACK): its state and, while one is open, its figures so far.
+public struct TrackReport: Sendable {
+    public struct Recording: Sendable {
+        public var name: String
+        public var tags: [String]
+        public var interval: String
+        public var points: Int
+        public var distance: Double
+        public init(name: String, tags: [String], interval: String, points: Int, distance: Double) {
+            (self.name, self.tags, self.interval, self.points, self.distance) = (name, tags, interval, points, distance)
+        }
+    }
+    /// "stopped", "recording" or "paused".
+    public var state: String
+    public var autoPaused: Bool
+    public var recording: Recording?
+    public var message: String?
+    public init(state: String, autoPaused: Bool, recording: Recording?, message: String?) {
+        (self.state, self.autoPaused, self.recording, self.message) = (state, autoPaused, recording, message)
+    }
+}
+
+/// A waypoint and the way to it (WAYPOINT): bearing and distance (m), how far to turn and the
+/// time to go (s) when navigating.
+public struct WaypointReport: Sendable {
+    public var waypoint: Waypoint?
+    public var bearing: Double?
+    public var distance: Double?
+    public var relativeBearing: Double?
+    public var timeToGo: Double?
+    public var message: String?
+    public init(waypoint: Waypoint?, bearing: Double? = nil, distance: Double? = nil, relativeBearing: Double? = nil,
+                timeToGo: Double? = nil, message: String?) {
+        (self.waypoint, self.bearing, self.distance, self.relativeBearing, self.timeToGo, self.message)
+            = (waypoint, bearing, distance, relativeBearing, timeToGo, message)
+    }
+}
+
+/// A logging session (LOG): whether one runs, its figures, and what just happened.
+public struct LogReport: Sendable {
+    public struct Session: Sendable {
+        public var id: String
+        public var streams: [String]
+        /// Seconds between records; 0 for every sample.
+        public var interval: Double
+        public var records: Int
+        public var bytes: Int
+        public var estimatedBytesPerHour: Double
+        public var secondsLeft: Double?
+        public init(id: String, streams: [String], interval: Double, records: Int, bytes: Int, estimatedBytesPerHour: Double, secondsLeft: Double?) {
+            (self.id, self.streams, self.interval, self.records, self.bytes) = (id, streams, interval, records, bytes)
+            (self.estimatedBytesPerHour, self.secondsLeft) = (estimatedBytesPerHour, secondsLeft)
+        }
+    }
+    public var session: Session?
+    public var message: String?
+    public init(session: Session?, message: String?) { (self.session, self.message) = (session, message) }
+}

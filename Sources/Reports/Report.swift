@@ -1,0 +1,71 @@
+import LodestoneCore
+import LodestoneDomain
+
+/// One thing the device tells its clients, as values. Services make reports, stamped with the
+/// time of the samples they come from; only the output adapters (gpsd JSON, NMEA 0183, the
+/// display, the logs) turn them into a wire format, and the socket routes them by `kind`.
+public enum Report: Sendable {
+    case position(PositionReport)
+    case satellites(SatelliteReport)
+    case attitude(AttitudeReport)
+    case inertial(InertialReport)
+    case environment(EnvironmentReport)
+    case barometer(BarometerReport)
+    case motion(MotionReport)
+    case event(EventReport)
+    case sun(SunReport)
+    case track(TrackReport)
+    case waypoint(WaypointReport)
+    case alertRules(AlertRulesReport)
+    case log(LogReport)
+    case snapshot(Snapshot)
+    case health(HealthReport)
+    case devices(DevicesReport)
+    case poll(PollReport)
+    /// A request that could not be done, and what to do instead.
+    case error(String)
+
+    public var kind: ReportKind {
+        switch self {
+        case .position: return .position
+        case .satellites: return .satellites
+        case .attitude: return .attitude
+        case .inertial: return .inertial
+        case .environment: return .environment
+        case .barometer: return .barometer
+        case .motion: return .motion
+        case .event: return .event
+        case .sun: return .sun
+        case .track: return .track
+        case .waypoint: return .waypoint
+        case .alertRules: return .alertRules
+        case .log: return .log
+        case .snapshot: return .snapshot
+        case .health: return .health
+        case .devices: return .devices
+        case .poll: return .poll
+        case .error: return .error
+        }
+    }
+
+    /// The device (a path from DEVICES) the report's readings come from, when it has one.
+    public var device: String? {
+        switch self {
+        case .position(let r): return r.device
+        case .satellites(let r): return r.device
+        case .attitude(let r): return r.device
+        case .inertial(let r): return r.device
+        case .environment(let r): return r.device
+        default: return nil
+        }
+    }
+}
+
+/// A report's kind, by its class name on the socket (gpsd's names where gpsd has the class).
+/// Clients name kinds in `?WATCH` rates.
+public enum ReportKind: String, Sendable, CaseIterable {
+    case position = "TPV", satellites = "SKY", attitude = "ATT", inertial = "IMU", environment = "ENV"
+    case barometer = "BARO", motion = "MOTION", event = "EVENT", sun = "SUN", track = "TRACK", waypoint = "WAYPOINT"
+    case alertRules = "ALERT", log = "LOG", snapshot = "SNAPSHOT", health = "HEALTH", devices = "DEVICES", poll = "POLL"
+    case error = "ERROR"
+}

@@ -1,0 +1,90 @@
+import LodestoneCore
+import LodestoneDomain
+
+/// What clients ask of the device, as values: the socket's decoders make them from a request's
+/// JSON, every field range-checked, and the services carry them out.
+
+/// `?CALIBRATE;` starts a guided calibration (of the compass's own kind unless a mode is
+/// given); `{"cancel":true}` ends it.
+public enum CalibrateRequest: Sendable, Equatable {
+    case start(CalibrationMode?)
+    case cancel
+}
+
+/// `?LOCK;` locks the current heading, `{"bearing":DEG}` a given one.
+public struct LockRequest: Sendable, Equatable {
+    public var bearing: Double?
+    public init(bearing: Double?) { self.bearing = bearing }
+}
+
+/// `?LEVEL;` reports; `{"zero":true}` takes the current roll and pitch as level, `{"clear":true}` forgets it.
+public enum LevelRequest: Sendable, Equatable {
+    case report, zero, clear
+}
+
+/// `?TRACK;` reports; `{"action":"start"|"pause"|"resume"|"stop", ...}` acts.
+public enum TrackRequest: Sendable, Equatable {
+    case report
+    /// Tags as the person wrote them (normalised where they are stored).
+    case start(name: String?, tags: [String], mode: TrackSampler.Mode?)
+    case pause, resume, stop
+}
+
+/// `?WAYPOINT;` reports; `{"action":"add"|"goto"|"nearest"|"stop", ...}` acts.
+public enum WaypointRequest: Sendable, Equatable {
+    case report
+    /// Where: the given coordinates, or the current fix when they are not given.
+    case add(name: String, latitude: Double?, longitude: Double?, symbol: String?, notes: String?)
+    case goto(name: String)
+    case nearest, stop
+}
+
+/// `?BARO;` reports; `{"qnh":HPA}` sets the reference, `{"altitude":M}` derives it from a known altitude.
+public enum BaroRequest: Sendable, Equatable {
+    case report
+    case qnh(Double)
+    case altitude(Double)
+}
+
+/// `?ALERT;` lists the rules; `{"name":..,"enabled":..,"threshold":..,"hysteresis":..,"cooldown":..}`
+/// changes one (the fields not given keep their value).
+public struct AlertRuleChange: Sendable, Equatable {
+    public var kind: AlertRules.Kind
+    public var enabled: Bool?
+    public var threshold: Double?
+    public var hysteresis: Double?
+    public var cooldown: Double?
+    public init(kind: AlertRules.Kind, enabled: Bool? = nil, threshold: Double? = nil, hysteresis: Double? = nil, cooldown: Double? = nil) {
+        (self.kind, self.enabled, self.threshold, self.hysteresis, self.cooldown) = (kind, enabled, threshold, hysteresis, cooldown)
+    }
+
+    /// `base` with the given fields changed.
+    public func applied(to base: AlertRules.Rule) -> AlertRules.Rule {
+        var rule = base
+        if let enabled { rule.enabled = enabled }
+        if let threshold { rule.threshold = threshold }
+        if let hysteresis { rule.hysteresis = hysteresis }
+        if let cooldown { rule.cooldown = cooldown }
+        return rule
+    }
+}
+
+/// `?LOG;` reports; `{"action":"start","interval":S|"every","streams":[..],"duration":S}` or `"stop"`.
+public enum LogRequest: Sendable, Equatable {
+    case report
+    /// `interval` 0 records every barometer sample.
+    case start(interval: Double, streams: [String], duration: Double?)
+    case stop
+
+    /// The values a logging session can record, by name.
+    public static let streams = ["pressure", "seaLevelPressure", "altitude", "temperature", "humidity", "latitude", "longitude",
+                                 "gpsAltitude", "speed", "course", "heading", "roll", "pitch"]
+    public static let defaultStreams = ["pressure", "seaLevelPressure", "altitude", "temperature"]
+}
+
+/// `?SNAPSHOT={"name":..,"notes":..}` captures every current value.
+public struct SnapshotRequest: Sendable, Equatable {
+    public var name: String?
+    public var notes: String?
+    public init(name: String?, notes: String?) { (self.name, self.notes) = (name, notes) }
+}

@@ -1,0 +1,70 @@
+import LodestoneCore
+import LodestoneDomain
+
+/// One scheduler task's figures: its name, statistics and budget.
+public struct TaskLine: Sendable {
+    public var name: String
+    public var statistics: TaskStatistics
+    public var budgetMicroseconds: Double
+    public init(name: String, statistics: TaskStatistics, budgetMicroseconds: Double) {
+        (self.name, self.statistics, self.budgetMicroseconds) = (name, statistics, budgetMicroseconds)
+    }
+}
+
+/// The device's health (HEALTH): each sensor, the sampling loop and its tasks, the output
+/// thread's tasks, the socket's clients and the storage.
+public struct HealthReport: Sendable {
+    public var state: NavigationState
+    /// When each sensor's health last changed, UTC on the device's time base (nil: never).
+    public var sensorsChanged: (imu: Double?, magnetometer: Double?, barometer: Double?, gps: Double?)
+    public var loop: LoopStatistics
+    public var tasks: [TaskLine]
+    public var outputTasks: [TaskLine]
+    public var ringOverflows: Int
+    public var clients: Int
+    public var droppedClients: Int
+    /// The adaptive sampling profile and the GPS interval it chose, when adaptive sampling runs.
+    public var profile: String?
+    public var gpsInterval: Double?
+    /// "ok", or why the recording's writes fail (when there is a data directory).
+    public var storage: String?
+    public init(state: NavigationState, sensorsChanged: (imu: Double?, magnetometer: Double?, barometer: Double?, gps: Double?) = (nil, nil, nil, nil),
+                loop: LoopStatistics, tasks: [TaskLine], outputTasks: [TaskLine] = [], ringOverflows: Int, clients: Int,
+                droppedClients: Int = 0, profile: String? = nil, gpsInterval: Double? = nil, storage: String? = nil) {
+        (self.state, self.sensorsChanged, self.loop, self.tasks, self.outputTasks) = (state, sensorsChanged, loop, tasks, outputTasks)
+        (self.ringOverflows, self.clients, self.droppedClients) = (ringOverflows, clients, droppedClients)
+        (self.profile, self.gpsInterval, self.storage) = (profile, gpsInterval, storage)
+    }
+}
+
+/// One of the device's sensors as DEVICES lists it.
+public struct DeviceEntry: Sendable {
+    /// Which of the device's sensors it is (the reports it feeds carry its path).
+    public enum Role: Sendable { case imu, magnetometer, barometer, gps }
+    public var path: String
+    public var driver: String
+    public var health: SensorHealth
+    public var role: Role
+    public init(path: String, driver: String, health: SensorHealth, role: Role) {
+        (self.path, self.driver, self.health, self.role) = (path, driver, health, role)
+    }
+}
+
+/// The device's sensors (DEVICES), and when the runtime opened them.
+public struct DevicesReport: Sendable {
+    public var devices: [DeviceEntry]
+    public var activated: Double?
+    public init(devices: [DeviceEntry], activated: Double?) { (self.devices, self.activated) = (devices, activated) }
+}
+
+/// The newest of each (POLL): the position, the attitude and the satellites.
+public struct PollReport: Sendable {
+    public var time: Double
+    public var active: Bool
+    public var position: PositionReport
+    public var attitude: AttitudeReport?
+    public var satellites: SatelliteReport?
+    public init(time: Double, active: Bool, position: PositionReport, attitude: AttitudeReport?, satellites: SatelliteReport?) {
+        (self.time, self.active, self.position, self.attitude, self.satellites) = (time, active, position, attitude, satellites)
+    }
+}

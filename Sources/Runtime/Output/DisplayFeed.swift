@@ -1,0 +1,117 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+import LodestoneReports
+
+/// Gathers what the display pages show from the running services, once per redraw.
+final class DisplayFeed {
+    let deviceName: String
+    let compass: CompassService?
+    let motion: MotionService?
+    let positions: PositionService?
+    let waypoints: WaypointService?
+    let chronicle: Chronicle?
+    let sky: SkyService?
+    let tracks: TrackService?
+    /// The adaptive sampling profile, when adaptive sampling runs.
+    let profile: () -> String?
+    /// Socket clients, the loop's statistics and the task table, from the output loop.
+    let health: () -> (Int, LoopStatistics, [TaskLine])
+    private var trackFigures: (name: String, points: Int, statistics: TrackStatistics)?
+
+    init(deviceName: String, compass: CompassService?, motion: MotionService?, positions: PositionService?, waypoints: WaypointService?,
+         chronicle: Chronicle?, sky: SkyService?, tracks: TrackService?, profile: @escaping () -> String?,
+         health: @escaping () -> (Int, LoopStatistics, [TaskLine])) {
+        self.deviceName = deviceName
+        self.compass = compass
+        self.motion = motion
+        self.positions = positions
+        self.waypoints = waypoints
+        self.chronicle = chronicle
+        self.sky = sky
+        self.tracks = tracks
+        self.profile = profile
+        self.health = health
+    }
+
+    /// Everything the pages show: `shown` is the state as displayed (the heading smoothed),
+    /// `latest` the newest one.
+    func model(_ shown: NavigationState, latest: NavigationState, time: Double, page: DisplayPage) -> DisplayModel {
+        var model = DisplayModel()
+        model.state = shown
+        model.title = deviceName
+        model.clock = sky.map { String($0.zone.iso8601(time).dropFirst(11).prefix(5)) }
+        model.compass.calibration = compass?.status
+        model.compass.calibrationProgress = compass?.progress ?? 0
+        model.compass.calibratesBySwing = compass?.calibratesBySwing ?? false
+        model.compass.swingTurned = compass?.swingTurned
+        if let motion {
+            model.compass.lockedBearing = motion.lock.bearing
+            model.compass.deviation = motion.lock.deviation
+            model.compass.offCourse = motion.lock.isOffCourse
+            model.compass.steps = motion.steps.steps
+            (model.level.roll, model.level.pitch, model.level.isLevel) = (motion.level.roll, motion.level.pitch, motion.level.isLevel)
+        } else if let attitude = shown.attitude {
+            (model.level.roll, model.level.pitch) = (attitude.roll, attitude.pitch)
+        }
+        if let positions {
+            model.position.confidence = positions.confidence
+            model.position.warnings = positions.warnings.map(\.advice)
+        }
+        if let way = waypoints?.navigation {
+            model.navigation = DisplayModel.NavigationPanel(waypoint: way.waypoint, distance: way.distance, bearing: way.bearing,
+                                                            relativeBearing: way.relativeBearing, eta: way.timeToGo)
+        }
+        if let chronicle {
+            model.weather = weatherPanel(chronicle, time: time)
+            model.alert = chronicle.alerts.displayLine(time: time)
+        }
+        // The sky's figures are the costliest: only for the page that shows them.
+        if page == .sky { model.sky = sky?.panel(latest, time: time) }
+        model.track = tracks.map(trackPanel)
+        model.health.profile = profile()
+        (model.health.clients, model.health.loop, model.health.tasks) = health()
+        model.health.log = Log.recent(4)
+        return model
+    }
+
+    private func weatherPanel(_ chronicle: Chronicle, time: Double) -> DisplayModel.WeatherPanel {
+        let weather = chronicle.weather
+        var panel = DisplayModel.WeatherPanel()
+        panel.stationPressure = weather.station
+        panel.seaLevelPressure = weather.seaLevel
+        panel.fusedAltitude = weather.fused
+        panel.temperature = weather.temperature
+        if let reading = weather.reading {
+            panel.trendArrow = reading.band.arrow
+            panel.trendRate = reading.hPaPerHour
+            panel.forecast = reading.band.forecast
+            panel.threeHourChange = reading.threeHourChange
+        }
+        if let history = chronicle.history.histories["seaLevelPressure"] {
+            panel.graphs = History.Range.allCases.map { range in (range.rawValue, history.summary(range, now: time).points.map(\.mean)) }
+        }
+        return panel
+    }
+
+    /// The recording's figures; the statistics are recomputed only when points were added.
+    private func trackPanel(_ tracks: TrackService) -> DisplayModel.TrackPanel {
+        var panel = DisplayModel.TrackPanel()
+        panel.state = tracks.state.rawValue
+        panel.autoPaused = tracks.autoPaused
+        guard let recording = tracks.recording else { return panel }
+        if trackFigures?.points != recording.points.count || trackFigures?.name != recording.name {
+            trackFigures = (recording.name, recording.points.count, TrackStatistics.of(recording.points))
+        }
+        guard let statistics = trackFigures?.statistics else { return panel }
+        panel.name = recording.name
+        panel.points = statistics.points
+        panel.distance = statistics.distance
+        panel.elapsed = statistics.totalTime
+        panel.movingTime = statistics.movingTime
+        panel.averageSpeed = statistics.averageMovingSpeed
+        panel.elevationGain = statistics.elevationGain
+        panel.elevationLoss = statistics.elevationLoss
+        return panel
+    }
+}

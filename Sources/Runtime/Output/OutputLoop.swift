@@ -1,0 +1,197 @@
+import Glibc
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+import LodestoneReports
+import LodestoneHAL
+
+/// What the output side reads from the sampling side: rings of samples and the latest state.
+public protocol SamplingOutputs: AnyObject {
+    var imuRing: SPSCRing<ImuSample> { get }
+    var magneticRing: SPSCRing<MagneticSample> { get }
+    var pressureRing: SPSCRing<PressureSample> { get }
+    var fixRing: SPSCRing<GPSFix> { get }
+    var skyRing: SPSCRing<SkyItem> { get }
+    var sentenceRing: SPSCRing<RawSentence> { get }
+    var state: LatestValue<NavigationState> { get }
+}
+
+extension SensorPipeline: SamplingOutputs {}
+
+/// The I/O thread's wiring: the output task table (`OutputTaskTable`) runs the services, the
+/// socket's request table (`SocketRequests`) answers clients, and every report goes to the
+/// adapters (the socket's gpsd JSON, NMEA 0183, the display). It only ever reads from the
+/// sampling side (rings and the state cell), so a slow client, terminal or disk can delay
+/// nothing but itself.
+///
+/// Unchecked Sendable: it lives on the output thread; its task table's closures run there only.
+final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
+    let outputs: any SamplingOutputs
+    /// The sampling thread's scheduler (read for its statistics and retuned by adaptive sampling).
+    let scheduler: FixedRateScheduler<Clock>
+    let budgets: [Double]
+    let server: ReportServer?
+    let display: DisplayTarget
+    let stop: StopSignal
+    let deviceName: String
+    let devices: () -> [DeviceEntry]
+    let clock: Clock
+    let services: OutputServices
+    let adaptive: AdaptiveService<Clock>?
+    let nmea: NMEAServer?
+    let deviceClock: DeviceClock
+    /// How long one wait for clients may take, real milliseconds: shorter when a simulated
+    /// trip runs faster than real time, so reports keep their pace in the trip's time.
+    let pollMilliseconds: Int32
+    /// The output thread's own task table (built once the loop exists: its tasks call it).
+    private(set) var tasks: FixedRateScheduler<Clock>?
+    private var taskBudgets: [Double] = []
+
+    /// The device names reports carry, as DEVICES lists them: the GPS's port for TPV and SKY,
+    /// the IMU's bus address for ATT and IMU, the barometer's for ENV (the board's name when
+    /// there is none).
+    let gpsDevice: String
+    let imuDevice: String
+    let barometerDevice: String
+    /// The newest state, with the filtered position and the levelled barometric altitude.
+    var latest = NavigationState()
+    /// When the devices were opened (UTC), for DEVICES.
+    let started: Double
+    var nmeaFeed = NMEAFeed()
+    var lastMagnetic: MagneticSample?
+    var satellites: [Satellite] = []
+    var lastSky: SatelliteReport?
+    var trackButtonHeld = false
+    /// The display's heading, smoothed on the unit circle so 359° and 1° average to 0°, not 180°.
+    var displayHeading = HeadingSmoother(timeConstant: 0.5)
+    var lastDisplay: MonotonicNanoseconds = 0
+    var nextDisplay: MonotonicNanoseconds = 0
+    /// The motion service's flip state last seen, so each flip toggles the theme once.
+    var flipNight = false
+    /// Gathers what the pages show from the services.
+    lazy var displayFeed = DisplayFeed(deviceName: deviceName, compass: services.compass, motion: services.motion,
+                                       positions: services.positions, waypoints: services.waypoints, chronicle: services.chronicle,
+                                       sky: services.sky, tracks: services.tracks,
+                                       profile: { [unowned self] in self.adaptive?.profile },
+                                       health: { [unowned self] in (self.server?.clientCount ?? 0, self.scheduler.loopStatistics.read(), self.taskLines()) })
+
+    init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
+         display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [DeviceEntry],
+         services: OutputServices, adaptive: AdaptiveService<Clock>? = nil, nmea: NMEAServer? = nil,
+         deviceClock: DeviceClock, pollMilliseconds: Int32 = 20) {
+        self.outputs = outputs
+        self.scheduler = scheduler
+        self.budgets = budgets
+        self.server = server
+        self.display = display
+        self.stop = stop
+        self.deviceName = deviceName
+        self.devices = devices
+        self.services = services
+        self.adaptive = adaptive
+        self.nmea = nmea
+        self.deviceClock = deviceClock
+        self.pollMilliseconds = pollMilliseconds
+        clock = scheduler.clock
+        started = deviceClock.utc(at: scheduler.clock.now())
+        let listed = devices()
+        gpsDevice = listed.first { $0.role == .gps }?.path ?? deviceName
+        imuDevice = listed.first { $0.role == .imu }?.path ?? deviceName
+        barometerDevice = listed.first { $0.role == .barometer }?.path ?? deviceName
+        let table = OutputTaskTable.tasks(for: self)
+        taskBudgets = table.map(\.budgetMicroseconds)
+        do {
+            tasks = try FixedRateScheduler(loopRateHz: OutputTaskTable.loopRateHz, tasks: table, clock: clock)
+        } catch {
+            Log.error("the output task table is not valid: \(error.description)")
+        }
+        server?.requests = SocketRequests.table(for: self)
+    }
+
+    /// Runs until a stop signal, the duration, or `stop.request()`; returns why it stopped.
+    /// - Parameters:
+    ///   - deadline: on `wallClock` (real time, `--duration`).
+    ///   - tripEnd: on the device's clock (the referee's trips).
+    func run(until deadline: MonotonicNanoseconds?, wallClock: SystemMonotonicClock = SystemMonotonicClock(),
+             tripEnd: MonotonicNanoseconds? = nil) -> String {
+        display.begin()
+        defer { display.end() }
+        while !stop.isRequested {
+            if let signal = waitForWork() {
+                stop.request()
+                return signal
+            }
+            if let deadline, wallClock.now() >= deadline {
+                stop.request()
+                return "duration"
+            }
+            if let tripEnd, clock.now() >= tripEnd {
+                stop.request()
+                return "end of the trip"
+            }
+            if handleKeys() {
+                stop.request()
+                return "quit key"
+            }
+            tasks?.runDue()
+        }
+        return "stop request"
+    }
+
+    /// Serves the socket (or just waits) for up to `pollMilliseconds`; the name of a stop signal if one came.
+    private func waitForWork() -> String? {
+        let extra = (stop.descriptor >= 0 ? [stop.descriptor] : []) + (display.keyDescriptor.map { [$0] } ?? [])
+            + (nmea?.pollDescriptors.map(\.fd) ?? [])
+        let woken: [Int32]
+        if let server {
+            woken = server.service(timeoutMilliseconds: pollMilliseconds, extra: extra)
+        } else {
+            var fds = extra.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            _ = Glibc.poll(&fds, nfds_t(fds.count), pollMilliseconds)
+            woken = fds.filter { $0.revents != 0 }.map(\.fd)
+        }
+        return woken.contains(stop.descriptor) ? stop.takeSignal() : nil
+    }
+
+    /// Keys on the terminal display; true when the person asked to quit.
+    private func handleKeys() -> Bool {
+        var quit = false
+        for key in display.keys() {
+            quit = display.apply(key) || quit
+            nextDisplay = 0
+        }
+        return quit
+    }
+
+    /// Hands a report to the socket's clients.
+    func send(_ report: Report) {
+        server?.broadcast(report)
+    }
+
+    /// Saves what must outlive the process (the history, an open log session).
+    func close() { services.chronicle?.close(time: utcNow()) }
+
+    /// UTC now on the device's one time base, following the GPS's time as fixes come.
+    func utcNow() -> Double {
+        if latest.fix.hasPosition, let utc = latest.fix.utc, latest.fix.received != 0,
+           deviceClock.gpsTime(utc, receivedAt: latest.fix.received) {
+            services.chronicle?.clockChanged(to: utc)
+        }
+        return deviceClock.now(clock.now())
+    }
+
+    /// The sampling thread's tasks.
+    func taskLines() -> [TaskLine] {
+        scheduler.taskNames.indices.map { index in
+            TaskLine(name: scheduler.taskNames[index], statistics: scheduler.taskStatistics[index].read(), budgetMicroseconds: budgets[index])
+        }
+    }
+
+    /// The output thread's tasks.
+    func outputTaskLines() -> [TaskLine] {
+        guard let tasks else { return [] }
+        return tasks.taskNames.indices.map { index in
+            TaskLine(name: tasks.taskNames[index], statistics: tasks.currentTaskStatistics(index), budgetMicroseconds: taskBudgets[index])
+        }
+    }
+}

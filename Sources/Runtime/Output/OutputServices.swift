@@ -1,0 +1,13 @@
+/// The services on the output thread, each there when the board and the configuration have
+/// what it needs: they turn samples into reports; the output loop runs them from its task
+/// table and hands their reports to the adapters.
+struct OutputServices {
+    var controls: Controls?
+    var compass: CompassService?
+    var motion: MotionService?
+    var positions: PositionService?
+    var tracks: TrackService?
+    var waypoints: WaypointService?
+    var chronicle: Chronicle?
+    var sky: SkyService?
+}

@@ -1,0 +1,27 @@
+import LodestoneCore
+
+/// The output thread's task table: what runs, how often (on the device's clock) and within
+/// what budget. It has no real-time priority and nothing is skipped for want of time: the
+/// thread waits on its sockets between rounds, and a task that takes longer than its budget
+/// is counted (`lodestone status` shows the figures beside the sampling table's).
+enum OutputTaskTable {
+    /// How often the thread runs the table's due tasks when nothing wakes it sooner.
+    static let loopRateHz = 50.0
+
+    static func tasks<Clock: MonotonicClock>(for loop: OutputLoop<Clock>) -> [ScheduledTask] {
+        [
+            // The rings first: every other task reads what they brought.
+            ScheduledTask(name: "samples", rateHz: 50, budgetMicroseconds: 5000, priority: 0) { [unowned loop] in loop.drainSamples() },
+            ScheduledTask(name: "controls", rateHz: 50, budgetMicroseconds: 300, priority: 1) { [unowned loop] in loop.serveControls() },
+            ScheduledTask(name: "compass", rateHz: 10, budgetMicroseconds: 2000, priority: 2) { [unowned loop] in loop.runCompass() },
+            ScheduledTask(name: "attitude", rateHz: 10, budgetMicroseconds: 1000, priority: 3) { [unowned loop] in loop.publishAttitude() },
+            ScheduledTask(name: "adaptive", rateHz: 10, budgetMicroseconds: 200, priority: 4) { [unowned loop] in loop.adaptSampling() },
+            ScheduledTask(name: "positions", rateHz: 1, budgetMicroseconds: 2000, priority: 5) { [unowned loop] in loop.publishPositions() },
+            ScheduledTask(name: "weather", rateHz: 1, budgetMicroseconds: 5000, priority: 6) { [unowned loop] in loop.publishWeather() },
+            ScheduledTask(name: "sky", rateHz: 1, budgetMicroseconds: 5000, priority: 7) { [unowned loop] in loop.publishSky() },
+            ScheduledTask(name: "motion", rateHz: 1, budgetMicroseconds: 500, priority: 8) { [unowned loop] in loop.publishMotion() },
+            ScheduledTask(name: "display", rateHz: 10, budgetMicroseconds: 15000, priority: 9) { [unowned loop] in loop.redrawWhenDue() },
+            ScheduledTask(name: "nmeaOut", rateHz: 50, budgetMicroseconds: 1000, priority: 10) { [unowned loop] in loop.flushNMEA() },
+        ]
+    }
+}

@@ -1,0 +1,131 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+import LodestoneReports
+import LodestoneHAL
+
+/// The output task table's task bodies: each asks its services for reports and hands them on.
+extension OutputLoop {
+    /// "compass": Earth's field for true north, the calibration's progress.
+    func runCompass() {
+        for event in services.compass?.tick(latest, now: clock.now()) ?? [] { send(event) }
+    }
+
+    /// "adaptive": the sampling rates for how the device moves.
+    func adaptSampling() {
+        guard let adaptive else { return }
+        // A calibration in progress needs every magnetometer reading: sample as when walking.
+        // So does a device never calibrated while it is turned in the hand (the figure-8 the
+        // README asks for), or the background fit starves on the still profile's few readings.
+        let motion = services.motion, compass = services.compass
+        let turning = motion.map { $0.classifier.rotation > $0.classifier.settings.stillRotation } ?? false
+        let handled = turning && motion?.motion == .still   // turned in the hand, not a car's bend
+        let collecting = compass.map { $0.isCalibrating || ($0.calibration == nil && handled) } ?? false
+        let now = clock.now()
+        if let line = adaptive.tick(motion: collecting ? .walking : (motion?.motion ?? .walking), now: now) {
+            Log.info(line)
+            services.positions?.setFixInterval(adaptive.rates.gpsInterval, at: now)
+        }
+    }
+
+    /// "attitude": the level and the bearing lock, ATT at 10 Hz, the NMEA heading.
+    func publishAttitude() {
+        let now = clock.now()
+        let time = deviceClock.utc(at: latest.updated)
+        if let motion = services.motion {
+            for event in motion.tick(latest, now: now, time: time) { send(event) }
+            if motion.levelReached { services.controls?.signal(.levelTick, at: now) }
+        }
+        if let nmea { for sentence in nmeaFeed.heading(latest, now: now) { nmea.send(sentence) } }
+        guard latest.imu != nil else { return }
+        send(.attitude(AttitudeReport(state: latest, device: imuDevice, time: time, calibration: services.compass?.status,
+                                      lock: lockFigures(), level: services.motion?.level.isLevel)))
+    }
+
+    /// The bearing lock as ATT carries it, while one is set.
+    func lockFigures() -> BearingLockFigures? {
+        guard let lock = services.motion?.lock, let bearing = lock.bearing else { return nil }
+        return BearingLockFigures(bearing: bearing, deviation: lock.deviation, offCourse: lock.isOffCourse)
+    }
+
+    /// "positions": GPS warnings, a predicted position across a short outage, the waypoint.
+    func publishPositions() {
+        let now = clock.now()
+        let time = utcNow()
+        if let positions = services.positions {
+            for event in positions.tick(now: now, time: time) { send(event) }
+            if let predicted = positions.bridge(now: now) {
+                send(.position(PositionReport(fix: predicted, device: gpsDevice, confidence: positions.confidence)))
+                if let event = services.tracks?.add(predicted, state: latest, now: now, time: time) { send(event) }
+            }
+        }
+        if let waypoints = services.waypoints, waypoints.target != nil {
+            waypoints.update(latest)
+            send(waypoints.report(message: nil))
+        }
+    }
+
+    /// "weather": ENV, the NMEA weather sentences, the history, alerts and timed log records.
+    func publishWeather() {
+        let chronicle = services.chronicle
+        if let nmea {
+            let seaLevel = chronicle.map { $0.weather.seaLevel }.flatMap { $0.isFinite ? $0 : nil }
+            for sentence in nmeaFeed.weather(latest, seaLevel: seaLevel) { nmea.send(sentence) }
+        }
+        let time = utcNow()
+        if let pressure = latest.pressure {
+            send(.environment(EnvironmentReport(pressure: pressure, barometricAltitude: latest.barometricAltitude,
+                                                qnh: latest.seaLevelPressure / 100, weather: chronicle?.weather.figures,
+                                                device: barometerDevice, time: deviceClock.utc(at: pressure.time))))
+        }
+        guard let chronicle else { return }
+        let (reports, alerted) = chronicle.tick(state: latest, time: time)
+        for report in reports { send(report) }
+        if alerted { services.controls?.signal(.alert, at: clock.now()) }
+    }
+
+    /// "sky": sun events and the SUN report.
+    func publishSky() {
+        for report in services.sky?.tick(latest, time: utcNow()) ?? [] { send(report) }
+    }
+
+    /// "motion": the once-a-second MOTION report.
+    func publishMotion() {
+        guard let motion = services.motion, latest.imu != nil else { return }
+        send(.motion(motion.report(time: utcNow())))
+    }
+
+    /// "nmeaOut": the NMEA 0183 listeners' queues.
+    func flushNMEA() { nmea?.service() }
+
+    /// "display": the screen, when its refresh period has passed (or a key asked for it).
+    func redrawWhenDue() {
+        let now = clock.now()
+        guard display.isActive, now >= nextDisplay else { return }
+        nextDisplay = now + display.refreshPeriod
+        redraw(now)
+    }
+
+    /// Draws the display now, whatever its refresh period (the last frame of a screenshot).
+    func redrawNow() { redraw(clock.now()) }
+
+    /// The screen, with the heading smoothed for reading.
+    private func redraw(_ now: MonotonicNanoseconds) {
+        var shown = latest
+        if let attitude = latest.attitude {
+            let interval = lastDisplay == 0 ? 1 : Double(now &- lastDisplay) / 1e9
+            displayHeading.update(heading: attitude.magneticHeading, interval: min(interval, 1))
+            lastDisplay = now
+            if let smoothed = displayHeading.heading {
+                shown.attitude?.magneticHeading = smoothed
+                shown.trueHeading = latest.declination.map { Angle.heading(smoothed + $0) }
+            }
+        }
+        // The flip gesture toggles the theme, whichever way it was set before.
+        if let motion = services.motion, motion.nightTheme != flipNight {
+            flipNight = motion.nightTheme
+            display.theme = display.theme.toggled
+        }
+        display.draw(displayFeed.model(shown, latest: latest, time: utcNow(), page: display.page), now: now)
+    }
+}

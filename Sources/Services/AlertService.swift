@@ -1,0 +1,49 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneReports
+
+/// Weather and altitude alerts on the output thread: rules evaluated once a second (so an
+/// alert is raised within a second or two of the crossing), their settings kept in
+/// `<dataDir>/alerts.json`, every alert appended to `<dataDir>/alerts.rec` (the alert
+/// history) and delivered as an EVENT, a log line, the alert pattern on the buzzer and LED,
+/// and a line on the display.
+final class AlertService {
+    let store: AlertStore
+    private(set) var rules: AlertRules
+    /// The newest alert, shown on the display for `shownFor` seconds.
+    private(set) var latest: AlertRules.Alert?
+    static let shownFor = 600.0
+
+    init(dataDirectory: String, now: Double) {
+        store = AlertStore(dataDirectory: dataDirectory, now: now)
+        rules = store.loadRules(now: now)
+    }
+
+    /// Evaluates the rules at `time`; returns the EVENTs of the alerts that fired.
+    func evaluate(_ values: [AlertRules.Kind: Double], time: Double) -> [Report] {
+        rules.evaluate(values, time: time).map { alert in
+            latest = alert
+            let report = Report.event(EventReport(.alert(alert), time: time))
+            Log.warning("alert: " + alert.message)
+            store.record(report, time: time)
+            return report
+        }
+    }
+
+    /// The display's alert line while the newest alert is recent.
+    func displayLine(time: Double) -> String? {
+        guard let latest, time - latest.time < Self.shownFor else { return nil }
+        return latest.message
+    }
+
+    /// `?ALERT`: changes a rule (saved in the settings file), then lists the rules.
+    func handle(_ change: AlertRuleChange?) -> Report {
+        if let change {
+            rules.set(change.applied(to: rules.rule(change.kind) ?? .standard(change.kind)))
+            if !store.saveRules(rules.rules) {
+                return .error("cannot write \(store.settingsPath): the change holds until the next start")
+            }
+        }
+        return .alertRules(AlertRulesReport(rules: rules.rules))
+    }
+}

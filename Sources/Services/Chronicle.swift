@@ -1,0 +1,91 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneReports
+
+/// The device's memory on the output thread: the barometer's reference and trend, the rolling
+/// history, alerts, logging sessions and snapshots. `OutputLoop` feeds it barometer samples
+/// and a once-a-second tick, and hands it the requests that concern it.
+final class Chronicle {
+    let weather: WeatherService
+    let history: HistoryService
+    let alerts: AlertService
+    let logs: LogService
+    let snapshots: SnapshotStore
+
+    init(dataDirectory: String, qnh: Double, now: Double) {
+        weather = WeatherService(qnh: qnh)
+        history = HistoryService(dataDirectory: dataDirectory)
+        alerts = AlertService(dataDirectory: dataDirectory, now: now)
+        logs = LogService(store: LogStore(dataDirectory: dataDirectory))
+        snapshots = SnapshotStore(dataDirectory: dataDirectory)
+    }
+
+    /// One barometer sample; returns reports to publish (a log session that stopped itself).
+    func add(_ sample: PressureSample, state: NavigationState, confidence: Int, time: Double, resting: Bool = false) -> [Report] {
+        weather.add(sample, time: time, fix: state.fix, confidence: confidence, resting: resting)
+        return logs.tick({ values(state) }, time: time, sample: true).map { [$0] } ?? []
+    }
+
+    /// Once a second: history, alerts and timed log records. Returns reports to publish, and
+    /// whether an alert fired (for the buzzer and LED).
+    func tick(state: NavigationState, time: Double) -> (reports: [Report], alerted: Bool) {
+        for (stream, value) in [("pressure", weather.station), ("seaLevelPressure", weather.seaLevel), ("altitude", weather.fused),
+                                ("temperature", weather.temperature), ("humidity", weather.humidity)] {
+            history.add(stream, value, time: time)
+        }
+        history.save(time: time)
+        var reports = alerts.evaluate([.pressureHigh: weather.seaLevel, .pressureLow: weather.seaLevel,
+                                       .rapidFall: weather.reading?.hPaPerHour ?? .nan, .altitudeReached: weather.fused,
+                                       .temperatureHigh: weather.temperature, .temperatureLow: weather.temperature],
+                                      time: time)
+        let alerted = !reports.isEmpty
+        if let stopped = logs.tick({ values(state) }, time: time, sample: false) { reports.append(stopped) }
+        return (reports, alerted)
+    }
+
+    /// The values a log record or a snapshot takes, by stream name.
+    func values(_ state: NavigationState) -> [String: Double] {
+        let fix = state.fix
+        return ["pressure": weather.station, "seaLevelPressure": weather.seaLevel, "altitude": weather.fused,
+                "temperature": weather.temperature, "humidity": weather.humidity,
+                "latitude": fix.hasPosition ? fix.latitude : .nan, "longitude": fix.hasPosition ? fix.longitude : .nan,
+                "gpsAltitude": fix.hasPosition ? fix.altitudeMSL : .nan, "speed": fix.speed, "course": fix.course,
+                "heading": state.trueHeading ?? state.attitude?.magneticHeading ?? .nan,
+                "roll": state.attitude?.roll ?? .nan, "pitch": state.attitude?.pitch ?? .nan]
+    }
+
+    /// `?SNAPSHOT` (and the snapshot button): every current value, saved; answered with SNAPSHOT.
+    func takeSnapshot(_ request: SnapshotRequest, state: NavigationState, accuracy: Double, time: Double) -> Report {
+        let id = snapshots.newID(time: time)
+        var s = Snapshot(id: id, timestamp: time, name: request.name ?? "Snapshot " + id, notes: request.notes ?? "")
+        let v = values(state)
+        (s.latitude, s.longitude, s.accuracy) = (v["latitude"] ?? .nan, v["longitude"] ?? .nan, state.fix.hasPosition ? accuracy : .nan)
+        s.altitude = weather.fused.isFinite ? weather.fused : (v["gpsAltitude"] ?? .nan)
+        (s.pressure, s.seaLevelPressure) = (weather.station, weather.seaLevel)
+        (s.roll, s.pitch, s.yaw) = (v["roll"] ?? .nan, v["pitch"] ?? .nan, v["heading"] ?? .nan)
+        (s.temperature, s.humidity) = (weather.temperature, weather.humidity)
+        s.conditions = weather.reading?.band.forecast ?? ""
+        if let imu = state.imu {
+            s.accelerometer = imu.acceleration
+            s.gyroscope = Vector3(Angle.degrees(imu.rotationRate.x), Angle.degrees(imu.rotationRate.y), Angle.degrees(imu.rotationRate.z))
+        }
+        if let magnetic = state.magnetic { s.magnetometer = magnetic.field }
+        do { try snapshots.save(s) } catch { return .error(error.description) }
+        return .snapshot(s)
+    }
+
+    /// The clock was corrected by more than a minute: data stamped after `now` is forgotten and
+    /// the trend starts again.
+    func clockChanged(to now: Double) {
+        history.forget(after: now)
+        weather.restartTrend()
+        logs.session?.restartSchedule()
+        Log.info("the clock was set from GPS to \(CivilTime(unixSeconds: now).iso8601); the trend starts again")
+    }
+
+    /// Saves what must survive a restart.
+    func close(time: Double) {
+        history.save(time: time, force: true)
+        if let session = logs.session { session.close(now: time) }
+    }
+}

@@ -1,0 +1,129 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneHAL
+import LodestoneReports
+
+/// The motion features, on the output thread, fed from the IMU ring (every sample, in order)
+/// and the published state: steps and motion state, the flip gesture, the bubble level with
+/// its surface offset, and the bearing lock. Their changes become EVENT reports; their values
+/// go into ATT and a once-a-second MOTION report.
+final class MotionService {
+    private(set) var steps = StepCounter()
+    private(set) var classifier = MotionClassifier()
+    private var flip = FlipDetector()
+    private(set) var level = BubbleLevel()
+    private(set) var lock = BearingLock()
+    /// The display's night theme, toggled by the flip gesture.
+    private(set) var nightTheme = false
+    /// Set when the level has just been reached, for the buzzer/LED pulse.
+    private(set) var levelReached = false
+    private var lastSample: MonotonicNanoseconds = 0
+    private var lastTick: MonotonicNanoseconds = 0
+    private var events: [Report] = []
+    private let levelFile: LevelOffsetFile?
+
+    init(dataDirectory: String?) {
+        levelFile = dataDirectory.map(LevelOffsetFile.init)
+        if let saved = levelFile?.load() { _ = level.setOffset(roll: saved.roll, pitch: saved.pitch) }
+    }
+
+    var motion: MotionState { classifier.state }
+
+    /// One IMU sample (body axes) from the ring, with its time on the device's time base;
+    /// `gpsSpeed` from the latest fix when it is recent.
+    func add(_ sample: ImuSample, gpsSpeed: Double?, time: Double) {
+        defer { lastSample = sample.time }
+        guard lastSample != 0, sample.time > lastSample else { return }
+        let interval = Double(sample.time - lastSample) / 1e9
+        guard interval < 0.5 else { return }   // a gap (the output thread stalled): start afresh next time
+        _ = steps.update(specificForce: sample.acceleration, interval: interval)
+        if let change = classifier.update(specificForce: sample.acceleration, rotationRate: sample.rotationRate,
+                                          cadence: steps.cadence, gpsSpeed: gpsSpeed, interval: interval) {
+            events.append(.event(EventReport(.motion(from: change.from, to: change.to), time: time)))
+        }
+        if flip.update(specificForce: sample.acceleration, rotationRate: sample.rotationRate, interval: interval) != nil {
+            nightTheme.toggle()
+            events.append(.event(EventReport(.flip(nightTheme: nightTheme), time: time)))
+        }
+    }
+
+    /// Level and bearing lock from the newest state (computed at `time`); returns the EVENTs
+    /// since the last call.
+    func tick(_ state: NavigationState, now: MonotonicNanoseconds, time: Double) -> [Report] {
+        let interval = lastTick == 0 ? 0 : Double(now &- lastTick) / 1e9
+        lastTick = now
+        levelReached = false
+        if let attitude = state.attitude, interval > 0 {
+            switch level.update(roll: attitude.roll, pitch: attitude.pitch, interval: interval) {
+            case .becameLevel?:
+                levelReached = true
+                events.append(.event(EventReport(.level(true), time: time)))
+            case .leftLevel?:
+                events.append(.event(EventReport(.level(false), time: time)))
+            case nil:
+                break
+            }
+            let heading = state.trueHeading ?? attitude.magneticHeading
+            switch lock.update(heading: heading) {
+            case .offCourse(let deviation)?:
+                events.append(.event(EventReport(.offCourse(deviation: deviation, bearing: lock.bearing ?? .nan), time: time)))
+            case .backOnCourse?:
+                events.append(.event(EventReport(.onCourse(bearing: lock.bearing ?? .nan), time: time)))
+            case nil:
+                break
+            }
+        }
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    // MARK: Commands (socket, CLI, buttons)
+
+    /// Locks a given bearing, or the current heading; returns the report to answer with.
+    func lockBearing(_ bearing: Double?, time: Double) -> Report {
+        if let bearing { lock.lock(bearing: bearing) } else if !lock.lockCurrentHeading() {
+            return .error("no heading to lock yet")
+        }
+        return lockReport(time: time)
+    }
+
+    func unlockBearing(time: Double) -> Report {
+        lock.unlock()
+        return lockReport(time: time)
+    }
+
+    /// The button toggles: lock the current heading, or release the lock.
+    func toggleLock(time: Double) -> Report {
+        lock.bearing == nil ? lockBearing(nil, time: time) : unlockBearing(time: time)
+    }
+
+    func lockReport(time: Double) -> Report {
+        .event(EventReport(.bearingLock(bearing: lock.bearing), time: time))
+    }
+
+    /// `?LEVEL`: the MOTION report, or the level zeroed or cleared.
+    func handle(_ request: LevelRequest, time: Double) -> Report {
+        switch request {
+        case .report: return .motion(report(time: time))
+        case .zero: return zeroLevel(clear: false, time: time)
+        case .clear: return zeroLevel(clear: true, time: time)
+        }
+    }
+
+    /// Takes the current roll and pitch as level (on a reference surface), or forgets it; saved.
+    func zeroLevel(clear: Bool, time: Double) -> Report {
+        // A reference surface is nearly level; a large offset is a device held at an angle.
+        if !clear && (abs(level.roll) > 15 || abs(level.pitch) > 15) {
+            return .error("the device is tilted \(fixed(level.tilt, 0))°: set it down on the reference surface and zero again")
+        }
+        _ = clear ? level.clearOffset() : level.zero()
+        levelFile?.save(roll: level.rollOffset, pitch: level.pitchOffset)
+        return .event(EventReport(.levelOffset(roll: level.rollOffset, pitch: level.pitchOffset), time: time))
+    }
+
+    /// MOTION: steps, cadence, distance, motion state, level, at `time`.
+    func report(time: Double) -> MotionReport {
+        MotionReport(time: time, state: classifier.state, steps: steps.steps, cadence: steps.cadence, distance: steps.distance,
+                     level: level.isLevel, tilt: level.tilt, nightTheme: nightTheme)
+    }
+}

@@ -1,0 +1,146 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+import LodestoneReports
+
+/// The sky on the running device, for the observer's place (the GPS position, else the
+/// configured one): a SUN report each minute, EVENTs at sunrise, sunset and the start of the
+/// golden and blue hours, and the lines the display shows.
+final class SkyService {
+    let zone: TimeZoneRules
+    let configured: (latitude: Double, longitude: Double)?
+    private var day: (start: Double, end: Double, events: SunEvents, latitude: Double, longitude: Double)?
+    private var lastTick = Double.nan
+    private var lastReport = -Double.infinity
+    /// The sky page's figures, recomputed every 30 s (the seasons and the Moon take thousands
+    /// of series terms; a display redrawing four times a second needs only the countdown).
+    private var cachedPanel: (panel: DisplayModel.SkyPanel, time: Double, next: Double?, latitude: Double, longitude: Double)?
+
+    init(zone: TimeZoneRules, observer: (latitude: Double, longitude: Double)?) {
+        self.zone = zone
+        configured = observer
+    }
+
+    /// The observer: the fix's position, else the configured place.
+    func observer(_ state: NavigationState) -> (latitude: Double, longitude: Double)? {
+        state.fix.hasPosition ? (state.fix.latitude, state.fix.longitude) : configured
+    }
+
+    /// Once a second: EVENTs for the sun events passed since the last call, and a SUN report
+    /// once a minute.
+    func tick(_ state: NavigationState, time: Double) -> [Report] {
+        guard let place = observer(state) else { return [] }
+        let events = today(time: time, place: place)
+        var reports: [Report] = []
+        if lastTick.isFinite && time > lastTick && time - lastTick < 120 {
+            for (kind, instant) in Self.marks(events) where instant > lastTick && instant <= time {
+                reports.append(.event(EventReport(.sky(kind: kind, at: instant, zone: zone), time: time)))
+            }
+        }
+        lastTick = time
+        if time - lastReport >= 60 {
+            lastReport = time
+            reports.append(.sun(report(place: place, events: events, time: time)))
+        }
+        return reports
+    }
+
+    /// The events a person is told about, by name.
+    static func marks(_ e: SunEvents) -> [(String, Double)] {
+        [("blueHourMorningStart", e.blueHourMorning.start), ("sunrise", e.sunrise), ("goldenHourMorningStart", e.goldenHourMorning.start),
+         ("goldenHourEveningStart", e.goldenHourEvening.start), ("sunset", e.sunset), ("blueHourEveningStart", e.blueHourEvening.start)]
+            .compactMap { name, t in t.map { (name, $0) } }
+    }
+
+    /// The local day's events, computed once a day (or when the observer moved 10 km).
+    private func today(time: Double, place: (latitude: Double, longitude: Double)) -> SunEvents {
+        if let day, time >= day.start, time < day.end, abs(day.latitude - place.latitude) < 0.1, abs(day.longitude - place.longitude) < 0.1 {
+            return day.events
+        }
+        let local = CivilTime(unixSeconds: time + Double(zone.offset(at: time)))
+        let start = zone.midnight(year: local.year, month: local.month, day: local.day)
+        let next = CivilTime.civil(fromDays: CivilTime.days(year: local.year, month: local.month, day: local.day) + 1)
+        let end = zone.midnight(year: next.year, month: next.month, day: next.day)
+        let events = SunEvents.of(dayFrom: start, to: end, latitude: place.latitude, longitude: place.longitude)
+        day = (start, end, events, place.latitude, place.longitude)
+        return events
+    }
+
+    /// The next sun event after `time` today, or nil.
+    func nextEvent(time: Double, state: NavigationState) -> (name: String, time: Double)? {
+        guard let place = observer(state) else { return nil }
+        let events = today(time: time, place: place)
+        let all = Self.marks(events) + [("civilDusk", events.civilDusk), ("civilDawn", events.civilDawn), ("solarNoon", events.solarNoon)]
+            .compactMap { name, t in t.map { (name, $0) } }
+        return all.filter { $0.1 > time }.min { $0.1 < $1.1 }
+    }
+
+    /// SUN: the Sun now, the day's rise and set, the next event, the Moon's phase.
+    func report(place: (latitude: Double, longitude: Double), events: SunEvents, time: Double) -> SunReport {
+        let sun = SolarPosition.at(time, latitude: place.latitude, longitude: place.longitude)
+        let next = Self.marks(events).filter { $0.1 > time }.min { $0.1 < $1.1 }
+        return SunReport(time: time, zone: zone, latitude: place.latitude, longitude: place.longitude, altitude: sun.apparentAltitude,
+                         azimuth: sun.azimuth, light: SunEvents.light(at: time, latitude: place.latitude, longitude: place.longitude).rawValue,
+                         sunrise: events.sunrise, sunset: events.sunset, dayLength: events.dayLength,
+                         next: next.map { SunReport.Next(event: $0.0, time: $0.1) },
+                         moonPhase: MoonPhases.name(elongation: MoonPhases.elongation(at: time)), moonIllumination: MoonPhases.illumination(at: time))
+    }
+
+    /// What the sky page shows: the next event with its countdown, the day's events, the Sun,
+    /// the Moon and the season's countdown and progress.
+    func panel(_ state: NavigationState, time: Double) -> DisplayModel.SkyPanel? {
+        guard let place = observer(state) else { return nil }
+        if let cached = cachedPanel, time >= cached.time, time - cached.time < 30, cached.next.map({ time < $0 }) ?? true,
+           abs(cached.latitude - place.latitude) < 0.01, abs(cached.longitude - place.longitude) < 0.01 {
+            var panel = cached.panel
+            if let next = panel.next, let at = cached.next { panel.next = (next.name, next.clock, at - time) }
+            return panel
+        }
+        let fresh = computePanel(place, state: state, time: time)
+        cachedPanel = (fresh, time, fresh.next.map { time + $0.seconds }, place.latitude, place.longitude)
+        return fresh
+    }
+
+    private func computePanel(_ place: (latitude: Double, longitude: Double), state: NavigationState, time: Double) -> DisplayModel.SkyPanel {
+        let events = today(time: time, place: place)
+        func clock(_ t: Double?) -> String? { t.map { String(zone.iso8601($0).dropFirst(11).prefix(5)) } }
+        func span(_ s: SunEvents.Span) -> String? {
+            guard let start = clock(s.start), let end = clock(s.end) else { return clock(s.start) ?? clock(s.end) }
+            return start + "-" + end
+        }
+        var panel = DisplayModel.SkyPanel()
+        if let next = nextEvent(time: time, state: state) { panel.next = (next.name, clock(next.time) ?? "--:--", next.time - time) }
+        panel.events = [("astronomicalDawn", clock(events.astronomicalDawn)), ("nauticalDawn", clock(events.nauticalDawn)),
+                        ("civilDawn", clock(events.civilDawn)), ("blueHourMorning", span(events.blueHourMorning)),
+                        ("sunrise", clock(events.sunrise)), ("goldenHourMorning", span(events.goldenHourMorning)),
+                        ("solarNoon", clock(events.solarNoon)), ("goldenHourEvening", span(events.goldenHourEvening)),
+                        ("sunset", clock(events.sunset)), ("blueHourEvening", span(events.blueHourEvening)),
+                        ("civilDusk", clock(events.civilDusk)), ("nauticalDusk", clock(events.nauticalDusk)),
+                        ("astronomicalDusk", clock(events.astronomicalDusk))].map { DisplayModel.SkyPanel.Moment(name: $0.0, clock: $0.1) }
+        panel.dayLength = events.dayLength
+        let sun = SolarPosition.at(time, latitude: place.latitude, longitude: place.longitude)
+        (panel.sunAltitude, panel.sunAzimuth) = (sun.apparentAltitude, sun.azimuth)
+        panel.light = Self.words(SunEvents.light(at: time, latitude: place.latitude, longitude: place.longitude).rawValue)
+        let elongation = MoonPhases.elongation(at: time)
+        panel.moonPhase = MoonPhases.name(elongation: elongation)
+        panel.moonIllumination = MoonPhases.illumination(at: time)
+        panel.moonAge = MoonPhases.age(at: time)
+        let northern = place.latitude >= 0
+        if let season = Seasons.upcoming(after: time, count: 1).first {
+            panel.nextSeason = season.event.season(northern: northern)
+            panel.daysUntilSeason = zone.localDays(from: time, to: season.time)
+        }
+        if let progress = Seasons.progress(at: time, northern: northern) {
+            panel.season = progress.season
+            panel.seasonProgress = progress.elapsed / progress.total
+        }
+        return panel
+    }
+
+    /// A camel-case name as words: "civilTwilight" -> "civil twilight".
+    static func words(_ name: String) -> String {
+        var out = ""
+        for c in name { if c.isUppercase { out += " " + c.lowercased() } else { out.append(c) } }
+        return out
+    }
+}

@@ -1,0 +1,145 @@
+import Glibc
+import LodestoneCore
+import LodestoneDomain
+import LodestoneReports
+
+/// Track recording on the output thread: start, pause, resume, stop (socket, CLI, the track
+/// button), points at a fixed interval of GPS time or adaptively (`TrackSampler`), and auto-pause while
+/// standing still so GPS jitter adds no phantom distance. A recording left by a crash is found
+/// at start and continued.
+final class TrackService {
+    enum State: String { case stopped, recording, paused }
+
+    let store: TrackStore
+    /// How points are taken when a start does not say: every 5 s unless configured.
+    var defaultMode = TrackSampler.Mode.every(5)
+    private var sampler = TrackSampler(.every(5))
+    /// Below this speed for `stillTime` seconds the recording pauses itself.
+    static let stillSpeed = 0.3
+    static let stillTime = 10.0
+    private(set) var state = State.stopped
+    private(set) var recording: TrackRecording?
+    private var stillSince: Double?
+    private(set) var autoPaused = false
+
+    init(store: TrackStore, mode: TrackSampler.Mode = .every(5)) {
+        self.store = store
+        defaultMode = mode
+        sampler = TrackSampler(mode)
+        if let recovered = TrackRecording(recovering: store.recordingPath) {
+            recording = recovered
+            state = .recording
+            Log.info("track '\(recovered.name)' recovered after an interruption: \(recovered.points.count) points kept; recording continues")
+        }
+    }
+
+    /// `?TRACK`: starts, pauses, resumes or stops the recording, or reports.
+    func handle(_ request: TrackRequest, at utc: Double) -> Report {
+        switch request {
+        case .start(let name, let tags, let mode): return start(name: name, tags: TrackFile.tags(tags.joined(separator: ",")), mode: mode, at: utc)
+        case .pause: return pause()
+        case .resume: return resume()
+        case .stop: return stop()
+        case .report: return report(nil)
+        }
+    }
+
+    func start(name: String?, tags: [String] = [], mode: TrackSampler.Mode? = nil, at utc: Double) -> Report {
+        if state != .stopped { return report("already recording '\(recording?.name ?? "")'") }
+        guard makeDirectories(store.directory) else { return .error("cannot create \(store.directory)") }
+        let title = name ?? "Track " + TrackStore.id(started: utc)
+        guard let started = TrackRecording(path: store.recordingPath, name: title, started: utc, tags: tags) else {
+            return .error("cannot start recording: " + WriteFailure(path: store.recordingPath, errno: errno).description)
+        }
+        recording = started
+        state = .recording
+        sampler = TrackSampler(mode ?? defaultMode)
+        return report("recording")
+    }
+
+    func pause() -> Report {
+        if state == .recording { state = .paused }
+        return report(nil)
+    }
+
+    func resume() -> Report {
+        if state == .paused {
+            state = .recording
+            sampler.reset()
+        }
+        return report(nil)
+    }
+
+    func stop() -> Report {
+        guard let recording else { return report("not recording") }
+        // Nothing is filed half written: while the disk refuses the points, the recording
+        // stays open (and in memory) and the stop says why.
+        guard recording.flush() else {
+            let reason = WriteFailure(path: recording.path, errno: recording.writeError).description
+            return .error("cannot save the track: \(recording.unwritten) points are not on the disk yet (\(reason)); "
+                + "the recording goes on in memory: stop again once there is space")
+        }
+        guard let summary = store.file(recording) else {
+            return .error("cannot save the track's summary in \(store.directory) (check the free space); "
+                + "its points are kept in \(recording.path)")
+        }
+        self.recording = nil
+        state = .stopped
+        storageProblem = nil
+        return report("saved as \(summary.id): \(fixed(summary.distance / 1000, 2)) km")
+    }
+
+    /// The track button: start, or stop a running recording.
+    func toggle(at utc: Double) -> Report { state == .stopped ? start(name: nil, at: utc) : stop() }
+
+    /// What the recording's writes last did: nil while they work, else why they fail.
+    private(set) var storageProblem: String?
+
+    /// A new fix, with the barometer's view of the moment. Returns an EVENT when the disk
+    /// stopped taking the points, or took them again.
+    func add(_ fix: GPSFix, state navigation: NavigationState, now: MonotonicNanoseconds, time: Double) -> Report? {
+        guard state == .recording, let recording, fix.hasPosition, let utc = fix.utc else { return nil }
+        let change = record(fix, utc: utc, navigation: navigation, now: now, into: recording)
+        return change.map { .event(EventReport(.storage(active: $0.active, message: $0.message), time: time)) }
+    }
+
+    private func record(_ fix: GPSFix, utc: Double, navigation: NavigationState, now: MonotonicNanoseconds,
+                        into recording: TrackRecording) -> (active: Bool, message: String)? {
+        let speed = fix.speed
+        if speed.isFinite && speed < Self.stillSpeed {
+            if stillSince == nil { stillSince = utc }
+            if let since = stillSince, utc - since >= Self.stillTime { autoPaused = true }
+        } else {
+            stillSince = nil
+            autoPaused = false
+        }
+        guard !autoPaused,
+              sampler.take(time: utc, latitude: fix.latitude, longitude: fix.longitude, speed: speed, course: fix.course) else { return nil }
+        let accuracy = fix.eph.isFinite ? fix.eph : (fix.hdop.isFinite ? fix.hdop * 5 : .nan)
+        recording.append(TrackPoint(time: utc, latitude: fix.latitude, longitude: fix.longitude, gpsAltitude: fix.altitudeMSL,
+                                    baroAltitude: navigation.barometricAltitude,
+                                    pressure: navigation.pressure.map { $0.pressure / 100 } ?? .nan,
+                                    speed: speed, accuracy: accuracy), now: now)
+        let failing = recording.writeError != 0
+        if failing && storageProblem == nil {
+            storageProblem = WriteFailure(path: recording.path, errno: recording.writeError).description
+            let message = (storageProblem ?? "") + "; the points are kept in memory and written when the disk takes them"
+            Log.warning("track: " + message)
+            return (true, message)
+        }
+        if !failing, storageProblem != nil {
+            storageProblem = nil
+            Log.info("track: the disk takes the points again; every point kept in memory is written")
+            return (false, "cleared: the track's points are written again, none lost")
+        }
+        return nil
+    }
+
+    /// TRACK: the recording's state, name, points and distance so far.
+    func report(_ message: String?) -> Report {
+        .track(TrackReport(state: state.rawValue, autoPaused: autoPaused, recording: recording.map {
+            TrackReport.Recording(name: $0.name, tags: $0.tags, interval: sampler.mode.description, points: $0.points.count,
+                                  distance: TrackStatistics.of($0.points).distance)
+        }, message: message))
+    }
+}

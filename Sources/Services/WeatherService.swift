@@ -1,0 +1,85 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneReports
+
+/// The barometer on the output thread: altitude against a reference pressure (QNH) that a
+/// person sets, or that a known altitude gives, fused with GPS when the fix is good; sea-level
+/// pressure from the station pressure and that altitude; and the weather trend from it.
+final class WeatherService {
+    /// QNH in hPa: the sea-level pressure the barometric altitude is counted from.
+    private(set) var qnh: Double
+    private(set) var fusion = AltitudeFusion()
+    private(set) var trend = PressureTrend()
+    /// The newest values: station and sea-level pressure (hPa), barometric and fused altitude (m).
+    private(set) var station = Double.nan, seaLevel = Double.nan, barometric = Double.nan, fused = Double.nan
+    private(set) var temperature = Double.nan, humidity = Double.nan
+    private(set) var reading: PressureTrend.Reading?
+    /// How the reference was last set: "configured", "altitude", "gps".
+    private(set) var reference = "configured"
+    private var pendingAltitude: Double?
+    private var lastTime = Double.nan
+
+    /// A fix is good enough to level the barometer with when it is 3D and the position's
+    /// confidence is at least this.
+    static let calibrationConfidence = 60
+
+    init(qnh: Double) { self.qnh = qnh }
+
+    /// One barometer sample at UTC `time`, with the newest fix and its confidence; `resting`
+    /// when the device is still (its altitude cannot change, so the pressure's change is the weather's).
+    func add(_ sample: PressureSample, time: Double, fix: GPSFix, confidence: Int, resting: Bool = false) {
+        let pascal = sample.pressure
+        guard pascal > 0, pascal.isFinite else { return }
+        if let known = pendingAltitude {
+            qnh = BarometricAltitude.seaLevelPressure(pressure: pascal, altitude: known) / 100
+            fusion = AltitudeFusion()
+            pendingAltitude = nil
+            reference = "altitude"
+        }
+        station = pascal / 100
+        temperature = sample.temperature
+        humidity = sample.humidity ?? .nan
+        barometric = BarometricAltitude.altitude(pressure: pascal, reference: qnh * 100)
+        let goodFix = fix.mode == .threeD && fix.altitudeMSL.isFinite && confidence >= Self.calibrationConfidence
+        // A known altitude set by hand outranks GPS until the next one.
+        let gps = goodFix && reference != "altitude" ? fix.altitudeMSL : .nan
+        if gps.isFinite { reference = "gps" }
+        let levelled = fusion.isLevelled
+        fused = fusion.update(barometric: barometric, gps: gps, interval: lastTime.isFinite ? time - lastTime : 0, resting: resting)
+        lastTime = time
+        // The first GPS levelling moves the altitude by metres: the minutes before it were
+        // reduced to sea level from a guess, and would read as a front passing.
+        if !levelled && fusion.isLevelled { restartTrend() }
+        seaLevel = BarometricAltitude.seaLevelPressure(pressure: pascal, altitude: fused) / 100
+        if trend.add(seaLevelPressure: seaLevel, stationPressure: station, resting: resting, time: time) { reading = trend.reading }
+    }
+
+    func restartTrend() {
+        trend = PressureTrend()
+        reading = nil
+    }
+
+    /// `?BARO`: sets the reference from a pressure or a known altitude, then reports.
+    func handle(_ request: BaroRequest) -> Report {
+        switch request {
+        case .qnh(let hPa):
+            qnh = hPa
+            fusion = AltitudeFusion()
+            reference = "configured"
+        case .altitude(let metres):
+            pendingAltitude = metres
+            reference = "altitude"
+        case .report:
+            break
+        }
+        return .barometer(report())
+    }
+
+    /// BARO: the reference, altitudes, sea-level pressure and the trend.
+    func report() -> BarometerReport {
+        BarometerReport(qnh: qnh, reference: reference, pressure: station, barometricAltitude: barometric, figures: figures)
+    }
+
+    /// The reduced figures ENV and BARO carry.
+    var figures: WeatherFigures { WeatherFigures(seaLevelPressure: seaLevel, altitudeFused: fused, trend: reading) }
+}

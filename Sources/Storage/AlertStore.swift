@@ -1,0 +1,65 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+import LodestoneReports
+
+/// The alerts on disk: the person's rules in `<dataDir>/alerts.json` and every alert that
+/// fired in `<dataDir>/alerts.rec` (the alert history, EVENT lines on the record log).
+public final class AlertStore {
+    let settingsPath: String
+    let historyPath: String
+    private var history: RecordLog?
+
+    init(dataDirectory: String, now: Double) {
+        settingsPath = dataDirectory + "/alerts.json"
+        historyPath = dataDirectory + "/alerts.rec"
+        guard makeDirectories(dataDirectory) else { return }
+        do {
+            history = try RecordLog(path: historyPath, now: now)
+            if let cut = history?.recovery, cut.cutBytes > 0 {
+                Log.warning("\(historyPath): a torn end of \(cut.cutBytes) bytes was cut; \(cut.records) alerts kept")
+            }
+        } catch {
+            Log.warning(error.description + ": alerts will not be kept in the history")
+        }
+    }
+
+    /// The rules: the standard ones, with the person's settings over them. A damaged file is
+    /// said, kept aside, and the standard rules stand in for what could not be read.
+    func loadRules(now: Double) -> AlertRules {
+        var rules = AlertRules()
+        guard fileExists(settingsPath) else { return rules }
+        var problem: String?
+        do {
+            let json = try JSONValue.parse(try readTextFile(settingsPath))
+            let items = json.arrayValue ?? []
+            var skipped = json.arrayValue == nil ? 1 : 0
+            for item in items {
+                if let change = try? AlertRuleChange.decode(item) { rules.set(change.applied(to: .standard(change.kind))) } else { skipped += 1 }
+            }
+            if skipped > 0 { problem = "\(skipped) entries are not alert rules and were skipped (the standard rules stand for them)" }
+        } catch {
+            problem = "\(error): the standard alert rules are used"
+            if let aside = setAside(settingsPath, at: now) { problem = (problem ?? "") + "; the damaged file is kept as \(aside)" }
+        }
+        if let problem { Log.warning("\(settingsPath): \(problem)") }
+        return rules
+    }
+
+    /// Saves the rules; false when the file cannot be written.
+    func saveRules(_ rules: [AlertRules.Rule]) -> Bool {
+        let items = rules.map(GPSDReports.alertRule)
+        return writeFileAtomically(settingsPath, Array(("[" + items.joined(separator: ",\n") + "]\n").utf8))
+    }
+
+    /// Appends an alert's EVENT to the history.
+    func record(_ alert: Report, time: Double) {
+        try? history?.append(Array(GPSDReports.line(alert).utf8), now: time)
+        history?.flush(now: time)
+    }
+
+    /// The stored alerts (EVENT lines), oldest first, for `lodestone alert history`.
+    public static func lines(dataDirectory: String) throws(StorageError) -> [String] {
+        try RecordLog.records(path: dataDirectory + "/alerts.rec").records.map { String(decoding: $0, as: UTF8.self) }
+    }
+}

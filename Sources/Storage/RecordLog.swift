@@ -1,0 +1,140 @@
+import Glibc
+import LodestoneCore
+
+/// An append-only file of framed, checksummed records that survives power cuts.
+///
+/// Each record is `A5 5A`, its length (4 bytes, little-endian), the payload, and the CRC-32 of
+/// the payload. Records are written at once and flushed to the card with fsync at most every
+/// `syncInterval` seconds, so a cut loses at most that much. Opening a log reads it from the
+/// start and keeps every record up to the first one that is torn or corrupt, cuts the file
+/// there and says what was cut.
+public final class RecordLog {
+    public static let sync: [UInt8] = [0xA5, 0x5A]
+    /// A record larger than this is not one of ours (a corrupt length field).
+    public static let maximumPayload = 1 << 20
+    static let overhead = 10
+
+    /// What opening found.
+    public struct Recovery: Sendable, Equatable {
+        public var records: Int
+        /// Bytes cut off the end (a torn or corrupt tail); 0 for a clean file.
+        public var cutBytes: Int
+    }
+
+    public let path: String
+    public private(set) var size: Int
+    private let fd: Int32
+    private let syncInterval: Double
+    private var lastSync: Double
+    private var dirty = false
+
+    /// Opens (creating it if needed) for appending, after recovering the intact records.
+    /// `now` is any clock in seconds, used to pace the fsyncs.
+    public init(path: String, syncInterval: Double = 1, now: Double) throws(StorageError) {
+        let recovered = try Self.read(path: path, missingIsEmpty: true)
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw StorageError("cannot open \(path) for writing: \(String(cString: strerror(errno)))") }
+        if recovered.recovery.cutBytes > 0 && ftruncate(fd, off_t(recovered.validBytes)) != 0 {
+            close(fd)
+            throw StorageError("cannot cut the torn end of \(path): \(String(cString: strerror(errno)))")
+        }
+        self.fd = fd
+        self.path = path
+        self.syncInterval = syncInterval
+        size = recovered.validBytes
+        lastSync = now
+        recovery = recovered.recovery
+    }
+
+    /// What was found when the log was opened.
+    public let recovery: Recovery
+
+    deinit {
+        if dirty { fsync(fd) }
+        close(fd)
+    }
+
+    /// Appends one record; fsyncs when the last one was `syncInterval` or more ago.
+    public func append(_ payload: [UInt8], now: Double) throws(StorageError) {
+        guard payload.count <= Self.maximumPayload else { throw StorageError("a record of \(payload.count) bytes is too large") }
+        var frame = Self.sync
+        frame.reserveCapacity(payload.count + Self.overhead)
+        Self.appendLittleEndian(UInt32(payload.count), to: &frame)
+        frame += payload
+        Self.appendLittleEndian(CRC32.checksum(payload), to: &frame)
+        let failure = frame.withUnsafeBytes { writeWhole(fd, $0, path: path) }
+        guard failure == 0 else { throw StorageError("cannot write \(path): \(String(cString: strerror(failure)))") }
+        size += frame.count
+        dirty = true
+        if now - lastSync >= syncInterval { flush(now: now) }
+    }
+
+    /// Flushes to the card now (on stop, and on the pacing above).
+    public func flush(now: Double) {
+        guard dirty else { return }
+        fsync(fd)
+        dirty = false
+        lastSync = now
+    }
+
+    /// The intact records of a log file, without changing it.
+    public static func records(path: String) throws(StorageError) -> (records: [[UInt8]], recovery: Recovery) {
+        let read = try read(path: path, missingIsEmpty: false)
+        return (read.records, read.recovery)
+    }
+
+    static func read(path: String, missingIsEmpty: Bool) throws(StorageError)
+        -> (records: [[UInt8]], recovery: Recovery, validBytes: Int) {
+        guard let bytes = readFileBytes(path) else {
+            if errno == ENOENT && missingIsEmpty { return ([], Recovery(records: 0, cutBytes: 0), 0) }
+            throw StorageError("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        let (records, valid) = parse(bytes)
+        return (records, Recovery(records: records.count, cutBytes: bytes.count - valid), valid)
+    }
+
+    /// The records in `bytes` up to the first bad frame, and where that is.
+    public static func parse(_ bytes: [UInt8]) -> (records: [[UInt8]], validBytes: Int) {
+        var records: [[UInt8]] = []
+        var offset = 0
+        while offset + overhead <= bytes.count, bytes[offset] == sync[0], bytes[offset + 1] == sync[1] {
+            let length = Int(littleEndian(bytes, at: offset + 2))
+            guard length <= maximumPayload, offset + overhead + length <= bytes.count else { break }
+            let payload = Array(bytes[(offset + 6)..<(offset + 6 + length)])
+            guard littleEndian(bytes, at: offset + 6 + length) == CRC32.checksum(payload) else { break }
+            records.append(payload)
+            offset += overhead + length
+        }
+        return (records, offset)
+    }
+
+    static func appendLittleEndian(_ value: UInt32, to bytes: inout [UInt8]) {
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+
+    static func littleEndian(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
+    }
+}
+
+/// A whole file's bytes; nil (with errno set) when it cannot be opened.
+public func readFileBytes(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }
+        bytes += chunk[0..<n]
+    }
+    return bytes
+}
+
+/// A storage failure, saying what and where.
+public struct StorageError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
