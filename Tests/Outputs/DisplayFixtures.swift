@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneReports
 
 /// A display model with every panel filled, as on a walk above Interlaken one late-November
 /// afternoon: fixed values, so page drawings and screenshots are the same on every run.
@@ -31,7 +32,7 @@ enum DisplayFixtures {
         state.barometerHealth = .ok
         state.gpsHealth = .ok
         model.state = state
-        model.compass.calibration = "good"
+        model.compass.calibration = .good
         model.compass.lockedBearing = 30
         model.compass.deviation = 14
         model.compass.offCourse = true

@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneReports
 import Testing
 
 /// The display pages as a person reads them: on an 80 x 24 terminal, a 21 x 8 mono LCD and
@@ -77,14 +78,14 @@ import Testing
 
     @Test func theCompassAsksForACalibrationWhenTheHeadingIsUncertain() {
         var model = DisplayFixtures.walk
-        model.compass.calibration = "uncalibrated"
+        model.compass.calibration = .uncalibrated
         model.state.headingAccuracy = 10
         #expect(DisplayPage.compass.draw(model, columns: 21, rows: 8).text.contains("CALIBRATE: ±10°"))
-        model.compass.calibration = "inProgress"
+        model.compass.calibration = .inProgress
         model.compass.calibrationProgress = 0.42
         #expect(DisplayPage.compass.draw(model, columns: 21, rows: 8).text.contains("CAL 42%: FIGURE 8S"))
         model.state.trueHeading = nil
-        model.compass.calibration = "good"
+        model.compass.calibration = .good
         model.state.headingAccuracy = 0.8
         let magnetic = DisplayPage.compass.draw(model, columns: 21, rows: 8)
         #expect(magnetic.line(1) == "41°M NE" && !magnetic.text.contains("CALIBRAT"))
@@ -95,10 +96,10 @@ import Testing
     @Test func aBoatsCompassGuidesTheHelmsmanThroughASwing() {
         var model = DisplayFixtures.walk
         model.compass.calibratesBySwing = true
-        model.compass.calibration = "uncalibrated"
+        model.compass.calibration = .uncalibrated
         model.state.headingAccuracy = 10
         #expect(DisplayPage.compass.draw(model, columns: 80, rows: 24).text.contains("calibrate (one slow full circle)"))
-        model.compass.calibration = "inProgress"
+        model.compass.calibration = .inProgress
         model.compass.swingTurned = 0
         #expect(DisplayPage.compass.draw(model, columns: 21, rows: 8).text.contains("SWING: KEEP TURNING"))
         model.compass.swingTurned = 210.4

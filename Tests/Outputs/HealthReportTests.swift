@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneReports
 import Testing
 
 /// HEALTH says when each sensor's health last changed, on the device's clock, so a client that
@@ -23,12 +24,13 @@ import Testing
     @Test func theReportNamesOnlySensorsThatChanged() throws {
         var state = NavigationState()
         state.magnetometerHealth = .degraded
-        state.healthChanged.magnetometer = 42
-        let line = GPSDReports.health(state, loop: LoopStatistics(), tasks: [], ringOverflows: 0, clients: 0,
-                                      changedAt: { "t\($0)" })
+        let line = GPSDReports.health(HealthReport(state: state, sensorsChanged: (nil, 1_782_028_800.5, nil, nil), loop: LoopStatistics(),
+                                                   tasks: [], outputTasks: [TaskLine(name: "sky", statistics: TaskStatistics(), budgetMicroseconds: 5000)],
+                                                   ringOverflows: 0, clients: 0))
         let report = try JSONValue.parse(line)
         #expect(report["sensors"]?["magnetometer"]?.stringValue == "degraded")
-        #expect(report["sensorsChanged"]?["magnetometer"]?.stringValue == "t42")
+        #expect(report["sensorsChanged"]?["magnetometer"]?.stringValue == "2026-06-21T08:00:00.500Z")
+        #expect(report["outputTasks"]?.arrayValue?.first?["budgetus"]?.numberValue == 5000)
         #expect(report["sensorsChanged"]?["imu"] == nil)
     }
 }

@@ -1,10 +1,27 @@
 import Glibc
+import LodestoneCore
+import LodestoneDomain
 import LodestoneOutputs
+import LodestoneReports
 import Testing
 
 /// The socket server with real clients on a real Unix socket.
 @Suite(.serialized) struct ReportServerTests {
     func socketPath(_ name: String) -> String { "/tmp/lodestone-test-\(getpid())-\(name).sock" }
+
+    /// A 3D fix with nothing else known, from `device`.
+    static func position(_ device: String) -> Report {
+        var fix = GPSFix()
+        fix.mode = .threeD
+        return .position(PositionReport(fix: fix, device: device))
+    }
+
+    static func attitude(_ device: String) -> Report { .attitude(AttitudeReport(state: NavigationState(), device: device, time: 0)) }
+
+    static func inertial(_ device: String) -> Report {
+        .inertial(InertialReport(imu: ImuSample(time: 0, acceleration: Vector3(0, 0, -9.8), rotationRate: Vector3(0, 0, 0), temperature: 20),
+                                 magnetic: nil, device: device, time: 0))
+    }
 
     /// Services the server until `client` has a line, or gives up after a second.
     func nextLine(_ server: ReportServer, _ client: ReportClient) -> String? {
@@ -18,7 +35,7 @@ import Testing
     @Test func speaksTheGPSDHandshake() throws {
         let server = try ReportServer(path: socketPath("handshake"))
         defer { server.shutdown() }
-        server.answer = { request in request == .devices ? [GPSDReports.devices([])] : [] }
+        server.requests.route("DEVICES") { [.devices(DevicesReport(devices: [], activated: nil))] }
         let client = try ReportClient(path: server.path)
         let version = try #require(nextLine(server, client))
         #expect(version.hasPrefix(#"{"class":"VERSION""#))
@@ -26,8 +43,8 @@ import Testing
         client.send(#"?WATCH={"enable":true,"json":true};"#)
         #expect(nextLine(server, client)?.hasPrefix(#"{"class":"DEVICES""#) == true)
         #expect(nextLine(server, client) == #"{"class":"WATCH","enable":true,"json":true,"nmea":false,"raw":0,"scaled":false,"timing":false,"split24":false,"pps":false}"#)
-        server.broadcast(#"{"class":"TPV","mode":3}"#)
-        #expect(nextLine(server, client) == #"{"class":"TPV","mode":3}"#)
+        server.broadcast(Self.position("d"))
+        #expect(nextLine(server, client) == #"{"class":"TPV","device":"d","mode":3}"#)
     }
 
     @Test func onlyWatchingClientsGetTheStream() throws {
@@ -35,7 +52,7 @@ import Testing
         defer { server.shutdown() }
         let idle = try ReportClient(path: server.path)
         _ = nextLine(server, idle)   // VERSION
-        server.broadcast(#"{"class":"TPV"}"#)
+        server.broadcast(Self.position("d"))
         server.service(timeoutMilliseconds: 10)
         #expect(idle.readLine(timeoutMilliseconds: 50) == nil)
     }
@@ -62,8 +79,8 @@ import Testing
         slow.send(#"?WATCH={"enable":true,"json":true};"#)
         for _ in 0..<20 { server.service(timeoutMilliseconds: 5) }
         #expect(server.watchingClients == 1)
-        let line = "{\"class\":\"IMU\",\"pad\":\"" + String(repeating: "x", count: 1000) + "\"}"
-        for _ in 0..<2000 { server.broadcast(line) }   // 2 MB to a client that reads nothing
+        let padded = Report.event(EventReport(.storage(active: true, message: String(repeating: "x", count: 1000)), time: nil))
+        for _ in 0..<2000 { server.broadcast(padded) }   // 2 MB to a client that reads nothing
         #expect(server.droppedSlowClients == 1)
         #expect(server.clientCount == 0)
     }
@@ -78,7 +95,7 @@ import Testing
                 let client = try ReportClient(path: server.path)
                 if index % 2 == 0 { client.send(#"?WATCH={"enable":true,"rates":{"IMU":5}};"#) }
                 server.service(timeoutMilliseconds: 0)
-                server.broadcast(#"{"class":"IMU","device":"d"}"#)
+                server.broadcast(Self.inertial("d"))
                 _ = client
             }
             for _ in 0..<50 where server.clientCount > 0 { server.service(timeoutMilliseconds: 5) }
@@ -107,8 +124,8 @@ import Testing
         while nextLine(server, full).map({ !$0.contains("WATCH") }) ?? false {}
         // 100 IMU and 10 ATT reports over about a second.
         for index in 0..<100 {
-            server.broadcast(#"{"class":"IMU","device":"d"}"#)
-            if index % 10 == 0 { server.broadcast(#"{"class":"ATT","device":"d"}"#) }
+            server.broadcast(Self.inertial("d"))
+            if index % 10 == 0 { server.broadcast(Self.attitude("d")) }
             server.service(timeoutMilliseconds: 10)
         }
         func count(_ client: ReportClient) -> (imu: Int, att: Int) {
@@ -131,8 +148,8 @@ import Testing
         let client = try ReportClient(path: server.path)
         client.send(#"?WATCH={"enable":true,"json":true,"nmea":true,"device":"/dev/ttyS0"};"#)
         while nextLine(server, client).map({ !$0.contains("WATCH") }) ?? false {}
-        server.broadcast(#"{"class":"TPV","device":"/dev/ttyS0","mode":3}"#)
-        server.broadcast(#"{"class":"ATT","device":"i2c-1@0x68"}"#)
+        server.broadcast(Self.position("/dev/ttyS0"))
+        server.broadcast(Self.attitude("i2c-1@0x68"))
         server.broadcastSentence("$GPGGA,1*00", device: "/dev/ttyS0")
         server.broadcastSentence("$GPGGA,2*00", device: "/dev/ttyUSB1")
         #expect(nextLine(server, client) == #"{"class":"TPV","device":"/dev/ttyS0","mode":3}"#)
@@ -177,7 +194,7 @@ import Testing
         while nextLine(server, quiet).map({ !$0.contains("WATCH") }) ?? false {}
         for round in 0..<200 {
             flood.send("?NOPE;?WATCH={bad};" + String(repeating: "z", count: 3000))
-            server.broadcast("{\"class\":\"TPV\",\"n\":\(round)}")
+            server.broadcast(Self.position("n\(round)"))
             server.service(timeoutMilliseconds: 0)
         }
         var received = 0

@@ -24,7 +24,7 @@ import Testing
         #expect(gpio.outputs[12]?.level == true)   // the acknowledge blip is playing
         _ = controls.update(at: 100 * ms)
         #expect(gpio.outputs[12]?.level == false)
-        let report = try JSONValue.parse(Controls.report(button: "bearingLock", event: .press, time: "2026-11-22T10:00:00.000Z"))
+        let report = try JSONValue.parse(GPSDReports.line(Controls.report(button: "bearingLock", event: .press, time: 1_795_000_000)))
         #expect(report["class"]?.stringValue == "EVENT" && report["button"]?.stringValue == "bearingLock")
         #expect(report["action"]?.stringValue == "press")
     }

@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneReports
 @testable import LodestoneRuntime
 import Testing
 
@@ -37,7 +38,8 @@ import Testing
 
     @Test func alertThresholdsStayWithinWhatTheAlertMeasures() {
         func rule(_ name: String, _ threshold: Double) -> AlertRules.Rule? {
-            try? AlertService.rule(from: .object([("name", .string(name)), ("threshold", .number(threshold))]), base: nil)
+            (try? AlertRuleChange.decode(.object([("name", .string(name)), ("threshold", .number(threshold))])))
+                .map { $0.applied(to: .standard($0.kind)) }
         }
         #expect(rule("temperatureHigh", -500) == nil)
         #expect(rule("temperatureHigh", 30)?.threshold == 30)

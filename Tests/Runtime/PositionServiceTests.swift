@@ -2,6 +2,7 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
 @testable import LodestoneRuntime
+import LodestoneReports
 import Testing
 
 /// The running device's view of the receiver: outliers dropped before the socket and the
@@ -37,15 +38,15 @@ import Testing
     @Test func warningsStartAndClearOnce() {
         let service = PositionService()
         _ = service.add(Self.fix(0, north: 0, satellites: 4), motion: .still, now: 0)
-        let first = service.tick(now: 0, time: "t")
+        let first = service.tick(now: 0, time: 0).map(GPSDReports.line)
         #expect(first.count == 1 && first[0].contains("\"warning\":\"fewSatellites\"") && first[0].contains("\"active\":true"))
-        #expect(service.tick(now: Self.nanoseconds(1), time: "t").isEmpty, "one crossing, one event")
+        #expect(service.tick(now: Self.nanoseconds(1), time: 0).map(GPSDReports.line).isEmpty, "one crossing, one event")
         _ = service.add(Self.fix(2, north: 0, satellites: 9), motion: .still, now: Self.nanoseconds(2))
-        let cleared = service.tick(now: Self.nanoseconds(2), time: "t")
+        let cleared = service.tick(now: Self.nanoseconds(2), time: 0).map(GPSDReports.line)
         #expect(cleared.count == 1 && cleared[0].contains("\"active\":false"))
         #expect(service.confidence > 80)
         // No fixes for 12 s: the no-fix warning, with how long.
-        let lost = service.tick(now: Self.nanoseconds(14), time: "t")
+        let lost = service.tick(now: Self.nanoseconds(14), time: 0).map(GPSDReports.line)
         #expect(lost.count == 1 && lost[0].contains("\"warning\":\"noFix\"") && lost[0].contains("\"secondsWithoutFix\":12"))
         #expect(service.confidence == 0)
     }
@@ -62,20 +63,20 @@ import Testing
             var fix = Self.fix(second, north: 0)
             fix.received = Self.nanoseconds(second)
             _ = service.add(fix, motion: .still, now: Self.nanoseconds(second))
-            events += service.tick(now: Self.nanoseconds(second), time: "t")
+            events += service.tick(now: Self.nanoseconds(second), time: 0).map(GPSDReports.line)
         }
         // The fix read at 16.00 s is handled at 16.05 s, after the switch to 1 s at 16.02 s.
         service.setFixInterval(1, at: Self.nanoseconds(16.02))
         var late = Self.fix(16, north: 0)
         late.received = Self.nanoseconds(16)
         _ = service.add(late, motion: .walking, now: Self.nanoseconds(16.05))
-        for tenth in 161...209 { events += service.tick(now: Self.nanoseconds(Double(tenth) / 10), time: "t") }
+        for tenth in 161...209 { events += service.tick(now: Self.nanoseconds(Double(tenth) / 10), time: 0).map(GPSDReports.line) }
         #expect(!events.contains { $0.contains("noFix") }, "\(events)")
         // From the fix after the change on, one second is the pace: three missed fixes warn.
         var next = Self.fix(21, north: 0)
         next.received = Self.nanoseconds(21)
         _ = service.add(next, motion: .walking, now: Self.nanoseconds(21))
-        let silent = (211...260).flatMap { service.tick(now: Self.nanoseconds(Double($0) / 10), time: "t") }
+        let silent = (211...260).flatMap { service.tick(now: Self.nanoseconds(Double($0) / 10), time: 0).map(GPSDReports.line) }
         #expect(silent.contains { $0.contains("noFix") && $0.contains(#""active":true"#) }, "\(silent)")
     }
 
@@ -84,11 +85,11 @@ import Testing
         for second in 0..<12 {
             _ = service.add(Self.fix(Double(second), north: 0), motion: .still, now: Self.nanoseconds(Double(second)))
         }
-        #expect(service.tick(now: Self.nanoseconds(12), time: "t").isEmpty, "a still receiver holding its position is fine")
+        #expect(service.tick(now: Self.nanoseconds(12), time: 0).map(GPSDReports.line).isEmpty, "a still receiver holding its position is fine")
         for second in 12..<24 {
             _ = service.add(Self.fix(Double(second), north: 0), motion: .walking, now: Self.nanoseconds(Double(second)))
         }
-        let events = service.tick(now: Self.nanoseconds(24), time: "t")
+        let events = service.tick(now: Self.nanoseconds(24), time: 0).map(GPSDReports.line)
         #expect(events.contains { $0.contains("\"warning\":\"frozen\"") })
     }
 
@@ -102,7 +103,7 @@ import Testing
         #expect(bridged.deadReckoning && bridged.utc == 1_780_000_000 + 34)
         // Walking on north at 1.4 m/s: 5 s after the last fix, 7 m further on.
         #expect(abs((bridged.latitude - 46.5) * 111_320 - 1.4 * 34) < 3, "\((bridged.latitude - 46.5) * 111_320)")
-        #expect(GPSDReports.tpv(bridged, device: "d").contains("\"status\":5"), "gpsd's dead-reckoning status")
+        #expect(GPSDReports.tpv(PositionReport(fix: bridged, device: "d")).contains("\"status\":5"), "gpsd's dead-reckoning status")
         #expect(service.bridge(now: Self.nanoseconds(41)) == nil, "nothing is invented beyond 10 s")
     }
 }

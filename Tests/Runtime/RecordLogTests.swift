@@ -1,5 +1,6 @@
 import Glibc
-@testable import LodestoneOutputs
+import LodestoneCore
+@testable import LodestoneRuntime
 import Testing
 
 /// A power cut can tear or corrupt the end of a log at any byte: every intact record before

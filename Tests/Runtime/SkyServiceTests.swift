@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 @testable import LodestoneRuntime
+import LodestoneOutputs
 import Testing
 
 /// The running device's sky: one EVENT per sun event as the time passes it, a SUN report a
@@ -11,7 +12,7 @@ import Testing
         let state = NavigationState()   // no fix: the configured place
         let start = CivilTime(year: 2026, month: 11, day: 23, hour: 15).unixSeconds
         var reports: [String] = []
-        for second in stride(from: 0.0, to: 3 * 3600, by: 1) { reports += sky.tick(state, time: start + second, wallClock: "t") }
+        for second in stride(from: 0.0, to: 3 * 3600, by: 1) { reports += sky.tick(state, time: start + second).map(GPSDReports.line) }
         let events = reports.filter { $0.contains("\"event\":\"sky\"") }
         #expect(events.filter { $0.contains("\"kind\":\"sunset\"") }.count == 1)
         #expect(events.contains { $0.contains("\"kind\":\"blueHourEveningStart\"") })

@@ -3,6 +3,7 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
 @testable import LodestoneRuntime
+import LodestoneReports
 import Testing
 
 /// Writing never replaces what is not a regular file; reading says why it stopped; a damaged
@@ -118,10 +119,10 @@ import Testing
         defer { removeTree(directory) }
         let service = LogService(store: LogStore(dataDirectory: directory))
         let time = 1_782_028_800.0
-        let first = service.handle(.object([("action", .string("start"))]), time: time)
-        _ = service.handle(.object([("action", .string("stop"))]), time: time + 0.2)
-        let second = service.handle(.object([("action", .string("start"))]), time: time + 0.4)
-        _ = service.handle(.object([("action", .string("stop"))]), time: time + 0.6)
+        let first = GPSDReports.line(service.handle(.start(interval: 10, streams: LogRequest.defaultStreams, duration: nil), time: time))
+        _ = service.handle(.stop, time: time + 0.2)
+        let second = GPSDReports.line(service.handle(.start(interval: 10, streams: LogRequest.defaultStreams, duration: nil), time: time + 0.4))
+        _ = service.handle(.stop, time: time + 0.6)
         #expect(first.contains("\"id\":\"20260621-080000\""), "\(first)")
         #expect(second.contains("\"id\":\"20260621-080000-2\""), "\(second)")
     }

@@ -30,7 +30,7 @@ import Testing
         #expect(service.recording?.name == "Ridge, with a comma")
         var fix = GPSFix()
         (fix.mode, fix.latitude, fix.longitude, fix.utc, fix.speed) = (.threeD, 47.001, 8, 1_782_028_900, 1.4)
-        _ = service.add(fix, state: NavigationState(), now: 100_000_000_000, time: "t")
+        _ = service.add(fix, state: NavigationState(), now: 100_000_000_000, time: 0)
         _ = service.stop()
         let tracks = store.list()
         #expect(tracks.count == 1 && tracks[0].points == 51)
@@ -48,7 +48,7 @@ import Testing
         for t in 0..<300 {
             // Ten minutes standing with 3 m of GPS jitter.
             (fix.latitude, fix.longitude, fix.utc, fix.speed) = (47 + Double(t % 7) * 3e-5, 8 + Double(t % 5) * 4e-5, 1_782_028_800 + Double(t) * 2, 0.1)
-            _ = service.add(fix, state: NavigationState(), now: UInt64(t) * 2_000_000_000, time: "t")
+            _ = service.add(fix, state: NavigationState(), now: UInt64(t) * 2_000_000_000, time: 0)
         }
         #expect(service.autoPaused)
         let points = service.recording?.points ?? []
