@@ -46,7 +46,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     case .gpx:
         _ = try? GPXReader.waypoints(text)
     case .track:
-        _ = TrackFile.parse(text)
+        _ = TrackFile.parse(bytes)
     }
     return 0
 }

@@ -1,7 +1,6 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneHAL
-import LodestoneOutputs
 
 /// Adaptive sampling on the output thread: once a second it weighs the motion state, the
 /// power supply (read every 10 s) and the loop's load, and when the rates should change it

@@ -1,7 +1,6 @@
 import Glibc
 import LodestoneCore
 import LodestoneDomain
-import LodestoneOutputs
 
 /// The rolling history of the numeric streams (pressure, sea-level pressure, altitude,
 /// temperature, humidity), kept across restarts in `<dataDir>/history.bin`, written
@@ -42,109 +41,5 @@ final class HistoryService {
         if !makeDirectories(directory) || !writeFileAtomically(path, HistoryFile.encode(histories)) {
             Log.warning("cannot write \(path): the history will not survive a restart")
         }
-    }
-}
-
-/// history.bin: "LDHIST1\n", then per stream its name (a byte count and UTF-8), and per range
-/// its non-empty buckets (a count, then index, minimum, maximum, sum as 8-byte values and the
-/// sample count as 4). Little-endian. 7 days of 5 streams: about 250 kB.
-enum HistoryFile {
-    static let magic = Array("LDHIST1\n".utf8)
-
-    static func encode(_ histories: [String: History]) -> [UInt8] {
-        var out = magic
-        func put64(_ v: UInt64) { for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: v >> UInt64(shift))) } }
-        func put32(_ v: UInt32) { for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: v >> UInt32(shift))) } }
-        put32(UInt32(histories.count))
-        for (name, history) in histories.sorted(by: { $0.key < $1.key }) {
-            let bytes = Array(name.utf8)
-            put32(UInt32(bytes.count))
-            out += bytes
-            put32(UInt32(history.levels.count))
-            for level in history.levels {
-                let filled = level.filter { $0.count > 0 }
-                put32(UInt32(filled.count))
-                for b in filled {
-                    put64(UInt64(bitPattern: b.index))
-                    put64(b.minimum.bitPattern)
-                    put64(b.maximum.bitPattern)
-                    put64(b.sum.bitPattern)
-                    put32(b.count)
-                }
-            }
-        }
-        return out
-    }
-
-    /// The histories in a file, or nil when it is missing or damaged (see `read`).
-    static func load(_ path: String) -> [String: History]? {
-        guard let loaded = read(path), !loaded.damaged else { return nil }
-        return loaded.histories
-    }
-
-    /// The histories in a file (nil when there is none): every stream read whole before any
-    /// damage is kept, the one the damage falls in and those after it are not (a stream is
-    /// never half read), and `damaged` says so.
-    static func read(_ path: String) -> (histories: [String: History], damaged: Bool)? {
-        guard let bytes = readFileBytes(path) else { return nil }
-        guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else { return ([:], true) }
-        var result: [String: History] = [:]
-        let complete = parse(bytes, into: &result)
-        return (result, !complete)
-    }
-
-    /// Reads streams into `result` until the end (true) or the first damage (false).
-    private static func parse(_ bytes: [UInt8], into result: inout [String: History]) -> Bool {
-        var offset = magic.count
-        func get32() -> UInt32? {
-            guard offset + 4 <= bytes.count else { return nil }
-            defer { offset += 4 }
-            return (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << UInt32(8 * $1) }
-        }
-        func get64() -> UInt64? {
-            guard offset + 8 <= bytes.count else { return nil }
-            defer { offset += 8 }
-            return (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << UInt64(8 * $1) }
-        }
-        guard let streams = get32(), streams <= 64 else { return false }
-        for _ in 0..<streams {
-            guard let length = get32(), length <= 64, offset + Int(length) <= bytes.count else { return false }
-            let name = String(decoding: bytes[offset..<(offset + Int(length))], as: UTF8.self)
-            offset += Int(length)
-            var history = History()
-            guard let levels = get32(), levels <= 8 else { return false }
-            for level in 0..<Int(levels) {
-                guard let count = get32(), count <= 4096 else { return false }
-                for _ in 0..<count {
-                    guard let index = get64(), let minimum = get64(), let maximum = get64(), let sum = get64(), let n = get32() else { return false }
-                    history.restore(level: level, bucket: History.Bucket(index: Int64(bitPattern: index), minimum: Double(bitPattern: minimum),
-                                                                         maximum: Double(bitPattern: maximum), sum: Double(bitPattern: sum), count: n))
-                }
-            }
-            result[name] = history
-        }
-        return offset == bytes.count
-    }
-}
-
-/// The streams the history keeps, and a range of one read back from disk.
-public enum HistoryStreams {
-    /// What is wrong with the history file, if it is damaged (for the command line to say).
-    public static func damage(dataDirectory: String) -> String? {
-        let path = dataDirectory + "/history.bin"
-        guard let loaded = HistoryFile.read(path), loaded.damaged else { return nil }
-        let kept = loaded.histories.keys.sorted()
-        return "\(path) is damaged: " + (kept.isEmpty ? "nothing could be read from it" : "only " + kept.joined(separator: ", ") + " could be read")
-    }
-
-    public static let names = ["pressure", "seaLevelPressure", "altitude", "temperature", "humidity"]
-
-    /// The range ending at the stream's newest data (the device may have been off since);
-    /// nil when there is no history file.
-    public static func summary(dataDirectory: String, stream: String, range: History.Range) -> History.Summary? {
-        guard let histories = HistoryFile.read(dataDirectory + "/history.bin")?.histories else { return nil }
-        let history = histories[stream] ?? History()
-        let newest = history.levels[0].filter { $0.count > 0 }.map(\.index).max().map { Double($0) * History.Range.hour.width } ?? 0
-        return history.summary(range, now: newest)
     }
 }

@@ -1,6 +1,5 @@
 import LodestoneCore
 import LodestoneDomain
-import LodestoneOutputs
 import LodestoneReports
 
 /// The sky on the running device, for the observer's place (the GPS position, else the
@@ -14,7 +13,7 @@ final class SkyService {
     private var lastReport = -Double.infinity
     /// The sky page's figures, recomputed every 30 s (the seasons and the Moon take thousands
     /// of series terms; a display redrawing four times a second needs only the countdown).
-    private var cachedPanel: (panel: DisplayModel.SkyPanel, time: Double, next: Double?, latitude: Double, longitude: Double)?
+    private var cachedPanel: (panel: SkyPanel, time: Double, next: Double?, latitude: Double, longitude: Double)?
 
     init(zone: TimeZoneRules, observer: (latitude: Double, longitude: Double)?) {
         self.zone = zone
@@ -88,7 +87,7 @@ final class SkyService {
 
     /// What the sky page shows: the next event with its countdown, the day's events, the Sun,
     /// the Moon and the season's countdown and progress.
-    func panel(_ state: NavigationState, time: Double) -> DisplayModel.SkyPanel? {
+    func panel(_ state: NavigationState, time: Double) -> SkyPanel? {
         guard let place = observer(state) else { return nil }
         if let cached = cachedPanel, time >= cached.time, time - cached.time < 30, cached.next.map({ time < $0 }) ?? true,
            abs(cached.latitude - place.latitude) < 0.01, abs(cached.longitude - place.longitude) < 0.01 {
@@ -101,14 +100,14 @@ final class SkyService {
         return fresh
     }
 
-    private func computePanel(_ place: (latitude: Double, longitude: Double), state: NavigationState, time: Double) -> DisplayModel.SkyPanel {
+    private func computePanel(_ place: (latitude: Double, longitude: Double), state: NavigationState, time: Double) -> SkyPanel {
         let events = today(time: time, place: place)
         func clock(_ t: Double?) -> String? { t.map { String(zone.iso8601($0).dropFirst(11).prefix(5)) } }
         func span(_ s: SunEvents.Span) -> String? {
             guard let start = clock(s.start), let end = clock(s.end) else { return clock(s.start) ?? clock(s.end) }
             return start + "-" + end
         }
-        var panel = DisplayModel.SkyPanel()
+        var panel = SkyPanel()
         if let next = nextEvent(time: time, state: state) { panel.next = (next.name, clock(next.time) ?? "--:--", next.time - time) }
         panel.events = [("astronomicalDawn", clock(events.astronomicalDawn)), ("nauticalDawn", clock(events.nauticalDawn)),
                         ("civilDawn", clock(events.civilDawn)), ("blueHourMorning", span(events.blueHourMorning)),
@@ -116,7 +115,7 @@ final class SkyService {
                         ("solarNoon", clock(events.solarNoon)), ("goldenHourEvening", span(events.goldenHourEvening)),
                         ("sunset", clock(events.sunset)), ("blueHourEvening", span(events.blueHourEvening)),
                         ("civilDusk", clock(events.civilDusk)), ("nauticalDusk", clock(events.nauticalDusk)),
-                        ("astronomicalDusk", clock(events.astronomicalDusk))].map { DisplayModel.SkyPanel.Moment(name: $0.0, clock: $0.1) }
+                        ("astronomicalDusk", clock(events.astronomicalDusk))].map { SkyPanel.Moment(name: $0.0, clock: $0.1) }
         panel.dayLength = events.dayLength
         let sun = SolarPosition.at(time, latitude: place.latitude, longitude: place.longitude)
         (panel.sunAltitude, panel.sunAzimuth) = (sun.apparentAltitude, sun.azimuth)

@@ -6,8 +6,8 @@ import LodestoneCore
 /// Each record is `A5 5A`, its length (4 bytes, little-endian), the payload, and the CRC-32 of
 /// the payload. Records are written at once and flushed to the card with fsync at most every
 /// `syncInterval` seconds, so a cut loses at most that much. Opening a log reads it from the
-/// start and keeps every record up to the first one that is torn or corrupt, cuts the file
-/// there and says what was cut.
+/// start and keeps every intact record: a corrupt one (a bad card's flipped bits) is skipped
+/// and reading picks up at the next whole frame; a torn end (a power cut) is cut off and said.
 public final class RecordLog {
     public static let sync: [UInt8] = [0xA5, 0x5A]
     /// A record larger than this is not one of ours (a corrupt length field).
@@ -19,6 +19,8 @@ public final class RecordLog {
         public var records: Int
         /// Bytes cut off the end (a torn or corrupt tail); 0 for a clean file.
         public var cutBytes: Int
+        /// Bytes of corrupt frames skipped before the end (kept in the file, never read as records).
+        public var skippedBytes = 0
     }
 
     public let path: String
@@ -57,11 +59,7 @@ public final class RecordLog {
     /// Appends one record; fsyncs when the last one was `syncInterval` or more ago.
     public func append(_ payload: [UInt8], now: Double) throws(StorageError) {
         guard payload.count <= Self.maximumPayload else { throw StorageError("a record of \(payload.count) bytes is too large") }
-        var frame = Self.sync
-        frame.reserveCapacity(payload.count + Self.overhead)
-        Self.appendLittleEndian(UInt32(payload.count), to: &frame)
-        frame += payload
-        Self.appendLittleEndian(CRC32.checksum(payload), to: &frame)
+        let frame = Self.framed(payload)
         let failure = frame.withUnsafeBytes { writeWhole(fd, $0, path: path) }
         guard failure == 0 else { throw StorageError("cannot write \(path): \(String(cString: strerror(failure)))") }
         size += frame.count
@@ -89,23 +87,52 @@ public final class RecordLog {
             if errno == ENOENT && missingIsEmpty { return ([], Recovery(records: 0, cutBytes: 0), 0) }
             throw StorageError("cannot read \(path): \(String(cString: strerror(errno)))")
         }
-        let (records, valid) = parse(bytes)
-        return (records, Recovery(records: records.count, cutBytes: bytes.count - valid), valid)
+        let (records, valid, skipped) = parseSkipping(bytes)
+        return (records, Recovery(records: records.count, cutBytes: bytes.count - valid, skippedBytes: skipped), valid)
     }
 
-    /// The records in `bytes` up to the first bad frame, and where that is.
+    /// One record as it is written: sync, length, payload, CRC-32.
+    static func framed(_ payload: [UInt8]) -> [UInt8] {
+        var frame = sync
+        frame.reserveCapacity(payload.count + overhead)
+        appendLittleEndian(UInt32(payload.count), to: &frame)
+        frame += payload
+        appendLittleEndian(CRC32.checksum(payload), to: &frame)
+        return frame
+    }
+
+    /// The intact records in `bytes`, and where the last of them ends.
     public static func parse(_ bytes: [UInt8]) -> (records: [[UInt8]], validBytes: Int) {
+        let parsed = parseSkipping(bytes)
+        return (parsed.records, parsed.validBytes)
+    }
+
+    /// The intact records in `bytes`: after a corrupt frame, reading resumes at the next offset
+    /// where a whole frame (sync, length and CRC) checks out. `validBytes` is where the last
+    /// intact record ends; `skippedBytes` the corrupt bytes between intact records.
+    static func parseSkipping(_ bytes: [UInt8]) -> (records: [[UInt8]], validBytes: Int, skippedBytes: Int) {
         var records: [[UInt8]] = []
-        var offset = 0
-        while offset + overhead <= bytes.count, bytes[offset] == sync[0], bytes[offset + 1] == sync[1] {
-            let length = Int(littleEndian(bytes, at: offset + 2))
-            guard length <= maximumPayload, offset + overhead + length <= bytes.count else { break }
-            let payload = Array(bytes[(offset + 6)..<(offset + 6 + length)])
-            guard littleEndian(bytes, at: offset + 6 + length) == CRC32.checksum(payload) else { break }
-            records.append(payload)
-            offset += overhead + length
+        var offset = 0, valid = 0, skipped = 0
+        while offset + overhead <= bytes.count {
+            if let payload = frame(in: bytes, at: offset) {
+                skipped += offset - valid
+                records.append(payload)
+                offset += overhead + payload.count
+                valid = offset
+            } else {
+                offset += 1
+            }
         }
-        return (records, offset)
+        return (records, valid, skipped)
+    }
+
+    /// The payload of the whole frame starting at `offset`, or nil when there is none.
+    private static func frame(in bytes: [UInt8], at offset: Int) -> [UInt8]? {
+        guard bytes[offset] == sync[0], bytes[offset + 1] == sync[1] else { return nil }
+        let length = Int(littleEndian(bytes, at: offset + 2))
+        guard length <= maximumPayload, offset + overhead + length <= bytes.count else { return nil }
+        let payload = Array(bytes[(offset + 6)..<(offset + 6 + length)])
+        return littleEndian(bytes, at: offset + 6 + length) == CRC32.checksum(payload) ? payload : nil
     }
 
     static func appendLittleEndian(_ value: UInt32, to bytes: inout [UInt8]) {

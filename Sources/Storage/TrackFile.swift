@@ -3,19 +3,26 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
 
-/// A track on disk: a header line, then one line per point, each ending in `*` and a two-digit
-/// XOR checksum (as NMEA does), so a line torn by a power cut is recognised and dropped.
-/// Points are appended with write(2) and flushed with fsync at most once a second: a cut loses
-/// at most the last second.
+/// A track on disk, on the record log's frames (`RecordLog`: sync, length, payload, CRC-32):
+/// the first record is the header, each one after it a point. Points are appended with
+/// write(2) and flushed with fsync at most once a second: a cut loses at most the last second,
+/// a torn frame is recognised by its CRC and cut off, and a corrupt one is skipped.
 ///
-///     # lodestone track 1 name=Morning walk started=1782028800 tags=hike,alps
-///     1782028801.0,47.3769,8.5417,408.2,410.1,965.12,1.35,4.0*5C
+///     # lodestone track 2 name=Morning walk started=1782028800 tags=hike,alps
+///     1782028801.0,47.3769,8.5417,408.2,410.1,965.12,1.35,4.0
+///
+/// Tracks recorded before (version 1: text lines, each point ending in `*` and a two-digit
+/// XOR checksum) are read as they are, and a recording left in that form is converted.
 enum TrackFile {
+    /// The header of the text tracks of version 1, and of the record tracks of version 2.
     static let magic = "# lodestone track 1"
+    static let recordMagic = "# lodestone track 2"
+
+    typealias Parsed = (name: String, started: Double, tags: [String], points: [TrackPoint], skipped: Int, validBytes: Int, headerDamaged: Bool)
 
     static func header(name: String, started: Double, tags: [String]) -> String {
         let clean = String(name.unicodeScalars.filter { $0 != "\n" && $0 != "\r" })
-        return magic + " name=" + clean + " started=" + String(Int64(started))
+        return recordMagic + " name=" + clean + " started=" + String(Int64(started))
             + (tags.isEmpty ? "" : " tags=" + tags.joined(separator: ",")) + "\n"
     }
 
@@ -29,12 +36,70 @@ enum TrackFile {
         return seen
     }
 
-    static func line(_ p: TrackPoint) -> String {
+    /// A point's record: its figures, comma-separated, empty where unknown.
+    static func body(_ p: TrackPoint) -> String {
         func n(_ v: Double, _ d: Int) -> String { v.isFinite ? fixed(v, d) : "" }
-        let body = [n(p.time, 1), n(p.latitude, 7), n(p.longitude, 7), n(p.gpsAltitude, 1), n(p.baroAltitude, 1),
-                    n(p.pressure, 2), n(p.speed, 2), n(p.accuracy, 1)].joined(separator: ",")
+        return [n(p.time, 1), n(p.latitude, 7), n(p.longitude, 7), n(p.gpsAltitude, 1), n(p.baroAltitude, 1),
+                n(p.pressure, 2), n(p.speed, 2), n(p.accuracy, 1)].joined(separator: ",")
+    }
+
+    /// A point as version 1 wrote it: its figures, `*` and the checksum.
+    static func line(_ p: TrackPoint) -> String {
+        let body = body(p)
         return body + "*" + checksum(body) + "\n"
     }
+
+    /// A point from its figures; nil unless there are eight with a time and a position.
+    static func point(_ body: Substring) -> TrackPoint? {
+        let fields = body.split(separator: ",", omittingEmptySubsequences: false).map { DecimalNumber.parse($0) ?? .nan }
+        guard fields.count == 8, fields[0].isFinite, fields[1].isFinite, fields[2].isFinite else { return nil }
+        return TrackPoint(time: fields[0], latitude: fields[1], longitude: fields[2], gpsAltitude: fields[3],
+                          baroAltitude: fields[4], pressure: fields[5], speed: fields[6], accuracy: fields[7])
+    }
+
+    /// The name, start and tags of a header line (either version); what is damaged reads as unknown.
+    static func headerFields(_ raw: Substring) -> (name: String, started: Double, tags: [String]) {
+        var name = "", started = 0.0, tags: [String] = []
+        for part in raw.split(separator: " ") {
+            // A start no calendar can write (a damaged header) is unknown: 0.
+            if part.hasPrefix("started="), let t = DecimalNumber.parse(part.dropFirst(8)), CivilTime.writableSeconds.contains(t) {
+                started = t
+            }
+            if part.hasPrefix("tags=") { tags = Self.tags(String(part.dropFirst(5))) }
+        }
+        // The name may hold spaces: it runs from " name=" to " started=".
+        if let nameStart = raw.firstRange(of: " name="), let nameEnd = raw.firstRange(of: " started="), nameStart.upperBound <= nameEnd.lowerBound {
+            name = String(raw[nameStart.upperBound..<nameEnd.lowerBound])
+        }
+        return (name, started, tags)
+    }
+
+    /// A track file's contents, in either version: torn or corrupt points are skipped and
+    /// counted; a damaged header loses the name, start and tags, never the points after it.
+    /// `validBytes` is the length up to the end of the last intact point.
+    static func parse(_ bytes: [UInt8]) -> Parsed? {
+        guard bytes.count >= 2, bytes[0] == RecordLog.sync[0], bytes[1] == RecordLog.sync[1] else {
+            return parse(String(decoding: bytes, as: UTF8.self))
+        }
+        let log = RecordLog.parseSkipping(bytes)
+        var header = (name: "", started: 0.0, tags: [String]())
+        var points: [TrackPoint] = []
+        var headerDamaged = true
+        var skipped = (log.skippedBytes > 0 ? 1 : 0) + (log.validBytes < bytes.count ? 1 : 0)
+        for (index, record) in log.records.enumerated() {
+            let text = Substring(String(decoding: record, as: UTF8.self))
+            if index == 0 && text.hasPrefix(recordMagic) {
+                header = headerFields(text)
+                headerDamaged = false
+            } else if let point = point(text) {
+                points.append(point)
+            } else {
+                skipped += 1
+            }
+        }
+        return (header.name, header.started, header.tags, points, skipped, log.validBytes, headerDamaged)
+    }
+
 
     static func checksum(_ body: String) -> String {
         var sum: UInt8 = 0
@@ -43,17 +108,13 @@ enum TrackFile {
         return String(digits[Int(sum >> 4)]) + String(digits[Int(sum & 15)])
     }
 
-    /// The name and points of a track file's text; torn or corrupt lines are skipped and
-    /// counted. `validBytes` is the length up to the end of the last good line. A damaged
-    /// header loses the name, start and tags, never the points after it (`headerDamaged`).
-    static func parse(_ text: String) -> (name: String, started: Double, tags: [String], points: [TrackPoint], skipped: Int, validBytes: Int,
-                                          headerDamaged: Bool)? {
+    /// A track of version 1 (text lines); torn or corrupt lines are skipped and counted.
+    static func parse(_ text: String) -> Parsed? {
         guard !text.isEmpty else { return nil }
-        var headerDamaged = false
-        var name = "", started = 0.0, tags: [String] = []
+        var header = (name: "", started: 0.0, tags: [String]())
         var points: [TrackPoint] = []
         var skipped = 0, offset = 0, valid = 0
-        var first = true
+        var first = true, headerDamaged = false
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let length = raw.utf8.count + 1
             defer { offset += length }
@@ -62,43 +123,24 @@ enum TrackFile {
                 if !raw.isEmpty { skipped += 1 }
                 continue
             }
-            if first && !raw.hasPrefix(magic) {
-                // Read as a point (it may be one, with the header lost before it).
-                first = false
-                headerDamaged = true
-            }
             if first {
                 first = false
-                for part in raw.split(separator: " ") {
-                    // A start no calendar can write (a damaged header) is unknown: 0.
-                    if part.hasPrefix("started="), let t = DecimalNumber.parse(part.dropFirst(8)), CivilTime.writableSeconds.contains(t) {
-                        started = t
-                    }
-                    if part.hasPrefix("tags=") { tags = Self.tags(String(part.dropFirst(5))) }
+                if raw.hasPrefix(magic) {
+                    header = headerFields(raw)
+                    valid = offset + length
+                    continue
                 }
-                // The name may hold spaces: it runs from " name=" to " started=".
-                let header = String(raw)
-                if let nameStart = header.firstRange(of: " name="), let nameEnd = header.firstRange(of: " started="),
-                   nameStart.upperBound <= nameEnd.lowerBound {
-                    name = String(header[nameStart.upperBound..<nameEnd.lowerBound])
-                }
-                valid = offset + length
-                continue
+                headerDamaged = true   // read as a point (it may be one, with the header lost before it)
             }
-            guard let star = raw.lastIndex(of: "*"), checksum(String(raw[..<star])) == raw[raw.index(after: star)...] else {
+            guard let star = raw.lastIndex(of: "*"), checksum(String(raw[..<star])) == raw[raw.index(after: star)...],
+                  let point = point(raw[..<star]) else {
                 skipped += 1
                 continue
             }
-            let fields = raw[..<star].split(separator: ",", omittingEmptySubsequences: false).map { DecimalNumber.parse($0) ?? .nan }
-            guard fields.count == 8, fields[0].isFinite, fields[1].isFinite, fields[2].isFinite else {
-                skipped += 1
-                continue
-            }
-            points.append(TrackPoint(time: fields[0], latitude: fields[1], longitude: fields[2], gpsAltitude: fields[3],
-                                     baroAltitude: fields[4], pressure: fields[5], speed: fields[6], accuracy: fields[7]))
+            points.append(point)
             valid = offset + length
         }
-        return first ? nil : (name, started, tags, points, skipped, valid, headerDamaged)
+        return first ? nil : (header.name, header.started, header.tags, points, skipped, valid, headerDamaged)
     }
 }
 
@@ -122,7 +164,7 @@ final class TrackRecording {
     init?(path: String, name: String, started: Double, tags: [String] = []) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return nil }
-        let header = Array(TrackFile.header(name: name, started: started, tags: tags).utf8)
+        let header = RecordLog.framed(Array(TrackFile.header(name: name, started: started, tags: tags).utf8))
         let failure = header.withUnsafeBytes { writeWhole(fd, $0, path: path) }
         guard failure == 0, fsync(fd) == 0 else {
             let code = failure != 0 ? failure : errno
@@ -140,9 +182,16 @@ final class TrackRecording {
     }
 
     /// Reopens a recording left behind by a crash: keeps every complete point, cuts off a torn
-    /// last line, and continues appending.
+    /// last frame, and continues appending. One left in the text form of version 1 is first
+    /// rewritten as records (whole, then renamed over it).
     init?(recovering path: String) {
-        guard let text = try? readTextFile(path, limit: 256 << 20), let parsed = TrackFile.parse(text) else { return nil }
+        guard fileExists(path), let bytes = readFileBytes(path), bytes.count <= 256 << 20, var parsed = TrackFile.parse(bytes) else { return nil }
+        if bytes.first != RecordLog.sync[0] {
+            var converted = RecordLog.framed(Array(TrackFile.header(name: parsed.name, started: parsed.started, tags: parsed.tags).utf8))
+            for point in parsed.points { converted += RecordLog.framed(Array(TrackFile.body(point).utf8)) }
+            guard writeFileAtomically(path, converted) else { return nil }
+            parsed.validBytes = converted.count
+        }
         let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         if ftruncate(fd, off_t(parsed.validBytes)) != 0 {
@@ -187,12 +236,13 @@ final class TrackRecording {
     }
 
     /// Writes the points not yet on the disk; on failure cuts the file back to its last whole
-    /// line (so the next write does not continue a torn one) and keeps them.
+    /// frame (so the next write does not continue a torn one) and keeps them.
     private func writeBacklog() -> Bool {
         guard unwritten > 0 else { return true }
         let end = lseek(fd, 0, SEEK_END)
-        let text = points.suffix(unwritten).map(TrackFile.line).joined()
-        let failure = Array(text.utf8).withUnsafeBytes { writeWhole(fd, $0, path: path) }
+        var frames: [UInt8] = []
+        for point in points.suffix(unwritten) { frames += RecordLog.framed(Array(TrackFile.body(point).utf8)) }
+        let failure = frames.withUnsafeBytes { writeWhole(fd, $0, path: path) }
         guard failure == 0 else {
             writeError = failure
             if end >= 0 { _ = ftruncate(fd, end) }

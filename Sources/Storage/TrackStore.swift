@@ -157,10 +157,11 @@ public struct TrackStore: Sendable {
     }
 
     /// A stored track's name and points, and what damage was found reading it (nil when none):
-    /// lines with a bad checksum are skipped and counted, a damaged header loses only the name.
+    /// points torn or corrupt are skipped and counted, a damaged header loses only the name.
     public func loadReporting(id: String) -> (name: String, points: [TrackPoint], warning: String?)? {
         let path = directory + "/" + id + ".track"
-        guard !id.contains("/"), let text = try? readTextFile(path, limit: 256 << 20), let parsed = TrackFile.parse(text) else { return nil }
+        guard !id.contains("/"), fileExists(path), let bytes = readFileBytes(path), bytes.count <= 256 << 20,
+              let parsed = TrackFile.parse(bytes) else { return nil }
         var problems: [String] = []
         if parsed.headerDamaged { problems.append("its header is damaged (the name and start are lost)") }
         if parsed.skipped > 0 { problems.append("\(parsed.skipped) damaged or torn lines were skipped") }

@@ -51,12 +51,12 @@ enum DisplayFixtures {
         weather.graphs = [("1h", (0..<60).map { 1_017.5 - Double($0) / 60 }), ("6h", (0..<72).map { 1_020 - Double($0) / 24 }),
                           ("24h", (0..<96).map { 1_019 + sin(Double($0) / 15) }), ("7d", (0..<168).map { 1_012 + Double($0 % 40) / 8 })]
         model.weather = weather
-        var sky = DisplayModel.SkyPanel()
+        var sky = SkyPanel()
         sky.next = ("sunset", "16:46", 6_360)
         sky.events = [("astronomicalDawn", "05:49"), ("nauticalDawn", "06:25"), ("civilDawn", "07:03"), ("blueHourMorning", "07:03-07:15"),
                       ("sunrise", "07:37"), ("goldenHourMorning", "07:15-08:24"), ("solarNoon", "12:12"), ("goldenHourEvening", "16:00-17:08"),
                       ("sunset", "16:46"), ("blueHourEvening", "17:08-17:21"), ("civilDusk", "17:21"), ("nauticalDusk", "17:59"),
-                      ("astronomicalDusk", "18:35")].map { DisplayModel.SkyPanel.Moment(name: $0.0, clock: $0.1) }
+                      ("astronomicalDusk", "18:35")].map { SkyPanel.Moment(name: $0.0, clock: $0.1) }
         sky.dayLength = 32_940
         sky.sunAltitude = 9.8
         sky.sunAzimuth = 228

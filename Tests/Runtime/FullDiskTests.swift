@@ -45,7 +45,7 @@ import Testing
         recording.append(point(200), now: 201_000_000_000)
         #expect(recording.unwritten == 0 && recording.writeError == 0)
         #expect(recording.flush())
-        let parsed = try #require(TrackFile.parse(try readTextFile(path)))
+        let parsed = try #require(TrackFile.parse(readFileBytes(path) ?? []))
         #expect(parsed.points.count == 201 && parsed.skipped == 0, "\(parsed.points.count) points, \(parsed.skipped) skipped")
     }
 }

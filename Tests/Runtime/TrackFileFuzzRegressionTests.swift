@@ -11,6 +11,6 @@ import Testing
     @Test func aStartNoCalendarCanWriteIsUnknown() throws {
         let parsed = try #require(TrackFile.parse("# lodestone track 1 name=Walk started=1e308\n"))
         #expect(parsed.started == 0)
-        #expect(TrackFile.header(name: parsed.name, started: parsed.started, tags: parsed.tags).hasPrefix(TrackFile.magic))
+        #expect(TrackFile.header(name: parsed.name, started: parsed.started, tags: parsed.tags).hasPrefix(TrackFile.recordMagic))
     }
 }

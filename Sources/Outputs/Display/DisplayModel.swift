@@ -73,37 +73,6 @@ public struct DisplayModel: Sendable {
         public init() {}
     }
 
-    public struct SkyPanel: Sendable {
-        public struct Moment: Sendable {
-            public var name: String
-            /// Local time of day "06:42", or nil when it does not happen today.
-            public var clock: String?
-            public init(name: String, clock: String?) {
-                self.name = name
-                self.clock = clock
-            }
-        }
-        /// The next event and seconds until it.
-        public var next: (name: String, clock: String, seconds: Double)?
-        /// The day's events in order (dawns, sunrise, noon, sunset, dusks, golden and blue hours).
-        public var events: [Moment] = []
-        public var dayLength = Double.nan
-        public var sunAltitude = Double.nan
-        public var sunAzimuth = Double.nan
-        /// "day", "civil twilight", "night".
-        public var light = ""
-        public var moonPhase = ""
-        public var moonIllumination = Double.nan
-        public var moonAge = Double.nan
-        /// The astronomical season now, the next one, whole days until it and the fraction of
-        /// the current season gone by.
-        public var season = ""
-        public var nextSeason = ""
-        public var daysUntilSeason = 0
-        public var seasonProgress = Double.nan
-        public init() {}
-    }
-
     public struct TrackPanel: Sendable {
         /// "recording", "paused", "stopped".
         public var state = "stopped"

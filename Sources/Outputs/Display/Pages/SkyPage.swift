@@ -1,4 +1,5 @@
 import LodestoneCore
+import LodestoneReports
 /// The sky page: the next sun event with its countdown, the day's events, the Moon, and the
 /// season with its countdown and progress.
 enum SkyPage {
@@ -60,7 +61,7 @@ enum SkyPage {
         }
     }
 
-    static func drawMoonAndSeason(_ sky: DisplayModel.SkyPanel, wide: Bool, on page: inout PageWriter) {
+    static func drawMoonAndSeason(_ sky: SkyPanel, wide: Bool, on page: inout PageWriter) {
         let percent = sky.moonIllumination.isFinite ? "\(Int((sky.moonIllumination * 100).rounded()))%" : "--"
         if wide {
             let age = sky.moonAge.isFinite ? "  age \(fixed(sky.moonAge, 1)) d" : ""
