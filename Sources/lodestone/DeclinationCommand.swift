@@ -148,19 +148,5 @@ enum DeclinationCommand {
     }
 
     /// `value` with exactly `decimals` places (trailing zeros kept, so columns read evenly).
-    static func places(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return "--" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 1e15 else { return String(value) }
-        let digits = Int64(scaled)
-        let divisor = Int64(scale)
-        var text = (value < 0 && digits != 0 ? "-" : "") + String(digits / divisor)
-        if decimals > 0 {
-            let fraction = String(digits % divisor)
-            text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
-        }
-        return text
-    }
+    static func places(_ value: Double, _ decimals: Int) -> String { DecimalText.format(value, decimals, unknown: "--") }
 }

@@ -6,33 +6,28 @@ import LodestoneReports
 /// Gathers what the display pages show from the running services, once per redraw.
 final class DisplayFeed {
     let deviceName: String
-    let compass: CompassService?
-    let motion: MotionService?
-    let positions: PositionService?
-    let waypoints: WaypointService?
-    let chronicle: Chronicle?
-    let sky: SkyService?
-    let tracks: TrackService?
+    let services: OutputServices
     /// The adaptive sampling profile, when adaptive sampling runs.
     let profile: () -> String?
     /// Socket clients, the loop's statistics and the task table, from the output loop.
     let health: () -> (Int, LoopStatistics, [TaskLine])
     private var trackFigures: (name: String, points: Int, statistics: TrackStatistics)?
 
-    init(deviceName: String, compass: CompassService?, motion: MotionService?, positions: PositionService?, waypoints: WaypointService?,
-         chronicle: Chronicle?, sky: SkyService?, tracks: TrackService?, profile: @escaping () -> String?,
+    init(deviceName: String, services: OutputServices, profile: @escaping () -> String?,
          health: @escaping () -> (Int, LoopStatistics, [TaskLine])) {
         self.deviceName = deviceName
-        self.compass = compass
-        self.motion = motion
-        self.positions = positions
-        self.waypoints = waypoints
-        self.chronicle = chronicle
-        self.sky = sky
-        self.tracks = tracks
+        self.services = services
         self.profile = profile
         self.health = health
     }
+
+    private var compass: CompassService? { services.compass }
+    private var motion: MotionService? { services.motion }
+    private var positions: PositionService? { services.positions }
+    private var waypoints: WaypointService? { services.waypoints }
+    private var chronicle: Chronicle? { services.chronicle }
+    private var sky: SkyService? { services.sky }
+    private var tracks: TrackService? { services.tracks }
 
     /// Everything the pages show: `shown` is the state as displayed (the heading smoothed),
     /// `latest` the newest one.

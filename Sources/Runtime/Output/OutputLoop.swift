@@ -69,9 +69,7 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     /// The motion service's flip state last seen, so each flip toggles the theme once.
     var flipNight = false
     /// Gathers what the pages show from the services.
-    lazy var displayFeed = DisplayFeed(deviceName: deviceName, compass: services.compass, motion: services.motion,
-                                       positions: services.positions, waypoints: services.waypoints, chronicle: services.chronicle,
-                                       sky: services.sky, tracks: services.tracks,
+    lazy var displayFeed = DisplayFeed(deviceName: deviceName, services: services,
                                        profile: { [unowned self] in self.adaptive?.profile },
                                        health: { [unowned self] in (self.server?.clientCount ?? 0, self.scheduler.loopStatistics.read(), self.taskLines()) })
 
