@@ -137,13 +137,51 @@ public struct CivilTime: Sendable, Equatable {
     }
 
     public var iso8601: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        appendISO8601(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `iso8601` appended to `bytes`.
+    public func appendISO8601(to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: writeISO8601(to: base)))
+        }
+    }
+
+    /// `iso8601` written at `destination` (room for 24 bytes) without building a String (the
+    /// reports' times); returns the bytes written.
+    public func writeISO8601(to destination: UnsafeMutablePointer<UInt8>) -> Int {
         // To the nearest millisecond: a receiver's "12.949" is 12.94899... once it has been
         // added to a day's seconds, and cutting it would write .948. A second that rounds up
         // to 60 is written as the next minute's (a whole second is exact in a Double).
         let millis = Int((second * 1000).rounded())
-        if millis >= 60_000 { return CivilTime(unixSeconds: unixSeconds.rounded(.up)).iso8601 }
-        return zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2) + "T" + zeroPadded(hour, 2) + ":"
-            + zeroPadded(minute, 2) + ":" + zeroPadded(millis / 1000, 2) + "." + zeroPadded(millis % 1000, 3) + "Z"
+        if millis >= 60_000 { return CivilTime(unixSeconds: unixSeconds.rounded(.up)).writeISO8601(to: destination) }
+        let zero = UInt8(ascii: "0")
+        func two(_ value: Int, at offset: Int) {
+            destination[offset] = zero + UInt8(truncatingIfNeeded: value / 10 % 10)
+            destination[offset + 1] = zero + UInt8(truncatingIfNeeded: value % 10)
+        }
+        let year = min(max(self.year, 0), 9999)
+        two(year / 100, at: 0)
+        two(year % 100, at: 2)
+        destination[4] = UInt8(ascii: "-")
+        two(month, at: 5)
+        destination[7] = UInt8(ascii: "-")
+        two(day, at: 8)
+        destination[10] = UInt8(ascii: "T")
+        two(hour, at: 11)
+        destination[13] = UInt8(ascii: ":")
+        two(minute, at: 14)
+        destination[16] = UInt8(ascii: ":")
+        two(millis / 1000, at: 17)
+        destination[19] = UInt8(ascii: ".")
+        destination[20] = zero + UInt8(truncatingIfNeeded: millis / 100 % 10)
+        two(millis % 100, at: 21)
+        destination[23] = UInt8(ascii: "Z")
+        return 24
     }
 }
 
@@ -151,4 +189,58 @@ public struct CivilTime: Sendable, Equatable {
 public func zeroPadded(_ value: Int, _ width: Int) -> String {
     let text = String(value)
     return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+}
+
+/// Writes UTC times as `CivilTime.iso8601` does, for a writer of many times: the date is worked
+/// out once per day and kept; the time of day comes from whole milliseconds.
+public struct ISO8601Writer: Sendable {
+    private var day = Int.min
+    /// "YYYY-MM-DDT" of `day` (11 bytes).
+    private var date: (UInt64, UInt64) = (0, 0)
+
+    public init() {}
+
+    /// Writes `utc` (seconds since 1970) at `destination` (room for 24 bytes); returns the bytes written.
+    public mutating func write(_ utc: Double, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        // An instant outside the calendar's years is written as CivilTime holds it.
+        guard utc >= CivilTime.writableSeconds.lowerBound, utc < CivilTime.writableSeconds.upperBound - 1 else {
+            return CivilTime(unixSeconds: utc).writeISO8601(to: destination)
+        }
+        let millis = Int((utc * 1000).rounded())
+        var dayNumber = millis / 86_400_000
+        var ofDay = millis - dayNumber * 86_400_000
+        if ofDay < 0 {
+            dayNumber -= 1
+            ofDay += 86_400_000
+        }
+        if dayNumber != day {
+            let midnight = CivilTime(unixSeconds: Double(dayNumber) * 86_400)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { whole in
+                guard let base = whole.baseAddress else { return }
+                _ = midnight.writeISO8601(to: base)
+                withUnsafeMutableBytes(of: &date) { kept in
+                    for index in 0..<11 { kept[index] = base[index] }
+                }
+            }
+            day = dayNumber
+        }
+        withUnsafeBytes(of: date) { kept in
+            for index in 0..<11 { destination[index] = kept[index] }
+        }
+        let zero = UInt8(ascii: "0")
+        func two(_ value: Int, at offset: Int) {
+            destination[offset] = zero + UInt8(truncatingIfNeeded: value / 10)
+            destination[offset + 1] = zero + UInt8(truncatingIfNeeded: value % 10)
+        }
+        two(ofDay / 3_600_000, at: 11)
+        destination[13] = UInt8(ascii: ":")
+        two(ofDay / 60_000 % 60, at: 14)
+        destination[16] = UInt8(ascii: ":")
+        two(ofDay / 1000 % 60, at: 17)
+        destination[19] = UInt8(ascii: ".")
+        destination[20] = zero + UInt8(truncatingIfNeeded: ofDay % 1000 / 100)
+        two(ofDay % 100, at: 21)
+        destination[23] = UInt8(ascii: "Z")
+        return 24
+    }
 }

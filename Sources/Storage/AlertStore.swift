@@ -48,7 +48,11 @@ public final class AlertStore {
 
     /// Saves the rules; false when the file cannot be written.
     func saveRules(_ rules: [AlertRules.Rule]) -> Bool {
-        let items = rules.map(GPSDReports.alertRule)
+        let items = rules.map { rule -> String in
+            var json = JSONBuffer(capacity: 128)
+            GPSDReports.alertRule(rule, into: &json)
+            return json.text
+        }
         return writeFileAtomically(settingsPath, Array(("[" + items.joined(separator: ",\n") + "]\n").utf8))
     }
 

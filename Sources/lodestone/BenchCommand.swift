@@ -12,6 +12,7 @@ enum BenchCommand {
             switch kernel {
             case "attitude": return AttitudeCostBench.kernel(updates: updates).isFinite ? 0 : 1
             case "nmea": return NMEACostBench.kernel(sentences: updates) > 0 ? 0 : 1
+            case "tpv", "sky": return ReportCostBench.kernel(kernel, reports: updates) > 0 ? 0 : 1
             case "clients":
                 // The socket-load comparison alone, with and without the sampling thread pinned.
                 for pin in [false, true] {
@@ -21,7 +22,7 @@ enum BenchCommand {
                     }
                 }
                 return 0
-            default: throw UsageError(message: "--kernel takes attitude, nmea or clients")
+            default: throw UsageError(message: "--kernel takes attitude, nmea, tpv, sky or clients")
             }
         }
         let seconds = try options.number("seconds", in: 0.5...600) ?? 5
@@ -38,6 +39,8 @@ enum BenchCommand {
         if !json { writeOut("NMEA parser instructions and nanoseconds per sentence...\n") }
         let nmeaInstructions = AttitudeCostBench.callgrind(kernel: "nmea", functions: ["*NMEAParser*parse*"], count: 7000).0?.first
         let nmeaNanoseconds = NMEACostBench.nanosecondsPerSentence()
+        if !json { writeOut("gpsd report instructions, TPV and SKY with 20 satellites (callgrind)...\n") }
+        let reportCost = ReportCostBench.run()
         if !json { writeOut("track list and search with 1,000 stored tracks...\n") }
         let trackList = TrackListBench.run()
         if !json { writeOut("the sampling loop with no socket clients, then with 100 at 50 Hz (10 s each)...\n") }
@@ -77,6 +80,14 @@ enum BenchCommand {
         if let nmeaInstructions { nmea.number("instructionsPerSentence", nmeaInstructions, decimals: 0) } else { nmea.null("instructionsPerSentence") }
         nmea.number("nsPerSentence", nmeaNanoseconds, decimals: 1)
         report.raw("nmea", nmea.finished)
+        var reports = JSONObjectWriter()
+        for (name, figure) in [("tpv", reportCost.tpv), ("sky", reportCost.sky)] {
+            var one = JSONObjectWriter()
+            if let figure { one.number("instructions", figure, decimals: 0) } else { one.null("instructions") }
+            reports.raw(name, one.finished)
+        }
+        if let note = reportCost.note { reports.string("note", note) }
+        report.raw("reports", reports.finished)
         if let trackList {
             var w = JSONObjectWriter()
             w.integer("tracks", trackList.tracks)
@@ -108,6 +119,8 @@ enum BenchCommand {
             let cost = attitude.0.map { "\(fixed($0.update, 0)) instructions per update, plus \(fixed($0.gyroBias, 0)) for the gyro bias (callgrind)" }
             writeOut("attitude filter: \(cost ?? attitude.1 ?? "not measured")\n")
             writeOut("NMEA parser: \(nmeaInstructions.map { fixed($0, 0) + " instructions, " } ?? "")\(fixed(nmeaNanoseconds, 1)) ns per sentence\n")
+            writeOut("gpsd reports: " + (reportCost.tpv.map { "TPV \(fixed($0, 0)) instructions, " } ?? "")
+                     + (reportCost.sky.map { "SKY (20 satellites) \(fixed($0, 0)) instructions" } ?? reportCost.note ?? "not measured") + "\n")
             writeOut("track list: " + (trackList.map { "\(fixed($0.listMilliseconds, 1)) ms to list, \(fixed($0.searchMilliseconds, 1)) ms to search \($0.tracks) tracks" }
                                        ?? "could not create the tracks in /tmp") + "\n")
             if let clientLoad {

@@ -45,3 +45,43 @@ import Testing
         }
     }
 }
+
+/// The one JSON writer: structure, escapes, storage kept and copied on write.
+@Suite struct JSONBufferTests {
+    @Test func writesNestedReportsWithCommasWhereTheyBelong() throws {
+        var json = JSONBuffer(capacity: 8)
+        json.beginReport("SKY")
+        json.number("hdop", 0.9, decimals: 2)
+        json.number("pdop", .nan)
+        json.beginArray("satellites")
+        for prn in 1...3 {
+            json.beginObject()
+            json.integer("PRN", prn)
+            json.bool("used", prn != 2)
+            json.endObject()
+        }
+        json.endArray()
+        json.string("note", "a \"quoted\"\tword\u{1}")
+        json.time("time", 1_782_028_801.25)
+        json.endObject()
+        #expect(json.text == #"{"class":"SKY","hdop":0.9,"satellites":[{"PRN":1,"used":true},{"PRN":2,"used":false},{"PRN":3,"used":true}],"note":"a \"quoted\"\tword\u0001","time":"2026-06-21T08:00:01.250Z"}"#)
+        let parsed = try JSONValue.parse(json.text)
+        #expect(parsed["satellites"]?.arrayValue?.count == 3 && parsed["pdop"] == nil)
+    }
+
+    @Test func aCopyIsItsOwnAndResetKeepsNothing() {
+        var first = JSONBuffer(capacity: 4)
+        first.beginObject()
+        first.string("a", "1")
+        var second = first
+        second.string("b", "2")
+        first.endObject()
+        second.endObject()
+        #expect(first.text == #"{"a":"1"}"#)
+        #expect(second.text == #"{"a":"1","b":"2"}"#)
+        second.reset()
+        second.beginObject()
+        second.endObject()
+        #expect(second.text == "{}" && first.text == #"{"a":"1"}"#)
+    }
+}

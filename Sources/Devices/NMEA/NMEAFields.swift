@@ -3,35 +3,44 @@ import LodestoneCore
 /// The comma-separated fields of one checksum-verified NMEA sentence, read in place.
 /// Field 0 is the address ("GPGGA"); numbers are parsed without allocating.
 public struct NMEAFields {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    /// Start index and length of each field, for up to `capacity` fields.
-    private var starts: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
-                         Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                                                    0, 0, 0, 0, 0, 0, 0, 0)
+    /// The sentence between `$` and `*`.
+    private let base: UnsafePointer<UInt8>
+    private let length: Int
+    /// Where each field starts (one past its comma), and after the last one where the sentence
+    /// ends plus one, as small offsets: the table is 32 bytes, cheap to carry by value.
+    private var starts: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
     public private(set) var count = 0
     static let capacity = 24
 
-    /// Splits `sentence` ("$GPGGA,...*hh") after checking its checksum; nil when it is not a
-    /// valid sentence.
+    /// Splits `sentence` ("$GPGGA,...*hh") after checking its checksum, in one pass; nil when it
+    /// is not a valid sentence (or longer than 255 bytes, far beyond NMEA's 82).
     public init?(_ sentence: UnsafeBufferPointer<UInt8>) {
-        guard sentence.count >= 9, sentence[0] == UInt8(ascii: "$") || sentence[0] == UInt8(ascii: "!") else { return nil }
+        guard sentence.count >= 9, sentence.count <= 255, let start = sentence.baseAddress,
+              start[0] == UInt8(ascii: "$") || start[0] == UInt8(ascii: "!") else { return nil }
         let star = sentence.count - 3
-        guard sentence[star] == UInt8(ascii: "*"),
-              let high = Self.hexValue(sentence[star + 1]), let low = Self.hexValue(sentence[star + 2]) else { return nil }
+        guard start[star] == UInt8(ascii: "*"),
+              let high = Self.hexValue(start[star + 1]), let low = Self.hexValue(start[star + 2]) else { return nil }
+        base = start + 1
+        length = star - 1
         var checksum: UInt8 = 0
-        for index in 1..<star { checksum ^= sentence[index] }
-        guard checksum == high << 4 | low else { return nil }
-        bytes = UnsafeBufferPointer(rebasing: sentence[1..<star])
-        var start = 0
-        withUnsafeMutableBytes(of: &starts) { raw in
-            let table = raw.bindMemory(to: Int.self)
-            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: ",") {
-                guard count < Self.capacity else { break }
-                table[count] = start
-                count += 1
-                start = index + 1
+        var fields = 1
+        var table = starts
+        withUnsafeMutableBytes(of: &table) { raw in
+            raw[0] = 0
+            for index in 0..<length {
+                let byte = base[index]
+                checksum ^= byte
+                if byte == UInt8(ascii: ","), fields < Self.capacity {
+                    raw[fields] = UInt8(truncatingIfNeeded: index + 1)
+                    fields += 1
+                }
             }
+            // The end of the last field, as if a comma followed it.
+            raw[fields] = UInt8(truncatingIfNeeded: length + 1)
         }
+        guard checksum == high << 4 | low else { return nil }
+        starts = table
+        count = fields
     }
 
     static func hexValue(_ byte: UInt8) -> UInt8? {
@@ -44,13 +53,21 @@ public struct NMEAFields {
     }
 
     private func range(_ field: Int) -> Range<Int> {
-        guard field < count else { return 0..<0 }
-        return withUnsafeBytes(of: starts) { raw in
-            let table = raw.bindMemory(to: Int.self)
-            let start = table[field]
-            let end = field + 1 < count ? table[field + 1] - 1 : bytes.count
-            return start..<end
+        guard field >= 0, field < count else { return 0..<0 }
+        return offset(field)..<(offset(field &+ 1) &- 1)
+    }
+
+    /// Entry `index` of the offset table, read from its word without copying the table.
+    @inline(__always)
+    private func offset(_ index: Int) -> Int {
+        let word: UInt64
+        switch index >> 3 {
+        case 0: word = starts.0
+        case 1: word = starts.1
+        case 2: word = starts.2
+        default: word = starts.3
         }
+        return Int(truncatingIfNeeded: (word >> UInt64((index & 7) &* 8)) & 0xFF)
     }
 
     public func isEmpty(_ field: Int) -> Bool { range(field).isEmpty }
@@ -59,22 +76,22 @@ public struct NMEAFields {
     public var sentenceType: UInt32 {
         let r = range(0)
         guard r.count >= 3 else { return 0 }
-        return UInt32(bytes[r.upperBound - 3]) << 16 | UInt32(bytes[r.upperBound - 2]) << 8 | UInt32(bytes[r.upperBound - 1])
+        return UInt32(base[r.upperBound - 3]) << 16 | UInt32(base[r.upperBound - 2]) << 8 | UInt32(base[r.upperBound - 1])
     }
 
     /// The talker ("GP", "GN", "GL", ...) packed into an integer; 0 for proprietary sentences.
     public var talker: UInt16 {
         let r = range(0)
         guard r.count == 5 else { return 0 }
-        return UInt16(bytes[r.lowerBound]) << 8 | UInt16(bytes[r.lowerBound + 1])
+        return UInt16(base[r.lowerBound]) << 8 | UInt16(base[r.lowerBound + 1])
     }
 
     /// Whether this is the proprietary sentence `$P` + `name` ("GRMZ" for Garmin's `$PGRMZ`).
     public func isProprietary(_ name: StaticString) -> Bool {
         let r = range(0)
-        guard r.count == name.utf8CodeUnitCount + 1, bytes[r.lowerBound] == UInt8(ascii: "P") else { return false }
+        guard r.count == name.utf8CodeUnitCount + 1, base[r.lowerBound] == UInt8(ascii: "P") else { return false }
         let p = name.utf8Start
-        for offset in 0..<name.utf8CodeUnitCount where bytes[r.lowerBound + 1 + offset] != p[offset] { return false }
+        for offset in 0..<name.utf8CodeUnitCount where base[r.lowerBound + 1 + offset] != p[offset] { return false }
         return true
     }
 
@@ -86,45 +103,60 @@ public struct NMEAFields {
     /// The first character of a field (status letters, hemispheres), or 0 when empty.
     public func character(_ field: Int) -> UInt8 {
         let r = range(field)
-        return r.isEmpty ? 0 : bytes[r.lowerBound]
+        return r.isEmpty ? 0 : base[r.lowerBound]
     }
 
     /// A decimal number ("-12.345"), or NaN when the field is empty or not a number.
     public func number(_ field: Int) -> Double {
-        let r = range(field)
-        guard !r.isEmpty else { return .nan }
-        var index = r.lowerBound
-        var negative = false
-        if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-            negative = bytes[index] == UInt8(ascii: "-")
-            index += 1
-        }
-        var value = 0.0
-        var scale = 0.0
-        var digits = 0
-        while index < r.upperBound {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: ".") {
-                guard scale == 0 else { return .nan }
-                scale = 1
-            } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                value = value * 10 + Double(byte - UInt8(ascii: "0"))
-                if scale != 0 { scale *= 10 }
-                digits += 1
-            } else {
-                return .nan
-            }
-            index += 1
-        }
-        guard digits > 0 else { return .nan }
-        if scale > 1 { value /= scale }
-        return negative ? -value : value
+        guard let digits = decimal(field) else { return .nan }
+        // Both exact below 2^53 and 10^22: the quotient is the correctly rounded value, the same
+        // a digit-by-digit reading in Doubles gives for every field a receiver writes.
+        var value = Double(digits.mantissa)
+        if digits.places > 0 { value /= Self.powersOfTen[digits.places] }
+        return digits.negative ? -value : value
     }
 
-    /// An integer field, or nil.
+    /// An integer field ("08", "-3", "12.0"), or nil when it is empty, not a number or not whole.
     public func integer(_ field: Int) -> Int? {
-        let value = number(field)
-        return Int(whole: value, in: -999_999_999...999_999_999)
+        guard var digits = decimal(field) else { return nil }
+        while digits.places > 0 {
+            guard digits.mantissa % 10 == 0 else { return nil }
+            digits.mantissa /= 10
+            digits.places -= 1
+        }
+        guard digits.mantissa <= 999_999_999 else { return nil }
+        return digits.negative ? -Int(digits.mantissa) : Int(digits.mantissa)
+    }
+
+    static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
+    /// A field's digits as one integer and the places after the point; nil when the field is
+    /// empty, holds anything but a sign, digits and one point, or more digits than a Double
+    /// holds exactly (15).
+    private func decimal(_ field: Int) -> (mantissa: UInt64, places: Int, negative: Bool)? {
+        let r = range(field)
+        guard !r.isEmpty else { return nil }
+        var index = r.lowerBound
+        let negative = base[index] == UInt8(ascii: "-")
+        if negative || base[index] == UInt8(ascii: "+") { index += 1 }
+        var mantissa: UInt64 = 0
+        var point = -1
+        let first = index
+        while index < r.upperBound {
+            let digit = base[index] &- UInt8(ascii: "0")
+            if digit < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+            } else if base[index] == UInt8(ascii: ".") && point < 0 {
+                point = index
+            } else {
+                return nil
+            }
+            index &+= 1
+        }
+        let places = point < 0 ? 0 : r.upperBound &- point &- 1
+        let digits = r.upperBound &- first &- (point < 0 ? 0 : 1)
+        guard digits > 0, digits <= 15 else { return nil }
+        return (mantissa, places, negative)
     }
 
     /// A latitude or longitude ("ddmm.mmmm" + hemisphere field), degrees, or NaN.

@@ -11,11 +11,11 @@ extension GPSDReports {
     /// Lodestone's: `headingAccuracy` (one sigma, degrees), `declination`, `calibration`
     /// (uncalibrated, inProgress, good, poor), `interference`, the bearing lock (`bearing`,
     /// signed `deviation`, positive clockwise of it, `offCourse`) and `level`.
-    public static func att(_ report: AttitudeReport) -> String {
+    public static func att(_ report: AttitudeReport, into w: inout JSONBuffer) {
         let state = report.state
-        var w = JSONObjectWriter(class: "ATT")
+        w.beginReport("ATT")
         w.string("device", report.device)
-        w.string("time", iso(report.time))
+        w.time("time", report.time)
         if let attitude = state.attitude {
             if let heading = state.trueHeading { w.number("heading", heading, decimals: 2) }
             w.number("mheading", attitude.magneticHeading, decimals: 2)
@@ -38,19 +38,19 @@ extension GPSDReports {
         }
         if let level = report.level { w.bool("level", level) }
         appendInertial(&w, imu: state.imu, magnetic: state.magnetic)
-        return w.finished
+        w.endObject()
     }
 
     /// IMU: the raw inertial and magnetic readings of one sample, at the sample's time.
-    public static func imu(_ report: InertialReport) -> String {
-        var w = JSONObjectWriter(class: "IMU")
+    public static func imu(_ report: InertialReport, into w: inout JSONBuffer) {
+        w.beginReport("IMU")
         w.string("device", report.device)
-        w.string("time", iso(report.time))
+        w.time("time", report.time)
         appendInertial(&w, imu: report.imu, magnetic: report.magnetic)
-        return w.finished
+        w.endObject()
     }
 
-    static func appendInertial(_ w: inout JSONObjectWriter, imu: ImuSample?, magnetic: MagneticSample?) {
+    static func appendInertial(_ w: inout JSONBuffer, imu: ImuSample?, magnetic: MagneticSample?) {
         if let imu {
             w.number("acc_x", imu.acceleration.x)
             w.number("acc_y", imu.acceleration.y)
@@ -70,9 +70,9 @@ extension GPSDReports {
     }
 
     /// MOTION (Lodestone): steps, cadence (steps/min), distance (m), motion state, level.
-    static func motion(_ report: MotionReport) -> String {
-        var w = JSONObjectWriter(class: "MOTION")
-        w.string("time", iso(report.time))
+    static func motion(_ report: MotionReport, into w: inout JSONBuffer) {
+        w.beginReport("MOTION")
+        w.time("time", report.time)
         w.string("state", report.state.rawValue)
         w.integer("steps", report.steps)
         w.number("cadence", report.cadence, decimals: 1)
@@ -80,6 +80,6 @@ extension GPSDReports {
         w.bool("level", report.level)
         w.number("tilt", report.tilt, decimals: 2)
         w.bool("nightTheme", report.nightTheme)
-        return w.finished
+        w.endObject()
     }
 }

@@ -4,8 +4,8 @@ import LodestoneReports
 
 extension GPSDReports {
     /// EVENT (Lodestone): `event` names what happened; the fields after it say the rest.
-    static func event(_ report: EventReport) -> String {
-        var w = JSONObjectWriter(class: "EVENT")
+    static func event(_ report: EventReport, into w: inout JSONBuffer) {
+        w.beginReport("EVENT")
         switch report.event {
         case .motion(let from, let to):
             w.string("event", "motion")
@@ -49,7 +49,9 @@ extension GPSDReports {
             w.string("sensor", "magnetometer")
             w.string("status", c.status.rawValue)
             w.number("progress", c.progress, decimals: 2)
-            w.raw("missing", strings(c.missing.map(\.rawValue)))
+            w.beginArray("missing")
+            for direction in c.missing { w.element(direction.rawValue) }
+            w.endArray()
             if let error = c.expectedHeadingError { w.number("expectedHeadingError", error, decimals: 2) }
             w.string("message", c.message)
         case .gps(let warning, let active, let age):
@@ -68,7 +70,7 @@ extension GPSDReports {
             w.string("button", name)
             w.string("action", action)
         }
-        if let time = report.time { w.string("time", iso(time)) }
-        return w.finished
+        if let time = report.time { w.time("time", time) }
+        w.endObject()
     }
 }

@@ -5,13 +5,13 @@ import LodestoneReports
 extension GPSDReports {
     /// TPV. `time` is the fix's own UTC; fields the receiver did not give are left out.
     /// Lodestone adds `confidence` (0..100) when the running device has assessed the fix.
-    public static func tpv(_ report: PositionReport) -> String {
+    public static func tpv(_ report: PositionReport, into w: inout JSONBuffer) {
         let fix = report.fix
-        var w = JSONObjectWriter(class: "TPV")
+        w.beginReport("TPV")
         w.string("device", report.device)
         w.integer("mode", fix.mode.rawValue)
         if fix.deadReckoning { w.integer("status", 5) }
-        if let utc = fix.utc { w.string("time", iso(utc)) }
+        if let utc = fix.utc { w.time("time", utc) }
         if fix.mode.rawValue >= 2 {
             w.number("lat", fix.latitude, decimals: 9)
             w.number("lon", fix.longitude, decimals: 9)
@@ -28,34 +28,35 @@ extension GPSDReports {
         w.number("eph", fix.eph, decimals: 3)
         w.number("epv", fix.epv, decimals: 3)
         if let confidence = report.confidence { w.integer("confidence", confidence) }
-        return w.finished
+        w.endObject()
     }
 
     /// SKY: `PRN`, `el`, `az` (degrees), `ss` (dB-Hz), `used` for each satellite.
-    public static func sky(_ report: SatelliteReport) -> String {
-        var w = JSONObjectWriter(class: "SKY")
+    public static func sky(_ report: SatelliteReport, into w: inout JSONBuffer) {
+        w.beginReport("SKY")
         w.string("device", report.device)
         w.number("hdop", report.hdop, decimals: 2)
         w.number("pdop", report.pdop, decimals: 2)
         w.number("vdop", report.vdop, decimals: 2)
         w.integer("nSat", report.satellites.count)
         w.integer("uSat", report.satellites.filter(\.used).count)
-        let list = report.satellites.map { s -> String in
-            var item = JSONObjectWriter()
-            item.integer("PRN", s.prn)
-            item.number("el", s.elevation, decimals: 1)
-            item.number("az", s.azimuth, decimals: 1)
-            item.number("ss", s.snr, decimals: 1)
-            item.bool("used", s.used)
-            return item.finished
+        w.beginArray("satellites")
+        for s in report.satellites {
+            w.beginObject()
+            w.integer("PRN", s.prn)
+            w.number("el", s.elevation, decimals: 1)
+            w.number("az", s.azimuth, decimals: 1)
+            w.number("ss", s.snr, decimals: 1)
+            w.bool("used", s.used)
+            w.endObject()
         }
-        w.raw("satellites", "[" + list.joined(separator: ",") + "]")
-        return w.finished
+        w.endArray()
+        w.endObject()
     }
 
     /// WAYPOINT (Lodestone): the waypoint, and the way to it when known.
-    static func waypoint(_ report: WaypointReport) -> String {
-        var w = JSONObjectWriter(class: "WAYPOINT")
+    static func waypoint(_ report: WaypointReport, into w: inout JSONBuffer) {
+        w.beginReport("WAYPOINT")
         if let waypoint = report.waypoint {
             w.string("name", waypoint.name)
             w.number("lat", waypoint.latitude, decimals: 7)
@@ -66,22 +67,22 @@ extension GPSDReports {
         if let relative = report.relativeBearing { w.number("relativeBearing", relative, decimals: 1) }
         if let eta = report.timeToGo { w.number("timeToGo", eta, decimals: 0) }
         if let message = report.message { w.string("message", message) }
-        return w.finished
+        w.endObject()
     }
 
     /// TRACK (Lodestone): the recording's state, name, points and distance so far.
-    static func track(_ report: TrackReport) -> String {
-        var w = JSONObjectWriter(class: "TRACK")
+    static func track(_ report: TrackReport, into w: inout JSONBuffer) {
+        w.beginReport("TRACK")
         w.string("state", report.state)
         w.bool("autoPaused", report.autoPaused)
         if let recording = report.recording {
             w.string("name", recording.name)
-            w.raw("tags", strings(recording.tags))
+            strings("tags", recording.tags, into: &w)
             w.string("interval", recording.interval)
             w.integer("points", recording.points)
             w.number("distance", recording.distance, decimals: 1)
         }
         if let message = report.message { w.string("message", message) }
-        return w.finished
+        w.endObject()
     }
 }

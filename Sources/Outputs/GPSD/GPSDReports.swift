@@ -11,29 +11,45 @@ public enum GPSDReports {
     public static let protocolMinor = 14
     public static let release = "lodestone 0.1.0"
 
-    /// The one place a report becomes a gpsd JSON line.
-    public static func line(_ report: Report) -> String {
+    /// The one place a report becomes a gpsd JSON line: written into `json` (emptied first),
+    /// whose storage is kept from report to report.
+    public static func write(_ report: Report, into json: inout JSONBuffer) {
+        json.reset()
         switch report {
-        case .position(let r): return tpv(r)
-        case .satellites(let r): return sky(r)
-        case .attitude(let r): return att(r)
-        case .inertial(let r): return imu(r)
-        case .environment(let r): return env(r)
-        case .barometer(let r): return baro(r)
-        case .motion(let r): return motion(r)
-        case .event(let r): return event(r)
-        case .sun(let r): return sun(r)
-        case .track(let r): return track(r)
-        case .waypoint(let r): return waypoint(r)
-        case .alertRules(let r): return alertRules(r)
-        case .log(let r): return log(r)
-        case .snapshot(let s): return snapshot(s)
-        case .health(let r): return health(r)
-        case .devices(let r): return devices(r)
-        case .poll(let r): return poll(r)
-        case .error(let message): return error(message)
+        case .position(let r): tpv(r, into: &json)
+        case .satellites(let r): sky(r, into: &json)
+        case .attitude(let r): att(r, into: &json)
+        case .inertial(let r): imu(r, into: &json)
+        case .environment(let r): env(r, into: &json)
+        case .barometer(let r): baro(r, into: &json)
+        case .motion(let r): motion(r, into: &json)
+        case .event(let r): event(r, into: &json)
+        case .sun(let r): sun(r, into: &json)
+        case .track(let r): track(r, into: &json)
+        case .waypoint(let r): waypoint(r, into: &json)
+        case .alertRules(let r): alertRules(r, into: &json)
+        case .log(let r): log(r, into: &json)
+        case .snapshot(let s): snapshot(s, into: &json)
+        case .health(let r): health(r, into: &json)
+        case .devices(let r): devices(r, into: &json)
+        case .poll(let r): poll(r, into: &json)
+        case .error(let message):
+            json.beginReport("ERROR")
+            json.string("message", message)
+            json.endObject()
         }
     }
+
+    /// A report's line as text (files, the command line, tests).
+    public static func line(_ report: Report) -> String {
+        var json = JSONBuffer()
+        write(report, into: &json)
+        return json.text
+    }
+
+    public static func tpv(_ report: PositionReport) -> String { line(.position(report)) }
+    public static func sky(_ report: SatelliteReport) -> String { line(.satellites(report)) }
+    public static func health(_ report: HealthReport) -> String { line(.health(report)) }
 
     public static func version() -> String {
         var w = JSONObjectWriter(class: "VERSION")
@@ -62,15 +78,12 @@ public enum GPSDReports {
         return w.finished
     }
 
-    public static func error(_ message: String) -> String {
-        var w = JSONObjectWriter(class: "ERROR")
-        w.string("message", message)
-        return w.finished
-    }
-
-    /// A UTC time on the device's time base as the reports write it.
-    static func iso(_ utc: Double) -> String { CivilTime(unixSeconds: utc).iso8601 }
+    public static func error(_ message: String) -> String { line(.error(message)) }
 
     /// A list of strings as a JSON array.
-    static func strings(_ items: [String]) -> String { "[" + items.map(JSONObjectWriter.quoted).joined(separator: ",") + "]" }
+    static func strings(_ key: StaticString, _ items: [String], into w: inout JSONBuffer) {
+        w.beginArray(key)
+        for item in items { w.element(item) }
+        w.endArray()
+    }
 }

@@ -5,97 +5,109 @@ import LodestoneReports
 extension GPSDReports {
     /// HEALTH (Lodestone): sensor health, the sampling loop, each task of both task tables.
     /// Times in microseconds, rates in Hz.
-    public static func health(_ report: HealthReport) -> String {
+    public static func health(_ report: HealthReport, into w: inout JSONBuffer) {
         let state = report.state
-        var w = JSONObjectWriter(class: "HEALTH")
-        var sensors = JSONObjectWriter()
-        sensors.string("imu", state.imuHealth.name)
-        sensors.string("magnetometer", state.magnetometerHealth.name)
-        sensors.string("barometer", state.barometerHealth.name)
-        sensors.string("gps", state.gpsHealth.name)
-        w.raw("sensors", sensors.finished)
+        w.beginReport("HEALTH")
+        w.beginObject("sensors")
+        w.string("imu", state.imuHealth.name)
+        w.string("magnetometer", state.magnetometerHealth.name)
+        w.string("barometer", state.barometerHealth.name)
+        w.string("gps", state.gpsHealth.name)
+        w.endObject()
         // When each sensor's health last changed, for sensors whose health has changed: a
         // client asking now and then still learns when a chip went quiet.
-        var changed = JSONObjectWriter()
         let times = report.sensorsChanged
-        for (role, time) in [("imu", times.imu), ("magnetometer", times.magnetometer), ("barometer", times.barometer), ("gps", times.gps)] {
-            if let time { changed.string(role, iso(time)) }
-        }
-        w.raw("sensorsChanged", changed.finished)
+        w.beginObject("sensorsChanged")
+        if let time = times.imu { w.time("imu", time) }
+        if let time = times.magnetometer { w.time("magnetometer", time) }
+        if let time = times.barometer { w.time("barometer", time) }
+        if let time = times.gps { w.time("gps", time) }
+        w.endObject()
         if let storage = report.storage { w.string("storage", storage) }
         let loop = report.loop
-        var l = JSONObjectWriter()
-        l.number("rateHz", loop.rateHz, decimals: 1)
-        l.integer("ticks", Int(loop.ticks))
-        l.integer("overruns", Int(loop.overruns))
-        l.integer("droppedTicks", Int(loop.droppedTicks))
-        l.number("latenessP50us", loop.latenessP50Microseconds, decimals: 1)
-        l.number("latenessP99us", loop.latenessP99Microseconds, decimals: 1)
-        l.number("latenessMaxus", loop.latenessMaxMicroseconds, decimals: 1)
-        w.raw("loop", l.finished)
-        w.raw("tasks", tasks(report.tasks))
-        w.raw("outputTasks", tasks(report.outputTasks))
+        w.beginObject("loop")
+        w.number("rateHz", loop.rateHz, decimals: 1)
+        w.integer("ticks", Int(clamping: loop.ticks))
+        w.integer("overruns", Int(clamping: loop.overruns))
+        w.integer("droppedTicks", Int(clamping: loop.droppedTicks))
+        w.number("latenessP50us", loop.latenessP50Microseconds, decimals: 1)
+        w.number("latenessP99us", loop.latenessP99Microseconds, decimals: 1)
+        w.number("latenessMaxus", loop.latenessMaxMicroseconds, decimals: 1)
+        w.endObject()
+        w.beginArray("tasks")
+        tasks(report.tasks, into: &w)
+        w.endArray()
+        w.beginArray("outputTasks")
+        tasks(report.outputTasks, into: &w)
+        w.endArray()
         w.integer("ringOverflows", report.ringOverflows)
         w.integer("clients", report.clients)
         // Clients dropped for not reading their backlog.
         w.integer("droppedClients", report.droppedClients)
         if let profile = report.profile { w.string("profile", profile) }
         if let gpsInterval = report.gpsInterval { w.number("gpsInterval", gpsInterval, decimals: 1) }
-        return w.finished
+        w.endObject()
     }
 
-    static func tasks(_ lines: [TaskLine]) -> String {
-        "[" + lines.map { task -> String in
-            var t = JSONObjectWriter()
+    static func tasks(_ lines: [TaskLine], into t: inout JSONBuffer) {
+        for task in lines {
+            t.beginObject()
             let s = task.statistics
             t.string("name", task.name)
             t.number("rateHz", s.rateHz, decimals: 2)
             t.number("budgetus", task.budgetMicroseconds, decimals: 1)
-            t.integer("runs", Int(s.runs))
+            t.integer("runs", Int(clamping: s.runs))
             t.number("meanus", s.meanExecutionMicroseconds, decimals: 2)
             t.number("maxus", s.maxExecutionMicroseconds, decimals: 2)
-            t.integer("overruns", Int(s.overruns))
-            t.integer("slips", Int(s.slips))
-            t.integer("skips", Int(s.skips))
-            t.integer("missed", Int(s.missed))
-            return t.finished
-        }.joined(separator: ",") + "]"
+            t.integer("overruns", Int(clamping: s.overruns))
+            t.integer("slips", Int(clamping: s.slips))
+            t.integer("skips", Int(clamping: s.skips))
+            t.integer("missed", Int(clamping: s.missed))
+            t.endObject()
+        }
     }
 
     /// DEVICES; `activated` is when the runtime opened them, as gpsd reports it.
-    public static func devices(_ report: DevicesReport) -> String {
-        var w = JSONObjectWriter(class: "DEVICES")
-        let list = report.devices.map { device -> String in
-            var d = JSONObjectWriter(class: "DEVICE")
-            d.string("path", device.path)
-            d.string("driver", device.driver)
-            if let activated = report.activated { d.string("activated", iso(activated)) }
-            d.integer("flags", device.health == .ok ? 1 : 0)
-            d.string("health", device.health.name)
-            return d.finished
+    public static func devices(_ report: DevicesReport, into w: inout JSONBuffer) {
+        w.beginReport("DEVICES")
+        w.beginArray("devices")
+        for device in report.devices {
+            w.beginReport("DEVICE")
+            w.string("path", device.path)
+            w.string("driver", device.driver)
+            if let activated = report.activated { w.time("activated", activated) }
+            w.integer("flags", device.health == .ok ? 1 : 0)
+            w.string("health", device.health.name)
+            w.endObject()
         }
-        w.raw("devices", "[" + list.joined(separator: ",") + "]")
-        return w.finished
+        w.endArray()
+        w.endObject()
     }
 
     /// POLL: the newest position, attitude and satellites, each as its own report.
-    static func poll(_ report: PollReport) -> String {
-        var w = JSONObjectWriter(class: "POLL")
-        w.string("time", iso(report.time))
+    static func poll(_ report: PollReport, into w: inout JSONBuffer) {
+        w.beginReport("POLL")
+        w.time("time", report.time)
         w.integer("active", report.active ? 1 : 0)
-        w.raw("tpv", "[" + tpv(report.position) + "]")
-        w.raw("att", "[" + (report.attitude.map(att) ?? "") + "]")
-        w.raw("sky", "[" + (report.satellites.map(sky) ?? "") + "]")
-        return w.finished
+        w.beginArray("tpv")
+        tpv(report.position, into: &w)
+        w.endArray()
+        w.beginArray("att")
+        if let attitude = report.attitude { att(attitude, into: &w) }
+        w.endArray()
+        w.beginArray("sky")
+        if let satellites = report.satellites { sky(satellites, into: &w) }
+        w.endArray()
+        w.endObject()
     }
 
     /// LOG (Lodestone): whether logging, the session, its records, bytes and the estimated use.
-    static func log(_ report: LogReport) -> String {
-        var w = JSONObjectWriter(class: "LOG")
+    static func log(_ report: LogReport, into w: inout JSONBuffer) {
+        w.beginReport("LOG")
         w.bool("logging", report.session != nil)
         if let session = report.session {
             w.string("id", session.id)
-            w.raw("streams", strings(session.streams))
+            strings("streams", session.streams, into: &w)
             if session.interval > 0 { w.number("interval", session.interval, decimals: 3) } else { w.string("interval", "every") }
             w.integer("records", session.records)
             w.integer("bytes", session.bytes)
@@ -103,15 +115,15 @@ extension GPSDReports {
             if let left = session.secondsLeft { w.number("secondsLeft", left, decimals: 0) }
         }
         if let message = report.message { w.string("message", message) }
-        return w.finished
+        w.endObject()
     }
 
     /// SNAPSHOT (Lodestone): the snapshot just taken, whole.
-    static func snapshot(_ s: Snapshot) -> String {
-        var w = JSONObjectWriter(class: "SNAPSHOT")
+    static func snapshot(_ s: Snapshot, into w: inout JSONBuffer) {
+        w.beginReport("SNAPSHOT")
         w.string("id", s.id)
         w.string("name", s.name)
         w.raw("snapshot", SnapshotJSON.object(s))
-        return w.finished
+        w.endObject()
     }
 }

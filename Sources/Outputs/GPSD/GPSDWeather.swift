@@ -5,10 +5,10 @@ import LodestoneReports
 extension GPSDReports {
     /// ENV (Lodestone): pressure in hPa, temperature in degrees Celsius, barometric altitude in
     /// metres against `qnh` (hPa), and the reduced figures once the output side has them.
-    public static func env(_ report: EnvironmentReport) -> String {
-        var w = JSONObjectWriter(class: "ENV")
+    public static func env(_ report: EnvironmentReport, into w: inout JSONBuffer) {
+        w.beginReport("ENV")
         w.string("device", report.device)
-        w.string("time", iso(report.time))
+        w.time("time", report.time)
         if let pressure = report.pressure {
             w.number("pressure", pressure.pressure / 100, decimals: 2)
             w.number("temp", pressure.temperature, decimals: 2)
@@ -19,28 +19,28 @@ extension GPSDReports {
         if let weather = report.weather {
             w.number("seaLevelPressure", weather.seaLevelPressure, decimals: 2)
             w.number("altFused", weather.altitudeFused, decimals: 2)
-            w.raw("trend", trend(weather.trend))
+            trend(weather.trend, into: &w)
         }
-        return w.finished
+        w.endObject()
     }
 
     /// BARO (Lodestone): the reference, altitudes, sea-level pressure and the trend.
-    static func baro(_ report: BarometerReport) -> String {
-        var w = JSONObjectWriter(class: "BARO")
+    static func baro(_ report: BarometerReport, into w: inout JSONBuffer) {
+        w.beginReport("BARO")
         w.number("qnh", report.qnh, decimals: 2)
         w.string("reference", report.reference)
         w.number("pressure", report.pressure, decimals: 2)
         w.number("seaLevelPressure", report.figures.seaLevelPressure, decimals: 2)
         w.number("altBaro", report.barometricAltitude, decimals: 1)
         w.number("altFused", report.figures.altitudeFused, decimals: 1)
-        w.raw("trend", trend(report.figures.trend))
-        return w.finished
+        trend(report.figures.trend, into: &w)
+        w.endObject()
     }
 
     /// The trend as JSON: null until 30 minutes of data.
-    static func trend(_ reading: PressureTrend.Reading?) -> String {
-        guard let reading else { return "null" }
-        var w = JSONObjectWriter()
+    static func trend(_ reading: PressureTrend.Reading?, into w: inout JSONBuffer) {
+        guard let reading else { return w.null("trend") }
+        w.beginObject("trend")
         w.number("rate", reading.hPaPerHour, decimals: 2)
         w.string("band", reading.band.rawValue)
         w.string("forecast", reading.band.forecast)
@@ -48,55 +48,57 @@ extension GPSDReports {
         w.number("threeHourChange", reading.threeHourChange ?? .nan, decimals: 1)
         if let code = reading.characteristic { w.integer("characteristic", code) }
         w.number("sixHourChange", reading.sixHourChange ?? .nan, decimals: 1)
-        return w.finished
+        w.endObject()
     }
 
     /// ALERT (Lodestone): the rules in force.
-    static func alertRules(_ report: AlertRulesReport) -> String {
-        var w = JSONObjectWriter(class: "ALERT")
-        w.raw("rules", "[" + report.rules.map(alertRule).joined(separator: ",") + "]")
-        return w.finished
+    static func alertRules(_ report: AlertRulesReport, into w: inout JSONBuffer) {
+        w.beginReport("ALERT")
+        w.beginArray("rules")
+        for rule in report.rules { alertRule(rule, into: &w) }
+        w.endArray()
+        w.endObject()
     }
 
     /// One alert rule as JSON: the ALERT report's items and the settings file's entries.
-    public static func alertRule(_ rule: AlertRules.Rule) -> String {
-        var w = JSONObjectWriter()
+    public static func alertRule(_ rule: AlertRules.Rule, into w: inout JSONBuffer) {
+        w.beginObject()
         w.string("name", rule.kind.rawValue)
         w.bool("enabled", rule.enabled)
         w.number("threshold", rule.threshold, decimals: 2)
         w.string("unit", rule.kind.unit)
         w.number("hysteresis", rule.hysteresis, decimals: 2)
         w.number("cooldown", rule.cooldown, decimals: 0)
-        return w.finished
+        w.endObject()
     }
 
     /// SUN (Lodestone): the Sun now, the day's rise and set, the next event, the Moon's phase;
     /// times in the local zone.
-    static func sun(_ report: SunReport) -> String {
+    static func sun(_ report: SunReport, into w: inout JSONBuffer) {
         let zone = report.zone
-        var w = JSONObjectWriter(class: "SUN")
+        w.beginReport("SUN")
         w.string("time", zone.iso8601(report.time))
         w.number("lat", report.latitude, decimals: 5)
         w.number("lon", report.longitude, decimals: 5)
         w.number("altitude", report.altitude, decimals: 2)
         w.number("azimuth", report.azimuth, decimals: 2)
         w.string("light", report.light)
-        w.raw("sunrise", report.sunrise.map { JSONObjectWriter.quoted(zone.iso8601($0)) } ?? "null")
-        w.raw("sunset", report.sunset.map { JSONObjectWriter.quoted(zone.iso8601($0)) } ?? "null")
+        if let sunrise = report.sunrise { w.string("sunrise", zone.iso8601(sunrise)) } else { w.null("sunrise") }
+        if let sunset = report.sunset { w.string("sunset", zone.iso8601(sunset)) } else { w.null("sunset") }
         w.number("dayLengthSeconds", report.dayLength, decimals: 0)
         if let next = report.next {
-            var n = JSONObjectWriter()
-            n.string("event", next.event)
-            n.string("time", zone.iso8601(next.time))
-            n.number("inSeconds", (next.time - report.time).rounded(), decimals: 0)
-            w.raw("next", n.finished)
+            w.beginObject("next")
+            w.string("event", next.event)
+            w.string("time", zone.iso8601(next.time))
+            w.number("inSeconds", (next.time - report.time).rounded(), decimals: 0)
+            w.endObject()
         } else {
             w.null("next")
         }
-        var moon = JSONObjectWriter()
-        moon.string("phase", report.moonPhase)
-        moon.number("illumination", report.moonIllumination, decimals: 3)
-        w.raw("moon", moon.finished)
-        return w.finished
+        w.beginObject("moon")
+        w.string("phase", report.moonPhase)
+        w.number("illumination", report.moonIllumination, decimals: 3)
+        w.endObject()
+        w.endObject()
     }
 }

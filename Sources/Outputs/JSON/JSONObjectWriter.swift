@@ -1,81 +1,68 @@
 import LodestoneCore
-/// Builds one JSON object on a single line, the way gpsd reports are written. Fields with a
-/// non-finite number are left out rather than written as invalid JSON or a fake zero.
-public struct JSONObjectWriter {
-    public private(set) var text = "{"
-    private var first = true
 
-    public init() {}
+/// One JSON object on a single line, with keys named at run time: the files, `--json` and
+/// the nested values of reports. It writes through `JSONBuffer`, the one JSON writer; fields
+/// with a non-finite number are left out rather than written as invalid JSON or a fake zero.
+public struct JSONObjectWriter {
+    private var buffer = JSONBuffer(capacity: 128)
+
+    public init() { buffer.beginObject() }
 
     /// Starts with `"class":"NAME"`, as every gpsd report does.
     public init(class name: String) {
+        self.init()
         string("class", name)
-    }
-
-    private mutating func key(_ key: String) {
-        if !first { text += "," }
-        first = false
-        text += "\""
-        text += key
-        text += "\":"
     }
 
     public mutating func string(_ key: String, _ value: String?) {
         guard let value else { return }
-        self.key(key)
-        text += JSONObjectWriter.quoted(value)
+        buffer.key(key)
+        buffer.value(string: value)
     }
 
     public mutating func number(_ key: String, _ value: Double, decimals: Int = 3) {
         guard value.isFinite else { return }
-        self.key(key)
-        text += JSONObjectWriter.format(value, decimals: decimals)
+        buffer.key(key)
+        buffer.value(number: value, decimals: decimals)
     }
 
     public mutating func integer(_ key: String, _ value: Int) {
-        self.key(key)
-        text += String(value)
+        buffer.key(key)
+        buffer.value(integer: value)
     }
 
     public mutating func bool(_ key: String, _ value: Bool) {
-        self.key(key)
-        text += value ? "true" : "false"
+        buffer.key(key)
+        buffer.value(bool: value)
     }
 
     public mutating func null(_ key: String) {
-        self.key(key)
-        text += "null"
+        buffer.key(key)
+        buffer.value(raw: "null")
     }
 
     /// A value that is already JSON (a nested object or array).
     public mutating func raw(_ key: String, _ json: String) {
-        self.key(key)
-        text += json
+        buffer.key(key)
+        buffer.value(raw: json)
     }
 
-    public var finished: String { text + "}" }
+    public var finished: String {
+        var closed = buffer
+        closed.endObject()
+        return closed.text
+    }
 
-    /// A number rounded to `decimals` places, without exponent notation or trailing zeros.
+    /// A number rounded to `decimals` places, without exponent notation or trailing zeros;
+    /// `null` when it is not finite (JSON has no NaN or infinity).
     public static func format(_ value: Double, decimals: Int) -> String {
-        guard value.isFinite else { return "null" }   // JSON has no NaN or infinity
-        return DecimalText.compact(value, decimals)
+        value.isFinite ? DecimalText.compact(value, decimals) : "null"
     }
 
+    /// A JSON string literal, quoted and escaped.
     public static func quoted(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var buffer = JSONBuffer(capacity: value.utf8.count + 2)
+        buffer.value(string: value)
+        return buffer.text
     }
 }

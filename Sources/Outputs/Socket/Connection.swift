@@ -25,6 +25,15 @@ class Connection {
         _ = flush()
     }
 
+    /// Queues one line's bytes and CR LF, then sends what the socket takes now. Once the
+    /// outbox has grown to its working size, this allocates nothing.
+    func enqueue(line: UnsafeBufferPointer<UInt8>) {
+        outbox.append(contentsOf: line)
+        outbox.append(UInt8(ascii: "\r"))
+        outbox.append(UInt8(ascii: "\n"))
+        _ = flush()
+    }
+
     /// Writes as much queued output as the socket takes; false when the client has gone.
     func flush() -> Bool {
         while pending > 0 {

@@ -37,6 +37,9 @@ public final class ReportServer {
     /// The requests beyond ?WATCH and ?VERSION, each with its decoder and handler (filled by
     /// the runtime). ?WATCH answers with DEVICES from here.
     public var requests = RequestTable()
+    /// The line being broadcast, written once for every client that takes it; its storage is
+    /// kept from report to report.
+    private var line = JSONBuffer(capacity: 4096)
     public private(set) var droppedSlowClients = 0
     public private(set) var acceptedClients = 0
     /// Connections refused because `maximumClients` were connected.
@@ -275,7 +278,7 @@ public final class ReportServer {
         guard !clients.isEmpty else { return }
         let reportClass = report.kind.rawValue
         let device = report.device
-        var line: String?
+        var written = false
         var now: MonotonicNanoseconds = 0
         var slow: [Int32] = []
         for client in clients where client.watch.enabled && client.watch.json {
@@ -286,8 +289,11 @@ public final class ReportServer {
                 if let last = client.lastSent[reportClass], Double(now &- last) < 1e9 / rate { continue }
                 client.lastSent[reportClass] = now
             }
-            if line == nil { line = GPSDReports.line(report) }
-            enqueue(line ?? "", to: client)
+            if !written {
+                GPSDReports.write(report, into: &line)
+                written = true
+            }
+            line.withBytes { client.enqueue(line: $0) }
             if client.pending > Self.maximumBacklog { slow.append(client.fd) }
         }
         if !slow.isEmpty {
