@@ -142,29 +142,30 @@ public enum DecimalText {
         }
     }
 
-    /// The last `count` digits of `value`, written backwards from just before `end`, two at a
-    /// time from a table; `value` keeps what is left.
+    /// The last `count` digits of `value`, written backwards from just before `end`; `value`
+    /// keeps what is left. Eight digits at a time in 32 bits, where the divisions are cheaper.
     @inlinable @inline(__always)
     static func writeDigits(_ value: inout UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
-        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-        let table = pairs.utf8Start
         var position = end
         var left = count
-        // Eight digits at a time in 32 bits, where the divisions are cheaper.
         while left >= 8 {
-            var block = UInt32(truncatingIfNeeded: value % 100_000_000)
+            writeSmall(UInt32(truncatingIfNeeded: value % 100_000_000), count: 8, endingAt: position)
             value /= 100_000_000
-            for _ in 0..<4 {
-                let pair = Int(block % 100) &* 2
-                block /= 100
-                position -= 2
-                position[0] = table[pair]
-                position[1] = table[pair &+ 1]
-            }
+            position -= 8
             left -= 8
         }
-        var rest = UInt32(truncatingIfNeeded: value % 100_000_000)
-        if left > 0 { value /= powerOfTen(whole: left) }
+        guard left > 0 else { return }
+        let scale = powerOfTen(whole: left)
+        writeSmall(UInt32(truncatingIfNeeded: value % scale), count: left, endingAt: position)
+        value /= scale
+    }
+
+    /// `count` (at most 8) digits of `value`, leading zeros included, two at a time from a table.
+    @inlinable @inline(__always)
+    static func writeSmall(_ value: UInt32, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        let table = pairs.utf8Start
+        var rest = value, position = end, left = count
         while left >= 2 {
             let pair = Int(rest % 100) &* 2
             rest /= 100
