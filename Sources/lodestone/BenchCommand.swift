@@ -13,6 +13,10 @@ enum BenchCommand {
             case "attitude": return AttitudeCostBench.kernel(updates: updates).isFinite ? 0 : 1
             case "nmea": return NMEACostBench.kernel(sentences: updates) > 0 ? 0 : 1
             case "tpv", "sky": return ReportCostBench.kernel(kernel, reports: updates) > 0 ? 0 : 1
+            case "startup":
+                guard let figures = StartupBench.run() else { return 1 }
+                writeOut("first ATT \(fixed(figures.firstATTms, 1)) ms, first TPV \(fixed(figures.firstTPVms, 1)) ms\n")
+                return 0
             case "clients":
                 // The socket-load comparison alone, with and without the sampling thread pinned.
                 for pin in [false, true] {
@@ -22,7 +26,7 @@ enum BenchCommand {
                     }
                 }
                 return 0
-            default: throw UsageError(message: "--kernel takes attitude, nmea, tpv, sky or clients")
+            default: throw UsageError(message: "--kernel takes attitude, nmea, tpv, sky, startup or clients")
             }
         }
         let seconds = try options.number("seconds", in: 0.5...600) ?? 5
@@ -41,6 +45,8 @@ enum BenchCommand {
         let nmeaNanoseconds = NMEACostBench.nanosecondsPerSentence()
         if !json { writeOut("gpsd report instructions, TPV and SKY with 20 satellites (callgrind)...\n") }
         let reportCost = ReportCostBench.run()
+        if !json { writeOut("start-up: the first ATT and the first TPV...\n") }
+        let startup = StartupBench.run()
         if !json { writeOut("track list and search with 1,000 stored tracks...\n") }
         let trackList = TrackListBench.run()
         if !json { writeOut("the sampling loop with no socket clients, then with 100 at 50 Hz (10 s each)...\n") }
@@ -88,6 +94,15 @@ enum BenchCommand {
         }
         if let note = reportCost.note { reports.string("note", note) }
         report.raw("reports", reports.finished)
+        var start = JSONObjectWriter()
+        if let startup {
+            start.number("firstATTms", startup.firstATTms, decimals: 1)
+            start.number("firstTPVms", startup.firstTPVms, decimals: 1)
+        } else {
+            start.null("firstATTms")
+            start.null("firstTPVms")
+        }
+        report.raw("startup", start.finished)
         if let trackList {
             var w = JSONObjectWriter()
             w.integer("tracks", trackList.tracks)
@@ -119,6 +134,7 @@ enum BenchCommand {
             let cost = attitude.0.map { "\(fixed($0.update, 0)) instructions per update, plus \(fixed($0.gyroBias, 0)) for the gyro bias (callgrind)" }
             writeOut("attitude filter: \(cost ?? attitude.1 ?? "not measured")\n")
             writeOut("NMEA parser: \(nmeaInstructions.map { fixed($0, 0) + " instructions, " } ?? "")\(fixed(nmeaNanoseconds, 1)) ns per sentence\n")
+            writeOut("start-up: " + (startup.map { "first ATT \(fixed($0.firstATTms, 0)) ms after the start, first TPV \(fixed($0.firstTPVms, 0)) ms after the receiver's first sentence" } ?? "not measured") + "\n")
             writeOut("gpsd reports: " + (reportCost.tpv.map { "TPV \(fixed($0, 0)) instructions, " } ?? "")
                      + (reportCost.sky.map { "SKY (20 satellites) \(fixed($0, 0)) instructions" } ?? reportCost.note ?? "not measured") + "\n")
             writeOut("track list: " + (trackList.map { "\(fixed($0.listMilliseconds, 1)) ms to list, \(fixed($0.searchMilliseconds, 1)) ms to search \($0.tracks) tracks" }

@@ -31,6 +31,10 @@ public struct NMEAParser {
     /// used (kept across cycles, as receivers send GSA less often than positions).
     private var lastHadAltitude = false
     private var gsaUsed = 0
+    /// The cycle in progress was handed out when the line went quiet after it (`endOfBurst`),
+    /// and whether it was handed out at all (by its closing sentence or the quiet line).
+    private var burstClosed = false
+    private var handedOut = false
 
     public init() {}
 
@@ -54,7 +58,7 @@ public struct NMEAParser {
         if type == Self.gga || type == Self.rmc || type == Self.gll || type == Self.gns {
             let time = fields.timeOfDay(type == Self.gll ? 5 : 1)
             if time.isFinite && time != cycleTime {
-                if cycleTime.isFinite {
+                if cycleTime.isFinite && !burstClosed {
                     if closingType == 0 || closingType != lastType { completed = finish() }
                     // The last type before the time moved on closes cycles, unless it also opens
                     // this one: a cycle of one sentence (or a cut burst) teaches nothing.
@@ -69,6 +73,8 @@ public struct NMEAParser {
                     gsaTalkers = 0
                 }
                 cycleTime = time
+                burstClosed = false
+                handedOut = false
             }
         }
         switch type {
@@ -86,8 +92,24 @@ public struct NMEAParser {
         }
         fix.received = received
         lastType = type
-        if type == closingType && cycleTime.isFinite && completed == nil { completed = finish() }
+        if type == closingType && cycleTime.isFinite && completed == nil && !burstClosed {
+            completed = finish()
+            handedOut = true
+        }
         return completed
+    }
+
+    /// The line went quiet after a burst (the runtime calls this when no byte came for a while):
+    /// receivers send one burst per fix, so the cycle in progress is complete. Returns its fix
+    /// when it holds one that was not handed out yet, and takes the burst's last sentence type
+    /// as the one that closes cycles when none is known yet. The first fix then comes as soon
+    /// as the first burst ends, not with the second.
+    public mutating func endOfBurst() -> GPSFix? {
+        guard cycleTime.isFinite, !handedOut, lastType != 0, fix.latitude.isFinite || fix.mode != .unknown else { return nil }
+        if closingType == 0 { closingType = lastType }
+        burstClosed = true
+        handedOut = true
+        return finish()
     }
 
     /// The cycle in progress, as a fix, when the input has ended (the last cycle has no next

@@ -48,6 +48,8 @@ public final class SensorPipeline: @unchecked Sendable {
     private let gps: (any SerialPort)?
     private var framer = NMEAFramer()
     private var parser = NMEAParser()
+    /// When the GPS last sent a byte.
+    private var lastByteTime: MonotonicNanoseconds = 0
     private let serialBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 512, alignment: 8)
     private var lastFixTime: MonotonicNanoseconds = 0
     /// The fix interval asked of the receiver, as this thread has seen it.
@@ -189,14 +191,10 @@ public final class SensorPipeline: @unchecked Sendable {
                 return
             }
             if count == 0 { break }
+            lastByteTime = now
             framer.feed(UnsafeRawBufferPointer(rebasing: serialBuffer[0..<count])) { sentence in
                 sentenceRing.push(RawSentence(sentence))
-                if let fix = parser.parse(sentence, received: now) {
-                    groundAcceleration.add(speed: fix.speed, time: Double(fix.received) / 1e9)
-                    current.fix = fix
-                    lastFixTime = now
-                    fixRing.push(fix)
-                }
+                if let fix = parser.parse(sentence, received: now) { publish(fix, at: now) }
                 if parser.skyCycles != skyCycles {
                     skyCycles = parser.skyCycles
                     let sky = parser.sky, fix = parser.fix
@@ -207,12 +205,25 @@ public final class SensorPipeline: @unchecked Sendable {
                 }
             }
         }
+        // A quiet line after a burst ends its cycle: the fix goes out now, not with the next burst.
+        if lastByteTime != 0, now &- lastByteTime >= Self.quietLine, let fix = parser.endOfBurst() { publish(fix, at: now) }
         // A receiver that has missed about three fixes is not healthy, whatever it said before.
         fixPace.set(Double(bitPattern: expectedFixInterval.load(ordering: .relaxed)), at: now)
         let interval = fixPace.expected(at: now)
         let silence = UInt64(max(3, 3 * interval) * 1e9)
         current.gpsHealth = now &- lastFixTime < silence && lastFixTime != 0 ? .ok : .degraded
     }
+
+    private func publish(_ fix: GPSFix, at now: MonotonicNanoseconds) {
+        groundAcceleration.add(speed: fix.speed, time: Double(fix.received) / 1e9)
+        current.fix = fix
+        lastFixTime = now
+        fixRing.push(fix)
+    }
+
+    /// How long the line must be silent after a burst for its cycle to count as complete:
+    /// longer than the pauses within a burst, shorter than the gap between a 10 Hz receiver's.
+    static let quietLine: MonotonicNanoseconds = 60_000_000
 
     /// Computes attitude, heading and altitude from the latest readings and publishes the state.
     /// One attitude update per IMU sample, with the newest magnetometer reading.
