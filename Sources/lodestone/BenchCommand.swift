@@ -13,6 +13,14 @@ enum BenchCommand {
             case "attitude": return AttitudeCostBench.kernel(updates: updates).isFinite ? 0 : 1
             case "nmea": return NMEACostBench.kernel(sentences: updates) > 0 ? 0 : 1
             case "tpv", "sky": return ReportCostBench.kernel(kernel, reports: updates) > 0 ? 0 : 1
+            case "runtime":
+                let (figures, note) = RuntimeCostBench.run()
+                guard let figures else {
+                    Log.error(note ?? "the runtime could not be measured")
+                    return 1
+                }
+                writeOut(runtimeLine(figures) + "\n")
+                return 0
             case "startup":
                 guard let figures = StartupBench.run() else { return 1 }
                 writeOut("first ATT \(fixed(figures.firstATTms, 1)) ms, first TPV \(fixed(figures.firstTPVms, 1)) ms\n")
@@ -26,7 +34,7 @@ enum BenchCommand {
                     }
                 }
                 return 0
-            default: throw UsageError(message: "--kernel takes attitude, nmea, tpv, sky, startup or clients")
+            default: throw UsageError(message: "--kernel takes attitude, nmea, tpv, sky, startup, runtime or clients")
             }
         }
         let seconds = try options.number("seconds", in: 0.5...600) ?? 5
@@ -47,6 +55,8 @@ enum BenchCommand {
         let reportCost = ReportCostBench.run()
         if !json { writeOut("start-up: the first ATT and the first TPV...\n") }
         let startup = StartupBench.run()
+        if !json { writeOut("the whole runtime's instructions per second, per thread (callgrind, about a minute)...\n") }
+        let runtime = RuntimeCostBench.run()
         if !json { writeOut("track list and search with 1,000 stored tracks...\n") }
         let trackList = TrackListBench.run()
         if !json { writeOut("the sampling loop with no socket clients, then with 100 at 50 Hz (10 s each)...\n") }
@@ -103,6 +113,17 @@ enum BenchCommand {
             start.null("firstTPVms")
         }
         report.raw("startup", start.finished)
+        var whole = JSONObjectWriter()
+        if let figures = runtime.0 {
+            whole.number("instructionsPerSecond", figures.total, decimals: 0)
+            whole.number("sampling", figures.sampling, decimals: 0)
+            whole.number("output", figures.output, decimals: 0)
+            whole.number("deviceSeconds", figures.deviceSeconds, decimals: 1)
+        } else {
+            whole.null("instructionsPerSecond")
+        }
+        if let note = runtime.1 { whole.string("note", note) }
+        report.raw("runtime", whole.finished)
         if let trackList {
             var w = JSONObjectWriter()
             w.integer("tracks", trackList.tracks)
@@ -134,6 +155,7 @@ enum BenchCommand {
             let cost = attitude.0.map { "\(fixed($0.update, 0)) instructions per update, plus \(fixed($0.gyroBias, 0)) for the gyro bias (callgrind)" }
             writeOut("attitude filter: \(cost ?? attitude.1 ?? "not measured")\n")
             writeOut("NMEA parser: \(nmeaInstructions.map { fixed($0, 0) + " instructions, " } ?? "")\(fixed(nmeaNanoseconds, 1)) ns per sentence\n")
+            writeOut("runtime: " + (runtime.0.map(runtimeLine) ?? runtime.1 ?? "not measured") + "\n")
             writeOut("start-up: " + (startup.map { "first ATT \(fixed($0.firstATTms, 0)) ms after the start, first TPV \(fixed($0.firstTPVms, 0)) ms after the receiver's first sentence" } ?? "not measured") + "\n")
             writeOut("gpsd reports: " + (reportCost.tpv.map { "TPV \(fixed($0, 0)) instructions, " } ?? "")
                      + (reportCost.sky.map { "SKY (20 satellites) \(fixed($0, 0)) instructions" } ?? reportCost.note ?? "not measured") + "\n")
@@ -184,5 +206,12 @@ enum BenchCommand {
         out += "allocations per tick: \(a.perTick.map { fixed($0, 3) } ?? "not measured (\(a.note ?? ""))")"
         out += " (\(a.overN) over \(a.ticks) ticks, \(a.over2N) over \(2 * a.ticks))\n"
         return out
+    }
+
+    /// The whole runtime's figures as a line a person reads.
+    static func runtimeLine(_ figures: RuntimeCostBench.Figures) -> String {
+        "\(fixed(figures.total / 1e6, 2)) million instructions per second of the device's time (sampling thread "
+            + "\(fixed(figures.sampling / 1e6, 2)), output thread \(fixed(figures.output / 1e6, 2)); simulator excluded, "
+            + "\(fixed(figures.deviceSeconds, 1)) s measured)"
     }
 }

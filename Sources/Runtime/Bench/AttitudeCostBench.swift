@@ -66,13 +66,15 @@ public enum AttitudeCostBench {
         return (counts, nil)
     }
 
-    /// The total instruction count from a callgrind output file ("summary:" or "totals:" line).
+    /// The total instruction count from a callgrind output file: the larger of its "summary:"
+    /// and "totals:" lines (with instrumentation switched on during the run, summary says 0).
     static func summary(_ path: String) -> Double? {
         guard let text = try? readTextFile(path, limit: 64 << 20) else { return nil }
+        var total: Double?
         for line in text.split(separator: "\n") where line.hasPrefix("summary:") || line.hasPrefix("totals:") {
-            if let value = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) { return value }
+            if let value = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) { total = max(total ?? 0, value) }
         }
-        return nil
+        return total
     }
 
     static func currentExecutable() -> String? {
