@@ -5,9 +5,11 @@ import LodestoneCore
 public final class SatelliteView: @unchecked Sendable {
     public static let capacity = 96
     private let satellites = UnsafeMutablePointer<Satellite>.allocate(capacity: SatelliteView.capacity)
-    public private(set) var count = 0
-    private var usedPRNs = UnsafeMutablePointer<Int>.allocate(capacity: SatelliteView.capacity)
-    private var usedCount = 0
+    // Only the parser that owns the view touches these, one sentence at a time: the run-time
+    // exclusivity checks a class's stored properties get would cost more than the work.
+    @exclusivity(unchecked) public private(set) var count = 0
+    private let usedPRNs = UnsafeMutablePointer<Int>.allocate(capacity: SatelliteView.capacity)
+    @exclusivity(unchecked) private var usedCount = 0
 
     public init() {}
 
