@@ -180,9 +180,9 @@ public enum DecimalText {
         }
     }
 
-    /// 10^places for 0...15, exactly.
+    /// 10^places for 0...15, exactly (the readers and writers of decimal text share it).
     @inlinable @inline(__always)
-    static func powerOfTen(_ places: Int) -> Double {
+    public static func powerOfTen(_ places: Int) -> Double {
         switch places {
         case 0: return 1
         case 1: return 1e1

@@ -112,7 +112,7 @@ public struct NMEAFields {
         // Both exact below 2^53 and 10^22: the quotient is the correctly rounded value, the same
         // a digit-by-digit reading in Doubles gives for every field a receiver writes.
         var value = Double(digits.mantissa)
-        if digits.places > 0 { value /= Self.powersOfTen[digits.places] }
+        if digits.places > 0 { value /= DecimalText.powerOfTen(digits.places) }
         return digits.negative ? -value : value
     }
 
@@ -127,8 +127,6 @@ public struct NMEAFields {
         guard digits.mantissa <= 999_999_999 else { return nil }
         return digits.negative ? -Int(digits.mantissa) : Int(digits.mantissa)
     }
-
-    static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
 
     /// A field's digits as one integer and the places after the point; nil when the field is
     /// empty, holds anything but a sign, digits and one point, or more digits than a Double

@@ -30,8 +30,6 @@ public struct JSONBuffer {
         try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
     }
 
-    public var bytes: [UInt8] { withBytes { Array($0) } }
-
     /// The line as text.
     public var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
 
@@ -206,12 +204,9 @@ public struct JSONBuffer {
 
     /// A comma when this level already holds a value; marks that it now does.
     private mutating func separate() {
-        let bit: UInt64 = 1 << UInt64(depth & 63)
-        if written & bit != 0 {
-            reserve(1)
-            put(UInt8(ascii: ","))
-        }
-        written |= bit
+        guard comma() else { return }
+        reserve(1)
+        put(UInt8(ascii: ","))
     }
 
     private mutating func open(_ bracket: UInt8) {
