@@ -137,17 +137,9 @@ public struct CivilTime: Sendable, Equatable {
     }
 
     public var iso8601: String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
-        appendISO8601(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// `iso8601` appended to `bytes`.
-    public func appendISO8601(to bytes: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            guard let base = buffer.baseAddress else { return }
-            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: writeISO8601(to: base)))
+            guard let base = buffer.baseAddress else { return "" }
+            return String(decoding: UnsafeBufferPointer(start: base, count: writeISO8601(to: base)), as: UTF8.self)
         }
     }
 
@@ -159,29 +151,34 @@ public struct CivilTime: Sendable, Equatable {
         // to 60 is written as the next minute's (a whole second is exact in a Double).
         let millis = Int((second * 1000).rounded())
         if millis >= 60_000 { return CivilTime(unixSeconds: unixSeconds.rounded(.up)).writeISO8601(to: destination) }
-        let zero = UInt8(ascii: "0")
-        func two(_ value: Int, at offset: Int) {
-            destination[offset] = zero + UInt8(truncatingIfNeeded: value / 10 % 10)
-            destination[offset + 1] = zero + UInt8(truncatingIfNeeded: value % 10)
-        }
         let year = min(max(self.year, 0), 9999)
-        two(year / 100, at: 0)
-        two(year % 100, at: 2)
+        Self.writeTwoDigits(year / 100, at: destination)
+        Self.writeTwoDigits(year % 100, at: destination + 2)
         destination[4] = UInt8(ascii: "-")
-        two(month, at: 5)
+        Self.writeTwoDigits(month, at: destination + 5)
         destination[7] = UInt8(ascii: "-")
-        two(day, at: 8)
+        Self.writeTwoDigits(day, at: destination + 8)
         destination[10] = UInt8(ascii: "T")
-        two(hour, at: 11)
-        destination[13] = UInt8(ascii: ":")
-        two(minute, at: 14)
-        destination[16] = UInt8(ascii: ":")
-        two(millis / 1000, at: 17)
-        destination[19] = UInt8(ascii: ".")
-        destination[20] = zero + UInt8(truncatingIfNeeded: millis / 100 % 10)
-        two(millis % 100, at: 21)
-        destination[23] = UInt8(ascii: "Z")
+        Self.writeTimeOfDay(milliseconds: (hour * 3600 + minute * 60) * 1000 + millis, to: destination + 11)
         return 24
+    }
+
+    /// "hh:mm:ss.mmmZ" (13 bytes) of the milliseconds since midnight, at `destination`.
+    static func writeTimeOfDay(milliseconds ofDay: Int, to destination: UnsafeMutablePointer<UInt8>) {
+        writeTwoDigits(ofDay / 3_600_000, at: destination)
+        destination[2] = UInt8(ascii: ":")
+        writeTwoDigits(ofDay / 60_000 % 60, at: destination + 3)
+        destination[5] = UInt8(ascii: ":")
+        writeTwoDigits(ofDay / 1000 % 60, at: destination + 6)
+        destination[8] = UInt8(ascii: ".")
+        destination[9] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: ofDay % 1000 / 100)
+        writeTwoDigits(ofDay % 100, at: destination + 10)
+        destination[12] = UInt8(ascii: "Z")
+    }
+
+    static func writeTwoDigits(_ value: Int, at destination: UnsafeMutablePointer<UInt8>) {
+        destination[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10 % 10)
+        destination[1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
     }
 }
 
@@ -227,20 +224,7 @@ public struct ISO8601Writer: Sendable {
         withUnsafeBytes(of: date) { kept in
             for index in 0..<11 { destination[index] = kept[index] }
         }
-        let zero = UInt8(ascii: "0")
-        func two(_ value: Int, at offset: Int) {
-            destination[offset] = zero + UInt8(truncatingIfNeeded: value / 10)
-            destination[offset + 1] = zero + UInt8(truncatingIfNeeded: value % 10)
-        }
-        two(ofDay / 3_600_000, at: 11)
-        destination[13] = UInt8(ascii: ":")
-        two(ofDay / 60_000 % 60, at: 14)
-        destination[16] = UInt8(ascii: ":")
-        two(ofDay / 1000 % 60, at: 17)
-        destination[19] = UInt8(ascii: ".")
-        destination[20] = zero + UInt8(truncatingIfNeeded: ofDay % 1000 / 100)
-        two(ofDay % 100, at: 21)
-        destination[23] = UInt8(ascii: "Z")
+        CivilTime.writeTimeOfDay(milliseconds: ofDay, to: destination + 11)
         return 24
     }
 }

@@ -24,21 +24,14 @@ public enum DecimalText {
     /// is not finite, or too large for its places, as Swift writes it.
     public static func compact(_ value: Double, _ decimals: Int) -> String {
         guard value.isFinite else { return String(value) }
-        var bytes: [UInt8] = []
-        appendCompact(value, decimals, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumCompactLength) { buffer in
+            guard let base = buffer.baseAddress else { return String(value) }
+            return String(decoding: UnsafeBufferPointer(start: base, count: writeCompact(value, decimals, to: base)), as: UTF8.self)
+        }
     }
 
     /// The most bytes `writeCompact` writes: a sign, 16 digits and a point.
     public static let maximumCompactLength = 32
-
-    /// `compact` appended to `bytes`.
-    public static func appendCompact(_ value: Double, _ decimals: Int, to bytes: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumCompactLength) { buffer in
-            guard let base = buffer.baseAddress else { return }
-            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: writeCompact(value, decimals, to: base)))
-        }
-    }
 
     /// `compact` written at `destination` (room for `maximumCompactLength` bytes), without
     /// building a String: the JSON writer's numbers. Returns the bytes written. The digits come

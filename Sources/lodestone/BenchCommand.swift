@@ -49,7 +49,7 @@ enum BenchCommand {
         if !json { writeOut("attitude filter instructions per update (callgrind)...\n") }
         let attitude = AttitudeCostBench.run()
         if !json { writeOut("NMEA parser instructions and nanoseconds per sentence...\n") }
-        let nmeaInstructions = AttitudeCostBench.callgrind(kernel: "nmea", functions: ["*NMEAParser*parse*"], count: 7000).0?.first
+        let nmeaInstructions = Callgrind.count(kernel: "nmea", functions: ["*NMEAParser*parse*"], count: 7000).0?.first
         let nmeaNanoseconds = NMEACostBench.nanosecondsPerSentence()
         if !json { writeOut("gpsd report instructions, TPV and SKY with 20 satellites (callgrind)...\n") }
         let reportCost = ReportCostBench.run()

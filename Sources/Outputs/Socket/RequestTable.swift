@@ -35,6 +35,4 @@ public struct RequestTable {
     public func answer(_ name: String, _ argument: JSONValue?) -> [Report]? {
         routes[name].map { $0(argument) }
     }
-
-    public var names: [String] { routes.keys.sorted() }
 }

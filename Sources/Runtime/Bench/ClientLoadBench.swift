@@ -24,7 +24,7 @@ public enum ClientLoadBench {
 
     /// One run; `executable` is the lodestone binary (this one unless a test says otherwise).
     /// `pin`: the sampling thread on the last CPU (`--cpu`), away from the socket work.
-    static func measure(clients count: Int, seconds: Double, pin: Bool = false, executable: String? = AttitudeCostBench.currentExecutable()) -> Run? {
+    static func measure(clients count: Int, seconds: Double, pin: Bool = false, executable: String? = Callgrind.currentExecutable()) -> Run? {
         guard let executable else { return nil }
         let directory = "/tmp/lodestone-bench-clients-\(getpid())"
         let socket = directory + ".sock"

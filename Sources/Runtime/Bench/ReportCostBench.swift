@@ -35,8 +35,8 @@ public enum ReportCostBench {
 
     /// Instructions per TPV and per SKY report; nil with a note when valgrind is missing.
     public static func run(reports count: Int = 10_000) -> (tpv: Double?, sky: Double?, note: String?) {
-        let (tpv, note) = AttitudeCostBench.callgrind(kernel: "tpv", functions: ["*GPSDReportsO5write_4into*ztFZ"], count: count)
-        let (sky, _) = AttitudeCostBench.callgrind(kernel: "sky", functions: ["*GPSDReportsO5write_4into*ztFZ"], count: count)
+        let (tpv, note) = Callgrind.count(kernel: "tpv", functions: ["*GPSDReportsO5write_4into*ztFZ"], count: count)
+        let (sky, _) = Callgrind.count(kernel: "sky", functions: ["*GPSDReportsO5write_4into*ztFZ"], count: count)
         return (tpv?.first, sky?.first, note)
     }
 }

@@ -19,7 +19,7 @@ public enum RuntimeCostBench {
 
     /// `speed` slows the simulated world so the loop keeps its rates under callgrind.
     public static func run(windowSeconds: Double = 20, speed: Double = 0.25) -> (Figures?, String?) {
-        guard let executable = AttitudeCostBench.currentExecutable() else { return (nil, "cannot find this program's path") }
+        guard let executable = Callgrind.currentExecutable() else { return (nil, "cannot find this program's path") }
         let stripped = "/tmp/lodestone-runtime-\(getpid())"
         let profile = "/tmp/lodestone-runtime-\(getpid()).out"
         let directory = "/tmp/lodestone-bench-runtime-\(getpid())"
@@ -84,7 +84,7 @@ public enum RuntimeCostBench {
         var sampling = 0.0, output = 0.0
         for thread in 1..<10 {
             let path = profile + "-0\(thread)"
-            guard fileExists(path), let total = AttitudeCostBench.summary(path),
+            guard fileExists(path), let total = Callgrind.summary(path),
                   let annotated = runProgram(["callgrind_annotate", "--inclusive=yes", "--threshold=100", path])?.output else { continue }
             if annotated.contains("OutputLoop") {
                 output += total

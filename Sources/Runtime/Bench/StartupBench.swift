@@ -13,7 +13,7 @@ public enum StartupBench {
     }
 
     public static func run() -> Figures? {
-        guard let executable = AttitudeCostBench.currentExecutable() else { return nil }
+        guard let executable = Callgrind.currentExecutable() else { return nil }
         let directory = "/tmp/lodestone-bench-startup-\(getpid())"
         let socket = directory + ".sock"
         defer { removeTree(directory) }

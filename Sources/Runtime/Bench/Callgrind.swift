@@ -1,0 +1,51 @@
+import Glibc
+import LodestoneCore
+
+/// Instruction counts from valgrind's callgrind, the benches' repeatable measure (wall time on
+/// a shared machine is not): this program run under it, and its output files read.
+public enum Callgrind {
+    /// Instructions per call of each function pattern, from `lodestone bench --kernel NAME`
+    /// run under callgrind with collection switched on inside that function only.
+    public static func count(kernel: String, functions: [String], count: Int) -> ([Double]?, String?) {
+        let updates = count
+        guard let executable = currentExecutable() else { return (nil, "cannot find this program's path") }
+        // valgrind 3.19 cannot read the DWARF 5 debug information Swift writes; a copy without it
+        // keeps the symbols that collection is switched on by.
+        let copy = "/tmp/lodestone-callgrind-\(getpid())"
+        defer { unlink(copy) }
+        let target = runProgram(["strip", "--strip-debug", "-o", copy, executable])?.status == 0 ? copy : executable
+        var counts: [Double] = []
+        for function in functions {
+            let output = "/tmp/lodestone-callgrind-\(getpid()).out"
+            defer { unlink(output) }
+            guard let (status, _) = runProgram(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + output,
+                                                 "--toggle-collect=" + function,
+                                                 target, "bench", "--kernel", kernel, "--updates", String(updates)]) else {
+                return (nil, "valgrind not found: install valgrind to count instructions")
+            }
+            guard status == 0, let total = summary(output), total > 0 else {
+                return (nil, "callgrind run failed (exit \(status))")
+            }
+            counts.append(total / Double(updates))
+        }
+        return (counts, nil)
+    }
+
+    /// The total instruction count from a callgrind output file: the larger of its "summary:"
+    /// and "totals:" lines (with instrumentation switched on during the run, summary says 0).
+    static func summary(_ path: String) -> Double? {
+        guard let text = try? readTextFile(path, limit: 64 << 20) else { return nil }
+        var total: Double?
+        for line in text.split(separator: "\n") where line.hasPrefix("summary:") || line.hasPrefix("totals:") {
+            if let value = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) { total = max(total ?? 0, value) }
+        }
+        return total
+    }
+
+    static func currentExecutable() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
