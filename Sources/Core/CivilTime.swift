@@ -163,22 +163,25 @@ public struct CivilTime: Sendable, Equatable {
         return 24
     }
 
-    /// "hh:mm:ss.mmmZ" (13 bytes) of the milliseconds since midnight, at `destination`.
+    /// "hh:mm:ss.mmmZ" (13 bytes) of the milliseconds since midnight, at `destination`. In
+    /// 32-bit arithmetic, where dividing by a constant is a multiply and a shift.
     static func writeTimeOfDay(milliseconds ofDay: Int, to destination: UnsafeMutablePointer<UInt8>) {
-        writeTwoDigits(ofDay / 3_600_000, at: destination)
+        let milliseconds = UInt32(truncatingIfNeeded: min(max(ofDay, 0), 99 * 3_600_000))
+        let seconds = milliseconds / 1000, minutes = seconds / 60, hours = minutes / 60
+        let fraction = milliseconds &- seconds &* 1000, tenths = fraction / 100
+        DecimalText.writePair(hours, at: destination)
         destination[2] = UInt8(ascii: ":")
-        writeTwoDigits(ofDay / 60_000 % 60, at: destination + 3)
+        DecimalText.writePair(minutes &- hours &* 60, at: destination + 3)
         destination[5] = UInt8(ascii: ":")
-        writeTwoDigits(ofDay / 1000 % 60, at: destination + 6)
+        DecimalText.writePair(seconds &- minutes &* 60, at: destination + 6)
         destination[8] = UInt8(ascii: ".")
-        destination[9] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: ofDay % 1000 / 100)
-        writeTwoDigits(ofDay % 100, at: destination + 10)
+        destination[9] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: tenths)
+        DecimalText.writePair(fraction &- tenths &* 100, at: destination + 10)
         destination[12] = UInt8(ascii: "Z")
     }
 
     static func writeTwoDigits(_ value: Int, at destination: UnsafeMutablePointer<UInt8>) {
-        destination[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10 % 10)
-        destination[1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+        DecimalText.writePair(UInt32(truncatingIfNeeded: value.magnitude % 100), at: destination)
     }
 }
 
@@ -203,7 +206,11 @@ public struct ISO8601Writer: Sendable {
         guard utc >= CivilTime.writableSeconds.lowerBound, utc < CivilTime.writableSeconds.upperBound - 1 else {
             return CivilTime(unixSeconds: utc).writeISO8601(to: destination)
         }
-        let millis = Int((utc * 1000).rounded())
+        // To the nearest millisecond, half away from zero, without a call into libm.
+        let scaled = utc * 1000
+        var millis = Int(scaled)
+        let remainder = scaled - Double(millis)
+        if remainder >= 0.5 { millis += 1 } else if remainder <= -0.5 { millis -= 1 }
         var dayNumber = millis / 86_400_000
         var ofDay = millis - dayNumber * 86_400_000
         if ofDay < 0 {
@@ -221,9 +228,10 @@ public struct ISO8601Writer: Sendable {
             }
             day = dayNumber
         }
-        withUnsafeBytes(of: date) { kept in
-            for index in 0..<11 { destination[index] = kept[index] }
-        }
+        // Sixteen bytes in two stores: the five after the date are written over by the time.
+        let target = UnsafeMutableRawPointer(destination)
+        target.storeBytes(of: date.0, as: UInt64.self)
+        target.storeBytes(of: date.1, toByteOffset: 8, as: UInt64.self)
         CivilTime.writeTimeOfDay(milliseconds: ofDay, to: destination + 11)
         return 24
     }

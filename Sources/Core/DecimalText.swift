@@ -38,65 +38,98 @@ public enum DecimalText {
     /// from one integer (exact below 2^53), so a value is written as the nearest multiple of its
     /// last place, with no exponent; a large value keeps the places its digits can hold, and one
     /// beyond 9e15 or not finite is written as a whole number or 0.
-    @inlinable
     public static func writeCompact(_ value: Double, _ decimals: Int, to destination: UnsafeMutablePointer<UInt8>) -> Int {
-        var places = decimals < 0 ? 0 : (decimals > 15 ? 15 : decimals)
-        var scale = powerOfTen(places)
-        while places > 0 && (value * scale).magnitude >= 9e15 {
-            places -= 1
-            scale = powerOfTen(places)
-        }
-        let product = value * scale
-        guard product.magnitude < 9e15 else {
-            // Beyond what the digits can hold exactly (or not finite): the whole number, clamped.
-            return writeInteger(value.isFinite ? Int(value.rounded().magnitude < 9.2e18 ? value.rounded() : (value < 0 ? -9.2e18 : 9.2e18)) : 0,
-                                to: destination)
-        }
-        // Rounded half away from zero, as `rounded()` does, without a call into libm: below
-        // 2^52 the truncation and the remainder are exact.
-        let truncated = Double(Int64(product))
-        let scaled = (product - truncated).magnitude >= 0.5 ? truncated + (product < 0 ? -1 : 1) : truncated
-        var units = UInt64(scaled.magnitude)
+        let places = UInt(bitPattern: decimals) <= 15 ? decimals : (decimals < 0 ? 0 : 15)
+        let product = value * powerOfTen(places)
+        guard product.magnitude < 9e15 else { return writeCompactWide(value, places, to: destination) }
+        let units = roundedMagnitude(product)
         guard units != 0 else {
             destination[0] = UInt8(ascii: "0")
             return 1
         }
         var length = 0
-        if scaled < 0 {
+        if product < 0 {
             destination[0] = UInt8(ascii: "-")
             length = 1
         }
-        var fractionDigits = places
-        while fractionDigits > 0 && units % 10 == 0 {
-            units /= 10
-            fractionDigits -= 1
+        // The whole part, then the fraction's places with its trailing zeros cut from the text
+        // (a byte compared per zero, where cutting them from the number costs a division each).
+        let unit = powerOfTen(whole: places)
+        let whole = units / unit
+        var fraction = units &- whole &* unit
+        length &+= writeWhole(whole, to: destination + length)
+        guard fraction != 0 else { return length }
+        destination[length] = UInt8(ascii: ".")
+        var end = length &+ 1 &+ places
+        if places <= 8 {
+            writeSmall(UInt32(truncatingIfNeeded: fraction), count: places, endingAt: destination + end)
+        } else {
+            writeDigits(&fraction, count: places, endingAt: destination + end)
         }
-        // At least one digit before the point.
-        let digits = max(decimalDigits(units), fractionDigits + 1)
-        let total = digits + (fractionDigits > 0 ? 1 : 0)
-        // From the last character back: the fraction, the point, then the whole part.
-        var position = length + total
-        if fractionDigits > 0 {
-            writeDigits(&units, count: fractionDigits, endingAt: destination + position)
-            position -= fractionDigits + 1
-            destination[position] = UInt8(ascii: ".")
+        while destination[end &- 1] == UInt8(ascii: "0") { end &-= 1 }
+        return end
+    }
+
+    /// `writeCompact` for a value whose places hold more digits than a Double does exactly:
+    /// fewer places, down to none, then the whole number clamped (0 when not finite).
+    @usableFromInline @inline(never)
+    static func writeCompactWide(_ value: Double, _ places: Int, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        var places = places
+        while places > 0 {
+            places -= 1
+            if (value * powerOfTen(places)).magnitude < 9e15 { return writeCompact(value, places, to: destination) }
         }
-        writeDigits(&units, count: position - length, endingAt: destination + position)
-        return length + total
+        guard value.isFinite else { return writeInteger(0, to: destination) }
+        let rounded = value.rounded()
+        return writeInteger(Int(rounded.magnitude < 9.2e18 ? rounded : (value < 0 ? -9.2e18 : 9.2e18)), to: destination)
+    }
+
+    /// |value| rounded half away from zero, as `rounded()` does, for |value| < 2^52 and without
+    /// a call into libm: there the truncation and the remainder are exact.
+    @inlinable @inline(__always)
+    static func roundedMagnitude(_ value: Double) -> UInt64 {
+        // Through Int64, whose conversions are single instructions (UInt64's are not).
+        let magnitude = value.magnitude
+        let truncated = Int64(magnitude)
+        return UInt64(truncatingIfNeeded: magnitude - Double(truncated) >= 0.5 ? truncated &+ 1 : truncated)
     }
 
     /// A whole number in decimal at `destination` (room for 20 bytes); returns the bytes written.
-    @inlinable
+    @inlinable @inline(__always)
     public static func writeInteger(_ value: Int, to destination: UnsafeMutablePointer<UInt8>) -> Int {
-        var length = 0
-        if value < 0 {
-            destination[0] = UInt8(ascii: "-")
-            length = 1
+        guard value < 0 else { return writeWhole(UInt64(value), to: destination) }
+        destination[0] = UInt8(ascii: "-")
+        return 1 &+ writeWhole(UInt64(value.magnitude), to: destination + 1)
+    }
+
+    /// `value`'s digits at `destination`; returns how many. Up to three digits (most of what a
+    /// report holds: satellite numbers, angles, signal strengths) without counting them first.
+    @inlinable @inline(__always)
+    static func writeWhole(_ value: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        if value < 10 {
+            destination[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
+            return 1
         }
-        var magnitude = UInt64(value.magnitude)
-        let digits = decimalDigits(magnitude)
-        writeDigits(&magnitude, count: digits, endingAt: destination + length + digits)
-        return length + digits
+        if value < 100 {
+            writePair(UInt32(truncatingIfNeeded: value), at: destination)
+            return 2
+        }
+        if value < 1000 {
+            let small = UInt32(truncatingIfNeeded: value), hundreds = small / 100
+            destination[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: hundreds)
+            writePair(small &- hundreds &* 100, at: destination + 1)
+            return 3
+        }
+        return writeLong(value, to: destination)
+    }
+
+    /// `writeWhole` for four digits and more.
+    @usableFromInline @inline(never)
+    static func writeLong(_ value: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        var rest = value
+        let digits = decimalDigits(value)
+        writeDigits(&rest, count: digits, endingAt: destination + digits)
+        return digits
     }
 
     /// The decimal digits of `value` (1 for 0): estimated from its bit length (log10 2 is about
@@ -156,21 +189,27 @@ public enum DecimalText {
     /// `count` (at most 8) digits of `value`, leading zeros included, two at a time from a table.
     @inlinable @inline(__always)
     static func writeSmall(_ value: UInt32, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
-        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-        let table = pairs.utf8Start
         var rest = value, position = end, left = count
         while left >= 2 {
-            let pair = Int(rest % 100) &* 2
-            rest /= 100
+            let next = rest / 100
             position -= 2
-            position[0] = table[pair]
-            position[1] = table[pair &+ 1]
+            writePair(rest &- next &* 100, at: position)
+            rest = next
             left -= 2
         }
         if left == 1 {
             position -= 1
-            position[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            position[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
         }
+    }
+
+    /// `value` (0...99; more is written as 99) as two digits at `destination`, copied from a
+    /// table of the hundred pairs.
+    @inlinable @inline(__always)
+    public static func writePair(_ value: UInt32, at destination: UnsafeMutablePointer<UInt8>) {
+        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        let pair = UnsafeRawPointer(pairs.utf8Start).loadUnaligned(fromByteOffset: Int(min(value, 99)) &* 2, as: UInt16.self)
+        UnsafeMutableRawPointer(destination).storeBytes(of: pair, as: UInt16.self)
     }
 
     /// 10^places for 0...15, exactly (the readers and writers of decimal text share it).

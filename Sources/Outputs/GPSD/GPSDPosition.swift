@@ -39,7 +39,9 @@ extension GPSDReports {
         w.number("pdop", report.pdop, decimals: 2)
         w.number("vdop", report.vdop, decimals: 2)
         w.integer("nSat", report.satellites.count)
-        w.integer("uSat", report.satellites.filter(\.used).count)
+        var used = 0
+        for satellite in report.satellites where satellite.used { used += 1 }
+        w.integer("uSat", used)
         w.beginArray("satellites")
         for s in report.satellites {
             w.beginObject()

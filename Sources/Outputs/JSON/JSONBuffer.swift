@@ -5,29 +5,34 @@ import LodestoneCore
 /// writes goes through it (the socket's reports, the files, `--json`). Numbers that are not
 /// finite leave their field out rather than write invalid JSON or a fake zero.
 ///
-/// The bytes are written through a pointer into storage of its own (copied on write, like an
-/// array's), so a field costs a few instructions per byte instead of an array append per byte.
-public struct JSONBuffer {
-    private var storage: Storage
+/// The bytes are written through a pointer into storage the buffer alone owns. It cannot be
+/// copied (two copies would write into one storage), so no write has to check who else holds
+/// it: a field costs a few instructions per byte.
+public struct JSONBuffer: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    public private(set) var count = 0
     /// Per nesting level (bit `depth`), whether a value was written there, so the next needs a comma.
     private var written: UInt64 = 0
     private var depth = 0
 
-    public init(capacity: Int = 512) { storage = Storage(capacity: max(capacity, 64)) }
+    public init(capacity: Int = 512) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
 
     /// Empties the line, keeping its storage.
     public mutating func reset() {
-        reserve(0)
-        storage.count = 0
+        count = 0
         written = 0
         depth = 0
     }
 
-    public var count: Int { storage.count }
-
     /// The line's bytes, for as long as `body` runs.
     public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
+        try body(UnsafeBufferPointer(start: base, count: count))
     }
 
     /// The line as text.
@@ -35,6 +40,7 @@ public struct JSONBuffer {
 
     // MARK: Structure
 
+    @inline(__always)
     public mutating func beginObject() {
         var next = cursor(2)
         if comma() {
@@ -46,21 +52,26 @@ public struct JSONBuffer {
         nest()
     }
 
+    @inline(__always)
     public mutating func beginObject(_ key: StaticString) {
         self.key(key)
         open(UInt8(ascii: "{"))
     }
 
+    @inline(__always)
     public mutating func endObject() { close(UInt8(ascii: "}")) }
 
+    @inline(__always)
     public mutating func beginArray(_ key: StaticString) {
         self.key(key)
         open(UInt8(ascii: "["))
     }
 
+    @inline(__always)
     public mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// `{"class":"NAME"`: a gpsd report's opening.
+    @inline(__always)
     public mutating func beginReport(_ name: StaticString) {
         beginObject()
         string("class", name)
@@ -68,6 +79,7 @@ public struct JSONBuffer {
 
     // MARK: Fields
 
+    @inline(__always)
     public mutating func string(_ key: StaticString, _ value: StaticString) {
         let next = field(key, room: value.utf8CodeUnitCount + 2)
         next.pointee = UInt8(ascii: "\"")
@@ -82,12 +94,14 @@ public struct JSONBuffer {
         quote(value)
     }
 
+    @inline(__always)
     public mutating func number(_ key: StaticString, _ value: Double, decimals: Int = 3) {
         guard value.isFinite else { return }
         let next = field(key, room: DecimalText.maximumCompactLength)
         commit(next + DecimalText.writeCompact(value, decimals, to: next))
     }
 
+    @inline(__always)
     public mutating func integer(_ key: StaticString, _ value: Int) {
         let next = field(key, room: 20)
         commit(next + DecimalText.writeInteger(value, to: next))
@@ -105,9 +119,10 @@ public struct JSONBuffer {
     /// Writes times, remembering the last day's date (reports in a day share it).
     private var clock = ISO8601Writer()
 
+    @inline(__always)
     public mutating func bool(_ key: StaticString, _ value: Bool) {
         let next = field(key, room: 5)
-        commit(copy(value ? "true" : "false", to: next))
+        commit(value ? copy("true", to: next) : copy("false", to: next))
     }
 
     public mutating func null(_ key: StaticString) {
@@ -144,6 +159,7 @@ public struct JSONBuffer {
 
     // MARK: Writing
 
+    @inline(__always)
     private mutating func key(_ name: StaticString) {
         let end = field(name, room: 0)
         commit(end)
@@ -185,21 +201,47 @@ public struct JSONBuffer {
     @inline(__always)
     private mutating func cursor(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
         reserve(extra)
-        return storage.base + storage.count
+        return base + count
     }
 
-    /// The line now ends at `end`. Mutating, so that no call can hold a copy of the buffer (and
-    /// of its storage) while another writes: that would make every write copy the storage.
+    /// The line now ends at `end`.
     @inline(__always)
-    private mutating func commit(_ end: UnsafeMutablePointer<UInt8>) { storage.count = end - storage.base }
+    private mutating func commit(_ end: UnsafeMutablePointer<UInt8>) { count = end - base }
 
-    /// `text` at `destination`, byte by byte (keys and literals are a few bytes, fewer than a
-    /// memcpy call costs); returns where it ends.
+    /// `text` at `destination`; returns where it ends.
     @inline(__always)
     private func copy(_ text: StaticString, to destination: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        let source = text.utf8Start, length = text.utf8CodeUnitCount
-        for index in 0..<length { destination[index] = source[index] }
+        let length = text.utf8CodeUnitCount
+        Self.copy(text.utf8Start, count: length, to: destination)
         return destination + length
+    }
+
+    /// `count` bytes from `source` to `destination`. Keys, literals and names are a few bytes,
+    /// fewer than a memcpy call costs: up to sixteen go in two word-sized loads and stores that
+    /// overlap in the middle, never reading or writing past either end.
+    @inline(__always)
+    private static func copy(_ source: UnsafePointer<UInt8>, count: Int, to destination: UnsafeMutablePointer<UInt8>) {
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
+        switch count {
+        case 8...16:
+            let head = from.loadUnaligned(as: UInt64.self)
+            let tail = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
+        case 4..<8:
+            let head = from.loadUnaligned(as: UInt32.self)
+            let tail = from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
+        case 1..<4:
+            destination[0] = source[0]
+            destination[count &- 1] = source[count &- 1]
+            destination[count >> 1] = source[count >> 1]
+        case ...0:
+            break
+        default:
+            destination.update(from: source, count: count)
+        }
     }
 
     /// A comma when this level already holds a value; marks that it now does.
@@ -209,6 +251,7 @@ public struct JSONBuffer {
         put(UInt8(ascii: ","))
     }
 
+    @inline(__always)
     private mutating func open(_ bracket: UInt8) {
         let next = cursor(1)
         next.pointee = bracket
@@ -216,6 +259,7 @@ public struct JSONBuffer {
         nest()
     }
 
+    @inline(__always)
     private mutating func close(_ bracket: UInt8) {
         let next = cursor(1)
         next.pointee = bracket
@@ -229,13 +273,13 @@ public struct JSONBuffer {
     }
 
     private mutating func putNumber(_ value: Double, _ decimals: Int) {
-        reserve(DecimalText.maximumCompactLength)
-        storage.count += DecimalText.writeCompact(value, decimals, to: storage.base + storage.count)
+        let next = cursor(DecimalText.maximumCompactLength)
+        commit(next + DecimalText.writeCompact(value, decimals, to: next))
     }
 
     private mutating func putInteger(_ value: Int) {
-        reserve(20)
-        storage.count += DecimalText.writeInteger(value, to: storage.base + storage.count)
+        let next = cursor(20)
+        commit(next + DecimalText.writeInteger(value, to: next))
     }
 
     private mutating func putText(_ text: String) {
@@ -250,30 +294,36 @@ public struct JSONBuffer {
     private mutating func quote(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
-            guard let source = utf8.baseAddress else {
-                let empty = cursor(2)
-                empty[0] = UInt8(ascii: "\"")
-                empty[1] = UInt8(ascii: "\"")
-                commit(empty + 2)
-                return
-            }
             var next = cursor(utf8.count &+ 2)
             next.pointee = UInt8(ascii: "\"")
             next += 1
-            for index in 0..<utf8.count {
-                let byte = source[index]
-                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                    commit(next)
-                    escape(byte)
-                    next = cursor(utf8.count &- index &+ 1)
+            if let source = utf8.baseAddress, !utf8.isEmpty {
+                // Names and messages rarely need an escape: look once, then copy them whole.
+                if utf8.contains(where: Self.needsEscape) {
+                    for index in 0..<utf8.count {
+                        let byte = source[index]
+                        if Self.needsEscape(byte) {
+                            commit(next)
+                            escape(byte)
+                            next = cursor(utf8.count &- index &+ 1)
+                        } else {
+                            next.pointee = byte
+                            next += 1
+                        }
+                    }
                 } else {
-                    next.pointee = byte
-                    next += 1
+                    Self.copy(source, count: utf8.count, to: next)
+                    next += utf8.count
                 }
             }
             next.pointee = UInt8(ascii: "\"")
             commit(next + 1)
         }
+    }
+
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     private mutating func escape(_ byte: UInt8) {
@@ -294,56 +344,37 @@ public struct JSONBuffer {
 
     // MARK: Storage
 
-    /// Room for `extra` more bytes, in storage this buffer alone holds.
+    /// Room for `extra` more bytes.
     @inline(__always)
     private mutating func reserve(_ extra: Int) {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy(extra: extra) }
-        if storage.count + extra > storage.capacity { storage.grow(to: storage.count + extra) }
+        if count &+ extra > capacity { grow(to: count &+ extra) }
+    }
+
+    @inline(never)
+    private mutating func grow(to needed: Int) {
+        let larger = max(needed, capacity &* 2)
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        storage.update(from: base, count: count)
+        base.deallocate()
+        base = storage
+        capacity = larger
     }
 
     /// Writes after `reserve` made room.
     @inline(__always)
-    private func put(_ byte: UInt8) {
-        storage.base[storage.count] = byte
-        storage.count += 1
+    private mutating func put(_ byte: UInt8) {
+        base[count] = byte
+        count &+= 1
     }
 
     private mutating func put(_ text: StaticString) {
-        let end = copy(text, to: storage.base + storage.count)
+        let end = copy(text, to: base + count)
         commit(end)
     }
 
-    private func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+    private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
-        (storage.base + storage.count).update(from: start, count: bytes.count)
-        storage.count += bytes.count
-    }
-
-    private final class Storage {
-        var base: UnsafeMutablePointer<UInt8>
-        var capacity: Int
-        var count = 0
-
-        init(capacity: Int) {
-            base = .allocate(capacity: capacity)
-            self.capacity = capacity
-        }
-
-        deinit { base.deallocate() }
-
-        func copy(extra: Int) -> Storage {
-            let copy = Storage(capacity: max(capacity, count + extra))
-            copy.base.update(from: base, count: count)
-            copy.count = count
-            return copy
-        }
-
-        func grow(to needed: Int) {
-            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(needed, capacity * 2))
-            larger.update(from: base, count: count)
-            base.deallocate()
-            base = larger
-            capacity = max(needed, capacity * 2)
-        }
+        (base + count).update(from: start, count: bytes.count)
+        count &+= bytes.count
     }
 }

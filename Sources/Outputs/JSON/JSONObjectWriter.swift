@@ -3,7 +3,7 @@ import LodestoneCore
 /// One JSON object on a single line, with keys named at run time: the files, `--json` and
 /// the nested values of reports. It writes through `JSONBuffer`, the one JSON writer; fields
 /// with a non-finite number are left out rather than written as invalid JSON or a fake zero.
-public struct JSONObjectWriter {
+public struct JSONObjectWriter: ~Copyable {
     private var buffer = JSONBuffer(capacity: 128)
 
     public init() { buffer.beginObject() }
@@ -47,11 +47,8 @@ public struct JSONObjectWriter {
         buffer.value(raw: json)
     }
 
-    public var finished: String {
-        var closed = buffer
-        closed.endObject()
-        return closed.text
-    }
+    /// The object, closed (the writer is one object, so its line ends with one brace).
+    public var finished: String { buffer.text + "}" }
 
     /// A number rounded to `decimals` places, without exponent notation or trailing zeros;
     /// `null` when it is not finite (JSON has no NaN or infinity).
