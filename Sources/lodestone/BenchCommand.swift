@@ -1,17 +1,18 @@
+import Glibc
 import LodestoneCore
 import LodestoneOutputs
 import LodestoneRuntime
 
 enum BenchCommand {
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["seconds", "trials", "kernel", "updates"], flags: ["json"]),
+        let options = try Options(arguments, spec: OptionSpec(valued: ["seconds", "trials", "kernel", "updates", "logs"], flags: ["json"]),
                                   command: "bench")
         if let kernel = options.values["kernel"] {
             // The measured work alone, for the bench's own callgrind runs.
             let updates = try options.integer("updates", in: 1...100_000_000) ?? 10_000
             switch kernel {
             case "attitude": return AttitudeCostBench.kernel(updates: updates).isFinite ? 0 : 1
-            case "nmea": return NMEACostBench.kernel(sentences: updates) > 0 ? 0 : 1
+            case "nmea": return NMEACostBench.kernel(sentences: updates, logs: options.values["logs"]) > 0 ? 0 : 1
             case "tpv", "sky": return ReportCostBench.kernel(kernel, reports: updates) > 0 ? 0 : 1
             case "runtime":
                 let (figures, note) = RuntimeCostBench.run()
@@ -50,6 +51,10 @@ enum BenchCommand {
         let attitude = AttitudeCostBench.run()
         if !json { writeOut("NMEA parser instructions and nanoseconds per sentence...\n") }
         let nmeaInstructions = Callgrind.count(kernel: "nmea", functions: ["*NMEAParser*parse*"], count: 7000).0?.first
+        // Real receivers' mixes too, when the logs are beside the project.
+        let logs = options.values["logs"] ?? NMEACostBench.sharedLogs
+        let logInstructions = access(logs, F_OK) == 0
+            ? Callgrind.count(kernel: "nmea", functions: ["*NMEAParser*parse*"], count: 50_000, arguments: ["--logs", logs]).0?.first : nil
         let nmeaNanoseconds = NMEACostBench.nanosecondsPerSentence()
         if !json { writeOut("gpsd report instructions, TPV and SKY with 20 satellites (callgrind)...\n") }
         let reportCost = ReportCostBench.run()
@@ -95,6 +100,7 @@ enum BenchCommand {
         var nmea = JSONObjectWriter()
         if let nmeaInstructions { nmea.number("instructionsPerSentence", nmeaInstructions, decimals: 0) } else { nmea.null("instructionsPerSentence") }
         nmea.number("nsPerSentence", nmeaNanoseconds, decimals: 1)
+        if let logInstructions { nmea.number("logsInstructionsPerSentence", logInstructions, decimals: 0) } else { nmea.null("logsInstructionsPerSentence") }
         report.raw("nmea", nmea.finished)
         var reports = JSONObjectWriter()
         for (name, figure) in [("tpv", reportCost.tpv), ("sky", reportCost.sky)] {
@@ -154,7 +160,8 @@ enum BenchCommand {
             writeOut(human(latency, ring, allocations))
             let cost = attitude.0.map { "\(fixed($0.update, 0)) instructions per update, plus \(fixed($0.gyroBias, 0)) for the gyro bias (callgrind)" }
             writeOut("attitude filter: \(cost ?? attitude.1 ?? "not measured")\n")
-            writeOut("NMEA parser: \(nmeaInstructions.map { fixed($0, 0) + " instructions, " } ?? "")\(fixed(nmeaNanoseconds, 1)) ns per sentence\n")
+            writeOut("NMEA parser: \(nmeaInstructions.map { fixed($0, 0) + " instructions, " } ?? "")\(fixed(nmeaNanoseconds, 1)) ns per sentence"
+                     + (logInstructions.map { "; \(fixed($0, 0)) instructions per sentence on the receiver logs" } ?? "") + "\n")
             writeOut("runtime: " + (runtime.0.map(runtimeLine) ?? runtime.1 ?? "not measured") + "\n")
             writeOut("start-up: " + (startup.map { "first ATT \(fixed($0.firstATTms, 0)) ms after the start, first TPV \(fixed($0.firstTPVms, 0)) ms after the receiver's first sentence" } ?? "not measured") + "\n")
             writeOut("gpsd reports: " + (reportCost.tpv.map { "TPV \(fixed($0, 0)) instructions, " } ?? "")

@@ -109,5 +109,45 @@ import Testing
             #expect(fields.number(99).isNaN)
         }
     }
-}
 
+    /// The split (eight bytes at a time) against the plain reading: every field of sentences
+    /// of every length from 5 to 120 bytes, commas anywhere, more fields than the 24 kept
+    /// (the last kept one then runs to the end), and the checksum over all of it.
+    @Test func fieldsSplitAsAPlainReadingDoes() {
+        var state: UInt64 = 0x5EED
+        let alphabet = Array("0123456789.,-,,NAGPS".utf8)
+        for length in 5...120 {
+            for _ in 0..<8 {
+                var body: [UInt8] = []
+                for _ in 0..<length {
+                    state = state &* 6364136223846793005 &+ 1442695040888963407
+                    body.append(alphabet[Int(state >> 33) % alphabet.count])
+                }
+                var checksum: UInt8 = 0
+                for byte in body { checksum ^= byte }
+                let hex = Array("0123456789ABCDEF".utf8)
+                let bytes = [UInt8(ascii: "$")] + body + [UInt8(ascii: "*"), hex[Int(checksum >> 4)], hex[Int(checksum & 15)]]
+                // The plain reading: split at commas, the 24th field keeping the rest.
+                var expected = body.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map(Array.init)
+                if expected.count > 24 {
+                    let kept = expected.prefix(23).reduce(0) { $0 + $1.count + 1 }
+                    expected = Array(expected.prefix(23)) + [Array(body[kept...])]
+                }
+                bytes.withUnsafeBufferPointer { buffer in
+                    guard let fields = NMEAFields(buffer) else {
+                        Issue.record("a sentence of \(length) bytes with a good checksum was rejected")
+                        return
+                    }
+                    #expect(fields.count == expected.count)
+                    for (index, field) in expected.enumerated() {
+                        #expect(fields.isEmpty(index) == field.isEmpty)
+                        #expect(fields.character(index) == (field.first ?? 0))
+                    }
+                }
+                var damaged = bytes
+                if let last = damaged.indices.last { damaged[last] = damaged[last] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0") }
+                damaged.withUnsafeBufferPointer { #expect(NMEAFields($0) == nil) }
+            }
+        }
+    }
+}

@@ -22,22 +22,47 @@ public struct NMEAFields {
               let high = Self.hexValue(start[star + 1]), let low = Self.hexValue(start[star + 2]) else { return nil }
         base = start + 1
         length = star - 1
-        var checksum: UInt8 = 0
         var fields = 1
         var table = starts
+        var folded: UInt64 = 0
         withUnsafeMutableBytes(of: &table) { raw in
             raw[0] = 0
-            for index in 0..<length {
-                let byte = base[index]
-                checksum ^= byte
-                if byte == UInt8(ascii: ","), fields < Self.capacity {
-                    raw[fields] = UInt8(truncatingIfNeeded: index + 1)
-                    fields += 1
+            // Eight bytes at a time: the checksum is the XOR of the words folded to one byte,
+            // and the commas are the zero bytes of the word XOR ",,,,,,,,", found exactly
+            // (no borrow between bytes) and taken lowest first. The last few bytes go one by one.
+            let source = UnsafeRawPointer(base)
+            let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F, commas: UInt64 = 0x2C2C_2C2C_2C2C_2C2C
+            var index = 0
+            while index &+ 8 <= length {
+                let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                folded ^= word
+                let x = word ^ commas
+                var found = ~(((x & low7) &+ low7) | x | low7)
+                // Up to eight entries past the last one kept (the table has 32), cut back after.
+                while found != 0 {
+                    raw[fields & 31] = UInt8(truncatingIfNeeded: index &+ found.trailingZeroBitCount >> 3 &+ 1)
+                    fields &+= 1
+                    found &= found &- 1
                 }
+                fields = min(fields, Self.capacity)
+                index &+= 8
+            }
+            while index < length {
+                let byte = base[index]
+                folded ^= UInt64(byte)
+                if byte == UInt8(ascii: ","), fields < Self.capacity {
+                    raw[fields] = UInt8(truncatingIfNeeded: index &+ 1)
+                    fields &+= 1
+                }
+                index &+= 1
             }
             // The end of the last field, as if a comma followed it.
             raw[fields] = UInt8(truncatingIfNeeded: length + 1)
         }
+        folded ^= folded >> 32
+        folded ^= folded >> 16
+        folded ^= folded >> 8
+        let checksum = UInt8(truncatingIfNeeded: folded)
         guard checksum == high << 4 | low else { return nil }
         starts = table
         count = fields
@@ -52,22 +77,13 @@ public struct NMEAFields {
         }
     }
 
+    /// Where field `field` lies in the sentence: from one past its comma to before the next.
+    @inline(__always)
     private func range(_ field: Int) -> Range<Int> {
         guard field >= 0, field < count else { return 0..<0 }
-        return offset(field)..<(offset(field &+ 1) &- 1)
-    }
-
-    /// Entry `index` of the offset table, read from its word without copying the table.
-    @inline(__always)
-    private func offset(_ index: Int) -> Int {
-        let word: UInt64
-        switch index >> 3 {
-        case 0: word = starts.0
-        case 1: word = starts.1
-        case 2: word = starts.2
-        default: word = starts.3
+        return withUnsafeBytes(of: starts) { table in
+            Int(table[field & 31])..<(Int(table[(field &+ 1) & 31]) &- 1)
         }
-        return Int(truncatingIfNeeded: (word >> UInt64((index & 7) &* 8)) & 0xFF)
     }
 
     public func isEmpty(_ field: Int) -> Bool { range(field).isEmpty }
@@ -108,7 +124,9 @@ public struct NMEAFields {
 
     /// A decimal number ("-12.345"), or NaN when the field is empty or not a number.
     public func number(_ field: Int) -> Double {
-        guard let digits = decimal(field) else { return .nan }
+        let r = range(field)
+        if let plain = plainDigits(r) { return Double(plain) }
+        guard let digits = decimal(r) else { return .nan }
         // Both exact below 2^53 and 10^22: the quotient is the correctly rounded value, the same
         // a digit-by-digit reading in Doubles gives for every field a receiver writes.
         var value = Double(digits.mantissa)
@@ -118,7 +136,9 @@ public struct NMEAFields {
 
     /// An integer field ("08", "-3", "12.0"), or nil when it is empty, not a number or not whole.
     public func integer(_ field: Int) -> Int? {
-        guard var digits = decimal(field) else { return nil }
+        let r = range(field)
+        if let plain = plainDigits(r) { return plain }
+        guard var digits = decimal(r) else { return nil }
         while digits.places > 0 {
             guard digits.mantissa % 10 == 0 else { return nil }
             digits.mantissa /= 10
@@ -128,31 +148,50 @@ public struct NMEAFields {
         return digits.negative ? -Int(digits.mantissa) : Int(digits.mantissa)
     }
 
-    /// A field's digits as one integer and the places after the point; nil when the field is
-    /// empty, holds anything but a sign, digits and one point, or more digits than a Double
-    /// holds exactly (15).
-    private func decimal(_ field: Int) -> (mantissa: UInt64, places: Int, negative: Bool)? {
-        let r = range(field)
-        guard !r.isEmpty else { return nil }
+    /// A field (its range) of one to nine digits and nothing else, as an integer; nil for anything else
+    /// (empty, signed, with a point), which `decimal` then reads. Most fields a receiver
+    /// repeats are such: satellite numbers, angles, signal strengths, counts.
+    @inline(__always)
+    private func plainDigits(_ r: Range<Int>) -> Int? {
+        guard r.count > 0 && r.count <= 9 else { return nil }
+        var value = 0
         var index = r.lowerBound
-        let negative = base[index] == UInt8(ascii: "-")
-        if negative || base[index] == UInt8(ascii: "+") { index += 1 }
-        var mantissa: UInt64 = 0
-        var point = -1
-        let first = index
-        while index < r.upperBound {
-            let digit = base[index] &- UInt8(ascii: "0")
-            if digit < 10 {
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-            } else if base[index] == UInt8(ascii: ".") && point < 0 {
-                point = index
-            } else {
-                return nil
-            }
+        while index < r.upperBound, case let digit = base[index] &- UInt8(ascii: "0"), digit < 10 {
+            value = value &* 10 &+ Int(digit)
             index &+= 1
         }
-        let places = point < 0 ? 0 : r.upperBound &- point &- 1
-        let digits = r.upperBound &- first &- (point < 0 ? 0 : 1)
+        return index == r.upperBound ? value : nil
+    }
+
+    /// A field's (its range's) digits as one integer and the places after the point; nil when the field is
+    /// empty, holds anything but a sign, digits and one point, or more digits than a Double
+    /// holds exactly (15).
+    private func decimal(_ r: Range<Int>) -> (mantissa: UInt64, places: Int, negative: Bool)? {
+        guard !r.isEmpty else { return nil }
+        var index = r.lowerBound
+        let end = r.upperBound
+        let negative = base[index] == UInt8(ascii: "-")
+        if negative || base[index] == UInt8(ascii: "+") { index &+= 1 }
+        let first = index
+        var mantissa: UInt64 = 0
+        // The whole part, then after one point the fraction: a digit test per byte.
+        while index < end, case let digit = base[index] &- UInt8(ascii: "0"), digit < 10 {
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            index &+= 1
+        }
+        var places = 0
+        if index < end {
+            guard base[index] == UInt8(ascii: ".") else { return nil }
+            index &+= 1
+            places = end &- index
+            while index < end {
+                let digit = base[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                index &+= 1
+            }
+        }
+        let digits = end &- first &- (places > 0 || base[end &- 1] == UInt8(ascii: ".") ? 1 : 0)
         guard digits > 0, digits <= 15 else { return nil }
         return (mantissa, places, negative)
     }

@@ -15,6 +15,8 @@ import LodestoneCore
 /// vote stands, and a 2D vote does not undo a 3D fix while a height is known.
 public struct NMEAParser {
     public private(set) var fix = GPSFix()
+    /// The last cycle completed.
+    private var finished = GPSFix()
     public private(set) var rejected = 0
     public private(set) var accepted = 0
     /// The satellites of the last complete GSV cycle; `skyCycles` counts completed cycles.
@@ -53,7 +55,9 @@ public struct NMEAParser {
         }
         accepted += 1
         let type = fields.sentenceType
-        var completed: GPSFix?
+        // Whether this sentence completed a cycle, whose fix is then in `finished`: a flag and
+        // a kept fix rather than an optional one, which would be copied at every step.
+        var completed = false
         // A new time of day starts a new cycle: the previous one is complete.
         if type == Self.gga || type == Self.rmc || type == Self.gll || type == Self.gns {
             let time = fields.timeOfDay(type == Self.gll ? 5 : 1)
@@ -92,11 +96,11 @@ public struct NMEAParser {
         }
         fix.received = received
         lastType = type
-        if type == closingType && cycleTime.isFinite && completed == nil && !burstClosed {
+        if type == closingType && cycleTime.isFinite && !completed && !burstClosed {
             completed = finish()
             handedOut = true
         }
-        return completed
+        return completed ? finished : nil
     }
 
     /// The line went quiet after a burst (the runtime calls this when no byte came for a while):
@@ -109,27 +113,29 @@ public struct NMEAParser {
         if closingType == 0 { closingType = lastType }
         burstClosed = true
         handedOut = true
-        return finish()
+        _ = finish()
+        return finished
     }
 
     /// The cycle in progress, as a fix, when the input has ended (the last cycle has no next
     /// time of day to close it); nil when it holds nothing.
     public mutating func flush() -> GPSFix? {
         guard cycleTime.isFinite, fix.latitude.isFinite || fix.mode != .unknown else { return nil }
-        let last = finish()
+        _ = finish()
         cycleTime = .nan
-        return last
+        return finished
     }
 
-    private mutating func finish() -> GPSFix {
-        var done = fix
-        if let day = dayNumber, cycleTime.isFinite { done.utc = Double(day) * 86_400 + cycleTime }
-        if done.mode == .unknown && done.latitude.isFinite {
-            done.mode = done.altitudeMSL.isFinite ? .threeD : (lastMode.rawValue >= 2 ? lastMode : .twoD)
+    /// Completes the cycle in progress into `finished`; returns true.
+    private mutating func finish() -> Bool {
+        finished = fix
+        if let day = dayNumber, cycleTime.isFinite { finished.utc = Double(day) * 86_400 + cycleTime }
+        if finished.mode == .unknown && finished.latitude.isFinite {
+            finished.mode = finished.altitudeMSL.isFinite ? .threeD : (lastMode.rawValue >= 2 ? lastMode : .twoD)
         }
-        lastMode = done.mode
-        lastHadAltitude = done.altitudeMSL.isFinite
-        return done
+        lastMode = finished.mode
+        lastHadAltitude = finished.altitudeMSL.isFinite
+        return true
     }
 
     /// A sentence's word on the fix's dimension; the last word of a cycle stands, except that

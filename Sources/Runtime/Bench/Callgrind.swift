@@ -6,7 +6,8 @@ import LodestoneCore
 public enum Callgrind {
     /// Instructions per call of each function pattern, from `lodestone bench --kernel NAME`
     /// run under callgrind with collection switched on inside that function only.
-    public static func count(kernel: String, functions: [String], count: Int) -> ([Double]?, String?) {
+    /// `arguments` go after the kernel's own (`--logs DIR`).
+    public static func count(kernel: String, functions: [String], count: Int, arguments: [String] = []) -> ([Double]?, String?) {
         let updates = count
         guard let executable = currentExecutable() else { return (nil, "cannot find this program's path") }
         // valgrind 3.19 cannot read the DWARF 5 debug information Swift writes; a copy without it
@@ -20,7 +21,7 @@ public enum Callgrind {
             defer { unlink(output) }
             guard let (status, _) = runProgram(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + output,
                                                  "--toggle-collect=" + function,
-                                                 target, "bench", "--kernel", kernel, "--updates", String(updates)]) else {
+                                                 target, "bench", "--kernel", kernel, "--updates", String(updates)] + arguments) else {
                 return (nil, "valgrind not found: install valgrind to count instructions")
             }
             guard status == 0, let total = summary(output), total > 0 else {

@@ -1,3 +1,4 @@
+import Glibc
 import LodestoneCore
 import LodestoneDevices
 
@@ -39,9 +40,37 @@ public enum NMEACostBench {
         }
     }
 
-    /// Parses `count` sentences, cycling through the mix; returns how many fixes came out.
-    public static func kernel(sentences count: Int) -> Int {
-        let sentences = prepared()
+    /// The receiver logs beside the project (`../shared/data/nmea`, every `.log`), when present.
+    public static let sharedLogs = "../shared/data/nmea"
+
+    /// Every line of the `.log` files in `directory` that looks like a sentence ("$" or "!"
+    /// and a "*"), in file-name order: real receivers' mixes, damaged lines included.
+    static func logSentences(_ directory: String) -> [[UInt8]] {
+        guard let dir = opendir(directory) else { return [] }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name.hasSuffix(".log") { names.append(name) }
+        }
+        closedir(dir)
+        var sentences: [[UInt8]] = []
+        for name in names.sorted() {
+            guard let text = try? readTextFile(directory + "/" + name, limit: 16 << 20) else { continue }
+            for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+                let bytes = Array(line.utf8)
+                if let first = bytes.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "!"), bytes.contains(UInt8(ascii: "*")) {
+                    sentences.append(bytes)
+                }
+            }
+        }
+        return sentences
+    }
+
+    /// Parses `count` sentences, cycling through the mix (or the logs in `logs`, when given
+    /// and not empty); returns how many fixes came out.
+    public static func kernel(sentences count: Int, logs: String? = nil) -> Int {
+        let fromLogs = logs.map(logSentences) ?? []
+        let sentences = fromLogs.isEmpty ? prepared() : fromLogs
         var parser = NMEAParser()
         var fixes = 0
         for index in 0..<count {
