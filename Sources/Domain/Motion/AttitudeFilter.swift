@@ -147,8 +147,8 @@ public struct AttitudeFilter: Sendable {
 
         // Where the filter thinks "up" and "east" are, in body axes.
         let q = orientation
-        let up = estimatedUp
-        var correction = Vector3.zero
+        let up = Self.up(of: q)
+        var correction = Vector3(0, 0, 0)
 
         accelerometerUsed = false
         let forceLength = specificForce.length
@@ -161,7 +161,7 @@ public struct AttitudeFilter: Sendable {
             let heard = noteSetOff(interval: interval)
             if isResting && settings.restGain > settings.gain && heard {
                 // Gravity alone: believed at once and firmly, whatever the estimate says.
-                correction = correction + error * (max(gain, settings.restGain) / gain)
+                correction = error * (max(gain, settings.restGain) / gain)
                 accelerometerUsed = true
                 // Once the level has come round, what still pulls at it is the gyro's bias:
                 // learned in a second or two (the rest gain's critically damped integral), so
@@ -170,7 +170,7 @@ public struct AttitudeFilter: Sendable {
                     learnBias(error, gain: settings.restGain * settings.restGain / 4, interval: interval)
                 }
             } else if trusted && heard {
-                correction = correction + error
+                correction = error
                 accelerometerUsed = true
                 // Only gravity agreeing within the rejection angle teaches the integral: a
                 // reference being believed again after a long disagreement says nothing of bias.
@@ -188,7 +188,7 @@ public struct AttitudeFilter: Sendable {
             let measuredEast = field.cross(up)
             let eastLength = measuredEast.length
             if eastLength > 0, eastLength.isFinite {
-                let east = Vector3(2 * (q.x * q.y + q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z - q.w * q.x))
+                let east = Self.east(of: q)
                 let error = Self.rotationError(from: measuredEast * (1 / eastLength), to: east)
                 magneticErrorSquared = error.dot(error)
                 let relearning = headingRelearnLeft > 0
@@ -204,18 +204,18 @@ public struct AttitudeFilter: Sendable {
             }
         }
 
-        let rate = rotationRate + correction * gain + residualBias
-        // q' = q + (dt / 2) q (0, rate), then back to unit length.
-        let h = interval / 2
-        let dq = Quaternion(w: -q.x * rate.x - q.y * rate.y - q.z * rate.z,
-                            x: q.w * rate.x + q.y * rate.z - q.z * rate.y,
-                            y: q.w * rate.y - q.x * rate.z + q.z * rate.x,
-                            z: q.w * rate.z + q.x * rate.y - q.y * rate.x)
-        orientation = Quaternion(w: q.w + dq.w * h, x: q.x + dq.x * h, y: q.y + dq.y * h, z: q.z + dq.z * h).normalized
+        // q' = q + (dt / 2) q (0, rate), then back to unit length; the half step is taken into
+        // the rate first (three products instead of four).
+        let r = (rotationRate + correction * gain + residualBias) * (interval / 2)
+        orientation = Quaternion(w: q.w - q.x * r.x - q.y * r.y - q.z * r.z,
+                                 x: q.x + q.w * r.x + q.y * r.z - q.z * r.y,
+                                 y: q.y + q.w * r.y - q.x * r.z + q.z * r.x,
+                                 z: q.z + q.w * r.z + q.x * r.y - q.y * r.x).normalized
     }
 
     /// Learns gravity's strength (slowly, while hardly turning) and how long the device has
     /// been at rest: the force within 2% of that strength and the rotation below `restRotation`.
+    @inline(__always)
     private mutating func noteRest(forceLength: Double, rotationRate: Vector3, interval: Double) {
         let turning = rotationRate.dot(rotationRate) > settings.restRotation * settings.restRotation
         if gravityStrength.isNaN {
@@ -239,9 +239,18 @@ public struct AttitudeFilter: Sendable {
     }
 
     /// Where the filter thinks "up" (the still accelerometer's direction) is, in body axes.
-    private var estimatedUp: Vector3 {
-        let q = orientation
-        return Vector3(2 * (q.w * q.y - q.x * q.z), -2 * (q.y * q.z + q.w * q.x), -(1 - 2 * (q.x * q.x + q.y * q.y)))
+    private var estimatedUp: Vector3 { Self.up(of: orientation) }
+
+    /// "Up" and "east" of an orientation, in body axes: the third and second rows of its
+    /// rotation matrix (up negated, the body's z being down).
+    @inline(__always)
+    static func up(of q: Quaternion) -> Vector3 {
+        Vector3(2 * (q.w * q.y - q.x * q.z), -2 * (q.y * q.z + q.w * q.x), 2 * (q.x * q.x + q.y * q.y) - 1)
+    }
+
+    @inline(__always)
+    static func east(of q: Quaternion) -> Vector3 {
+        Vector3(2 * (q.x * q.y + q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z - q.w * q.x))
     }
 
     private mutating func learnBias(_ error: Vector3, gain: Double, interval: Double) {
@@ -253,6 +262,7 @@ public struct AttitudeFilter: Sendable {
     /// Arms the set-off hold when a settled rest ends (the force changes strength, the device
     /// turns, or gravity moves away from where the estimate has it with nothing turning);
     /// returns whether gravity may be heard this update.
+    @inline(__always)
     private mutating func noteSetOff(interval: Double) -> Bool {
         setOffLeft = max(0, setOffLeft - interval)
         let agrees = accelerationErrorSquared <= setOffLimitSquared
