@@ -147,10 +147,13 @@ public struct RawSentence: Sendable {
         for index in 0..<length { bytes[index] = source[index] }
     }
 
-    public var text: String {
-        var out = [UInt8]()
-        out.reserveCapacity(length)
-        for index in 0..<length { out.append(bytes[index]) }
-        return String(decoding: out, as: UTF8.self)
+    public var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+
+    /// The sentence's bytes, for as long as `body` runs (copied to the stack: nothing allocated).
+    public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.capacity) { buffer in
+            for index in 0..<length { buffer[index] = bytes[index] }
+            return body(UnsafeBufferPointer(rebasing: buffer[0..<length]))
+        }
     }
 }

@@ -20,8 +20,10 @@ final class AlertService {
     }
 
     /// Evaluates the rules at `time`; returns the EVENTs of the alerts that fired.
-    func evaluate(_ values: [AlertRules.Kind: Double], time: Double) -> [Report] {
-        rules.evaluate(values, time: time).map { alert in
+    func evaluate(time: Double, value: (AlertRules.Kind) -> Double) -> [Report] {
+        let fired = rules.evaluate(time: time, value: value)
+        guard !fired.isEmpty else { return [] }
+        return fired.map { alert in
             latest = alert
             let report = Report.event(EventReport(.alert(alert), time: time))
             Log.warning("alert: " + alert.message)

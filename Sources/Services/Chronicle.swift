@@ -29,15 +29,21 @@ final class Chronicle {
     /// Once a second: history, alerts and timed log records. Returns reports to publish, and
     /// whether an alert fired (for the buzzer and LED).
     func tick(state: NavigationState, time: Double) -> (reports: [Report], alerted: Bool) {
-        for (stream, value) in [("pressure", weather.station), ("seaLevelPressure", weather.seaLevel), ("altitude", weather.fused),
-                                ("temperature", weather.temperature), ("humidity", weather.humidity)] {
-            history.add(stream, value, time: time)
-        }
+        history.add("pressure", weather.station, time: time)
+        history.add("seaLevelPressure", weather.seaLevel, time: time)
+        history.add("altitude", weather.fused, time: time)
+        history.add("temperature", weather.temperature, time: time)
+        history.add("humidity", weather.humidity, time: time)
         history.save(time: time)
-        var reports = alerts.evaluate([.pressureHigh: weather.seaLevel, .pressureLow: weather.seaLevel,
-                                       .rapidFall: weather.reading?.hPaPerHour ?? .nan, .altitudeReached: weather.fused,
-                                       .temperatureHigh: weather.temperature, .temperatureLow: weather.temperature],
-                                      time: time)
+        let weather = self.weather
+        var reports = alerts.evaluate(time: time) { kind in
+            switch kind {
+            case .pressureHigh, .pressureLow: return weather.seaLevel
+            case .rapidFall: return weather.reading?.hPaPerHour ?? .nan
+            case .altitudeReached: return weather.fused
+            case .temperatureHigh, .temperatureLow: return weather.temperature
+            }
+        }
         let alerted = !reports.isEmpty
         if let stopped = logs.tick({ values(state) }, time: time, sample: false) { reports.append(stopped) }
         return (reports, alerted)

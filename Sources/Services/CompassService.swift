@@ -113,7 +113,10 @@ final class CompassService {
             nextProgress = now + 1_000_000_000
             evaluateGuided(session, now: now)
         }
-        defer { events.removeAll(keepingCapacity: true) }
+        // Handed over, not emptied in place: the caller's copy would make emptying it copy
+        // the list every tick. An empty list costs nothing.
+        guard !events.isEmpty else { return [] }
+        defer { events = [] }
         return events
     }
 

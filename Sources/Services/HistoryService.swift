@@ -26,7 +26,9 @@ final class HistoryService {
     }
 
     func add(_ stream: String, _ value: Double, time: Double) {
-        histories[stream]?.add(value, time: time)
+        // In place: through `values`, not a copy of the stream's history written back.
+        guard let index = histories.index(forKey: stream) else { return }
+        histories.values[index].add(value, time: time)
     }
 
     func forget(after time: Double) {

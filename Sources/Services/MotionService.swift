@@ -73,7 +73,10 @@ final class MotionService {
                 break
             }
         }
-        defer { events.removeAll(keepingCapacity: true) }
+        // Handed over, not emptied in place: the caller's copy would make emptying it copy
+        // the list every tick. An empty list costs nothing.
+        guard !events.isEmpty else { return [] }
+        defer { events = [] }
         return events
     }
 

@@ -9,6 +9,8 @@ final class SkyService {
     let zone: TimeZoneRules
     let configured: (latitude: Double, longitude: Double)?
     private var day: (start: Double, end: Double, events: SunEvents, latitude: Double, longitude: Double)?
+    /// The day's events a person is told about (`marks`), worked out with the day.
+    private var todayMarks: [(String, Double)] = []
     private var lastTick = Double.nan
     private var lastReport = -Double.infinity
     /// The sky page's figures, recomputed every 30 s (the seasons and the Moon take thousands
@@ -32,7 +34,7 @@ final class SkyService {
         let events = today(time: time, place: place)
         var reports: [Report] = []
         if lastTick.isFinite && time > lastTick && time - lastTick < 120 {
-            for (kind, instant) in Self.marks(events) where instant > lastTick && instant <= time {
+            for (kind, instant) in todayMarks where instant > lastTick && instant <= time {
                 reports.append(.event(EventReport(.sky(kind: kind, at: instant, zone: zone), time: time)))
             }
         }
@@ -62,6 +64,7 @@ final class SkyService {
         let end = zone.midnight(year: next.year, month: next.month, day: next.day)
         let events = SunEvents.of(dayFrom: start, to: end, latitude: place.latitude, longitude: place.longitude)
         day = (start, end, events, place.latitude, place.longitude)
+        todayMarks = Self.marks(events)
         return events
     }
 

@@ -125,6 +125,11 @@ enum BenchCommand {
             whole.number("sampling", figures.sampling, decimals: 0)
             whole.number("output", figures.output, decimals: 0)
             whole.number("deviceSeconds", figures.deviceSeconds, decimals: 1)
+            if let perReport = figures.outputAllocationsPerReport {
+                whole.number("outputAllocationsPerReport", perReport, decimals: 3)
+            } else {
+                whole.null("outputAllocationsPerReport")
+            }
         } else {
             whole.null("instructionsPerSecond")
         }
@@ -220,5 +225,6 @@ enum BenchCommand {
         "\(fixed(figures.total / 1e6, 2)) million instructions per second of the device's time (sampling thread "
             + "\(fixed(figures.sampling / 1e6, 2)), output thread \(fixed(figures.output / 1e6, 2)); simulator excluded, "
             + "\(fixed(figures.deviceSeconds, 1)) s measured)"
+            + (figures.outputAllocationsPerReport.map { "; \(fixed($0, 3)) heap allocations per report on the output thread" } ?? "")
     }
 }

@@ -113,10 +113,17 @@ public struct AlertRules: Sendable {
 
     /// The values now (NaN when not known) at UTC `time`; returns the alerts that fire.
     public mutating func evaluate(_ values: [Kind: Double], time: Double) -> [Alert] {
+        evaluate(time: time) { values[$0] ?? .nan }
+    }
+
+    /// The same, reading each rule's value from `value` (NaN when there is none): nothing is
+    /// allocated unless an alert fires.
+    public mutating func evaluate(time: Double, value valueOf: (Kind) -> Double) -> [Alert] {
         var fired: [Alert] = []
         for index in rules.indices where rules[index].enabled {
             let rule = rules[index]
-            guard let value = values[rule.kind], value.isFinite else { continue }
+            let value = valueOf(rule.kind)
+            guard value.isFinite else { continue }
             let beyond = rule.kind.rises ? value >= rule.threshold : value <= rule.threshold
             let back = rule.kind.rises ? value < rule.threshold - rule.hysteresis : value > rule.threshold + rule.hysteresis
             if back { armed[index] = true }

@@ -28,11 +28,12 @@ public final class NMEAServer {
 
     public var clientCount: Int { clients.count }
 
-    /// The descriptors to poll and the events wanted on each (with the report server's).
-    public var pollDescriptors: [pollfd] {
-        guard listener >= 0 else { return [] }
-        return [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
-            + clients.map { pollfd(fd: $0.fd, events: Int16(POLLIN) | ($0.pending > 0 ? Int16(POLLOUT) : 0), revents: 0) }
+    /// The descriptors to poll for input (the listener's and each client's), added to `list`
+    /// (kept by the caller from wait to wait, so nothing is allocated once it has grown).
+    public func appendPollDescriptors(to list: inout [Int32]) {
+        guard listener >= 0 else { return }
+        list.append(listener)
+        for client in clients { list.append(client.fd) }
     }
 
     /// Accepts new clients, discards what clients sent, flushes queued output, drops the gone.
@@ -58,9 +59,15 @@ public final class NMEAServer {
 
     /// Sends one sentence (with CR LF) to every client.
     public func send(_ sentence: String) {
+        var sentence = sentence
+        sentence.withUTF8 { send($0) }
+    }
+
+    /// A sentence's bytes (CR LF added) to every listener (nothing allocated).
+    public func send(_ sentence: UnsafeBufferPointer<UInt8>) {
         var slow: [Int32] = []
         for client in clients {
-            client.enqueue(sentence, ending: "\r\n")
+            client.enqueue(line: sentence)
             if client.pending > Self.maximumBacklog { slow.append(client.fd) }
         }
         droppedSlowClients += slow.count

@@ -139,25 +139,32 @@ public final class ReportServer {
     /// Waits up to `timeoutMilliseconds` for socket activity (and `extra` descriptors, whose
     /// readiness is returned), accepts, reads requests, and flushes queued output.
     @discardableResult
-    public func service(timeoutMilliseconds: Int32, extra: [Int32] = []) -> [Int32] {
-        guard !listeners.isEmpty else { return [] }
-        var fds = listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    public func service(timeoutMilliseconds: Int32, extra: [Int32] = [], woken: (Int32) -> Void = { _ in }) {
+        guard !listeners.isEmpty else { return }
+        // The descriptor list is kept from call to call: no allocation once it has grown.
+        polled.removeAll(keepingCapacity: true)
+        for listener in listeners { polled.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
         for client in clients {
-            fds.append(pollfd(fd: client.fd, events: Int16(POLLIN) | (client.pending > 0 ? Int16(POLLOUT) : 0), revents: 0))
+            polled.append(pollfd(fd: client.fd, events: Int16(POLLIN) | (client.pending > 0 ? Int16(POLLOUT) : 0), revents: 0))
         }
-        for fd in extra { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-        let ready = poll(&fds, nfds_t(fds.count), timeoutMilliseconds)
-        guard ready > 0 else { return [] }
-        for entry in fds.prefix(listeners.count) where entry.revents & Int16(POLLIN) != 0 { acceptAll(entry.fd) }
+        for fd in extra { polled.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+        let ready = poll(&polled, nfds_t(polled.count), timeoutMilliseconds)
+        guard ready > 0 else { return }
+        for entry in polled.prefix(listeners.count) where entry.revents & Int16(POLLIN) != 0 { acceptAll(entry.fd) }
         var closed: [Int32] = []
-        for (offset, entry) in fds.dropFirst(listeners.count).prefix(clients.count).enumerated() where entry.revents != 0 {
-            let client = clients[offset]
+        let clientsPolled = clients
+        for (offset, entry) in polled.dropFirst(listeners.count).prefix(clientsPolled.count).enumerated() where entry.revents != 0 {
+            let client = clientsPolled[offset]
             if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !receive(client) { closed.append(client.fd); continue }
             if entry.revents & Int16(POLLOUT) != 0, !client.flush() { closed.append(client.fd) }
         }
         if !closed.isEmpty { drop(closed) }
-        return fds.suffix(extra.count).filter { $0.revents != 0 }.map(\.fd)
+        for entry in polled.suffix(extra.count) where entry.revents != 0 { woken(entry.fd) }
     }
+
+    /// `service`'s descriptors, and what clients send, kept from call to call.
+    private var polled: [pollfd] = []
+    private var received = [UInt8](repeating: 0, count: 4096)
 
     private func acceptAll(_ listener: Int32) {
         Connection.acceptAll(listener) { fd in
@@ -178,12 +185,11 @@ public final class ReportServer {
 
     /// Reads what the client sent and answers complete lines; false when it has gone.
     private func receive(_ client: Client) -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+            let count = received.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
             if count == 0 { return false }
             if count < 0 { return errno == EAGAIN || errno == EINTR }
-            for byte in buffer[0..<count] {
+            for byte in received[0..<count] {
                 if byte == UInt8(ascii: "\n") {
                     if client.discardingLongLine {
                         client.discardingLongLine = false
@@ -304,10 +310,16 @@ public final class ReportServer {
 
     /// Passes a receiver's sentence to the clients watching with nmea (or raw) on.
     public func broadcastSentence(_ sentence: String, device: String) {
+        var sentence = sentence
+        sentence.withUTF8 { broadcastSentence($0, device: device) }
+    }
+
+    /// A received sentence's bytes to the clients watching NMEA (nothing allocated).
+    public func broadcastSentence(_ sentence: UnsafeBufferPointer<UInt8>, device: String) {
         var slow: [Int32] = []
         for client in clients where client.watch.enabled && (client.watch.nmea || client.watch.raw > 0) {
             if let wanted = client.watch.device, wanted != device { continue }
-            enqueue(sentence, to: client)
+            client.enqueue(line: sentence)
             if client.pending > Self.maximumBacklog { slow.append(client.fd) }
         }
         if !slow.isEmpty {

@@ -43,6 +43,30 @@ public enum Callgrind {
         return total
     }
 
+    /// How many calls a callgrind output file records to functions whose name `matches`, from
+    /// callers `from` accepts (summed). Names are written once with their number,
+    /// "cfn=(12) malloc", and by the number alone after that; the call count follows as
+    /// "calls=N ...".
+    static func calls(in path: String, to matches: (Substring) -> Bool, from caller: (Substring) -> Bool = { _ in true }) -> Double? {
+        guard let text = try? readTextFile(path, limit: 256 << 20) else { return nil }
+        var names: [Substring: Substring] = [:]
+        var callee: Substring = "", current: Substring = ""
+        var total = 0.0
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("fn=") || line.hasPrefix("cfn=") {
+                let reference = line.drop { $0 != "=" }.dropFirst()
+                let id = reference.prefix { $0 != " " }
+                let name = reference.drop { $0 != " " }.dropFirst()
+                if !name.isEmpty { names[id] = name }
+                if line.hasPrefix("cfn=") { callee = names[id] ?? name } else { current = names[id] ?? name }
+            } else if line.hasPrefix("calls="), matches(callee), caller(current),
+                      let count = line.dropFirst(6).split(separator: " ").first.flatMap({ Double($0) }) {
+                total += count
+            }
+        }
+        return total
+    }
+
     static func currentExecutable() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)

@@ -15,7 +15,13 @@ public enum RuntimeCostBench {
         public var total: Double { sampling + output }
         /// Seconds of the device's time the window covered.
         public var deviceSeconds: Double
+        /// Heap allocations on the output thread per report it broadcast, in a second window of
+        /// the same length in steady state (past the walk's figure-8 calibration).
+        public var outputAllocationsPerReport: Double?
     }
+
+    /// The C library's allocation entry points, as callgrind names them.
+    static let allocators: Set<Substring> = ["malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign"]
 
     /// `speed` slows the simulated world so the loop keeps its rates under callgrind.
     public static func run(windowSeconds: Double = 20, speed: Double = 0.25) -> (Figures?, String?) {
@@ -27,7 +33,7 @@ public enum RuntimeCostBench {
         defer {
             unlink(stripped)
             removeTree(directory)
-            for thread in 0..<10 { unlink(profile + "-0\(thread)") }
+            for thread in 0..<10 { unlink(profile + "-0\(thread)"); unlink(profile + ".1-0\(thread)") }
             unlink(profile)
         }
         guard runProgram(["strip", "--strip-debug", "-o", stripped, executable])?.status == 0 else { return (nil, "strip failed") }
@@ -76,6 +82,21 @@ public enum RuntimeCostBench {
         drain(for: windowSeconds)
         _ = runProgram(["callgrind_control", "--instr=off", String(pid)])
         guard let after = ticks() else { return (nil, "no HEALTH report after the window") }
+        // The first window's profiles (instructions) go to "<profile>.1-NN"; the second window,
+        // in steady state past the walk's figure-8 calibration (its fits allocate, once), counts
+        // the output thread's allocations per report.
+        _ = runProgram(["callgrind_control", "--dump=instructions", String(pid)])
+        var steady = after
+        while steady < steadyTicks, clock.now() < patience &+ 600_000_000_000 {
+            drain(for: 2)
+            guard let now = ticks() else { break }
+            steady = now
+        }
+        var allocationsPerReport: Double?
+        if steady >= steadyTicks, runProgram(["callgrind_control", "--instr=on", String(pid)])?.status == 0 {
+            drain(for: windowSeconds)
+            _ = runProgram(["callgrind_control", "--instr=off", String(pid)])
+        }
         stopProgram(pid)
         stopped = true
         // The loop runs at 200 Hz of the device's time.
@@ -83,16 +104,31 @@ public enum RuntimeCostBench {
         guard deviceSeconds > 0 else { return (nil, "the loop did not run in the window") }
         var sampling = 0.0, output = 0.0
         for thread in 1..<10 {
-            let path = profile + "-0\(thread)"
+            let path = profile + ".1-0\(thread)"
             guard fileExists(path), let total = Callgrind.summary(path),
                   let annotated = runProgram(["callgrind_annotate", "--inclusive=yes", "--threshold=100", path])?.output else { continue }
             if annotated.contains("OutputLoop") {
                 output += total
+                if steady >= steadyTicks { allocationsPerReport = allocations(perReportIn: profile + "-0\(thread)") }
             } else if annotated.contains("FixedRateScheduler") && annotated.contains("runTick") {
                 sampling += total - inclusive(of: "SimulatedI2CBusC0A3HAL0dE0AadEP8transfer", in: annotated)
             }
         }
-        return (Figures(sampling: sampling / deviceSeconds, output: output / deviceSeconds, deviceSeconds: deviceSeconds), nil)
+        return (Figures(sampling: sampling / deviceSeconds, output: output / deviceSeconds, deviceSeconds: deviceSeconds,
+                        outputAllocationsPerReport: allocationsPerReport), nil)
+    }
+
+    /// The device's time (loop ticks at 200 Hz) past which the walk is in steady state: its
+    /// figure-8 calibration (30 s of turns and 5 s still) is over and saved.
+    static let steadyTicks = 45.0 * 200
+
+    /// Heap allocations per broadcast report in the output thread's profile at `path`. An
+    /// interposed malloc calling the C library's is one allocation, not two.
+    static func allocations(perReportIn path: String) -> Double? {
+        guard let allocations = Callgrind.calls(in: path, to: { allocators.contains($0) }, from: { !allocators.contains($0) }),
+              let reports = Callgrind.calls(in: path, to: { $0.contains("ReportServerC9broadcast") && !$0.contains("Sentence") }),
+              reports > 0 else { return nil }
+        return allocations / reports
     }
 
     /// The inclusive instruction count callgrind_annotate gives a function whose name holds `name`.

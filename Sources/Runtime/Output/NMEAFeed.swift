@@ -43,8 +43,13 @@ struct NMEAFeed {
     }
 
     /// Whether a received sentence is passed through: RMC and GGA from any talker.
-    static func passesThrough(_ sentence: String) -> Bool {
-        let type = sentence.utf8.dropFirst(3).prefix(3)
+    static func passesThrough(_ sentence: UnsafeBufferPointer<UInt8>) -> Bool {
+        let type = sentence.dropFirst(3).prefix(3)
         return type.elementsEqual("RMC".utf8) || type.elementsEqual("GGA".utf8)
+    }
+
+    static func passesThrough(_ sentence: String) -> Bool {
+        var sentence = sentence
+        return sentence.withUTF8 { passesThrough($0) }
     }
 }

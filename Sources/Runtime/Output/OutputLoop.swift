@@ -46,6 +46,9 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     /// The output thread's own task table (built once the loop exists: its tasks call it).
     private(set) var tasks: FixedRateScheduler<Clock>?
     private var taskBudgets: [Double] = []
+    /// `waitForWork`'s descriptors, kept from wait to wait.
+    private var waitedOn: [Int32] = []
+    private var polled: [pollfd] = []
 
     /// The device names reports carry, as DEVICES lists them: the GPS's port for TPV and SKY,
     /// the IMU's bus address for ATT and IMU, the barometer's for ENV (the board's name when
@@ -60,6 +63,7 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     var nmeaFeed = NMEAFeed()
     var lastMagnetic: MagneticSample?
     var satellites: [Satellite] = []
+    var spareSatellites: [Satellite] = []
     var lastSky: SatelliteReport?
     var trackButtonHeld = false
     /// The display's heading, smoothed on the unit circle so 359° and 1° average to 0°, not 180°.
@@ -138,17 +142,23 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
 
     /// Serves the socket (or just waits) for up to `pollMilliseconds`; the name of a stop signal if one came.
     private func waitForWork() -> String? {
-        let extra = (stop.descriptor >= 0 ? [stop.descriptor] : []) + (display.keyDescriptor.map { [$0] } ?? [])
-            + (nmea?.pollDescriptors.map(\.fd) ?? [])
-        let woken: [Int32]
+        // The descriptor lists are kept from wait to wait: nothing is allocated once they have grown.
+        waitedOn.removeAll(keepingCapacity: true)
+        if stop.descriptor >= 0 { waitedOn.append(stop.descriptor) }
+        if let key = display.keyDescriptor { waitedOn.append(key) }
+        nmea?.appendPollDescriptors(to: &waitedOn)
+        var stopped = false
         if let server {
-            woken = server.service(timeoutMilliseconds: pollMilliseconds, extra: extra)
+            server.service(timeoutMilliseconds: pollMilliseconds, extra: waitedOn) { fd in
+                if fd == stop.descriptor { stopped = true }
+            }
         } else {
-            var fds = extra.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            _ = Glibc.poll(&fds, nfds_t(fds.count), pollMilliseconds)
-            woken = fds.filter { $0.revents != 0 }.map(\.fd)
+            polled.removeAll(keepingCapacity: true)
+            for fd in waitedOn { polled.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            _ = Glibc.poll(&polled, nfds_t(polled.count), pollMilliseconds)
+            for entry in polled where entry.revents != 0 && entry.fd == stop.descriptor { stopped = true }
         }
-        return woken.contains(stop.descriptor) ? stop.takeSignal() : nil
+        return stopped ? stop.takeSignal() : nil
     }
 
     /// Keys on the terminal display; true when the person asked to quit.

@@ -27,9 +27,10 @@ extension OutputLoop {
         drainFixes()
         outputs.sentenceRing.drain { raw in
             guard server != nil || nmea != nil else { return }
-            let sentence = raw.text
-            server?.broadcastSentence(sentence, device: gpsDevice)
-            if NMEAFeed.passesThrough(sentence) { nmea?.send(sentence) }
+            raw.withBytes { sentence in
+                server?.broadcastSentence(sentence, device: gpsDevice)
+                if NMEAFeed.passesThrough(sentence) { nmea?.send(sentence) }
+            }
         }
         outputs.skyRing.drain { item in
             satellites.append(item.satellite)
@@ -37,6 +38,9 @@ extension OutputLoop {
             let report = SatelliteReport(satellites: satellites, hdop: item.hdop, pdop: item.pdop, vdop: item.vdop, device: gpsDevice)
             lastSky = report
             send(.satellites(report))
+            // The next cycle fills the list the report before last held (this one's stays with
+            // `lastSky`): two lists taking turns, so neither is copied or allocated again.
+            swap(&satellites, &spareSatellites)
             satellites.removeAll(keepingCapacity: true)
         }
         if let filtered = services.positions?.fix, filtered.hasPosition, latest.fix.hasPosition {
