@@ -22,13 +22,16 @@ public enum PixelFormat: String, Sendable, Equatable {
 /// Why a framebuffer could not be used.
 public enum FramebufferError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFound(String)
+    /// A path under /dev that is there but is not a framebuffer device (a file left by a typo).
+    case notADevice(String)
     case permissionDenied(String)
     case unsupportedFormat(path: String, bitsPerPixel: Int)
     case system(errno: Int32, path: String)
 
     public var description: String {
         switch self {
-        case .notFound(let p): return "\(p) does not exist: enable the display's overlay (dtoverlay=...) or choose another with --display"
+        case .notFound(let p): return "\(p) does not exist: enable the display's overlay (dtoverlay=...), check the number (ls /dev/fb*) or choose another with --display"
+        case .notADevice(let p): return "\(p) is not a framebuffer device: check the number (ls /dev/fb*); a picture in a file is --display fb:FILE outside /dev"
         case .permissionDenied(let p): return "permission denied opening \(p): install udev/99-lodestone.rules and add the user to group lodestone"
         case .unsupportedFormat(let p, let bpp): return "\(p) uses \(bpp) bits per pixel: supported are 16 (RGB565), 32 (XRGB8888) and 1 (mono)"
         case .system(let e, let p): return "framebuffer \(p) failed with errno \(e)"

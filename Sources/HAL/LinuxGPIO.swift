@@ -12,6 +12,7 @@ public final class LinuxGPIOChip: GPIOLineProvider {
     private let chip: OpaquePointer
     private let consumer: String
 
+    /// `path` is a chip's label (as gpiodetect shows it), its device path, its name or number.
     public init(path: String, consumer: String = "lodestone") throws(GPIOError) {
         self.path = path
         self.consumer = consumer

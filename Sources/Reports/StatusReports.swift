@@ -28,12 +28,15 @@ public struct HealthReport: Sendable {
     public var gpsInterval: Double?
     /// "ok", or why the recording's writes fail (when there is a data directory).
     public var storage: String?
+    /// Why each failing sensor fails, in words that say what to do (nil: it works).
+    public var sensorProblems = SensorProblemTexts()
     public init(state: NavigationState, sensorsChanged: (imu: Double?, magnetometer: Double?, barometer: Double?, gps: Double?) = (nil, nil, nil, nil),
                 loop: LoopStatistics, tasks: [TaskLine], outputTasks: [TaskLine] = [], ringOverflows: Int, clients: Int,
-                droppedClients: Int = 0, profile: String? = nil, gpsInterval: Double? = nil, storage: String? = nil) {
+                droppedClients: Int = 0, profile: String? = nil, gpsInterval: Double? = nil, storage: String? = nil,
+                sensorProblems: SensorProblemTexts = SensorProblemTexts()) {
         (self.state, self.sensorsChanged, self.loop, self.tasks, self.outputTasks) = (state, sensorsChanged, loop, tasks, outputTasks)
         (self.ringOverflows, self.clients, self.droppedClients) = (ringOverflows, clients, droppedClients)
-        (self.profile, self.gpsInterval, self.storage) = (profile, gpsInterval, storage)
+        (self.profile, self.gpsInterval, self.storage, self.sensorProblems) = (profile, gpsInterval, storage, sensorProblems)
     }
 }
 
@@ -45,8 +48,26 @@ public struct DeviceEntry: Sendable {
     public var driver: String
     public var health: SensorHealth
     public var role: Role
-    public init(path: String, driver: String, health: SensorHealth, role: Role) {
-        (self.path, self.driver, self.health, self.role) = (path, driver, health, role)
+    /// Why it fails, when it does.
+    public var error: String?
+    public init(path: String, driver: String, health: SensorHealth, role: Role, error: String? = nil) {
+        (self.path, self.driver, self.health, self.role, self.error) = (path, driver, health, role, error)
+    }
+}
+
+/// Why each of the device's sensors fails, as a person reads it (nil where it works).
+public struct SensorProblemTexts: Sendable, Equatable {
+    public var imu: String?
+    public var magnetometer: String?
+    public var barometer: String?
+    public var gps: String?
+    public init(imu: String? = nil, magnetometer: String? = nil, barometer: String? = nil, gps: String? = nil) {
+        (self.imu, self.magnetometer, self.barometer, self.gps) = (imu, magnetometer, barometer, gps)
+    }
+
+    /// Each failing sensor's name and reason, in the order the reports list sensors.
+    public var named: [(sensor: String, problem: String)] {
+        [("imu", imu), ("magnetometer", magnetometer), ("barometer", barometer), ("gps", gps)].compactMap { name, text in text.map { (name, $0) } }
     }
 }
 

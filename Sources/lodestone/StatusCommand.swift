@@ -33,6 +33,10 @@ enum StatusCommand {
         if case .object(let sensors)? = report["sensors"] {
             for (name, value) in sensors { out += " \(name) \(value.stringValue ?? "?")" }
         }
+        // Why a failing sensor fails, one line each.
+        if case .object(let problems)? = report["sensorErrors"] {
+            for (name, value) in problems { out += "\n  \(name): \(value.stringValue ?? "?")" }
+        }
         if let loop = report["loop"] {
             out += "\nloop \(fixed(loop["rateHz"]?.numberValue ?? .nan, 0)) Hz: \(fixed(loop["ticks"]?.numberValue ?? .nan, 0)) ticks, "
                 + "\(fixed(loop["overruns"]?.numberValue ?? .nan, 0)) overruns, wake-up lateness p50 "

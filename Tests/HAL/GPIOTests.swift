@@ -79,5 +79,7 @@ import Testing
     @Test func theLibgpiodBackendExplainsAMissingChip() {
         // This machine has no gpiochip: the real backend must fail with a typed error, not abort.
         #expect(throws: GPIOError.noSuchChip("/dev/gpiochip99")) { try LinuxGPIOChip(path: "/dev/gpiochip99") }
+        // A label no chip has is the same typed error.
+        #expect(throws: GPIOError.noSuchChip("pinctrl-nonesuch")) { try LinuxGPIOChip(path: "pinctrl-nonesuch") }
     }
 }

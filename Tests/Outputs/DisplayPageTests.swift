@@ -74,6 +74,11 @@ import Testing
         let screen = DisplayPage.health.draw(model, columns: 80, rows: 24)
         let row = (0..<24).first { screen.line($0).hasPrefix("Barometer") } ?? 0
         #expect(screen.line(row).hasSuffix("degraded: retrying") && screen[13, row].ink == .warning)
+        // With the reason known, it is on the next line, in the warning ink.
+        model.health.problems = SensorProblemTexts(barometer: "I2C address 0x76 is owned by a kernel driver")
+        let told = DisplayPage.health.draw(model, columns: 80, rows: 24)
+        let reasonRow = (0..<24).first { told.line($0).contains("owned by a kernel driver") }
+        #expect(reasonRow == row + 1 && told[4, row + 1].ink == .warning)
     }
 
     @Test func theCompassAsksForACalibrationWhenTheHeadingIsUncertain() {

@@ -22,11 +22,38 @@ import Testing
 
     @Test func layoutsFollowTheScreen() {
         let cases: [(Int, Int, String, Int, Int)] = [(128, 64, "small", 21, 8), (240, 240, "medium", 20, 15), (320, 240, "medium", 26, 15),
-                                                    (480, 320, "large", 40, 20), (800, 480, "large", 66, 30), (1920, 1080, "large", 106, 45)]
+                                                    (480, 320, "large", 40, 20), (800, 480, "large", 66, 30),
+                                                    (1280, 800, "large", 42, 20), (1920, 1080, "large", 53, 22)]
         for (width, height, name, columns, rows) in cases {
             let layout = FramebufferLayout(width: width, height: height)
             #expect(layout.name == name && layout.columns == columns && layout.rows == rows, "\(width)x\(height): \(layout)")
+            // The cells fill the panel (not its top half on a monitor).
+            let usedWidth = layout.columns * FramebufferLayout.cellWidth * layout.scale
+            let usedHeight = layout.rows * FramebufferLayout.cellHeight * layout.scale
+            #expect(usedWidth * 10 >= width * 9 && usedHeight * 10 >= height * 8, "\(width)x\(height) uses \(usedWidth)x\(usedHeight)")
         }
+    }
+
+    /// Every printable ASCII character has a glyph of its own, not the box for a missing one
+    /// (a hint with braces, an address with an at sign).
+    @Test func everyPrintableCharacterIsDrawn() {
+        let box = Self.glyphPixels("\u{2603}")
+        for code in 0x21...0x7E {
+            let character = Character(UnicodeScalar(UInt8(code)))
+            #expect(Self.glyphPixels(character) != box, "'\(character)' is drawn as the box")
+        }
+    }
+
+    /// The lit pixels of one character drawn alone at 1:1.
+    static func glyphPixels(_ character: Character) -> [Bool] {
+        let frame = MemoryFramebuffer(width: 12, height: 16, format: .xrgb8888)
+        var screen = TextScreen(columns: 2, rows: 2)
+        screen.put(String(character), column: 0, row: 1)
+        FramebufferRenderer.draw(screen, theme: .day, layout: FramebufferLayout(width: 12, height: 16), on: frame)
+        let background = frame.get(x: 11, y: 15)
+        var lit: [Bool] = []
+        for y in 8..<16 { for x in 0..<6 { lit.append(frame.get(x: x, y: y) != background) } }
+        return lit
     }
 
     /// The heading is drawn large (twice the 7-pixel font height) in amber at the top of a colour panel and lit

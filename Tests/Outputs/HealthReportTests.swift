@@ -32,5 +32,24 @@ import Testing
         #expect(report["sensorsChanged"]?["magnetometer"]?.stringValue == "2026-06-21T08:00:00.500Z")
         #expect(report["outputTasks"]?.arrayValue?.first?["budgetus"]?.numberValue == 5000)
         #expect(report["sensorsChanged"]?["imu"] == nil)
+        #expect(report["sensorErrors"] == nil, "no sensor fails")
+    }
+
+    /// A failing sensor's reason is in HEALTH (`sensorErrors`) and in its DEVICE (`error`).
+    @Test func whyASensorFailsIsInHealthAndDevices() throws {
+        var state = NavigationState()
+        state.barometerHealth = .degraded
+        let reason = "I2C address 0x76 is owned by a kernel driver: unbind it or remove the device-tree overlay"
+        var health = HealthReport(state: state, loop: LoopStatistics(), tasks: [], ringOverflows: 0, clients: 0)
+        health.sensorProblems = SensorProblemTexts(barometer: reason)
+        let report = try JSONValue.parse(GPSDReports.health(health))
+        #expect(report["sensorErrors"]?["barometer"]?.stringValue == reason)
+        #expect(report["sensorErrors"]?["imu"] == nil)
+        let devices = DevicesReport(devices: [DeviceEntry(path: "/dev/i2c-1@0x76", driver: "BMP280", health: .degraded, role: .barometer, error: reason),
+                                              DeviceEntry(path: "/dev/i2c-1@0x68", driver: "MPU6050", health: .ok, role: .imu)], activated: nil)
+        let listed = try JSONValue.parse(GPSDReports.line(.devices(devices)))["devices"]?.arrayValue ?? []
+        #expect(listed.count == 2)
+        #expect(listed.first?["error"]?.stringValue == reason && listed.first?["health"]?.stringValue == "degraded")
+        #expect(listed.last?["error"] == nil)
     }
 }

@@ -29,7 +29,11 @@ import Testing
             let board = try BoardDescription.load(file: Self.boardsDirectory + "/" + name)
             #expect(board.imu != nil && board.magnetometer != nil && board.barometer != nil, "\(name)")
             #expect(board.gpsPort != nil, "\(name)")
+            // A chip's label survives the kernel renumbering the chips; a gpiochipN path may not.
+            if let chip = board.gpio?.chip { #expect(!chip.hasPrefix("/dev/gpiochip"), "\(name) names its GPIO chip by number: \(chip)") }
         }
+        let pi5 = try BoardDescription.load(file: Self.boardsDirectory + "/raspberry-pi-5.json")
+        #expect(pi5.gpio?.chip == "pinctrl-rp1")
     }
 
     @Test func readsEveryField() throws {

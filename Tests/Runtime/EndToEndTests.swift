@@ -193,28 +193,81 @@ import Testing
     @Test func framebufferDisplayDrawsTheFieldScreen() throws {
         let screen = "/tmp/lodestone-e2e-screen-\(getpid()).raw"
         defer { unlink(screen); unlink(screen + ".ppm") }
-        let (status, output) = finish(try spawn(["run", "--duration", "2.5", "--display", "fb:" + screen, "--scenario", "still",
-                                                 "--socket", "/tmp/lodestone-e2e-fb-\(getpid()).sock", "--data-dir", "/tmp/lodestone-e2e-data"]))
-        #expect(status == 0, "\(output)")
-        var bytes: [UInt8] = []
-        let fd = open(screen + ".ppm", O_RDONLY)
-        try #require(fd >= 0, "no screenshot written")
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            bytes += chunk[0..<n]
+        let child = try spawn(["run", "--duration", "4", "--display", "fb:" + screen, "--scenario", "still",
+                               "--socket", "/tmp/lodestone-e2e-fb-\(getpid()).sock", "--data-dir", "/tmp/lodestone-e2e-data"])
+        // While it runs: the heading in amber at the top left.
+        var live: [UInt8] = []
+        for _ in 0..<60 where Self.amberPixels(live) <= 200 {
+            usleep(100_000)
+            live = Self.readFile(screen + ".ppm")
         }
-        close(fd)
-        #expect(bytes.starts(with: Array("P6\n320 240\n255\n".utf8)))
-        #expect(bytes.count == 15 + 3 * 320 * 240)
-        // The heading is drawn in amber at the top left; the rest of that line is black.
+        let (status, output) = finish(child)
+        #expect(status == 0, "\(output)")
+        #expect(live.starts(with: Array("P6\n320 240\n255\n".utf8)))
+        #expect(live.count == 15 + 3 * 320 * 240)
+        #expect(Self.amberPixels(live) > 200, "amber heading pixels: \(Self.amberPixels(live))")
+        // Once stopped: no stale heading, the panel says it stopped (in the warning red).
+        let stopped = Self.readFile(screen + ".ppm")
+        #expect(stopped.count == live.count && Self.amberPixels(stopped) == 0)
+        var red = 0
+        for i in stride(from: 15, to: stopped.count - 2, by: 3) where stopped[i] > 150 && stopped[i + 1] < 80 && stopped[i + 2] < 80 { red += 1 }
+        #expect(red > 50, "the stopped screen's warning pixels: \(red)")
+    }
+
+    /// Pixels of the amber heading in the top 40 lines of a 320 x 240 screenshot.
+    static func amberPixels(_ bytes: [UInt8]) -> Int {
         var amber = 0
         let start = "P6\n320 240\n255\n".utf8.count
         for y in 0..<40 { for x in 0..<320 {
             let i = start + 3 * (y * 320 + x)
             if i + 2 < bytes.count && bytes[i] > 200 && bytes[i + 1] > 150 && bytes[i + 1] < 220 && bytes[i + 2] < 40 { amber += 1 }
         } }
-        #expect(amber > 200, "amber heading pixels: \(amber)")
+        return amber
+    }
+
+    static func readFile(_ path: String) -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            bytes += chunk[0..<n]
+        }
+        return bytes
+    }
+
+    /// A board whose I2C bus is not there (i2c-dev not loaded yet) still starts: the sensors on
+    /// it are reported with the reason, and the rest runs.
+    @Test func aMissingBusDoesNotStopTheStart() throws {
+        let board = "/tmp/lodestone-e2e-nobus-\(getpid()).json"
+        defer { unlink(board) }
+        let text = #"{"name":"no bus yet","i2c":"/dev/i2c-lodestone-absent","imu":{"chip":"mpu6050","address":"0x68"},"barometer":{"chip":"bmp280","address":"0x76"}}"#
+        let fd = open(board, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        try #require(fd >= 0)
+        let written = text.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        try #require(written == text.utf8.count)
+        let (status, output) = finish(try spawn(["run", "--board", board, "--duration", "1.5", "--display", "none",
+                                                 "--socket", "/tmp/lodestone-e2e-nobus-\(getpid()).sock", "--data-dir", "/tmp/lodestone-e2e-data"]))
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("/dev/i2c-lodestone-absent does not exist") && output.contains("start when it can be opened"), "\(output)")
+        #expect(output.contains("barometer: /dev/i2c-lodestone-absent does not exist"), "the sensor says why, once: \(output)")
+    }
+
+    /// A display or socket path that names nothing is an error, and nothing is made there.
+    @Test func pathsThatNameNothingAreErrorsThatLeaveNothing() throws {
+        let missing = "/dev/fb-lodestone-\(getpid())"
+        let (status, output) = finish(try spawn(["run", "--duration", "1", "--display", "fb:" + missing, "--data-dir", "/tmp/lodestone-e2e-data",
+                                                 "--socket", "/tmp/lodestone-e2e-nofb-\(getpid()).sock"]))
+        #expect(status == 1 && output.contains("does not exist"), "\(output)")
+        #expect(access(missing, F_OK) != 0 && access(missing + ".ppm", F_OK) != 0, "nothing made in /dev")
+        let directory = "/tmp/lodestone-e2e-absent-\(getpid())"
+        let (socketStatus, socketOutput) = finish(try spawn(["run", "--duration", "1", "--display", "none", "--data-dir", "/tmp/lodestone-e2e-data",
+                                                             "--socket", directory + "/sub/s.sock"]))
+        #expect(socketStatus == 1, "\(socketOutput)")
+        #expect(access(directory, F_OK) != 0, "the socket's directory was not made")
     }
 }

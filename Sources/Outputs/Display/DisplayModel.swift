@@ -111,6 +111,8 @@ public struct DisplayModel: Sendable {
         public var tasks: [TaskLine] = []
         /// The newest log lines (held while the terminal display runs).
         public var log: [String] = []
+        /// Why each failing sensor fails.
+        public var problems = SensorProblemTexts()
         public init() {}
     }
 }

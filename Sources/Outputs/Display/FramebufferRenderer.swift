@@ -13,10 +13,21 @@ public struct FramebufferLayout: Sendable, Equatable {
     public static let cellWidth = Font5x7.width + 1, cellHeight = Font5x7.height + 1
 
     public init(width: Int, height: Int) {
-        scale = width < 240 || height < 160 ? 1 : (width < 1280 ? 2 : 3)
+        if width < 240 || height < 160 {
+            scale = 1
+        } else if width < 1280 {
+            scale = 2
+        } else {
+            // A monitor: the cell grows with the panel until about 40 x 20 cells fill it (the
+            // pages' largest layout), instead of the pages filling its top half.
+            scale = max(3, min(width / (Self.cellWidth * Self.monitorColumns), height / (Self.cellHeight * Self.monitorRows)))
+        }
         columns = width / (Self.cellWidth * scale)
         rows = height / (Self.cellHeight * scale)
     }
+
+    /// The grid a monitor's cell is scaled to fill.
+    static let monitorColumns = 40, monitorRows = 20
 
     /// The layout's name, as the README describes it.
     public var name: String { scale == 1 ? "small" : (columns < 32 ? "medium" : "large") }

@@ -14,6 +14,13 @@ extension GPSDReports {
         w.string("barometer", state.barometerHealth.name)
         w.string("gps", state.gpsHealth.name)
         w.endObject()
+        // Why a failing sensor fails, for each that does (Lodestone).
+        let problems = report.sensorProblems.named
+        if !problems.isEmpty {
+            w.beginObject("sensorErrors")
+            for (sensor, problem) in problems { w.key(sensor); w.value(string: problem) }
+            w.endObject()
+        }
         // When each sensor's health last changed, for sensors whose health has changed: a
         // client asking now and then still learns when a chip went quiet.
         let times = report.sensorsChanged
@@ -78,6 +85,7 @@ extension GPSDReports {
             if let activated = report.activated { w.time("activated", activated) }
             w.integer("flags", device.health == .ok ? 1 : 0)
             w.string("health", device.health.name)
+            w.string("error", device.error)
             w.endObject()
         }
         w.endArray()

@@ -28,7 +28,9 @@ public struct BoardDescription: Sendable, Equatable {
 
     /// GPIO lines for the controls and indicators of a handheld device.
     public struct GPIOWiring: Sendable, Equatable {
-        /// The gpiochip device, e.g. /dev/gpiochip0 (a Raspberry Pi 5 header is gpiochip4).
+        /// The GPIO chip: its label (what `gpiodetect` shows in brackets, e.g. pinctrl-bcm2711),
+        /// which stays the same when the kernel numbers the chips differently (a Raspberry Pi 5's
+        /// header moved from gpiochip4 to gpiochip0 with kernel 6.6.45), or a device path.
         public var chip = "/dev/gpiochip0"
         /// Button name to line offset: bearingLock, snapshot, track.
         public var buttons: [String: Int] = [:]

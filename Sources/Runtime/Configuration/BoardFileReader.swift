@@ -123,7 +123,7 @@ struct BoardFileReader {
         for (field, option) in members {
             let path = "gpio." + field
             switch field {
-            case "chip": wiring.chip = try string(path, option, "a device path such as /dev/gpiochip0")
+            case "chip": wiring.chip = try string(path, option, "a chip label such as \"pinctrl-bcm2711\" (gpiodetect lists them) or a device path such as /dev/gpiochip0")
             case "buzzer":
                 wiring.buzzer = try line(path, option)
                 try claim(wiring.buzzer ?? 0, path)

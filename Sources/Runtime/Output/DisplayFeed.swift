@@ -11,14 +11,17 @@ final class DisplayFeed {
     let profile: () -> String?
     /// Socket clients, the loop's statistics and the task table, from the output loop.
     let health: () -> (Int, LoopStatistics, [TaskLine])
+    /// Why each failing sensor fails.
+    let problems: () -> SensorProblemTexts
     private var trackFigures: (name: String, points: Int, statistics: TrackStatistics)?
 
     init(deviceName: String, services: OutputServices, profile: @escaping () -> String?,
-         health: @escaping () -> (Int, LoopStatistics, [TaskLine])) {
+         health: @escaping () -> (Int, LoopStatistics, [TaskLine]), problems: @escaping () -> SensorProblemTexts) {
         self.deviceName = deviceName
         self.services = services
         self.profile = profile
         self.health = health
+        self.problems = problems
     }
 
     private var compass: CompassService? { services.compass }
@@ -67,6 +70,7 @@ final class DisplayFeed {
         model.health.profile = profile()
         (model.health.clients, model.health.loop, model.health.tasks) = health()
         model.health.log = Log.recent(4)
+        model.health.problems = problems()
         return model
     }
 

@@ -47,10 +47,13 @@ final class DisplayTarget {
         default:
             let path = String(setting.dropFirst(3))   // after "fb:"
             var status = stat()
-            if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR {
+            let exists = stat(path, &status) == 0
+            if exists && status.st_mode & S_IFMT == S_IFCHR {
                 let screen = try LinuxFramebuffer(path: path)
                 return make(.framebuffer(screen, back: MemoryFramebuffer(like: screen), screenshot: nil))
             }
+            // Under /dev only a device will do: a missing one is an error, never a file made there.
+            if path.hasPrefix("/dev/") { throw exists ? .notADevice(path) : .notFound(path) }
             let file = try FileFramebuffer(path: path, width: fileWidth, height: fileHeight, format: .rgb565)
             return make(.framebuffer(file, back: MemoryFramebuffer(like: file), screenshot: path + ".ppm"))
         }
@@ -83,6 +86,22 @@ final class DisplayTarget {
         guard case .terminal = output else { return }
         lodestone_terminal_restore()
         Log.release()
+    }
+
+    /// What a panel shows once the program has stopped: a cleared screen saying so and since
+    /// when (`utc`), never the last live frame: a stale heading on a panel would be believed.
+    func showStopped(utc: Double) {
+        guard case .framebuffer(let screen, let back, let screenshot) = output else { return }
+        let layout = FramebufferLayout(width: screen.width, height: screen.height)
+        var text = TextScreen(columns: layout.columns, rows: layout.rows)
+        text.put("LODESTONE", column: 0, row: 0, ink: .dim)
+        let time = CivilTime(unixSeconds: utc)
+        let stamp = zeroPadded(time.hour, 2) + ":" + zeroPadded(time.minute, 2) + " UTC"
+        text.centre("STOPPED", row: max(1, layout.rows / 2 - 1), ink: .warning)
+        text.centre(stamp, row: min(layout.rows - 1, layout.rows / 2 + 1), ink: .dim)
+        FramebufferRenderer.draw(text, theme: theme, layout: layout, on: back)
+        back.present(on: screen)
+        if let screenshot { writeFileAtomically(screenshot, screen.ppm()) }
     }
 
     /// Acts on a key; true when it asks to quit.

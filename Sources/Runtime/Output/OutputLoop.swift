@@ -1,5 +1,6 @@
 import Glibc
 import LodestoneCore
+import LodestoneDevices
 import LodestoneDomain
 import LodestoneOutputs
 import LodestoneReports
@@ -14,6 +15,7 @@ public protocol SamplingOutputs: AnyObject {
     var skyRing: SPSCRing<SkyItem> { get }
     var sentenceRing: SPSCRing<RawSentence> { get }
     var state: LatestValue<NavigationState> { get }
+    var problems: SensorProblems { get }
 }
 
 extension SensorPipeline: SamplingOutputs {}
@@ -46,6 +48,8 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     /// The output thread's own task table (built once the loop exists: its tasks call it).
     private(set) var tasks: FixedRateScheduler<Clock>?
     private var taskBudgets: [Double] = []
+    /// The chips' problems last said in the log (IMU, magnetometer, barometer).
+    var loggedProblems: (DeviceError?, DeviceError?, DeviceError?) = (nil, nil, nil)
     /// `waitForWork`'s descriptors, kept from wait to wait.
     private var waitedOn: [Int32] = []
     private var polled: [pollfd] = []
@@ -75,7 +79,8 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     /// Gathers what the pages show from the services.
     lazy var displayFeed = DisplayFeed(deviceName: deviceName, services: services,
                                        profile: { [unowned self] in self.adaptive?.profile },
-                                       health: { [unowned self] in (self.server?.clientCount ?? 0, self.scheduler.loopStatistics.read(), self.taskLines()) })
+                                       health: { [unowned self] in (self.server?.clientCount ?? 0, self.scheduler.loopStatistics.read(), self.taskLines()) },
+                                       problems: { [unowned self] in self.sensorProblems })
 
     init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
          display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [DeviceEntry],

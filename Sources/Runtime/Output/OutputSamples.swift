@@ -7,6 +7,7 @@ import LodestoneReports
 extension OutputLoop {
     func drainSamples() {
         latest = outputs.state.read()
+        logSensorProblems()
         let services = self.services
         outputs.magneticRing.drain { sample in
             lastMagnetic = sample

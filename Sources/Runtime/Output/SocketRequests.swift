@@ -75,6 +75,6 @@ extension OutputLoop {
                                     loop: scheduler.loopStatistics.read(), tasks: taskLines(), outputTasks: outputTaskLines(),
                                     ringOverflows: overflows, clients: server?.clientCount ?? 0, droppedClients: server?.droppedSlowClients ?? 0,
                                     profile: adaptive?.profile, gpsInterval: adaptive?.rates.gpsInterval,
-                                    storage: services.tracks.map { $0.storageProblem ?? "ok" }))
+                                    storage: services.tracks.map { $0.storageProblem ?? "ok" }, sensorProblems: sensorProblems))
     }
 }

@@ -53,14 +53,15 @@ public enum Runner {
                                 pacer: clock.pacer, halt: clock.halt, observer: observer, stop: stop)
         }
         let clock = SystemMonotonicClock()
-        var buses: [String: LinuxI2CBus] = [:]
+        // A bus that is not there yet does not stop the start: the sensors on it are reported
+        // failing with the reason, and start when it appears (i2c-dev loaded late).
+        var buses: [String: ReopeningI2CBus] = [:]
         for chip in [board.imu, board.magnetometer, board.barometer].compactMap({ $0 }) {
             let path = board.bus(of: chip)
             if buses[path] != nil { continue }
-            do { buses[path] = try LinuxI2CBus(path: path) } catch {
-                Log.error(error.description)
-                return 1
-            }
+            let bus = ReopeningI2CBus(path: path)
+            if let problem = bus.openingError { Log.warning(problem.description + "; the sensors on it start when it can be opened") }
+            buses[path] = bus
         }
         let serial = board.gpsPort.map { ReconnectingSerialPort(path: $0, baudRate: board.gpsBaud, clock: clock) }
         if let serial, let problem = serial.lastError {
@@ -132,7 +133,9 @@ public enum Runner {
         }
         let socketPath = c.socket ?? Configuration.defaultSocketPath()
         var server: ReportServer?
-        if let slash = socketPath.lastIndex(of: "/"), slash != socketPath.startIndex {
+        // Only the default runtime directory is made; a --socket path's directory must exist
+        // (a typo must not leave directories behind).
+        if c.socket == nil, let slash = socketPath.lastIndex(of: "/"), slash != socketPath.startIndex {
             _ = makeDirectories(String(socketPath[..<slash]))
         }
         do { server = try ReportServer(path: socketPath) } catch {
@@ -187,7 +190,7 @@ public enum Runner {
         }
         let devices = {
             let state = pipeline.state.read()
-            return deviceList(board: board, state: state, gpsPath: gpsPath)
+            return deviceList(board: board, state: state, gpsPath: gpsPath, problems: pipeline.problems)
         }
         let dataDirectory = c.dataDir ?? Configuration.defaultDataDirectory()
         let services = OutputServices(
@@ -227,6 +230,7 @@ public enum Runner {
                 return 1
             }
         }
+        display.showStopped(utc: loop.utcNow())
         loop.close()
         stop.request()
         sampling.join()
@@ -243,11 +247,23 @@ public enum Runner {
         return 0
     }
 
-    static func deviceList(board: BoardDescription, state: NavigationState, gpsPath: String?) -> [DeviceEntry] {
+    static func deviceList(board: BoardDescription, state: NavigationState, gpsPath: String?, problems: SensorProblems) -> [DeviceEntry] {
         var list: [DeviceEntry] = []
-        if let imu = board.imu { list.append(.init(path: "\(board.bus(of: imu))@\(hexByte(imu.address))", driver: imu.chip.uppercased(), health: state.imuHealth, role: .imu)) }
-        if let mag = board.magnetometer { list.append(.init(path: "\(board.bus(of: mag))@\(hexByte(mag.address))", driver: mag.chip.uppercased(), health: state.magnetometerHealth, role: .magnetometer)) }
-        if let baro = board.barometer { list.append(.init(path: "\(board.bus(of: baro))@\(hexByte(baro.address))", driver: baro.chip.uppercased(), health: state.barometerHealth, role: .barometer)) }
+        func problem(_ sensor: SensorProblems.Sensor, _ health: SensorHealth) -> String? {
+            health == .degraded ? problems.problem(sensor)?.description : nil
+        }
+        if let imu = board.imu {
+            list.append(.init(path: "\(board.bus(of: imu))@\(hexByte(imu.address))", driver: imu.chip.uppercased(), health: state.imuHealth,
+                              role: .imu, error: problem(.imu, state.imuHealth)))
+        }
+        if let mag = board.magnetometer {
+            list.append(.init(path: "\(board.bus(of: mag))@\(hexByte(mag.address))", driver: mag.chip.uppercased(), health: state.magnetometerHealth,
+                              role: .magnetometer, error: problem(.magnetometer, state.magnetometerHealth)))
+        }
+        if let baro = board.barometer {
+            list.append(.init(path: "\(board.bus(of: baro))@\(hexByte(baro.address))", driver: baro.chip.uppercased(), health: state.barometerHealth,
+                              role: .barometer, error: problem(.barometer, state.barometerHealth)))
+        }
         if let gpsPath { list.append(.init(path: gpsPath, driver: "NMEA0183", health: state.gpsHealth, role: .gps)) }
         return list
     }

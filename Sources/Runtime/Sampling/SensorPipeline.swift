@@ -41,6 +41,9 @@ public final class SensorPipeline: @unchecked Sendable {
     private var imu: SensorSlot<AnySensor<ImuSample>>?
     private var magnetometer: SensorSlot<AnySensor<MagneticSample>>?
     private var barometer: SensorSlot<AnySensor<PressureSample>>?
+    /// Why each chip is failing, for the output side to say (published when it changes).
+    public let problems = SensorProblems()
+    private var imuProblem = PublishedProblem(), magnetometerProblem = PublishedProblem(), barometerProblem = PublishedProblem()
     /// Chip axes to body axes (x forward, y right, z down), from each chip's mounting.
     private var imuReady: DataReadyGate?
     private let imuAxes: AxisMapping
@@ -139,6 +142,7 @@ public final class SensorPipeline: @unchecked Sendable {
             updateAttitude(body)
         }
         current.imuHealth = imu?.health ?? .absent
+        imuProblem.update(imu, as: .imu, into: problems)
     }
 
     public func sampleMagnetometer() {
@@ -167,6 +171,7 @@ public final class SensorPipeline: @unchecked Sendable {
             current.magnetic = nil
         }
         current.magnetometerHealth = magnetometer?.health ?? .absent
+        magnetometerProblem.update(magnetometer, as: .magnetometer, into: problems)
     }
 
     public func sampleBarometer() {
@@ -176,6 +181,7 @@ public final class SensorPipeline: @unchecked Sendable {
             pressureRing.push(sample)
         }
         current.barometerHealth = barometer?.health ?? .absent
+        barometerProblem.update(barometer, as: .barometer, into: problems)
     }
 
     /// Drains the GPS serial port and hands each completed fix on.

@@ -5,9 +5,12 @@ enum HealthPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         let state = model.state
         let sensors = [("IMU", state.imuHealth), ("Magnetometer", state.magnetometerHealth), ("Barometer", state.barometerHealth), ("GPS", state.gpsHealth)]
+        let problems = [model.health.problems.imu, model.health.problems.magnetometer, model.health.problems.barometer, model.health.problems.gps]
         if page.wide {
-            for (name, health) in sensors {
+            for ((name, health), problem) in zip(sensors, problems) {
                 page.field(name, health == .degraded ? "degraded: retrying" : health.name, ink: health == .degraded ? .warning : (health == .ok ? .good : .dim), labelWidth: 13)
+                // Why, in the words that say what to do.
+                if health == .degraded, let problem { page.line("  " + problem, ink: .warning) }
             }
             page.field("Clients", "\(model.health.clients)", labelWidth: 13)
             if let profile = model.health.profile { page.field("Sampling", profile + " profile", labelWidth: 13) }
@@ -28,8 +31,9 @@ enum HealthPage {
             }
         } else {
             let short = [("IMU", state.imuHealth), ("MAG", state.magnetometerHealth), ("BARO", state.barometerHealth), ("GPS", state.gpsHealth)]
-            for (name, health) in short {
+            for ((name, health), problem) in zip(short, problems) {
                 page.line(SchedulerTable.column(name, 6) + health.name.uppercased(), ink: health == .degraded ? .warning : .text)
+                if health == .degraded, let problem { page.line(" " + problem, ink: .warning) }
             }
             if let loop = model.health.loop { page.line("LOOP \(fixed(loop.rateHz, 0)) HZ OVR \(loop.overruns)") }
         }
