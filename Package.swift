@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The git commit being built, for `lodestone --version` ("+changes" when the tree differs).
+let revision: String = {
+    guard let git = Context.gitInformation else { return "unknown" }
+    return String(git.currentCommit.prefix(12)) + (git.hasUncommittedChanges ? "+changes" : "")
+}()
+
 // Layers, lowest first; each target imports only the ones below it (see README "Architecture").
 let package = Package(
     name: "Lodestone",
@@ -12,7 +18,9 @@ let package = Package(
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod",
                        providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CI2C", path: "Sources/CI2C", providers: [.apt(["libi2c-dev"])]),
-        .target(name: "CLinux", path: "Sources/CLinux", linkerSettings: [.linkedLibrary("util")]),
+        .target(name: "CLinux", path: "Sources/CLinux",
+                cSettings: [.define("LODESTONE_REVISION", to: "\"\(revision)\"")],
+                linkerSettings: [.linkedLibrary("util")]),
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
 
         .target(name: "LodestoneCore", dependencies: ["CLinux"], path: "Sources/Core"),

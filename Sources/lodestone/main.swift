@@ -1,4 +1,5 @@
 import Glibc
+import LodestoneCore
 import LodestoneRuntime
 
 /// One command: its help text and what runs it.
@@ -40,6 +41,10 @@ let name = arguments.count > 1 ? arguments[1] : "help"
 let rest = arguments.dropFirst(2)
 
 do {
+    if name == "version" || name == "--version" {
+        print(Version.line)
+        exit(0)
+    }
     if name == "help" || name == "--help" || name == "-h" {
         print(commands.first { $0.name == rest.first }?.help ?? Help.overview)
         exit(0)

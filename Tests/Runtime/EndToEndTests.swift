@@ -239,6 +239,20 @@ import Testing
         return bytes
     }
 
+    /// `--version` (and `version`) print the version and the source revision, and exit 0.
+    @Test(arguments: ["--version", "version"])
+    func theVersionNamesTheRevision(argument: String) throws {
+        let (status, output) = finish(try spawn([argument]))
+        #expect(status == 0)
+        let line = output.split(separator: "\n").first.map(String.init) ?? ""
+        let parts = line.split(separator: " ")
+        #expect(parts.count == 3 && parts.first == "lodestone", "\(line)")
+        #expect(parts.dropFirst().first?.split(separator: ".").count == 3, "\(line)")
+        let revision = parts.last.map { String($0.dropFirst().dropLast()) } ?? ""
+        let commit = revision.hasSuffix("+changes") ? String(revision.dropLast(8)) : revision
+        #expect(revision == "unknown" || (commit.count == 12 && commit.allSatisfy { $0.isHexDigit }), "\(line)")
+    }
+
     /// A board whose I2C bus is not there (i2c-dev not loaded yet) still starts: the sensors on
     /// it are reported with the reason, and the rest runs.
     @Test func aMissingBusDoesNotStopTheStart() throws {

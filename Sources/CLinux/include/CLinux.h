@@ -60,4 +60,7 @@ int lodestone_terminal_take(int fd);
 /// Puts back what lodestone_terminal_take changed; safe to call more than once.
 void lodestone_terminal_restore(void);
 
+/// The source revision the binary was built from (a git commit, or "unknown").
+const char *lodestone_revision(void);
+
 #endif

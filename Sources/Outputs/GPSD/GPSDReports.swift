@@ -9,7 +9,7 @@ import LodestoneReports
 public enum GPSDReports {
     public static let protocolMajor = 3
     public static let protocolMinor = 14
-    public static let release = "lodestone 0.1.0"
+    public static let release = "lodestone " + Version.number
 
     /// The one place a report becomes a gpsd JSON line: written into `json` (emptied first),
     /// whose storage is kept from report to report.
@@ -54,7 +54,7 @@ public enum GPSDReports {
     public static func version() -> String {
         var w = JSONObjectWriter(class: "VERSION")
         w.string("release", release)
-        w.string("rev", "0.1.0")
+        w.string("rev", Version.revision)
         w.integer("proto_major", protocolMajor)
         w.integer("proto_minor", protocolMinor)
         return w.finished
