@@ -56,6 +56,9 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
     public let loopStatistics: LatestValue<LoopStatistics>
     /// One published cell per task, in table order (same order as `taskNames`).
     public let taskStatistics: [LatestValue<TaskStatistics>]
+    /// Ticks run so far, stored every tick (the statistics are published once a second): what
+    /// another thread reads to know the loop is still turning (the service watchdog).
+    public let heartbeat = Atomic<UInt64>(0)
 
     private var tasks: [ScheduledTask]
     private var order: [Int]
@@ -145,6 +148,7 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
         }
         let finished = clock.now()
         loop.ticks += 1
+        heartbeat.store(loop.ticks, ordering: .relaxed)
         deadline += loopPeriod
         if finished > deadline {
             loop.overruns += 1

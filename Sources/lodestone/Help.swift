@@ -52,7 +52,7 @@ enum Help {
       --seed N                seed of the simulated sensor noise (default 1)
       --fault LIST            faults for the simulated trip, KIND@SECONDS[+DURATION] separated
                               by commas: magnet (15 s), silent-mag, silent-imu, silent-baro (5 s),
-                              bus-errors (3 s), gps-outage, gps-silence, gps-garbage, disk-full
+                              bus-errors (3 s), bus-hang (5 s), gps-outage, gps-silence, gps-garbage, disk-full
                               (30 s; every write under the data directory fails with ENOSPC);
                               e.g. magnet@120,gps-outage@300
       --duration S            stop after S real seconds (default: run until SIGINT/SIGTERM)

@@ -48,6 +48,8 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     /// The output thread's own task table (built once the loop exists: its tasks call it).
     private(set) var tasks: FixedRateScheduler<Clock>?
     private var taskBudgets: [Double] = []
+    /// The service manager (systemd), when run as a notify service.
+    var service = ServiceManagerLink(notifier: nil)
     /// The chips' problems last said in the log (IMU, magnetometer, barometer).
     var loggedProblems: (DeviceError?, DeviceError?, DeviceError?) = (nil, nil, nil)
     /// `waitForWork`'s descriptors, kept from wait to wait.

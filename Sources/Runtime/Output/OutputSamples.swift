@@ -8,6 +8,7 @@ extension OutputLoop {
     func drainSamples() {
         latest = outputs.state.read()
         logSensorProblems()
+        tellServiceManager()
         let services = self.services
         outputs.magneticRing.drain { sample in
             lastMagnetic = sample

@@ -10,11 +10,12 @@ public enum Log {
     /// Lines kept while held; beyond this the oldest are dropped, and the count says so.
     static let holdLimit = 1000
 
-    public static func info(_ message: String) { write("lodestone: " + message) }
-    public static func warning(_ message: String) { write("lodestone: warning: " + message) }
-    public static func error(_ message: String) { write("lodestone: error: " + message) }
+    public static func info(_ message: String) { write("lodestone: " + message, priority: 6) }
+    public static func warning(_ message: String) { write("lodestone: warning: " + message, priority: 4) }
+    public static func error(_ message: String) { write("lodestone: error: " + message, priority: 3) }
 
-    public static func write(_ line: String) {
+    /// A line at a syslog priority (3 error, 4 warning, 6 information).
+    public static func write(_ line: String, priority: Int = 3) {
         let holding = held.withLock { state -> Bool in
             state.recent.append(line)
             if state.recent.count > 8 { state.recent.removeFirst() }
@@ -22,8 +23,18 @@ public enum Log {
             if state.lines.count < holdLimit { state.lines.append(line) }
             return true
         }
-        if !holding { writeError(line + "\n") }
+        if !holding { writeError((toJournal ? "<\(priority)>" : "") + line + "\n") }
     }
+
+    /// Whether stderr is the journal's stream ($JOURNAL_STREAM names its device and inode), so
+    /// each line starts with its priority ("<4>") and journald keeps the levels.
+    static let toJournal: Bool = {
+        guard let value = getenv("JOURNAL_STREAM").map({ String(cString: $0) }) else { return false }
+        let parts = value.split(separator: ":")
+        var status = stat()
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]), fstat(2, &status) == 0 else { return false }
+        return UInt64(status.st_dev) == device && UInt64(status.st_ino) == inode
+    }()
 
     /// The newest lines, oldest first.
     static func recent(_ count: Int) -> [String] { held.withLock { Array($0.recent.suffix(count)) } }

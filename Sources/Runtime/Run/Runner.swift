@@ -216,7 +216,12 @@ public enum Runner {
         let deadline = c.duration.map { wallClock.now() + UInt64($0 * 1e9) }
         let tripEnd = c.tripDuration.map { clock.now() + UInt64($0 * 1e9) }
         observer?.outputsStarted(stop: { stop.request() })
+        // The sensors are open and the socket serves: a Type=notify service is ready now.
+        let notifier = ServiceNotifier()
+        loop.service = ServiceManagerLink(notifier: notifier)
+        notifier?.send("READY=1\nSTATUS=started")
         let reason = loop.run(until: deadline, wallClock: wallClock, tripEnd: tripEnd)
+        notifier?.send("STOPPING=1")
         if let picture = c.picture, case .framebuffer(let frame, _, _) = display.output {
             loop.redrawNow()
             do {

@@ -1,3 +1,4 @@
+import Synchronization
 import LodestoneCore
 import LodestoneSim
 
@@ -37,6 +38,19 @@ final class SimulatedBoard {
             bus.silenced = { address in
                 let t = world.elapsed
                 return faults.isActive(.busErrors, at: t) || silent.contains { $0.0 == address && faults.isActive($0.1, at: t) }
+            }
+        }
+        // A hung bus blocks the first transfer once the fault begins, for the fault's stretch
+        // (real time: the sampling thread is what stops).
+        if let hang = faults.faults.first(where: { $0.kind == .busHang }) {
+            let world = self.world
+            let pending = Mutex(true)
+            bus.hang = {
+                guard world.elapsed >= hang.start else { return 0 }
+                return pending.withLock { due in
+                    defer { due = false }
+                    return due ? hang.duration : 0
+                }
             }
         }
         if faults.faults.contains(where: { $0.kind == .diskFull }) {

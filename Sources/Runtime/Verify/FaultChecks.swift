@@ -67,6 +67,10 @@ extension TripJudge {
                 }
             case .diskFull:
                 rows += diskFullChecks(fault)
+            case .busHang:
+                // A stopped loop is the service manager's to see (the watchdog's pings stop);
+                // the referee has nothing of its own to judge.
+                break
             case .gpsGarbage:
                 // Noise on the line is not a position: none is published from it, and the first
                 // good sentences after it give positions again.

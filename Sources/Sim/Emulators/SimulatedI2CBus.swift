@@ -1,3 +1,4 @@
+import Glibc
 import LodestoneHAL
 
 /// A chip on the simulated bus: receives the bytes a master writes and supplies the bytes it reads.
@@ -16,6 +17,9 @@ public final class SimulatedI2CBus: I2CBus, @unchecked Sendable {
     /// Whether the chip at an address has stopped answering (a loose wire, a chip in a brown-out):
     /// asked on every transfer, so a fault plan can silence a chip for a stretch of world time.
     public var silenced: (@Sendable (UInt8) -> Bool)?
+    /// Seconds the next transfer blocks for (a chip holding the bus), asked on every transfer;
+    /// 0 for none.
+    public var hang: (@Sendable () -> Double)?
 
     public init() {}
 
@@ -31,6 +35,11 @@ public final class SimulatedI2CBus: I2CBus, @unchecked Sendable {
     public func transfer(address: UInt8, write: UnsafeRawBufferPointer,
                          read: UnsafeMutableRawBufferPointer) throws(I2CError) {
         transfers += 1
+        if let seconds = hang?(), seconds > 0 {
+            var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+            var left = timespec()
+            while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+        }
         if let fault = faults[address], fault.remaining > 0 {
             faults[address] = fault.remaining == 1 ? nil : (fault.remaining - 1, fault.error)
             throw fault.error

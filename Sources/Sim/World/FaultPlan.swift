@@ -17,6 +17,10 @@ public struct SimulatedFault: Sendable, Equatable {
         /// Every transfer on the I2C bus fails (interference on a long cable, a chip holding
         /// the bus low): each chip is lost at once.
         case busErrors = "bus-errors"
+        /// A chip holds the bus (its clock stretched without end): the transfer in progress
+        /// blocks for the whole stretch, and the sampling thread with it. What a service
+        /// manager's watchdog is for.
+        case busHang = "bus-hang"
         /// The receiver sends nothing at all (unplugged, powered down).
         case gpsSilence = "gps-silence"
         /// The receiver's line carries noise: random bytes, cut and corrupted sentences.
@@ -32,6 +36,7 @@ public struct SimulatedFault: Sendable, Equatable {
             case .silentMagnetometer, .silentIMU, .silentBarometer: return 5
             case .gpsOutage, .gpsSilence, .gpsGarbage: return 30
             case .busErrors: return 3
+            case .busHang: return 5
             case .diskFull: return 30
             }
         }
