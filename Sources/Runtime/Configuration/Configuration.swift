@@ -141,6 +141,9 @@ public struct Configuration: Sendable, Equatable {
     }
 
     mutating func apply(key: String, value: JSONValue, file: String) throws(ConfigurationError) {
+        // A key starting with "//" is a comment (JSON has none of its own): the installed
+        // file explains each setting that way.
+        if key.hasPrefix("//") { return }
         func fail(_ key: String, _ expected: String) -> ConfigurationError {
             ConfigurationError(file: file, key: key, problem: "must be \(expected), found \(value.kind)")
         }
