@@ -36,6 +36,21 @@ final class AdaptiveService<Clock: MonotonicClock> {
                        scheduler.taskIndex(named: "baro"), scheduler.taskIndex(named: "process"))
     }
 
+    /// New rates for walking (a re-read configuration); the other states scale from the table
+    /// as before. Applied at once while walking, else when walking comes.
+    func useWalkingRates(imu: Double, magnetometer: Double, barometer: Double, processing: Double) {
+        guard var walking = sampler.table.rates[.walking] else { return }
+        (walking.imu, walking.magnetometer, walking.barometer, walking.processing) = (imu, magnetometer, barometer, processing)
+        sampler.table.rates[.walking] = walking
+        nextDecision = 0
+        guard sampler.state == .walking else { return }
+        if let i = taskIndices.imu { scheduler.setRate(task: i, hz: imu) }
+        if let i = taskIndices.mag { scheduler.setRate(task: i, hz: magnetometer) }
+        if let i = taskIndices.baro { scheduler.setRate(task: i, hz: barometer) }
+        if let i = taskIndices.process { scheduler.setRate(task: i, hz: processing) }
+        pipeline.requestChipRate(imu: imu, magnetometer: magnetometer)
+    }
+
     var profile: String { sampler.profile }
     var rates: StreamRates { sampler.rates }
 

@@ -30,7 +30,26 @@ enum RunCommand {
         }
         try apply(options, to: &configuration)
         do { try configuration.validate() } catch { throw UsageError(message: error.description) }
-        return Runner.run(configuration)
+        // SIGHUP reads the same file again, with the same command line over it.
+        let reload: ConfigurationReload? = configFile.map { file in
+            {
+                var fresh = Configuration()
+                do {
+                    try fresh.load(file: file)
+                    try fresh.validate(file: file)
+                } catch {
+                    return .failure(ConfigurationReloadError(String(describing: error)))
+                }
+                do { try apply(options, to: &fresh) } catch let error as UsageError {
+                    return .failure(ConfigurationReloadError(error.message))
+                } catch {
+                    return .failure(ConfigurationReloadError(String(describing: error)))
+                }
+                do { try fresh.validate() } catch { return .failure(ConfigurationReloadError(String(describing: error))) }
+                return .success(fresh)
+            }
+        }
+        return Runner.run(configuration, reload: reload)
     }
 
     /// Command-line options override the configuration file.

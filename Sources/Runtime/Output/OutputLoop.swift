@@ -48,6 +48,9 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     /// The output thread's own task table (built once the loop exists: its tasks call it).
     private(set) var tasks: FixedRateScheduler<Clock>?
     private var taskBudgets: [Double] = []
+    /// The configuration in force, and how to read it again on SIGHUP (nil: no file).
+    var running = Configuration()
+    var reload: ConfigurationReload?
     /// The service manager (systemd), when run as a notify service.
     var service = ServiceManagerLink(notifier: nil)
     /// The chips' problems last said in the log (IMU, magnetometer, barometer).
@@ -127,6 +130,11 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
         defer { display.end() }
         while !stop.isRequested {
             if let signal = waitForWork() {
+                // SIGHUP reads the configuration again; SIGINT and SIGTERM stop.
+                if signal == "SIGHUP" {
+                    reloadConfiguration()
+                    continue
+                }
                 stop.request()
                 return signal
             }

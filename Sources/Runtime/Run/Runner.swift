@@ -19,7 +19,7 @@ public protocol RunObserver: AnyObject, Sendable {
 public enum Runner {
     /// Exit status: 0 after a clean stop, 1 when the runtime could not start.
     public static func run(_ configuration: Configuration, board given: BoardDescription? = nil,
-                           observer: (any RunObserver)? = nil) -> Int32 {
+                           observer: (any RunObserver)? = nil, reload: ConfigurationReload? = nil) -> Int32 {
         let stop = StopSignal()   // before any thread starts, so all inherit the blocked signals
         let board: BoardDescription
         if let given {
@@ -46,11 +46,11 @@ public enum Runner {
             if configuration.speed == 1 {
                 let clock = SystemMonotonicClock()
                 return runSimulated(board: board, scenario: scenario, configuration: configuration, clock: clock,
-                                    pacer: clock, halt: {}, observer: observer, stop: stop)
+                                    pacer: clock, halt: {}, observer: observer, stop: stop, reload: reload)
             }
             let clock = SimulationClock(speed: configuration.speed)
             return runSimulated(board: board, scenario: scenario, configuration: configuration, clock: clock,
-                                pacer: clock.pacer, halt: clock.halt, observer: observer, stop: stop)
+                                pacer: clock.pacer, halt: clock.halt, observer: observer, stop: stop, reload: reload)
         }
         let clock = SystemMonotonicClock()
         // A bus that is not there yet does not stop the start: the sensors on it are reported
@@ -77,14 +77,15 @@ public enum Runner {
                                             qnh: configuration.qnh, gpio: gpio?.provider,
                                                 imuRateHz: configuration.imuRateHz)
         return serve(pipeline: pipeline, gpsPath: board.gpsPort, board: board, clock: clock, configuration: configuration,
-                     stop: stop, gpio: gpio, startUTC: nil, observer: observer)
+                     stop: stop, gpio: gpio, startUTC: nil, observer: observer, reload: reload)
     }
 
     /// The simulated board on a clock: `clock` for every thread's reading, `pacer` for the
     /// sampling loop that drives it.
     static func runSimulated<Pacer: MonotonicClock>(board: BoardDescription, scenario: ScenarioName, configuration: Configuration,
                                                     clock: any MonotonicClock, pacer: Pacer, halt: @escaping () -> Void,
-                                                    observer: (any RunObserver)?, stop: StopSignal) -> Int32 {
+                                                    observer: (any RunObserver)?, stop: StopSignal,
+                                                    reload: ConfigurationReload? = nil) -> Int32 {
         let simulated: SimulatedBoard
         do {
             simulated = try SimulatedBoard(board: board, scenario: scenario, clock: clock, configuration: configuration)
@@ -110,7 +111,7 @@ public enum Runner {
         return serve(pipeline: pipeline, gpsPath: simulated.gps.devicePath, board: board, clock: pacer,
                      configuration: configuration, stop: stop, gpio: gpio,
                      setGPSInterval: { simulated.gps.setFixInterval($0) },
-                     startUTC: simulated.world.scenario.startUTC + simulated.world.elapsed, observer: observer)
+                     startUTC: simulated.world.scenario.startUTC + simulated.world.elapsed, observer: observer, reload: reload)
     }
 
     /// - Parameters:
@@ -119,7 +120,7 @@ public enum Runner {
                                              configuration c: Configuration, stop: StopSignal,
                                              gpio: (wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider)?,
                                              setGPSInterval: ((Double) -> Void)? = nil, startUTC: Double?,
-                                             observer: (any RunObserver)?) -> Int32 {
+                                             observer: (any RunObserver)?, reload: ConfigurationReload? = nil) -> Int32 {
         let store = CalibrationStore(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory())
         if let accelerometer = store.loadAccelerometer() {
             pipeline.accelerometerCalibration.publish(accelerometer)
@@ -216,6 +217,8 @@ public enum Runner {
         let deadline = c.duration.map { wallClock.now() + UInt64($0 * 1e9) }
         let tripEnd = c.tripDuration.map { clock.now() + UInt64($0 * 1e9) }
         observer?.outputsStarted(stop: { stop.request() })
+        loop.running = c
+        loop.reload = reload
         // The sensors are open and the socket serves: a Type=notify service is ready now.
         let notifier = ServiceNotifier()
         loop.service = ServiceManagerLink(notifier: notifier)
