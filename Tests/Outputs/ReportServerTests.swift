@@ -47,6 +47,29 @@ import Testing
         #expect(nextLine(server, client) == #"{"class":"TPV","device":"d","mode":3}"#)
     }
 
+    /// A request ends at its ';' as gpsd reads it: a client that writes no newline is answered
+    /// at once, and a ';' inside the argument's strings does not end it.
+    @Test func aRequestEndsAtItsSemicolon() throws {
+        let server = try ReportServer(path: socketPath("semicolon"))
+        defer { server.shutdown() }
+        server.requests.route("DEVICES") { [.devices(DevicesReport(devices: [], activated: nil))] }
+        let client = try ReportClient(path: server.path)
+        _ = nextLine(server, client)   // VERSION
+        client.send(raw: #"?WATCH={"enable":true,"json":true};"#)
+        #expect(nextLine(server, client)?.hasPrefix(#"{"class":"DEVICES""#) == true)
+        #expect(nextLine(server, client)?.hasPrefix(#"{"class":"WATCH","enable":true"#) == true)
+        client.send(raw: #"?WATCH={"enable":true,"device":"a;b"};"#)
+        #expect(nextLine(server, client)?.hasPrefix(#"{"class":"DEVICES""#) == true)
+        #expect(nextLine(server, client)?.contains(#""device":"a;b""#) == true, "the ';' in the string did not cut the request")
+        // Two requests in one write, then a newline alone: two answers, nothing for the newline.
+        client.send(raw: "?VERSION;?VERSION;")
+        #expect(nextLine(server, client)?.hasPrefix(#"{"class":"VERSION""#) == true)
+        #expect(nextLine(server, client)?.hasPrefix(#"{"class":"VERSION""#) == true)
+        client.send(raw: "\n")
+        server.service(timeoutMilliseconds: 20)
+        #expect(client.readLine(timeoutMilliseconds: 50) == nil)
+    }
+
     @Test func onlyWatchingClientsGetTheStream() throws {
         let server = try ReportServer(path: socketPath("watching"))
         defer { server.shutdown() }

@@ -42,8 +42,10 @@ public final class ReportClient {
     deinit { close(fd) }
 
     /// Sends one request line (a newline is added).
-    public func send(_ line: String) {
-        let text = line + "\n"
+    public func send(_ line: String) { send(raw: line + "\n") }
+
+    /// Sends bytes as they are (a request with no newline, as some clients write them).
+    public func send(raw text: String) {
         _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     }
 

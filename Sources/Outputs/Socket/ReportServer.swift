@@ -55,6 +55,7 @@ public final class ReportServer {
         /// When each rate-limited class was last sent.
         var lastSent: [String: MonotonicNanoseconds] = [:]
         var discardingLongLine = false
+        var framer = RequestFramer()
     }
 
     public enum Failure: Error, CustomStringConvertible {
@@ -190,13 +191,16 @@ public final class ReportServer {
             if count == 0 { return false }
             if count < 0 { return errno == EAGAIN || errno == EINTR }
             for byte in received[0..<count] {
-                if byte == UInt8(ascii: "\n") {
-                    if client.discardingLongLine {
-                        client.discardingLongLine = false
-                    } else {
-                        handle(line: String(decoding: client.inbox, as: UTF8.self), from: client)
-                    }
+                if byte == UInt8(ascii: "\n") && client.discardingLongLine {
+                    client.discardingLongLine = false
+                    client.framer.reset()
                     client.inbox.removeAll(keepingCapacity: true)
+                } else if !client.discardingLongLine && client.framer.ends(at: byte) {
+                    // A request ends at its newline or at the ';' that closes it (as gpsd reads).
+                    if byte == UInt8(ascii: ";") { client.inbox.append(byte) }
+                    let line = String(decoding: client.inbox, as: UTF8.self)
+                    client.inbox.removeAll(keepingCapacity: true)
+                    if line.contains(where: { !$0.isWhitespace }) { handle(line: line, from: client) }
                 } else if !client.discardingLongLine {
                     client.inbox.append(byte)
                     if client.inbox.count > Self.maximumRequestLength {
