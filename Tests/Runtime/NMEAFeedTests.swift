@@ -10,7 +10,22 @@ import Testing
         state.attitude = TiltCompensatedHeading(roll: 1, pitch: -2, magneticHeading: heading)
         state.declination = declination
         state.trueHeading = declination.map { Angle.heading(heading + $0) }
+        state.magnetometerHealth = .ok
+        state.magnetic = MagneticSample(time: 0, field: Vector3(20, 0, 40), raw: Vector3(20, 0, 40), specificForce: nil)
         return state
+    }
+
+    /// With the magnetometer failing the heading is the gyro's alone: HDM, HDG, HDT and ROT
+    /// are withheld (HDM cannot say it is invalid); pitch and roll still go.
+    @Test func anInvalidHeadingIsWithheld() {
+        var feed = NMEAFeed()
+        var state = Self.state(heading: 100)
+        state.magnetometerHealth = .degraded
+        #expect(feed.heading(state, now: 0).map { String($0.prefix(6)) } == ["$IIXDR"])
+        state.magnetometerHealth = .ok
+        state.magnetic = nil
+        #expect(feed.heading(state, now: 100_000_000).map { String($0.prefix(6)) } == ["$IIXDR"])
+        #expect(feed.heading(Self.state(heading: 100), now: 200_000_000).first?.hasPrefix("$HCHDM") == true)
     }
 
     /// Turning to starboard through north at 20°/s: ROT settles at +1200°/min, and a turn to

@@ -55,6 +55,10 @@ import Testing
             '
             """)
             #expect(python.contains("TPV 3 47.3") && python.contains("ATT True True True"), "\(python)")
+            // gpspipe -r asks ?WATCH={"nmea":true}: the receiver's sentences and the device's own
+            // heading, attitude and pressure, as a gpsd with a compass attached passes them.
+            let raw = TerminalDisplayTests.output("timeout 20 /usr/bin/gpspipe -r -x 5 127.0.0.1:\(port)")
+            #expect(raw.contains("$HCHDM") && raw.contains("$IIXDR") && raw.contains("RMC"), "\(raw.prefix(1500))")
             // cgps, the curses client, in a tmux pane: it shows the position and the fix.
             if Self.installed("/usr/bin/cgps") && TerminalDisplayTests.hasTmux {
                 let session = "lodestone-cgps-\(getpid())"

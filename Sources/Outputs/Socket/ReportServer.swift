@@ -318,6 +318,9 @@ public final class ReportServer {
         sentence.withUTF8 { broadcastSentence($0, device: device) }
     }
 
+    /// Whether any client watches NMEA sentences (so they are worth making).
+    public var hasNMEAWatchers: Bool { clients.contains { $0.watch.enabled && ($0.watch.nmea || $0.watch.raw > 0) } }
+
     /// A received sentence's bytes to the clients watching NMEA (nothing allocated).
     public func broadcastSentence(_ sentence: UnsafeBufferPointer<UInt8>, device: String) {
         var slow: [Int32] = []

@@ -36,7 +36,14 @@ extension OutputLoop {
             for event in motion.tick(latest, now: now, time: time) { send(event) }
             if motion.levelReached { services.controls?.signal(.levelTick, at: now) }
         }
-        if let nmea { for sentence in nmeaFeed.heading(latest, now: now) { nmea.send(sentence) } }
+        // The heading sentences go to the NMEA listeners and to the socket's NMEA watchers, as a
+        // gpsd with a compass attached passes its sentences (OpenCPN and signalk-server ask so).
+        if nmea != nil || server?.hasNMEAWatchers == true {
+            for sentence in nmeaFeed.heading(latest, now: now) {
+                nmea?.send(sentence)
+                server?.broadcastSentence(sentence, device: imuDevice)
+            }
+        }
         guard latest.imu != nil else { return }
         send(.attitude(AttitudeReport(state: latest, device: imuDevice, time: time, calibration: services.compass?.status,
                                       lock: lockFigures(), level: services.motion?.level.isLevel)))
@@ -68,9 +75,12 @@ extension OutputLoop {
     /// "weather": ENV, the NMEA weather sentences, the history, alerts and timed log records.
     func publishWeather() {
         let chronicle = services.chronicle
-        if let nmea {
+        if nmea != nil || server?.hasNMEAWatchers == true {
             let seaLevel = chronicle.map { $0.weather.seaLevel }.flatMap { $0.isFinite ? $0 : nil }
-            for sentence in nmeaFeed.weather(latest, seaLevel: seaLevel) { nmea.send(sentence) }
+            for sentence in nmeaFeed.weather(latest, seaLevel: seaLevel) {
+                nmea?.send(sentence)
+                server?.broadcastSentence(sentence, device: barometerDevice)
+            }
         }
         let time = utcNow()
         if let pressure = latest.pressure {
