@@ -69,6 +69,8 @@ enum Help {
                               a bare port means 127.0.0.1; other hosts must be written out)
       --nmea-listen ADDR      serve NMEA 0183 (HDM, HDG, HDT, ROT, XDR, MDA, RMC, GGA) on TCP,
                               e.g. 127.0.0.1:10110 for chart plotters (off by default)
+      --nmea-udp ADDR         also send NMEA 0183 as UDP datagrams, e.g. 192.168.1.255:10110
+                              (broadcast to the boat's network; a host alone means port 10110)
       --data-dir DIR          where calibration, tracks and logs live
                               (default ~/.local/share/lodestone, /var/lib/lodestone as root)
       --config FILE           configuration file (default /etc/lodestone/lodestone.json if present)

@@ -5,7 +5,7 @@ import LodestoneSim
 
 enum RunCommand {
     static let spec = OptionSpec(
-        valued: ["board", "scenario", "use", "speed", "seed", "duration", "socket", "display", "page", "units", "theme", "listen", "nmea-listen", "data-dir", "config",
+        valued: ["board", "scenario", "use", "speed", "seed", "duration", "socket", "display", "page", "units", "theme", "listen", "nmea-listen", "nmea-udp", "data-dir", "config",
                  "loop-rate", "imu-rate", "mag-rate", "baro-rate", "gps-rate", "qnh", "priority", "cpu", "fault"],
         flags: ["stats", "no-mlock", "no-adaptive", "low-power"])
 
@@ -106,6 +106,12 @@ enum RunCommand {
                 throw UsageError(message: "\(flag) takes HOST:PORT (127.0.0.1:\(option == "listen" ? 2947 : 10110)) or a port, not '\(address)'")
             }
             if option == "listen" { c.listen = address } else { c.nmeaListen = address }
+        }
+        if let address = o.values["nmea-udp"] {
+            guard UDPSender.parse(address, defaultPort: NMEAServer.standardPort) != nil else {
+                throw UsageError(message: "--nmea-udp takes HOST:PORT (192.168.1.255:10110), a host or a port, not '\(address)'")
+            }
+            c.nmeaUDP = address
         }
         if let dataDir = o.values["data-dir"] { c.dataDir = dataDir }
         if let rate = try o.number("loop-rate", in: 10...2000) { c.loopRateHz = rate }

@@ -1,20 +1,27 @@
 import Glibc
 
 /// The NMEA 0183 output: a TCP server (the marine convention is port 10110) that sends every
-/// connected chart plotter or autopilot the same stream of sentences. Clients only listen;
+/// connected chart plotter or autopilot the same stream of sentences, and datagrams to a UDP
+/// address (unicast or broadcast) for those that listen instead. TCP clients only listen;
 /// what they send is read and ignored. A client that stops reading is dropped once its
 /// backlog passes the limit, so it can delay no one.
 public final class NMEAServer {
     private var listener: Int32
     private var clients: [Connection] = []
-    public let address: String
+    private let datagrams: UDPSender?
+    /// The TCP address listened on, if any.
+    public let address: String?
     public private(set) var droppedSlowClients = 0
     public static let maximumBacklog = 64 * 1024
     public static let maximumClients = 64
+    /// The marine convention's port, for TCP and UDP alike.
+    public static let standardPort: UInt16 = 10110
 
-    public init(address: String) throws(TCPListener.Failure) {
+    /// `address`: where to listen on TCP (nil for none); `udp`: where to send datagrams.
+    public init(address: String?, udp: String? = nil) throws(TCPListener.Failure) {
         self.address = address
-        listener = try TCPListener.open(address)
+        listener = try address.map { (a: String) throws(TCPListener.Failure) -> Int32 in try TCPListener.open(a) } ?? -1
+        datagrams = try udp.map { (u: String) throws(TCPListener.Failure) -> UDPSender in try UDPSender(address: u, defaultPort: Self.standardPort) }
     }
 
     deinit { shutdown() }
@@ -65,6 +72,7 @@ public final class NMEAServer {
 
     /// A sentence's bytes (CR LF added) to every listener (nothing allocated).
     public func send(_ sentence: UnsafeBufferPointer<UInt8>) {
+        datagrams?.send(sentence)
         var slow: [Int32] = []
         for client in clients {
             client.enqueue(line: sentence)

@@ -23,6 +23,8 @@ public struct Configuration: Sendable, Equatable {
     public var listen: String?
     /// Serve NMEA 0183 on TCP ("127.0.0.1:10110"); off unless given.
     public var nmeaListen: String?
+    /// Where to send NMEA 0183 datagrams (unicast or broadcast), if anywhere.
+    public var nmeaUDP: String?
     public var dataDir: String?
     /// "terminal", "none" or "fb:DEVICE"; nil picks terminal when stdout is a terminal.
     public var display: String?
@@ -105,6 +107,7 @@ public struct Configuration: Sendable, Equatable {
         "socket": "a path",
         "listen": "a TCP address for gpsd JSON, \"127.0.0.1:2947\" (a bare port means 127.0.0.1)",
         "nmeaListen": "a TCP address for NMEA 0183, \"127.0.0.1:10110\" (a bare port means 127.0.0.1)",
+        "nmeaUDP": "a UDP address to send NMEA 0183 to, \"192.168.1.255:10110\" (a host alone means port 10110)",
         "dataDir": "a path",
         "display": "\"terminal\", \"none\" or \"fb:/dev/fbN\"",
         "page": "the display's first page: compass, position, level, barometer, sky, track or health",
@@ -193,6 +196,11 @@ public struct Configuration: Sendable, Equatable {
                 throw ConfigurationError(file: file, key: key, problem: "must be \(Self.keys[key] ?? ""), found \(describe(value))")
             }
             if key == "listen" { listen = s } else { nmeaListen = s }
+        case "nmeaUDP":
+            guard let s = value.stringValue, UDPSender.parse(s, defaultPort: NMEAServer.standardPort) != nil else {
+                throw ConfigurationError(file: file, key: key, problem: "must be \(Self.keys[key] ?? ""), found \(describe(value))")
+            }
+            nmeaUDP = s
         case "display":
             guard let s = value.stringValue, Self.isValidDisplay(s) else {
                 throw ConfigurationError(file: file, key: key, problem: "must be \(Self.keys[key] ?? ""), found \(describe(value))")

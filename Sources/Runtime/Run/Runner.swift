@@ -153,12 +153,13 @@ public enum Runner {
             Log.info("serving gpsd JSON on TCP \(address)" + (TCPListener.isLoopback(host) ? "" : ": reachable from the network, with no authentication"))
         }
         var nmeaServer: NMEAServer?
-        if let address = c.nmeaListen {
-            do { nmeaServer = try NMEAServer(address: address) } catch {
+        if c.nmeaListen != nil || c.nmeaUDP != nil {
+            do { nmeaServer = try NMEAServer(address: c.nmeaListen, udp: c.nmeaUDP) } catch {
                 Log.error(error.description)
                 return 1
             }
-            Log.info("serving NMEA 0183 on TCP \(address)")
+            if let address = c.nmeaListen { Log.info("serving NMEA 0183 on TCP \(address)") }
+            if let address = c.nmeaUDP { Log.info("sending NMEA 0183 over UDP to \(address)") }
         }
 
         let options = RealTimeOptions(fifoPriority: c.realTimePriority.map { Int32($0) }, cpu: c.cpu,

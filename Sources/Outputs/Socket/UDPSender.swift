@@ -1,0 +1,62 @@
+import Glibc
+
+/// Datagrams to one address, unicast or broadcast: NMEA 0183 over UDP, which chart plotters,
+/// OpenCPN and signalk-server listen for on a boat's network. Sending never blocks: a datagram
+/// the network cannot take now is dropped, as UDP's receivers expect.
+public final class UDPSender {
+    public let address: String
+    private let fd: Int32
+    private var destination = sockaddr_storage()
+    private let length: socklen_t
+
+    /// Where to send: "HOST:PORT", "HOST" alone (then `defaultPort`), or a bare port (this
+    /// machine). A broadcast address such as 192.168.1.255 reaches the whole network.
+    public static func parse(_ text: String, defaultPort: UInt16) -> (host: String, port: UInt16)? {
+        if let parsed = TCPListener.parse(text) { return parsed }
+        guard !text.isEmpty, !text.contains(":"), !text.contains(" ") else { return nil }
+        return (text, defaultPort)
+    }
+
+    public init(address: String, defaultPort: UInt16) throws(TCPListener.Failure) {
+        self.address = address
+        guard let (host, port) = Self.parse(address, defaultPort: defaultPort) else {
+            throw TCPListener.Failure(description: "'\(address)' is not an address to send to: give HOST:PORT (192.168.1.255:\(defaultPort)), a host or a port")
+        }
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
+        hints.ai_flags = AI_NUMERICSERV
+        var found: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &found)
+        guard status == 0, let info = found else {
+            throw TCPListener.Failure(description: "cannot send to \(address): \(String(cString: gai_strerror(status)))")
+        }
+        defer { freeaddrinfo(info) }
+        fd = socket(info.pointee.ai_family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw TCPListener.Failure(description: "cannot send to \(address): \(String(cString: strerror(errno)))") }
+        // A broadcast address needs leave to be sent to; a unicast one does not mind.
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &yes, socklen_t(MemoryLayout<Int32>.size))
+        length = info.pointee.ai_addrlen
+        withUnsafeMutableBytes(of: &destination) { target in
+            target.copyMemory(from: UnsafeRawBufferPointer(start: info.pointee.ai_addr, count: Int(info.pointee.ai_addrlen)))
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// One datagram of `bytes` followed by `ending` (at most 510 bytes in all).
+    public func send(_ bytes: UnsafeBufferPointer<UInt8>, ending: StaticString = "\r\n") {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { buffer in
+            guard let base = buffer.baseAddress, let source = bytes.baseAddress else { return }
+            let count = min(bytes.count, 512 - ending.utf8CodeUnitCount)
+            base.update(from: source, count: count)
+            (base + count).update(from: ending.utf8Start, count: ending.utf8CodeUnitCount)
+            withUnsafePointer(to: &destination) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    _ = sendto(fd, base, count + ending.utf8CodeUnitCount, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), $0, length)
+                }
+            }
+        }
+    }
+}
