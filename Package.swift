@@ -41,10 +41,7 @@ let package = Package(
         .executableTarget(name: "lodestone",
                           dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
                                          "LodestoneReports", "LodestoneOutputs", "LodestoneRuntime"],
-                          path: "Sources/lodestone",
-                          // A release binary carries the Swift runtime inside: it runs on a board
-                          // with only libc, libgpiod and libi2c (no toolchain).
-                          linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
+                          path: "Sources/lodestone"),
 
         .testTarget(name: "CoreTests", dependencies: ["LodestoneCore"], path: "Tests/Core"),
         .testTarget(name: "HALTests", dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneSim", "LodestoneDevices", "CLinux"], path: "Tests/HAL"),
