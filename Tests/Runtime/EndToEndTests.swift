@@ -24,9 +24,10 @@ import Testing
 
     func spawn(_ arguments: [String]) throws -> Child { try spawnProgram(Self.executable, arguments) }
 
-    func spawnProgram(_ program: String, _ arguments: [String]) throws -> Child {
-        var fds: [Int32] = [-1, -1]
-        try #require(pipe(&fds) == 0)
+    /// `environment`: the child's whole environment (nil: this process's).
+    func spawnProgram(_ program: String, _ arguments: [String], environment: [String]? = nil, output: [Int32]? = nil) throws -> Child {
+        var fds: [Int32] = output ?? [-1, -1]
+        if output == nil { try #require(pipe(&fds) == 0) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -36,8 +37,12 @@ import Testing
         let all = [program] + arguments
         var cArguments: [UnsafeMutablePointer<CChar>?] = all.map { strdup($0) } + [nil]
         defer { for p in cArguments { free(p) } }
+        var cEnvironment: [UnsafeMutablePointer<CChar>?] = (environment ?? []).map { strdup($0) } + [nil]
+        defer { for p in cEnvironment { free(p) } }
         var pid: pid_t = 0
-        try #require(posix_spawn(&pid, program, &actions, nil, &cArguments, environ) == 0)
+        let spawned = environment == nil ? posix_spawn(&pid, program, &actions, nil, &cArguments, environ)
+            : posix_spawn(&pid, program, &actions, nil, &cArguments, &cEnvironment)
+        try #require(spawned == 0)
         close(fds[1])
         return Child(pid: pid, stdout: fds[0])
     }

@@ -33,8 +33,7 @@ import Testing
                            "JOURNAL_STREAM=\(status.st_dev):\(status.st_ino)", "PATH=/usr/bin:/bin"]
         let arguments = ["run", "--duration", "9", "--display", "none", "--scenario", "still", "--fault", "bus-hang@3+3",
                          "--socket", socket, "--data-dir", "/tmp/lodestone-notify-data"]
-        let pid = try Self.spawn(EndToEndTests.executable, arguments, environment: environment, output: pipeFDs)
-        close(pipeFDs[1])
+        let pid = try EndToEndTests().spawnProgram(EndToEndTests.executable, arguments, environment: environment, output: pipeFDs).pid
 
         let clock = SystemMonotonicClock()
         let start = clock.now()
@@ -78,20 +77,5 @@ import Testing
         let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
         #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("<6>lodestone:") || $0.hasPrefix("<4>lodestone: warning:") || $0.hasPrefix("<3>lodestone: error:") },
                 "\(lines.prefix(5))")
-    }
-
-    static func spawn(_ program: String, _ arguments: [String], environment: [String], output: [Int32]) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 2)
-        posix_spawn_file_actions_addclose(&actions, output[0])
-        var cArguments: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
-        var cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
-        defer { for p in cArguments + cEnvironment { free(p) } }
-        var pid: pid_t = 0
-        try #require(posix_spawn(&pid, program, &actions, nil, &cArguments, &cEnvironment) == 0)
-        return pid
     }
 }
