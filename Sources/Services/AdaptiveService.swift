@@ -43,12 +43,16 @@ final class AdaptiveService<Clock: MonotonicClock> {
         (walking.imu, walking.magnetometer, walking.barometer, walking.processing) = (imu, magnetometer, barometer, processing)
         sampler.table.rates[.walking] = walking
         nextDecision = 0
-        guard sampler.state == .walking else { return }
-        if let i = taskIndices.imu { scheduler.setRate(task: i, hz: imu) }
-        if let i = taskIndices.mag { scheduler.setRate(task: i, hz: magnetometer) }
-        if let i = taskIndices.baro { scheduler.setRate(task: i, hz: barometer) }
-        if let i = taskIndices.process { scheduler.setRate(task: i, hz: processing) }
-        pipeline.requestChipRate(imu: imu, magnetometer: magnetometer)
+        if sampler.state == .walking { setTaskRates(walking) }
+    }
+
+    /// The scheduler's task rates and the chips' own rates.
+    private func setTaskRates(_ rates: StreamRates) {
+        if let i = taskIndices.imu { scheduler.setRate(task: i, hz: rates.imu) }
+        if let i = taskIndices.mag { scheduler.setRate(task: i, hz: rates.magnetometer) }
+        if let i = taskIndices.baro { scheduler.setRate(task: i, hz: rates.barometer) }
+        if let i = taskIndices.process { scheduler.setRate(task: i, hz: rates.processing) }
+        pipeline.requestChipRate(imu: rates.imu, magnetometer: rates.magnetometer)
     }
 
     var profile: String { sampler.profile }
@@ -72,11 +76,7 @@ final class AdaptiveService<Clock: MonotonicClock> {
         }
         guard let rates = sampler.update(motion: motion, externalPower: power.externalPower, batteryPercent: power.batteryPercent,
                                          overruns: overruns, utilisation: utilisation, interval: 1) else { return nil }
-        if let i = taskIndices.imu { scheduler.setRate(task: i, hz: rates.imu) }
-        if let i = taskIndices.mag { scheduler.setRate(task: i, hz: rates.magnetometer) }
-        if let i = taskIndices.baro { scheduler.setRate(task: i, hz: rates.barometer) }
-        if let i = taskIndices.process { scheduler.setRate(task: i, hz: rates.processing) }
-        pipeline.requestChipRate(imu: rates.imu, magnetometer: rates.magnetometer)
+        setTaskRates(rates)
         if let setGPSInterval {
             setGPSInterval(rates.gpsInterval)
             pipeline.expectFixes(every: rates.gpsInterval)

@@ -196,3 +196,15 @@ public func removeTree(_ path: String) {
         unlink(path)
     }
 }
+
+/// The names in a directory (without "." and ".."), in no order; empty when it cannot be read.
+func directoryEntries(_ path: String) -> [String] {
+    guard let dir = opendir(path) else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}

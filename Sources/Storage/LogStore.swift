@@ -25,12 +25,12 @@ public struct LogStore: Sendable {
     }
 
     public func ids() -> [String] {
-        entries(directory).filter { !$0.hasPrefix(".") }.sorted()
+        directoryEntries(directory).filter { !$0.hasPrefix(".") }.sorted()
     }
 
     public func load(id: String) -> Session? {
         guard !id.contains("/"), !id.isEmpty else { return nil }
-        let segments = entries(directory + "/" + id).filter { $0.hasSuffix(".rec") }.sorted()
+        let segments = directoryEntries(directory + "/" + id).filter { $0.hasSuffix(".rec") }.sorted()
         guard !segments.isEmpty else { return nil }
         var session = Session(id: id, fields: [], interval: 0, started: 0, rows: [], cutBytes: 0, bytes: 0)
         for segment in segments {
@@ -57,7 +57,7 @@ public struct LogStore: Sendable {
     public func delete(id: String) -> Bool {
         guard !id.contains("/"), !id.isEmpty else { return false }
         let path = directory + "/" + id
-        for name in entries(path) { unlink(path + "/" + name) }
+        for name in directoryEntries(path) { unlink(path + "/" + name) }
         return rmdir(path) == 0
     }
 
@@ -89,16 +89,5 @@ public struct LogStore: Sendable {
         }
         w.raw("records", "[" + records.joined(separator: ",\n") + "]")
         return w.finished + "\n"
-    }
-
-    func entries(_ path: String) -> [String] {
-        guard let dir = opendir(path) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
     }
 }

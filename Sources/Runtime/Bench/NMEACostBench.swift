@@ -46,15 +46,8 @@ public enum NMEACostBench {
     /// Every line of the `.log` files in `directory` that looks like a sentence ("$" or "!"
     /// and a "*"), in file-name order: real receivers' mixes, damaged lines included.
     static func logSentences(_ directory: String) -> [[UInt8]] {
-        guard let dir = opendir(directory) else { return [] }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            if name.hasSuffix(".log") { names.append(name) }
-        }
-        closedir(dir)
         var sentences: [[UInt8]] = []
-        for name in names.sorted() {
+        for name in directoryEntries(directory).filter({ $0.hasSuffix(".log") }).sorted() {
             guard let text = try? readTextFile(directory + "/" + name, limit: 16 << 20) else { continue }
             for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
                 let bytes = Array(line.utf8)
