@@ -38,6 +38,19 @@ final class AlertService {
         return latest.message
     }
 
+    /// SIGHUP: the rules file is read again (edited by hand, or by `lodestone alert set` from
+    /// another instance); the names of the rules that changed. An unchanged rule keeps its
+    /// armed state and cooldown.
+    func reloadRules(now: Double) -> [String] {
+        let fresh = store.loadRules(now: now)
+        var changed: [String] = []
+        for rule in fresh.rules where rules.rule(rule.kind) != rule {
+            rules.set(rule)
+            changed.append(rule.kind.rawValue)
+        }
+        return changed
+    }
+
     /// `?ALERT`: changes a rule (saved in the settings file), then lists the rules.
     func handle(_ change: AlertRuleChange?) -> Report {
         if let change {

@@ -54,4 +54,65 @@ import Testing
         #expect(output.contains("'rates.imu': must be a number from 1 to 1000, found \"fast\"; keeping the running configuration"), "\(output)")
         #expect(output.contains("stopped (duration)"))
     }
+
+    /// Connects to a TCP port on loopback and reads what arrives within `milliseconds`; nil when
+    /// nothing listens there.
+    static func readTCP(port: Int, milliseconds: Int32) -> String? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard connected == 0 else { return nil }
+        var text = ""
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while poll(&poller, 1, milliseconds) > 0 {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { break }
+            text += String(decoding: buffer.prefix(n), as: UTF8.self)
+            if text.count > 2000 { break }
+        }
+        return text
+    }
+
+    /// The outputs move without a restart: gpsd JSON from one TCP port to another, NMEA 0183
+    /// opened on a port it did not have; the QNH and the alert rules file are read again.
+    @Test func sighupMovesTheOutputsAndReadsQNHAndAlerts() throws {
+        let runner = EndToEndTests()
+        let id = Int(getpid())
+        let file = "/tmp/lodestone-reload-outputs-\(id).json"
+        let socket = "/tmp/lodestone-reload-outputs-\(id).sock"
+        let data = "/tmp/lodestone-reload-outputs-data-\(id)"
+        let (first, second, nmea) = (21_000 + id % 9_000, 30_000 + id % 9_000, 39_000 + id % 9_000)
+        defer { unlink(file); unlink(data + "/alerts.json") }
+        try #require(Self.save(#"{"listen": "127.0.0.1:\#(first)", "qnh": 1013.25}"#, to: file))
+        let child = try runner.spawn(["run", "--config", file, "--duration", "12", "--display", "none",
+                                      "--socket", socket, "--data-dir", data])
+        try #require(runner.connect(socket) != nil)
+        let gpsdBefore = Self.readTCP(port: first, milliseconds: 500)
+
+        try #require(Self.save(#"{"listen": "127.0.0.1:\#(second)", "nmeaListen": "127.0.0.1:\#(nmea)", "qnh": 1000}"#, to: file))
+        try #require(Self.save(#"[{"name":"pressureLow","enabled":false}]"#, to: data + "/alerts.json"))
+        kill(child.pid, SIGHUP)
+        usleep(1_500_000)
+        let gpsdOld = Self.readTCP(port: first, milliseconds: 200)
+        let gpsdNew = Self.readTCP(port: second, milliseconds: 500)
+        let sentences = Self.readTCP(port: nmea, milliseconds: 2500)
+        let (status, output) = runner.finish(child)
+
+        #expect(status == 0, "\(output)")
+        #expect(gpsdBefore?.hasPrefix(#"{"class":"VERSION""#) == true, "\(String(describing: gpsdBefore))")
+        #expect(gpsdOld == nil, "the old port is closed")
+        #expect(gpsdNew?.hasPrefix(#"{"class":"VERSION""#) == true, "\(String(describing: gpsdNew))")
+        #expect(sentences?.contains("RMC,") == true, "\(String(describing: sentences))")
+        #expect(output.contains("qnh 1013.25 -> 1000 hPa"), "\(output)")
+        #expect(output.contains("alert pressureLow"), "\(output)")
+        #expect(output.contains("listen 127.0.0.1:\(first) -> 127.0.0.1:\(second)"), "\(output)")
+        #expect(output.contains("nmeaListen none -> 127.0.0.1:\(nmea)"), "\(output)")
+        #expect(!output.contains("take effect after a restart"), "everything in this file changed in place: \(output)")
+    }
 }

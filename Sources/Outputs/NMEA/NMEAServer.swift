@@ -24,6 +24,12 @@ public final class NMEAServer {
         datagrams = try udp.map { (u: String) throws(TCPListener.Failure) -> UDPSender in try UDPSender(address: u, defaultPort: Self.standardPort) }
     }
 
+    /// The server for these addresses, or nil when there are none.
+    public static func opened(address: String?, udp: String?) throws(TCPListener.Failure) -> NMEAServer? {
+        guard address != nil || udp != nil else { return nil }
+        return try NMEAServer(address: address, udp: udp)
+    }
+
     deinit { shutdown() }
 
     public func shutdown() {

@@ -105,6 +105,14 @@ public final class ReportServer {
         listeners.append(try TCPListener.open(address))
     }
 
+    /// Moves the TCP listener to `address` (closes it for nil); connected clients stay. On a
+    /// failure no TCP listener is left open.
+    public func relisten(tcp address: String?) throws(TCPListener.Failure) {
+        for fd in listeners.dropFirst() { close(fd) }
+        if listeners.count > 1 { listeners.removeSubrange(1...) }
+        if let address { try listen(tcp: address) }
+    }
+
     deinit { shutdown() }
 
     /// Closes every connection and removes the socket file.

@@ -1,4 +1,5 @@
 import LodestoneCore
+import LodestoneOutputs
 
 /// Re-reads the configuration file (and the command line over it, as at start): the new
 /// configuration, or the error a start would give.
@@ -11,9 +12,10 @@ public struct ConfigurationReloadError: Error {
 
 extension OutputLoop {
     /// SIGHUP: the configuration file is read again and what can change while running is
-    /// applied (the display's page, theme and units; the sampling rates); the rest is named
-    /// as needing a restart. A bad file is refused with the error a start gives, and the
-    /// running configuration stays.
+    /// applied: the display's page, theme and units, the sampling rates, the QNH, the alert
+    /// rules (`<dataDir>/alerts.json`) and the outputs' addresses (`listen`, `nmeaListen`,
+    /// `nmeaUDP`); the rest is named as needing a restart. A bad file is refused with the
+    /// error a start gives, and the running configuration stays.
     func reloadConfiguration() {
         guard let reload else {
             Log.info("SIGHUP: no configuration file to read again (give --config, or /etc/lodestone/lodestone.json)")
@@ -28,31 +30,74 @@ extension OutputLoop {
             fresh = read
         }
         var changed: [String] = []
-        if fresh.page != running.page { display.page = fresh.page; changed.append("page \(running.page.rawValue) -> \(fresh.page.rawValue)") }
-        if fresh.theme != running.theme { display.theme = fresh.theme; changed.append("theme \(running.theme.rawValue) -> \(fresh.theme.rawValue)") }
-        if fresh.units != running.units { display.units = fresh.units; changed.append("units \(running.units.rawValue) -> \(fresh.units.rawValue)") }
-        let rates = [("imu", running.imuRateHz, fresh.imuRateHz), ("magnetometer", running.magnetometerRateHz, fresh.magnetometerRateHz),
-                     ("barometer", running.barometerRateHz, fresh.barometerRateHz), ("processing", running.processingRateHz, fresh.processingRateHz)]
-        let newRates = rates.filter { $0.1 != $0.2 }
-        if !newRates.isEmpty {
-            changed += newRates.map { "rates.\($0.0) \(fixed($0.1, 1)) -> \(fixed($0.2, 1)) Hz" }
-            if let adaptive {
-                adaptive.useWalkingRates(imu: fresh.imuRateHz, magnetometer: fresh.magnetometerRateHz,
-                                         barometer: fresh.barometerRateHz, processing: fresh.processingRateHz)
-            } else {
-                for (task, hz) in [("imu", fresh.imuRateHz), ("mag", fresh.magnetometerRateHz), ("baro", fresh.barometerRateHz), ("process", fresh.processingRateHz)] {
-                    if let index = scheduler.taskIndex(named: task) { scheduler.setRate(task: index, hz: hz) }
-                }
-            }
-        }
-        // Everything else is fixed while running: the board, the socket, the outputs' addresses.
         var applied = running
-        (applied.page, applied.theme, applied.units) = (fresh.page, fresh.theme, fresh.units)
-        (applied.imuRateHz, applied.magnetometerRateHz, applied.barometerRateHz, applied.processingRateHz) =
-            (fresh.imuRateHz, fresh.magnetometerRateHz, fresh.barometerRateHz, fresh.processingRateHz)
+        applyDisplay(fresh, to: &applied, changed: &changed)
+        applyRates(fresh, to: &applied, changed: &changed)
+        if fresh.qnh != running.qnh, let chronicle = services.chronicle {
+            _ = chronicle.weather.handle(.qnh(fresh.qnh))
+            changed.append("qnh \(fixed(running.qnh, 2)) -> \(fixed(fresh.qnh, 2)) hPa")
+            applied.qnh = fresh.qnh
+        }
+        if let alerts = services.chronicle?.alerts {
+            changed += alerts.reloadRules(now: utcNow()).map { "alert \($0)" }
+        }
+        applyOutputs(fresh, to: &applied, changed: &changed)
+        // Everything else is fixed while running: the board, the socket, the data directory.
         let restart = applied == fresh ? "" : "; other changes take effect after a restart"
         running = applied
         Log.info("configuration read again: " + (changed.isEmpty ? "nothing to change" : changed.joined(separator: ", ")) + restart)
         nextDisplay = 0
+    }
+
+    private func applyDisplay(_ fresh: Configuration, to applied: inout Configuration, changed: inout [String]) {
+        if fresh.page != running.page { display.page = fresh.page; changed.append("page \(running.page.rawValue) -> \(fresh.page.rawValue)") }
+        if fresh.theme != running.theme { display.theme = fresh.theme; changed.append("theme \(running.theme.rawValue) -> \(fresh.theme.rawValue)") }
+        if fresh.units != running.units { display.units = fresh.units; changed.append("units \(running.units.rawValue) -> \(fresh.units.rawValue)") }
+        (applied.page, applied.theme, applied.units) = (fresh.page, fresh.theme, fresh.units)
+    }
+
+    private func applyRates(_ fresh: Configuration, to applied: inout Configuration, changed: inout [String]) {
+        let rates = [("imu", running.imuRateHz, fresh.imuRateHz), ("magnetometer", running.magnetometerRateHz, fresh.magnetometerRateHz),
+                     ("barometer", running.barometerRateHz, fresh.barometerRateHz), ("processing", running.processingRateHz, fresh.processingRateHz)]
+        let newRates = rates.filter { $0.1 != $0.2 }
+        guard !newRates.isEmpty else { return }
+        changed += newRates.map { "rates.\($0.0) \(fixed($0.1, 1)) -> \(fixed($0.2, 1)) Hz" }
+        if let adaptive {
+            adaptive.useWalkingRates(imu: fresh.imuRateHz, magnetometer: fresh.magnetometerRateHz,
+                                     barometer: fresh.barometerRateHz, processing: fresh.processingRateHz)
+        } else {
+            for (task, hz) in [("imu", fresh.imuRateHz), ("mag", fresh.magnetometerRateHz), ("baro", fresh.barometerRateHz), ("process", fresh.processingRateHz)] {
+                if let index = scheduler.taskIndex(named: task) { scheduler.setRate(task: index, hz: hz) }
+            }
+        }
+        (applied.imuRateHz, applied.magnetometerRateHz, applied.barometerRateHz, applied.processingRateHz) =
+            (fresh.imuRateHz, fresh.magnetometerRateHz, fresh.barometerRateHz, fresh.processingRateHz)
+    }
+
+    /// Moves the gpsd TCP listener and the NMEA outputs. An address that cannot be opened is
+    /// said, and the old one is opened again, so a typo never leaves a client with nothing.
+    private func applyOutputs(_ fresh: Configuration, to applied: inout Configuration, changed: inout [String]) {
+        if fresh.listen != running.listen, let server {
+            do {
+                try server.relisten(tcp: fresh.listen)
+                changed.append("listen \(running.listen ?? "none") -> \(fresh.listen ?? "none")")
+                applied.listen = fresh.listen
+            } catch {
+                Log.error(error.description + "; gpsd JSON stays on TCP \(running.listen ?? "none")")
+                try? server.relisten(tcp: running.listen)
+            }
+        }
+        guard fresh.nmeaListen != running.nmeaListen || fresh.nmeaUDP != running.nmeaUDP else { return }
+        nmea?.shutdown()
+        nmea = nil
+        do {
+            nmea = try NMEAServer.opened(address: fresh.nmeaListen, udp: fresh.nmeaUDP)
+            if fresh.nmeaListen != running.nmeaListen { changed.append("nmeaListen \(running.nmeaListen ?? "none") -> \(fresh.nmeaListen ?? "none")") }
+            if fresh.nmeaUDP != running.nmeaUDP { changed.append("nmeaUDP \(running.nmeaUDP ?? "none") -> \(fresh.nmeaUDP ?? "none")") }
+            (applied.nmeaListen, applied.nmeaUDP) = (fresh.nmeaListen, fresh.nmeaUDP)
+        } catch {
+            Log.error(error.description + "; NMEA 0183 stays on \(running.nmeaListen ?? "no TCP") and \(running.nmeaUDP ?? "no UDP")")
+            nmea = try? NMEAServer.opened(address: running.nmeaListen, udp: running.nmeaUDP)
+        }
     }
 }

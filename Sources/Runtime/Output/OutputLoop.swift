@@ -40,7 +40,8 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     let clock: Clock
     let services: OutputServices
     let adaptive: AdaptiveService<Clock>?
-    let nmea: NMEAServer?
+    /// The NMEA 0183 output (replaced when SIGHUP changes its addresses).
+    var nmea: NMEAServer?
     let deviceClock: DeviceClock
     /// How long one wait for clients may take, real milliseconds: shorter when a simulated
     /// trip runs faster than real time, so reports keep their pace in the trip's time.

@@ -154,7 +154,7 @@ public enum Runner {
         }
         var nmeaServer: NMEAServer?
         if c.nmeaListen != nil || c.nmeaUDP != nil {
-            do { nmeaServer = try NMEAServer(address: c.nmeaListen, udp: c.nmeaUDP) } catch {
+            do { nmeaServer = try NMEAServer.opened(address: c.nmeaListen, udp: c.nmeaUDP) } catch {
                 Log.error(error.description)
                 return 1
             }
