@@ -81,3 +81,15 @@ public struct NavigationState: Sendable {
 
     public init() {}
 }
+
+extension NavigationState {
+    /// The magnetic heading, degrees, when another program may take it as true: the
+    /// magnetometer answering and a calibration in use. Outputs that cannot mark a heading
+    /// invalid (NMEA's HDM, Signal K's values) leave it out otherwise, rather than pass on a
+    /// heading on the gyro alone or from an uncalibrated chip, which can be tens of degrees off.
+    public var trustedMagneticHeading: Double? {
+        guard let attitude, attitude.magneticHeading.isFinite, magnetometerHealth == .ok, magnetic != nil,
+              calibrationHeadingError != nil else { return nil }
+        return attitude.magneticHeading
+    }
+}

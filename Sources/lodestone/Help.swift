@@ -71,6 +71,10 @@ enum Help {
                               e.g. 127.0.0.1:10110 for chart plotters (off by default)
       --nmea-udp ADDR         also send NMEA 0183 as UDP datagrams, e.g. 192.168.1.255:10110
                               (broadcast to the boat's network; a host alone means port 10110)
+      --signalk-listen ADDR   serve Signal K deltas on TCP, one per line, for signalk-server's
+                              "Signal K over TCP" connection, e.g. 127.0.0.1:8375 (off by default)
+      --signalk-udp ADDR      send Signal K deltas as UDP datagrams, one each, for its "Signal K
+                              over UDP" connection, e.g. 192.168.1.20:8375 (the port is needed)
       --data-dir DIR          where calibration, tracks and logs live
                               (default ~/.local/share/lodestone, /var/lib/lodestone as root)
       --config FILE           configuration file (default /etc/lodestone/lodestone.json if present)

@@ -5,7 +5,7 @@ import LodestoneSim
 
 enum RunCommand {
     static let spec = OptionSpec(
-        valued: ["board", "scenario", "use", "speed", "seed", "duration", "socket", "display", "page", "units", "theme", "listen", "nmea-listen", "nmea-udp", "data-dir", "config",
+        valued: ["board", "scenario", "use", "speed", "seed", "duration", "socket", "display", "page", "units", "theme", "listen", "nmea-listen", "nmea-udp", "signalk-listen", "signalk-udp", "data-dir", "config",
                  "loop-rate", "imu-rate", "mag-rate", "baro-rate", "gps-rate", "qnh", "priority", "cpu", "fault"],
         flags: ["stats", "no-mlock", "no-adaptive", "low-power"])
 
@@ -100,18 +100,28 @@ enum RunCommand {
             guard let theme = Theme(rawValue: name) else { throw UsageError(message: "--theme must be day or night, not '\(name)'") }
             c.theme = theme
         }
-        for (option, flag) in [("listen", "--listen"), ("nmea-listen", "--nmea-listen")] {
+        for (option, example) in [("listen", 2947), ("nmea-listen", 10110), ("signalk-listen", 8375)] {
             guard let address = o.values[option] else { continue }
             guard TCPListener.parse(address) != nil else {
-                throw UsageError(message: "\(flag) takes HOST:PORT (127.0.0.1:\(option == "listen" ? 2947 : 10110)) or a port, not '\(address)'")
+                throw UsageError(message: "--\(option) takes HOST:PORT (127.0.0.1:\(example)) or a port, not '\(address)'")
             }
-            if option == "listen" { c.listen = address } else { c.nmeaListen = address }
+            switch option {
+            case "listen": c.listen = address
+            case "nmea-listen": c.nmeaListen = address
+            default: c.signalKListen = address
+            }
         }
         if let address = o.values["nmea-udp"] {
-            guard UDPSender.parse(address, defaultPort: NMEAServer.standardPort) != nil else {
+            guard UDPSender.parse(address, defaultPort: StreamServer.Framing.nmea.defaultPort) != nil else {
                 throw UsageError(message: "--nmea-udp takes HOST:PORT (192.168.1.255:10110), a host or a port, not '\(address)'")
             }
             c.nmeaUDP = address
+        }
+        if let address = o.values["signalk-udp"] {
+            guard UDPSender.parse(address, defaultPort: StreamServer.Framing.signalK.defaultPort) != nil else {
+                throw UsageError(message: "--signalk-udp takes HOST:PORT (192.168.1.20:8375; the port signalk-server's \"Signal K over UDP\" connection listens on), not '\(address)'")
+            }
+            c.signalKUDP = address
         }
         if let dataDir = o.values["data-dir"] { c.dataDir = dataDir }
         if let rate = try o.number("loop-rate", in: 10...2000) { c.loopRateHz = rate }

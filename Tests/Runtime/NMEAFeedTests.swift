@@ -12,6 +12,7 @@ import Testing
         state.trueHeading = declination.map { Angle.heading(heading + $0) }
         state.magnetometerHealth = .ok
         state.magnetic = MagneticSample(time: 0, field: Vector3(20, 0, 40), raw: Vector3(20, 0, 40), specificForce: nil)
+        state.calibrationHeadingError = 1.5
         return state
     }
 
@@ -25,6 +26,9 @@ import Testing
         state.magnetometerHealth = .ok
         state.magnetic = nil
         #expect(feed.heading(state, now: 100_000_000).map { String($0.prefix(6)) } == ["$IIXDR"])
+        var uncalibrated = Self.state(heading: 100)
+        uncalibrated.calibrationHeadingError = nil
+        #expect(feed.heading(uncalibrated, now: 150_000_000).map { String($0.prefix(6)) } == ["$IIXDR"], "no calibration yet: no heading")
         #expect(feed.heading(Self.state(heading: 100), now: 200_000_000).first?.hasPrefix("$HCHDM") == true)
     }
 

@@ -20,19 +20,22 @@ import Testing
         let port = UInt16(bigEndian: address.sin_port)
 
         let runner = EndToEndTests()
-        let child = try runner.spawn(["run", "--duration", "5", "--display", "none", "--no-adaptive", "--nmea-udp", "127.0.0.1:\(port)",
+        // Long enough for the walk's figure-8 to calibrate the compass: HDM only comes then.
+        let child = try runner.spawn(["run", "--duration", "30", "--display", "none", "--no-adaptive", "--nmea-udp", "127.0.0.1:\(port)",
                                       "--socket", "/tmp/lodestone-udp-\(getpid()).sock", "--data-dir", "/tmp/lodestone-udp-data"])
         var datagrams: [[UInt8]] = []
         var buffer = [UInt8](repeating: 0, count: 2048)
         let clock = SystemMonotonicClock()
         let start = clock.now()
-        while Double(clock.now() - start) / 1e9 < 12 {
+        var headings = 0
+        while Double(clock.now() - start) / 1e9 < 35, headings < 20, datagrams.count < 20_000 {
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 500) > 0 else { if datagrams.count > 50 { break } else { continue } }
+            guard poll(&poller, 1, 500) > 0 else { continue }
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n > 0 { datagrams.append(Array(buffer[0..<n])) }
-            if datagrams.count > 400 { break }
+            if n > 6, buffer[3] == UInt8(ascii: "H"), buffer[4] == UInt8(ascii: "D"), buffer[5] == UInt8(ascii: "M") { headings += 1 }
         }
+        kill(child.pid, SIGTERM)
         let (status, output) = runner.finish(child)
         #expect(status == 0, "\(output)")
         #expect(output.contains("sending NMEA 0183 over UDP to 127.0.0.1:\(port)"))

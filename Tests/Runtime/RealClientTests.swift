@@ -56,8 +56,9 @@ import Testing
             """)
             #expect(python.contains("TPV 3 47.3") && python.contains("ATT True True True"), "\(python)")
             // gpspipe -r asks ?WATCH={"nmea":true}: the receiver's sentences and the device's own
-            // heading, attitude and pressure, as a gpsd with a compass attached passes them.
-            let raw = TerminalDisplayTests.output("timeout 20 /usr/bin/gpspipe -r -x 5 127.0.0.1:\(port)")
+            // heading, attitude and pressure, as a gpsd with a compass attached passes them. The
+            // heading comes once the walk's figure-8 has calibrated the compass: read until then.
+            let raw = TerminalDisplayTests.output("timeout 40 sh -c \"/usr/bin/gpspipe -r 127.0.0.1:\(port) | awk '{ print } /HCHDM/ { n++ } n >= 3 { exit }'\"")
             #expect(raw.contains("$HCHDM") && raw.contains("$IIXDR") && raw.contains("RMC"), "\(raw.prefix(1500))")
             // cgps, the curses client, in a tmux pane: it shows the position and the fix.
             if Self.installed("/usr/bin/cgps") && TerminalDisplayTests.hasTmux {
@@ -89,12 +90,14 @@ import Testing
     @Test func theNMEAOutputIsReadByGpsdPynmea2AndOurParser() throws {
         try Self.withDevice("nmea") { _, nmeaPort in
             let capture = TerminalDisplayTests.output("""
-            timeout 20 /usr/bin/python3 -c '
+            timeout 45 /usr/bin/python3 -c '
             import socket, time
             s = socket.create_connection(("127.0.0.1", \(nmeaPort)), 5)
             s.settimeout(1)
             data, start = b"", time.time()
-            while time.time() - start < 4:
+            # At least 4 s, and until the heading is trusted (the figure-8 has calibrated the
+            # compass: HDM is withheld before) and a few cycles with it have come.
+            while time.time() - start < 4 or (data.count(b"HDM") < 5 and time.time() - start < 35):
                 try: data += s.recv(65536)
                 except socket.timeout: pass
             print(data.decode("ascii"), end="")

@@ -25,12 +25,11 @@ class Connection {
         _ = flush()
     }
 
-    /// Queues one line's bytes and CR LF, then sends what the socket takes now. Once the
+    /// Queues one line's bytes and its ending, then sends what the socket takes now. Once the
     /// outbox has grown to its working size, this allocates nothing.
-    func enqueue(line: UnsafeBufferPointer<UInt8>) {
+    func enqueue(line: UnsafeBufferPointer<UInt8>, ending: StaticString = "\r\n") {
         outbox.append(contentsOf: line)
-        outbox.append(UInt8(ascii: "\r"))
-        outbox.append(UInt8(ascii: "\n"))
+        outbox.append(contentsOf: UnsafeBufferPointer(start: ending.utf8Start, count: ending.utf8CodeUnitCount))
         _ = flush()
     }
 

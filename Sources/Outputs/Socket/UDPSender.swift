@@ -1,26 +1,30 @@
 import Glibc
 
-/// Datagrams to one address, unicast or broadcast: NMEA 0183 over UDP, which chart plotters,
-/// OpenCPN and signalk-server listen for on a boat's network. Sending never blocks: a datagram
+/// Datagrams to one address, unicast or broadcast: NMEA 0183 and Signal K over UDP, which
+/// chart plotters, OpenCPN and signalk-server listen for on a boat's network. Sending never blocks: a datagram
 /// the network cannot take now is dropped, as UDP's receivers expect.
 public final class UDPSender {
     public let address: String
     private let fd: Int32
     private var destination = sockaddr_storage()
     private let length: socklen_t
+    private let maximumDatagram: Int
 
-    /// Where to send: "HOST:PORT", "HOST" alone (then `defaultPort`), or a bare port (this
-    /// machine). A broadcast address such as 192.168.1.255 reaches the whole network.
-    public static func parse(_ text: String, defaultPort: UInt16) -> (host: String, port: UInt16)? {
+    /// Where to send: "HOST:PORT", "HOST" alone (then `defaultPort`, when there is one), or a
+    /// bare port (this machine). A broadcast address such as 192.168.1.255 reaches the whole
+    /// network.
+    public static func parse(_ text: String, defaultPort: UInt16?) -> (host: String, port: UInt16)? {
         if let parsed = TCPListener.parse(text) { return parsed }
-        guard !text.isEmpty, !text.contains(":"), !text.contains(" ") else { return nil }
+        guard let defaultPort, !text.isEmpty, !text.contains(":"), !text.contains(" ") else { return nil }
         return (text, defaultPort)
     }
 
-    public init(address: String, defaultPort: UInt16) throws(TCPListener.Failure) {
+    public init(address: String, defaultPort: UInt16?, maximumDatagram: Int = 512) throws(TCPListener.Failure) {
         self.address = address
+        self.maximumDatagram = maximumDatagram
         guard let (host, port) = Self.parse(address, defaultPort: defaultPort) else {
-            throw TCPListener.Failure(description: "'\(address)' is not an address to send to: give HOST:PORT (192.168.1.255:\(defaultPort)), a host or a port")
+            let forms = defaultPort.map { "HOST:PORT (192.168.1.255:\($0)), a host or a port" } ?? "HOST:PORT (192.168.1.20:10111) or a port"
+            throw TCPListener.Failure(description: "'\(address)' is not an address to send to: give " + forms)
         }
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -45,18 +49,23 @@ public final class UDPSender {
 
     deinit { close(fd) }
 
-    /// One datagram of `bytes` followed by `ending` (at most 510 bytes in all).
+    /// One datagram of `bytes` followed by `ending`; a line longer than the largest datagram
+    /// is not sent (a cut JSON object or sentence would only be refused by the receiver).
     public func send(_ bytes: UnsafeBufferPointer<UInt8>, ending: StaticString = "\r\n") {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { buffer in
+        let total = bytes.count + ending.utf8CodeUnitCount
+        guard total <= maximumDatagram else { oversized += 1; return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumDatagram) { buffer in
             guard let base = buffer.baseAddress, let source = bytes.baseAddress else { return }
-            let count = min(bytes.count, 512 - ending.utf8CodeUnitCount)
-            base.update(from: source, count: count)
-            (base + count).update(from: ending.utf8Start, count: ending.utf8CodeUnitCount)
+            base.update(from: source, count: bytes.count)
+            (base + bytes.count).update(from: ending.utf8Start, count: ending.utf8CodeUnitCount)
             withUnsafePointer(to: &destination) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    _ = sendto(fd, base, count + ending.utf8CodeUnitCount, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), $0, length)
+                    _ = sendto(fd, base, total, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), $0, length)
                 }
             }
         }
     }
+
+    /// Lines too long for one datagram, left unsent.
+    public private(set) var oversized = 0
 }

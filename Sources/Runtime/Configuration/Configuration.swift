@@ -25,6 +25,11 @@ public struct Configuration: Sendable, Equatable {
     public var nmeaListen: String?
     /// Where to send NMEA 0183 datagrams (unicast or broadcast), if anywhere.
     public var nmeaUDP: String?
+    /// Signal K deltas: a TCP listener (newline-framed) and a UDP address (one per datagram),
+    /// and sends per second by path over the defaults (0 leaves a path out).
+    public var signalKListen: String?
+    public var signalKUDP: String?
+    public var signalKRates: [String: Double] = [:]
     public var dataDir: String?
     /// "terminal", "none" or "fb:DEVICE"; nil picks terminal when stdout is a terminal.
     public var display: String?
@@ -108,6 +113,9 @@ public struct Configuration: Sendable, Equatable {
         "listen": "a TCP address for gpsd JSON, \"127.0.0.1:2947\" (a bare port means 127.0.0.1)",
         "nmeaListen": "a TCP address for NMEA 0183, \"127.0.0.1:10110\" (a bare port means 127.0.0.1)",
         "nmeaUDP": "a UDP address to send NMEA 0183 to, \"192.168.1.255:10110\" (a host alone means port 10110)",
+        "signalKListen": "a TCP address for Signal K deltas, \"127.0.0.1:8375\" (a bare port means 127.0.0.1)",
+        "signalKUDP": "a UDP address to send Signal K deltas to, \"192.168.1.20:8375\"",
+        "signalKRates": "an object of Signal K paths and sends per second (0 to 50; 0 leaves the path out), {\"navigation.attitude\": 2}",
         "dataDir": "a path",
         "display": "\"terminal\", \"none\" or \"fb:/dev/fbN\"",
         "page": "the display's first page: compass, position, level, barometer, sky, track or health",
@@ -191,13 +199,31 @@ public struct Configuration: Sendable, Equatable {
         case "socket", "dataDir":
             guard let s = value.stringValue, !s.isEmpty else { throw fail(key, "a path") }
             if key == "socket" { socket = s } else { dataDir = s }
-        case "listen", "nmeaListen":
+        case "listen", "nmeaListen", "signalKListen":
             guard let s = value.stringValue, TCPListener.parse(s) != nil else {
                 throw ConfigurationError(file: file, key: key, problem: "must be \(Self.keys[key] ?? ""), found \(describe(value))")
             }
-            if key == "listen" { listen = s } else { nmeaListen = s }
+            switch key {
+            case "listen": listen = s
+            case "nmeaListen": nmeaListen = s
+            default: signalKListen = s
+            }
+        case "signalKUDP":
+            guard let s = value.stringValue, UDPSender.parse(s, defaultPort: StreamServer.Framing.signalK.defaultPort) != nil else {
+                throw ConfigurationError(file: file, key: key, problem: "must be \(Self.keys[key] ?? ""), found \(describe(value))")
+            }
+            signalKUDP = s
+        case "signalKRates":
+            guard case .object(let rates) = value else { throw fail(key, "an object") }
+            for (name, rate) in rates {
+                guard SignalKPath.named(name) != nil else {
+                    throw ConfigurationError(file: file, key: key + "." + name,
+                                             problem: "not a path Lodestone sends; the paths: " + SignalKPath.allCases.map(\.text).joined(separator: ", "))
+                }
+                signalKRates[name] = try number(key + "." + name, 0...50, rate)
+            }
         case "nmeaUDP":
-            guard let s = value.stringValue, UDPSender.parse(s, defaultPort: NMEAServer.standardPort) != nil else {
+            guard let s = value.stringValue, UDPSender.parse(s, defaultPort: StreamServer.Framing.nmea.defaultPort) != nil else {
                 throw ConfigurationError(file: file, key: key, problem: "must be \(Self.keys[key] ?? ""), found \(describe(value))")
             }
             nmeaUDP = s

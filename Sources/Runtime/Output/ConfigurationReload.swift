@@ -13,8 +13,8 @@ public struct ConfigurationReloadError: Error {
 extension OutputLoop {
     /// SIGHUP: the configuration file is read again and what can change while running is
     /// applied: the display's page, theme and units, the sampling rates, the QNH, the alert
-    /// rules (`<dataDir>/alerts.json`) and the outputs' addresses (`listen`, `nmeaListen`,
-    /// `nmeaUDP`); the rest is named as needing a restart. A bad file is refused with the
+    /// rules (`<dataDir>/alerts.json`) and the outputs (`listen`, `nmeaListen`, `nmeaUDP`,
+    /// `signalKListen`, `signalKUDP`, `signalKRates`); the rest is named as needing a restart. A bad file is refused with the
     /// error a start gives, and the running configuration stays.
     func reloadConfiguration() {
         guard let reload else {
@@ -87,17 +87,35 @@ extension OutputLoop {
                 try? server.relisten(tcp: running.listen)
             }
         }
+        applySignalK(fresh, to: &applied, changed: &changed)
         guard fresh.nmeaListen != running.nmeaListen || fresh.nmeaUDP != running.nmeaUDP else { return }
         nmea?.shutdown()
         nmea = nil
         do {
-            nmea = try NMEAServer.opened(address: fresh.nmeaListen, udp: fresh.nmeaUDP)
+            nmea = try StreamServer.opened(.nmea, address: fresh.nmeaListen, udp: fresh.nmeaUDP)
             if fresh.nmeaListen != running.nmeaListen { changed.append("nmeaListen \(running.nmeaListen ?? "none") -> \(fresh.nmeaListen ?? "none")") }
             if fresh.nmeaUDP != running.nmeaUDP { changed.append("nmeaUDP \(running.nmeaUDP ?? "none") -> \(fresh.nmeaUDP ?? "none")") }
             (applied.nmeaListen, applied.nmeaUDP) = (fresh.nmeaListen, fresh.nmeaUDP)
         } catch {
             Log.error(error.description + "; NMEA 0183 stays on \(running.nmeaListen ?? "no TCP") and \(running.nmeaUDP ?? "no UDP")")
-            nmea = try? NMEAServer.opened(address: running.nmeaListen, udp: running.nmeaUDP)
+            nmea = try? StreamServer.opened(.nmea, address: running.nmeaListen, udp: running.nmeaUDP)
+        }
+    }
+
+    private func applySignalK(_ fresh: Configuration, to applied: inout Configuration, changed: inout [String]) {
+        guard fresh.signalKListen != running.signalKListen || fresh.signalKUDP != running.signalKUDP
+            || fresh.signalKRates != running.signalKRates else { return }
+        signalK?.server.shutdown()
+        signalK = nil
+        do {
+            signalK = try SignalKOutput.opened(address: fresh.signalKListen, udp: fresh.signalKUDP, rates: fresh.signalKRates)
+            if fresh.signalKListen != running.signalKListen { changed.append("signalKListen \(running.signalKListen ?? "none") -> \(fresh.signalKListen ?? "none")") }
+            if fresh.signalKUDP != running.signalKUDP { changed.append("signalKUDP \(running.signalKUDP ?? "none") -> \(fresh.signalKUDP ?? "none")") }
+            if fresh.signalKRates != running.signalKRates { changed.append("signalKRates") }
+            (applied.signalKListen, applied.signalKUDP, applied.signalKRates) = (fresh.signalKListen, fresh.signalKUDP, fresh.signalKRates)
+        } catch {
+            Log.error(error.description + "; Signal K stays on \(running.signalKListen ?? "no TCP") and \(running.signalKUDP ?? "no UDP")")
+            signalK = try? SignalKOutput.opened(address: running.signalKListen, udp: running.signalKUDP, rates: running.signalKRates)
         }
     }
 }

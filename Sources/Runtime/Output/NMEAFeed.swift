@@ -13,16 +13,16 @@ struct NMEAFeed {
     private var rateOfTurn = 0.0
 
     /// HDM, HDG, HDT (when the declination is known), ROT and XDR pitch and roll.
-    /// The heading sentences only while the heading is valid (the magnetometer answering):
-    /// HDM has no status field, so a heading on the gyro alone is withheld rather than sent as
-    /// if it were true; pitch and roll (XDR) need no magnetometer and always go.
+    /// The heading sentences only while the heading is valid (`trustedMagneticHeading`: the
+    /// magnetometer answering, a calibration in use): HDM has no status field, so a heading on
+    /// the gyro alone or from an uncalibrated chip is withheld rather than sent as if it were
+    /// true; pitch and roll (XDR) need no magnetometer and always go.
     mutating func heading(_ state: NavigationState, now: MonotonicNanoseconds) -> [String] {
         guard let attitude = state.attitude else { return [] }
-        guard attitude.magneticHeading.isFinite, state.magnetometerHealth == .ok, state.magnetic != nil else {
+        guard let heading = state.trustedMagneticHeading else {
             lastHeading = nil
             return [NMEAOutputSentences.xdrAttitude(pitch: attitude.pitch, roll: attitude.roll)]
         }
-        let heading = attitude.magneticHeading
         if let last = lastHeading, now > lastTime {
             let interval = Double(now &- lastTime) / 1e9
             var change = (heading - last).truncatingRemainder(dividingBy: 360)

@@ -41,7 +41,9 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     let services: OutputServices
     let adaptive: AdaptiveService<Clock>?
     /// The NMEA 0183 output (replaced when SIGHUP changes its addresses).
-    var nmea: NMEAServer?
+    var nmea: StreamServer?
+    /// The Signal K output (replaced when SIGHUP changes its addresses or rates).
+    var signalK: SignalKOutput?
     let deviceClock: DeviceClock
     /// How long one wait for clients may take, real milliseconds: shorter when a simulated
     /// trip runs faster than real time, so reports keep their pace in the trip's time.
@@ -90,7 +92,7 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
 
     init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
          display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [DeviceEntry],
-         services: OutputServices, adaptive: AdaptiveService<Clock>? = nil, nmea: NMEAServer? = nil,
+         services: OutputServices, adaptive: AdaptiveService<Clock>? = nil, nmea: StreamServer? = nil,
          deviceClock: DeviceClock, pollMilliseconds: Int32 = 20) {
         self.outputs = outputs
         self.scheduler = scheduler
@@ -163,6 +165,7 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
         if stop.descriptor >= 0 { waitedOn.append(stop.descriptor) }
         if let key = display.keyDescriptor { waitedOn.append(key) }
         nmea?.appendPollDescriptors(to: &waitedOn)
+        signalK?.server.appendPollDescriptors(to: &waitedOn)
         var stopped = false
         if let server {
             server.service(timeoutMilliseconds: pollMilliseconds, extra: waitedOn) { fd in
@@ -190,6 +193,7 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     /// Hands a report to the socket's clients.
     func send(_ report: Report) {
         server?.broadcast(report)
+        signalK?.publish(report, now: utcNow())
     }
 
     /// Saves what must outlive the process (the history, an open log session).

@@ -105,8 +105,11 @@ extension OutputLoop {
         send(.motion(motion.report(time: utcNow())))
     }
 
-    /// "nmeaOut": the NMEA 0183 listeners' queues.
-    func flushNMEA() { nmea?.service() }
+    /// "streams": the NMEA 0183 and Signal K listeners' queues.
+    func flushStreams() {
+        nmea?.service()
+        signalK?.server.service()
+    }
 
     /// "display": the screen, when its refresh period has passed (or a key asked for it).
     func redrawWhenDue() {

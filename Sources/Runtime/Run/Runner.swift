@@ -152,15 +152,22 @@ public enum Runner {
             let host = TCPListener.parse(address)?.host ?? address
             Log.info("serving gpsd JSON on TCP \(address)" + (TCPListener.isLoopback(host) ? "" : ": reachable from the network, with no authentication"))
         }
-        var nmeaServer: NMEAServer?
+        var nmeaServer: StreamServer?
         if c.nmeaListen != nil || c.nmeaUDP != nil {
-            do { nmeaServer = try NMEAServer.opened(address: c.nmeaListen, udp: c.nmeaUDP) } catch {
+            do { nmeaServer = try StreamServer.opened(.nmea, address: c.nmeaListen, udp: c.nmeaUDP) } catch {
                 Log.error(error.description)
                 return 1
             }
             if let address = c.nmeaListen { Log.info("serving NMEA 0183 on TCP \(address)") }
             if let address = c.nmeaUDP { Log.info("sending NMEA 0183 over UDP to \(address)") }
         }
+        var signalK: SignalKOutput?
+        do { signalK = try SignalKOutput.opened(address: c.signalKListen, udp: c.signalKUDP, rates: c.signalKRates) } catch {
+            Log.error(error.description)
+            return 1
+        }
+        if let address = c.signalKListen { Log.info("serving Signal K deltas on TCP \(address)") }
+        if let address = c.signalKUDP { Log.info("sending Signal K deltas over UDP to \(address)") }
 
         let options = RealTimeOptions(fifoPriority: c.realTimePriority.map { Int32($0) }, cpu: c.cpu,
                                       lockMemory: c.lockMemory, timerSlackNanoseconds: 1,
@@ -219,6 +226,7 @@ public enum Runner {
         let tripEnd = c.tripDuration.map { clock.now() + UInt64($0 * 1e9) }
         observer?.outputsStarted(stop: { stop.request() })
         loop.running = c
+        loop.signalK = signalK
         loop.reload = reload
         // The sensors are open and the socket serves: a Type=notify service is ready now.
         let notifier = ServiceNotifier()
