@@ -30,6 +30,8 @@ public struct HealthReport: Sendable {
     public var storage: String?
     /// Why each failing sensor fails, in words that say what to do (nil: it works).
     public var sensorProblems = SensorProblemTexts()
+    /// The MQTT output, when it runs.
+    public var mqtt: MQTTStatus?
     public init(state: NavigationState, sensorsChanged: (imu: Double?, magnetometer: Double?, barometer: Double?, gps: Double?) = (nil, nil, nil, nil),
                 loop: LoopStatistics, tasks: [TaskLine], outputTasks: [TaskLine] = [], ringOverflows: Int, clients: Int,
                 droppedClients: Int = 0, profile: String? = nil, gpsInterval: Double? = nil, storage: String? = nil,
@@ -37,6 +39,20 @@ public struct HealthReport: Sendable {
         (self.state, self.sensorsChanged, self.loop, self.tasks, self.outputTasks) = (state, sensorsChanged, loop, tasks, outputTasks)
         (self.ringOverflows, self.clients, self.droppedClients) = (ringOverflows, clients, droppedClients)
         (self.profile, self.gpsInterval, self.storage, self.sensorProblems) = (profile, gpsInterval, storage, sensorProblems)
+    }
+}
+
+/// The MQTT output in HEALTH: whether the broker is connected, and the outbox's figures.
+public struct MQTTStatus: Sendable, Equatable {
+    public var broker: String
+    public var connected: Bool
+    /// QoS 1 messages waiting for the broker's acknowledgement (on disk).
+    public var queued: Int
+    /// Messages dropped as the oldest from a full outbox, and acknowledged, since the start.
+    public var dropped: Int
+    public var delivered: Int
+    public init(broker: String, connected: Bool, queued: Int, dropped: Int, delivered: Int) {
+        (self.broker, self.connected, self.queued, self.dropped, self.delivered) = (broker, connected, queued, dropped, delivered)
     }
 }
 

@@ -5,7 +5,7 @@ import LodestoneSim
 
 enum RunCommand {
     static let spec = OptionSpec(
-        valued: ["board", "scenario", "use", "speed", "seed", "duration", "socket", "display", "page", "units", "theme", "listen", "nmea-listen", "nmea-udp", "signalk-listen", "signalk-udp", "data-dir", "config",
+        valued: ["board", "scenario", "use", "speed", "seed", "duration", "socket", "display", "page", "units", "theme", "listen", "nmea-listen", "nmea-udp", "signalk-listen", "signalk-udp", "mqtt", "data-dir", "config",
                  "loop-rate", "imu-rate", "mag-rate", "baro-rate", "gps-rate", "qnh", "priority", "cpu", "fault"],
         flags: ["stats", "no-mlock", "no-adaptive", "low-power"])
 
@@ -116,6 +116,12 @@ enum RunCommand {
                 throw UsageError(message: "--nmea-udp takes HOST:PORT (192.168.1.255:10110), a host or a port, not '\(address)'")
             }
             c.nmeaUDP = address
+        }
+        if let broker = o.values["mqtt"] {
+            guard MQTTSettings.isBrokerAddress(broker) else {
+                throw UsageError(message: "--mqtt takes the broker's HOST:PORT (192.168.1.10:1883; a host alone means port 1883), not '\(broker)'")
+            }
+            if c.mqtt == nil { c.mqtt = MQTTSettings(broker: broker) } else { c.mqtt?.broker = broker }
         }
         if let address = o.values["signalk-udp"] {
             guard UDPSender.parse(address, defaultPort: StreamServer.Framing.signalK.defaultPort) != nil else {

@@ -31,6 +31,15 @@ extension GPSDReports {
         if let time = times.gps { w.time("gps", time) }
         w.endObject()
         if let storage = report.storage { w.string("storage", storage) }
+        if let mqtt = report.mqtt {
+            w.beginObject("mqtt")
+            w.string("broker", mqtt.broker)
+            w.bool("connected", mqtt.connected)
+            w.integer("queued", mqtt.queued)
+            w.integer("dropped", mqtt.dropped)
+            w.integer("delivered", mqtt.delivered)
+            w.endObject()
+        }
         let loop = report.loop
         w.beginObject("loop")
         w.number("rateHz", loop.rateHz, decimals: 1)

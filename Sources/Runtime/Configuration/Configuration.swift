@@ -30,6 +30,8 @@ public struct Configuration: Sendable, Equatable {
     public var signalKListen: String?
     public var signalKUDP: String?
     public var signalKRates: [String: Double] = [:]
+    /// The MQTT output (nil: off).
+    public var mqtt: MQTTSettings?
     public var dataDir: String?
     /// "terminal", "none" or "fb:DEVICE"; nil picks terminal when stdout is a terminal.
     public var display: String?
@@ -116,6 +118,7 @@ public struct Configuration: Sendable, Equatable {
         "signalKListen": "a TCP address for Signal K deltas, \"127.0.0.1:8375\" (a bare port means 127.0.0.1)",
         "signalKUDP": "a UDP address to send Signal K deltas to, \"192.168.1.20:8375\"",
         "signalKRates": "an object of Signal K paths and sends per second (0 to 50; 0 leaves the path out), {\"navigation.attitude\": 2}",
+        "mqtt": "an object with broker (\"HOST:PORT\"), and optionally device, clientId, topicPrefix, username, password, qos (0 or 1), cleanSession, interval (s), keepAlive (s), discovery, discoveryPrefix, queueLimit",
         "dataDir": "a path",
         "display": "\"terminal\", \"none\" or \"fb:/dev/fbN\"",
         "page": "the display's first page: compass, position, level, barometer, sky, track or health",
@@ -273,6 +276,8 @@ public struct Configuration: Sendable, Equatable {
                     throw ConfigurationError(file: file, key: path, problem: "unknown key; known keys: \(Self.rateKeys.joined(separator: ", "))")
                 }
             }
+        case "mqtt":
+            mqtt = try MQTTSettings.decode(value, file: file)
         case "realTime":
             guard case .object(let options) = value else { throw fail(key, "an object") }
             for (name, option) in options {

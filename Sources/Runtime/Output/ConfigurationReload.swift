@@ -88,6 +88,13 @@ extension OutputLoop {
             }
         }
         applySignalK(fresh, to: &applied, changed: &changed)
+        if fresh.mqtt != running.mqtt {
+            mqtt?.close()
+            mqtt = nil
+            mqtt = fresh.mqtt.map { MQTTFeed(settings: $0, dataDirectory: running.dataDir ?? Configuration.defaultDataDirectory(), now: utcNow()) }
+            changed.append("mqtt \(running.mqtt?.broker ?? "off") -> \(fresh.mqtt?.broker ?? "off")")
+            applied.mqtt = fresh.mqtt
+        }
         guard fresh.nmeaListen != running.nmeaListen || fresh.nmeaUDP != running.nmeaUDP else { return }
         nmea?.shutdown()
         nmea = nil

@@ -44,6 +44,8 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     var nmea: StreamServer?
     /// The Signal K output (replaced when SIGHUP changes its addresses or rates).
     var signalK: SignalKOutput?
+    /// The MQTT output, when configured.
+    var mqtt: MQTTFeed?
     let deviceClock: DeviceClock
     /// How long one wait for clients may take, real milliseconds: shorter when a simulated
     /// trip runs faster than real time, so reports keep their pace in the trip's time.
@@ -197,7 +199,10 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     }
 
     /// Saves what must outlive the process (the history, an open log session).
-    func close() { services.chronicle?.close(time: utcNow()) }
+    func close() {
+        services.chronicle?.close(time: utcNow())
+        mqtt?.close()
+    }
 
     /// UTC now on the device's one time base, following the GPS's time as fixes come.
     func utcNow() -> Double {

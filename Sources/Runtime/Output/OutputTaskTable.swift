@@ -21,6 +21,7 @@ enum OutputTaskTable {
             ScheduledTask(name: "sky", rateHz: 1, budgetMicroseconds: 5000, priority: 7) { [unowned loop] in loop.publishSky() },
             ScheduledTask(name: "motion", rateHz: 1, budgetMicroseconds: 500, priority: 8) { [unowned loop] in loop.publishMotion() },
             ScheduledTask(name: "display", rateHz: 10, budgetMicroseconds: 15000, priority: 9) { [unowned loop] in loop.redrawWhenDue() },
+            ScheduledTask(name: "mqtt", rateHz: 10, budgetMicroseconds: 2000, priority: 11) { [unowned loop] in loop.publishMQTT() },
             ScheduledTask(name: "streams", rateHz: 50, budgetMicroseconds: 1000, priority: 10) { [unowned loop] in loop.flushStreams() },
         ]
     }

@@ -105,6 +105,35 @@ extension OutputLoop {
         send(.motion(motion.report(time: utcNow())))
     }
 
+    /// "mqtt": the broker session, and the values every interval.
+    func publishMQTT() {
+        guard let mqtt else { return }
+        mqtt.tick({ mqttValues() }, utc: utcNow())
+    }
+
+    /// The values MQTT publishes, in the units Home Assistant shows: degrees, hPa, °C, %, m.
+    func mqttValues() -> MQTTFeed.Values {
+        var values = MQTTFeed.Values()
+        values.heading = latest.trustedMagneticHeading
+        if values.heading != nil { values.headingTrue = latest.trueHeading }
+        if let weather = services.chronicle?.weather {
+            values.pressure = weather.station.isFinite ? weather.station : nil
+            values.seaLevelPressure = weather.seaLevel.isFinite ? weather.seaLevel : nil
+            values.pressureTrend = weather.reading?.hPaPerHour
+            values.altitude = weather.fused.isFinite ? weather.fused : nil
+        }
+        if let pressure = latest.pressure {
+            values.temperature = pressure.temperature
+            values.humidity = pressure.humidity
+        }
+        let fix = services.positions?.fix ?? latest.fix
+        if fix.hasPosition {
+            values.position = (fix.latitude, fix.longitude, fix.altitudeMSL.isFinite ? fix.altitudeMSL : nil, fix.eph.isFinite ? fix.eph : nil)
+        }
+        if let motion = services.motion, latest.imu != nil { values.steps = motion.steps.steps }
+        return values
+    }
+
     /// "streams": the NMEA 0183 and Signal K listeners' queues.
     func flushStreams() {
         nmea?.service()

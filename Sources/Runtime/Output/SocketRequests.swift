@@ -71,10 +71,16 @@ extension OutputLoop {
         let overflows = outputs.imuRing.overflows + outputs.magneticRing.overflows + outputs.pressureRing.overflows + outputs.fixRing.overflows
         let changed = latest.healthChanged
         func utc(_ time: MonotonicNanoseconds) -> Double? { time == 0 ? nil : deviceClock.utc(at: time) }
-        return .health(HealthReport(state: latest, sensorsChanged: (utc(changed.imu), utc(changed.magnetometer), utc(changed.barometer), utc(changed.gps)),
+        var report = HealthReport(state: latest, sensorsChanged: (utc(changed.imu), utc(changed.magnetometer), utc(changed.barometer), utc(changed.gps)),
                                     loop: scheduler.loopStatistics.read(), tasks: taskLines(), outputTasks: outputTaskLines(),
                                     ringOverflows: overflows, clients: server?.clientCount ?? 0, droppedClients: server?.droppedSlowClients ?? 0,
                                     profile: adaptive?.profile, gpsInterval: adaptive?.rates.gpsInterval,
-                                    storage: services.tracks.map { $0.storageProblem ?? "ok" }, sensorProblems: sensorProblems))
+                                    storage: services.tracks.map { $0.storageProblem ?? "ok" }, sensorProblems: sensorProblems)
+        if let mqtt {
+            let outbox = mqtt.client.outbox
+            report.mqtt = MQTTStatus(broker: mqtt.settings.broker, connected: mqtt.client.isConnected, queued: outbox.count,
+                                     dropped: outbox.dropped, delivered: outbox.delivered)
+        }
+        return .health(report)
     }
 }

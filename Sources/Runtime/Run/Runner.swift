@@ -227,6 +227,10 @@ public enum Runner {
         observer?.outputsStarted(stop: { stop.request() })
         loop.running = c
         loop.signalK = signalK
+        if let settings = c.mqtt {
+            loop.mqtt = MQTTFeed(settings: settings, dataDirectory: dataDirectory, now: OutputClock.unixTime())
+            Log.info("publishing to the MQTT broker at \(settings.broker) under \(settings.topicPrefix)/\(settings.deviceName)/")
+        }
         loop.reload = reload
         // The sensors are open and the socket serves: a Type=notify service is ready now.
         let notifier = ServiceNotifier()
