@@ -1,4 +1,5 @@
 import LodestoneCore
+import LodestoneOutputs
 
 /// A usage error: exit status 2 and one line saying what to type instead.
 struct UsageError: Error {
@@ -71,5 +72,14 @@ struct Options {
             throw UsageError(message: "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return value
+    }
+}
+
+extension Units {
+    /// `--units metric|imperial|nautical` (metric when not given).
+    static func option(_ options: Options) throws(UsageError) -> Units {
+        guard let name = options.values["units"] else { return .metric }
+        guard let units = Units(rawValue: name) else { throw UsageError(message: "--units must be \(list), not '\(name)'") }
+        return units
     }
 }

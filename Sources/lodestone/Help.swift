@@ -63,7 +63,8 @@ enum Help {
                               when stdout is one
       --page NAME             the display's first page: compass (default), position, level,
                               barometer, sky, track, health
-      --units metric|imperial figures on the display (default metric)
+      --units SET             metric, imperial or nautical (knots, nautical miles, hPa) on the
+                              display (default metric; nautical with --use boat or the boat scenario)
       --theme day|night       the display's colours; night is red on black (default day)
       --listen ADDR           also serve gpsd JSON on TCP, e.g. 127.0.0.1:2947 (off by default;
                               a bare port means 127.0.0.1; other hosts must be written out)
@@ -73,6 +74,8 @@ enum Help {
                               (broadcast to the boat's network; a host alone means port 10110)
       --signalk-listen ADDR   serve Signal K deltas on TCP, one per line, for signalk-server's
                               "Signal K over TCP" connection, e.g. 127.0.0.1:8375 (off by default)
+      --mqtt HOST:PORT        publish to an MQTT broker (Home Assistant discovery, a fleet's
+                              broker; the rest of the settings in the configuration's "mqtt")
       --signalk-udp ADDR      send Signal K deltas as UDP datagrams, one each, for its "Signal K
                               over UDP" connection, e.g. 192.168.1.20:8375 (the port is needed)
       --data-dir DIR          where calibration, tracks and logs live
@@ -92,7 +95,7 @@ enum Help {
       --stats                 print the scheduler's per-task table when stopping
 
     Keys on the terminal display: 1-7 pick a page, tab, space, n or the right arrow the next,
-    p or the left arrow the previous; t day/night theme; u metric/imperial; q quit. A board's
+    p or the left arrow the previous; t day/night theme; u metric, imperial, nautical; q quit. A board's
     page button steps through the pages and a long press on it toggles the theme, as does the
     flip gesture (face down and back).
 

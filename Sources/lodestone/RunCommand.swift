@@ -92,10 +92,7 @@ enum RunCommand {
             }
             c.page = page
         }
-        if let name = o.values["units"] {
-            guard let units = Units(rawValue: name) else { throw UsageError(message: "--units must be metric or imperial, not '\(name)'") }
-            c.units = units
-        }
+        if o.values["units"] != nil { c.units = try Units.option(o) }
         if let name = o.values["theme"] {
             guard let theme = Theme(rawValue: name) else { throw UsageError(message: "--theme must be day or night, not '\(name)'") }
             c.theme = theme

@@ -22,7 +22,7 @@ enum ScreenshotCommand {
       --format rgb565|xrgb8888|mono
                               the panel's pixel format (default rgb565); mono is one bit
       --theme day|night       colours (default day)
-      --units metric|imperial figures (default metric)
+      --units SET             metric, imperial or nautical figures (default metric)
       --scenario NAME         simulated trip: walk (default), boat, still, drive
       --settle S              seconds to run before the picture (default 4, 1..60)
       --config FILE           configuration file (observer, time zone...)

@@ -10,7 +10,8 @@ enum TrackCommand {
     Usage: lodestone track start [--name NAME] [--tags a,b] [--interval 1..30|adaptive] [--socket PATH]
            lodestone track pause | resume | stop   [--socket PATH]
            lodestone track list [--search TEXT] [--tag TAG] [--since YYYY-MM-DD] [--until YYYY-MM-DD]
-                                [--min-km KM] [--max-km KM] [--sort newest|oldest|longest|shortest|name] [--json]
+                                [--min-km KM] [--max-km KM] [--sort newest|oldest|longest|shortest|name]
+                                [--units metric|imperial|nautical] [--json]
            lodestone track show ID
            lodestone track export ID [--format gpx|csv|json] [--private] [--trim "LAT,LON[,M];..."] [--keep-times]
            lodestone track delete ID
@@ -37,7 +38,7 @@ enum TrackCommand {
     """
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["name", "tags", "interval", "socket", "data-dir", "search", "tag",
+        let options = try Options(arguments, spec: OptionSpec(valued: ["name", "tags", "interval", "socket", "data-dir", "search", "tag", "units",
                                                                         "since", "until", "min-km", "max-km", "sort", "format", "trim"],
                                                                flags: ["json", "private", "keep-times"]), command: "track")
         guard let action = options.positional.first else {
@@ -95,8 +96,9 @@ enum TrackCommand {
             } else if tracks.isEmpty {
                 writeOut("no tracks in \(store.directory) match\n")
             } else {
+                let units = try Units.option(options)
                 for t in tracks {
-                    writeOut("\(t.id)  \(fixed(t.distance / 1000, 2)) km  \(fixed(t.movingTime / 60, 0)) min moving  +\(fixed(t.elevationGain, 0)) m  \(t.name)\(t.tags.isEmpty ? "" : "  #" + t.tags.joined(separator: " #"))\n")
+                    writeOut("\(t.id)  \(units.distance(t.distance))  \(fixed(t.movingTime / 60, 0)) min moving  +\(units.altitude(t.elevationGain))  \(t.name)\(t.tags.isEmpty ? "" : "  #" + t.tags.joined(separator: " #"))\n")
                 }
             }
             return 0

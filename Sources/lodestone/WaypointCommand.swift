@@ -10,6 +10,7 @@ enum WaypointCommand {
            lodestone waypoint goto NAME | stop                    [--socket PATH]
            lodestone waypoint nearest [--lat L --lon L] [--json]  [--socket PATH] [--data-dir DIR]
            lodestone waypoint list [--lat L --lon L] [--json]     [--socket PATH] [--data-dir DIR]
+                                   [--units metric|imperial|nautical] (also for nearest)
            lodestone waypoint delete NAME | export | import FILE.gpx   [--data-dir DIR]
 
     add saves the current GPS position of the running instance (or the given coordinates) under
@@ -28,7 +29,7 @@ enum WaypointCommand {
     """
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["lat", "lon", "symbol", "notes", "socket", "data-dir"],
+        let options = try Options(arguments, spec: OptionSpec(valued: ["lat", "lon", "symbol", "notes", "socket", "data-dir", "units"],
                                                                flags: ["json"]), command: "waypoint")
         guard let action = options.positional.first else {
             throw UsageError(message: "waypoint what? add, goto, stop, nearest, list, delete, export or import (see 'lodestone waypoint --help')")
@@ -85,8 +86,9 @@ enum WaypointCommand {
                 }
                 writeOut("[" + items.joined(separator: ",") + "]\n")
             } else {
+                let units = try Units.option(options)
                 for (w, distance, bearing) in rows {
-                    let way = distance.isFinite ? "  \(fixed(distance / 1000, 2)) km \(fixed(bearing, 0))°" : ""
+                    let way = distance.isFinite ? "  \(units.distance(distance)) \(fixed(bearing, 0))°" : ""
                     writeOut("\(w.name)  \(fixed(w.latitude, 5)), \(fixed(w.longitude, 5))\(way)  \(w.symbol)\n")
                 }
             }

@@ -155,6 +155,22 @@ import Testing
         #expect(DisplayPage.track.draw(model, columns: 80, rows: 24).text.contains("3.25 mi"))
     }
 
+    /// The nautical set: knots, nautical miles, metres for heights, hPa, °C.
+    @Test func nauticalUnitsAreWhatABoatReads() {
+        var model = DisplayFixtures.walk
+        model.units = .nautical
+        let position = DisplayPage.position.draw(model, columns: 80, rows: 24).text
+        #expect(position.contains(" m GPS") && position.contains(" kn"), "\(position)")
+        let barometer = DisplayPage.barometer.draw(model, columns: 80, rows: 24).text
+        #expect(barometer.contains(" hPa at sea level") && barometer.contains(" °C"), "\(barometer)")
+        #expect(DisplayPage.track.draw(model, columns: 80, rows: 24).text.contains(" nm"))
+        // 1852 m is a nautical mile exactly, and a knot one of them an hour.
+        #expect(Units.nautical.distance(1852) == "1 nm" && Units.nautical.distance(2 * 1852 + 926) == "2.5 nm" && Units.nautical.distance(150) == "150 m")
+        #expect(Units.nautical.speed(1852.0 / 3600 * 10) == "10 kn" && Units.nautical.speed(1852.0 / 3600 * 6.5) == "6.5 kn" && Units.nautical.altitude(12.4) == "12 m")
+        #expect(Units.nautical.pressure(1013.25) == "1013.3 hPa")
+        #expect(Units.metric.cycled == .imperial && Units.imperial.cycled == .nautical && Units.nautical.cycled == .metric)
+    }
+
     /// Published forms of one place (the Zurich main station): decimal, DMS and DDM.
     @Test func coordinatesInTheThreeNotations() {
         #expect(CoordinateText.decimal(47.378177, latitude: true) == "47.378177° N")

@@ -28,6 +28,8 @@ import Testing
         #expect(!display.apply(.previousPage) && display.page == .barometer)
         #expect(!display.apply(.toggleTheme) && display.theme == .day)
         #expect(!display.apply(.toggleUnits) && display.units == .imperial)
+        #expect(!display.apply(.toggleUnits) && display.units == .nautical)
+        #expect(!display.apply(.toggleUnits) && display.units == .metric)
         #expect(display.apply(.quit))
     }
 
@@ -40,6 +42,15 @@ import Testing
         try configuration.apply(key: "listen", value: .string("2947"), file: "c.json")
         #expect(configuration.page == .sky && configuration.units == .imperial && configuration.theme == .night && configuration.listen == "2947")
         #expect(throws: ConfigurationError.self) { try configuration.apply(key: "page", value: .string("weather"), file: "c.json") }
+        // A boat reads knots unless told otherwise.
+        var boat = Configuration()
+        try boat.apply(key: "scenario", value: .string("boat"), file: "c.json")
+        #expect(boat.units == .nautical)
+        try boat.apply(key: "units", value: .string("metric"), file: "c.json")
+        #expect(boat.units == .metric)
+        var handheld = Configuration()
+        try handheld.apply(key: "use", value: .string("boat"), file: "c.json")
+        #expect(handheld.units == .nautical && Configuration().units == .metric)
         #expect(throws: ConfigurationError.self) { try configuration.apply(key: "nmeaListen", value: .string("port ten"), file: "c.json") }
     }
 }

@@ -1,21 +1,34 @@
 import LodestoneCore
-/// Metric or imperial figures for the display. Values arrive in SI (metres, metres per
-/// second, pascal... as the state holds them); only what a person reads is converted.
+/// The figures a person reads, in one of three sets: metric; imperial; and nautical, as on a
+/// boat (knots, nautical miles, metres for heights and depths, hPa, which is mbar, and °C).
+/// Values arrive in SI (metres, metres per second, pascal... as the state holds them); only
+/// what a person reads is converted.
 public enum Units: String, Sendable, Equatable, CaseIterable {
-    case metric, imperial
+    case metric, imperial, nautical
 
-    public var toggled: Units { self == .metric ? .imperial : .metric }
+    /// The next set, as the `u` key cycles them: metric, imperial, nautical, metric...
+    public var cycled: Units {
+        switch self {
+        case .metric: return .imperial
+        case .imperial: return .nautical
+        case .nautical: return .metric
+        }
+    }
+
+    public static let list = allCases.map(\.rawValue).joined(separator: ", ")
 
     static let feetPerMetre = 3.280_839_895
     static let metresPerMile = 1_609.344
+    /// The international nautical mile, 1852 m exactly; a knot is one per hour.
+    static let metresPerNauticalMile = 1_852.0
 
-    /// An elevation or height: "1234 m" or "4049 ft".
+    /// An elevation, height or depth: "1234 m" or "4049 ft".
     public func altitude(_ metres: Double) -> String {
-        self == .metric ? fixed(metres, 0) + " m" : fixed(metres * Self.feetPerMetre, 0) + " ft"
+        self == .imperial ? fixed(metres * Self.feetPerMetre, 0) + " ft" : fixed(metres, 0) + " m"
     }
 
-    /// A distance along the ground: metres under a kilometre, else kilometres; feet under a
-    /// tenth of a mile, else miles.
+    /// A distance: metres under a kilometre, else kilometres; feet under a tenth of a mile,
+    /// else miles; metres under a tenth of a nautical mile, else nautical miles.
     public func distance(_ metres: Double) -> String {
         guard metres.isFinite else { return "--" }
         switch self {
@@ -23,26 +36,33 @@ public enum Units: String, Sendable, Equatable, CaseIterable {
         case .imperial:
             let miles = metres / Self.metresPerMile
             return miles < 0.1 ? fixed(metres * Self.feetPerMetre, 0) + " ft" : fixed(miles, miles < 10 ? 2 : 1) + " mi"
+        case .nautical:
+            let miles = metres / Self.metresPerNauticalMile
+            return miles < 0.1 ? fixed(metres, 0) + " m" : fixed(miles, miles < 10 ? 2 : 1) + " nm"
         }
     }
 
     /// A speed from metres per second.
     public func speed(_ metresPerSecond: Double) -> String {
-        self == .metric ? fixed(metresPerSecond * 3.6, 1) + " km/h" : fixed(metresPerSecond * 3600 / Self.metresPerMile, 1) + " mph"
+        switch self {
+        case .metric: return fixed(metresPerSecond * 3.6, 1) + " km/h"
+        case .imperial: return fixed(metresPerSecond * 3600 / Self.metresPerMile, 1) + " mph"
+        case .nautical: return fixed(metresPerSecond * 3600 / Self.metresPerNauticalMile, 1) + " kn"
+        }
     }
 
     /// A pressure from hectopascal: "1013.2 hPa" or "29.92 inHg".
     public func pressure(_ hectopascal: Double) -> String {
-        self == .metric ? fixed(hectopascal, 1) + " hPa" : fixed(hectopascal * 0.029_529_983, 2) + " inHg"
+        self == .imperial ? fixed(hectopascal * 0.029_529_983, 2) + " inHg" : fixed(hectopascal, 1) + " hPa"
     }
 
     /// A pressure change per hour, in the same unit as `pressure`.
     public func pressureRate(_ hectopascalPerHour: Double) -> String {
-        self == .metric ? fixed(hectopascalPerHour, 1) + " hPa/h" : fixed(hectopascalPerHour * 0.029_529_983, 3) + " inHg/h"
+        self == .imperial ? fixed(hectopascalPerHour * 0.029_529_983, 3) + " inHg/h" : fixed(hectopascalPerHour, 1) + " hPa/h"
     }
 
     /// A temperature from degrees Celsius.
     public func temperature(_ celsius: Double) -> String {
-        self == .metric ? fixed(celsius, 1) + " °C" : fixed(celsius * 9 / 5 + 32, 1) + " °F"
+        self == .imperial ? fixed(celsius * 9 / 5 + 32, 1) + " °F" : fixed(celsius, 1) + " °C"
     }
 }

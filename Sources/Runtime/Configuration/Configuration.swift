@@ -45,7 +45,12 @@ public struct Configuration: Sendable, Equatable {
     public var tripDuration: Double?
     /// The display's first page, its units and theme (keys and the page button change them).
     public var page = DisplayPage.compass
-    public var units = Units.metric
+    /// The units chosen (nil: the default, nautical for a boat, else metric).
+    public var unitsChoice: Units?
+    public var units: Units {
+        get { unitsChoice ?? (compassUse == .boat ? .nautical : .metric) }
+        set { unitsChoice = newValue }
+    }
     public var theme = Theme.day
     /// `lodestone screenshot`: draw the page into memory of this size and format instead of a
     /// display, and write it to `path` as a PNG when the run ends.
@@ -122,7 +127,7 @@ public struct Configuration: Sendable, Equatable {
         "dataDir": "a path",
         "display": "\"terminal\", \"none\" or \"fb:/dev/fbN\"",
         "page": "the display's first page: compass, position, level, barometer, sky, track or health",
-        "units": "\"metric\" or \"imperial\"",
+        "units": "\"metric\", \"imperial\" or \"nautical\" (knots, nautical miles; the default for a boat)",
         "theme": "\"day\" or \"night\" (red on black)",
         "loopRateHz": "a number from 10 to 2000",
         "rates": "an object with imu, magnetometer, barometer, gps, processing (Hz)",

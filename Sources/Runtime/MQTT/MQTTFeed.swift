@@ -52,6 +52,9 @@ final class MQTTFeed {
     let base: String
     var availabilityTopic: String { base + "/availability" }
     private var lastPublication = -Double.infinity
+    /// The sensors whose discovery configuration this connection has sent: a sensor appears
+    /// in Home Assistant once it has a value (a board without a humidity sensor shows none).
+    private var announced = Set<String>()
 
     init(settings: MQTTSettings, dataDirectory: String, now: Double) {
         self.settings = settings
@@ -78,16 +81,25 @@ final class MQTTFeed {
     /// Ends the session, saying `offline` first.
     func close() { client.close(last: (availabilityTopic, Array("offline".utf8))) }
 
-    /// On every connection: `online`, and the discovery configuration (both retained).
+    /// On every connection: `online` (retained); the discovery configuration follows with
+    /// the values.
     private func announce() {
         client.publishNow(topic: availabilityTopic, payload: Array("online".utf8), retain: true)
-        guard settings.discovery else { return }
-        for sensor in Self.sensors {
+        announced.removeAll()
+        lastPublication = -.infinity
+    }
+
+    /// The discovery configuration (retained) of each sensor with a value, once per connection.
+    private func announce(_ key: String) {
+        guard settings.discovery, client.isConnected, !announced.contains(key) else { return }
+        if key == "position" {
+            client.publishNow(topic: "\(settings.discoveryPrefix)/device_tracker/\(device)/position/config",
+                              payload: Array(trackerDiscovery().utf8), retain: true)
+        } else if let sensor = Self.sensors.first(where: { $0.key == key }) {
             client.publishNow(topic: "\(settings.discoveryPrefix)/sensor/\(device)/\(sensor.key)/config",
                               payload: Array(discovery(sensor).utf8), retain: true)
         }
-        client.publishNow(topic: "\(settings.discoveryPrefix)/device_tracker/\(device)/position/config",
-                          payload: Array(trackerDiscovery().utf8), retain: true)
+        announced.insert(key)
     }
 
     func discovery(_ sensor: Sensor) -> String {
@@ -145,6 +157,7 @@ final class MQTTFeed {
         for (key, value) in numbers {
             guard let value, value.isFinite else { continue }
             let decimals = Self.sensors.first { $0.key == key }?.decimals ?? 2
+            announce(key)
             send(key, Array(DecimalText.format(value, decimals).utf8))
             state.key(key)
             state.value(number: value, decimals: decimals)
@@ -157,6 +170,7 @@ final class MQTTFeed {
             if let altitude = position.altitude { w.number("altitude", altitude, decimals: 1) }
             if let accuracy = position.accuracy { w.number("gps_accuracy", accuracy, decimals: 1) }
             w.endObject()
+            announce("position")
             send("position", Array(w.text.utf8))
             state.key("position")
             state.value(raw: w.text)

@@ -111,7 +111,7 @@ final class DisplayTarget {
         case .nextPage: page = page.next
         case .previousPage: page = page.previous
         case .toggleTheme: theme = theme.toggled
-        case .toggleUnits: units = units.toggled
+        case .toggleUnits: units = units.cycled
         case .quit: return true
         }
         return false
