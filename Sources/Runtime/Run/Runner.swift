@@ -166,7 +166,10 @@ public enum Runner {
             Log.error(error.description)
             return 1
         }
-        if let address = c.signalKListen { Log.info("serving Signal K deltas on TCP \(address)") }
+        if let address = c.signalKListen {
+            let host = TCPListener.parse(address)?.host ?? address
+            Log.info("serving Signal K deltas on TCP \(address)" + (TCPListener.isLoopback(host) ? "" : ": reachable from the network, with no authentication"))
+        }
         if let address = c.signalKUDP { Log.info("sending Signal K deltas over UDP to \(address)") }
 
         let options = RealTimeOptions(fifoPriority: c.realTimePriority.map { Int32($0) }, cpu: c.cpu,
