@@ -34,7 +34,9 @@ public enum TrackRequest: Sendable, Equatable {
 public enum WaypointRequest: Sendable, Equatable {
     case report
     /// Where: the given coordinates, or the current fix when they are not given.
-    case add(name: String, latitude: Double?, longitude: Double?, symbol: String?, notes: String?)
+    /// A waypoint given by coordinates has the elevation given, or none; one saved at the
+    /// current position has the fix's altitude.
+    case add(name: String, latitude: Double?, longitude: Double?, elevation: Double? = nil, symbol: String?, notes: String?)
     case goto(name: String)
     case nearest, stop
 }

@@ -15,13 +15,16 @@ final class WaypointService {
     /// `?WAYPOINT`: saves a waypoint, navigates to one, finds the nearest, stops, or reports.
     func handle(_ request: WaypointRequest, state: NavigationState) -> Report {
         switch request {
-        case .add(let name, var latitude, var longitude, let symbol, let notes):
+        case .add(let name, var latitude, var longitude, var elevation, let symbol, let notes):
             if latitude == nil || longitude == nil {
                 guard state.fix.hasPosition else { return .error("no GPS fix yet: give lat and lon, or wait for a fix") }
                 (latitude, longitude) = (state.fix.latitude, state.fix.longitude)
+                // Here, the fix's altitude is the place's; a place given by coordinates has
+                // only the elevation given with it (not this receiver's, perhaps far away).
+                elevation = elevation ?? state.fix.altitudeMSL
             }
-            let waypoint = Waypoint(name: name, latitude: latitude ?? 0, longitude: longitude ?? 0,
-                                    elevation: state.fix.altitudeMSL, symbol: symbol ?? "Flag", notes: notes ?? "", created: state.fix.utc ?? 0)
+            let waypoint = Waypoint(name: name, latitude: latitude ?? 0, longitude: longitude ?? 0, elevation: elevation ?? .nan,
+                                    symbol: symbol ?? "Flag", notes: notes ?? "", created: state.fix.utc ?? OutputClock.unixTime())
             do { try store.add(waypoint) } catch { return .error(error.description) }
             return report(message: "saved '\(name)'")
         case .goto(let name):

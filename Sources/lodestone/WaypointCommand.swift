@@ -6,15 +6,17 @@ import LodestoneRuntime
 /// `lodestone waypoint`: save places, list them by distance, navigate to one.
 enum WaypointCommand {
     static let help = """
-    Usage: lodestone waypoint add NAME [--lat L --lon L] [--symbol SYM] [--notes TEXT] [--socket PATH]
+    Usage: lodestone waypoint add NAME [--lat L --lon L [--ele M]] [--symbol SYM] [--notes TEXT] [--socket PATH]
            lodestone waypoint goto NAME | stop                    [--socket PATH]
            lodestone waypoint nearest [--lat L --lon L] [--json]  [--socket PATH] [--data-dir DIR]
            lodestone waypoint list [--lat L --lon L] [--json]     [--socket PATH] [--data-dir DIR]
                                    [--units metric|imperial|nautical] (also for nearest)
            lodestone waypoint delete NAME | export | import FILE.gpx   [--data-dir DIR]
 
-    add saves the current GPS position of the running instance (or the given coordinates) under
-    a unique name with a GPX symbol (Flag, Campground, Water Source, ...). goto navigates to a
+    add saves the current GPS position of the running instance under a unique name with a GPX
+    symbol (Flag, Campground, Water Source, ...), with the fix's altitude. Given --lat and --lon
+    it needs no running instance: a place planned at home is written to the store (a running
+    instance finds it there), with the elevation --ele gives, or none. goto navigates to a
     waypoint: WAYPOINT reports once a second give the bearing (true), the distance, how far to
     turn from the current heading (positive: right) and the time to go at the current speed.
     list sorts by distance and bearing from here: the given point, else the running instance's
@@ -29,7 +31,7 @@ enum WaypointCommand {
     """
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["lat", "lon", "symbol", "notes", "socket", "data-dir", "units"],
+        let options = try Options(arguments, spec: OptionSpec(valued: ["lat", "lon", "ele", "symbol", "notes", "socket", "data-dir", "units"],
                                                                flags: ["json"]), command: "waypoint")
         guard let action = options.positional.first else {
             throw UsageError(message: "waypoint what? add, goto, stop, nearest, list, delete, export or import (see 'lodestone waypoint --help')")
@@ -37,7 +39,20 @@ enum WaypointCommand {
         let name = options.positional.count > 1 ? options.positional[1] : nil
         let store = WaypointStore(dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory())
         let latitude = try options.number("lat", in: -90...90), longitude = try options.number("lon", in: -180...180)
+        if (latitude == nil) != (longitude == nil) { throw UsageError(message: "give both --lat and --lon, or neither (the running instance's position)") }
+        let elevation = try options.number("ele", in: -500...9000)
+        if elevation != nil && latitude == nil { throw UsageError(message: "--ele goes with --lat and --lon: a waypoint at the current position has the fix's altitude") }
         switch action {
+        case "add" where latitude != nil:
+            guard let name, !name.isEmpty else { throw UsageError(message: "add needs a waypoint name") }
+            let waypoint = Waypoint(name: name, latitude: latitude ?? 0, longitude: longitude ?? 0, elevation: elevation ?? .nan,
+                                    symbol: options.values["symbol"] ?? "Flag", notes: options.values["notes"] ?? "", created: OutputClock.unixTime())
+            do { try store.add(waypoint) } catch {
+                Log.error(error.description)
+                return 1
+            }
+            writeOut("saved '\(name)' at \(fixed(waypoint.latitude, 5)), \(fixed(waypoint.longitude, 5))" + (elevation.map { ", \(fixed($0, 0)) m" } ?? "") + "\n")
+            return 0
         case "add", "goto", "stop":
             var w = JSONObjectWriter()
             w.string("action", action)

@@ -86,7 +86,7 @@ import Testing
         #expect(try TrackRequest.decode(JSONValue.parse(#"{"action":"start","name":"Ridge","tags":["Hike"],"interval":"adaptive"}"#))
                 == .start(name: "Ridge", tags: ["Hike"], mode: .adaptive))
         #expect(try WaypointRequest.decode(JSONValue.parse(#"{"action":"add","name":"Hut","lat":46.5,"lon":7.9}"#))
-                == .add(name: "Hut", latitude: 46.5, longitude: 7.9, symbol: nil, notes: nil))
+                == .add(name: "Hut", latitude: 46.5, longitude: 7.9, elevation: nil, symbol: nil, notes: nil))
         #expect(try LogRequest.decode(JSONValue.parse(#"{"action":"start","interval":"every"}"#))
                 == .start(interval: 0, streams: LogRequest.defaultStreams, duration: nil))
         #expect(try BaroRequest.decode(nil) == .report && LevelRequest.decode(nil) == .report && CalibrateRequest.decode(nil) == .start(nil))

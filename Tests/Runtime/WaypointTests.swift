@@ -18,6 +18,35 @@ import Testing
         #expect(abs(east.bearing - 90) < 0.01 && east.distance < 23_000)
     }
 
+    /// Planned at home: `waypoint add --lat --lon` with no running instance writes the store,
+    /// with the elevation given or none; the running instance's service gives a place named by
+    /// coordinates no elevation either, and one saved at the fix the fix's altitude.
+    @Test func aPlannedWaypointNeedsNoInstanceAndBorrowsNoAltitude() throws {
+        let directory = "/tmp/lodestone-planned-\(getpid())"
+        defer { removeTree(directory) }
+        let end = EndToEndTests()
+        let absent = "/tmp/lodestone-planned-\(getpid())-none.sock"
+        let (saved, output) = end.finish(try end.spawn(["waypoint", "add", "Summit", "--lat", "46.5374", "--lon", "7.9626", "--ele", "4158",
+                                                      "--data-dir", directory, "--socket", absent]))
+        #expect(saved == 0, "\(output)")
+        let (plain, _) = end.finish(try end.spawn(["waypoint", "add", "Lake", "--lat", "46.52", "--lon", "7.95", "--data-dir", directory, "--socket", absent]))
+        #expect(plain == 0)
+        let (refused, why) = end.finish(try end.spawn(["waypoint", "add", "Half", "--lat", "46.52", "--data-dir", directory]))
+        #expect(refused == 2 && why.contains("both --lat and --lon"), "\(why)")
+        let stored = WaypointStore(dataDirectory: directory).load()
+        #expect(stored.first { $0.name == "Summit" }?.elevation == 4158)
+        #expect(stored.first { $0.name == "Lake" }.map { $0.elevation.isNaN } == true, "no elevation unless given")
+
+        let service = WaypointService(store: WaypointStore(dataDirectory: directory))
+        var state = NavigationState()
+        (state.fix.mode, state.fix.latitude, state.fix.longitude, state.fix.altitudeMSL) = (.threeD, 46.55, 7.98, 1900)
+        _ = service.handle(.add(name: "Far", latitude: 46.57, longitude: 7.99, symbol: nil, notes: nil), state: state)
+        _ = service.handle(.add(name: "Here", latitude: nil, longitude: nil, symbol: nil, notes: nil), state: state)
+        let after = WaypointStore(dataDirectory: directory).load()
+        #expect(after.first { $0.name == "Far" }.map { $0.elevation.isNaN } == true, "not the receiver's 1900 m")
+        #expect(after.first { $0.name == "Here" }?.elevation == 1900)
+    }
+
     @Test func storeKeepsNamesUniqueAndExportsValidGPX() throws {
         let directory = "/tmp/lodestone-waypoints-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let store = WaypointStore(dataDirectory: directory)

@@ -112,7 +112,8 @@ extension WaypointRequest {
             guard let name = try fields.text("name", limit: 200), !name.isEmpty else { throw RequestError("?WAYPOINT add needs a name") }
             let latitude = try fields.number("lat", in: -90...90, unit: "degrees")
             let longitude = try fields.number("lon", in: -180...180, unit: "degrees")
-            return .add(name: name, latitude: latitude, longitude: longitude, symbol: try fields.text("symbol", limit: 100),
+            return .add(name: name, latitude: latitude, longitude: longitude, elevation: try fields.number("ele", in: -500...9000, unit: "metres"),
+                        symbol: try fields.text("symbol", limit: 100),
                         notes: try fields.text("notes"))
         case "goto"?:
             return .goto(name: try fields.text("name", limit: 200) ?? "")
