@@ -58,33 +58,72 @@ final class SkyService {
         if let day, time >= day.start, time < day.end, abs(day.latitude - place.latitude) < 0.1, abs(day.longitude - place.longitude) < 0.1 {
             return day.events
         }
-        let local = CivilTime(unixSeconds: time + Double(zone.offset(at: time)))
-        let start = zone.midnight(year: local.year, month: local.month, day: local.day)
-        let next = CivilTime.civil(fromDays: CivilTime.days(year: local.year, month: local.month, day: local.day) + 1)
-        let end = zone.midnight(year: next.year, month: next.month, day: next.day)
+        let (start, end) = localDay(containing: time)
         let events = SunEvents.of(dayFrom: start, to: end, latitude: place.latitude, longitude: place.longitude)
         day = (start, end, events, place.latitude, place.longitude)
         todayMarks = Self.marks(events)
+        later = nil
         return events
     }
 
-    /// The next sun event after `time` today, or nil.
+    /// The local day holding `time`: its first and last instants.
+    private func localDay(containing time: Double) -> (start: Double, end: Double) {
+        let local = CivilTime(unixSeconds: time + Double(zone.offset(at: time)))
+        let start = zone.midnight(year: local.year, month: local.month, day: local.day)
+        let next = CivilTime.civil(fromDays: CivilTime.days(year: local.year, month: local.month, day: local.day) + 1)
+        return (start, zone.midnight(year: next.year, month: next.month, day: next.day))
+    }
+
+    /// The first events after today's: of each kind, those of the next local day that has any
+    /// (tomorrow, except in a polar night or day, which can last months), found once a day.
+    private var later: (marks: [(String, Double)], others: [(String, Double)])?
+    static let lookAheadDays = 200
+
+    private func laterEvents(place: (latitude: Double, longitude: Double)) -> (marks: [(String, Double)], others: [(String, Double)]) {
+        if let later { return later }
+        var found: (marks: [(String, Double)], others: [(String, Double)]) = ([], [])
+        var end = day?.end ?? 0
+        for _ in 0..<Self.lookAheadDays {
+            let (start, next) = localDay(containing: end + 1)
+            let events = SunEvents.of(dayFrom: start, to: next, latitude: place.latitude, longitude: place.longitude)
+            if found.marks.isEmpty { found.marks = Self.marks(events) }
+            if found.others.isEmpty { found.others = Self.others(events) }
+            if !found.marks.isEmpty && !found.others.isEmpty { break }
+            end = next
+        }
+        later = found
+        return found
+    }
+
+    /// Twilight's ends and noon: the page counts down to these too.
+    static func others(_ e: SunEvents) -> [(String, Double)] {
+        [("civilDusk", e.civilDusk), ("civilDawn", e.civilDawn), ("solarNoon", e.solarNoon)].compactMap { name, t in t.map { (name, $0) } }
+    }
+
+    /// The first of `events` after `time`.
+    private static func first(after time: Double, _ events: [(String, Double)]) -> (name: String, time: Double)? {
+        events.filter { $0.1 > time }.min { $0.1 < $1.1 }.map { ($0.0, $0.1) }
+    }
+
+    /// The next sun event after `time`: today's, else the next day's (after the day's last
+    /// event the page counts down to tomorrow's dawn, never to nothing).
     func nextEvent(time: Double, state: NavigationState) -> (name: String, time: Double)? {
         guard let place = observer(state) else { return nil }
         let events = today(time: time, place: place)
-        let all = Self.marks(events) + [("civilDusk", events.civilDusk), ("civilDawn", events.civilDawn), ("solarNoon", events.solarNoon)]
-            .compactMap { name, t in t.map { (name, $0) } }
-        return all.filter { $0.1 > time }.min { $0.1 < $1.1 }
+        if let next = Self.first(after: time, Self.marks(events) + Self.others(events)) { return next }
+        let later = laterEvents(place: place)
+        return Self.first(after: time, later.marks + later.others)
     }
 
-    /// SUN: the Sun now, the day's rise and set, the next event, the Moon's phase.
+    /// SUN: the Sun now, the day's rise and set, the next event (tomorrow's after the day's
+    /// last), the Moon's phase.
     func report(place: (latitude: Double, longitude: Double), events: SunEvents, time: Double) -> SunReport {
         let sun = SolarPosition.at(time, latitude: place.latitude, longitude: place.longitude)
-        let next = Self.marks(events).filter { $0.1 > time }.min { $0.1 < $1.1 }
+        let next = Self.first(after: time, Self.marks(events)) ?? Self.first(after: time, laterEvents(place: place).marks)
         return SunReport(time: time, zone: zone, latitude: place.latitude, longitude: place.longitude, altitude: sun.apparentAltitude,
                          azimuth: sun.azimuth, light: SunEvents.light(at: time, latitude: place.latitude, longitude: place.longitude).rawValue,
                          sunrise: events.sunrise, sunset: events.sunset, dayLength: events.dayLength,
-                         next: next.map { SunReport.Next(event: $0.0, time: $0.1) },
+                         next: next.map { SunReport.Next(event: $0.name, time: $0.time) },
                          moonPhase: MoonPhases.name(elongation: MoonPhases.elongation(at: time)), moonIllumination: MoonPhases.illumination(at: time))
     }
 

@@ -82,14 +82,21 @@ enum SkyCommand {
         } else {
             func line(_ label: String, _ t: Double?) { writeOut(label.padding(18) + (t.map { String(zone.iso8601($0).dropFirst(11).prefix(8)) } ?? "--") + "\n") }
             writeOut("Sun on \(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(day, 2)) at \(fixed(latitude, 4)), \(fixed(longitude, 4)) (\(zone.name))\n")
+            func span(_ label: String, _ s: SunEvents.Span) {
+                let clock = { (t: Double?) in t.map { String(zone.iso8601($0).dropFirst(11).prefix(8)) } ?? "--" }
+                writeOut(label.padding(18) + clock(s.start) + " - " + clock(s.end) + "\n")
+            }
             line("astronomical dawn", events.astronomicalDawn)
             line("nautical dawn", events.nauticalDawn)
             line("civil dawn", events.civilDawn)
+            // In the order they begin: the golden hour starts before sunrise (the Sun at -4°).
+            span("blue hour", events.blueHourMorning)
+            span("golden hour", events.goldenHourMorning)
             line("sunrise", events.sunrise)
-            line("golden hour ends", events.goldenHourMorning.end)
             line("solar noon", events.solarNoon)
-            line("golden hour", events.goldenHourEvening.start)
+            span("golden hour", events.goldenHourEvening)
             line("sunset", events.sunset)
+            span("blue hour", events.blueHourEvening)
             line("civil dusk", events.civilDusk)
             line("nautical dusk", events.nauticalDusk)
             line("astronomical dusk", events.astronomicalDusk)

@@ -19,7 +19,8 @@ import Testing
         let sunset = try #require(SunEvents.of(dayFrom: CivilTime(year: 2026, month: 11, day: 22, hour: 23).unixSeconds,
                                                to: CivilTime(year: 2026, month: 11, day: 23, hour: 23).unixSeconds,
                                                latitude: 46.55, longitude: 7.98).sunset)
-        #expect(events.contains { $0.contains("\"at\":\"" + (try! TimeZoneRules("+01:00")).iso8601(sunset) + "\"") })
+        let zone = try TimeZoneRules("+01:00")
+        #expect(events.contains { $0.contains("\"at\":\"" + zone.iso8601(sunset) + "\"") })
         #expect(reports.filter { $0.contains("\"class\":\"SUN\"") }.count == 180)
         // The sky page's figures for that moment: sunset next, 28 local days to the December
         // solstice (2026-12-21), about 69% of the northern autumn gone.
@@ -33,5 +34,30 @@ import Testing
         // Ten seconds later (from the cache) the countdown is ten seconds shorter.
         let later = try #require(sky.panel(state, time: start + 10)?.next)
         #expect(abs(later.seconds - (next.seconds - 10)) < 1e-6 && later.name == "sunset")
+    }
+
+    /// After the day's last event the countdown runs to tomorrow's first, never to nothing:
+    /// at 23:30 the page's next is tomorrow morning's, and SUN names tomorrow's blue hour.
+    @Test func afterTheLastEventTheCountdownRunsToTomorrow() throws {
+        let sky = SkyService(zone: try TimeZoneRules("+01:00"), observer: (46.55, 7.98))
+        let state = NavigationState()
+        let night = CivilTime(year: 2026, month: 11, day: 23, hour: 22, minute: 30).unixSeconds   // 23:30 local
+        let next = try #require(sky.panel(state, time: night)?.next)
+        #expect(next.seconds > 6 * 3600 && next.seconds < 9 * 3600 && (next.name == "civilDawn" || next.name == "blueHourMorningStart"), "\(next)")
+        let reports = sky.tick(state, time: night).map(GPSDReports.line)
+        let sun = try #require(reports.first { $0.contains("\"class\":\"SUN\"") })
+        #expect(sun.contains("\"event\":\"blueHourMorningStart\"") && sun.contains("2026-11-24T07:"), "\(sun)")
+    }
+
+    /// In the polar night of Svalbard the Sun does not reach -6° (the blue hour) until late
+    /// January, when its noon altitude, 11.8° + the declination, rises past -6°: SUN's next
+    /// event is that first morning, found by looking ahead, not "none".
+    @Test func aPolarNightCountsDownToTheSunsReturn() throws {
+        let sky = SkyService(zone: try TimeZoneRules("+01:00"), observer: (78.22, 15.65))
+        let solstice = CivilTime(year: 2026, month: 12, day: 21, hour: 12).unixSeconds
+        let sun = try #require(sky.tick(NavigationState(), time: solstice).map(GPSDReports.line).first { $0.contains("\"class\":\"SUN\"") })
+        #expect(sun.contains("\"event\":\"blueHourMorningStart\"") && sun.contains("\"time\":\"2027-01-"), "\(sun)")
+        // The page counts down to noon meanwhile: a daily event even in the polar night.
+        #expect(sky.nextEvent(time: solstice - 3600, state: NavigationState())?.name == "solarNoon")
     }
 }

@@ -33,7 +33,8 @@ enum SkyPage {
             page.line(wide ? "Next   \(label(next.name, compact: false)) \(next.clock)  in \(countdown(next.seconds))"
                            : "\(label(next.name, compact: true)) \(next.clock) \(countdown(next.seconds, compact: true))", ink: .accent)
         } else {
-            page.line(wide ? "Next   no more sun events today" : "NO MORE EVENTS", ink: .accent)
+            // Only in a polar night or day longer than the half year the device looks ahead.
+            page.line(wide ? "Next   no sun event within 200 days" : "NO EVENT IN 200 D", ink: .accent)
         }
         if wide {
             page.field("Sun", "altitude \(fixed(sky.sunAltitude, 1))°  azimuth \(fixed(sky.sunAzimuth, 0))°  \(sky.light)", labelWidth: 7)
