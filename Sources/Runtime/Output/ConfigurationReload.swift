@@ -42,8 +42,9 @@ extension OutputLoop {
             changed += alerts.reloadRules(now: utcNow()).map { "alert \($0)" }
         }
         applyOutputs(fresh, to: &applied, changed: &changed)
-        // Everything else is fixed while running: the board, the socket, the data directory.
-        let restart = applied == fresh ? "" : "; other changes take effect after a restart"
+        // Everything else is fixed while running: the board, the socket, the data directory...
+        let waiting = Configuration.fixedWhileRunning.filter { $0.differs(applied, fresh) }.map(\.name)
+        let restart = waiting.isEmpty ? "" : "; " + waiting.joined(separator: ", ") + " take effect after a restart"
         running = applied
         Log.info("configuration read again: " + (changed.isEmpty ? "nothing to change" : changed.joined(separator: ", ")) + restart)
         nextDisplay = 0
@@ -53,7 +54,7 @@ extension OutputLoop {
         if fresh.page != running.page { display.page = fresh.page; changed.append("page \(running.page.rawValue) -> \(fresh.page.rawValue)") }
         if fresh.theme != running.theme { display.theme = fresh.theme; changed.append("theme \(running.theme.rawValue) -> \(fresh.theme.rawValue)") }
         if fresh.units != running.units { display.units = fresh.units; changed.append("units \(running.units.rawValue) -> \(fresh.units.rawValue)") }
-        (applied.page, applied.theme, applied.units) = (fresh.page, fresh.theme, fresh.units)
+        (applied.page, applied.theme, applied.unitsChoice) = (fresh.page, fresh.theme, fresh.unitsChoice)
     }
 
     private func applyRates(_ fresh: Configuration, to applied: inout Configuration, changed: inout [String]) {
@@ -125,4 +126,20 @@ extension OutputLoop {
             signalK = try? SignalKOutput.opened(address: running.signalKListen, udp: running.signalKUDP, rates: running.signalKRates)
         }
     }
+}
+
+extension Configuration {
+    /// The settings a running device keeps until a restart, each with how to tell a change.
+    static let fixedWhileRunning: [(name: String, differs: @Sendable (Configuration, Configuration) -> Bool)] = [
+        ("board", { $0.board != $1.board }), ("scenario", { $0.scenario != $1.scenario }), ("use", { $0.use != $1.use }),
+        ("speed", { $0.speed != $1.speed }), ("seed", { $0.seed != $1.seed }), ("socket", { $0.socket != $1.socket }),
+        ("dataDir", { $0.dataDir != $1.dataDir }), ("display", { $0.display != $1.display }),
+        ("faults", { $0.faults != $1.faults }), ("loopRateHz", { $0.loopRateHz != $1.loopRateHz }),
+        ("rates.gps", { $0.gpsPollRateHz != $1.gpsPollRateHz }), ("simulatedGPSRateHz", { $0.simulatedGPSRateHz != $1.simulatedGPSRateHz }),
+        ("realTime", { $0.realTimePriority != $1.realTimePriority || $0.cpu != $1.cpu || $0.lockMemory != $1.lockMemory || $0.keepCPUAwake != $1.keepCPUAwake }),
+        ("sampling", { $0.adaptiveSampling != $1.adaptiveSampling || $0.lowPower != $1.lowPower || $0.lowBatteryPercent != $1.lowBatteryPercent
+                       || $0.powerSupplyDirectory != $1.powerSupplyDirectory || $0.samplingTable != $1.samplingTable }),
+        ("trackInterval", { $0.trackInterval != $1.trackInterval }), ("observer", { $0.observer != $1.observer }),
+        ("timeZone", { $0.timeZone != $1.timeZone }),
+    ]
 }
