@@ -61,7 +61,8 @@ final class Chronicle {
     }
 
     /// `?SNAPSHOT` (and the snapshot button): every current value, saved; answered with SNAPSHOT.
-    func takeSnapshot(_ request: SnapshotRequest, state: NavigationState, accuracy: Double, time: Double) -> Report {
+    func takeSnapshot(_ request: SnapshotRequest, state: NavigationState, accuracy: Double, time: Double,
+                      activity: DailyActivity? = nil) -> Report {
         let id = snapshots.newID(time: time)
         var s = Snapshot(id: id, timestamp: time, name: request.name ?? "Snapshot " + id, notes: request.notes ?? "")
         let v = values(state)
@@ -76,6 +77,9 @@ final class Chronicle {
             s.gyroscope = Vector3(Angle.degrees(imu.rotationRate.x), Angle.degrees(imu.rotationRate.y), Angle.degrees(imu.rotationRate.z))
         }
         if let magnetic = state.magnetic { s.magnetometer = magnetic.field }
+        if let activity {
+            (s.stepsToday, s.floorsUp, s.floorsDown) = (Double(activity.stepsToday), Double(activity.floors.up), Double(activity.floors.down))
+        }
         do { try snapshots.save(s) } catch { return .error(error.description) }
         return .snapshot(s)
     }

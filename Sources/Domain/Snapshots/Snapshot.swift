@@ -22,6 +22,8 @@ public struct Snapshot: Sendable, Equatable {
     /// m/s^2, deg/s, microtesla (body axes: x forward, y right, z down).
     public var accelerometer = Vector3(0, 0, 0), gyroscope = Vector3(0, 0, 0), magnetometer = Vector3(0, 0, 0)
     public var photoCount = 0
+    /// Today's steps and floors climbed and descended when the snapshot was taken (NaN: none).
+    public var stepsToday = Double.nan, floorsUp = Double.nan, floorsDown = Double.nan
 
     public init(id: String, timestamp: Double, name: String, notes: String) {
         (self.id, self.timestamp, self.name, self.notes) = (id, timestamp, name, notes)
@@ -37,6 +39,7 @@ public struct Snapshot: Sendable, Equatable {
          ("motion.accelerometer.x", accelerometer.x), ("motion.accelerometer.y", accelerometer.y), ("motion.accelerometer.z", accelerometer.z),
          ("motion.gyroscope.x", gyroscope.x), ("motion.gyroscope.y", gyroscope.y), ("motion.gyroscope.z", gyroscope.z),
          ("motion.magnetometer.x", magnetometer.x), ("motion.magnetometer.y", magnetometer.y), ("motion.magnetometer.z", magnetometer.z),
+         ("motion.stepsToday", stepsToday), ("motion.floorsUp", floorsUp), ("motion.floorsDown", floorsDown),
          ("photoCount", Double(photoCount))]
     }
 

@@ -39,7 +39,9 @@ public struct DisplayModel: Sendable {
         /// Heading minus the locked bearing, -180...180 (positive: right of the bearing).
         public var deviation: Double?
         public var offCourse = false
+        /// Today's steps (across restarts), and floors climbed and descended today.
         public var steps: Int?
+        public var floors: (up: Int, down: Int)?
         public init() {}
     }
 

@@ -69,12 +69,18 @@ extension GPSDReports {
         }
     }
 
-    /// MOTION (Lodestone): steps, cadence (steps/min), distance (m), motion state, level.
+    /// MOTION (Lodestone): steps (and today's), cadence (steps/min), distance (m), floors up
+    /// and down today, motion state, level.
     static func motion(_ report: MotionReport, into w: inout JSONBuffer) {
         w.beginReport("MOTION")
         w.time("time", report.time)
         w.string("state", report.state.rawValue)
         w.integer("steps", report.steps)
+        if let today = report.stepsToday { w.integer("stepsToday", today) }
+        if let up = report.floorsUp, let down = report.floorsDown {
+            w.integer("floorsUp", up)
+            w.integer("floorsDown", down)
+        }
         w.number("cadence", report.cadence, decimals: 1)
         w.number("distance", report.distance, decimals: 1)
         w.bool("level", report.level)

@@ -36,6 +36,9 @@ public enum SnapshotJSON {
         motion.raw("accelerometer", vector(s.accelerometer))
         motion.raw("gyroscope", vector(s.gyroscope))
         motion.raw("magnetometer", vector(s.magnetometer))
+        number(&motion, "stepsToday", s.stepsToday, 0)
+        number(&motion, "floorsUp", s.floorsUp, 0)
+        number(&motion, "floorsDown", s.floorsDown, 0)
         var w = JSONObjectWriter()
         w.string("id", s.id)
         w.string("timestamp", CivilTime(unixSeconds: s.timestamp).iso8601)
@@ -64,6 +67,7 @@ public enum SnapshotJSON {
         (s.temperature, s.humidity) = (n(weather?["temperature"]), n(weather?["humidity"]))
         s.conditions = weather?["conditions"]?.stringValue ?? ""
         (s.accelerometer, s.gyroscope, s.magnetometer) = (v(motion?["accelerometer"]), v(motion?["gyroscope"]), v(motion?["magnetometer"]))
+        (s.stepsToday, s.floorsUp, s.floorsDown) = (n(motion?["stepsToday"]), n(motion?["floorsUp"]), n(motion?["floorsDown"]))
         s.photoCount = Int(whole: n(json["photoCount"]), in: 0...1_000_000) ?? 0
         return s
     }

@@ -47,7 +47,8 @@ final class DisplayFeed {
             model.compass.lockedBearing = motion.lock.bearing
             model.compass.deviation = motion.lock.deviation
             model.compass.offCourse = motion.lock.isOffCourse
-            model.compass.steps = motion.steps.steps
+            model.compass.steps = services.activity?.stepsToday ?? motion.steps.steps
+            model.compass.floors = services.activity.map { ($0.floors.up, $0.floors.down) }
             (model.level.roll, model.level.pitch, model.level.isLevel) = (motion.level.roll, motion.level.pitch, motion.level.isLevel)
         } else if let attitude = shown.attitude {
             (model.level.roll, model.level.pitch) = (attitude.roll, attitude.pitch)

@@ -18,7 +18,8 @@ extension OutputLoop {
                 if let tracks = services.tracks { trackButton(event, tracks) }
             case ("snapshot", .press):
                 if let chronicle = services.chronicle {
-                    send(chronicle.takeSnapshot(SnapshotRequest(name: nil, notes: nil), state: latest, accuracy: positionAccuracy, time: time))
+                    send(chronicle.takeSnapshot(SnapshotRequest(name: nil, notes: nil), state: latest, accuracy: positionAccuracy, time: time,
+                                                                activity: services.activity))
                 }
             case ("log", .press):
                 if let chronicle = services.chronicle { send(chronicle.logs.toggle(time: time)) }

@@ -201,6 +201,7 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     /// Saves what must outlive the process (the history, an open log session).
     func close() {
         services.chronicle?.close(time: utcNow())
+        services.activity?.save(time: utcNow())
         mqtt?.close()
     }
 

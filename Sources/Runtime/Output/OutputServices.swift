@@ -10,4 +10,6 @@ struct OutputServices {
     var waypoints: WaypointService?
     var chronicle: Chronicle?
     var sky: SkyService?
+    /// Steps and floors per local day, across restarts (with an IMU).
+    var activity: DailyActivity?
 }

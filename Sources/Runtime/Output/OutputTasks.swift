@@ -99,10 +99,18 @@ extension OutputLoop {
         for report in services.sky?.tick(latest, time: utcNow()) ?? [] { send(report) }
     }
 
-    /// "motion": the once-a-second MOTION report.
+    /// "motion": the day's steps and floors, and the once-a-second MOTION report.
     func publishMotion() {
         guard let motion = services.motion, latest.imu != nil else { return }
-        send(.motion(motion.report(time: utcNow())))
+        let time = utcNow()
+        var report = motion.report(time: time)
+        if let activity = services.activity {
+            let altitude = services.chronicle.map { $0.weather.fused.isFinite ? $0.weather.fused : $0.weather.barometric } ?? latest.barometricAltitude
+            activity.update(stepsSinceStart: report.steps, altitude: altitude,
+                            moving: motion.motion == .walking || motion.motion == .running, time: time)
+            (report.stepsToday, report.floorsUp, report.floorsDown) = (activity.stepsToday, activity.floors.up, activity.floors.down)
+        }
+        send(.motion(report))
     }
 
     /// "mqtt": the broker session, and the values every interval.

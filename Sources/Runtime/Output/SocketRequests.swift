@@ -49,7 +49,8 @@ enum SocketRequests {
         }
         table.route("SNAPSHOT", decode: SnapshotRequest.decode) { [unowned loop] request in
             guard let chronicle = services.chronicle else { return [.error("snapshots need a data directory")] }
-            return [chronicle.takeSnapshot(request, state: loop.latest, accuracy: loop.positionAccuracy, time: loop.utcNow())]
+            return [chronicle.takeSnapshot(request, state: loop.latest, accuracy: loop.positionAccuracy, time: loop.utcNow(),
+                                               activity: loop.services.activity)]
         }
         return table
     }

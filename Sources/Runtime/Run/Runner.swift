@@ -213,7 +213,9 @@ public enum Runner {
             tracks: TrackService(store: TrackStore(dataDirectory: dataDirectory), mode: c.trackInterval),
             waypoints: WaypointService(store: WaypointStore(dataDirectory: dataDirectory)),
             chronicle: Chronicle(dataDirectory: dataDirectory, qnh: c.qnh, now: OutputClock.unixTime()),
-            sky: SkyService(zone: (try? TimeZoneRules(c.timeZone)) ?? .utc, observer: c.observer.map { ($0.latitude, $0.longitude) }))
+            sky: SkyService(zone: (try? TimeZoneRules(c.timeZone)) ?? .utc, observer: c.observer.map { ($0.latitude, $0.longitude) }),
+            activity: board.imu == nil ? nil : DailyActivity(zone: (try? TimeZoneRules(c.timeZone)) ?? .utc, dataDirectory: dataDirectory,
+                                                             now: startUTC ?? OutputClock.unixTime()))
         let loop = OutputLoop(outputs: pipeline, scheduler: scheduler, budgets: TaskTable.budgets(tasks), server: server,
                               display: display, stop: stop, deviceName: board.name, devices: devices, services: services,
                               adaptive: c.adaptiveSampling

@@ -58,11 +58,13 @@ enum CompassPage {
         if !page.wide {
             if let declination = state.declination { page.line("MAG \(fixed(attitude.magneticHeading, 0))° DEC \(declination >= 0 ? "+" : "")\(fixed(declination, 1))°") }
             page.line("R \(fixed(attitude.roll, 1))° P \(fixed(attitude.pitch, 1))°")
-            if let steps = compass.steps { page.line("STEPS \(steps)") }
+            if let steps = compass.steps { page.line("STEPS \(steps)" + (compass.floors.map { " FL +\($0.up) -\($0.down)" } ?? "")) }
         }
         if page.wide {
             page.field("Level", "roll \(fixed(attitude.roll, 1))°  pitch \(fixed(attitude.pitch, 1))°")
-            if let steps = compass.steps { page.field("Steps", "\(steps)") }
+            if let steps = compass.steps {
+                page.field("Steps", "\(steps) today" + (compass.floors.map { "  floors +\($0.up) -\($0.down)" } ?? ""))
+            }
         }
     }
 

@@ -1,0 +1,51 @@
+import LodestoneCore
+import LodestoneDomain
+
+/// Steps and floors per local day, across restarts: the step counter counts from the start of
+/// the process; this adds what the day had before it (from `<dataDir>/activity.json`) and
+/// starts again at local midnight. Floors come from the barometer's altitude while walking.
+final class DailyActivity {
+    let zone: TimeZoneRules
+    private let file: DailyActivityFile?
+    private var date = ""
+    /// The steps the day had before this process counted any (negative after a midnight
+    /// passed while running: the steps before it belong to yesterday).
+    private var stepsBefore = 0
+    private(set) var stepsToday = 0
+    private(set) var floors = FloorCounter()
+    private var lastSaved = -Double.infinity
+    static let saveInterval = 60.0
+
+    init(zone: TimeZoneRules, dataDirectory: String?, now: Double) {
+        self.zone = zone
+        file = dataDirectory.map(DailyActivityFile.init)
+        date = Self.localDate(now, zone: zone)
+        if let saved = file?.load(), saved.date == date {
+            stepsBefore = saved.steps
+            stepsToday = saved.steps
+            floors = FloorCounter(up: saved.floorsUp, down: saved.floorsDown)
+        }
+    }
+
+    static func localDate(_ time: Double, zone: TimeZoneRules) -> String {
+        String(zone.iso8601(time).prefix(10))
+    }
+
+    /// Once a second: the process's step count, the altitude, whether walking or running.
+    func update(stepsSinceStart: Int, altitude: Double, moving: Bool, time: Double) {
+        let today = Self.localDate(time, zone: zone)
+        if today != date {
+            date = today
+            stepsBefore = -stepsSinceStart
+            floors.startDay()
+        }
+        stepsToday = max(0, stepsBefore + stepsSinceStart)
+        floors.update(altitude: altitude, moving: moving)
+        if time - lastSaved >= Self.saveInterval || time < lastSaved { save(time: time) }
+    }
+
+    func save(time: Double) {
+        lastSaved = time
+        file?.save(DailyActivityFile.Day(date: date, steps: stepsToday, floorsUp: floors.up, floorsDown: floors.down))
+    }
+}
