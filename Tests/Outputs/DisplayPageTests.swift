@@ -152,7 +152,30 @@ import Testing
         #expect(position.contains("3351 ft GPS") && position.contains("2.9 mph"), "\(position)")
         let barometer = DisplayPage.barometer.draw(model, columns: 80, rows: 24).text
         #expect(barometer.contains("30.03 inHg at sea level") && barometer.contains("43.7 °F"))
+        // Every pressure figure in inHg: the 3-hour change and the graphs' extremes too.
+        #expect(!barometer.contains("hPa") && barometer.contains("-0.062 inHg") && barometer.contains("30.02-30.05"), "\(barometer)")
         #expect(DisplayPage.track.draw(model, columns: 80, rows: 24).text.contains("3.25 mi"))
+    }
+
+    /// A 320x240 panel's medium layout (26 x 15 cells) has room for the station's pressure,
+    /// temperature and altitude beside the trend; the 128x64 one (21 x 7) keeps the trend.
+    @Test func aMediumPanelShowsTheStationsFigures() {
+        let medium = DisplayPage.barometer.draw(DisplayFixtures.walk, columns: 26, rows: 15).text
+        #expect(medium.contains("STN ") && medium.contains("TEMP ") && medium.contains("ALT ") && medium.contains("3H -2.1 HPA"), "\(medium)")
+        let small = DisplayPage.barometer.draw(DisplayFixtures.walk, columns: 21, rows: 7).text
+        #expect(!small.contains("STN "), "\(small)")
+    }
+
+    /// The header never writes the device's name over the page number: centred in the gap
+    /// between the page and the clock, shortened or left out when it does not fit.
+    @Test func theHeaderKeepsThePageNumber() {
+        var model = DisplayFixtures.walk
+        model.title = "simulated board"
+        model.clock = "08:00"
+        let forty = DisplayPage.barometer.draw(model, columns: 40, rows: 20).line(0)
+        #expect(forty.hasPrefix("BAROMETER  4/7 ") && forty.hasSuffix("08:00") && forty.contains("simulated"), "\(forty)")
+        let eighty = DisplayPage.compass.draw(model, columns: 80, rows: 24).line(0)
+        #expect(eighty.hasPrefix("COMPASS  1/7 ") && eighty.contains(" simulated board ") && eighty.hasSuffix("08:00"), "\(eighty)")
     }
 
     /// The nautical set: knots, nautical miles, metres for heights, hPa, °C.

@@ -152,7 +152,8 @@ import Testing
         if getenv("LODESTONE_WRITE_SCREENS") != nil { try write(png, to: path) }
         let reference = try read(path)
         if reference != png { try write(png, to: "/tmp/\(name).png") }
-        #expect(reference == png, "\(name) differs from \(path); the new drawing is in /tmp/\(name).png")
+        let same = reference == png   // compared first, so a failure does not print both files' bytes
+        #expect(same, "\(name) differs from \(path); the new drawing is in /tmp/\(name).png")
     }
 
     func write(_ bytes: [UInt8], to path: String) throws {

@@ -22,9 +22,18 @@ public enum DisplayPage: String, Sendable, Equatable, CaseIterable {
     public func draw(_ model: DisplayModel, columns: Int, rows: Int, keys: Bool = false, large: Bool = false) -> TextScreen {
         var screen = TextScreen(columns: columns, rows: rows)
         let number = "\((Self.allCases.firstIndex(of: self) ?? 0) + 1)/\(Self.allCases.count)"
-        screen.put(columns >= 40 ? "\(title)  \(number)" : title, column: 0, row: 0, ink: .accent)
-        if columns >= 40 { screen.centre(model.title, row: 0, ink: .dim) }
-        if let clock = model.clock { screen.right(clock, row: 0) }
+        let left = columns >= 40 ? "\(title)  \(number)" : title
+        screen.put(left, column: 0, row: 0, ink: .accent)
+        let clock = model.clock ?? ""
+        if !clock.isEmpty { screen.right(clock, row: 0) }
+        // The device's name, centred in the gap between the page and the clock when it fits
+        // there with a space either side; never over the page number.
+        let gap = columns - left.count - clock.count - 2
+        if columns >= 40, gap >= min(model.title.count, 8) {
+            let name = String(model.title.prefix(gap))
+            let centred = (columns - name.count) / 2
+            screen.put(name, column: min(max(centred, left.count + 1), columns - clock.count - 1 - name.count), row: 0, ink: .dim)
+        }
         let footer = keys && rows >= 16
         var page = PageWriter(screen: screen, top: 1, bottom: rows - (footer ? 1 : 0))
         page.allowsLarge = large

@@ -56,6 +56,17 @@ public enum Units: String, Sendable, Equatable, CaseIterable {
         self == .imperial ? fixed(hectopascal * 0.029_529_983, 2) + " inHg" : fixed(hectopascal, 1) + " hPa"
     }
 
+    /// A pressure as a bare figure in the set's unit (a graph's extremes): "1013.2" or "29.92".
+    public func pressureFigure(_ hectopascal: Double) -> String {
+        self == .imperial ? fixed(hectopascal * 0.029_529_983, 2) : fixed(hectopascal, 1)
+    }
+
+    /// A signed pressure change, in the same unit as `pressure`: "+1.2 hPa", "-0.035 inHg".
+    public func pressureChange(_ hectopascal: Double) -> String {
+        let sign = hectopascal >= 0 ? "+" : ""
+        return self == .imperial ? sign + fixed(hectopascal * 0.029_529_983, 3) + " inHg" : sign + fixed(hectopascal, 1) + " hPa"
+    }
+
     /// A pressure change per hour, in the same unit as `pressure`.
     public func pressureRate(_ hectopascalPerHour: Double) -> String {
         self == .imperial ? fixed(hectopascalPerHour * 0.029_529_983, 3) + " inHg/h" : fixed(hectopascalPerHour, 1) + " hPa/h"

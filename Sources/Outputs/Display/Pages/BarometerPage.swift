@@ -19,7 +19,7 @@ enum BarometerPage {
                     page.field("Trend", "\(arrow) \(units.pressureRate(weather.trendRate))", ink: .accent)
                     page.field("", weather.forecast ?? "", ink: .accent)
                 }
-                if let change = weather.threeHourChange { page.field("3 hours", "\(change >= 0 ? "+" : "")\(fixed(change, 1)) hPa") }
+                if let change = weather.threeHourChange { page.field("3 hours", units.pressureChange(change)) }
             } else {
                 page.field("Trend", "after 30 minutes of data", ink: .dim)
             }
@@ -31,6 +31,14 @@ enum BarometerPage {
             } else {
                 page.line("TREND AFTER 30 MIN")
             }
+            // A medium panel (320x240: 15 rows) has room for the station's figures before the
+            // graphs; a 128x64 one (7 rows) keeps its rows for the trend.
+            if page.remaining >= 8 {
+                page.line("STN " + units.pressure(weather.stationPressure).uppercased())
+                if weather.temperature.isFinite { page.line("TEMP " + units.temperature(weather.temperature).uppercased()) }
+                page.line("ALT " + units.altitude(weather.fusedAltitude).uppercased())
+                if let change = weather.threeHourChange { page.line("3H " + units.pressureChange(change).uppercased()) }
+            }
         }
         if let alert = model.alert { page.line((page.wide ? "Alert: " : "! ") + alert, ink: .warning) }
         // One graph per range, as many as fit, each labelled with its range and extremes.
@@ -39,7 +47,7 @@ enum BarometerPage {
             let known = graph.values.filter(\.isFinite)
             let line = known.isEmpty ? "-" : Sparkline.draw(graph.values, width: width)
             if page.wide, let low = known.min(), let high = known.max() {
-                page.field(graph.label, line + "  \(fixed(low, 1))-\(fixed(high, 1))", labelWidth: 4)
+                page.field(graph.label, line + "  \(units.pressureFigure(low))-\(units.pressureFigure(high))", labelWidth: 4)
             } else {
                 page.field(graph.label, line, labelWidth: 4)
             }
