@@ -12,6 +12,8 @@ public struct SkyPanel: Sendable {
     }
     /// The next event and seconds until it.
     public var next: (name: String, clock: String, seconds: Double)?
+    /// Said when the place is not the fix's: "at the configured place", "at the last fix (2026-06-21)".
+    public var placeNote: String?
     /// The day's events in order (dawns, sunrise, noon, sunset, dusks, golden and blue hours).
     public var events: [Moment] = []
     public var dayLength = Double.nan

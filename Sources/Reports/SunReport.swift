@@ -19,6 +19,9 @@ public struct SunReport: Sendable {
     public var next: Next?
     public var moonPhase: String
     public var moonIllumination: Double
+    /// Where the place comes from: "fix", "configured" or "lastFix" (no fix now and none
+    /// configured: the last place a fix gave).
+    public var placeSource = "fix"
     public init(time: Double, zone: TimeZoneRules, latitude: Double, longitude: Double, altitude: Double, azimuth: Double, light: String,
                 sunrise: Double?, sunset: Double?, dayLength: Double, next: Next?, moonPhase: String, moonIllumination: Double) {
         (self.time, self.zone, self.latitude, self.longitude, self.altitude, self.azimuth) = (time, zone, latitude, longitude, altitude, azimuth)

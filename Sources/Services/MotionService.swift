@@ -15,6 +15,8 @@ final class MotionService {
     private(set) var lock = BearingLock()
     /// The display's night theme, toggled by the flip gesture.
     private(set) var nightTheme = false
+    /// Flips since the start: the display acts on each as `flipAction` says.
+    private(set) var flips = 0
     /// Set when the level has just been reached, for the buzzer/LED pulse.
     private(set) var levelReached = false
     private var lastSample: MonotonicNanoseconds = 0
@@ -43,6 +45,7 @@ final class MotionService {
         }
         if flip.update(specificForce: sample.acceleration, rotationRate: sample.rotationRate, interval: interval) != nil {
             nightTheme.toggle()
+            flips += 1
             events.append(.event(EventReport(.flip(nightTheme: nightTheme), time: time)))
         }
     }

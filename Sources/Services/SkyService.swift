@@ -8,6 +8,9 @@ import LodestoneReports
 final class SkyService {
     let zone: TimeZoneRules
     let configured: (latitude: Double, longitude: Double)?
+    /// The last place a fix gave (kept across restarts), the sky's place when there is
+    /// neither a fix nor a configured observer.
+    var lastKnown: (latitude: Double, longitude: Double, time: Double)?
     private var day: (start: Double, end: Double, events: SunEvents, latitude: Double, longitude: Double)?
     /// The day's events a person is told about (`marks`), worked out with the day.
     private var todayMarks: [(String, Double)] = []
@@ -22,15 +25,27 @@ final class SkyService {
         configured = observer
     }
 
-    /// The observer: the fix's position, else the configured place.
+    /// Where the observer's place comes from, as SUN and the sky page say it.
+    enum PlaceSource: String {
+        case fix, configured, lastFix
+    }
+
+    /// The observer: the fix's position, else the configured place, else the last fix's.
     func observer(_ state: NavigationState) -> (latitude: Double, longitude: Double)? {
-        state.fix.hasPosition ? (state.fix.latitude, state.fix.longitude) : configured
+        place(state).map { ($0.latitude, $0.longitude) }
+    }
+
+    func place(_ state: NavigationState) -> (latitude: Double, longitude: Double, source: PlaceSource)? {
+        if state.fix.hasPosition { return (state.fix.latitude, state.fix.longitude, .fix) }
+        if let configured { return (configured.latitude, configured.longitude, .configured) }
+        return lastKnown.map { ($0.latitude, $0.longitude, .lastFix) }
     }
 
     /// Once a second: EVENTs for the sun events passed since the last call, and a SUN report
     /// once a minute.
     func tick(_ state: NavigationState, time: Double) -> [Report] {
-        guard let place = observer(state) else { return [] }
+        guard let located = place(state) else { return [] }
+        let place = (latitude: located.latitude, longitude: located.longitude)
         let events = today(time: time, place: place)
         var reports: [Report] = []
         if lastTick.isFinite && time > lastTick && time - lastTick < 120 {
@@ -41,7 +56,9 @@ final class SkyService {
         lastTick = time
         if time - lastReport >= 60 {
             lastReport = time
-            reports.append(.sun(report(place: place, events: events, time: time)))
+            var sun = report(place: place, events: events, time: time)
+            sun.placeSource = located.source.rawValue
+            reports.append(.sun(sun))
         }
         return reports
     }
@@ -161,6 +178,11 @@ final class SkyService {
         panel.dayLength = events.dayLength
         let sun = SolarPosition.at(time, latitude: place.latitude, longitude: place.longitude)
         (panel.sunAltitude, panel.sunAzimuth) = (sun.apparentAltitude, sun.azimuth)
+        switch self.place(state)?.source {
+        case .configured?: panel.placeNote = "at the configured place"
+        case .lastFix?: panel.placeNote = "at the last fix (" + String(zone.iso8601(lastKnown?.time ?? time).prefix(10)) + ")"
+        default: break
+        }
         panel.light = Self.words(SunEvents.light(at: time, latitude: place.latitude, longitude: place.longitude).rawValue)
         let elongation = MoonPhases.elongation(at: time)
         panel.moonPhase = MoonPhases.name(elongation: elongation)

@@ -92,10 +92,14 @@ enum RunCommand {
             }
             c.page = page
         }
-        if o.values["units"] != nil { c.units = try Units.option(o) }
+        if o.values["units"] != nil {
+            c.units = try Units.option(o)
+            c.commandLineDisplay.insert("units")
+        }
         if let name = o.values["theme"] {
             guard let theme = Theme(rawValue: name) else { throw UsageError(message: "--theme must be day or night, not '\(name)'") }
             c.theme = theme
+            c.commandLineDisplay.insert("theme")
         }
         for (option, example) in [("listen", 2947), ("nmea-listen", 10110), ("signalk-listen", 8375)] {
             guard let address = o.values[option] else { continue }

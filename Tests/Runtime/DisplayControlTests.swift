@@ -48,6 +48,9 @@ import Testing
         #expect(boat.units == .nautical)
         try boat.apply(key: "units", value: .string("metric"), file: "c.json")
         #expect(boat.units == .metric)
+        try boat.apply(key: "flipAction", value: .string("nextPage"), file: "c.json")
+        #expect(boat.flipAction == .nextPage)
+        #expect(throws: ConfigurationError.self) { try boat.apply(key: "flipAction", value: .string("dance"), file: "c.json") }
         var handheld = Configuration()
         try handheld.apply(key: "use", value: .string("boat"), file: "c.json")
         #expect(handheld.units == .nautical && Configuration().units == .metric)

@@ -60,4 +60,23 @@ import Testing
         // The page counts down to noon meanwhile: a daily event even in the polar night.
         #expect(sky.nextEvent(time: solstice - 3600, state: NavigationState())?.name == "solarNoon")
     }
+
+    /// Without a fix and without a configured place the sky is the last fix's, and says so;
+    /// the configured place is said too; a fix is the place itself.
+    @Test func theLastFixStandsInAndSaysSo() throws {
+        let zone = try TimeZoneRules("+01:00")
+        let time = CivilTime(year: 2026, month: 11, day: 23, hour: 12).unixSeconds
+        let sky = SkyService(zone: zone, observer: nil)
+        #expect(sky.panel(NavigationState(), time: time) == nil, "no place at all: nothing made up")
+        sky.lastKnown = (46.55, 7.98, time - 86_400)
+        let panel = try #require(sky.panel(NavigationState(), time: time))
+        #expect(panel.placeNote == "at the last fix (2026-11-22)", "\(String(describing: panel.placeNote))")
+        let sun = try #require(sky.tick(NavigationState(), time: time).map(GPSDReports.line).first { $0.contains("SUN") })
+        #expect(sun.contains("\"place\":\"lastFix\"") && sun.contains("\"lat\":46.55"), "\(sun)")
+        var fixed = NavigationState()
+        (fixed.fix.mode, fixed.fix.latitude, fixed.fix.longitude) = (.threeD, 47.0, 8.0)
+        #expect(sky.place(fixed)?.source == .fix && sky.panel(fixed, time: time + 60)?.placeNote == nil)
+        let configured = SkyService(zone: zone, observer: (46.0, 7.0))
+        #expect(configured.panel(NavigationState(), time: time)?.placeNote == "at the configured place")
+    }
 }

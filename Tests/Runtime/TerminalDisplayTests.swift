@@ -97,6 +97,38 @@ import Testing
         #expect(Self.afterExit(session) == "0 1 icanon echo", "alternate screen, cursor, terminal modes")
     }
 
+    /// The theme and units chosen with keys are there at the next start; the command line's
+    /// choice wins over them.
+    @Test func aChosenThemeAndUnitsAreKeptForTheNextStart() {
+        guard Self.hasTmux else {
+            print("skipped: tmux is not installed (scripts/install-deps --test installs it)")
+            return
+        }
+        let first = Session("remember")
+        defer { first.end() }
+        _ = Self.screen(first.name) { $0.hasPrefix("COMPASS  1/7") }
+        first.keys("u")
+        first.keys("t")
+        first.keys("q")
+        _ = Self.screen(first.name) { $0.contains("stopped (quit key)") }
+        let saved = Self.output("cat \(first.directory)/display.json")
+        #expect(saved.contains("\"theme\":\"night\"") && saved.contains("\"units\":\"imperial\""), "\(saved)")
+
+        let second = Session("remember-again", arguments: "--data-dir \(first.directory) --page position")
+        defer { second.end() }
+        let imperial = Self.screen(second.name) { $0.hasPrefix("POSITION") && $0.contains(" ft GPS") }
+        #expect(imperial.contains(" ft GPS"), "\(imperial)")
+        let night = Self.screen(second.name, escapes: true) { $0.contains("\u{1B}[31m") }
+        #expect(night.contains("\u{1B}[31m"), "the night theme, red")
+        second.keys("q")
+
+        let third = Session("remember-cli", arguments: "--data-dir \(first.directory) --page position --units metric")
+        defer { third.end() }
+        let metric = Self.screen(third.name) { $0.hasPrefix("POSITION") && $0.contains(" m GPS") }
+        #expect(metric.contains(" m GPS") && !metric.contains(" ft GPS"), "\(metric)")
+        third.keys("q")
+    }
+
     /// The terminal once lodestone has gone: "alternate-screen cursor-shown" and the modes
     /// the shell found ("0 1 icanon echo" when everything was put back).
     static func afterExit(_ session: Session) -> String {

@@ -80,6 +80,7 @@ extension GPSDReports {
         w.string("time", zone.iso8601(report.time))
         w.number("lat", report.latitude, decimals: 5)
         w.number("lon", report.longitude, decimals: 5)
+        w.string("place", report.placeSource)
         w.number("altitude", report.altitude, decimals: 2)
         w.number("azimuth", report.azimuth, decimals: 2)
         w.string("light", report.light)

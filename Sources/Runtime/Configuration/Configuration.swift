@@ -52,6 +52,13 @@ public struct Configuration: Sendable, Equatable {
         set { unitsChoice = newValue }
     }
     public var theme = Theme.day
+    /// What the flip gesture does: toggle the night theme (the default), turn the page, or nothing.
+    public var flipAction = FlipAction.nightTheme
+    public enum FlipAction: String, Sendable, Equatable, CaseIterable {
+        case nightTheme, nextPage, none
+    }
+    /// The display settings the command line gave: they win over the choice a key saved.
+    public var commandLineDisplay: Set<String> = []
     /// `lodestone screenshot`: draw the page into memory of this size and format instead of a
     /// display, and write it to `path` as a PNG when the run ends.
     public var picture: Picture?
@@ -129,6 +136,7 @@ public struct Configuration: Sendable, Equatable {
         "page": "the display's first page: compass, position, level, barometer, sky, track or health",
         "units": "\"metric\", \"imperial\" or \"nautical\" (knots, nautical miles; the default for a boat)",
         "theme": "\"day\" or \"night\" (red on black)",
+        "flipAction": "what the flip gesture does: \"nightTheme\", \"nextPage\" or \"none\"",
         "loopRateHz": "a number from 10 to 2000",
         "rates": "an object with imu, magnetometer, barometer, gps, processing (Hz)",
         "simulatedGPSRateHz": "a number from 1 to 10",
@@ -281,6 +289,11 @@ public struct Configuration: Sendable, Equatable {
                     throw ConfigurationError(file: file, key: path, problem: "unknown key; known keys: \(Self.rateKeys.joined(separator: ", "))")
                 }
             }
+        case "flipAction":
+            guard let name = value.stringValue, let action = FlipAction(rawValue: name) else {
+                throw ConfigurationError(file: file, key: key, problem: "must be \(Self.keys[key] ?? ""), found \(describe(value))")
+            }
+            flipAction = action
         case "mqtt":
             mqtt = try MQTTSettings.decode(value, file: file)
         case "realTime":

@@ -85,7 +85,12 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     var lastDisplay: MonotonicNanoseconds = 0
     var nextDisplay: MonotonicNanoseconds = 0
     /// The motion service's flip state last seen, so each flip toggles the theme once.
-    var flipNight = false
+    /// The flips the display has acted on.
+    var seenFlips = 0
+    /// The display's theme and units as last saved (a key, the button or a flip changes them).
+    var savedDisplay: DeviceMemoryFile.DisplayChoice?
+    var memory: DeviceMemoryFile?
+    var positionSaved = -Double.infinity
     /// Gathers what the pages show from the services.
     lazy var displayFeed = DisplayFeed(deviceName: deviceName, services: services,
                                        profile: { [unowned self] in self.adaptive?.profile },
@@ -189,6 +194,7 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
             quit = display.apply(key) || quit
             nextDisplay = 0
         }
+        rememberDisplayChoice()
         return quit
     }
 
@@ -202,6 +208,7 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     func close() {
         services.chronicle?.close(time: utcNow())
         services.activity?.save(time: utcNow())
+        rememberPosition(time: utcNow(), force: true)
         mqtt?.close()
     }
 

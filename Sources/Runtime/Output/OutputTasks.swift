@@ -96,7 +96,19 @@ extension OutputLoop {
 
     /// "sky": sun events and the SUN report.
     func publishSky() {
-        for report in services.sky?.tick(latest, time: utcNow()) ?? [] { send(report) }
+        let time = utcNow()
+        rememberPosition(time: time)
+        for report in services.sky?.tick(latest, time: time) ?? [] { send(report) }
+    }
+
+    /// The fix's place, kept every 10 minutes (and at stop) as the sky's place for a start
+    /// without a fix.
+    func rememberPosition(time: Double, force: Bool = false) {
+        guard latest.fix.hasPosition, let sky = services.sky else { return }
+        sky.lastKnown = (latest.fix.latitude, latest.fix.longitude, time)
+        guard force || time - positionSaved >= 600 || time < positionSaved else { return }
+        positionSaved = time
+        memory?.save(DeviceMemoryFile.LastPosition(latitude: latest.fix.latitude, longitude: latest.fix.longitude, time: time))
     }
 
     /// "motion": the day's steps and floors, and the once-a-second MOTION report.
@@ -159,6 +171,14 @@ extension OutputLoop {
     /// Draws the display now, whatever its refresh period (the last frame of a screenshot).
     func redrawNow() { redraw(clock.now()) }
 
+    /// Keeps the theme and units a key, the button or a flip chose for the next start.
+    func rememberDisplayChoice() {
+        let choice = DeviceMemoryFile.DisplayChoice(theme: display.theme, units: display.units)
+        guard choice != savedDisplay, let memory else { return }
+        savedDisplay = choice
+        memory.save(choice)
+    }
+
     /// The screen, with the heading smoothed for reading.
     private func redraw(_ now: MonotonicNanoseconds) {
         var shown = latest
@@ -172,10 +192,15 @@ extension OutputLoop {
             }
         }
         // The flip gesture toggles the theme, whichever way it was set before.
-        if let motion = services.motion, motion.nightTheme != flipNight {
-            flipNight = motion.nightTheme
-            display.theme = display.theme.toggled
+        if let motion = services.motion, motion.flips != seenFlips {
+            seenFlips = motion.flips
+            switch running.flipAction {
+            case .nightTheme: display.theme = display.theme.toggled
+            case .nextPage: display.page = display.page.next
+            case .none: break
+            }
         }
+        rememberDisplayChoice()
         display.draw(displayFeed.model(shown, latest: latest, time: utcNow(), page: display.page), now: now)
     }
 }

@@ -231,6 +231,18 @@ public enum Runner {
         let tripEnd = c.tripDuration.map { clock.now() + UInt64($0 * 1e9) }
         observer?.outputsStarted(stop: { stop.request() })
         loop.running = c
+        // The theme and units a key chose last time, unless the command line says otherwise;
+        // the last fix's place for the sky until a fix comes (a screenshot uses neither).
+        if c.picture == nil {
+            let memory = DeviceMemoryFile(dataDirectory: dataDirectory)
+            if let saved = memory.displayChoice() {
+                if !c.commandLineDisplay.contains("theme") { display.theme = saved.theme }
+                if !c.commandLineDisplay.contains("units") { display.units = saved.units }
+            }
+            loop.memory = memory
+            loop.savedDisplay = DeviceMemoryFile.DisplayChoice(theme: display.theme, units: display.units)
+            if let last = memory.lastPosition() { services.sky?.lastKnown = (last.latitude, last.longitude, last.time) }
+        }
         loop.signalK = signalK
         if let settings = c.mqtt {
             loop.mqtt = MQTTFeed(settings: settings, dataDirectory: dataDirectory, now: OutputClock.unixTime())
