@@ -13,6 +13,10 @@ final class Controls {
     private let led: PatternPlayer?
     /// Lines that could not be had, with why (logged once at start).
     private(set) var problems: [String] = []
+    /// What each event plays, the mute and the quiet hours.
+    var sounds = SoundSettings()
+    /// The local minute of the day, for the quiet hours (set by the output loop).
+    var minuteOfDay = 0
 
     /// Requests the lines the board names; a line that fails is reported and left out, the
     /// rest still work.
@@ -45,8 +49,8 @@ final class Controls {
             }
             if let event = buttons[index].button.update(edges: edges, now: now) {
                 happened.append((buttons[index].button.name, event))
-                if event == .press { signal(.acknowledge, at: now) }
-                if event == .longPress { signal(.saved, at: now) }
+                if event == .press { signal(.button, at: now) }
+                if event == .longPress { signal(.longPress, at: now) }
             }
         }
         buzzer?.update(at: now)
@@ -54,9 +58,11 @@ final class Controls {
         return happened
     }
 
-    /// Plays a pattern on the buzzer and the LED together.
-    func signal(_ pattern: OutputPattern, at now: MonotonicNanoseconds) {
-        buzzer?.play(pattern, at: now)
+    /// Plays `kind`'s pattern on the LED, and on the buzzer unless muted or in quiet hours.
+    func signal(_ kind: SoundSettings.Kind, at now: MonotonicNanoseconds) {
+        let pattern = sounds.pattern(kind)
+        guard !pattern.steps.isEmpty else { return }
+        if sounds.buzzes(kind, minute: minuteOfDay) { buzzer?.play(pattern, at: now) }
         led?.play(pattern, at: now)
     }
 

@@ -29,6 +29,62 @@ import Testing
         #expect(report["action"]?.stringValue == "press")
     }
 
+    /// The buzzer's on/off timeline for each configured pattern, sampled every millisecond:
+    /// the on-times are the pattern's; mute and quiet hours silence the buzzer but not the LED,
+    /// and an alert sounds in quiet hours.
+    @Test func soundsFollowTheSettingsOnTheLines() throws {
+        func timeline(_ kind: SoundSettings.Kind, _ configure: (inout SoundSettings) -> Void, minute: Int = 600) -> (buzzer: [Int], led: [Int]) {
+            let gpio = SimulatedGPIO()
+            var wiring = BoardDescription.GPIOWiring()
+            (wiring.buzzer, wiring.led) = (12, 6)
+            let controls = Controls(wiring: wiring, provider: gpio)
+            configure(&controls.sounds)
+            controls.minuteOfDay = minute
+            controls.signal(kind, at: 0)
+            var buzzer: [Int] = [], led: [Int] = []
+            var (lastBuzzer, lastLED) = (false, false)
+            for millisecond in 0..<3000 {
+                _ = controls.update(at: UInt64(millisecond) * ms)
+                let (b, l) = (gpio.outputs[12]?.level ?? false, gpio.outputs[6]?.level ?? false)
+                if b != lastBuzzer { buzzer.append(millisecond); lastBuzzer = b }
+                if l != lastLED { led.append(millisecond); lastLED = l }
+            }
+            return (buzzer, led)
+        }
+        // "triple": on 40, off 80, on 40, off 80, on 40.
+        let triple = timeline(.offCourse) { _ in }
+        #expect(triple.buzzer == [0, 40, 120, 160, 240, 280], "\(triple.buzzer)")
+        let long = timeline(.snapshot) { $0.chosen[.snapshot] = "long" }
+        #expect(long.buzzer == [0, 400])
+        let muted = timeline(.lock) { $0.mute = true }
+        #expect(muted.buzzer.isEmpty && muted.led == [0, 40, 120, 160], "the LED still shows it")
+        let quiet = timeline(.button, { $0.quietHours = SoundSettings.window("22:00-07:00") }, minute: 23 * 60)
+        #expect(quiet.buzzer.isEmpty && !quiet.led.isEmpty)
+        let awake = timeline(.button, { $0.quietHours = SoundSettings.window("22:00-07:00") }, minute: 7 * 60)
+        #expect(awake.buzzer == [0, 40], "07:00 is past the window")
+        let storm = timeline(.alert, { $0.quietHours = SoundSettings.window("22:00-07:00") }, minute: 2 * 60)
+        #expect(storm.buzzer.count == 11 && storm.buzzer.last == 2700, "an alert sounds in quiet hours, both passes: \(storm.buzzer)")
+        let silent = timeline(.level) { $0.chosen[.level] = "none" }
+        #expect(silent.buzzer.isEmpty && silent.led.isEmpty)
+        #expect(SoundSettings.window("7:00-22:00")?.from == 420 && SoundSettings.window("25:00-07:00") == nil && SoundSettings.window("08:00") == nil)
+    }
+
+    /// Turning through the cardinal points clicks once at each; wobbling on one clicks once.
+    @Test func aClickAtEachCardinalPoint() {
+        var clicker = CardinalClicker()
+        var clicks: [Double] = []
+        for step in 0...400 {
+            let heading = Angle.heading(350 + Double(step))   // 350° round past north twice, to 30°
+            if clicker.update(heading: heading) { clicks.append(heading) }
+        }
+        #expect(clicks.count == 5 && clicks.allSatisfy { Int($0) % 90 == 2 }, "\(clicks)")
+        var wobble = CardinalClicker()
+        var wobbleClicks = 0
+        for heading in [85.0, 89, 91, 89.5, 90.5, 91, 92, 91, 92.5, 93] where wobble.update(heading: heading) { wobbleClicks += 1 }
+        #expect(wobbleClicks == 1)
+        #expect(!wobble.update(heading: nil) && !wobble.update(heading: 10), "no heading to trust: start again, no click")
+    }
+
     @Test func aLineThatCannotBeHadIsReportedAndTheRestWork() {
         let gpio = SimulatedGPIO(lineCount: 10)
         var wiring = BoardDescription.GPIOWiring()

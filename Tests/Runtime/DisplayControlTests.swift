@@ -51,6 +51,11 @@ import Testing
         try boat.apply(key: "flipAction", value: .string("nextPage"), file: "c.json")
         #expect(boat.flipAction == .nextPage)
         #expect(throws: ConfigurationError.self) { try boat.apply(key: "flipAction", value: .string("dance"), file: "c.json") }
+        try boat.apply(key: "sounds", value: .object([("offCourse", .string("warble")), ("quietHours", .string("22:00-07:00")),
+                                                        ("cardinalClick", .bool(true))]), file: "c.json")
+        #expect(boat.sounds.chosen[.offCourse] == "warble" && boat.sounds.quietHours?.from == 1320 && boat.sounds.cardinalClick)
+        #expect(throws: ConfigurationError.self) { try boat.apply(key: "sounds", value: .object([("alert", .string("siren"))]), file: "c.json") }
+        #expect(throws: ConfigurationError.self) { try boat.apply(key: "sounds", value: .object([("quietHours", .string("late"))]), file: "c.json") }
         var handheld = Configuration()
         try handheld.apply(key: "use", value: .string("boat"), file: "c.json")
         #expect(handheld.units == .nautical && Configuration().units == .metric)

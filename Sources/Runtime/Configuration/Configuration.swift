@@ -57,6 +57,8 @@ public struct Configuration: Sendable, Equatable {
     public enum FlipAction: String, Sendable, Equatable, CaseIterable {
         case nightTheme, nextPage, none
     }
+    /// What the buzzer plays for each event, the mute, the quiet hours, the cardinal click.
+    var sounds = SoundSettings()
     /// The display settings the command line gave: they win over the choice a key saved.
     public var commandLineDisplay: Set<String> = []
     /// `lodestone screenshot`: draw the page into memory of this size and format instead of a
@@ -136,6 +138,8 @@ public struct Configuration: Sendable, Equatable {
         "page": "the display's first page: compass, position, level, barometer, sky, track or health",
         "units": "\"metric\", \"imperial\" or \"nautical\" (knots, nautical miles; the default for a boat)",
         "theme": "\"day\" or \"night\" (red on black)",
+        "sounds": "an object: a pattern for any of button, longPress, alert, offCourse, level, snapshot, lock, cardinal (one of "
+            + SoundSettings.patternNames + "), mute (true/false), quietHours (\"22:00-07:00\"), cardinalClick (true/false)",
         "flipAction": "what the flip gesture does: \"nightTheme\", \"nextPage\" or \"none\"",
         "loopRateHz": "a number from 10 to 2000",
         "rates": "an object with imu, magnetometer, barometer, gps, processing (Hz)",
@@ -287,6 +291,30 @@ public struct Configuration: Sendable, Equatable {
                 case "processing": processingRateHz = try number(path, 1...1000, rate)
                 default:
                     throw ConfigurationError(file: file, key: path, problem: "unknown key; known keys: \(Self.rateKeys.joined(separator: ", "))")
+                }
+            }
+        case "sounds":
+            guard case .object(let members) = value else { throw fail(key, "an object") }
+            for (name, item) in members {
+                let path = "sounds." + name
+                switch name {
+                case "mute": sounds.mute = try boolean(path, item)
+                case "cardinalClick": sounds.cardinalClick = try boolean(path, item)
+                case "quietHours":
+                    if item == .null { sounds.quietHours = nil; continue }
+                    guard let text = item.stringValue, let window = SoundSettings.window(text) else {
+                        throw ConfigurationError(file: file, key: path, problem: "must be a window of local time, \"22:00-07:00\", or null, found \(describe(item))")
+                    }
+                    sounds.quietHours = window
+                default:
+                    guard let kind = SoundSettings.Kind(rawValue: name) else {
+                        throw ConfigurationError(file: file, key: path, problem: "unknown key; known keys: "
+                                                 + (SoundSettings.Kind.allCases.map(\.rawValue) + ["mute", "quietHours", "cardinalClick"]).joined(separator: ", "))
+                    }
+                    guard let pattern = item.stringValue, SoundSettings.pattern(named: pattern) != nil else {
+                        throw ConfigurationError(file: file, key: path, problem: "must be one of \(SoundSettings.patternNames), found \(describe(item))")
+                    }
+                    sounds.chosen[kind] = pattern
                 }
             }
         case "flipAction":

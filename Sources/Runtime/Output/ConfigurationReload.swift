@@ -41,6 +41,15 @@ extension OutputLoop {
         if let alerts = services.chronicle?.alerts {
             changed += alerts.reloadRules(now: utcNow()).map { "alert \($0)" }
         }
+        if fresh.sounds != running.sounds {
+            services.controls?.sounds = fresh.sounds
+            changed.append("sounds")
+            applied.sounds = fresh.sounds
+        }
+        if fresh.flipAction != running.flipAction {
+            changed.append("flipAction \(running.flipAction.rawValue) -> \(fresh.flipAction.rawValue)")
+            applied.flipAction = fresh.flipAction
+        }
         applyOutputs(fresh, to: &applied, changed: &changed)
         // Everything else is fixed while running: the board, the socket, the data directory...
         let waiting = Configuration.fixedWhileRunning.filter { $0.differs(applied, fresh) }.map(\.name)

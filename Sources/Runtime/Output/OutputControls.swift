@@ -8,18 +8,26 @@ extension OutputLoop {
     func serveControls() {
         guard let controls = services.controls else { return }
         let now = clock.now()
+        if let zone = services.sky?.zone {
+            let local = CivilTime(unixSeconds: utcNow() + Double(zone.offset(at: utcNow())))
+            controls.minuteOfDay = local.hour * 60 + local.minute
+        }
         for (button, event) in controls.update(at: now) {
             let time = utcNow()
             send(Controls.report(button: button, event: event, time: time))
             switch (button, event) {
             case ("bearingLock", .press):
-                if let motion = services.motion { send(motion.toggleLock(time: time)) }
+                if let motion = services.motion {
+                    send(motion.toggleLock(time: time))
+                    controls.signal(.lock, at: now)
+                }
             case ("track", _):
                 if let tracks = services.tracks { trackButton(event, tracks) }
             case ("snapshot", .press):
                 if let chronicle = services.chronicle {
                     send(chronicle.takeSnapshot(SnapshotRequest(name: nil, notes: nil), state: latest, accuracy: positionAccuracy, time: time,
                                                                 activity: services.activity))
+                    controls.signal(.snapshot, at: now)
                 }
             case ("log", .press):
                 if let chronicle = services.chronicle { send(chronicle.logs.toggle(time: time)) }

@@ -91,6 +91,7 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     var savedDisplay: DeviceMemoryFile.DisplayChoice?
     var memory: DeviceMemoryFile?
     var positionSaved = -Double.infinity
+    var cardinalClicker = CardinalClicker()
     /// Gathers what the pages show from the services.
     lazy var displayFeed = DisplayFeed(deviceName: deviceName, services: services,
                                        profile: { [unowned self] in self.adaptive?.profile },

@@ -33,8 +33,14 @@ extension OutputLoop {
         let now = clock.now()
         let time = deviceClock.utc(at: latest.updated)
         if let motion = services.motion {
-            for event in motion.tick(latest, now: now, time: time) { send(event) }
-            if motion.levelReached { services.controls?.signal(.levelTick, at: now) }
+            for event in motion.tick(latest, now: now, time: time) {
+                send(event)
+                if case .event(let report) = event, case .offCourse = report.event { services.controls?.signal(.offCourse, at: now) }
+            }
+            if motion.levelReached { services.controls?.signal(.level, at: now) }
+        }
+        if let controls = services.controls, controls.sounds.cardinalClick, cardinalClicker.update(heading: latest.trustedMagneticHeading) {
+            controls.signal(.cardinal, at: now)
         }
         // The heading sentences go to the NMEA listeners and to the socket's NMEA watchers, as a
         // gpsd with a compass attached passes its sentences (OpenCPN and signalk-server ask so).

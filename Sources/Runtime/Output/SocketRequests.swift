@@ -22,10 +22,13 @@ enum SocketRequests {
         }
         table.route("LOCK", decode: LockRequest.decode) { [unowned loop] request in
             guard let motion = services.motion else { return [.error("this board has no IMU")] }
+            // `lodestone lock` sounds as the button does.
+            services.controls?.signal(.lock, at: loop.clock.now())
             return [motion.lockBearing(request.bearing, time: loop.utcNow())]
         }
         table.route("UNLOCK") { [unowned loop] in
             guard let motion = services.motion else { return [.error("this board has no IMU")] }
+            services.controls?.signal(.lock, at: loop.clock.now())
             return [motion.unlockBearing(time: loop.utcNow())]
         }
         table.route("LEVEL", decode: LevelRequest.decode) { [unowned loop] request in
@@ -49,6 +52,7 @@ enum SocketRequests {
         }
         table.route("SNAPSHOT", decode: SnapshotRequest.decode) { [unowned loop] request in
             guard let chronicle = services.chronicle else { return [.error("snapshots need a data directory")] }
+            services.controls?.signal(.snapshot, at: loop.clock.now())
             return [chronicle.takeSnapshot(request, state: loop.latest, accuracy: loop.positionAccuracy, time: loop.utcNow(),
                                                activity: loop.services.activity)]
         }

@@ -206,7 +206,11 @@ public enum Runner {
         }
         let dataDirectory = c.dataDir ?? Configuration.defaultDataDirectory()
         let services = OutputServices(
-            controls: gpio.map { Controls(wiring: $0.wiring, provider: $0.provider) },
+            controls: gpio.map { gpio in
+                let controls = Controls(wiring: gpio.wiring, provider: gpio.provider)
+                controls.sounds = c.sounds
+                return controls
+            },
             compass: board.magnetometer == nil ? nil : CompassService(pipeline: pipeline, use: c.compassUse, dataDirectory: dataDirectory, now: clock.now()),
             motion: board.imu == nil ? nil : MotionService(dataDirectory: dataDirectory),
             positions: gpsPath == nil ? nil : PositionService(),
