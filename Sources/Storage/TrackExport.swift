@@ -5,11 +5,11 @@ import LodestoneOutputs
 /// Tracks as other tools read them: GPX 1.1 (every GPS app, gpsbabel), CSV and JSON.
 enum TrackExport {
     /// `elevations`: one per point (see `TrackElevation`); computed from the points when nil.
-    static func gpx(name: String, points: [TrackPoint], elevations: [Double]? = nil) -> String {
+    static func gpx(name: String, points: [TrackPoint], elevations: [Double]? = nil, notes: String = "") -> String {
         let elevation = aligned(elevations, points)
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         out += #"<gpx version="1.1" creator="Lodestone" xmlns="http://www.topografix.com/GPX/1/1">"# + "\n"
-        out += "  <trk>\n    <name>\(escape(name))</name>\n    <trkseg>\n"
+        out += "  <trk>\n    <name>\(escape(name))</name>\n" + (notes.isEmpty ? "" : "    <desc>\(escape(notes))</desc>\n") + "    <trkseg>\n"
         for (p, ele) in zip(points, elevation) {
             out += "      <trkpt lat=\"\(fixed(p.latitude, 7))\" lon=\"\(fixed(p.longitude, 7))\">"
             if ele.isFinite { out += "<ele>\(fixed(ele, 1))</ele>" }
@@ -32,9 +32,10 @@ enum TrackExport {
         return out
     }
 
-    static func json(name: String, points: [TrackPoint], statistics: TrackStatistics, elevations: [Double]? = nil) -> String {
+    static func json(name: String, points: [TrackPoint], statistics: TrackStatistics, elevations: [Double]? = nil, notes: String = "") -> String {
         var w = JSONObjectWriter()
         w.string("name", name)
+        if !notes.isEmpty { w.string("notes", notes) }
         w.raw("statistics", statisticsJSON(statistics))
         let list = zip(points, aligned(elevations, points)).map { p, ele -> String in
             var item = JSONObjectWriter()

@@ -16,6 +16,8 @@ public struct TrackStore: Sendable {
         public var elevationGain: Double
         public var points: Int
         public var tags: [String] = []
+        /// The person's notes, written after the fact.
+        public var notes = ""
     }
 
     /// How `list` orders its answer.
@@ -145,7 +147,9 @@ public struct TrackStore: Sendable {
                                   distance: s?["distance"]?.numberValue ?? 0, movingTime: s?["movingTime"]?.numberValue ?? 0,
                                   elevationGain: s?["elevationGain"]?.numberValue ?? 0, points: Int(whole: s?["points"]?.numberValue ?? 0, in: 0...Int(Int32.max)) ?? 0,
                                   tags: json["tags"]?.arrayValue?.compactMap(\.stringValue) ?? [])
-            if query.matches(summary) { result.append(summary) }
+            var annotated = summary
+            annotated.notes = json["notes"]?.stringValue ?? ""
+            if query.matches(annotated) { result.append(annotated) }
         }
         query.sort(&result)
         return (result, warnings)
@@ -172,6 +176,42 @@ public struct TrackStore: Sendable {
     /// Whether a track of that id is stored.
     public func contains(id: String) -> Bool { !id.contains("/") && access(directory + "/" + id + ".track", F_OK) == 0 }
 
+    /// Renames a stored track and sets its notes (nil leaves either as it is), in its summary;
+    /// the points are not touched. A summary missing or damaged is rebuilt from the points first.
+    public func edit(id: String, name: String?, notes: String?) throws(StorageError) -> Summary {
+        guard contains(id: id) else { throw StorageError("no track '\(id)' in \(directory); see 'lodestone track list'") }
+        let summaryPath = directory + "/" + id + ".json"
+        guard var json = (try? readTextFile(summaryPath, limit: 1 << 20)).flatMap({ try? JSONValue.parse($0) }), case .object(var members) = json,
+              json["id"]?.stringValue == id else {
+            // Rebuild from the points, then edit.
+            guard let track = loadReporting(id: id) else { throw StorageError("\(directory)/\(id).track cannot be read") }
+            let statistics = TrackStatistics.of(track.points)
+            var w = JSONObjectWriter()
+            w.string("id", id)
+            w.string("name", name ?? track.name)
+            w.raw("tags", "[]")
+            w.number("started", track.points.first?.time.isFinite == true ? (track.points.first?.time ?? 0) : 0, decimals: 0)
+            w.raw("statistics", TrackExport.statisticsJSON(statistics, includeProfile: false))
+            if let notes { w.string("notes", notes) }
+            guard writeFileAtomically(summaryPath, Array((w.finished + "\n").utf8)) else { throw StorageError("cannot write \(summaryPath)") }
+            return try summary(id: id)
+        }
+        func set(_ key: String, _ value: String) {
+            if let index = members.firstIndex(where: { $0.0 == key }) { members[index].1 = .string(value) } else { members.append((key, .string(value))) }
+        }
+        if let name { set("name", name) }
+        if let notes { set("notes", notes) }
+        json = .object(members)
+        guard writeFileAtomically(summaryPath, Array((json.serialized + "\n").utf8)) else { throw StorageError("cannot write \(summaryPath)") }
+        return try summary(id: id)
+    }
+
+    /// One stored track's summary.
+    public func summary(id: String) throws(StorageError) -> Summary {
+        guard let found = list().first(where: { $0.id == id }) else { throw StorageError("no track '\(id)' in \(directory)") }
+        return found
+    }
+
     public func delete(id: String) -> Bool {
         guard !id.contains("/"), unlink(directory + "/" + id + ".track") == 0 else { return false }
         unlink(directory + "/" + id + ".json")
@@ -180,7 +220,10 @@ public struct TrackStore: Sendable {
 
     /// The track in GPX, CSV or JSON; trimmed for sharing when `privacy` is given.
     public func export(id: String, format: String, privacy: PrivacyTrim? = nil) -> String? {
-        guard let track = load(id: id) else { return nil }
+        guard var track = load(id: id) else { return nil }
+        // The name given after the fact (the summary's) over the one recorded.
+        let summary = try? self.summary(id: id)
+        if let summary, !summary.name.isEmpty { track.name = summary.name }
         // Elevations come from the whole recording, so a trimmed export shows each point at the
         // same height as the full one. Statistics come from the kept points with their times
         // (durations and speeds say nothing about when); the points shown lose their times if asked.
@@ -191,9 +234,9 @@ public struct TrackStore: Sendable {
         let statistics = TrackStatistics.of(kept, elevations: elevations)
         if privacy?.dropTimes == true { for i in kept.indices { kept[i].time = .nan } }
         switch format {
-        case "gpx": return TrackExport.gpx(name: track.name, points: kept, elevations: elevations)
+        case "gpx": return TrackExport.gpx(name: track.name, points: kept, elevations: elevations, notes: summary?.notes ?? "")
         case "csv": return TrackExport.csv(kept, elevations: elevations)
-        case "json": return TrackExport.json(name: track.name, points: kept, statistics: statistics, elevations: elevations)
+        case "json": return TrackExport.json(name: track.name, points: kept, statistics: statistics, elevations: elevations, notes: summary?.notes ?? "")
         default: return nil
         }
     }

@@ -8,13 +8,15 @@ enum Help {
       run       sample the sensors and publish heading, position, pressure (default: simulated board)
       watch     print the live report stream of a running instance, like gpspipe -w
       status    show a running instance's sensor health and scheduler table
-      track     record tracks (start, pause, resume, stop) and list, show, export (GPX), delete them
+      track     record tracks (start, pause, resume, stop) and list, show, export (GPX), edit, delete them
       waypoint  save places, list them by distance, navigate to one, export GPX
       baro      the barometer's reference (QNH or a known altitude), altitude and weather trend
       alert     weather and altitude alerts: list, set (on/off, threshold), history
       history   min, max, mean and a graph of pressure, altitude, temperature over 1h to 7d
       log       logging sessions (start, stop, status) and the stored ones (list, export CSV/JSON)
       snapshot  capture every current value at once; list, show, compare, export (JSON/CSV)
+      export-all  every track, waypoint, log and snapshot in one archive to take away
+      forget-all  delete every stored record (privacy): forget-all --yes
       sky       sunrise, sunset, twilights, golden and blue hours and the next season for a place and date
       seasons   the next equinoxes and solstices and the current season's progress
       passes    satellite passes (the ISS by default) from a local TLE file, SGP4/SDP4

@@ -14,7 +14,8 @@ enum TrackCommand {
                                 [--units metric|imperial|nautical] [--json]
            lodestone track show ID
            lodestone track export ID [--format gpx|csv|json] [--private] [--trim "LAT,LON[,M];..."] [--keep-times]
-           lodestone track delete ID
+           lodestone track edit ID [--name NAME] [--notes TEXT]   (rename ID NAME is the same as --name)
+           lodestone track delete ID [--yes]
            (the stored-track commands take --data-dir DIR)
 
     Recording runs in 'lodestone run': a point every 5 s while moving (or every 1..30 s, or
@@ -22,6 +23,9 @@ enum TrackCommand {
     standing still (no phantom distance), written so that a power cut loses at most the last
     second; after a crash the next start continues the track. The track button on a board's
     GPIO starts and stops it too.
+
+    edit renames a stored track and gives it notes after the fact (the export's name and
+    description). delete asks first on a terminal; elsewhere (a script) it needs --yes.
 
     list finds stored tracks: every word of --search must be in the name, the id or a tag;
     --since and --until take UTC dates (--until is inclusive). export writes GPX 1.1 (for every
@@ -39,10 +43,10 @@ enum TrackCommand {
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: OptionSpec(valued: ["name", "tags", "interval", "socket", "data-dir", "search", "tag", "units",
-                                                                        "since", "until", "min-km", "max-km", "sort", "format", "trim"],
-                                                               flags: ["json", "private", "keep-times"]), command: "track")
+                                                                        "since", "until", "min-km", "max-km", "sort", "format", "trim", "notes"],
+                                                               flags: ["json", "private", "keep-times", "yes"]), command: "track")
         guard let action = options.positional.first else {
-            throw UsageError(message: "track what? start, pause, resume, stop, list, show, export or delete (see 'lodestone track --help')")
+            throw UsageError(message: "track what? start, pause, resume, stop, list, show, export, edit, rename or delete (see 'lodestone track --help')")
         }
         let store = TrackStore(dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory())
         let id = options.positional.count > 1 ? options.positional[1] : nil
@@ -90,6 +94,7 @@ enum TrackCommand {
                     w.number("elevationGain", t.elevationGain, decimals: 1)
                     w.integer("points", t.points)
                     w.raw("tags", "[" + t.tags.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
+                    if !t.notes.isEmpty { w.string("notes", t.notes) }
                     return w.finished
                 }
                 writeOut("[" + items.joined(separator: ",") + "]\n")
@@ -102,9 +107,35 @@ enum TrackCommand {
                 }
             }
             return 0
+        case "edit", "rename":
+            guard let id else { throw UsageError(message: "\(action) which track? give its id from 'lodestone track list'") }
+            let name = action == "rename" ? (options.positional.count > 2 ? options.positional[2] : nil) : options.values["name"]
+            if action == "rename" && name == nil { throw UsageError(message: "rename \(id) to what? 'lodestone track rename ID \"New name\"'") }
+            guard name != nil || options.values["notes"] != nil else { throw UsageError(message: "edit needs --name or --notes") }
+            if let name, name.isEmpty || name.utf8.count > 200 { throw UsageError(message: "a track's name is 1 to 200 bytes") }
+            if let notes = options.values["notes"], notes.utf8.count > 4000 { throw UsageError(message: "notes are at most 4000 bytes") }
+            do {
+                let summary = try store.edit(id: id, name: name, notes: options.values["notes"])
+                writeOut("\(id): \"\(summary.name)\"" + (summary.notes.isEmpty ? "" : ", notes: \(summary.notes)") + "\n")
+                return 0
+            } catch {
+                Log.error(error.description)
+                return 1
+            }
         case "show", "export", "delete":
             guard let id else { throw UsageError(message: "\(action) which track? give its id from 'lodestone track list'") }
             if action == "delete" {
+                guard let summary = try? store.summary(id: id) else { Log.error("no track '\(id)' in \(store.directory)"); return 1 }
+                if !options.flags.contains("yes") {
+                    let what = "\(id) \"\(summary.name)\" (\(fixed(summary.distance / 1000, 2)) km, \(summary.points) points)"
+                    guard Confirmation.isInteractive else {
+                        throw UsageError(message: "deleting \(what) cannot be undone: give --yes to delete without a terminal to ask on")
+                    }
+                    guard Confirmation.ask("Delete \(what)? This cannot be undone. [y/N] ") else {
+                        writeOut("kept \(id)\n")
+                        return 1
+                    }
+                }
                 guard store.delete(id: id) else { Log.error("no track '\(id)' in \(store.directory)"); return 1 }
                 writeOut("deleted \(id)\n")
                 return 0

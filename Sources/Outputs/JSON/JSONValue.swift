@@ -197,3 +197,17 @@ struct JSONParser {
         return value
     }
 }
+
+extension JSONValue {
+    /// The value as JSON text again (members in their order), for files edited in place.
+    public var serialized: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .number(let n): return n.isFinite ? (n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(describing: n)) : "null"
+        case .string(let s): return JSONObjectWriter.quoted(s)
+        case .array(let items): return "[" + items.map(\.serialized).joined(separator: ",") + "]"
+        case .object(let members): return "{" + members.map { JSONObjectWriter.quoted($0.0) + ":" + $0.1.serialized }.joined(separator: ",") + "}"
+        }
+    }
+}
