@@ -12,11 +12,16 @@ import Testing
         return path + "/Screens/"
     }()
 
-    static func render(_ page: DisplayPage, width: Int, height: Int, format: PixelFormat, theme: Theme = .day) -> MemoryFramebuffer {
+    /// The page as the device draws it (`graphics`), or in text cells only.
+    static func render(_ page: DisplayPage, width: Int, height: Int, format: PixelFormat, theme: Theme = .day, graphics: Bool = true) -> MemoryFramebuffer {
         let frame = MemoryFramebuffer(width: width, height: height, format: format)
         let layout = FramebufferLayout(width: width, height: height)
-        FramebufferRenderer.draw(page.draw(DisplayFixtures.walk, columns: layout.columns, rows: layout.rows, large: true),
-                                 theme: theme, layout: layout, on: frame)
+        if graphics {
+            GraphicPages.draw(page, DisplayFixtures.walk, theme: theme, on: frame)
+        } else {
+            FramebufferRenderer.draw(page.draw(DisplayFixtures.walk, columns: layout.columns, rows: layout.rows, large: true),
+                                     theme: theme, layout: layout, on: frame)
+        }
         return frame
     }
 
@@ -60,7 +65,7 @@ import Testing
     /// on a mono one; nothing is drawn past the cells.
     @Test(arguments: [(320, 240, PixelFormat.rgb565), (128, 64, .mono)])
     func theHeadingIsLargeAtTheTop(width: Int, height: Int, format: PixelFormat) {
-        let frame = Self.render(.compass, width: width, height: height, format: format)
+        let frame = Self.render(.compass, width: width, height: height, format: format, graphics: false)
         let layout = FramebufferLayout(width: width, height: height)
         let top = FramebufferLayout.cellHeight * layout.scale, bottom = top + 2 * FramebufferLayout.cellHeight * layout.scale
         var lit = 0, tallest = 0
@@ -145,7 +150,10 @@ import Testing
     @Test(arguments: [("sky-480x320", DisplayPage.sky, 480, 320, PixelFormat.xrgb8888, Theme.day),
                       ("compass-128x64-mono", .compass, 128, 64, .mono, .day),
                       ("barometer-320x240-night", .barometer, 320, 240, .rgb565, .night),
-                      ("level-240x240", .level, 240, 240, .rgb565, .day)])
+                      ("level-240x240", .level, 240, 240, .rgb565, .day),
+                      ("compass-480x320", .compass, 480, 320, .rgb565, .day),
+                      ("compass-800x480-night", .compass, 800, 480, .rgb565, .night),
+                      ("barometer-800x480", .barometer, 800, 480, .rgb565, .day)])
     func pagesMatchTheReferenceImages(name: String, page: DisplayPage, width: Int, height: Int, format: PixelFormat, theme: Theme) throws {
         let png = PNGEncoder.encode(Self.render(page, width: width, height: height, format: format, theme: theme))
         let path = Self.screens + name + ".png"

@@ -162,8 +162,7 @@ final class DisplayTarget {
             let size = Self.terminalSize()
             writeOut(renderer.frame(page.draw(model, columns: size.columns, rows: size.rows, keys: readsKeys), theme: theme))
         case .framebuffer(let screen, let back, let screenshot):
-            let layout = FramebufferLayout(width: screen.width, height: screen.height)
-            FramebufferRenderer.draw(page.draw(model, columns: layout.columns, rows: layout.rows, large: true), theme: theme, layout: layout, on: back)
+            GraphicPages.draw(page, model, theme: theme, on: back)
             back.present(on: screen)
             if let screenshot { writeFileAtomically(screenshot, screen.ppm()) }
         }

@@ -1,0 +1,40 @@
+import LodestoneHAL
+
+/// The framebuffer's pages: the compass, the level and the barometer drawn as graphics on
+/// panels from 240 x 160 up (a 128 x 64 mono LCD keeps its text cells, which read better at
+/// that size), the other pages in text cells. The header is the text pages' own.
+public enum GraphicPages {
+    /// Whether `page` is drawn as graphics on a panel of this layout.
+    public static func drawsGraphics(_ page: DisplayPage, layout: FramebufferLayout) -> Bool {
+        layout.scale >= 2 && [.compass, .level, .barometer].contains(page)
+    }
+
+    /// Draws `page` on `target`: graphics where they serve, text cells otherwise.
+    public static func draw(_ page: DisplayPage, _ model: DisplayModel, theme: Theme, on target: any Framebuffer) {
+        let layout = FramebufferLayout(width: target.width, height: target.height)
+        guard drawsGraphics(page, layout: layout) else {
+            FramebufferRenderer.draw(page.draw(model, columns: layout.columns, rows: layout.rows, large: true), theme: theme, layout: layout, on: target)
+            return
+        }
+        // The header alone (one row of cells), then the drawing under it.
+        FramebufferRenderer.draw(page.draw(model, columns: layout.columns, rows: 1), theme: theme, layout: layout, on: target)
+        let canvas = Canvas(target: target, theme: theme)
+        let header = FramebufferLayout.cellHeight * layout.scale
+        // The words beside a drawing grow with the panel (a 800 x 480 panel reads at arm's length).
+        let textScale = max(layout.scale, target.height / 160)
+        switch page {
+        case .compass:
+            CompassDial.draw(model, canvas: canvas,
+                             geometry: CompassDial.Geometry(width: target.width, height: target.height, header: header, textScale: textScale),
+                             textScale: textScale)
+        case .level:
+            LevelDial.draw(model, canvas: canvas,
+                           geometry: LevelDial.Geometry(width: target.width, height: target.height, header: header, textScale: textScale),
+                           textScale: textScale)
+        case .barometer:
+            PressureGraphs.draw(model, canvas: canvas, top: header, textScale: textScale)
+        default:
+            break
+        }
+    }
+}
