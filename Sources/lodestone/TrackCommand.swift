@@ -12,7 +12,7 @@ enum TrackCommand {
            lodestone track list [--search TEXT] [--tag TAG] [--since YYYY-MM-DD] [--until YYYY-MM-DD]
                                 [--min-km KM] [--max-km KM] [--sort newest|oldest|longest|shortest|name]
                                 [--units metric|imperial|nautical] [--json]
-           lodestone track show ID
+           lodestone track show ID [--plot [--out FILE.png] [--size WxH] [--heading-up] [--units SET] [--theme day|night]]
            lodestone track export ID [--format gpx|csv|json] [--private] [--trim "LAT,LON[,M];..."] [--keep-times]
            lodestone track edit ID [--name NAME] [--notes TEXT]   (rename ID NAME is the same as --name)
            lodestone track delete ID [--yes]
@@ -23,6 +23,11 @@ enum TrackCommand {
     standing still (no phantom distance), written so that a power cut loses at most the last
     second; after a crash the next start continues the track. The track button on a board's
     GPIO starts and stops it too.
+
+    show --plot draws the track as the device's track page does: the path with its start (S),
+    end (@) and the waypoints near it, north (or the last leg's course, --heading-up) up, a
+    scale bar, the elevation profile and the kilometre splits; to the terminal, or to a PNG
+    with --out (default 800x480).
 
     edit renames a stored track and gives it notes after the fact (the export's name and
     description). delete asks first on a terminal; elsewhere (a script) it needs --yes.
@@ -43,8 +48,8 @@ enum TrackCommand {
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: OptionSpec(valued: ["name", "tags", "interval", "socket", "data-dir", "search", "tag", "units",
-                                                                        "since", "until", "min-km", "max-km", "sort", "format", "trim", "notes"],
-                                                               flags: ["json", "private", "keep-times", "yes"]), command: "track")
+                                                                        "since", "until", "min-km", "max-km", "sort", "format", "trim", "notes", "out", "size", "theme"],
+                                                               flags: ["json", "private", "keep-times", "yes", "plot", "heading-up"]), command: "track")
         guard let action = options.positional.first else {
             throw UsageError(message: "track what? start, pause, resume, stop, list, show, export, edit, rename or delete (see 'lodestone track --help')")
         }
@@ -140,6 +145,7 @@ enum TrackCommand {
                 writeOut("deleted \(id)\n")
                 return 0
             }
+            if action == "show" && options.flags.contains("plot") { return try TrackPlotCommand.run(id: id, store: store, options: options) }
             let format = action == "show" ? "json" : (options.values["format"] ?? "gpx")
             guard ["gpx", "csv", "json"].contains(format) else { throw UsageError(message: "--format takes gpx, csv or json") }
             guard store.contains(id: id) else {

@@ -79,6 +79,19 @@ enum DisplayFixtures {
         track.averageSpeed = 0.97
         track.elevationGain = 431
         track.elevationLoss = 22
+        // A climb north-east from Interlaken, zigzagging up: 5.2 km, with a summit waypoint.
+        track.path = (0...120).map { (i: Int) -> (latitude: Double, longitude: Double) in
+            let t = Double(i) / 120.0
+            let latitude: Double = 46.6863 + 0.012 * t + 0.0015 * sin(t * 40.0)
+            return (latitude, 7.8635 + 0.018 * t)
+        }
+        track.here = track.path.last
+        track.waypoints = [("Harder Kulm", 46.6990, 7.8840)]
+        track.profile = (0...100).map { (step: Int) -> Double in
+            let along = Double(step)
+            return 570.0 + 4.31 * along - 8.0 * sin(along / 7.0)
+        }
+        track.splits = [1_080, 1_140, 1_260, 1_020, 1_200]
         model.track = track
         model.navigation = DisplayModel.NavigationPanel(waypoint: "Summit", distance: 2_900, bearing: 28, relativeBearing: -16, eta: 3_000)
         model.health.profile = "walking"

@@ -153,7 +153,8 @@ import Testing
                       ("level-240x240", .level, 240, 240, .rgb565, .day),
                       ("compass-480x320", .compass, 480, 320, .rgb565, .day),
                       ("compass-800x480-night", .compass, 800, 480, .rgb565, .night),
-                      ("barometer-800x480", .barometer, 800, 480, .rgb565, .day)])
+                      ("barometer-800x480", .barometer, 800, 480, .rgb565, .day),
+                      ("track-480x320", .track, 480, 320, .rgb565, .day)])
     func pagesMatchTheReferenceImages(name: String, page: DisplayPage, width: Int, height: Int, format: PixelFormat, theme: Theme) throws {
         let png = PNGEncoder.encode(Self.render(page, width: width, height: height, format: format, theme: theme))
         let path = Self.screens + name + ".png"

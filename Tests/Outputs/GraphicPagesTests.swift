@@ -120,4 +120,38 @@ import Testing
         let g = CompassDial.Geometry(width: 1920, height: 1080, header: Self.header(1920, 1080), textScale: Self.textScale(1920, 1080))
         #expect(Font5x7.height * g.digitScale >= 1080 / 5 && g.radius > 450, "\(g)")
     }
+
+    /// The track page: the start, the position now and the waypoint where the plot puts them,
+    /// in their inks; heading up turns the map (a point east of the centre goes to the top).
+    @Test(arguments: sizes)
+    func theTrackIsDrawnWhereTheMapPutsIt(width: Int, height: Int) throws {
+        let model = DisplayFixtures.walk
+        let track = try #require(model.track)
+        let frame = Self.draw(.track, model, width: width, height: height)
+        let textScale = Self.textScale(width, height), lineHeight = FramebufferLayout.cellHeight * textScale
+        let top = Self.header(width, height) + textScale + 2 * lineHeight + textScale
+        let profile = max(lineHeight * 2, (height - top) / 5)
+        let mapHeight = height - top - profile - textScale * 2
+        let plot = TrackPlot(points: track.path, marks: track.waypoints.map { ($0.latitude, $0.longitude) } + (track.here.map { [$0] } ?? []),
+                             width: Double(width), height: Double(mapHeight))
+        func pixel(_ place: (latitude: Double, longitude: Double)) -> (Int, Int) {
+            let p = plot.position(latitude: place.latitude, longitude: place.longitude)
+            return (Int(p.x.rounded()), top + Int(p.y.rounded()))
+        }
+        let start = pixel(try #require(track.path.first)), here = pixel(try #require(track.here))
+        #expect(Self.isInk(frame, start.0, start.1, .good), "the start at \(start)")
+        #expect(Self.isInk(frame, here.0, here.1, .accent), "the position now at \(here)")
+        let summit = pixel((46.6990, 7.8840))
+        #expect(Self.isInk(frame, summit.0, summit.1, .warning), "the waypoint at \(summit)")
+        #expect(plot.contains(plot.position(latitude: 46.6863, longitude: 7.8635)) && [1.0, 2, 5].contains(plot.scaleBarMetres / pow(10, floor(log10(plot.scaleBarMetres)))))
+        let up = TrackPlot(points: [(46.0, 7.0), (46.0, 7.01)], width: 100, height: 100, headingUp: 90)
+        #expect(up.position(latitude: 46.0, longitude: 7.01).y < 50 && abs(up.position(latitude: 46.0, longitude: 7.01).x - 50) < 1)
+    }
+
+    /// In text cells (a terminal): S, @, the waypoint's initial, north, a scale bar and the splits.
+    @Test func theTrackInTextCells() {
+        let text = DisplayPage.track.draw(DisplayFixtures.walk, columns: 80, rows: 30).text
+        #expect(text.contains("S") && text.contains("@") && text.contains("H") && text.contains("N↑"), "\(text)")
+        #expect(text.contains("|--") && text.contains("splits  1: 18:00") && text.contains("·"), "\(text)")
+    }
 }

@@ -87,6 +87,15 @@ public struct DisplayModel: Sendable {
         public var averageSpeed = Double.nan
         public var elevationGain = 0.0
         public var elevationLoss = 0.0
+        /// The path (at most a few hundred points, thinned evenly), the position now, the
+        /// saved waypoints within reach, the elevation profile (m) and the kilometre splits (s).
+        public var path: [(latitude: Double, longitude: Double)] = []
+        public var here: (latitude: Double, longitude: Double)?
+        public var waypoints: [(name: String, latitude: Double, longitude: Double)] = []
+        public var profile: [Double] = []
+        public var splits: [Double] = []
+        /// Heading-up (the heading) or north-up (nil).
+        public var headingUp: Double?
         public init() {}
     }
 

@@ -67,7 +67,8 @@ final class DisplayFeed {
         }
         // The sky's figures are the costliest: only for the page that shows them.
         if page == .sky { model.sky = sky?.panel(latest, time: time) }
-        model.track = tracks.map(trackPanel)
+        model.track = tracks.map { trackPanel($0, plot: page == .track) }
+        if latest.fix.hasPosition { model.track?.here = (latest.fix.latitude, latest.fix.longitude) }
         model.health.profile = profile()
         (model.health.clients, model.health.loop, model.health.tasks) = health()
         model.health.log = Log.recent(4)
@@ -95,7 +96,7 @@ final class DisplayFeed {
     }
 
     /// The recording's figures; the statistics are recomputed only when points were added.
-    private func trackPanel(_ tracks: TrackService) -> DisplayModel.TrackPanel {
+    private func trackPanel(_ tracks: TrackService, plot: Bool) -> DisplayModel.TrackPanel {
         var panel = DisplayModel.TrackPanel()
         panel.state = tracks.state.rawValue
         panel.autoPaused = tracks.autoPaused
@@ -112,6 +113,24 @@ final class DisplayFeed {
         panel.averageSpeed = statistics.averageMovingSpeed
         panel.elevationGain = statistics.elevationGain
         panel.elevationLoss = statistics.elevationLoss
+        guard plot else { return panel }
+        panel.profile = statistics.profile.map(\.altitude)
+        panel.splits = statistics.splits
+        let points = recording.points
+        let step = max(1, points.count / Self.plottedPoints)
+        panel.path = stride(from: 0, to: points.count, by: step).map { (points[$0].latitude, points[$0].longitude) }
+        if let last = points.last { panel.path.append((last.latitude, last.longitude)) }
+        if let waypoints { panel.waypoints = nearbyWaypoints(waypoints, around: panel.path) }
         return panel
+    }
+
+    /// Enough points to draw the path's shape on any panel, few enough to draw it each second.
+    static let plottedPoints = 400
+
+    /// The saved waypoints within 2 km of the path (the ones a person on it may head for).
+    private func nearbyWaypoints(_ service: WaypointService, around path: [(latitude: Double, longitude: Double)]) -> [(name: String, latitude: Double, longitude: Double)] {
+        guard let last = path.last else { return [] }
+        let near = Navigation.sorted(service.store.load(), latitude: last.latitude, longitude: last.longitude).filter { $0.distance < 2_000 }
+        return near.prefix(5).map { ($0.waypoint.name, $0.waypoint.latitude, $0.waypoint.longitude) }
     }
 }

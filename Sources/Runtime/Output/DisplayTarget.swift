@@ -168,3 +168,6 @@ final class DisplayTarget {
         }
     }
 }
+
+/// The terminal's size in cells, for commands that draw to it (80 x 24 when it cannot be asked).
+public func terminalCells() -> (columns: Int, rows: Int) { DisplayTarget.terminalSize() }

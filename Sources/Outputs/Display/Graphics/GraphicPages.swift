@@ -1,12 +1,12 @@
 import LodestoneHAL
 
-/// The framebuffer's pages: the compass, the level and the barometer drawn as graphics on
+/// The framebuffer's pages: the compass, the level, the barometer and the track drawn as graphics on
 /// panels from 240 x 160 up (a 128 x 64 mono LCD keeps its text cells, which read better at
 /// that size), the other pages in text cells. The header is the text pages' own.
 public enum GraphicPages {
     /// Whether `page` is drawn as graphics on a panel of this layout.
     public static func drawsGraphics(_ page: DisplayPage, layout: FramebufferLayout) -> Bool {
-        layout.scale >= 2 && [.compass, .level, .barometer].contains(page)
+        layout.scale >= 2 && [.compass, .level, .barometer, .track].contains(page)
     }
 
     /// Draws `page` on `target`: graphics where they serve, text cells otherwise.
@@ -33,6 +33,8 @@ public enum GraphicPages {
                            textScale: textScale)
         case .barometer:
             PressureGraphs.draw(model, canvas: canvas, top: header, textScale: textScale)
+        case .track:
+            TrackDrawing.draw(model, canvas: canvas, top: header, textScale: textScale)
         default:
             break
         }

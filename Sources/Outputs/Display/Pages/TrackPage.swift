@@ -27,5 +27,12 @@ enum TrackPage {
         if let way = model.navigation {
             page.line("To \(way.waypoint) \(units.distance(way.distance)) \(fixed(way.bearing, 0))°", ink: .accent)
         }
+        // The path itself, and its elevation profile, in what rows are left.
+        let profile = TrackMap.profile(track, units: units, columns: page.columns)
+        let mapRows = page.remaining - profile.count
+        if mapRows >= 5 {
+            for (text, ink) in TrackMap.lines(track, units: units, columns: page.columns, rows: mapRows) { page.line(text, ink: ink) }
+        }
+        for line in profile { page.line(line, ink: .dim) }
     }
 }

@@ -1,0 +1,106 @@
+import Glibc
+import LodestoneCore
+import LodestoneDomain
+
+/// The track page drawn on a panel: the recording's figures at the top, the path as a line
+/// (north up, or heading up) with the start (green), the position now (amber) and the
+/// waypoints near it (their initials), a north arrow and a scale bar, and under it the
+/// elevation profile filled, with a tick at each kilometre's split.
+enum TrackDrawing {
+    static func draw(_ model: DisplayModel, canvas: Canvas, top: Int, textScale: Int) {
+        let lineHeight = FramebufferLayout.cellHeight * textScale
+        guard let track = model.track else {
+            canvas.text("TRACKS NEED A DATA DIRECTORY", x: textScale, y: top + textScale, scale: textScale, ink: .warning)
+            return
+        }
+        let units = model.units
+        var y = top + textScale
+        let state = (track.state + (track.autoPaused ? " auto-paused" : "")).uppercased() + (track.name.map { "  " + $0 } ?? "")
+        canvas.text(state, x: textScale, y: y, scale: textScale, ink: track.state == "recording" ? .good : .accent)
+        y += lineHeight
+        guard track.state != "stopped", !track.path.isEmpty else {
+            canvas.text(track.state == "stopped" ? "PRESS TRACK TO START" : "WAITING FOR THE FIRST POINT", x: textScale, y: y, scale: textScale, ink: .dim)
+            return
+        }
+        let figures = "\(units.distance(track.distance))  \(countdown(track.elapsed, compact: true))  +\(units.altitude(track.elevationGain)) -\(units.altitude(track.elevationLoss))"
+        canvas.text(figures.uppercased(), x: textScale, y: y, scale: textScale, ink: .text)
+        y += lineHeight + textScale
+        let profileHeight = track.profile.count > 1 ? max(lineHeight * 2, (canvas.height - y) / 5) : 0
+        let mapHeight = canvas.height - y - profileHeight - (profileHeight > 0 ? textScale * 2 : 0)
+        guard mapHeight > lineHeight * 2 else { return }
+        drawMap(track, units: units, canvas: canvas, x: 0, y: y, width: canvas.width, height: mapHeight, textScale: textScale)
+        if profileHeight > 0 {
+            drawProfile(track, units: units, canvas: canvas, x: textScale, y: canvas.height - profileHeight, width: canvas.width - textScale * 2,
+                        height: profileHeight - textScale, textScale: textScale)
+        }
+    }
+
+    static func drawMap(_ track: DisplayModel.TrackPanel, units: Units, canvas: Canvas, x: Int, y: Int, width: Int, height: Int, textScale: Int) {
+        let marks = track.waypoints.map { ($0.latitude, $0.longitude) } + (track.here.map { [$0] } ?? [])
+        let plot = TrackPlot(points: track.path, marks: marks, width: Double(width), height: Double(height), headingUp: track.headingUp)
+        func at(_ latitude: Double, _ longitude: Double) -> (Int, Int) {
+            let p = plot.position(latitude: latitude, longitude: longitude)
+            return (x + Int(p.x.rounded()), y + Int(p.y.rounded()))
+        }
+        for (a, b) in zip(track.path, track.path.dropFirst()) {
+            let (ax, ay) = at(a.latitude, a.longitude), (bx, by) = at(b.latitude, b.longitude)
+            canvas.line(ax, ay, bx, by, ink: .text, thickness: max(1, textScale / 2 + 1))
+        }
+        let dot = max(3, textScale * 2)
+        for w in track.waypoints {
+            let (wx, wy) = at(w.latitude, w.longitude)
+            canvas.rect(x: wx - dot / 2, y: wy - dot / 2, width: dot, height: dot, ink: .warning)
+            // The name beside the mark, on its left when the right would cut it.
+            let name = String(w.name.prefix(12)).uppercased()
+            let nameWidth = Canvas.textWidth(name, scale: textScale)
+            let nameX = wx + dot + nameWidth <= x + width ? wx + dot : wx - dot - nameWidth
+            canvas.text(name, x: nameX, y: wy - Font5x7.height * textScale / 2, scale: textScale, ink: .warning)
+        }
+        if let start = track.path.first {
+            let (sx, sy) = at(start.latitude, start.longitude)
+            canvas.disc(cx: sx, cy: sy, radius: dot, ink: .good)
+        }
+        if let here = track.here ?? track.path.last {
+            let (hx, hy) = at(here.latitude, here.longitude)
+            canvas.disc(cx: hx, cy: hy, radius: dot + 1, ink: .accent)
+        }
+        // North: an arrow in the top left corner (the scale bar is under it), turned with the map.
+        let arrow = max(8, textScale * 6)
+        let (nx, ny) = (x + arrow + textScale * 2, y + arrow * 2 + textScale)
+        canvas.radial(cx: nx, cy: ny, angle: -plot.rotation, from: -Double(arrow) / 2, to: Double(arrow), ink: .accent, thickness: 2)
+        canvas.text("N", centredAt: nx - Int(Double(arrow) * 1.7 * sinDegrees(plot.rotation)), ny - Int(Double(arrow) * 1.7 * cosDegrees(plot.rotation)),
+                    scale: textScale, ink: .accent)
+        // The scale bar, bottom left.
+        let bar = Int(plot.scaleBarUnits.rounded())
+        let by = y + height - textScale * 2
+        canvas.rect(x: x + textScale * 2, y: by, width: bar, height: max(2, textScale), ink: .text)
+        canvas.text(units.distance(plot.scaleBarMetres).uppercased(), x: x + textScale * 3 + bar, y: by - Font5x7.height * textScale / 2,
+                    scale: textScale, ink: .dim)
+    }
+
+    static func drawProfile(_ track: DisplayModel.TrackPanel, units: Units, canvas: Canvas, x: Int, y: Int, width: Int, height: Int, textScale: Int) {
+        let known = track.profile.filter(\.isFinite)
+        guard let low = known.min(), let high = known.max(), width > 8, height > 4 else { return }
+        let span = max(high - low, 10)
+        let count = track.profile.count
+        for column in 0..<width {
+            let value = track.profile[min(count - 1, column * count / width)]
+            guard value.isFinite else { continue }
+            let top = y + height - 1 - Int(((value - low) / span * Double(height - 1)).rounded())
+            canvas.rect(x: x + column, y: top, width: 1, height: y + height - top, ink: .dim)
+        }
+        canvas.line(x, y + height, x + width, y + height, ink: .text)
+        // A tick under the profile at each whole kilometre (the splits' ends).
+        if track.distance > 0 {
+            for kilometre in 1...max(1, track.splits.count) where Double(kilometre) * 1000 < track.distance {
+                let tx = x + Int(Double(kilometre) * 1000 / track.distance * Double(width))
+                canvas.line(tx, y + height - textScale * 2, tx, y + height + textScale, ink: .accent)
+            }
+        }
+        canvas.text(units.altitude(high).uppercased(), x: x, y: y, scale: textScale, ink: .text)
+        canvas.text(units.altitude(low).uppercased(), x: x, y: y + height - Font5x7.height * textScale - textScale, scale: textScale, ink: .text)
+    }
+
+    static func sinDegrees(_ d: Double) -> Double { sin(d * .pi / 180) }
+    static func cosDegrees(_ d: Double) -> Double { cos(d * .pi / 180) }
+}
