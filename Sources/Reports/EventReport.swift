@@ -25,6 +25,8 @@ public enum Event: Sendable {
     case bearingLock(bearing: Double?)
     case offCourse(deviation: Double, bearing: Double)
     case onCourse(bearing: Double)
+    /// Taking the person back: they left the recorded path (or came back to it).
+    case offTrack(active: Bool, crossTrack: Double)
     case alert(AlertRules.Alert)
     /// A sun event passed (sunrise, the golden hour...) at `at`, told in the local zone.
     case sky(kind: String, at: Double, zone: TimeZoneRules)

@@ -32,6 +32,9 @@ public struct WaypointReport: Sendable {
     public var relativeBearing: Double?
     public var timeToGo: Double?
     public var message: String?
+    /// While taking the person back along the track: the distance left to the start along it,
+    /// the distance from the path, and whether that is off track.
+    public var backtrack: (remaining: Double, crossTrack: Double, offTrack: Bool)?
     public init(waypoint: Waypoint?, bearing: Double? = nil, distance: Double? = nil, relativeBearing: Double? = nil,
                 timeToGo: Double? = nil, message: String?) {
         (self.waypoint, self.bearing, self.distance, self.relativeBearing, self.timeToGo, self.message)

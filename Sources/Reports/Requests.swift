@@ -37,6 +37,8 @@ public enum WaypointRequest: Sendable, Equatable {
     /// A waypoint given by coordinates has the elevation given, or none; one saved at the
     /// current position has the fix's altitude.
     case add(name: String, latitude: Double?, longitude: Double?, elevation: Double? = nil, symbol: String?, notes: String?)
+    /// Take me back along the recorded track to its start.
+    case back
     case goto(name: String)
     case nearest, stop
 }

@@ -9,6 +9,13 @@ final class WaypointService {
     let store: WaypointStore
     private(set) var target: Waypoint?
     private(set) var navigation: Navigation?
+    /// Taking the person back along a recorded path, and the latest guidance.
+    private(set) var backtrack: Backtrack?
+    private(set) var guidance: Backtrack.Guidance?
+    /// The path's point the way back leads to now.
+    private var backPoint: Waypoint?
+    /// EVENTs waiting (off track and back on), taken by `takeEvents`.
+    private var events: [Report] = []
 
     init(store: WaypointStore) { self.store = store }
 
@@ -32,6 +39,8 @@ final class WaypointService {
                 return .error("no waypoint named '\(name)': see 'lodestone waypoint list'")
             }
             target = waypoint
+            backtrack = nil
+            guidance = nil
             update(state)
             return report(message: "navigating to '\(name)'")
         case .nearest:
@@ -44,14 +53,51 @@ final class WaypointService {
         case .stop:
             target = nil
             navigation = nil
+            backtrack = nil
+            guidance = nil
+            backPoint = nil
             return report(message: "navigation stopped")
+        case .back:
+            return .error("the way back needs a recorded track: start one with 'lodestone track start'")
         case .report:
             return report(message: nil)
         }
     }
 
-    /// Recomputes the way to the target from the newest fix and heading.
-    func update(_ state: NavigationState) {
+    /// Starts taking the person back along `path` (from its start to here) to its start.
+    func startBacktrack(path: [(latitude: Double, longitude: Double)], state: NavigationState, time: Double) -> Report {
+        guard let back = Backtrack(path: path) else { return .error("the track has too few points to lead back along") }
+        backtrack = back
+        target = nil
+        navigation = nil
+        guidance = nil
+        update(state, time: time)
+        return report(message: "taking you back along \(fixed(back.length / 1000, 2)) km to the start")
+    }
+
+    /// Whether there is anything to navigate to (a waypoint or the way back).
+    var isNavigating: Bool { target != nil || backtrack != nil }
+
+    func takeEvents() -> [Report] {
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    /// Recomputes the way to the target (or along the track) from the newest fix and heading.
+    func update(_ state: NavigationState, time: Double = 0) {
+        if var back = backtrack, state.fix.hasPosition {
+            let wasOff = guidance?.offTrack ?? false
+            let now = back.update(latitude: state.fix.latitude, longitude: state.fix.longitude)
+            backtrack = back
+            guidance = now
+            if now.offTrack != wasOff { events.append(.event(EventReport(.offTrack(active: now.offTrack, crossTrack: now.crossTrack), time: time))) }
+            let point = Waypoint(name: "the way back", latitude: now.target.latitude, longitude: now.target.longitude)
+            backPoint = point
+            let heading = state.trueHeading ?? state.attitude?.magneticHeading
+            navigation = Navigation.to(point, latitude: state.fix.latitude, longitude: state.fix.longitude, heading: heading,
+                                       speed: state.fix.speed.isFinite ? state.fix.speed : nil)
+            return
+        }
         guard let target, state.fix.hasPosition else { return }
         let heading = state.trueHeading ?? state.attitude?.magneticHeading
         navigation = Navigation.to(target, latitude: state.fix.latitude, longitude: state.fix.longitude, heading: heading,
@@ -60,7 +106,13 @@ final class WaypointService {
 
     /// WAYPOINT: the target and the way to it.
     func report(message: String?) -> Report {
-        .waypoint(WaypointReport(waypoint: target, bearing: navigation?.bearing, distance: navigation?.distance,
-                                 relativeBearing: navigation?.relativeBearing, timeToGo: navigation?.timeToGo, message: message))
+        var report = WaypointReport(waypoint: target ?? (backtrack == nil ? nil : backPoint), bearing: navigation?.bearing, distance: navigation?.distance,
+                                    relativeBearing: navigation?.relativeBearing, timeToGo: navigation?.timeToGo, message: message)
+        if backtrack != nil, let guidance {
+            report.backtrack = (guidance.remaining, guidance.crossTrack, guidance.offTrack)
+            // The time to the start, not to the next point, at the current speed.
+            if let eta = navigation?.timeToGo, let distance = navigation?.distance, distance > 0 { report.timeToGo = eta * guidance.remaining / distance }
+        }
+        return .waypoint(report)
     }
 }

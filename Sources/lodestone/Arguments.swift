@@ -18,6 +18,14 @@ struct Options {
     var flags: Set<String> = []
     var positional: [String] = []
 
+    /// The named options as arguments again, to hand to another command.
+    func passThrough(_ names: [String]) -> ArraySlice<String> {
+        ArraySlice(names.flatMap { name -> [String] in
+            if let value = values[name] { return ["--" + name, value] }
+            return flags.contains(name) ? ["--" + name] : []
+        })
+    }
+
     init(_ arguments: ArraySlice<String>, spec: OptionSpec, command: String) throws(UsageError) {
         var rest = arguments
         while let argument = rest.popFirst() {

@@ -9,6 +9,7 @@ enum TrackCommand {
     static let help = """
     Usage: lodestone track start [--name NAME] [--tags a,b] [--interval 1..30|adaptive] [--socket PATH]
            lodestone track pause | resume | stop   [--socket PATH]
+           lodestone track back                    [--socket PATH]   (take me back along it to the start)
            lodestone track list [--search TEXT] [--tag TAG] [--since YYYY-MM-DD] [--until YYYY-MM-DD]
                                 [--min-km KM] [--max-km KM] [--sort newest|oldest|longest|shortest|name]
                                 [--units metric|imperial|nautical] [--json]
@@ -112,6 +113,9 @@ enum TrackCommand {
                 }
             }
             return 0
+        case "back":
+            // The way back is navigation, answered as WAYPOINT (see 'lodestone waypoint back').
+            return try WaypointCommand.main(["back"] + options.passThrough(["socket", "json"]))
         case "edit", "rename":
             guard let id else { throw UsageError(message: "\(action) which track? give its id from 'lodestone track list'") }
             let name = action == "rename" ? (options.positional.count > 2 ? options.positional[2] : nil) : options.values["name"]

@@ -7,7 +7,7 @@ import LodestoneRuntime
 enum WaypointCommand {
     static let help = """
     Usage: lodestone waypoint add NAME [--lat L --lon L [--ele M]] [--symbol SYM] [--notes TEXT] [--socket PATH]
-           lodestone waypoint goto NAME | stop                    [--socket PATH]
+           lodestone waypoint goto NAME | back | stop             [--socket PATH]
            lodestone waypoint nearest [--lat L --lon L] [--json]  [--socket PATH] [--data-dir DIR]
            lodestone waypoint list [--lat L --lon L] [--json]     [--socket PATH] [--data-dir DIR]
                                    [--units metric|imperial|nautical] (also for nearest)
@@ -19,6 +19,9 @@ enum WaypointCommand {
     instance finds it there), with the elevation --ele gives, or none. goto navigates to a
     waypoint: WAYPOINT reports once a second give the bearing (true), the distance, how far to
     turn from the current heading (positive: right) and the time to go at the current speed.
+    back takes you back along the track being recorded (or the newest stored one) to its
+    start: the way to the path's next point back, the distance left along it, and a warning
+    when you are more than 50 m off it. stop ends either.
     list sorts by distance and bearing from here: the given point, else the running instance's
     position, else it lists by name. nearest names the closest one. export prints GPX 1.1;
     import reads the waypoints (wpt) of a GPX file from any GPS app, keeps every saved one, and
@@ -34,7 +37,7 @@ enum WaypointCommand {
         let options = try Options(arguments, spec: OptionSpec(valued: ["lat", "lon", "ele", "symbol", "notes", "socket", "data-dir", "units"],
                                                                flags: ["json"]), command: "waypoint")
         guard let action = options.positional.first else {
-            throw UsageError(message: "waypoint what? add, goto, stop, nearest, list, delete, export or import (see 'lodestone waypoint --help')")
+            throw UsageError(message: "waypoint what? add, goto, back, stop, nearest, list, delete, export or import (see 'lodestone waypoint --help')")
         }
         let name = options.positional.count > 1 ? options.positional[1] : nil
         let store = WaypointStore(dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory())
@@ -53,10 +56,10 @@ enum WaypointCommand {
             }
             writeOut("saved '\(name)' at \(fixed(waypoint.latitude, 5)), \(fixed(waypoint.longitude, 5))" + (elevation.map { ", \(fixed($0, 0)) m" } ?? "") + "\n")
             return 0
-        case "add", "goto", "stop":
+        case "add", "goto", "stop", "back":
             var w = JSONObjectWriter()
             w.string("action", action)
-            if action != "stop" {
+            if action != "stop" && action != "back" {
                 guard let name else { throw UsageError(message: "\(action) needs a waypoint name") }
                 w.string("name", name)
             }

@@ -1,6 +1,7 @@
 import Glibc
 import LodestoneCore
 import LodestoneDomain
+import LodestoneOutputs
 @testable import LodestoneRuntime
 import Testing
 
@@ -45,6 +46,34 @@ import Testing
         let after = WaypointStore(dataDirectory: directory).load()
         #expect(after.first { $0.name == "Far" }.map { $0.elevation.isNaN } == true, "not the receiver's 1900 m")
         #expect(after.first { $0.name == "Here" }?.elevation == 1900)
+    }
+
+    /// The way back through the service: WAYPOINT carries the backtrack figures, leaving the
+    /// path gives one offTrack EVENT, coming back one more, and stop ends it.
+    @Test func theWayBackIsReportedAndWarnsOffTrack() throws {
+        let directory = "/tmp/lodestone-back-\(getpid())"
+        defer { removeTree(directory) }
+        let service = WaypointService(store: WaypointStore(dataDirectory: directory))
+        let path: [(latitude: Double, longitude: Double)] = (0...100).map { (46.5 + Double($0) * 10 / 111_132.0, 7.9) }
+        func state(north: Double, east: Double) -> NavigationState {
+            var s = NavigationState()
+            (s.fix.mode, s.fix.latitude, s.fix.longitude, s.fix.speed) = (.threeD, 46.5 + north / 111_132.0, 7.9 + east / (111_320 * 0.6884), 1.2)
+            return s
+        }
+        let started = GPSDReports.line(service.startBacktrack(path: path, state: state(north: 1000, east: 0), time: 1_782_028_800))
+        #expect(started.contains("\"backtrack\":true") && started.contains("taking you back along 1 km"), "\(started)")
+        var events: [String] = []
+        for (north, east) in [(900.0, 0.0), (800, 70), (780, 45), (760, 10), (740, 0)] {
+            service.update(state(north: north, east: east), time: 1_782_028_800)
+            events += service.takeEvents().map(GPSDReports.line)
+        }
+        #expect(events.count == 2 && events.first?.contains("\"active\":true") == true && events.last?.contains("\"active\":false") == true, "\(events)")
+        let report = GPSDReports.line(service.report(message: nil))
+        let json = try JSONValue.parse(report)
+        #expect(abs((json["remaining"]?.numberValue ?? 0) - 740) < 15 && json["offTrack"]?.boolValue == false, "\(report)")
+        #expect((json["bearing"]?.numberValue).map { abs($0 - 180) < 5 } == true && json["timeToGo"]?.numberValue != nil)
+        _ = service.handle(.stop, state: state(north: 740, east: 0))
+        #expect(!service.isNavigating && !GPSDReports.line(service.report(message: nil)).contains("backtrack"))
     }
 
     @Test func storeKeepsNamesUniqueAndExportsValidGPX() throws {

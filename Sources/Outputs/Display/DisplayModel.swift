@@ -106,6 +106,9 @@ public struct DisplayModel: Sendable {
         /// The turn to make from the current heading, degrees, positive to the right.
         public var relativeBearing: Double?
         public var eta: Double?
+        /// Taking the person back along the track: the distance left to the start, and off track.
+        public var remaining: Double?
+        public var offTrack = false
         public init(waypoint: String, distance: Double, bearing: Double, relativeBearing: Double?, eta: Double?) {
             self.waypoint = waypoint
             self.distance = distance

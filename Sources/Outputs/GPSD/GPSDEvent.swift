@@ -33,6 +33,10 @@ extension GPSDReports {
         case .onCourse(let bearing):
             w.string("event", "onCourse")
             w.number("bearing", bearing, decimals: 2)
+        case .offTrack(let active, let crossTrack):
+            w.string("event", "offTrack")
+            w.bool("active", active)
+            w.number("crossTrack", crossTrack, decimals: 1)
         case .alert(let alert):
             w.string("event", "alert")
             w.string("alert", alert.kind.rawValue)

@@ -68,6 +68,12 @@ extension GPSDReports {
         if let distance = report.distance { w.number("distance", distance, decimals: 1) }
         if let relative = report.relativeBearing { w.number("relativeBearing", relative, decimals: 1) }
         if let eta = report.timeToGo { w.number("timeToGo", eta, decimals: 0) }
+        if let back = report.backtrack {
+            w.bool("backtrack", true)
+            w.number("remaining", back.remaining, decimals: 1)
+            w.number("crossTrack", back.crossTrack, decimals: 1)
+            w.bool("offTrack", back.offTrack)
+        }
         if let message = report.message { w.string("message", message) }
         w.endObject()
     }

@@ -107,7 +107,7 @@ extension TrackRequest {
 extension WaypointRequest {
     public static func decode(_ json: JSONValue?) throws(RequestError) -> WaypointRequest {
         let fields = RequestFields(request: "WAYPOINT", json: json)
-        switch try fields.action(["add", "goto", "nearest", "stop"]) {
+        switch try fields.action(["add", "goto", "nearest", "stop", "back"]) {
         case "add"?:
             guard let name = try fields.text("name", limit: 200), !name.isEmpty else { throw RequestError("?WAYPOINT add needs a name") }
             let latitude = try fields.number("lat", in: -90...90, unit: "degrees")
@@ -118,6 +118,7 @@ extension WaypointRequest {
         case "goto"?:
             return .goto(name: try fields.text("name", limit: 200) ?? "")
         case "nearest"?: return .nearest
+        case "back"?: return .back
         case "stop"?: return .stop
         default: return .report
         }

@@ -60,6 +60,10 @@ final class DisplayFeed {
         if let way = waypoints?.navigation {
             model.navigation = DisplayModel.NavigationPanel(waypoint: way.waypoint, distance: way.distance, bearing: way.bearing,
                                                             relativeBearing: way.relativeBearing, eta: way.timeToGo)
+            if let guidance = waypoints?.guidance {
+                model.navigation?.remaining = guidance.remaining
+                model.navigation?.offTrack = guidance.offTrack
+            }
         }
         if let chronicle {
             model.weather = weatherPanel(chronicle, time: time)

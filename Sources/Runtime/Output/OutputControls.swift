@@ -43,15 +43,20 @@ extension OutputLoop {
     /// One sigma of the position, metres (NaN without a position service).
     var positionAccuracy: Double { services.positions.map { PositionService.sigma($0.fix) } ?? .nan }
 
-    /// The track button: a short press starts or stops the recording, a long one (1 s) pauses
-    /// or resumes it. Acting on release keeps a long press from also starting or stopping.
+    /// The track button: a short press starts or stops the recording, a long one (1 s) takes
+    /// the person back along it (or stops taking them back). Acting on release keeps a long
+    /// press from also starting or stopping.
     private func trackButton(_ event: Button.Event, _ tracks: TrackService) {
         switch event {
         case .press:
             break
         case .longPress:
             trackButtonHeld = true
-            send(tracks.state == .paused ? tracks.resume() : tracks.pause())
+            if let waypoints = services.waypoints, waypoints.backtrack != nil {
+                send(waypoints.handle(.stop, state: latest))
+            } else {
+                send(startBacktrack())
+            }
         case .release:
             if !trackButtonHeld { send(tracks.toggle(at: utcNow())) }
             trackButtonHeld = false

@@ -72,9 +72,13 @@ extension OutputLoop {
                 if let event = services.tracks?.add(predicted, state: latest, now: now, time: time) { send(event) }
             }
         }
-        if let waypoints = services.waypoints, waypoints.target != nil {
-            waypoints.update(latest)
+        if let waypoints = services.waypoints, waypoints.isNavigating {
+            waypoints.update(latest, time: time)
             send(waypoints.report(message: nil))
+            for event in waypoints.takeEvents() {
+                send(event)
+                if case .event(let report) = event, case .offTrack(true, _) = report.event { services.controls?.signal(.offCourse, at: now) }
+            }
         }
     }
 
@@ -208,5 +212,16 @@ extension OutputLoop {
         }
         rememberDisplayChoice()
         display.draw(displayFeed.model(shown, latest: latest, time: utcNow(), page: display.page), now: now)
+    }
+
+    /// "Take me back": along the recording in progress, else the newest stored track, to its start.
+    func startBacktrack() -> Report {
+        guard let waypoints = services.waypoints, let tracks = services.tracks else { return .error("the way back needs a data directory") }
+        var path = tracks.recording?.points.map { ($0.latitude, $0.longitude) } ?? []
+        if path.count < 2, let newest = tracks.store.list().first, let stored = tracks.store.load(id: newest.id) {
+            path = stored.points.map { ($0.latitude, $0.longitude) }
+        }
+        guard path.count >= 2 else { return .error("no recorded track to lead back along: record one with 'lodestone track start'") }
+        return waypoints.startBacktrack(path: path, state: latest, time: utcNow())
     }
 }

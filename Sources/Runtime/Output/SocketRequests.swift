@@ -36,7 +36,8 @@ enum SocketRequests {
             return [motion.handle(request, time: loop.utcNow())]
         }
         table.route("WAYPOINT", decode: WaypointRequest.decode) { [unowned loop] request in
-            [services.waypoints?.handle(request, state: loop.latest) ?? .error("waypoints need a data directory")]
+            if case .back = request { return [loop.startBacktrack()] }
+            return [services.waypoints?.handle(request, state: loop.latest) ?? .error("waypoints need a data directory")]
         }
         table.route("TRACK", decode: TrackRequest.decode) { [unowned loop] request in
             [services.tracks?.handle(request, at: loop.utcNow()) ?? .error("track recording needs a data directory")]

@@ -109,7 +109,11 @@ enum CompassDial {
             lines.append(("LOCK \(fixed(locked, 0))°" + (model.compass.deviation.map { " \($0 >= 0 ? "R" : "L")\(fixed(abs($0), 0))" } ?? ""),
                           model.compass.offCourse ? .warning : .good))
         }
-        if let way = model.navigation { lines.append(("\(way.waypoint.uppercased()) \(model.units.distance(way.distance))", .accent)) }
+        if let way = model.navigation {
+            lines.append(("\(way.waypoint.uppercased()) \(model.units.distance(way.distance)) \(fixed(way.bearing, 0))°", .accent))
+            if let remaining = way.remaining { lines.append(("START \(model.units.distance(remaining))", .accent)) }
+            if way.offTrack { lines.append(("OFF TRACK", .warning)) }
+        }
         if let steps = model.compass.steps { lines.append(("STEPS \(steps)", .dim)) }
         var y = g.textTop
         let lineHeight = FramebufferLayout.cellHeight * scale

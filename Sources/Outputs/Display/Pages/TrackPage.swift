@@ -26,6 +26,10 @@ enum TrackPage {
         }
         if let way = model.navigation {
             page.line("To \(way.waypoint) \(units.distance(way.distance)) \(fixed(way.bearing, 0))°", ink: .accent)
+            if let remaining = way.remaining {
+                page.line((page.wide ? "Start \(units.distance(remaining)) along the track" : "START \(units.distance(remaining))"), ink: .accent)
+                if way.offTrack { page.line(page.wide ? "OFF TRACK: head back to the path" : "OFF TRACK", ink: .warning) }
+            }
         }
         // The path itself, and its elevation profile, in what rows are left.
         let profile = TrackMap.profile(track, units: units, columns: page.columns)
