@@ -19,6 +19,7 @@ enum Help {
       forget-all  delete every stored record (privacy): forget-all --yes
       sky       sunrise, sunset, twilights, golden and blue hours and the next season for a place and date
       seasons   the next equinoxes and solstices and the current season's progress
+      eclipses  the next solar and lunar eclipses, and when and how much of each is seen from a place
       passes    satellite passes (the ISS by default) from a local TLE file, SGP4/SDP4
       screenshot  draw a display page of the simulated device to a PNG file
       lock      lock a bearing to follow (deviation and off-course alerts), or --off

@@ -27,6 +27,7 @@ let commands: [Command] = [
     Command(name: "forget-all", help: PersonalDataCommands.forgetHelp, main: PersonalDataCommands.forgetAll),
     Command(name: "sky", help: SkyCommand.skyHelp, main: SkyCommand.sky),
     Command(name: "seasons", help: SkyCommand.seasonsHelp, main: SkyCommand.seasons),
+    Command(name: "eclipses", help: EclipsesCommand.help, main: EclipsesCommand.main),
     Command(name: "passes", help: PassesCommand.help, main: PassesCommand.main),
     Command(name: "screenshot", help: ScreenshotCommand.help, main: ScreenshotCommand.main),
     Command(name: "calibrate", help: CalibrateCommand.help, main: CalibrateCommand.main),
