@@ -48,6 +48,13 @@ extension GPSDReports {
             w.string("event", "sky")
             w.string("kind", kind)
             w.string("at", zone.iso8601(at))
+        case .satellitePass(let satellite, let rise, let culmination, let maximumAltitude, let riseAzimuth):
+            w.string("event", "satellitePass")
+            w.string("satellite", satellite)
+            w.time("rise", rise)
+            w.time("culmination", culmination)
+            w.number("maximumAltitude", maximumAltitude, decimals: 1)
+            w.number("riseAzimuth", riseAzimuth, decimals: 1)
         case .calibration(let c):
             w.string("event", "calibration")
             w.string("sensor", "magnetometer")

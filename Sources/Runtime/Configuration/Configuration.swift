@@ -57,6 +57,10 @@ public struct Configuration: Sendable, Equatable {
     public enum FlipAction: String, Sendable, Equatable, CaseIterable {
         case nightTheme, nextPage, none
     }
+    /// A satellite's passes (the ISS by default) from a TLE file, announced minutes before.
+    public var satelliteTLE: String?
+    public var satelliteName: String?
+    public var satelliteAlertMinutes = 5.0
     /// What the buzzer plays for each event, the mute, the quiet hours, the cardinal click.
     var sounds = SoundSettings()
     /// The display settings the command line gave: they win over the choice a key saved.
@@ -138,8 +142,9 @@ public struct Configuration: Sendable, Equatable {
         "page": "the display's first page: compass, position, level, barometer, sky, track or health",
         "units": "\"metric\", \"imperial\" or \"nautical\" (knots, nautical miles; the default for a boat)",
         "theme": "\"day\" or \"night\" (red on black)",
-        "sounds": "an object: a pattern for any of button, longPress, alert, offCourse, level, snapshot, lock, cardinal (one of "
+        "sounds": "an object: a pattern for any of button, longPress, alert, offCourse, level, snapshot, lock, cardinal, satellitePass (one of "
             + SoundSettings.patternNames + "), mute (true/false), quietHours (\"22:00-07:00\"), cardinalClick (true/false)",
+        "satellites": "an object with tle (a TLE file's path), satellite (a name or catalogue number; the ISS by default), alertMinutes (1..120)",
         "flipAction": "what the flip gesture does: \"nightTheme\", \"nextPage\" or \"none\"",
         "loopRateHz": "a number from 10 to 2000",
         "rates": "an object with imu, magnetometer, barometer, gps, processing (Hz)",
@@ -315,6 +320,21 @@ public struct Configuration: Sendable, Equatable {
                         throw ConfigurationError(file: file, key: path, problem: "must be one of \(SoundSettings.patternNames), found \(describe(item))")
                     }
                     sounds.chosen[kind] = pattern
+                }
+            }
+        case "satellites":
+            guard case .object(let members) = value else { throw fail(key, "an object") }
+            for (name, item) in members {
+                let path = "satellites." + name
+                switch name {
+                case "tle":
+                    guard let s = item.stringValue, !s.isEmpty else { throw ConfigurationError(file: file, key: path, problem: "must be a path, found \(describe(item))") }
+                    satelliteTLE = s
+                case "satellite":
+                    guard let s = item.stringValue, !s.isEmpty else { throw ConfigurationError(file: file, key: path, problem: "must be a name or a catalogue number, found \(describe(item))") }
+                    satelliteName = s
+                case "alertMinutes": satelliteAlertMinutes = try number(path, 1...120, item)
+                default: throw ConfigurationError(file: file, key: path, problem: "unknown key; known keys: tle, satellite, alertMinutes")
                 }
             }
         case "flipAction":

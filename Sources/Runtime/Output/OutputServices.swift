@@ -12,4 +12,6 @@ struct OutputServices {
     var sky: SkyService?
     /// Steps and floors per local day, across restarts (with an IMU).
     var activity: DailyActivity?
+    /// A satellite's visible passes, announced before they begin (with a TLE file configured).
+    var satellites: SatelliteService?
 }

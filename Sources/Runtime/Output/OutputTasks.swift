@@ -109,6 +109,12 @@ extension OutputLoop {
         let time = utcNow()
         rememberPosition(time: time)
         for report in services.sky?.tick(latest, time: time) ?? [] { send(report) }
+        if let satellites = services.satellites, let place = services.sky?.observer(latest) {
+            for event in satellites.tick(place: place, time: time) {
+                send(event)
+                services.controls?.signal(.satellitePass, at: clock.now())
+            }
+        }
     }
 
     /// The fix's place, kept every 10 minutes (and at stop) as the sky's place for a start
