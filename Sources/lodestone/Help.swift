@@ -65,7 +65,7 @@ enum Help {
                               FILE.ppm screenshot); default: the board file's, else terminal
                               when stdout is one
       --page NAME             the display's first page: compass (default), position, level,
-                              barometer, sky, track, health
+                              barometer, sky, chart, track, health
       --units SET             metric, imperial or nautical (knots, nautical miles, hPa) on the
                               display (default metric; nautical with --use boat or the boat scenario)
       --theme day|night       the display's colours; night is red on black (default day)
@@ -97,7 +97,7 @@ enum Help {
       --low-power             run the low-power profile whatever the battery says
       --stats                 print the scheduler's per-task table when stopping
 
-    Keys on the terminal display: 1-7 pick a page, tab, space, n or the right arrow the next,
+    Keys on the terminal display: 1-8 pick a page, tab, space, n or the right arrow the next,
     p or the left arrow the previous; t day/night theme; u metric, imperial, nautical; q quit. A board's
     page button steps through the pages and a long press on it toggles the theme, as does the
     flip gesture (face down and back).

@@ -18,7 +18,7 @@ enum ScreenshotCommand {
       --size WxH              the screen in pixels (default 320x240): 128x64 and smaller use
                               the small layout, 240x240 and 320x240 the medium one, 480x320
                               and up the large one
-      --page NAME             compass (default), position, level, barometer, sky, track, health
+      --page NAME             compass (default), position, level, barometer, sky, chart, track, health
       --format rgb565|xrgb8888|mono
                               the panel's pixel format (default rgb565); mono is one bit
       --theme day|night       colours (default day)

@@ -93,6 +93,8 @@ enum DisplayFixtures {
         }
         track.splits = [1_080, 1_140, 1_260, 1_020, 1_200]
         model.track = track
+        // The sky over Bern on the evening of the 2026 June solstice: the Sun set, a waxing Moon.
+        model.chart = SkyChart.at(CivilTime(year: 2026, month: 6, day: 21, hour: 20).unixSeconds, latitude: 46.95, longitude: 7.45)
         model.navigation = DisplayModel.NavigationPanel(waypoint: "Summit", distance: 2_900, bearing: 28, relativeBearing: -16, eta: 3_000)
         model.health.profile = "walking"
         model.health.clients = 2

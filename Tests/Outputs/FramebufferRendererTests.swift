@@ -154,7 +154,8 @@ import Testing
                       ("compass-480x320", .compass, 480, 320, .rgb565, .day),
                       ("compass-800x480-night", .compass, 800, 480, .rgb565, .night),
                       ("barometer-800x480", .barometer, 800, 480, .rgb565, .day),
-                      ("track-480x320", .track, 480, 320, .rgb565, .day)])
+                      ("track-480x320", .track, 480, 320, .rgb565, .day),
+                      ("chart-800x480-night", .chart, 800, 480, .rgb565, .night)])
     func pagesMatchTheReferenceImages(name: String, page: DisplayPage, width: Int, height: Int, format: PixelFormat, theme: Theme) throws {
         let png = PNGEncoder.encode(Self.render(page, width: width, height: height, format: format, theme: theme))
         let path = Self.screens + name + ".png"

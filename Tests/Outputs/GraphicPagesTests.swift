@@ -154,4 +154,25 @@ import Testing
         #expect(text.contains("S") && text.contains("@") && text.contains("H") && text.contains("N↑"), "\(text)")
         #expect(text.contains("|--") && text.contains("splits  1: 18:00") && text.contains("·"), "\(text)")
     }
+
+    /// The sky chart: the waxing Moon where the dome puts it, lit on its right and dark on its
+    /// left; a planet in the good ink; in text cells the Moon's D and the list.
+    @Test func theSkyChartPlacesTheMoonLitOnTheRight() throws {
+        let model = DisplayFixtures.walk
+        let chart = try #require(model.chart)
+        let moon = try #require(chart.objects.first { $0.name == "Moon" })
+        guard case .moon(let lit, let waxing) = moon.kind else { Issue.record("not the Moon"); return }
+        #expect(waxing && lit > 0.3 && lit < 0.6, "\(lit)")
+        let (width, height) = (800, 480)
+        let frame = Self.draw(.chart, model, width: width, height: height)
+        let top = Self.header(width, height), textScale = Self.textScale(width, height)
+        let side = min(width, height - top), radius = max(10, side / 2 - textScale * 6)
+        let p = SkyChart.position(altitude: moon.altitude, azimuth: moon.azimuth)
+        let (mx, my) = (side / 2 + Int((p.x * Double(radius)).rounded()), top + side / 2 + Int((p.y * Double(radius)).rounded()))
+        let body = max(4, radius / 20)
+        #expect(Self.isInk(frame, mx + body - 1, my, .text), "lit limb on the right")
+        #expect(Self.isInk(frame, mx - body + 1, my, .dim), "dark limb on the left")
+        let text = DisplayPage.chart.draw(model, columns: 80, rows: 30).text
+        #expect(text.contains("D") && text.contains("Moon  alt") && text.contains("N"), "\(text)")
+    }
 }

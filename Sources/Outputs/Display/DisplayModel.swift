@@ -17,6 +17,8 @@ public struct DisplayModel: Sendable {
     public var level = LevelPanel()
     public var weather: WeatherPanel?
     public var sky: SkyPanel?
+    /// The sky chart: what is up over the observer now.
+    public var chart: SkyChart?
     public var track: TrackPanel?
     public var health = HealthPanel()
     /// The way to a waypoint being navigated to.

@@ -139,7 +139,7 @@ public struct Configuration: Sendable, Equatable {
         "mqtt": "an object with broker (\"HOST:PORT\"), and optionally device, clientId, topicPrefix, username, password, qos (0 or 1), cleanSession, interval (s), keepAlive (s), discovery, discoveryPrefix, queueLimit",
         "dataDir": "a path",
         "display": "\"terminal\", \"none\" or \"fb:/dev/fbN\"",
-        "page": "the display's first page: compass, position, level, barometer, sky, track or health",
+        "page": "the display's first page: compass, position, level, barometer, sky, chart, track or health",
         "units": "\"metric\", \"imperial\" or \"nautical\" (knots, nautical miles; the default for a boat)",
         "theme": "\"day\" or \"night\" (red on black)",
         "sounds": "an object: a pattern for any of button, longPress, alert, offCourse, level, snapshot, lock, cardinal, satellitePass (one of "

@@ -71,6 +71,10 @@ final class DisplayFeed {
         }
         // The sky's figures are the costliest: only for the page that shows them.
         if page == .sky { model.sky = sky?.panel(latest, time: time) }
+        if page == .chart, let place = sky?.observer(latest) {
+            let satellite = services.satellites.flatMap { s in s.position(place: place, time: time).map { (s.name, $0.altitude, $0.azimuth, $0.sunlit) } }
+            model.chart = SkyChart.at(time, latitude: place.latitude, longitude: place.longitude, satellite: satellite)
+        }
         model.track = tracks.map { trackPanel($0, plot: page == .track) }
         if latest.fix.hasPosition { model.track?.here = (latest.fix.latitude, latest.fix.longitude) }
         model.health.profile = profile()

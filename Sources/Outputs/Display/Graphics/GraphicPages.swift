@@ -6,7 +6,7 @@ import LodestoneHAL
 public enum GraphicPages {
     /// Whether `page` is drawn as graphics on a panel of this layout.
     public static func drawsGraphics(_ page: DisplayPage, layout: FramebufferLayout) -> Bool {
-        layout.scale >= 2 && [.compass, .level, .barometer, .track].contains(page)
+        layout.scale >= 2 && [.compass, .level, .barometer, .track, .chart].contains(page)
     }
 
     /// Draws `page` on `target`: graphics where they serve, text cells otherwise.
@@ -35,6 +35,8 @@ public enum GraphicPages {
             PressureGraphs.draw(model, canvas: canvas, top: header, textScale: textScale)
         case .track:
             TrackDrawing.draw(model, canvas: canvas, top: header, textScale: textScale)
+        case .chart:
+            SkyChartDrawing.draw(model, canvas: canvas, top: header, textScale: textScale)
         default:
             break
         }

@@ -1,0 +1,86 @@
+import Glibc
+import LodestoneCore
+import LodestoneDomain
+
+/// The sky chart drawn on a panel: the dome (the horizon its rim, circles at 30° and 60° of
+/// altitude), north up and east to the left; the stars as dots sized by brightness, the
+/// brightest named; the planets named; the Moon with its lit part; the Sun; a satellite.
+enum SkyChartDrawing {
+    static func draw(_ model: DisplayModel, canvas: Canvas, top: Int, textScale: Int) {
+        guard let chart = model.chart else {
+            canvas.text("NO POSITION YET", x: textScale, y: top + textScale, scale: textScale, ink: .warning)
+            return
+        }
+        let side = min(canvas.width, canvas.height - top)
+        let radius = max(10, side / 2 - textScale * 6)
+        let (cx, cy) = (side / 2, top + side / 2)
+        canvas.circle(cx: cx, cy: cy, radius: radius, ink: .text, thickness: max(1, radius / 100))
+        for altitude in [30.0, 60.0] {
+            canvas.circle(cx: cx, cy: cy, radius: Int(Double(radius) * (90 - altitude) / 90), ink: .dim)
+        }
+        for (label, azimuth) in [("N", 0.0), ("E", 90), ("S", 180), ("W", 270)] {
+            let p = SkyChart.position(altitude: 0, azimuth: azimuth)
+            let out = Double(radius) + Double(textScale * 4)
+            canvas.text(label, centredAt: cx + Int(p.x * out), cy + Int(p.y * out), scale: textScale, ink: label == "N" ? .warning : .accent)
+        }
+        func at(_ object: SkyChart.Object) -> (Int, Int) {
+            let p = SkyChart.position(altitude: object.altitude, azimuth: object.azimuth)
+            return (cx + Int((p.x * Double(radius)).rounded()), cy + Int((p.y * Double(radius)).rounded()))
+        }
+        let stars = chart.objects.filter { if case .star = $0.kind { return true } else { return false } }
+        for star in stars {
+            guard case .star(let magnitude) = star.kind else { continue }
+            let (x, y) = at(star)
+            let size = magnitude < 0.5 ? 3 : (magnitude < 1.5 ? 2 : (magnitude < 2.5 ? 1 : 0))
+            if size == 0 { canvas.rect(x: x, y: y, width: 1, height: 1, ink: .text) } else { canvas.disc(cx: x, cy: y, radius: size, ink: .text) }
+        }
+        // The brightest few named (the first dozen of the catalogue that are up).
+        for star in stars.filter({ !$0.name.isEmpty }).prefix(12) {
+            let (x, y) = at(star)
+            canvas.text(star.name.uppercased(), x: x + textScale * 2, y: y - textScale * 3, scale: max(1, textScale / 2), ink: .dim)
+        }
+        let body = max(4, radius / 20)
+        var listed: [(String, Ink)] = []
+        for object in chart.objects {
+            let (x, y) = at(object)
+            switch object.kind {
+            case .star:
+                continue
+            case .planet:
+                canvas.disc(cx: x, cy: y, radius: max(2, body / 2), ink: .good)
+                canvas.text(object.name.uppercased(), x: x + body, y: y - textScale * 3, scale: max(1, textScale - 1), ink: .good)
+            case .satellite:
+                canvas.line(x - body, y - body, x + body, y + body, ink: .warning, thickness: 2)
+                canvas.line(x - body, y + body, x + body, y - body, ink: .warning, thickness: 2)
+                canvas.text(object.name.uppercased(), x: x + body + 2, y: y - textScale * 3, scale: textScale, ink: .warning)
+            case .moon(let lit, let waxing):
+                moon(canvas: canvas, cx: x, cy: y, radius: body, illuminated: lit, waxing: waxing)
+            case .sun:
+                canvas.disc(cx: x, cy: y, radius: body, ink: .accent)
+            }
+            listed.append(("\(object.name.uppercased()) \(fixed(object.altitude, 0))° \(fixed(object.azimuth, 0))°", .text))
+        }
+        // The list beside the dome on a landscape panel.
+        guard canvas.width - side > textScale * 30 else { return }
+        var y = top + textScale
+        for (text, ink) in listed where y + FramebufferLayout.cellHeight * textScale <= canvas.height {
+            canvas.text(text, x: side + textScale * 2, y: y, scale: textScale, ink: ink)
+            y += FramebufferLayout.cellHeight * textScale
+        }
+    }
+
+    /// The Moon: its dark disc, and the lit part bounded by the terminator (an ellipse whose
+    /// half-width is the cosine of the phase), lit on the right when waxing.
+    static func moon(canvas: Canvas, cx: Int, cy: Int, radius: Int, illuminated: Double, waxing: Bool) {
+        canvas.disc(cx: cx, cy: cy, radius: radius, ink: .dim)
+        let lit = canvas.colour(.text)
+        for dy in -radius...radius {
+            let half = Double(radius * radius - dy * dy).squareRoot()
+            let terminator = (1 - 2 * illuminated) * half
+            for dx in -Int(half)...Int(half) {
+                let side = waxing ? Double(dx) : -Double(dx)
+                if side >= terminator { canvas.pixel(cx + dx, cy + dy, lit) }
+            }
+        }
+    }
+}
