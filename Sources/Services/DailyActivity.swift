@@ -7,7 +7,8 @@ import LodestoneDomain
 final class DailyActivity {
     let zone: TimeZoneRules
     private let file: DailyActivityFile?
-    private var date = ""
+    /// The local day, as days since 1970 (a number: worked out every second without allocating).
+    private var day = 0
     /// The steps the day had before this process counted any (negative after a midnight
     /// passed while running: the steps before it belong to yesterday).
     private var stepsBefore = 0
@@ -19,8 +20,8 @@ final class DailyActivity {
     init(zone: TimeZoneRules, dataDirectory: String?, now: Double) {
         self.zone = zone
         file = dataDirectory.map(DailyActivityFile.init)
-        date = Self.localDate(now, zone: zone)
-        if let saved = file?.load(), saved.date == date {
+        day = Self.localDay(now, zone: zone)
+        if let saved = file?.load(), saved.date == Self.localDate(now, zone: zone) {
             stepsBefore = saved.steps
             stepsToday = saved.steps
             floors = FloorCounter(up: saved.floorsUp, down: saved.floorsDown)
@@ -31,11 +32,16 @@ final class DailyActivity {
         String(zone.iso8601(time).prefix(10))
     }
 
+    static func localDay(_ time: Double, zone: TimeZoneRules) -> Int {
+        let local = time + Double(zone.offset(at: time))
+        return local.isFinite && abs(local) < 1e14 ? Int((local / 86_400).rounded(.down)) : 0
+    }
+
     /// Once a second: the process's step count, the altitude, whether walking or running.
     func update(stepsSinceStart: Int, altitude: Double, moving: Bool, time: Double) {
-        let today = Self.localDate(time, zone: zone)
-        if today != date {
-            date = today
+        let today = Self.localDay(time, zone: zone)
+        if today != day {
+            day = today
             stepsBefore = -stepsSinceStart
             floors.startDay()
         }
@@ -46,6 +52,6 @@ final class DailyActivity {
 
     func save(time: Double) {
         lastSaved = time
-        file?.save(DailyActivityFile.Day(date: date, steps: stepsToday, floorsUp: floors.up, floorsDown: floors.down))
+        file?.save(DailyActivityFile.Day(date: Self.localDate(time, zone: zone), steps: stepsToday, floorsUp: floors.up, floorsDown: floors.down))
     }
 }

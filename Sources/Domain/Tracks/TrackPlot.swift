@@ -47,13 +47,16 @@ public struct TrackPlot: Sendable {
 
     private let aspect: Double
 
-    /// Where a place is in the box: x right, y down, in units.
+    /// Where a place is in the box: x right, y down, in units; a place far outside it (or not
+    /// a place at all) is held a few boxes away, so drawing toward it stays cheap and safe.
     public func position(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
         let east = (longitude - centre.longitude) * metresPerDegreeLongitude
         let north = (latitude - centre.latitude) * Self.metresPerDegreeLatitude
         let turn = rotation * .pi / 180
         let x = east * cos(turn) - north * sin(turn), y = east * sin(turn) + north * cos(turn)
-        return (width / 2 + x / metresPerUnit, height / 2 - y / metresPerUnit / aspect)
+        let px = width / 2 + x / metresPerUnit, py = height / 2 - y / metresPerUnit / aspect
+        func held(_ value: Double, _ size: Double) -> Double { value.isFinite ? max(-4 * size, min(5 * size, value)) : -4 * size }
+        return (held(px, width), held(py, height))
     }
 
     /// Whether a position is inside the box.
