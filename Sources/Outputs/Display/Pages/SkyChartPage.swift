@@ -4,7 +4,7 @@ import LodestoneDomain
 
 /// The sky chart in text cells: a dome with north up and east to the left (the sky seen from
 /// below), the horizon its rim: `*` the Sun, `C`/`D`/`O` the Moon (waning, waxing, full), the
-/// planets by their initials, `X` a satellite, `+` and `.` the stars by brightness; and the
+/// planets by their initials (`m` Mercury), `X` a satellite, `+` and `.` the stars by brightness; and the
 /// Sun, Moon, planets and satellite listed with their altitude and azimuth.
 enum SkyChartPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
@@ -57,7 +57,8 @@ enum SkyChartPage {
         switch object.kind {
         case .sun: return ("*", .accent)
         case .moon(let lit, let waxing): return (lit > 0.95 ? "O" : (waxing ? "D" : "C"), .text)
-        case .planet: return (object.name.first ?? "P", .good)
+        // Mercury in lower case: Mars has the M.
+        case .planet: return (object.name == "Mercury" ? "m" : (object.name.first ?? "P"), .good)
         case .satellite: return ("X", .warning)
         case .star(let magnitude): return (magnitude < 1.5 ? "+" : ".", magnitude < 1.5 ? .text : .dim)
         }
