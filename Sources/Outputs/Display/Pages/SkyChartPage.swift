@@ -14,7 +14,12 @@ enum SkyChartPage {
         }
         let listed = chart.objects.filter { if case .star = $0.kind { return false } else { return true } }
         let rows = max(0, page.remaining - min(listed.count, 4))
-        guard rows >= 5 else { return }
+        guard rows >= 5 else {
+            // Too small for a dome (a 128 x 64 LCD): what is up, as a list.
+            if listed.isEmpty { page.line(page.wide ? "no Sun, Moon or planet above the horizon" : "NOTHING BRIGHT UP", ink: .dim) }
+            for object in listed { page.line(line(object, wide: page.wide, columns: page.columns), ink: symbol(object).1) }
+            return
+        }
         // A cell is about twice as tall as wide: the dome is twice as many columns as rows.
         let height = rows | 1 == rows ? rows : rows - 1
         let width = min(page.columns, height * 2 + 1)
@@ -48,9 +53,16 @@ enum SkyChartPage {
             }
             page.row += 1
         }
-        for object in listed.prefix(page.remaining) {
-            page.line("\(symbol(object).0) \(object.name)  alt \(fixed(object.altitude, 0))°  az \(fixed(object.azimuth, 0))°", ink: symbol(object).1)
-        }
+        for object in listed.prefix(page.remaining) { page.line(line(object, wide: page.wide, columns: page.columns), ink: symbol(object).1) }
+    }
+
+    /// One object's line, shortened until it fits: "J Jupiter  alt 11°  az 289°", "J JUPITER 11° 289°".
+    static func line(_ object: SkyChart.Object, wide: Bool, columns: Int) -> String {
+        let (alt, az) = (fixed(object.altitude, 0) + "°", fixed(object.azimuth, 0) + "°")
+        let long = "\(symbol(object).0) \(object.name)  alt \(alt)  az \(az)"
+        if wide && long.count <= columns { return long }
+        let short = "\(symbol(object).0) \(object.name.uppercased()) \(alt) \(az)"
+        return short.count <= columns ? short : "\(symbol(object).0) \(alt) \(az)"
     }
 
     static func symbol(_ object: SkyChart.Object) -> (Character, Ink) {
