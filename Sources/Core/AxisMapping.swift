@@ -112,7 +112,8 @@ public struct AxisMapping: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension Substring {
-    func trimmingSpaces() -> Substring {
+    /// Without the spaces at either end.
+    public func trimmingSpaces() -> Substring {
         var text = self
         while text.first == " " { text = text.dropFirst() }
         while text.last == " " { text = text.dropLast() }

@@ -1,0 +1,104 @@
+import LodestoneCore
+
+/// A transit timetable as GTFS describes it, kept to what departures need: stops, routes,
+/// trips with their service, the departure times at each stop, and the service calendars.
+public struct Timetable: Sendable {
+    public struct Stop: Sendable, Equatable {
+        public var id: String, name: String
+        public var latitude: Double, longitude: Double
+        /// The stop's own zone, else the agency's.
+        public var timeZone: String
+    }
+
+    public struct Route: Sendable, Equatable {
+        public var id: String, shortName: String, longName: String, type: Int
+    }
+
+    public struct Trip: Sendable, Equatable {
+        public var id: String, route: Int, service: String, headsign: String
+    }
+
+    /// A departure: the trip and the time, seconds after noon minus 12 h of its service day
+    /// (GTFS's clock: it may pass 24:00 for a trip that runs past midnight).
+    public struct Call: Sendable, Equatable {
+        public var trip: Int
+        public var seconds: Int
+    }
+
+    public var stops: [Stop] = []
+    public var routes: [Route] = []
+    public var trips: [Trip] = []
+    /// The calls at each stop (by index), in time order.
+    public var calls: [[Call]] = []
+    public var calendar = ServiceCalendar()
+
+    public init() {}
+
+    /// A departure as a person reads it.
+    public struct Departure: Sendable, Equatable {
+        public var time: Double
+        public var route: String
+        public var headsign: String
+        public var trip: String
+    }
+
+    /// The next `count` departures from stop `index` at or after UTC `time`, honouring the
+    /// service calendars (and their exceptions), times past 24:00 and the stop's zone.
+    public func departures(from index: Int, after time: Double, count: Int) -> [Departure] {
+        guard stops.indices.contains(index), let zone = try? TimeZoneRules(stops[index].timeZone) else { return [] }
+        var found: [Departure] = []
+        // A trip past midnight belongs to the service day before: look from yesterday on.
+        let local = CivilTime(unixSeconds: time + Double(zone.offset(at: time)))
+        let today = CivilTime.days(year: local.year, month: local.month, day: local.day)
+        for day in (today - 1)...(today + 7) {
+            let date = CivilTime.civil(fromDays: day)
+            // GTFS times count from noon minus 12 h, which is midnight except across a DST change.
+            let midnight = zone.midnight(year: date.year, month: date.month, day: date.day)
+            let guess = midnight + 12 * 3600
+            let noon = guess - Double(zone.offset(at: guess) - zone.offset(at: midnight))
+            let base = noon - 12 * 3600
+            let key = date.year * 10_000 + date.month * 100 + date.day
+            let weekday = ((day % 7) + 7 + 3) % 7   // 1970-01-01 was a Thursday: 0 Monday ... 6 Sunday
+            for call in calls[index] {
+                let at = base + Double(call.seconds)
+                guard at >= time, calendar.runs(trips[call.trip].service, date: key, weekday: weekday) else { continue }
+                let trip = trips[call.trip], route = routes[trip.route]
+                found.append(Departure(time: at, route: route.shortName.isEmpty ? route.longName : route.shortName, headsign: trip.headsign, trip: trip.id))
+            }
+            if found.count >= count && day >= today { break }
+        }
+        return Array(found.sorted { $0.time < $1.time }.prefix(count))
+    }
+
+    /// Stops whose name holds every word of `text` (any case), or whose id is it.
+    public func stops(matching text: String) -> [Int] {
+        if let exact = stops.firstIndex(where: { $0.id == text }) { return [exact] }
+        let words = text.lowercased().split(separator: " ")
+        return stops.indices.filter { index in words.allSatisfy { stops[index].name.lowercased().contains($0) } }
+    }
+}
+
+/// Which services run on which days: `calendar.txt`'s weekly pattern between two dates, and
+/// `calendar_dates.txt`'s exceptions (1 adds the service that day, 2 removes it).
+public struct ServiceCalendar: Sendable {
+    public struct Week: Sendable, Equatable {
+        /// Monday first.
+        public var days: [Bool]
+        /// YYYYMMDD, inclusive.
+        public var start: Int, end: Int
+        public init(days: [Bool], start: Int, end: Int) { (self.days, self.start, self.end) = (days, start, end) }
+    }
+
+    public var weeks: [String: Week] = [:]
+    /// Service and YYYYMMDD date -> added (true) or removed (false).
+    public var exceptions: [String: [Int: Bool]] = [:]
+
+    public init() {}
+
+    /// Whether `service` runs on `date` (YYYYMMDD), a `weekday` (0 Monday ... 6 Sunday).
+    public func runs(_ service: String, date: Int, weekday: Int) -> Bool {
+        if let exception = exceptions[service]?[date] { return exception }
+        guard let week = weeks[service], date >= week.start, date <= week.end, week.days.indices.contains(weekday) else { return false }
+        return week.days[weekday]
+    }
+}

@@ -1,0 +1,75 @@
+import LodestoneCore
+@testable import LodestoneDomain
+@testable import LodestoneRuntime
+import Testing
+
+/// The GTFS groundwork: the feed's CSV files read as RFC 4180 says (and refused with the line
+/// when malformed), and departures from a small timetable made for the test, checked by hand:
+/// weekday and weekend services, an exception, a trip past midnight, two time zones.
+@Suite struct TimetableTests {
+    @Test func csvAsTheFeedsWriteIt() throws {
+        let text = "\u{FEFF}stop_id,stop_name,stop_desc\r\nS1,\"Spiez, Schiffstation\",\"the \"\"upper\"\" pier\nby the castle\"\r\nS2,Thun,\n"
+        let csv = try CSVReader(file: "stops.txt", bytes: Array(text.utf8))
+        #expect(csv.rows.count == 2 && csv.columns["stop_id"] == 0)
+        let first = try #require(csv.rows.first)
+        #expect(csv.value(first.fields, "stop_name") == "Spiez, Schiffstation")
+        #expect(csv.value(first.fields, "stop_desc") == "the \"upper\" pier\nby the castle")
+        #expect(csv.rows.last?.line == 4 && csv.value(csv.rows.last?.fields ?? [], "stop_desc").isEmpty)
+        for (bad, where_) in [("a,b\n1,2,3\n", "line 2"), ("a,b\n1,x\"y\n", "line 2"), ("a,b\n1,\"open\n", "line 2"), ("", "empty")] {
+            do {
+                _ = try CSVReader(file: "f.txt", bytes: Array(bad.utf8))
+                Issue.record("accepted \(bad)")
+            } catch {
+                #expect(error.description.contains("f.txt") && error.description.contains(where_), "\(error.description)")
+            }
+        }
+        #expect(throws: CSVReader.Failure.self) { try CSVReader(file: "s.txt", bytes: Array("stop_id\nS1\n".utf8)).require(["stop_id", "stop_name"]) }
+    }
+
+    /// Interlaken West (Zurich time) with a weekday trip at 08:30 and one at 24:30 (Saturday
+    /// 00:30 for Friday's service), a weekend trip at 09:00; on Friday 2026-07-31 the weekday
+    /// service is removed and the weekend one added. A stop in London keeps London's clock.
+    static func timetable() -> Timetable {
+        var t = Timetable()
+        t.stops = [Timetable.Stop(id: "IW", name: "Interlaken West", latitude: 46.683, longitude: 7.851, timeZone: "Europe/Zurich"),
+                   Timetable.Stop(id: "LB", name: "London Bridge City Pier", latitude: 51.507, longitude: -0.087, timeZone: "Europe/London")]
+        t.routes = [Timetable.Route(id: "R1", shortName: "Panta Rhei", longName: "", type: 4),
+                    Timetable.Route(id: "R2", shortName: "", longName: "Thames Clipper", type: 4)]
+        t.trips = [Timetable.Trip(id: "T1", route: 0, service: "WK", headsign: "Thun"),
+                   Timetable.Trip(id: "T2", route: 0, service: "WK", headsign: "Spiez (night)"),
+                   Timetable.Trip(id: "T3", route: 0, service: "WE", headsign: "Thun"),
+                   Timetable.Trip(id: "T4", route: 1, service: "WK", headsign: "Greenwich")]
+        t.calls = [[Timetable.Call(trip: 0, seconds: 8 * 3600 + 1800), Timetable.Call(trip: 2, seconds: 9 * 3600),
+                    Timetable.Call(trip: 1, seconds: 24 * 3600 + 1800)],
+                   [Timetable.Call(trip: 3, seconds: 10 * 3600)]]
+        t.calendar.weeks["WK"] = ServiceCalendar.Week(days: [true, true, true, true, true, false, false], start: 20_260_601, end: 20_260_930)
+        t.calendar.weeks["WE"] = ServiceCalendar.Week(days: [false, false, false, false, false, true, true], start: 20_260_601, end: 20_260_930)
+        t.calendar.exceptions = ["WK": [20_260_731: false], "WE": [20_260_731: true]]
+        return t
+    }
+
+    static func local(_ time: Double, _ zone: String) -> String { ((try? TimeZoneRules(zone)) ?? .utc).iso8601(time) }
+
+    @Test func departuresHonourTheCalendarMidnightAndZones() {
+        let t = Self.timetable()
+        // Friday 2026-07-24, 23:00 in Zurich (21:00 UTC): the night trip at 00:30, then Saturday's 09:00.
+        let friday = CivilTime(year: 2026, month: 7, day: 24, hour: 21).unixSeconds
+        let night = t.departures(from: 0, after: friday, count: 2)
+        #expect(night.map { Self.local($0.time, "Europe/Zurich") } == ["2026-07-25T00:30:00+02:00", "2026-07-25T09:00:00+02:00"], "\(night)")
+        #expect(night.first?.headsign == "Spiez (night)" && night.first?.route == "Panta Rhei")
+        // Monday 2026-07-27 07:00: the weekday 08:30 (no weekend trip).
+        let monday = CivilTime(year: 2026, month: 7, day: 27, hour: 5).unixSeconds
+        #expect(t.departures(from: 0, after: monday, count: 1).first.map { Self.local($0.time, "Europe/Zurich") } == "2026-07-27T08:30:00+02:00")
+        // Friday 2026-07-31, 07:00: the weekday service is off and the weekend one on: 09:00, and
+        // no 00:30 that night (its service did not run that Friday).
+        let holiday = CivilTime(year: 2026, month: 7, day: 31, hour: 5).unixSeconds
+        let exception = t.departures(from: 0, after: holiday, count: 2).map { Self.local($0.time, "Europe/Zurich") }
+        #expect(exception == ["2026-07-31T09:00:00+02:00", "2026-08-01T09:00:00+02:00"], "\(exception)")
+        // London: 10:00 British Summer Time is 09:00 UTC; the route's long name when it has no short one.
+        let london = t.departures(from: 1, after: CivilTime(year: 2026, month: 7, day: 27, hour: 0).unixSeconds, count: 1)
+        #expect(london.first.map { $0.time } == CivilTime(year: 2026, month: 7, day: 27, hour: 9).unixSeconds && london.first?.route == "Thames Clipper")
+        // After the calendar ends: nothing in the week after.
+        #expect(t.departures(from: 0, after: CivilTime(year: 2026, month: 10, day: 5).unixSeconds, count: 3).isEmpty)
+        #expect(t.stops(matching: "interlaken") == [0] && t.stops(matching: "LB") == [1] && t.stops(matching: "zermatt").isEmpty)
+    }
+}
