@@ -1,3 +1,4 @@
+import Glibc
 import LodestoneCore
 @testable import LodestoneDomain
 @testable import LodestoneRuntime
@@ -71,5 +72,41 @@ import Testing
         // After the calendar ends: nothing in the week after.
         #expect(t.departures(from: 0, after: CivilTime(year: 2026, month: 10, day: 5).unixSeconds, count: 3).isEmpty)
         #expect(t.stops(matching: "interlaken") == [0] && t.stops(matching: "LB") == [1] && t.stops(matching: "zermatt").isEmpty)
+    }
+
+    /// A feed folder read back: the filters keep what they should and say what they skipped;
+    /// the departures are the hand-checked ones; a malformed file is refused with file and line.
+    @Test func aFeedFolderIsImportedFilteredAndRefusedWhenMalformed() throws {
+        let directory = "/tmp/lodestone-gtfs-\(getpid())"
+        removeTree(directory)
+        defer { removeTree(directory) }
+        #expect(makeDirectories(directory))
+        let files = [
+            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nBLS,BLS Schifffahrt,https://www.bls.ch,Europe/Zurich\n",
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nIW,Interlaken West,46.683,7.851\nSP,Spiez,46.686,7.680\nGE,Geneva,46.21,6.15\n",
+            "routes.txt": "route_id,route_short_name,route_long_name,route_type\nR1,Panta Rhei,,4\nB1,21,Bus,3\n",
+            "trips.txt": "route_id,service_id,trip_id,trip_headsign\nR1,WK,T1,Thun\nR1,WK,T2,Spiez (night)\nB1,WK,B9,Station\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:30:00,08:30:00,IW,1\nT1,09:10:00,09:10:00,SP,2\n"
+                + "T2,24:30:00,24:30:00,IW,1\nB9,08:00:00,08:00:00,IW,1\nT1,10:00:00,10:00:00,GE,3\n",
+            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260601,20260930\n",
+        ]
+        for (name, text) in files { #expect(writeFileAtomically(directory + "/" + name, Array(text.utf8))) }
+        let (timetable, summary) = try GTFSImport.read(directory, filter: GTFSImport.Filter(near: (46.686, 7.77), radiusKilometres: 15, routeType: 4))
+        #expect(timetable.stops.map(\.id) == ["IW", "SP"] && timetable.routes.map(\.id) == ["R1"] && timetable.trips.count == 2)
+        #expect(summary.kept.first { $0.table == "stop times" }?.count == 3, "\(summary.kept)")
+        #expect(summary.skipped.contains { $0.contains("1 stops farther") } && summary.skipped.contains { $0.contains("1 routes") }, "\(summary.skipped)")
+        let friday = CivilTime(year: 2026, month: 7, day: 24, hour: 21).unixSeconds
+        let night = timetable.departures(from: 0, after: friday, count: 1)
+        #expect(night.first.map { Self.local($0.time, "Europe/Zurich") } == "2026-07-25T00:30:00+02:00" && night.first?.headsign == "Spiez (night)")
+        // Malformed: a time that is not one, named with its file and line.
+        #expect(writeFileAtomically(directory + "/stop_times.txt", Array("trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,8h30,8h30,IW,1\n".utf8)))
+        do {
+            _ = try GTFSImport.read(directory)
+            Issue.record("a malformed time was accepted")
+        } catch {
+            #expect(error.description.contains("stop_times.txt line 2") && error.description.contains("8h30"), "\(error.description)")
+        }
+        unlink(directory + "/routes.txt")
+        #expect(throws: GTFSImport.Failure.self) { try GTFSImport.read(directory) }
     }
 }

@@ -8,14 +8,23 @@ public struct Timetable: Sendable {
         public var latitude: Double, longitude: Double
         /// The stop's own zone, else the agency's.
         public var timeZone: String
+        public init(id: String, name: String, latitude: Double, longitude: Double, timeZone: String) {
+            (self.id, self.name, self.latitude, self.longitude, self.timeZone) = (id, name, latitude, longitude, timeZone)
+        }
     }
 
     public struct Route: Sendable, Equatable {
         public var id: String, shortName: String, longName: String, type: Int
+        public init(id: String, shortName: String, longName: String, type: Int) {
+            (self.id, self.shortName, self.longName, self.type) = (id, shortName, longName, type)
+        }
     }
 
     public struct Trip: Sendable, Equatable {
         public var id: String, route: Int, service: String, headsign: String
+        public init(id: String, route: Int, service: String, headsign: String) {
+            (self.id, self.route, self.service, self.headsign) = (id, route, service, headsign)
+        }
     }
 
     /// A departure: the trip and the time, seconds after noon minus 12 h of its service day
@@ -23,6 +32,7 @@ public struct Timetable: Sendable {
     public struct Call: Sendable, Equatable {
         public var trip: Int
         public var seconds: Int
+        public init(trip: Int, seconds: Int) { (self.trip, self.seconds) = (trip, seconds) }
     }
 
     public var stops: [Stop] = []
