@@ -20,6 +20,8 @@ enum Help {
       sky       sunrise, sunset, twilights, golden and blue hours and the next season for a place and date
       seasons   the next equinoxes and solstices and the current season's progress
       eclipses  the next solar and lunar eclipses, and when and how much of each is seen from a place
+      timetable import a GTFS feed (zip or folder) to keep on the device, near a place if asked
+      departures  the next departures from a stop of the imported timetable, offline
       passes    satellite passes (the ISS by default) from a local TLE file, SGP4/SDP4
       screenshot  draw a display page of the simulated device to a PNG file
       lock      lock a bearing to follow (deviation and off-course alerts), or --off

@@ -29,6 +29,8 @@ let commands: [Command] = [
     Command(name: "seasons", help: SkyCommand.seasonsHelp, main: SkyCommand.seasons),
     Command(name: "eclipses", help: EclipsesCommand.help, main: EclipsesCommand.main),
     Command(name: "passes", help: PassesCommand.help, main: PassesCommand.main),
+    Command(name: "timetable", help: TimetableCommand.importHelp, main: TimetableCommand.importFeed),
+    Command(name: "departures", help: TimetableCommand.departuresHelp, main: TimetableCommand.departures),
     Command(name: "screenshot", help: ScreenshotCommand.help, main: ScreenshotCommand.main),
     Command(name: "calibrate", help: CalibrateCommand.help, main: CalibrateCommand.main),
     Command(name: "probe", help: Help.probe, main: ProbeCommand.main),

@@ -1,6 +1,7 @@
 import Glibc
 import LodestoneCore
 @testable import LodestoneDomain
+import LodestoneOutputs
 @testable import LodestoneRuntime
 import Testing
 
@@ -108,5 +109,35 @@ import Testing
         }
         unlink(directory + "/routes.txt")
         #expect(throws: GTFSImport.Failure.self) { try GTFSImport.read(directory) }
+    }
+
+    /// The commands: import a feed folder into a data directory, then ask for departures as
+    /// a person and as a program would.
+    @Test func theCommandsImportAndAnswer() throws {
+        let feed = "/tmp/lodestone-gtfs-cli-\(getpid())", data = feed + "-data"
+        removeTree(feed)
+        defer { removeTree(feed); removeTree(data) }
+        #expect(makeDirectories(feed))
+        let files = [
+            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nBLS,BLS,https://www.bls.ch,Europe/Zurich\n",
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nIW,Interlaken West,46.683,7.851\nSP,\"Spiez, Schiffstation\",46.686,7.680\n",
+            "routes.txt": "route_id,route_short_name,route_long_name,route_type\nR1,Panta Rhei,,4\n",
+            "trips.txt": "route_id,service_id,trip_id,trip_headsign\nR1,WK,T1,Thun\nR1,WK,T2,Spiez (night)\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:30:00,08:30:00,IW,1\nT1,09:10:00,09:10:00,SP,2\nT2,24:30:00,24:30:00,IW,1\n",
+            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260601,20260930\n",
+        ]
+        for (name, text) in files { #expect(writeFileAtomically(feed + "/" + name, Array(text.utf8))) }
+        let end = EndToEndTests()
+        let (imported, said) = end.finish(try end.spawn(["timetable", "import", feed, "--data-dir", data]))
+        #expect(imported == 0 && said.contains("kept 2 stops, 1 routes, 2 trips, 3 stop times"), "\(said)")
+        let (status, json) = end.finish(try end.spawn(["departures", "--stop", "spiez", "--at", "2026-07-27T07:00:00+02:00", "--count", "2", "--json", "--data-dir", data]))
+        let parsed = try JSONValue.parse(json)
+        #expect(status == 0 && parsed["stop"]?["name"]?.stringValue == "Spiez, Schiffstation", "\(json)")
+        let first = parsed["departures"]?.arrayValue?.first
+        #expect(first?["time"]?.stringValue == "2026-07-27T09:10:00+02:00" && first?["minutes"]?.numberValue == 130 && first?["headsign"]?.stringValue == "Thun")
+        let (_, text) = end.finish(try end.spawn(["departures", "--lat", "46.68", "--lon", "7.85", "--at", "2026-07-24T23:00:00+02:00", "--data-dir", data]))
+        #expect(text.contains("Interlaken West") && text.contains("07-25 00:30") && text.contains("Spiez (night)") && text.contains("in 90 min"), "\(text)")
+        let (bad, why) = end.finish(try end.spawn(["timetable", "import", feed + "/nothing", "--data-dir", data]))
+        #expect(bad == 1 && why.contains("the timetable kept before stays"), "\(why)")
     }
 }

@@ -1,0 +1,142 @@
+import Glibc
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+import LodestoneRuntime
+
+/// `lodestone timetable import` and `lodestone departures`: a GTFS feed kept on the device,
+/// and the next departures from a stop, offline.
+enum TimetableCommand {
+    static let importHelp = """
+    Usage: lodestone timetable import FEED [--near LAT,LON] [--radius KM] [--route-type N] [--data-dir DIR]
+
+    Reads a GTFS static feed (a .zip, or its folder) and keeps it in <data-dir>/timetable: the
+    stops, routes, trips, stop times and service calendars. --near with --radius (km, default
+    10) keeps only the stops within reach and what serves them; --route-type keeps one kind of
+    route (4 ferries, 3 buses, 2 rail), so a national feed fits on a card. It says what it kept
+    and what it skipped; a malformed file is refused with its name and line, and the timetable
+    kept before stays.
+
+    Example:
+      lodestone timetable import ch-gtfs.zip --near 46.686,7.77 --radius 20 --route-type 4
+    """
+
+    static let departuresHelp = """
+    Usage: lodestone departures [--stop NAME|ID|nearest] [--count N] [--at ISO-8601] [--lat L --lon L] [--json] [--data-dir DIR]
+
+    The next departures from a stop of the imported timetable: the time in the stop's zone,
+    the route, the headsign and the minutes to go, honouring the service calendars and their
+    exceptions and trips past midnight. --stop takes a stop's id or words of its name, or
+    nearest (the default): the stop nearest --lat/--lon, else the running instance's position,
+    given with its distance and bearing. --at asks for another moment than now.
+    --json prints {"stop":{"id","name"},"departures":[{"time","route","headsign","minutes"}]}.
+    """
+
+    static func importFeed(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
+        let options = try Options(arguments, spec: OptionSpec(valued: ["near", "radius", "route-type", "data-dir"], flags: []), command: "timetable")
+        guard options.positional.first == "import" else { throw UsageError(message: "timetable what? import FEED (see 'lodestone timetable --help')") }
+        guard options.positional.count == 2 else { throw UsageError(message: "timetable import takes one feed: a .zip or its folder") }
+        var filter = GTFSImport.Filter()
+        if let near = options.values["near"] {
+            let parts = near.split(separator: ",").compactMap { Double($0) }
+            guard parts.count == 2, abs(parts[0]) <= 90, abs(parts[1]) <= 180 else {
+                throw UsageError(message: "--near takes LAT,LON in degrees (46.686,7.77), not '\(near)'")
+            }
+            filter.near = (parts[0], parts[1])
+        }
+        if let radius = try options.number("radius", in: 0.1...2000) {
+            guard filter.near != nil else { throw UsageError(message: "--radius goes with --near") }
+            filter.radiusKilometres = radius
+        }
+        filter.routeType = try options.integer("route-type", in: 0...1700)
+        let feed = options.positional[1]
+        let store = TimetableStore(dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory())
+        let (timetable, summary): (Timetable, GTFSImport.Summary)
+        do { (timetable, summary) = try GTFSImport.read(feed, filter: filter) } catch {
+            Log.error(error.description + (store.exists ? "; the timetable kept before stays" : ""))
+            return 1
+        }
+        guard !timetable.stops.isEmpty else {
+            Log.error("\(feed): no stop is left after the filters (widen --radius, or check --near and --route-type)")
+            return 1
+        }
+        guard store.save(timetable) else {
+            Log.error("cannot write \(store.directory)")
+            return 1
+        }
+        writeOut("kept " + summary.kept.map { "\($0.count) \($0.table)" }.joined(separator: ", ") + " in \(store.directory)\n")
+        for line in summary.skipped { writeOut("skipped " + line + "\n") }
+        return 0
+    }
+
+    static func departures(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
+        let options = try Options(arguments, spec: OptionSpec(valued: ["stop", "count", "at", "lat", "lon", "data-dir", "socket"], flags: ["json"]),
+                                  command: "departures")
+        let count = try options.integer("count", in: 1...100) ?? 5
+        var now = OutputClock.unixTime()
+        if let at = options.values["at"] {
+            guard let time = CivilTime.parseISO8601(at) else { throw UsageError(message: "--at takes an ISO-8601 time (2026-07-24T23:00:00+02:00), not '\(at)'") }
+            now = time
+        }
+        let latitude = try options.number("lat", in: -90...90), longitude = try options.number("lon", in: -180...180)
+        let store = TimetableStore(dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory())
+        let timetable: Timetable
+        do { timetable = try store.load() } catch {
+            Log.error(error.description)
+            return 1
+        }
+        let wanted = options.values["stop"] ?? "nearest"
+        var chosen: Int?
+        var way = ""
+        if wanted == "nearest" {
+            guard let here = latitude.flatMap({ lat in longitude.map { (lat, $0) } }) ?? WaypointCommand.runningPosition(socket: options.values["socket"]) else {
+                Log.error("no position for the nearest stop: give --lat and --lon, --stop NAME, or run 'lodestone run' with a GPS fix")
+                return 1
+            }
+            let ranked = timetable.stops.indices.map { index -> (Int, Double, Double) in
+                let leg = Geodesy.inverse(latitude1: here.0, longitude1: here.1, latitude2: timetable.stops[index].latitude, longitude2: timetable.stops[index].longitude)
+                return (index, leg.distance, leg.bearing)
+            }.min { $0.1 < $1.1 }
+            chosen = ranked?.0
+            if let ranked { way = "\(fixed(ranked.1, 0)) m at \(fixed(ranked.2, 0))° \(CompassPoint.name(ranked.2))" }
+        } else {
+            let matches = timetable.stops(matching: wanted)
+            guard let first = matches.first else { Log.error("no stop matches '\(wanted)'"); return 1 }
+            if matches.count > 1 && !options.flags.contains("json") {
+                Log.warning("\(matches.count) stops match '\(wanted)': \(matches.prefix(5).map { timetable.stops[$0].name }.joined(separator: ", ")); the first is shown")
+            }
+            chosen = first
+        }
+        guard let index = chosen else { Log.error("the timetable has no stops"); return 1 }
+        let stop = timetable.stops[index]
+        let zone = (try? TimeZoneRules(stop.timeZone)) ?? .utc
+        let list = timetable.departures(from: index, after: now, count: count)
+        if options.flags.contains("json") {
+            var w = JSONObjectWriter()
+            var s = JSONObjectWriter()
+            s.string("id", stop.id)
+            s.string("name", stop.name)
+            w.raw("stop", s.finished)
+            let items = list.map { d -> String in
+                var item = JSONObjectWriter()
+                item.string("time", zone.iso8601(d.time))
+                item.string("route", d.route)
+                item.string("headsign", d.headsign)
+                item.integer("minutes", Int(((d.time - now) / 60).rounded(.down)))
+                return item.finished
+            }
+            w.raw("departures", "[" + items.joined(separator: ",") + "]")
+            writeOut(w.finished + "\n")
+            return 0
+        }
+        writeOut("\(stop.name)" + (way.isEmpty ? "" : "  (\(way))") + "\n")
+        if list.isEmpty { writeOut("  no departure in the next week\n") }
+        for d in list {
+            // The day too when it is not today's (a night boat, a timetable for tomorrow).
+            let stamp = zone.iso8601(d.time), today = zone.iso8601(now).prefix(10)
+            let clock = (stamp.prefix(10) == today ? "" : String(stamp.dropFirst(5).prefix(5)) + " ") + String(stamp.dropFirst(11).prefix(5))
+            writeOut("  \(clock)  \(d.route.padding(12))  \(d.headsign.padding(20))  in \(Int(((d.time - now) / 60).rounded(.down))) min\n")
+        }
+        return 0
+    }
+}
