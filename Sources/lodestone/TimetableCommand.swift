@@ -22,7 +22,9 @@ enum TimetableCommand {
     """
 
     static let departuresHelp = """
-    Usage: lodestone departures [--stop NAME|ID|nearest] [--count N] [--at ISO-8601] [--lat L --lon L] [--json] [--data-dir DIR]
+    Usage: lodestone departures [--stop NAME|ID|nearest|favourite] [--count N] [--at ISO-8601] [--lat L --lon L] [--json] [--data-dir DIR]
+           lodestone departures search WORDS
+           lodestone departures favourite add STOP | remove STOP | move STOP POSITION | list
 
     The next departures from a stop of the imported timetable: the time in the stop's zone,
     the route, the headsign and the minutes to go, honouring the service calendars and their
@@ -30,6 +32,11 @@ enum TimetableCommand {
     nearest (the default): the stop nearest --lat/--lon, else the running instance's position,
     given with its distance and bearing. --at asks for another moment than now.
     --json prints {"stop":{"id","name"},"departures":[{"time","route","headsign","minutes"}]}.
+
+    search lists the stops whose name holds every word. favourite keeps stops in an order of
+    your own; --stop favourite asks for the first. Marks from <data-dir>/timetable-marks.csv
+    ("match,label,rating": a route's id or name, a trip id, or a headsign pattern with *; a
+    rating from 0 to 5) are shown with each departure they match.
     """
 
     static func importFeed(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
@@ -85,7 +92,15 @@ enum TimetableCommand {
             Log.error(error.description)
             return 1
         }
-        let wanted = options.values["stop"] ?? "nearest"
+        let preferences = TransitPreferences(dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory())
+        if let action = options.positional.first {
+            return try manage(action, Array(options.positional.dropFirst()), timetable: timetable, preferences: preferences)
+        }
+        var wanted = options.values["stop"] ?? "nearest"
+        if wanted == "favourite" {
+            guard let first = preferences.favourites().first else { Log.error("no favourite stops yet: 'lodestone departures favourite add STOP'"); return 1 }
+            wanted = first
+        }
         var chosen: Int?
         var way = ""
         if wanted == "nearest" {
@@ -111,6 +126,12 @@ enum TimetableCommand {
         let stop = timetable.stops[index]
         let zone = (try? TimeZoneRules(stop.timeZone)) ?? .utc
         let list = timetable.departures(from: index, after: now, count: count)
+        let (marks, problems) = preferences.marks()
+        for problem in problems { Log.warning(problem) }
+        func mark(_ d: Timetable.Departure) -> TransitPreferences.Mark? {
+            let routeID = timetable.trips.first { $0.id == d.trip }.map { timetable.routes[$0.route].id } ?? ""
+            return TransitPreferences.mark(for: d, routeID: routeID, in: marks)
+        }
         if options.flags.contains("json") {
             var w = JSONObjectWriter()
             var s = JSONObjectWriter()
@@ -123,6 +144,12 @@ enum TimetableCommand {
                 item.string("route", d.route)
                 item.string("headsign", d.headsign)
                 item.integer("minutes", Int(((d.time - now) / 60).rounded(.down)))
+                if let m = mark(d) {
+                    var o = JSONObjectWriter()
+                    o.string("label", m.label)
+                    o.integer("rating", m.rating)
+                    item.raw("mark", o.finished)
+                }
                 return item.finished
             }
             w.raw("departures", "[" + items.joined(separator: ",") + "]")
@@ -135,8 +162,58 @@ enum TimetableCommand {
             // The day too when it is not today's (a night boat, a timetable for tomorrow).
             let stamp = zone.iso8601(d.time), today = zone.iso8601(now).prefix(10)
             let clock = (stamp.prefix(10) == today ? "" : String(stamp.dropFirst(5).prefix(5)) + " ") + String(stamp.dropFirst(11).prefix(5))
-            writeOut("  \(clock)  \(d.route.padding(12))  \(d.headsign.padding(20))  in \(Int(((d.time - now) / 60).rounded(.down))) min\n")
+            let note = mark(d).map { "  " + $0.label + " " + String(repeating: "*", count: $0.rating) } ?? ""
+            writeOut("  \(clock)  \(d.route.padding(12))  \(d.headsign.padding(20))  in \(Int(((d.time - now) / 60).rounded(.down))) min\(note)\n")
         }
         return 0
+    }
+
+    /// `search WORDS` and `favourite add|remove|move|list`.
+    static func manage(_ action: String, _ words: [String], timetable: Timetable, preferences: TransitPreferences) throws(UsageError) -> Int32 {
+        func stop(_ text: String?) throws(UsageError) -> Timetable.Stop {
+            guard let text, let index = timetable.stops(matching: text).first else {
+                throw UsageError(message: "which stop? give its id or words of its name ('lodestone departures search WORDS' finds them)")
+            }
+            return timetable.stops[index]
+        }
+        switch action {
+        case "search":
+            let found = timetable.stops(matching: words.joined(separator: " "))
+            if found.isEmpty { writeOut("no stop matches '\(words.joined(separator: " "))'\n") }
+            for index in found.prefix(50) { writeOut("\(timetable.stops[index].id)  \(timetable.stops[index].name)\n") }
+            return 0
+        case "favourite", "favorite":
+            var list = preferences.favourites()
+            switch words.first {
+            case "add"?:
+                let s = try stop(words.dropFirst().first)
+                if !list.contains(s.id) { list.append(s.id) }
+            case "remove"?:
+                let s = try stop(words.dropFirst().first)
+                list.removeAll { $0 == s.id }
+            case "move"?:
+                let s = try stop(words.dropFirst().first)
+                guard words.count == 3, let position = Int(words[2]), position >= 1, let from = list.firstIndex(of: s.id) else {
+                    throw UsageError(message: "move STOP POSITION: a favourite stop and its new place, 1 for the first")
+                }
+                list.remove(at: from)
+                list.insert(s.id, at: min(position - 1, list.count))
+            case "list"?, nil:
+                break
+            default:
+                throw UsageError(message: "favourite what? add, remove, move or list")
+            }
+            if words.first != nil && words.first != "list" && !preferences.saveFavourites(list) {
+                Log.error("cannot write \(preferences.favouritesPath)")
+                return 1
+            }
+            for (n, id) in list.enumerated() {
+                let name = timetable.stops.first { $0.id == id }?.name ?? "(no longer in the timetable)"
+                writeOut("\(n + 1). \(id)  \(name)\n")
+            }
+            return 0
+        default:
+            throw UsageError(message: "departures takes search or favourite, or options only (see 'lodestone departures --help')")
+        }
     }
 }

@@ -139,5 +139,16 @@ import Testing
         #expect(text.contains("Interlaken West") && text.contains("07-25 00:30") && text.contains("Spiez (night)") && text.contains("in 90 min"), "\(text)")
         let (bad, why) = end.finish(try end.spawn(["timetable", "import", feed + "/nothing", "--data-dir", data]))
         #expect(bad == 1 && why.contains("the timetable kept before stays"), "\(why)")
+        // Favourites in an order of one's own; marks from the person's file, a bad line skipped.
+        _ = end.finish(try end.spawn(["departures", "favourite", "add", "spiez", "--data-dir", data]))
+        _ = end.finish(try end.spawn(["departures", "favourite", "add", "IW", "--data-dir", data]))
+        let (_, order) = end.finish(try end.spawn(["departures", "favourite", "move", "IW", "1", "--data-dir", data]))
+        #expect(order.hasPrefix("1. IW  Interlaken West\n2. SP  Spiez, Schiffstation"), "\(order)")
+        #expect(writeFileAtomically(data + "/timetable-marks.csv", Array("*night*,late boat,2\nnot a mark\nR1,Panta Rhei,5\n".utf8)))
+        let (_, marked) = end.finish(try end.spawn(["departures", "--stop", "favourite", "--at", "2026-07-24T23:00:00+02:00", "--count", "2",
+                                                    "--json", "--data-dir", data]))
+        #expect(marked.contains("\"mark\":{\"label\":\"late boat\",\"rating\":2}") && marked.contains("\"mark\":{\"label\":\"Panta Rhei\",\"rating\":5}"), "\(marked)")
+        #expect(marked.contains("timetable-marks.csv line 2"), "the bad line is named")
+        #expect(TransitPreferences.matches("*night*", "Spiez (night)") && !TransitPreferences.matches("thun*", "Spiez") && TransitPreferences.matches("a*b", "abab"))
     }
 }

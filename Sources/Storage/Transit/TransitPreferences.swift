@@ -1,0 +1,74 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+
+/// A person's own additions to the timetable: favourite stops in their order
+/// (`<dataDir>/timetable-favourites.json`, a JSON array of stop ids), and marks on trips or
+/// routes (`<dataDir>/timetable-marks.csv`: `match,label,rating` per line, where match is a
+/// route id or short name, a trip id, or a headsign pattern with `*`), shown with each
+/// departure: "Panta Rhei, 5" for the ship that makes the best waves.
+public struct TransitPreferences {
+    public let favouritesPath: String
+    public let marksPath: String
+
+    public init(dataDirectory: String) {
+        favouritesPath = dataDirectory + "/timetable-favourites.json"
+        marksPath = dataDirectory + "/timetable-marks.csv"
+    }
+
+    public func favourites() -> [String] {
+        guard fileExists(favouritesPath), let text = try? readTextFile(favouritesPath), let json = try? JSONValue.parse(text) else { return [] }
+        return json.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+
+    public func saveFavourites(_ ids: [String]) -> Bool {
+        writeFileAtomically(favouritesPath, Array(("[" + ids.map(JSONObjectWriter.quoted).joined(separator: ",") + "]\n").utf8))
+    }
+
+    public struct Mark: Sendable, Equatable {
+        public var match: String, label: String, rating: Int
+    }
+
+    /// The marks; a line that is not `match,label,rating` (rating 0 to 5) is skipped and said.
+    public func marks() -> (marks: [Mark], problems: [String]) {
+        guard fileExists(marksPath), let bytes = readFileBytes(marksPath) else { return ([], []) }
+        var marks: [Mark] = [], problems: [String] = []
+        // Line by line, so one bad line loses only itself (a person writes this file by hand).
+        for (number, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+            let csv = try? CSVReader(file: marksPath, bytes: Array("match,label,rating\n".utf8) + Array(line))
+            guard let csv, let row = csv.rows.first, let rating = Int(csv.value(row.fields, "rating").trimmingSpacesAround),
+                  (0...5).contains(rating), !csv.value(row.fields, "match").isEmpty else {
+                problems.append("\(marksPath) line \(number + 1): not match,label,rating with a rating from 0 to 5; skipped")
+                continue
+            }
+            marks.append(Mark(match: csv.value(row.fields, "match"), label: csv.value(row.fields, "label").trimmingSpacesAround, rating: rating))
+        }
+        return (marks, problems)
+    }
+
+    /// The first mark that matches a departure: its trip, its route (id or name), or its headsign.
+    public static func mark(for departure: Timetable.Departure, routeID: String, in marks: [Mark]) -> Mark? {
+        marks.first { mark in
+            mark.match == departure.trip || mark.match == routeID || mark.match == departure.route || matches(mark.match, departure.headsign)
+        }
+    }
+
+    /// A pattern with `*` for any run of characters, any case.
+    static func matches(_ pattern: String, _ text: String) -> Bool {
+        let parts = pattern.lowercased().split(separator: "*", omittingEmptySubsequences: false)
+        guard parts.count > 1 else { return pattern.lowercased() == text.lowercased() }
+        var rest = Substring(text.lowercased())
+        for (index, part) in parts.enumerated() where !part.isEmpty {
+            // The last piece of a pattern not ending in * must end the text.
+            if index == parts.count - 1 { return rest.hasSuffix(part) }
+            guard let range = rest.firstRange(of: part) else { return false }
+            if index == 0 && range.lowerBound != rest.startIndex { return false }
+            rest = rest[range.upperBound...]
+        }
+        return true
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpacesAround: String { String(Substring(self).trimmingSpaces()) }
+}
