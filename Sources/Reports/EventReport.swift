@@ -30,6 +30,8 @@ public enum Event: Sendable {
     case alert(AlertRules.Alert)
     /// A sun event passed (sunrise, the golden hour...) at `at`, told in the local zone.
     case sky(kind: String, at: Double, zone: TimeZoneRules)
+    /// A departure asked to be reminded of leaves soon.
+    case departureReminder(stop: String, route: String, headsign: String, departure: Double, zone: TimeZoneRules)
     /// A visible pass of a satellite (the ISS) begins soon.
     case satellitePass(satellite: String, rise: Double, culmination: Double, maximumAltitude: Double, riseAzimuth: Double)
     case calibration(CalibrationProgress)

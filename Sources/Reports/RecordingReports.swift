@@ -62,3 +62,23 @@ public struct LogReport: Sendable {
     public var message: String?
     public init(session: Session?, message: String?) { (self.session, self.message) = (session, message) }
 }
+
+/// The next departures from a stop of the imported timetable (DEPARTURES), times in its zone.
+public struct DeparturesReport: Sendable {
+    public struct Item: Sendable {
+        public var time: Double, route: String, headsign: String, trip: String
+        public var minutes: Int
+        public init(time: Double, route: String, headsign: String, trip: String, minutes: Int) {
+            (self.time, self.route, self.headsign, self.trip, self.minutes) = (time, route, headsign, trip, minutes)
+        }
+    }
+    public var stopID: String, stopName: String
+    public var zone: TimeZoneRules
+    /// From the observer to the stop, when the stop was chosen as the nearest.
+    public var distance: Double?, bearing: Double?
+    public var departures: [Item]
+    public var message: String?
+    public init(stopID: String, stopName: String, zone: TimeZoneRules, distance: Double?, bearing: Double?, departures: [Item], message: String? = nil) {
+        (self.stopID, self.stopName, self.zone, self.distance, self.bearing, self.departures, self.message) = (stopID, stopName, zone, distance, bearing, departures, message)
+    }
+}

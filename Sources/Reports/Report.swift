@@ -19,6 +19,7 @@ public enum Report: Sendable {
     case alertRules(AlertRulesReport)
     case log(LogReport)
     case snapshot(Snapshot)
+    case departures(DeparturesReport)
     case health(HealthReport)
     case devices(DevicesReport)
     case poll(PollReport)
@@ -41,6 +42,7 @@ public enum Report: Sendable {
         case .alertRules: return .alertRules
         case .log: return .log
         case .snapshot: return .snapshot
+        case .departures: return .departures
         case .health: return .health
         case .devices: return .devices
         case .poll: return .poll
@@ -67,5 +69,6 @@ public enum ReportKind: String, Sendable, CaseIterable {
     case position = "TPV", satellites = "SKY", attitude = "ATT", inertial = "IMU", environment = "ENV"
     case barometer = "BARO", motion = "MOTION", event = "EVENT", sun = "SUN", track = "TRACK", waypoint = "WAYPOINT"
     case alertRules = "ALERT", log = "LOG", snapshot = "SNAPSHOT", health = "HEALTH", devices = "DEVICES", poll = "POLL"
+    case departures = "DEPARTURES"
     case error = "ERROR"
 }

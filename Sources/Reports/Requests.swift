@@ -86,6 +86,19 @@ public enum LogRequest: Sendable, Equatable {
     public static let defaultStreams = ["pressure", "seaLevelPressure", "altitude", "temperature"]
 }
 
+/// `?DEPARTURES;` the next departures from the favourite or the nearest stop;
+/// `{"stop":NAME|ID,"count":N}` from a stop; `{"remind":TRIP,"minutes":M}` an EVENT and the
+/// buzzer M minutes before that trip leaves the stop.
+public struct DeparturesRequest: Sendable, Equatable {
+    public var stop: String?
+    public var count: Int
+    public var remind: String?
+    public var minutes: Double
+    public init(stop: String? = nil, count: Int = 3, remind: String? = nil, minutes: Double = 10) {
+        (self.stop, self.count, self.remind, self.minutes) = (stop, count, remind, minutes)
+    }
+}
+
 /// `?SNAPSHOT={"name":..,"notes":..}` captures every current value.
 public struct SnapshotRequest: Sendable, Equatable {
     public var name: String?

@@ -8,7 +8,7 @@ import LodestoneHAL
 struct SoundSettings: Sendable, Equatable {
     /// The events that sound.
     enum Kind: String, Sendable, CaseIterable {
-        case button, longPress, alert, offCourse, level, snapshot, lock, cardinal, satellitePass
+        case button, longPress, alert, offCourse, level, snapshot, lock, cardinal, satellitePass, departure
     }
 
     /// The patterns to choose from: on, off, on... milliseconds.
@@ -29,7 +29,7 @@ struct SoundSettings: Sendable, Equatable {
     /// Each kind's pattern by name; the defaults are the ones the buttons have always made.
     var chosen: [Kind: String] = [.button: "blip", .longPress: "double", .alert: "alarm", .offCourse: "triple",
                                   .level: "tick", .snapshot: "double", .lock: "double", .cardinal: "tick",
-                                  .satellitePass: "warble"]
+                                  .satellitePass: "warble", .departure: "triple"]
     var mute = false
     /// Local minutes of the day from and to (the window may pass midnight); nil: none.
     var quietHours: (from: Int, to: Int)?

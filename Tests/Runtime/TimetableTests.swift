@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 @testable import LodestoneDomain
 import LodestoneOutputs
+import LodestoneReports
 @testable import LodestoneRuntime
 import Testing
 
@@ -150,5 +151,29 @@ import Testing
         #expect(marked.contains("\"mark\":{\"label\":\"late boat\",\"rating\":2}") && marked.contains("\"mark\":{\"label\":\"Panta Rhei\",\"rating\":5}"), "\(marked)")
         #expect(marked.contains("timetable-marks.csv line 2"), "the bad line is named")
         #expect(TransitPreferences.matches("*night*", "Spiez (night)") && !TransitPreferences.matches("thun*", "Spiez") && TransitPreferences.matches("a*b", "abab"))
+    }
+
+    /// On the running device: DEPARTURES for a stop asked by name, and a reminder 10 minutes
+    /// before the night boat leaves, once.
+    @Test func departuresAndRemindersOnTheSocket() throws {
+        let data = "/tmp/lodestone-transit-\(getpid())"
+        removeTree(data)
+        defer { removeTree(data) }
+        #expect(makeDirectories(data) && TimetableStore(dataDirectory: data).save(Self.timetable()))
+        let transit = try #require(TransitService(dataDirectory: data))
+        let friday = CivilTime(year: 2026, month: 7, day: 24, hour: 21).unixSeconds
+        let request = try DeparturesRequest.decode(try JSONValue.parse(#"{"stop":"interlaken","count":2,"remind":"T2","minutes":10}"#))
+        let line = GPSDReports.line(transit.handle(request, state: NavigationState(), time: friday))
+        #expect(line.hasPrefix(#"{"class":"DEPARTURES","stop":{"id":"IW","name":"Interlaken West"}"#), "\(line)")
+        #expect(line.contains(#""time":"2026-07-25T00:30:00+02:00","route":"Panta Rhei","headsign":"Spiez (night)","trip":"T2","minutes":90"#), "\(line)")
+        #expect(line.contains("reminder 10 min before"))
+        #expect(transit.tick(time: friday + 79 * 60).isEmpty)
+        let due = transit.tick(time: friday + 80 * 60).map(GPSDReports.line)
+        #expect(due.count == 1 && due.first?.contains(#""event":"departure""#) == true && due.first?.contains("2026-07-25T00:30:00+02:00") == true, "\(due)")
+        #expect(transit.tick(time: friday + 81 * 60).isEmpty, "once")
+        #expect(throws: RequestError.self) { try DeparturesRequest.decode(try JSONValue.parse(#"{"count":500}"#)) }
+        if case .error = transit.handle(DeparturesRequest(), state: NavigationState(), time: friday) {} else {
+            Issue.record("no favourite and no fix: an error that says what to give")
+        }
     }
 }

@@ -143,4 +143,28 @@ extension GPSDReports {
         w.raw("snapshot", SnapshotJSON.object(s))
         w.endObject()
     }
+
+    /// DEPARTURES (Lodestone): the stop and its next departures, times in the stop's zone.
+    static func departures(_ r: DeparturesReport, into w: inout JSONBuffer) {
+        w.beginReport("DEPARTURES")
+        w.beginObject("stop")
+        w.string("id", r.stopID)
+        w.string("name", r.stopName)
+        if let distance = r.distance { w.number("distance", distance, decimals: 0) }
+        if let bearing = r.bearing { w.number("bearing", bearing, decimals: 0) }
+        w.endObject()
+        w.beginArray("departures")
+        for d in r.departures {
+            w.beginObject()
+            w.string("time", r.zone.iso8601(d.time))
+            w.string("route", d.route)
+            w.string("headsign", d.headsign)
+            w.string("trip", d.trip)
+            w.integer("minutes", d.minutes)
+            w.endObject()
+        }
+        w.endArray()
+        if let message = r.message { w.string("message", message) }
+        w.endObject()
+    }
 }

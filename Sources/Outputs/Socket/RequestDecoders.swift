@@ -211,6 +211,15 @@ extension LogRequest {
     }
 }
 
+extension DeparturesRequest {
+    public static func decode(_ json: JSONValue?) throws(RequestError) -> DeparturesRequest {
+        let fields = RequestFields(request: "DEPARTURES", json: json)
+        let count = try fields.number("count", in: 1...20, unit: "departures").map { Int($0) } ?? 3
+        return DeparturesRequest(stop: try fields.text("stop", limit: 200), count: count, remind: try fields.text("remind", limit: 200),
+                                 minutes: try fields.number("minutes", in: 1...180, unit: "minutes") ?? 10)
+    }
+}
+
 extension SnapshotRequest {
     public static func decode(_ json: JSONValue?) throws(RequestError) -> SnapshotRequest {
         let fields = RequestFields(request: "SNAPSHOT", json: json)

@@ -14,4 +14,6 @@ struct OutputServices {
     var activity: DailyActivity?
     /// A satellite's visible passes, announced before they begin (with a TLE file configured).
     var satellites: SatelliteService?
+    /// The imported timetable's departures and reminders (once a timetable is imported).
+    var transit: TransitService?
 }

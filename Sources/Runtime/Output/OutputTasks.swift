@@ -109,6 +109,10 @@ extension OutputLoop {
         let time = utcNow()
         rememberPosition(time: time)
         for report in services.sky?.tick(latest, time: time) ?? [] { send(report) }
+        for reminder in services.transit?.tick(time: time) ?? [] {
+            send(reminder)
+            services.controls?.signal(.departure, at: clock.now())
+        }
         if let satellites = services.satellites, let place = services.sky?.observer(latest) {
             for event in satellites.tick(place: place, time: time) {
                 send(event)

@@ -51,6 +51,10 @@ enum SocketRequests {
         table.route("LOG", decode: LogRequest.decode) { [unowned loop] request in
             [services.chronicle?.logs.handle(request, time: loop.utcNow()) ?? .error("logging needs a data directory")]
         }
+        table.route("DEPARTURES", decode: DeparturesRequest.decode) { [unowned loop] request in
+            guard let transit = services.transit else { return [.error("no timetable imported: 'lodestone timetable import FEED.zip', then restart")] }
+            return [transit.handle(request, state: loop.latest, time: loop.utcNow())]
+        }
         table.route("SNAPSHOT", decode: SnapshotRequest.decode) { [unowned loop] request in
             guard let chronicle = services.chronicle else { return [.error("snapshots need a data directory")] }
             services.controls?.signal(.snapshot, at: loop.clock.now())

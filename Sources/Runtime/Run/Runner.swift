@@ -220,7 +220,8 @@ public enum Runner {
             sky: SkyService(zone: (try? TimeZoneRules(c.timeZone)) ?? .utc, observer: c.observer.map { ($0.latitude, $0.longitude) }),
             activity: board.imu == nil ? nil : DailyActivity(zone: (try? TimeZoneRules(c.timeZone)) ?? .utc, dataDirectory: dataDirectory,
                                                              now: startUTC ?? OutputClock.unixTime()),
-            satellites: c.satelliteTLE.flatMap { SatelliteService(file: $0, satellite: c.satelliteName, alertMinutes: c.satelliteAlertMinutes) })
+            satellites: c.satelliteTLE.flatMap { SatelliteService(file: $0, satellite: c.satelliteName, alertMinutes: c.satelliteAlertMinutes) },
+            transit: TransitService(dataDirectory: dataDirectory))
         let loop = OutputLoop(outputs: pipeline, scheduler: scheduler, budgets: TaskTable.budgets(tasks), server: server,
                               display: display, stop: stop, deviceName: board.name, devices: devices, services: services,
                               adaptive: c.adaptiveSampling
