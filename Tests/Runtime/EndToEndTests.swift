@@ -108,6 +108,19 @@ import Testing
 
     static func freePort() -> Int { freePorts(1).first ?? 0 }
 
+    /// A UDP socket bound to a free loopback port, and the port (nil when none can be had).
+    static func udpReceiver() -> (fd: Int32, port: UInt16)? {
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 } }
+        guard bound else { close(fd); return nil }
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+
     /// Five seconds on the simulated board: every class arrives with plausible values.
     @Test func runProducesEveryClassOnTheSocket() throws {
         let socket = "/tmp/lodestone-e2e-\(getpid()).sock"

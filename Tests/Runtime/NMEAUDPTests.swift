@@ -7,17 +7,8 @@ import Testing
 /// LF, with a good checksum: the heading and the receiver's RMC among them.
 @Suite(.serialized) struct NMEAUDPTests {
     @Test func sentencesArriveAsDatagrams() throws {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        try #require(fd >= 0)
+        let (fd, port) = try #require(EndToEndTests.udpReceiver())
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 } }
-        try #require(bound)
-        let port = UInt16(bigEndian: address.sin_port)
 
         let runner = EndToEndTests()
         // Long enough for the walk's figure-8 to calibrate the compass: HDM only comes then.

@@ -23,16 +23,8 @@ import Testing
     }
 
     @Test func deltasOverTCPAndUDPAreValidSignalK() throws {
-        let udp = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        try #require(udp >= 0)
+        let (udp, udpPort) = try #require(EndToEndTests.udpReceiver())
         defer { close(udp) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(udp, $0, length) == 0 && getsockname(udp, $0, &length) == 0 } }
-        try #require(bound)
-        let udpPort = UInt16(bigEndian: address.sin_port)
         let tcpPort = EndToEndTests.freePort()
 
         let runner = EndToEndTests()

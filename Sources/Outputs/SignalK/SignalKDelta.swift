@@ -38,45 +38,37 @@ struct SignalKDelta: ~Copyable {
         json.endObject()
     }
 
-    /// `{"path":..,"value":NUMBER}`; a value that is not finite is left out.
-    mutating func number(_ path: SignalKPath, _ value: Double, decimals: Int, time: Double) {
-        guard value.isFinite else { return }
+    /// `{"path":..,"value":..}` in its source's update, the value written by `body`.
+    private mutating func entry(_ path: SignalKPath, time: Double, _ body: (inout JSONBuffer) -> Void) {
         open(path.source, time: time)
         json.beginObject()
         json.string("path", path.name)
-        json.number("value", value, decimals: decimals)
+        body(&json)
         json.endObject()
         count += 1
+    }
+
+    /// A number; one that is not finite is left out.
+    mutating func number(_ path: SignalKPath, _ value: Double, decimals: Int, time: Double) {
+        guard value.isFinite else { return }
+        entry(path, time: time) { $0.number("value", value, decimals: decimals) }
     }
 
     mutating func integer(_ path: SignalKPath, _ value: Int, time: Double) {
-        open(path.source, time: time)
-        json.beginObject()
-        json.string("path", path.name)
-        json.integer("value", value)
-        json.endObject()
-        count += 1
+        entry(path, time: time) { $0.integer("value", value) }
     }
 
     mutating func string(_ path: SignalKPath, _ value: String, time: Double) {
-        open(path.source, time: time)
-        json.beginObject()
-        json.string("path", path.name)
-        json.string("value", value)
-        json.endObject()
-        count += 1
+        entry(path, time: time) { $0.string("value", value) }
     }
 
     /// `{"path":..,"value":{..}}` with the members `body` writes (all finite by the caller).
     mutating func object(_ path: SignalKPath, time: Double, _ body: (inout JSONBuffer) -> Void) {
-        open(path.source, time: time)
-        json.beginObject()
-        json.string("path", path.name)
-        json.beginObject("value")
-        body(&json)
-        json.endObject()
-        json.endObject()
-        count += 1
+        entry(path, time: time) { json in
+            json.beginObject("value")
+            body(&json)
+            json.endObject()
+        }
     }
 
     /// Closes what is open; false when the delta has no value (nothing to send).
