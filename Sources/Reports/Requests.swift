@@ -82,7 +82,8 @@ public enum LogRequest: Sendable, Equatable {
 
     /// The values a logging session can record, by name.
     public static let streams = ["pressure", "seaLevelPressure", "altitude", "temperature", "humidity", "latitude", "longitude",
-                                 "gpsAltitude", "speed", "course", "heading", "roll", "pitch"]
+                                 "gpsAltitude", "speed", "course", "heading", "roll", "pitch",
+                                 "waterTemperature", "windSpeed", "windGust", "windDirection"]
     public static let defaultStreams = ["pressure", "seaLevelPressure", "altitude", "temperature"]
 }
 

@@ -9,12 +9,41 @@ public struct EnvironmentReport: Sendable {
     public var barometricAltitude: Double
     public var qnh: Double
     public var weather: WeatherFigures?
+    /// The weather station's wind and probes, when the board has them.
+    public var station: StationFigures?
     public var device: String
     public var time: Double
-    public init(pressure: PressureSample?, barometricAltitude: Double, qnh: Double, weather: WeatherFigures?, device: String, time: Double) {
-        (self.pressure, self.barometricAltitude, self.qnh, self.weather, self.device, self.time)
-            = (pressure, barometricAltitude, qnh, weather, device, time)
+    public init(pressure: PressureSample?, barometricAltitude: Double, qnh: Double, weather: WeatherFigures?, device: String, time: Double,
+                station: StationFigures? = nil) {
+        (self.pressure, self.barometricAltitude, self.qnh, self.weather, self.device, self.time, self.station)
+            = (pressure, barometricAltitude, qnh, weather, device, time, station)
     }
+}
+
+/// The weather station's figures: the wind over the last ten minutes as WMO reports it, and
+/// each temperature probe's newest reading.
+public struct StationFigures: Sendable {
+    public struct Wind: Sendable {
+        /// Mean speed (m/s) over the window, the highest and lowest 3 s means in it, the
+        /// newest 3 s mean, and the mean direction (degrees true, nil when calm or variable).
+        public var speed: Double
+        public var gust: Double?, lull: Double?, now: Double?
+        public var direction: Double?
+        /// Seconds of samples the figures rest on (600 once ten minutes are in).
+        public var seconds: Int
+        public init(speed: Double, gust: Double?, lull: Double?, now: Double?, direction: Double?, seconds: Int) {
+            (self.speed, self.gust, self.lull, self.now, self.direction, self.seconds) = (speed, gust, lull, now, direction, seconds)
+        }
+    }
+    public var wind: Wind?
+    /// Each probe that has a current reading, °C, in the board file's order.
+    public var temperatures: [(name: String, celsius: Double)] = []
+    /// What keeps a sensor from reading, in words that say what to do.
+    public var problems: [String] = []
+    public init() {}
+
+    /// The probe named "water", the one a boat's instruments and Signal K know.
+    public var waterTemperature: Double? { temperatures.first { $0.name == "water" }?.celsius }
 }
 
 /// The barometer's view once reduced: sea-level pressure (hPa), the altitude fused with GPS

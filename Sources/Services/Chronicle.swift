@@ -11,6 +11,8 @@ final class Chronicle {
     let alerts: AlertService
     let logs: LogService
     let snapshots: SnapshotStore
+    /// The weather station, whose wind and water go into the history and the logs too.
+    var station: StationService?
 
     init(dataDirectory: String, qnh: Double, now: Double) {
         weather = WeatherService(qnh: qnh)
@@ -34,6 +36,10 @@ final class Chronicle {
         history.add("altitude", weather.fused, time: time)
         history.add("temperature", weather.temperature, time: time)
         history.add("humidity", weather.humidity, time: time)
+        let station = self.station?.figures
+        history.add("waterTemperature", station?.waterTemperature ?? .nan, time: time)
+        history.add("windSpeed", station?.wind?.speed ?? .nan, time: time)
+        history.add("windGust", station?.wind?.gust ?? .nan, time: time)
         history.save(time: time)
         let weather = self.weather
         var reports = alerts.evaluate(time: time) { kind in
@@ -52,12 +58,15 @@ final class Chronicle {
     /// The values a log record or a snapshot takes, by stream name.
     func values(_ state: NavigationState) -> [String: Double] {
         let fix = state.fix
+        let station = self.station?.figures, wind = station?.wind
         return ["pressure": weather.station, "seaLevelPressure": weather.seaLevel, "altitude": weather.fused,
                 "temperature": weather.temperature, "humidity": weather.humidity,
                 "latitude": fix.hasPosition ? fix.latitude : .nan, "longitude": fix.hasPosition ? fix.longitude : .nan,
                 "gpsAltitude": fix.hasPosition ? fix.altitudeMSL : .nan, "speed": fix.speed, "course": fix.course,
                 "heading": state.trueHeading ?? state.attitude?.magneticHeading ?? .nan,
-                "roll": state.attitude?.roll ?? .nan, "pitch": state.attitude?.pitch ?? .nan]
+                "roll": state.attitude?.roll ?? .nan, "pitch": state.attitude?.pitch ?? .nan,
+                "waterTemperature": station?.waterTemperature ?? .nan, "windSpeed": wind?.speed ?? .nan,
+                "windGust": wind?.gust ?? .nan, "windDirection": wind?.direction ?? .nan]
     }
 
     /// `?SNAPSHOT` (and the snapshot button): every current value, saved; answered with SNAPSHOT.

@@ -9,6 +9,8 @@ final class TransitService {
     let timetable: Timetable
     let preferences: TransitPreferences
     private var reminders: [(stop: Int, departure: Timetable.Departure, at: Double)] = []
+    /// The marks file, read again once a minute (a person edits it while the device runs).
+    private var markCache: (read: Double, marks: [TransitPreferences.Mark])?
 
     init?(dataDirectory: String) {
         let store = TimetableStore(dataDirectory: dataDirectory)
@@ -54,6 +56,15 @@ final class TransitService {
                                                      minutes: Int(((($0.time - time) / 60).rounded(.down)))) }
         return .departures(DeparturesReport(stopID: stop.id, stopName: stop.name, zone: (try? TimeZoneRules(stop.timeZone)) ?? .utc,
                                             distance: chosen.distance, bearing: chosen.bearing, departures: items, message: message))
+    }
+
+    /// The person's marks on trips and routes; a bad line is said once per reading and skipped.
+    func marks(now: Double) -> [TransitPreferences.Mark] {
+        if let markCache, abs(now - markCache.read) < 60 { return markCache.marks }
+        let (marks, problems) = preferences.marks()
+        for problem in problems { Log.warning(problem) }
+        markCache = (now, marks)
+        return marks
     }
 
     /// Once a second: the reminders now due.

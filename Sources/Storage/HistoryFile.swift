@@ -94,7 +94,8 @@ public enum HistoryStreams {
         return "\(path) is damaged: " + (kept.isEmpty ? "nothing could be read from it" : "only " + kept.joined(separator: ", ") + " could be read")
     }
 
-    public static let names = ["pressure", "seaLevelPressure", "altitude", "temperature", "humidity"]
+    public static let names = ["pressure", "seaLevelPressure", "altitude", "temperature", "humidity",
+                                "waterTemperature", "windSpeed", "windGust"]
 
     /// The range ending at the stream's newest data (the device may have been off since);
     /// nil when there is no history file.

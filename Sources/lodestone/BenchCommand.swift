@@ -7,7 +7,8 @@ enum BenchCommand {
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: OptionSpec(valued: ["seconds", "trials", "kernel", "updates", "logs"], flags: ["json"]),
                                   command: "bench")
-        if let kernel = options.values["kernel"] {
+        // `lodestone bench timetable` names one bench as --kernel does.
+        if let kernel = options.values["kernel"] ?? options.positional.first {
             // The measured work alone, for the bench's own callgrind runs.
             let updates = try options.integer("updates", in: 1...100_000_000) ?? 10_000
             switch kernel {
@@ -26,6 +27,13 @@ enum BenchCommand {
                 guard let figures = StartupBench.run() else { return 1 }
                 writeOut("first ATT \(fixed(figures.firstATTms, 1)) ms, first TPV \(fixed(figures.firstTPVms, 1)) ms\n")
                 return 0
+            case "timetable":
+                guard let figures = TimetableBench.run() else {
+                    Log.error("the synthetic timetable could not be written or imported in /tmp")
+                    return 1
+                }
+                writeOut((options.flags.contains("json") ? timetableJSON(figures) : timetableLines(figures)) + "\n")
+                return 0
             case "clients":
                 // The socket-load comparison alone, with and without the sampling thread pinned.
                 for pin in [false, true] {
@@ -35,7 +43,7 @@ enum BenchCommand {
                     }
                 }
                 return 0
-            default: throw UsageError(message: "--kernel takes attitude, nmea, tpv, sky, startup, runtime or clients")
+            default: throw UsageError(message: "--kernel takes attitude, nmea, tpv, sky, startup, runtime, timetable or clients")
             }
         }
         let seconds = try options.number("seconds", in: 0.5...600) ?? 5
@@ -64,6 +72,8 @@ enum BenchCommand {
         let runtime = RuntimeCostBench.run()
         if !json { writeOut("track list and search with 1,000 stored tracks...\n") }
         let trackList = TrackListBench.run()
+        if !json { writeOut("timetable: import a national feed (10,000 stops, 1,000,000 stop times), then answer departures...\n") }
+        let timetable = TimetableBench.run()
         if !json { writeOut("the sampling loop with no socket clients, then with 100 at 50 Hz (10 s each)...\n") }
         let clientLoad = ClientLoadBench.run()
 
@@ -144,6 +154,7 @@ enum BenchCommand {
         } else {
             report.null("trackList")
         }
+        if let timetable { report.raw("timetable", timetableJSON(timetable)) } else { report.null("timetable") }
         if let clientLoad {
             func figures(_ run: ClientLoadBench.Run) -> String {
                 var w = JSONObjectWriter()
@@ -173,6 +184,7 @@ enum BenchCommand {
                      + (reportCost.sky.map { "SKY (20 satellites) \(fixed($0, 0)) instructions" } ?? reportCost.note ?? "not measured") + "\n")
             writeOut("track list: " + (trackList.map { "\(fixed($0.listMilliseconds, 1)) ms to list, \(fixed($0.searchMilliseconds, 1)) ms to search \($0.tracks) tracks" }
                                        ?? "could not create the tracks in /tmp") + "\n")
+            writeOut("timetable: " + (timetable.map(timetableLines) ?? "could not create the feed in /tmp") + "\n")
             if let clientLoad {
                 for run in [clientLoad.idle, clientLoad.loaded] {
                     writeOut("socket clients \(run.clients): loop wake-up lateness p99 \(fixed(run.latenessP99, 1)) us, max \(fixed(run.latenessMax, 1)) us, "
@@ -183,6 +195,31 @@ enum BenchCommand {
             }
         }
         return 0
+    }
+
+    static func timetableJSON(_ r: TimetableBench.Result) -> String {
+        var w = JSONObjectWriter()
+        w.integer("stops", r.stops)
+        w.integer("trips", r.trips)
+        w.integer("stopTimes", r.stopTimes)
+        w.number("importMs", r.importMilliseconds, decimals: 0)
+        w.integer("peakKBBefore", r.peakKilobytesBefore)
+        w.integer("peakKBAfter", r.peakKilobytesAfter)
+        w.integer("indexBytes", r.indexBytes)
+        w.number("busyStopMs", r.busyStopMilliseconds, decimals: 1)
+        w.number("searchMs", r.searchMilliseconds, decimals: 1)
+        w.number("nearestMs", r.nearestMilliseconds, decimals: 1)
+        w.number("feedOnlyMs", r.feedMilliseconds, decimals: 0)
+        w.integer("busyStopCalls", r.busyStopCalls)
+        return w.finished
+    }
+
+    static func timetableLines(_ r: TimetableBench.Result) -> String {
+        "\(r.stops) stops, \(r.trips) trips, \(r.stopTimes) stop times imported in \(fixed(r.importMilliseconds, 0)) ms "
+            + "(peak memory \(r.peakKilobytesBefore / 1024) MB before, \(r.peakKilobytesAfter / 1024) MB after; index.bin \(r.indexBytes / 1024) KB)\n"
+            + "  cold answers, load and query, best of 5: busiest stop (\(r.busyStopCalls) calls) \(fixed(r.busyStopMilliseconds, 1)) ms, "
+            + "by name \(fixed(r.searchMilliseconds, 1)) ms, nearest \(fixed(r.nearestMilliseconds, 1)) ms; "
+            + "from the feed without the index \(fixed(r.feedMilliseconds, 0)) ms"
     }
 
     static func figures(_ f: LatencyFigures) -> String {

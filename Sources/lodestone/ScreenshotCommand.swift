@@ -18,7 +18,8 @@ enum ScreenshotCommand {
       --size WxH              the screen in pixels (default 320x240): 128x64 and smaller use
                               the small layout, 240x240 and 320x240 the medium one, 480x320
                               and up the large one
-      --page NAME             compass (default), position, level, barometer, sky, chart, track, health
+      --page NAME             compass (default), position, level, barometer, sky, chart, track,
+                              departures, health
       --format rgb565|xrgb8888|mono
                               the panel's pixel format (default rgb565); mono is one bit
       --theme day|night       colours (default day)
@@ -26,13 +27,14 @@ enum ScreenshotCommand {
       --scenario NAME         simulated trip: walk (default), boat, still, drive
       --settle S              seconds to run before the picture (default 4, 1..60)
       --config FILE           configuration file (observer, time zone...)
+      --data-dir DIR          show the timetable, favourites and marks kept there (read only)
 
     Examples:
       lodestone screenshot --page sky --size 480x320 --out sky.png
       lodestone screenshot --page compass --size 128x64 --format mono --out compass.png
     """
 
-    static let spec = OptionSpec(valued: ["out", "size", "page", "format", "theme", "units", "scenario", "settle", "config"], flags: [])
+    static let spec = OptionSpec(valued: ["out", "size", "page", "format", "theme", "units", "scenario", "settle", "config", "data-dir"], flags: [])
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: spec, command: "screenshot")
@@ -66,6 +68,13 @@ enum ScreenshotCommand {
         // disturb a running instance.
         let scratch = "/tmp/lodestone-screenshot-\(getpid())"
         configuration.socket = scratch + ".sock"
+        // The person's timetable, favourites and marks are read from their data directory
+        // (through links in the scratch one), so the departures page shows their stops.
+        if let own = options.values["data-dir"], makeDirectories(scratch) {
+            for name in ["timetable", "timetable-favourites.json", "timetable-marks.csv"] where fileExists(own + "/" + name) {
+                _ = symlink(own + "/" + name, scratch + "/" + name)
+            }
+        }
         configuration.dataDir = scratch
         configuration.realTimePriority = nil
         configuration.lockMemory = false

@@ -128,10 +128,7 @@ enum TimetableCommand {
         let list = timetable.departures(from: index, after: now, count: count)
         let (marks, problems) = preferences.marks()
         for problem in problems { Log.warning(problem) }
-        func mark(_ d: Timetable.Departure) -> TransitPreferences.Mark? {
-            let routeID = timetable.trips.first { $0.id == d.trip }.map { timetable.routes[$0.route].id } ?? ""
-            return TransitPreferences.mark(for: d, routeID: routeID, in: marks)
-        }
+        func mark(_ d: Timetable.Departure) -> TransitPreferences.Mark? { TransitPreferences.mark(for: d, in: marks) }
         if options.flags.contains("json") {
             var w = JSONObjectWriter()
             var s = JSONObjectWriter()

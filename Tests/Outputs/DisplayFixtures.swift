@@ -51,6 +51,11 @@ enum DisplayFixtures {
         weather.graphs = [("1h", (0..<60).map { 1_017.5 - Double($0) / 60 }), ("6h", (0..<72).map { 1_020 - Double($0) / 24 }),
                           ("24h", (0..<96).map { 1_019 + sin(Double($0) / 15) }), ("7d", (0..<168).map { 1_012 + Double($0 % 40) / 8 })]
         model.weather = weather
+        // A walk along a lake shore with the weather station's anemometer and a probe in the lake.
+        var station = DisplayModel.StationPanel()
+        (station.windNow, station.windMean, station.windGust, station.windDirection) = (4.2, 3.6, 7.8, 250)
+        station.temperatures = [("water", 11.5)]
+        model.station = station
         var sky = SkyPanel()
         sky.next = ("sunset", "16:46", 6_360)
         sky.events = [("astronomicalDawn", "05:49"), ("nauticalDawn", "06:25"), ("civilDawn", "07:03"), ("blueHourMorning", "07:03-07:15"),

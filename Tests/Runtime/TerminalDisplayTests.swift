@@ -70,11 +70,11 @@ import Testing
         }
         let session = Session("pages")
         defer { session.end() }
-        let first = Self.screen(session.name) { $0.contains("COMPASS  1/8") && $0.contains("°") }
-        #expect(first.hasPrefix("COMPASS  1/8") && first.contains("1-8/tab pages  t night  u units  q quit"), "\(first)")
+        let first = Self.screen(session.name) { $0.contains("COMPASS  1/9") && $0.contains("°") }
+        #expect(first.hasPrefix("COMPASS  1/9") && first.contains("1-9/tab pages  t night  u units  q quit"), "\(first)")
         #expect(session.flag("#{alternate_on} #{cursor_flag}") == "1 0")
-        for (key, title) in [("2", "POSITION  2/8"), ("3", "LEVEL  3/8"), ("4", "BAROMETER  4/8"), ("5", "SKY  5/8"),
-                             ("6", "CHART  6/8"), ("7", "TRACK  7/8"), ("8", "HEALTH  8/8"), ("Tab", "COMPASS  1/8"), ("Left", "HEALTH  8/8"), ("Right", "COMPASS  1/8")] {
+        for (key, title) in [("2", "POSITION  2/9"), ("3", "LEVEL  3/9"), ("4", "BAROMETER  4/9"), ("5", "SKY  5/9"),
+                             ("6", "CHART  6/9"), ("7", "TRACK  7/9"), ("8", "DEPARTURES  8/9"), ("9", "HEALTH  9/9"), ("Tab", "COMPASS  1/9"), ("Left", "HEALTH  9/9"), ("Right", "COMPASS  1/9")] {
             session.keys(key)
             let text = Self.screen(session.name) { $0.hasPrefix(title) }
             #expect(text.hasPrefix(title), "after \(key): \(text)")
@@ -93,7 +93,7 @@ import Testing
         for line in Self.screen(session.name) { _ in true }.split(separator: "\n") { #expect(line.count <= 80) }
         session.keys("q")
         let after = Self.screen(session.name) { $0.contains("stopped (quit key)") }
-        #expect(after.contains("stopped (quit key)") && !after.contains("COMPASS  1/8"), "\(after)")
+        #expect(after.contains("stopped (quit key)") && !after.contains("COMPASS  1/9"), "\(after)")
         #expect(Self.afterExit(session) == "0 1 icanon echo", "alternate screen, cursor, terminal modes")
     }
 
@@ -106,7 +106,7 @@ import Testing
         }
         let first = Session("remember")
         defer { first.end() }
-        _ = Self.screen(first.name) { $0.hasPrefix("COMPASS  1/8") }
+        _ = Self.screen(first.name) { $0.hasPrefix("COMPASS  1/9") }
         first.keys("u")
         first.keys("t")
         first.keys("q")
@@ -146,7 +146,7 @@ import Testing
         }
         let session = Session("crash")
         defer { session.end() }
-        _ = Self.screen(session.name) { $0.contains("COMPASS  1/8") }
+        _ = Self.screen(session.name) { $0.contains("COMPASS  1/9") }
         _ = Self.output("pkill -SEGV -f 'lodestone run --scenario still --display terminal --socket \(session.directory)/'")
         let state = Self.afterExit(session)
         #expect(state == "0 1 icanon echo", "alternate screen, cursor, terminal modes: \(state)")
@@ -160,7 +160,7 @@ import Testing
         }
         let session = Session("large", size: "-x 120 -y 40")
         defer { session.end() }
-        let text = Self.screen(session.name) { $0.contains("COMPASS  1/8") && $0.contains("v") && $0.contains("°") }
+        let text = Self.screen(session.name) { $0.contains("COMPASS  1/9") && $0.contains("v") && $0.contains("°") }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first?.count ?? 0 > 100 && lines.contains { $0.hasPrefix("            ") && $0.contains("·") }, "\(text)")
     }

@@ -176,4 +176,38 @@ import Testing
             Issue.record("no favourite and no fix: an error that says what to give")
         }
     }
+
+    /// The departures page: the next three from the favourite stop with their countdowns and
+    /// marks; with only the marked ones (what the flip toggles), the unmarked are left out.
+    @Test func theDeparturesPageShowsTheNextThreeAndOnlyTheMarked() throws {
+        let data = "/tmp/lodestone-transit-page-\(getpid())"
+        removeTree(data)
+        defer { removeTree(data) }
+        #expect(makeDirectories(data) && TimetableStore(dataDirectory: data).save(Self.timetable()))
+        let preferences = TransitPreferences(dataDirectory: data)
+        #expect(preferences.saveFavourites(["IW"]))
+        #expect(writeFileAtomically(preferences.marksPath, Array("*night*,late boat,2\n".utf8)))
+        var services = OutputServices()
+        services.transit = TransitService(dataDirectory: data)
+        let feed = DisplayFeed(deviceName: "test", services: services, profile: { nil },
+                               health: { (0, LoopStatistics(), []) }, problems: { SensorProblemTexts() })
+        // Thursday 2026-07-23 20:00 in Zurich: Thursday's night boat (00:30 Friday), Friday's
+        // 08:30, Friday's night boat; marked only: the night boats, Monday's the third.
+        let thursday = CivilTime(year: 2026, month: 7, day: 23, hour: 18).unixSeconds
+        let all = feed.model(NavigationState(), latest: NavigationState(), time: thursday, page: .departures)
+        let rows = try #require(all.departures?.rows)
+        #expect(rows.map(\.clock) == ["00:30", "08:30", "00:30"] && rows.first?.mark == "late boat" && rows.first?.rating == 2, "\(rows.map(\.clock))")
+        #expect(rows.first?.secondsToGo == 4.5 * 3600)
+        let text = DisplayPage.departures.draw(all, columns: 60, rows: 14).text
+        #expect(text.contains("DEPARTURES  8/9") && text.contains("Interlaken West") && text.contains("Panta Rhei  Spiez (night)"), "\(text)")
+        #expect(text.contains("late boat **") && text.contains("in 4 h 30 min"), "\(text)")
+        let small = DisplayPage.departures.draw(all, columns: 21, rows: 7).text
+        #expect(small.contains("00:30 Panta Rhei 4h30"), "\(small)")
+        let marked = feed.model(NavigationState(), latest: NavigationState(), time: thursday, page: .departures, onlyMarkedDepartures: true)
+        #expect(marked.departures?.rows.count == 3 && marked.departures?.rows.allSatisfy { $0.mark == "late boat" } == true)
+        #expect(DisplayPage.departures.draw(marked, columns: 60, rows: 14).text.contains("Only marked departures"))
+        // Without a timetable the page says how to get one.
+        #expect(DisplayPage.departures.draw(DisplayModel(), columns: 60, rows: 10).text.contains("lodestone timetable import"))
+        #expect(Configuration.FlipAction(rawValue: "markedDepartures") != nil)
+    }
 }

@@ -41,8 +41,17 @@ public struct Timetable: Sendable {
     /// The calls at each stop (by index), in time order.
     public var calls: [[Call]] = []
     public var calendar = ServiceCalendar()
+    /// The calls of a stop that `calls` does not hold, fetched when that stop is asked for: a
+    /// stored national timetable keeps its million calls on disk and decodes one stop's.
+    public var callSource: (@Sendable (Int) -> [Call])?
 
     public init() {}
+
+    /// The calls at stop `index`, in time order: from `calls`, else from the call source.
+    public func calls(at index: Int) -> [Call] {
+        if calls.indices.contains(index) { return calls[index] }
+        return callSource?(index) ?? []
+    }
 
     /// A departure as a person reads it.
     public struct Departure: Sendable, Equatable {
@@ -50,6 +59,8 @@ public struct Timetable: Sendable {
         public var route: String
         public var headsign: String
         public var trip: String
+        /// The route's own id (marks may name it).
+        public var routeID: String
     }
 
     /// The next `count` departures from stop `index` at or after UTC `time`, honouring the
@@ -57,6 +68,7 @@ public struct Timetable: Sendable {
     public func departures(from index: Int, after time: Double, count: Int) -> [Departure] {
         guard stops.indices.contains(index), let zone = try? TimeZoneRules(stops[index].timeZone) else { return [] }
         var found: [Departure] = []
+        let stopCalls = calls(at: index)
         // A trip past midnight belongs to the service day before: look from yesterday on.
         let local = CivilTime(unixSeconds: time + Double(zone.offset(at: time)))
         let today = CivilTime.days(year: local.year, month: local.month, day: local.day)
@@ -69,11 +81,11 @@ public struct Timetable: Sendable {
             let base = noon - 12 * 3600
             let key = date.year * 10_000 + date.month * 100 + date.day
             let weekday = ((day % 7) + 7 + 3) % 7   // 1970-01-01 was a Thursday: 0 Monday ... 6 Sunday
-            for call in calls[index] {
+            for call in stopCalls {
                 let at = base + Double(call.seconds)
                 guard at >= time, calendar.runs(trips[call.trip].service, date: key, weekday: weekday) else { continue }
                 let trip = trips[call.trip], route = routes[trip.route]
-                found.append(Departure(time: at, route: route.shortName.isEmpty ? route.longName : route.shortName, headsign: trip.headsign, trip: trip.id))
+                found.append(Departure(time: at, route: route.shortName.isEmpty ? route.longName : route.shortName, headsign: trip.headsign, trip: trip.id, routeID: route.id))
             }
             if found.count >= count && day >= today { break }
         }
@@ -84,7 +96,11 @@ public struct Timetable: Sendable {
     public func stops(matching text: String) -> [Int] {
         if let exact = stops.firstIndex(where: { $0.id == text }) { return [exact] }
         let words = text.lowercased().split(separator: " ")
-        return stops.indices.filter { index in words.allSatisfy { stops[index].name.lowercased().contains($0) } }
+        // Each name lowered once, not once per word: a national feed has tens of thousands.
+        return stops.indices.filter { index in
+            let name = stops[index].name.lowercased()
+            return words.allSatisfy { name.contains($0) }
+        }
     }
 }
 

@@ -16,10 +16,14 @@ public struct DisplayModel: Sendable {
     public var position = PositionPanel()
     public var level = LevelPanel()
     public var weather: WeatherPanel?
+    /// The weather station: wind and the temperature probes.
+    public var station: StationPanel?
     public var sky: SkyPanel?
     /// The sky chart: what is up over the observer now.
     public var chart: SkyChart?
     public var track: TrackPanel?
+    /// The next departures from the favourite or the nearest stop (with a timetable imported).
+    public var departures: DeparturesPanel?
     public var health = HealthPanel()
     /// The way to a waypoint being navigated to.
     public var navigation: NavigationPanel?
@@ -77,6 +81,16 @@ public struct DisplayModel: Sendable {
         public init() {}
     }
 
+    public struct StationPanel: Sendable {
+        /// The wind now (3 s mean), its 10-minute mean and gust (m/s), and the mean direction
+        /// (degrees true; nil when calm or variable).
+        public var windNow: Double?, windMean: Double?, windGust: Double?, windDirection: Double?
+        /// Each probe by its name, °C.
+        public var temperatures: [(name: String, celsius: Double)] = []
+        public var problems: [String] = []
+        public init() {}
+    }
+
     public struct TrackPanel: Sendable {
         /// "recording", "paused", "stopped".
         public var state = "stopped"
@@ -99,6 +113,28 @@ public struct DisplayModel: Sendable {
         /// Heading-up (the heading) or north-up (nil).
         public var headingUp: Double?
         public init() {}
+    }
+
+    public struct DeparturesPanel: Sendable {
+        public struct Row: Sendable {
+            /// "14:05" in the stop's zone, the route's short name, where it goes, seconds to go.
+            public var clock: String, route: String, headsign: String
+            public var secondsToGo: Double
+            /// The person's own mark on the trip or route ("Panta Rhei", 5).
+            public var mark: String?, rating: Int?
+            public init(clock: String, route: String, headsign: String, secondsToGo: Double, mark: String? = nil, rating: Int? = nil) {
+                (self.clock, self.route, self.headsign, self.secondsToGo, self.mark, self.rating) = (clock, route, headsign, secondsToGo, mark, rating)
+            }
+        }
+        /// The stop, and the way to it when it was chosen as the nearest.
+        public var stop: String
+        public var distance: Double?, bearing: Double?
+        public var rows: [Row] = []
+        /// Only the marked departures are shown (the flip gesture toggles it).
+        public var onlyMarked = false
+        /// How many departures the page shows.
+        public static let shown = 3
+        public init(stop: String) { self.stop = stop }
     }
 
     public struct NavigationPanel: Sendable {

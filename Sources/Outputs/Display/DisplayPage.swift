@@ -1,6 +1,6 @@
 /// The display's pages, in the order the page keys and the page button step through them.
 public enum DisplayPage: String, Sendable, Equatable, CaseIterable {
-    case compass, position, level, barometer, sky, chart, track, health
+    case compass, position, level, barometer, sky, chart, track, departures, health
 
     /// The page after this one, wrapping round.
     public var next: DisplayPage {
@@ -45,11 +45,12 @@ public enum DisplayPage: String, Sendable, Equatable, CaseIterable {
         case .sky: SkyPage.draw(model, on: &page)
         case .chart: SkyChartPage.draw(model, on: &page)
         case .track: TrackPage.draw(model, on: &page)
+        case .departures: DeparturesPage.draw(model, on: &page)
         case .health: HealthPage.draw(model, on: &page)
         }
         screen = page.screen
         if footer {
-            screen.put(columns >= 70 ? "1-8/tab pages  t night  u units  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1, ink: .dim)
+            screen.put(columns >= 70 ? "1-9/tab pages  t night  u units  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1, ink: .dim)
         }
         return screen
     }

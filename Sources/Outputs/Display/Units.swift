@@ -43,11 +43,22 @@ public enum Units: String, Sendable, Equatable, CaseIterable {
     }
 
     /// A speed from metres per second.
-    public func speed(_ metresPerSecond: Double) -> String {
+    public func speed(_ metresPerSecond: Double) -> String { speedFigure(metresPerSecond) + " " + speedUnit }
+
+    /// The figure alone, where several speeds share one unit ("WIND 15.1 G28.1 KM/H").
+    public func speedFigure(_ metresPerSecond: Double) -> String {
         switch self {
-        case .metric: return fixed(metresPerSecond * 3.6, 1) + " km/h"
-        case .imperial: return fixed(metresPerSecond * 3600 / Self.metresPerMile, 1) + " mph"
-        case .nautical: return fixed(metresPerSecond * 3600 / Self.metresPerNauticalMile, 1) + " kn"
+        case .metric: return fixed(metresPerSecond * 3.6, 1)
+        case .imperial: return fixed(metresPerSecond * 3600 / Self.metresPerMile, 1)
+        case .nautical: return fixed(metresPerSecond * 3600 / Self.metresPerNauticalMile, 1)
+        }
+    }
+
+    public var speedUnit: String {
+        switch self {
+        case .metric: return "km/h"
+        case .imperial: return "mph"
+        case .nautical: return "kn"
         }
     }
 

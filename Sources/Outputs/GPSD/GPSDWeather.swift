@@ -14,14 +14,43 @@ extension GPSDReports {
             w.number("temp", pressure.temperature, decimals: 2)
             if let humidity = pressure.humidity { w.number("humidity", humidity, decimals: 1) }
         }
-        w.number("altBaro", report.barometricAltitude, decimals: 2)
-        w.number("qnh", report.qnh, decimals: 2)
+        if report.pressure != nil {
+            w.number("altBaro", report.barometricAltitude, decimals: 2)
+            w.number("qnh", report.qnh, decimals: 2)
+        }
         if let weather = report.weather {
             w.number("seaLevelPressure", weather.seaLevelPressure, decimals: 2)
             w.number("altFused", weather.altitudeFused, decimals: 2)
             trend(weather.trend, into: &w)
         }
+        if let station = report.station { self.station(station, into: &w) }
         w.endObject()
+    }
+
+    /// The weather station's part of ENV: the wind in m/s and degrees true, the probes in °C.
+    static func station(_ station: StationFigures, into w: inout JSONBuffer) {
+        if let wind = station.wind {
+            w.number("windSpeed", wind.speed, decimals: 2)
+            if let gust = wind.gust { w.number("windGust", gust, decimals: 2) }
+            if let lull = wind.lull { w.number("windLull", lull, decimals: 2) }
+            if let now = wind.now { w.number("windSpeed3s", now, decimals: 2) }
+            if let direction = wind.direction { w.number("windDirection", direction, decimals: 1) }
+            w.integer("windSeconds", wind.seconds)
+        }
+        if let water = station.waterTemperature { w.number("waterTemperature", water, decimals: 2) }
+        if !station.temperatures.isEmpty {
+            w.beginObject("temperatures")
+            for probe in station.temperatures {
+                w.key(probe.name)
+                w.value(number: probe.celsius, decimals: 2)
+            }
+            w.endObject()
+        }
+        if !station.problems.isEmpty {
+            w.beginArray("stationProblems")
+            for problem in station.problems { w.element(problem) }
+            w.endArray()
+        }
     }
 
     /// BARO (Lodestone): the reference, altitudes, sea-level pressure and the trend.

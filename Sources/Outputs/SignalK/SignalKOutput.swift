@@ -125,6 +125,7 @@ public final class SignalKOutput {
     }
 
     private func add(_ report: EnvironmentReport) {
+        if let station = report.station { add(station, time: report.time) }
         guard let sample = report.pressure else { return }
         let time = report.time
         if sample.pressure > 0, due(.pressure, time) { delta.number(.pressure, sample.pressure, decimals: 1, time: time) }
@@ -139,6 +140,22 @@ public final class SignalKOutput {
         if let trend = weather.trend {
             if due(.pressureTrend, time) { delta.number(.pressureTrend, trend.hPaPerHour * 100 / 3600, decimals: 6, time: time) }
             if due(.pressureTendency, time) { delta.string(.pressureTendency, String(describing: trend.band), time: time) }
+        }
+    }
+
+    /// The wind now (its 3 s mean) and its direction as the vane gives it, the 10-minute mean
+    /// and gust, and the water's temperature.
+    private func add(_ station: StationFigures, time: Double) {
+        if let wind = station.wind {
+            if let now = wind.now, due(.windSpeedTrue, time) { delta.number(.windSpeedTrue, now, decimals: 2, time: time) }
+            if let direction = wind.direction, due(.windDirectionTrue, time) {
+                delta.number(.windDirectionTrue, Angle.radians(direction), decimals: 4, time: time)
+            }
+            if due(.windSpeedAverage, time) { delta.number(.windSpeedAverage, wind.speed, decimals: 2, time: time) }
+            if let gust = wind.gust, due(.windGust, time) { delta.number(.windGust, gust, decimals: 2, time: time) }
+        }
+        if let water = station.waterTemperature, due(.waterTemperature, time) {
+            delta.number(.waterTemperature, water + 273.15, decimals: 2, time: time)
         }
     }
 }

@@ -6,6 +6,7 @@ public enum SignalKPath: Int, CaseIterable, Sendable {
     case position, speedOverGround, courseOverGroundTrue, satellites, horizontalDilution, methodQuality
     case pressure, temperature, relativeHumidity
     case seaLevelPressure, pressureTrend, pressureTendency, calibration, headingAccuracy, steps
+    case windSpeedTrue, windDirectionTrue, windSpeedAverage, windGust, waterTemperature
 
     public var name: StaticString {
         switch self {
@@ -29,6 +30,11 @@ public enum SignalKPath: Int, CaseIterable, Sendable {
         case .calibration: return "lodestone.compass.calibration"
         case .headingAccuracy: return "lodestone.compass.headingAccuracy"
         case .steps: return "lodestone.motion.steps"
+        case .windSpeedTrue: return "environment.wind.speedTrue"
+        case .windDirectionTrue: return "environment.wind.directionTrue"
+        case .windSpeedAverage: return "lodestone.environment.wind.speedAverage"
+        case .windGust: return "lodestone.environment.wind.gust"
+        case .waterTemperature: return "environment.water.temperature"
         }
     }
 
@@ -37,12 +43,13 @@ public enum SignalKPath: Int, CaseIterable, Sendable {
     /// The unit, as Signal K writes units; nil for a string or a count.
     public var units: StaticString? {
         switch self {
-        case .headingMagnetic, .headingTrue, .magneticVariation, .attitude, .courseOverGroundTrue, .headingAccuracy: return "rad"
+        case .headingMagnetic, .headingTrue, .magneticVariation, .attitude, .courseOverGroundTrue, .headingAccuracy,
+             .windDirectionTrue: return "rad"
         case .rateOfTurn: return "rad/s"
-        case .speedOverGround: return "m/s"
+        case .speedOverGround, .windSpeedTrue, .windSpeedAverage, .windGust: return "m/s"
         case .pressure, .seaLevelPressure: return "Pa"
         case .pressureTrend: return "Pa/s"
-        case .temperature: return "K"
+        case .temperature, .waterTemperature: return "K"
         case .relativeHumidity: return "ratio"
         case .position: return "deg"
         case .satellites, .horizontalDilution, .methodQuality, .pressureTendency, .calibration, .steps: return nil
@@ -58,6 +65,8 @@ public enum SignalKPath: Int, CaseIterable, Sendable {
         case .calibration: return "Magnetometer calibration: uncalibrated, inProgress, good or poor"
         case .headingAccuracy: return "One-sigma estimate of the heading's error"
         case .steps: return "Steps counted since the device started"
+        case .windSpeedAverage: return "Mean wind speed over the last 10 minutes, from the anemometer"
+        case .windGust: return "Highest 3-second mean wind speed in the last 10 minutes (the WMO gust)"
         default: return nil
         }
     }
@@ -69,6 +78,8 @@ public enum SignalKPath: Int, CaseIterable, Sendable {
         case .rateOfTurn, .attitude, .steps: return .imu
         case .position, .speedOverGround, .courseOverGroundTrue, .satellites, .horizontalDilution, .methodQuality: return .gps
         case .pressure, .temperature, .relativeHumidity, .seaLevelPressure, .pressureTrend, .pressureTendency: return .barometer
+        case .windSpeedTrue, .windDirectionTrue, .windSpeedAverage, .windGust: return .wind
+        case .waterTemperature: return .water
         }
     }
 
@@ -78,8 +89,9 @@ public enum SignalKPath: Int, CaseIterable, Sendable {
         switch self {
         case .headingMagnetic, .headingTrue, .rateOfTurn, .attitude: return 10
         case .position, .speedOverGround, .courseOverGroundTrue, .pressure, .temperature, .relativeHumidity: return 1
+        case .windSpeedTrue, .windDirectionTrue: return 1
         case .magneticVariation, .satellites, .horizontalDilution, .methodQuality, .seaLevelPressure, .pressureTrend,
-             .pressureTendency, .calibration, .headingAccuracy, .steps: return 0.2
+             .pressureTendency, .calibration, .headingAccuracy, .steps, .windSpeedAverage, .windGust, .waterTemperature: return 0.2
         }
     }
 
@@ -88,7 +100,7 @@ public enum SignalKPath: Int, CaseIterable, Sendable {
 
 /// One label per sensor, as the update's `$source`.
 public enum SignalKSource: Int, CaseIterable, Sendable {
-    case imu, magnetometer, gps, barometer
+    case imu, magnetometer, gps, barometer, wind, water
 
     public var label: StaticString {
         switch self {
@@ -96,6 +108,8 @@ public enum SignalKSource: Int, CaseIterable, Sendable {
         case .magnetometer: return "lodestone.magnetometer"
         case .gps: return "lodestone.gps"
         case .barometer: return "lodestone.barometer"
+        case .wind: return "lodestone.wind"
+        case .water: return "lodestone.water"
         }
     }
 }

@@ -53,6 +53,8 @@ public struct BoardDescription: Sendable, Equatable {
     public var gpio: GPIOWiring?
     /// "terminal", "none" or "fb:/dev/fbN"; nil leaves it to the configuration.
     public var display: String?
+    /// Temperature probes, anemometer and wind vane, when the board has them.
+    public var station = StationWiring()
 
     public static let buttonNames = ["bearingLock", "snapshot", "track", "log", "page"]
     public static let baudRates = [4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600]
@@ -69,11 +71,19 @@ public struct BoardDescription: Sendable, Equatable {
         self.gpsBaud = gpsBaud
     }
 
-    /// The simulated board: an MPU-6050, a QMC5883L and a BMP280 on one bus and a GPS on a pty.
-    public static let simulatedBoard = BoardDescription(
-        name: "simulated board", simulated: true, i2c: "sim:i2c-1",
-        imu: Chip(chip: "mpu6050", address: 0x68), magnetometer: Chip(chip: "qmc5883l", address: 0x0D),
-        barometer: Chip(chip: "bmp280", address: 0x76), gpsPort: "sim:pty", gpsBaud: 9600)
+    /// The simulated board: an MPU-6050, a QMC5883L and a BMP280 on one bus, a GPS on a pty,
+    /// and a weather station: a probe in the water, a cup anemometer on line 17 and a vane on
+    /// an ADS1115's first input.
+    public static let simulatedBoard: BoardDescription = {
+        var board = BoardDescription(
+            name: "simulated board", simulated: true, i2c: "sim:i2c-1",
+            imu: Chip(chip: "mpu6050", address: 0x68), magnetometer: Chip(chip: "qmc5883l", address: 0x0D),
+            barometer: Chip(chip: "bmp280", address: 0x76), gpsPort: "sim:pty", gpsBaud: 9600)
+        board.station.probes = [.init(name: "water", id: "28-00000a1b2c3d")]
+        board.station.anemometer = .init(line: 17)
+        board.station.vane = .init()
+        return board
+    }()
 
     /// The bus a chip is on.
     public func bus(of chip: Chip) -> String { chip.bus ?? i2c }
@@ -106,6 +116,9 @@ public struct BoardDescription: Sendable, Equatable {
             case "barometer": board.barometer = try reader.chip(value, kind: .barometer)
             case "gps": (board.gpsPort, board.gpsBaud) = try reader.gps(value)
             case "gpio": board.gpio = try reader.gpio(value)
+            case "temperatureProbes": board.station.probes = try reader.temperatureProbes(value)
+            case "oneWire": board.station.oneWireDirectory = try reader.string(key, value, "the folder the kernel's w1 driver shows the probes in, /sys/bus/w1/devices")
+            case "wind": try reader.wind(value, into: &board.station)
             case "display":
                 let display = try reader.string(key, value, "\"terminal\", \"none\" or \"fb:/dev/fbN\"")
                 guard display == "terminal" || display == "none" || display.hasPrefix("fb:/") else {
@@ -113,7 +126,7 @@ public struct BoardDescription: Sendable, Equatable {
                 }
                 board.display = display
             default:
-                throw reader.error(key, "unknown field; known fields: name, simulated, i2c, imu, magnetometer, barometer, gps, gpio, display")
+                throw reader.error(key, "unknown field; known fields: name, simulated, i2c, imu, magnetometer, barometer, gps, gpio, display, temperatureProbes, oneWire, wind")
             }
         }
         try reader.checkAddressesDistinct(board)

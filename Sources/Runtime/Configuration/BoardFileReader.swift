@@ -71,6 +71,11 @@ struct BoardFileReader {
     }
 
     func address(_ key: String, _ value: JSONValue, info: ChipInfo) throws(ConfigurationError) -> UInt8 {
+        try address(key, value, displayName: info.displayName, addresses: info.addresses)
+    }
+
+    /// A chip's address, which must be one its address pins can select.
+    func address(_ key: String, _ value: JSONValue, displayName: String, addresses: [UInt8]) throws(ConfigurationError) -> UInt8 {
         let parsed: UInt8?
         switch value {
         case .string(let text):
@@ -82,10 +87,10 @@ struct BoardFileReader {
             parsed = nil
         }
         guard let address = parsed, address >= 0x03, address <= 0x77 else {
-            throw error(key, "must be a 7-bit I2C address such as \"\(hexByte(info.addresses[0]))\", found \(describe(value))")
+            throw error(key, "must be a 7-bit I2C address such as \"\(addresses.first.map(hexByte) ?? "0x48")\", found \(describe(value))")
         }
-        guard info.addresses.contains(address) else {
-            throw error(key, "a \(info.displayName) answers only at \(info.addresses.map { hexByte($0) }.joined(separator: " or ")), not \(hexByte(address))")
+        guard addresses.contains(address) else {
+            throw error(key, "a \(displayName) answers only at \(addresses.map { hexByte($0) }.joined(separator: " or ")), not \(hexByte(address))")
         }
         return address
     }

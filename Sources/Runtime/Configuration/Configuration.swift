@@ -52,10 +52,11 @@ public struct Configuration: Sendable, Equatable {
         set { unitsChoice = newValue }
     }
     public var theme = Theme.day
-    /// What the flip gesture does: toggle the night theme (the default), turn the page, or nothing.
+    /// What the flip gesture does: toggle the night theme (the default), turn the page, show
+    /// only the marked departures (or all again), or nothing.
     public var flipAction = FlipAction.nightTheme
     public enum FlipAction: String, Sendable, Equatable, CaseIterable {
-        case nightTheme, nextPage, none
+        case nightTheme, nextPage, markedDepartures, none
     }
     /// A satellite's passes (the ISS by default) from a TLE file, announced minutes before.
     public var satelliteTLE: String?
@@ -145,7 +146,7 @@ public struct Configuration: Sendable, Equatable {
         "sounds": "an object: a pattern for any of button, longPress, alert, offCourse, level, snapshot, lock, cardinal, satellitePass (one of "
             + SoundSettings.patternNames + "), mute (true/false), quietHours (\"22:00-07:00\"), cardinalClick (true/false)",
         "satellites": "an object with tle (a TLE file's path), satellite (a name or catalogue number; the ISS by default), alertMinutes (1..120)",
-        "flipAction": "what the flip gesture does: \"nightTheme\", \"nextPage\" or \"none\"",
+        "flipAction": "what the flip gesture does: \"nightTheme\", \"nextPage\", \"markedDepartures\" or \"none\"",
         "loopRateHz": "a number from 10 to 2000",
         "rates": "an object with imu, magnetometer, barometer, gps, processing (Hz)",
         "simulatedGPSRateHz": "a number from 1 to 10",

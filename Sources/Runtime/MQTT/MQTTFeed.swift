@@ -20,6 +20,9 @@ final class MQTTFeed {
         var altitude: Double?
         var position: (latitude: Double, longitude: Double, altitude: Double?, accuracy: Double?)?
         var steps: Int?
+        /// The weather station: water (°C), wind now, gust (m/s) and direction (degrees true).
+        var waterTemperature: Double?
+        var windSpeed: Double?, windGust: Double?, windDirection: Double?
     }
 
     /// A value's topic and its Home Assistant sensor: name, unit, device class, precision.
@@ -43,6 +46,10 @@ final class MQTTFeed {
         Sensor(key: "humidity", name: "Humidity", unit: "%", deviceClass: "humidity", stateClass: "measurement", icon: nil, decimals: 1),
         Sensor(key: "altitude", name: "Altitude", unit: "m", deviceClass: "distance", stateClass: "measurement", icon: "mdi:image-filter-hdr", decimals: 1),
         Sensor(key: "steps", name: "Steps", unit: nil, deviceClass: nil, stateClass: "total_increasing", icon: "mdi:walk", decimals: 0),
+        Sensor(key: "waterTemperature", name: "Water temperature", unit: "°C", deviceClass: "temperature", stateClass: "measurement", icon: "mdi:coolant-temperature", decimals: 1),
+        Sensor(key: "windSpeed", name: "Wind speed", unit: "m/s", deviceClass: "wind_speed", stateClass: "measurement", icon: nil, decimals: 1),
+        Sensor(key: "windGust", name: "Wind gust", unit: "m/s", deviceClass: "wind_speed", stateClass: "measurement", icon: "mdi:weather-windy", decimals: 1),
+        Sensor(key: "windDirection", name: "Wind direction", unit: "°", deviceClass: nil, stateClass: "measurement", icon: "mdi:compass-rose", decimals: 0),
     ]
 
     let settings: MQTTSettings
@@ -149,7 +156,8 @@ final class MQTTFeed {
             ("heading", values.heading), ("headingTrue", values.headingTrue), ("pressure", values.pressure),
             ("seaLevelPressure", values.seaLevelPressure), ("pressureTrend", values.pressureTrend),
             ("temperature", values.temperature), ("humidity", values.humidity), ("altitude", values.altitude),
-            ("steps", values.steps.map(Double.init)),
+            ("steps", values.steps.map(Double.init)), ("waterTemperature", values.waterTemperature),
+            ("windSpeed", values.windSpeed), ("windGust", values.windGust), ("windDirection", values.windDirection),
         ]
         var state = JSONBuffer(capacity: 512)
         state.beginObject()

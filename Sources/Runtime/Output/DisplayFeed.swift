@@ -34,7 +34,8 @@ final class DisplayFeed {
 
     /// Everything the pages show: `shown` is the state as displayed (the heading smoothed),
     /// `latest` the newest one.
-    func model(_ shown: NavigationState, latest: NavigationState, time: Double, page: DisplayPage) -> DisplayModel {
+    func model(_ shown: NavigationState, latest: NavigationState, time: Double, page: DisplayPage,
+               onlyMarkedDepartures: Bool = false) -> DisplayModel {
         var model = DisplayModel()
         model.state = shown
         model.title = deviceName
@@ -65,6 +66,13 @@ final class DisplayFeed {
                 model.navigation?.offTrack = guidance.offTrack
             }
         }
+        if let figures = services.station?.figures {
+            var panel = DisplayModel.StationPanel()
+            (panel.windNow, panel.windMean, panel.windGust, panel.windDirection)
+                = (figures.wind?.now, figures.wind?.speed, figures.wind?.gust, figures.wind?.direction)
+            (panel.temperatures, panel.problems) = (figures.temperatures, figures.problems)
+            model.station = panel
+        }
         if let chronicle {
             model.weather = weatherPanel(chronicle, time: time)
             model.alert = chronicle.alerts.displayLine(time: time)
@@ -76,6 +84,9 @@ final class DisplayFeed {
             model.chart = SkyChart.at(time, latitude: place.latitude, longitude: place.longitude, satellite: satellite)
         }
         model.track = tracks.map { trackPanel($0, plot: page == .track) }
+        if page == .departures, let transit = services.transit {
+            model.departures = departuresPanel(transit, latest: latest, time: time, onlyMarked: onlyMarkedDepartures)
+        }
         if latest.fix.hasPosition { model.track?.here = (latest.fix.latitude, latest.fix.longitude) }
         model.health.profile = profile()
         (model.health.clients, model.health.loop, model.health.tasks) = health()
@@ -129,6 +140,26 @@ final class DisplayFeed {
         panel.path = stride(from: 0, to: points.count, by: step).map { (points[$0].latitude, points[$0].longitude) }
         if let last = points.last { panel.path.append((last.latitude, last.longitude)) }
         if let waypoints { panel.waypoints = nearbyWaypoints(waypoints, around: panel.path) }
+        return panel
+    }
+
+    /// The next departures from the favourite stop, else the nearest; with only the marked ones,
+    /// the next marked among the coming fifty.
+    private func departuresPanel(_ transit: TransitService, latest: NavigationState, time: Double, onlyMarked: Bool) -> DisplayModel.DeparturesPanel? {
+        guard let chosen = transit.stop(named: nil, state: latest) else { return nil }
+        let stop = transit.timetable.stops[chosen.index]
+        let zone = (try? TimeZoneRules(stop.timeZone)) ?? .utc
+        var panel = DisplayModel.DeparturesPanel(stop: stop.name)
+        (panel.distance, panel.bearing, panel.onlyMarked) = (chosen.distance, chosen.bearing, onlyMarked)
+        let marks = transit.marks(now: time)
+        let list = transit.timetable.departures(from: chosen.index, after: time, count: onlyMarked ? 50 : DisplayModel.DeparturesPanel.shown)
+        for departure in list {
+            let mark = TransitPreferences.mark(for: departure, in: marks)
+            if onlyMarked && mark == nil { continue }
+            panel.rows.append(.init(clock: String(zone.iso8601(departure.time).dropFirst(11).prefix(5)), route: departure.route,
+                                    headsign: departure.headsign, secondsToGo: departure.time - time, mark: mark?.label, rating: mark?.rating))
+            if panel.rows.count == DisplayModel.DeparturesPanel.shown { break }
+        }
         return panel
     }
 

@@ -20,6 +20,8 @@ final class DisplayTarget {
     var page: DisplayPage
     var theme: Theme
     var units: Units
+    /// The departures page shows only the marked departures (the flip gesture can toggle it).
+    var onlyMarkedDepartures = false
     private var renderer = TerminalRenderer()
     /// Whether keys are read from the terminal (stdin is the terminal the display is on).
     private(set) var readsKeys = false

@@ -70,6 +70,8 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     let gpsDevice: String
     let imuDevice: String
     let barometerDevice: String
+    /// The device name ENV carries when only the weather station reports.
+    static var stationDevice: String { "station" }
     /// The newest state, with the filtered position and the levelled barometric altitude.
     var latest = NavigationState()
     /// When the devices were opened (UTC), for DEVICES.

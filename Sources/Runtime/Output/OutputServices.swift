@@ -16,4 +16,6 @@ struct OutputServices {
     var satellites: SatelliteService?
     /// The imported timetable's departures and reminders (once a timetable is imported).
     var transit: TransitService?
+    /// The weather station's wind and temperature probes (when the board has them).
+    var station: StationService?
 }

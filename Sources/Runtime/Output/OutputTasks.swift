@@ -93,10 +93,16 @@ extension OutputLoop {
             }
         }
         let time = utcNow()
+        services.station?.tick()
+        let station = services.station?.figures
         if let pressure = latest.pressure {
             send(.environment(EnvironmentReport(pressure: pressure, barometricAltitude: latest.barometricAltitude,
                                                 qnh: latest.seaLevelPressure / 100, weather: chronicle?.weather.figures,
-                                                device: barometerDevice, time: deviceClock.utc(at: pressure.time))))
+                                                device: barometerDevice, time: deviceClock.utc(at: pressure.time), station: station)))
+        } else if let station {
+            // No barometer (or none answering): the station's figures alone.
+            send(.environment(EnvironmentReport(pressure: nil, barometricAltitude: .nan, qnh: .nan, weather: nil,
+                                                device: Self.stationDevice, time: time, station: station)))
         }
         guard let chronicle else { return }
         let (reports, alerted) = chronicle.tick(state: latest, time: time)
@@ -171,6 +177,10 @@ extension OutputLoop {
             values.position = (fix.latitude, fix.longitude, fix.altitudeMSL.isFinite ? fix.altitudeMSL : nil, fix.eph.isFinite ? fix.eph : nil)
         }
         if let motion = services.motion, latest.imu != nil { values.steps = motion.steps.steps }
+        if let station = services.station?.figures {
+            values.waterTemperature = station.waterTemperature
+            (values.windSpeed, values.windGust, values.windDirection) = (station.wind?.now ?? station.wind?.speed, station.wind?.gust, station.wind?.direction)
+        }
         return values
     }
 
@@ -217,11 +227,13 @@ extension OutputLoop {
             switch running.flipAction {
             case .nightTheme: display.theme = display.theme.toggled
             case .nextPage: display.page = display.page.next
+            case .markedDepartures: display.onlyMarkedDepartures.toggle()
             case .none: break
             }
         }
         rememberDisplayChoice()
-        display.draw(displayFeed.model(shown, latest: latest, time: utcNow(), page: display.page), now: now)
+        display.draw(displayFeed.model(shown, latest: latest, time: utcNow(), page: display.page,
+                                              onlyMarkedDepartures: display.onlyMarkedDepartures), now: now)
     }
 
     /// "Take me back": along the recording in progress, else the newest stored track, to its start.

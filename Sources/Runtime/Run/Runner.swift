@@ -77,7 +77,8 @@ public enum Runner {
                                             qnh: configuration.qnh, gpio: gpio?.provider,
                                                 imuRateHz: configuration.imuRateHz)
         return serve(pipeline: pipeline, gpsPath: board.gpsPort, board: board, clock: clock, configuration: configuration,
-                     stop: stop, gpio: gpio, startUTC: nil, observer: observer, reload: reload)
+                     stop: stop, gpio: gpio, startUTC: nil, observer: observer, reload: reload,
+                     station: WeatherStation.onBoard(board, gpio: gpio?.provider, clock: clock))
     }
 
     /// The simulated board on a clock: `clock` for every thread's reading, `pacer` for the
@@ -111,7 +112,9 @@ public enum Runner {
         return serve(pipeline: pipeline, gpsPath: simulated.gps.devicePath, board: board, clock: pacer,
                      configuration: configuration, stop: stop, gpio: gpio,
                      setGPSInterval: { simulated.gps.setFixInterval($0) },
-                     startUTC: simulated.world.scenario.startUTC + simulated.world.elapsed, observer: observer, reload: reload)
+                     startUTC: simulated.world.scenario.startUTC + simulated.world.elapsed, observer: observer, reload: reload,
+                     station: WeatherStation.simulated(board, world: simulated.world, clock: clock, seed: configuration.seed,
+                                                       speed: configuration.speed))
     }
 
     /// - Parameters:
@@ -120,7 +123,8 @@ public enum Runner {
                                              configuration c: Configuration, stop: StopSignal,
                                              gpio: (wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider)?,
                                              setGPSInterval: ((Double) -> Void)? = nil, startUTC: Double?,
-                                             observer: (any RunObserver)?, reload: ConfigurationReload? = nil) -> Int32 {
+                                             observer: (any RunObserver)?, reload: ConfigurationReload? = nil,
+                                             station: WeatherStation? = nil) -> Int32 {
         let store = CalibrationStore(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory())
         if let accelerometer = store.loadAccelerometer() {
             pipeline.accelerometerCalibration.publish(accelerometer)
@@ -221,7 +225,11 @@ public enum Runner {
             activity: board.imu == nil ? nil : DailyActivity(zone: (try? TimeZoneRules(c.timeZone)) ?? .utc, dataDirectory: dataDirectory,
                                                              now: startUTC ?? OutputClock.unixTime()),
             satellites: c.satelliteTLE.flatMap { SatelliteService(file: $0, satellite: c.satelliteName, alertMinutes: c.satelliteAlertMinutes) },
-            transit: TransitService(dataDirectory: dataDirectory))
+            transit: TransitService(dataDirectory: dataDirectory),
+            station: station.map { StationService(station: $0, probeOrder: board.station.probes.map(\.name), clock: clock) })
+        services.chronicle?.station = services.station
+        station?.start()
+        defer { station?.stop() }
         let loop = OutputLoop(outputs: pipeline, scheduler: scheduler, budgets: TaskTable.budgets(tasks), server: server,
                               display: display, stop: stop, deviceName: board.name, devices: devices, services: services,
                               adaptive: c.adaptiveSampling

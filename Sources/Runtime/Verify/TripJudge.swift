@@ -105,6 +105,7 @@ struct TripJudge {
         rows += trendChecks()
         rows += weatherWordChecks()
         rows += trackChecks()
+        rows += stationChecks()
         rows.append(clockCheck())
         return rows
     }

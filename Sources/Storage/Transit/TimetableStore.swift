@@ -1,9 +1,13 @@
+import Glibc
 import LodestoneCore
 import LodestoneDomain
 
 /// The imported timetable, `<dataDir>/timetable/`: kept as a GTFS feed again (its own files,
 /// only what was kept), so any GTFS tool reads it and the device reads it back with the same
 /// importer. Written file by file atomically, the folder replaced only when all are written.
+/// Beside the feed, `index.bin` (`TimetableIndex`) holds the same timetable in a binary form
+/// that is read in milliseconds; the feed stays the reference, read when the index is
+/// missing (an import by an older version) or refused (damaged).
 public struct TimetableStore {
     public let directory: String
 
@@ -11,21 +15,41 @@ public struct TimetableStore {
 
     public var exists: Bool { fileExists(directory + "/stops.txt") }
 
+    public var indexPath: String { directory + "/index.bin" }
+
+    /// The kept timetable; when the index is refused, a warning says why and the feed is read.
     public func load() throws(GTFSImport.Failure) -> Timetable {
+        let (timetable, refusal) = try loadNotingRefusal()
+        if let refusal { Log.warning(refusal) }
+        return timetable
+    }
+
+    /// The kept timetable, from the index when it is there and whole, else from the feed; and
+    /// why the index was refused, when it was.
+    func loadNotingRefusal() throws(GTFSImport.Failure) -> (Timetable, refusal: String?) {
         guard exists else { throw GTFSImport.Failure(description: "no timetable imported yet: 'lodestone timetable import FEED.zip'") }
-        return try GTFSImport.read(directory).0
+        var refusal: String?
+        if fileExists(indexPath) {
+            do { return (try TimetableIndex.read(indexPath), nil) } catch {
+                refusal = "\(indexPath): \(error.description); reading the feed instead (import it again to rebuild the index)"
+            }
+        }
+        return (try GTFSImport.read(directory).0, refusal)
     }
 
     /// Saves `timetable` in place of the one kept; false when it cannot be written.
     public func save(_ t: Timetable) -> Bool {
         guard makeDirectories(directory) else { return false }
+        // The old index goes first and the new one is written last: a save cut short leaves
+        // no index describing another feed than the files beside it, only the feed itself.
+        guard unlink(indexPath) == 0 || errno == ENOENT else { return false }
         func csv(_ rows: [[String]]) -> [UInt8] {
             Array(rows.map { $0.map(Self.field).joined(separator: ",") }.joined(separator: "\n").utf8) + [0x0A]
         }
         let zone = t.stops.first?.timeZone ?? "UTC"
         var stopTimes: [[String]] = [["trip_id", "departure_time", "stop_id"]]
-        for (stop, calls) in t.calls.enumerated() {
-            for call in calls {
+        for stop in t.stops.indices {
+            for call in t.calls(at: stop) {
                 stopTimes.append([t.trips[call.trip].id, "\(call.seconds / 3600):\(zeroPadded(call.seconds / 60 % 60, 2)):\(zeroPadded(call.seconds % 60, 2))", t.stops[stop].id])
             }
         }
@@ -45,7 +69,7 @@ public struct TimetableStore {
                     service.value.sorted { $0.key < $1.key }.map { [service.key, String($0.key), $0.value ? "1" : "2"] } }),
         ]
         for (name, rows) in files where !writeFileAtomically(directory + "/" + name, csv(rows)) { return false }
-        return true
+        return writeFileAtomically(indexPath, TimetableIndex.encode(t))
     }
 
     /// A CSV field, quoted when it holds a comma, a quote or a line break.

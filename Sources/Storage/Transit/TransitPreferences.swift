@@ -47,9 +47,9 @@ public struct TransitPreferences {
     }
 
     /// The first mark that matches a departure: its trip, its route (id or name), or its headsign.
-    public static func mark(for departure: Timetable.Departure, routeID: String, in marks: [Mark]) -> Mark? {
+    public static func mark(for departure: Timetable.Departure, in marks: [Mark]) -> Mark? {
         marks.first { mark in
-            mark.match == departure.trip || mark.match == routeID || mark.match == departure.route || matches(mark.match, departure.headsign)
+            mark.match == departure.trip || mark.match == departure.routeID || mark.match == departure.route || matches(mark.match, departure.headsign)
         }
     }
 

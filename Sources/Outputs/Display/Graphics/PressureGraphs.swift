@@ -5,13 +5,18 @@ import LodestoneCore
 enum PressureGraphs {
     static func draw(_ model: DisplayModel, canvas: Canvas, top: Int, textScale: Int) {
         let lineHeight = FramebufferLayout.cellHeight * textScale
+        let units = model.units
+        let columns = canvas.width / (FramebufferLayout.cellWidth * textScale)
+        let stationLines = model.station.map { StationLines.lines($0, units: units, wide: false, compact: true) } ?? []
         guard let weather = model.weather, weather.stationPressure.isFinite else {
-            canvas.text("WAITING FOR THE BAROMETER", x: textScale, y: top + textScale, scale: textScale, ink: .warning)
+            var y = top + textScale
+            for (text, ink) in [("WAITING FOR THE BAROMETER", Ink.warning)] + stationLines {
+                canvas.text(String(text.prefix(columns)), x: textScale, y: y, scale: textScale, ink: ink)
+                y += lineHeight
+            }
             return
         }
-        let units = model.units
         var y = top + textScale
-        let columns = canvas.width / (FramebufferLayout.cellWidth * textScale)
         // The sea-level pressure at twice the text's size: the figure a sailor reads first.
         canvas.text(units.pressure(weather.seaLevelPressure).uppercased(), x: textScale, y: y, scale: textScale * 2, ink: .accent)
         y += lineHeight * 2
@@ -27,14 +32,18 @@ enum PressureGraphs {
         var altitude = "ALT " + units.altitude(weather.fusedAltitude)
         if let change = weather.threeHourChange { altitude += "  3H " + units.pressureChange(change) }
         lines.append((altitude.uppercased(), .text))
+        lines += stationLines
         if let alert = model.alert { lines.append(("! " + alert, .warning)) }
         for (text, ink) in lines {
             canvas.text(String(text.prefix(columns)), x: textScale, y: y, scale: textScale, ink: ink)
             y += lineHeight
         }
-        let graphs = weather.graphs.filter { $0.values.contains(where: \.isFinite) }
-        guard !graphs.isEmpty else { return }
         let gap = textScale * 3
+        // As many ranges as fit at two lines' height each, the shortest first (with the wind
+        // and the water above, a 320x240 panel has room for two).
+        let fit = (canvas.height - y - gap) / (lineHeight * 2)
+        let graphs = Array(weather.graphs.filter { $0.values.contains(where: \.isFinite) }.prefix(max(0, fit)))
+        guard !graphs.isEmpty else { return }
         let each = (canvas.height - y - gap) / graphs.count
         guard each >= lineHeight * 2 else { return }
         for (index, graph) in graphs.enumerated() {

@@ -1,13 +1,15 @@
 import LodestoneCore
 /// The barometer page: pressure at the station and at sea level, the trend with its arrow and
-/// forecast, the WMO 3-hour tendency, altitude and temperature, and a graph per history range.
+/// forecast, the WMO 3-hour tendency, altitude and temperature, the weather station's wind and
+/// water, and a graph per history range.
 enum BarometerPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
+        let units = model.units
         guard let weather = model.weather, weather.stationPressure.isFinite else {
             page.line(page.wide ? "Pressure  -- (waiting for the barometer)" : "-- HPA", ink: .warning)
+            for (text, ink) in model.station.map({ StationLines.lines($0, units: units, wide: page.wide) }) ?? [] { page.line(text, ink: ink) }
             return
         }
-        let units = model.units
         if page.wide {
             page.line(units.pressure(weather.seaLevelPressure) + " at sea level", ink: .accent)
             page.field("Station", units.pressure(weather.stationPressure) + (weather.temperature.isFinite ? "  " + units.temperature(weather.temperature) : ""))
@@ -40,6 +42,8 @@ enum BarometerPage {
                 if let change = weather.threeHourChange { page.line("3H " + units.pressureChange(change).uppercased()) }
             }
         }
+        // The wind and the water where a lakeside or a boat's reader looks first after the pressure.
+        for (text, ink) in model.station.map({ StationLines.lines($0, units: units, wide: page.wide) }) ?? [] { page.line(text, ink: ink) }
         if let alert = model.alert { page.line((page.wide ? "Alert: " : "! ") + alert, ink: .warning) }
         // One graph per range, as many as fit, each labelled with its range and extremes.
         let width = max(4, page.columns - (page.wide ? 24 : 4))

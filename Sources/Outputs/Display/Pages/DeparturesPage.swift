@@ -1,0 +1,42 @@
+import LodestoneCore
+import LodestoneDomain
+/// The departures page: the next three from the favourite or the nearest stop, each with its
+/// countdown and the person's own mark ("Panta Rhei *****").
+enum DeparturesPage {
+    static func draw(_ model: DisplayModel, on page: inout PageWriter) {
+        guard let panel = model.departures else {
+            page.line(page.wide ? "No timetable: import one with 'lodestone timetable import FEED.zip'" : "NO TIMETABLE", ink: .warning)
+            return
+        }
+        let way = both(panel.distance.map(model.units.distance), panel.bearing.map { CompassPoint.name($0, division: .eight) })
+            .map { "\($0) \($1)" }
+        if page.wide {
+            page.line(panel.stop + (way.map { "  (\($0))" } ?? ""), ink: .accent)
+        } else {
+            page.line(String(panel.stop.prefix(page.columns)), ink: .accent)
+            if let way { page.line(way, ink: .dim) }
+        }
+        if panel.onlyMarked { page.line(page.wide ? "Only marked departures (flip to show all)" : "MARKED ONLY", ink: .dim) }
+        guard !panel.rows.isEmpty else {
+            let none = panel.onlyMarked ? "No marked departure in the next week" : "No departure in the next week"
+            page.line(page.wide ? none : "NONE", ink: .dim)
+            return
+        }
+        for (index, row) in panel.rows.prefix(DisplayModel.DeparturesPanel.shown).enumerated() {
+            let stars = row.rating.map { String(repeating: "*", count: max(0, min(5, $0))) } ?? ""
+            let togo = "in " + countdown(row.secondsToGo)
+            if page.wide {
+                // The first departure is the one a person hurries for: its countdown large.
+                if index == 0 { page.headline(togo) }
+                page.field(row.clock, row.route + "  " + row.headsign + (index == 0 ? "" : "  " + togo),
+                           ink: index == 0 ? .accent : .text, labelWidth: 7)
+                if let mark = row.mark { page.line("       " + mark + " " + stars, ink: .good) }
+            } else {
+                page.line("\(row.clock) \(row.route) " + countdown(row.secondsToGo, compact: true), ink: index == 0 ? .accent : .text)
+                // Where it goes, where a medium panel has the room (a 128x64 one has not).
+                if page.columns >= 24 { page.line(" " + String(row.headsign.prefix(page.columns - 1)), ink: .dim) }
+                if let mark = row.mark { page.line(" " + String(mark.prefix(max(1, page.columns - 7))) + " " + stars, ink: .good) }
+            }
+        }
+    }
+}

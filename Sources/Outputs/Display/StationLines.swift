@@ -1,0 +1,40 @@
+import LodestoneCore
+import LodestoneDomain
+
+/// The weather station's lines on the barometer page: the wind now with its direction, the
+/// gust and the mean, then the probes. `compact` puts the wind on one line and the probes on
+/// another, for the graphic page whose graphs need the room.
+enum StationLines {
+    static func lines(_ station: DisplayModel.StationPanel, units: Units, wide: Bool, compact: Bool = false) -> [(String, Ink)] {
+        var lines: [(String, Ink)] = []
+        if let now = station.windNow ?? station.windMean {
+            let from = station.windDirection.map { CompassPoint.name($0) + (wide ? " \(fixed($0, 0))°" : "") } ?? (wide ? "variable" : "VRB")
+            if compact {
+                let gust = station.windGust.map { " G" + units.speedFigure($0) } ?? ""
+                lines.append(("WIND \(units.speedFigure(now))\(gust) \(units.speedUnit) \(from)".uppercased(), .accent))
+            } else {
+                lines.append((wide ? "Wind    \(units.speed(now)) from \(from)" : "WIND \(units.speed(now)) \(from)".uppercased(), .accent))
+                var detail: [String] = []
+                if let gust = station.windGust { detail.append((wide ? "gust " : "G ") + units.speed(gust)) }
+                if let mean = station.windMean { detail.append((wide ? "10-min mean " : "AVG ") + units.speed(mean)) }
+                if !detail.isEmpty { lines.append(((wide ? "        " : "") + detail.joined(separator: wide ? "  " : " ").uppercased(with: !wide), .text)) }
+            }
+        }
+        let probes = station.temperatures.map { probe -> String in
+            let name = probe.name.prefix(1).uppercased() + probe.name.dropFirst()
+            guard wide else { return (name + " " + units.temperature(probe.celsius)).uppercased() }
+            return (name.count < 8 ? name + String(repeating: " ", count: 8 - name.count) : name + " ") + units.temperature(probe.celsius)
+        }
+        if compact {
+            if !probes.isEmpty { lines.append((probes.joined(separator: "  "), .text)) }
+        } else {
+            lines += probes.map { ($0, .text) }
+        }
+        for problem in station.problems { lines.append((wide ? problem : "! " + problem, .warning)) }
+        return lines
+    }
+}
+
+extension String {
+    fileprivate func uppercased(with flag: Bool) -> String { flag ? uppercased() : self }
+}

@@ -1,0 +1,117 @@
+import Glibc
+import LodestoneCore
+import Synchronization
+
+/// A probe's newest reading: the temperature (°C), or why there is none.
+struct ProbeReading: Sendable {
+    var name: String
+    var celsius: Double?
+    var problem: String?
+    var time: MonotonicNanoseconds
+}
+
+/// The weather station's readers, each on a thread of its own, off the sampling loop: a
+/// DS18B20 takes 750 ms to convert, and the kernel's read waits for it, so the probes must
+/// not hold up the wind, and neither may hold up the sensors the loop samples. The vane's
+/// converter has an I2C handle of its own (the kernel serialises transfers on the adapter).
+/// The output thread takes what they read once a second.
+final class WeatherStation: @unchecked Sendable {
+    struct Readings {
+        /// The wind's one-second samples since the last take (at most a few minutes' worth).
+        var wind: [WindSample] = []
+        var probes: [String: ProbeReading] = [:]
+    }
+
+    private let shared = Mutex(Readings())
+    private let clock: any MonotonicClock
+    private let wind: ((MonotonicNanoseconds) -> WindSample)?
+    private let probes: [StationWiring.Probe]
+    private let readProbe: (StationWiring.Probe) -> (Double?, String?)
+    /// How often each probe is read.
+    let probeInterval: UInt64
+    /// Real time between looks at the clock: short enough for a trip run faster than life.
+    private let pollMicroseconds: UInt32
+    private let windThread = LoopThread(), probeThread = LoopThread()
+    private let stopping = Atomic<Bool>(false)
+    /// Removes what the station made (the simulated board's 1-Wire folder).
+    private let cleanUp: (() -> Void)?
+
+    var hasWind: Bool { wind != nil }
+    var hasProbes: Bool { !probes.isEmpty }
+
+    init(clock: any MonotonicClock, wind: ((MonotonicNanoseconds) -> WindSample)?, probes: [StationWiring.Probe],
+         probeInterval: Double = 10, readProbe: @escaping (StationWiring.Probe) -> (Double?, String?), speed: Double = 1,
+         cleanUp: (() -> Void)? = nil) {
+        self.clock = clock
+        self.cleanUp = cleanUp
+        self.wind = wind
+        self.probes = probes
+        self.readProbe = readProbe
+        self.probeInterval = UInt64(max(1, probeInterval) * 1e9)
+        pollMicroseconds = UInt32(max(1_000, min(100_000, 100_000 / max(speed, 1))))
+    }
+
+    func start() {
+        if hasWind {
+            windThread.start(name: "wind") { [self] in
+                every(1_000_000_000) { now in
+                    if let sample = wind?(now) { record(sample) }
+                }
+            }
+        }
+        if !probes.isEmpty {
+            probeThread.start(name: "probes") { [self] in
+                every(probeInterval) { _ in
+                    for probe in probes {
+                        let (celsius, problem) = readProbe(probe)
+                        record(ProbeReading(name: probe.name, celsius: celsius, problem: problem, time: clock.now()))
+                    }
+                }
+            }
+        }
+    }
+
+    /// One second of wind, for the output thread to take.
+    func record(_ sample: WindSample) {
+        shared.withLock { readings in
+            // A reader that stops taking (a stalled output loop) costs at most ten minutes.
+            if readings.wind.count >= 600 { readings.wind.removeFirst(readings.wind.count - 599) }
+            readings.wind.append(sample)
+        }
+    }
+
+    /// A probe's reading, in place of its last.
+    func record(_ reading: ProbeReading) {
+        shared.withLock { $0.probes[reading.name] = reading }
+    }
+
+    /// Runs `body` at each multiple of `period` on the clock until stopped.
+    private func every(_ period: UInt64, _ body: (MonotonicNanoseconds) -> Void) {
+        var next = clock.now()
+        while !stopping.load(ordering: .relaxed) {
+            let now = clock.now()
+            if now >= next {
+                body(now)
+                next += period
+                if next < now { next = now + period }   // a thread kept off the CPU catches up once
+            }
+            usleep(pollMicroseconds)
+        }
+    }
+
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+        windThread.join()
+        probeThread.join()
+        cleanUp?()
+    }
+
+    /// The wind since the last take, and every probe's newest reading.
+    func take() -> Readings {
+        shared.withLock { readings in
+            let taken = readings
+            readings.wind.removeAll(keepingCapacity: true)
+            return taken
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneReports
+
+/// The weather station on the output thread: the wind's one-second samples into ten minutes
+/// of statistics, and each probe's newest temperature, taken from the station's threads once
+/// a second.
+final class StationService {
+    let station: WeatherStation
+    private(set) var wind = WindStatistics()
+    /// Each probe's newest good reading and, when the newest read failed, why: one failed read
+    /// (a CRC error on a long cable) does not lose the temperature.
+    private var probes: [String: (good: ProbeReading?, problem: String?)] = [:]
+    private var windProblem: String?
+    let probeOrder: [String]
+    private let clock: any MonotonicClock
+
+    init(station: WeatherStation, probeOrder: [String], clock: any MonotonicClock) {
+        self.station = station
+        self.probeOrder = probeOrder
+        self.clock = clock
+    }
+
+    /// Once a second: what the station's threads read since.
+    func tick() {
+        let readings = station.take()
+        for sample in readings.wind {
+            windProblem = sample.problem
+            if let speed = sample.speed { _ = wind.add(speed: speed, direction: sample.direction, at: sample.time) }
+        }
+        for (name, reading) in readings.probes {
+            if reading.celsius != nil {
+                probes[name] = (reading, nil)
+            } else {
+                probes[name, default: (nil, nil)].problem = reading.problem ?? "no reading"
+            }
+        }
+    }
+
+    /// The figures to publish; nil before the station has read anything.
+    var figures: StationFigures? {
+        var figures = StationFigures()
+        if let speed = wind.average {
+            figures.wind = .init(speed: speed, gust: wind.gust, lull: wind.lull, now: wind.now, direction: wind.direction, seconds: wind.samples)
+        }
+        let now = clock.now()
+        // A reading older than three of the probe's turns is no longer the water's temperature.
+        let stale = station.probeInterval * 3 + 2_000_000_000
+        for name in probeOrder {
+            guard let probe = probes[name] else { continue }
+            if let good = probe.good, let celsius = good.celsius, now < good.time || now - good.time <= stale {
+                figures.temperatures.append((name, celsius))
+            } else {
+                figures.problems.append("probe \(name): " + (probe.problem ?? "no reading for a while"))
+            }
+        }
+        if let windProblem { figures.problems.append(windProblem) }
+        guard figures.wind != nil || !figures.temperatures.isEmpty || !figures.problems.isEmpty else { return nil }
+        return figures
+    }
+}

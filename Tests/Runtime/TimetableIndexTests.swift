@@ -1,0 +1,186 @@
+import Glibc
+import LodestoneCore
+@testable import LodestoneDomain
+import LodestoneOutputs
+import LodestoneReports
+@testable import LodestoneRuntime
+import Testing
+
+/// `index.bin`, the binary form of the kept timetable: it answers exactly as the CSV feed
+/// beside it does, and a damaged or hostile one is refused (with the reason) for the feed,
+/// never trapped on.
+@Suite struct TimetableIndexTests {
+    /// Friday night, a weekday morning, the exception day, a Saturday night past midnight in
+    /// Zurich, and after the calendar's end.
+    static let times = [CivilTime(year: 2026, month: 7, day: 24, hour: 21).unixSeconds, CivilTime(year: 2026, month: 7, day: 27, hour: 5).unixSeconds,
+                        CivilTime(year: 2026, month: 7, day: 31, hour: 5).unixSeconds, CivilTime(year: 2026, month: 7, day: 30, hour: 22, minute: 45).unixSeconds,
+                        CivilTime(year: 2026, month: 7, day: 25, hour: 22).unixSeconds, CivilTime(year: 2026, month: 10, day: 5).unixSeconds]
+
+    /// A data directory holding the hand-checked timetable of TimetableTests, saved.
+    static func savedStore(_ name: String) -> TimetableStore? {
+        let data = "/tmp/lodestone-ttindex-\(name)-\(getpid())"
+        removeTree(data)
+        guard makeDirectories(data) else { return nil }
+        let store = TimetableStore(dataDirectory: data)
+        return store.save(TimetableTests.timetable()) ? store : nil
+    }
+
+    @Test func theIndexAnswersAsTheFeedDoes() throws {
+        let store = try #require(Self.savedStore("same"))
+        defer { removeTree(store.directory) }
+        #expect(fileExists(store.indexPath))
+        let (indexed, refusal) = try store.loadNotingRefusal()
+        #expect(refusal == nil)
+        #expect(indexed.callSource != nil && indexed.calls.isEmpty, "the calls stay in the file until a stop is asked for")
+        let fromFeed = try GTFSImport.read(store.directory).0
+        let original = TimetableTests.timetable()
+        #expect(indexed.stops == fromFeed.stops && indexed.routes == fromFeed.routes && indexed.trips == fromFeed.trips)
+        #expect(indexed.calendar.weeks == fromFeed.calendar.weeks && indexed.calendar.exceptions == fromFeed.calendar.exceptions)
+        for stop in 0..<2 {
+            #expect(indexed.calls(at: stop) == original.calls(at: stop))
+            for time in Self.times {
+                for count in [1, 3] {
+                    let answer = indexed.departures(from: stop, after: time, count: count)
+                    #expect(answer == fromFeed.departures(from: stop, after: time, count: count), "stop \(stop) at \(time)")
+                    #expect(answer == original.departures(from: stop, after: time, count: count), "stop \(stop) at \(time)")
+                }
+            }
+        }
+        // The hand-checked answers: the night boat past midnight, and the exception day.
+        let night = indexed.departures(from: 0, after: CivilTime(year: 2026, month: 7, day: 24, hour: 21).unixSeconds, count: 2)
+        #expect(night.map { TimetableTests.local($0.time, "Europe/Zurich") } == ["2026-07-25T00:30:00+02:00", "2026-07-25T09:00:00+02:00"], "\(night)")
+        let holiday = indexed.departures(from: 0, after: CivilTime(year: 2026, month: 7, day: 31, hour: 5).unixSeconds, count: 2)
+        #expect(holiday.map { TimetableTests.local($0.time, "Europe/Zurich") } == ["2026-07-31T09:00:00+02:00", "2026-08-01T09:00:00+02:00"], "\(holiday)")
+        #expect(indexed.departures(from: 5, after: 0, count: 1).isEmpty && indexed.calls(at: -1).isEmpty, "a stop it does not have")
+    }
+
+    /// CRC-32 taken eight bytes a step gives the check value of the standard and what a plain
+    /// bit-by-bit CRC written here gives, for every length across the eight-byte steps.
+    @Test func theSlicedChecksumIsTheZipOne() {
+        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+        func bitByBit(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return ~crc
+        }
+        let bytes = (0..<100).map { UInt8(truncatingIfNeeded: $0 &* 73 &+ 11) }
+        for length in 0...bytes.count {
+            #expect(CRC32.checksum(Array(bytes.prefix(length))) == bitByBit(Array(bytes.prefix(length))), "\(length) bytes")
+        }
+    }
+
+    /// The bytes with the header's CRC-32 made right again, so the check after it is the one tested.
+    static func rechecked(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.count >= TimetableIndex.headerSize else { return bytes }
+        return patched(bytes, at: TimetableIndex.checksumOffset, CRC32.checksum(Array(bytes.dropFirst(TimetableIndex.headerSize))))
+    }
+
+    static func patched(_ bytes: [UInt8], at offset: Int, _ value: UInt32) -> [UInt8] {
+        var copy = bytes
+        for index in 0..<4 where copy.indices.contains(offset + index) { copy[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(index))) }
+        return copy
+    }
+
+    @Test func aDamagedIndexIsRefusedAndTheFeedAnswers() throws {
+        let store = try #require(Self.savedStore("damaged"))
+        defer { removeTree(store.directory) }
+        let bytes = try #require(readFileBytes(store.indexPath))
+        let first = try #require(TimetableTests.timetable().stops.first)
+        // The first stop's "first call" field: after the header, the five counts, its id, name,
+        // position and zone.
+        let firstCall = TimetableIndex.headerSize + 20 + 4 + first.id.utf8.count + 4 + first.name.utf8.count + 16 + 4 + first.timeZone.utf8.count
+        let content = TimetableIndex.headerSize
+        var flipped = bytes
+        if flipped.indices.contains(bytes.count / 2) { flipped[bytes.count / 2] ^= 0x10 }
+        let cases: [(String, [UInt8], String)] = [
+            ("truncated", Array(bytes.dropLast(7)), "truncated"),
+            ("cut inside the header", Array(bytes.prefix(10)), "shorter than its header"),
+            ("empty", [], "shorter than its header"),
+            ("a flipped byte", flipped, "CRC-32"),
+            ("another file", Array("stop_id,stop_name\n".utf8) + bytes, "not a timetable index"),
+            ("a later version", Self.patched(bytes, at: 8, 2), "version 2"),
+            ("a stop's calls out of range", Self.rechecked(Self.patched(bytes, at: firstCall, 1_000_000)), "claims calls"),
+            ("a stop's call count out of range", Self.rechecked(Self.patched(bytes, at: firstCall + 4, 1_000_000)), "claims calls"),
+            ("four billion stops", Self.rechecked(Self.patched(bytes, at: content, UInt32.max)), "more than"),
+            ("a call of a trip it does not have", Self.rechecked(Self.patched(bytes, at: bytes.count - 8, 99)), "names a trip"),
+            ("a text longer than the file", Self.rechecked(Self.patched(bytes, at: content + 20, 1 << 30)), "a text of"),
+        ]
+        let expected = TimetableTests.timetable()
+        for (what, damaged, reason) in cases {
+            #expect(writeFileAtomically(store.indexPath, damaged))
+            #expect(throws: TimetableIndex.Failure.self, "\(what)") { try TimetableIndex.read(store.indexPath) }
+            let (timetable, refusal) = try store.loadNotingRefusal()
+            #expect(refusal?.contains(reason) == true && refusal?.contains("reading the feed instead") == true, "\(what): \(refusal ?? "accepted")")
+            #expect(timetable.callSource == nil, "\(what): the feed was read")
+            for time in Self.times {
+                #expect(timetable.departures(from: 0, after: time, count: 3) == expected.departures(from: 0, after: time, count: 3), "\(what)")
+            }
+        }
+    }
+
+    /// Any one byte of the content changed, with the CRC-32 made to match (a crafted file):
+    /// refused or read, never a trap, and whatever is read answers without one.
+    @Test func everyCraftedByteIsRefusedOrRead() throws {
+        let bytes = TimetableIndex.encode(TimetableTests.timetable())
+        var refused = 0
+        for offset in TimetableIndex.headerSize..<bytes.count {
+            for value: UInt8 in [0xFF, 0x80, 0x00, 0x07] {
+                // The content decoded directly: what a matching CRC-32 would let through.
+                var crafted = Array(bytes.dropFirst(TimetableIndex.headerSize))
+                let at = offset - TimetableIndex.headerSize
+                guard crafted.indices.contains(at), crafted[at] != value else { continue }
+                crafted[at] = value
+                guard let timetable = try? TimetableIndex.decode(crafted) else { refused += 1; continue }
+                for stop in -1...timetable.stops.count {
+                    _ = timetable.departures(from: stop, after: CivilTime(year: 2026, month: 7, day: 24, hour: 21).unixSeconds, count: 3)
+                }
+                _ = timetable.stops(matching: "interlaken")
+            }
+        }
+        #expect(refused > 0)
+    }
+
+    /// The synthetic national feed of the bench, small: imported, kept with its index, and
+    /// answering as the imported feed does on weekdays, weekends, holidays, the extra dates
+    /// and across midnight.
+    @Test func aSmallSyntheticFeedImportsAndAnswers() throws {
+        let feed = SyntheticFeed(stops: 200, stopTimes: 20_000)
+        let folder = "/tmp/lodestone-ttindex-feed-\(getpid())", data = folder + "-data"
+        removeTree(folder)
+        removeTree(data)
+        defer { removeTree(folder); removeTree(data) }
+        #expect(feed.write(to: folder))
+        let (imported, summary) = try GTFSImport.read(folder)
+        #expect(imported.stops.count == 200 && imported.trips.count == 400 && imported.routes.count == 8)
+        #expect(summary.kept.first { $0.table == "stop times" }?.count == 20_000, "\(summary.kept)")
+        let store = TimetableStore(dataDirectory: data)
+        #expect(store.save(imported))
+        let (indexed, refusal) = try store.loadNotingRefusal()
+        #expect(refusal == nil && indexed.callSource != nil)
+
+        let busy = try #require(indexed.stops(matching: SyntheticFeed.busyStopID).first)
+        #expect(indexed.calls(at: busy).count == 400, "every trip passes the hub")
+        let next = indexed.departures(from: busy, after: SyntheticFeed.queryTime, count: 5)
+        #expect(next.count == 5 && next.allSatisfy { $0.time >= SyntheticFeed.queryTime }, "\(next)")
+        let named = try #require(indexed.stops(matching: feed.searchWords).first)
+        let namedStop = try #require(indexed.stops.indices.contains(named) ? indexed.stops[named] : nil)
+        #expect(namedStop.name.hasSuffix(" \(200 * 2 / 3)"))
+        #expect(SyntheticFeed.nearest(to: feed.searchPosition, in: indexed) == named)
+
+        let lateEvening = CivilTime(year: 2026, month: 3, day: 16, hour: 22).unixSeconds   // 23:00 in Zurich: trips past 24:00
+        let moments = [SyntheticFeed.queryTime, lateEvening,
+                       CivilTime(year: 2026, month: 3, day: 21, hour: 6).unixSeconds,     // a Saturday of the extra service
+                       CivilTime(year: 2026, month: 5, day: 14, hour: 5).unixSeconds,     // a holiday Thursday
+                       CivilTime(year: 2026, month: 12, day: 31, hour: 22).unixSeconds]   // the calendar's last night
+        for stop in [busy, named, 1, 100, 199] {
+            for time in moments {
+                #expect(indexed.departures(from: stop, after: time, count: 8) == imported.departures(from: stop, after: time, count: 8), "stop \(stop) at \(time)")
+            }
+        }
+        let late = indexed.departures(from: busy, after: lateEvening, count: 40)
+        #expect(late.contains { TimetableTests.local($0.time, "Europe/Zurich").hasPrefix("2026-03-17T00:") }, "a trip past midnight: \(late)")
+    }
+}

@@ -1,0 +1,142 @@
+import Glibc
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+import LodestoneReports
+@testable import LodestoneRuntime
+import LodestoneSim
+import Testing
+
+/// The weather station: its board-file fields, what the output thread makes of its readers,
+/// and the simulated board's wind and water read through the real drivers and folders, judged
+/// against the world's truth.
+@Suite struct WeatherStationTests {
+    @Test func theBoardFileNamesTheProbesTheAnemometerAndTheVane() throws {
+        let text = """
+        {"name": "jetty", "temperatureProbes": {"water": "28-0316a2795cff", "air": "28-0416b3a4c5ff"},
+         "oneWire": "/tmp/w1", "wind": {"anemometer": {"line": 17, "kmhPerHz": 2.4, "debounceMs": 3},
+         "vane": {"chip": "ads1115", "address": "0x49", "channel": 2, "northOffset": 90, "directions": [[0, 33000], [180, 3900]]}}}
+        """
+        let board = try BoardDescription.parse(text, file: "jetty.json")
+        #expect(board.station.probes.map(\.name).sorted() == ["air", "water"])
+        #expect(board.station.oneWireDirectory == "/tmp/w1")
+        #expect(board.station.anemometer == StationWiring.Anemometer(line: 17, kmhPerHz: 2.4, debounceMilliseconds: 3))
+        #expect(board.station.vane?.address == 0x49 && board.station.vane?.channel == 2 && board.station.vane?.northOffset == 90)
+        #expect(board.station.vane?.directions?.count == 2)
+        // boards/sim.json is the built-in simulated board, its station included.
+        if let sim = try? BoardDescription.load(file: "boards/sim.json") {
+            #expect(sim.station == BoardDescription.simulatedBoard.station)
+        } else {
+            Issue.record("boards/sim.json does not load")
+        }
+        let bad: [(String, String)] = [
+            (#"{"temperatureProbes": {"water": "10-0316a2795cff"}}"#, "temperatureProbes.water"),
+            (#"{"temperatureProbes": {"water": "28-0316a2795cff", "air": "28-0316a2795cff"}}"#, "already another probe"),
+            (#"{"wind": {"anemometer": {"kmhPerHz": 2.4}}}"#, "wind.anemometer"),
+            (#"{"wind": {"anemometer": {"line": 17, "kmhPerHz": -1}}}"#, "wind.anemometer.kmhPerHz"),
+            (#"{"wind": {"vane": {"channel": 5}}}"#, "wind.vane.channel"),
+            (#"{"wind": {"vane": {"address": "0x50"}}}"#, "answers only at"),
+            (#"{"wind": {"vane": {"directions": [[400, 1000], [0, 33000]]}}}"#, "entry 1"),
+            (#"{"wind": {"gauge": 1}}"#, "wind.gauge"),
+        ]
+        for (json, said) in bad {
+            do {
+                _ = try BoardDescription.parse(json, file: "b.json")
+                Issue.record("accepted \(json)")
+            } catch {
+                #expect(error.description.contains(said) && error.description.contains("b.json"), "\(error.description)")
+            }
+        }
+    }
+
+    /// The output thread's view: ten minutes of wind statistics from the one-second samples, a
+    /// probe that fails once keeping its last good temperature, and one silent for too long
+    /// named with its problem instead of an old figure.
+    @Test func oneFailedReadKeepsTheTemperatureAndAStaleOneIsNamed() {
+        let clock = ManualClock()
+        let station = WeatherStation(clock: clock, wind: nil, probes: [.init(name: "water", id: "28-0316a2795cff")],
+                                     probeInterval: 10, readProbe: { _ in (nil, nil) })
+        let service = StationService(station: station, probeOrder: ["water"], clock: clock)
+        for second in 0..<5 {
+            station.record(WindSample(time: clock.now(), speed: Double(second % 2 == 0 ? 4 : 6), direction: second < 3 ? 350 : 10))
+            clock.advance(by: 1_000_000_000)
+        }
+        station.record(ProbeReading(name: "water", celsius: 14.25, problem: nil, time: clock.now()))
+        service.tick()
+        let wind = service.figures?.wind
+        #expect(wind?.speed == 4.8 && wind?.seconds == 5)
+        #expect(wind?.gust.map { abs($0 - 16.0 / 3) < 1e-9 } == true, "the highest 3 s mean: 6, 4, 6")
+        #expect(wind?.direction.map { abs(Angle.signed($0)) < 5 } == true, "350 and 10 average near north, not south")
+        #expect(service.figures?.waterTemperature == 14.25)
+        clock.advance(by: 10_000_000_000)
+        station.record(ProbeReading(name: "water", celsius: nil, problem: "CRC check failed", time: clock.now()))
+        service.tick()
+        #expect(service.figures?.waterTemperature == 14.25, "one bad read on a long cable does not lose the water")
+        clock.advance(by: 40_000_000_000)
+        service.tick()
+        #expect(service.figures?.waterTemperature == nil)
+        #expect(service.figures?.problems == ["probe water: CRC check failed"])
+    }
+
+    /// ENV with wind and water only (a board without a barometer): no altitude or QNH that
+    /// would be made up, the probes by name, the problems said.
+    @Test func envCarriesTheStationWithoutABarometer() throws {
+        var figures = StationFigures()
+        figures.wind = .init(speed: 5.2, gust: 8.4, lull: 3.1, now: 6.0, direction: 225, seconds: 600)
+        figures.temperatures = [("water", 14.5), ("engine", 71.25)]
+        figures.problems = ["probe air: CRC check failed"]
+        let line = GPSDReports.line(.environment(EnvironmentReport(pressure: nil, barometricAltitude: .nan, qnh: .nan, weather: nil,
+                                                                   device: "station", time: 1_782_028_800, station: figures)))
+        let json = try JSONValue.parse(line)
+        #expect(json["class"]?.stringValue == "ENV" && json["altBaro"] == nil && json["qnh"] == nil, "\(line)")
+        #expect(json["windSpeed"]?.numberValue == 5.2 && json["windGust"]?.numberValue == 8.4 && json["windDirection"]?.numberValue == 225)
+        #expect(json["windSeconds"]?.numberValue == 600 && json["windSpeed3s"]?.numberValue == 6)
+        #expect(json["waterTemperature"]?.numberValue == 14.5 && json["temperatures"]?["engine"]?.numberValue == 71.25)
+        #expect(json["stationProblems"]?.arrayValue?.first?.stringValue == "probe air: CRC check failed")
+    }
+
+    /// The barometer page shows the wind in the unit set's speed (knots on a boat) with its
+    /// direction, the gust and the mean, and the water.
+    @Test func theBarometerPageShowsWindAndWater() {
+        var model = DisplayModel()
+        var panel = DisplayModel.StationPanel()
+        (panel.windNow, panel.windMean, panel.windGust, panel.windDirection) = (6.0, 5.0, 9.0, 225)
+        panel.temperatures = [("water", 14.5)]
+        model.station = panel
+        model.units = .nautical
+        let wide = DisplayPage.barometer.draw(model, columns: 60, rows: 14).text
+        #expect(wide.contains("Wind    11.7 kn from SW 225°") && wide.contains("gust 17.5 kn") && wide.contains("Water   14.5 °C"), "\(wide)")
+        model.units = .metric
+        let small = DisplayPage.barometer.draw(model, columns: 21, rows: 7).text
+        #expect(small.contains("WIND 21.6 KM/H SW") && small.contains("WATER 14.5 °C"), "\(small)")
+    }
+
+    /// Eight seconds of the still scenario at 10x on the simulated board: the wind comes from
+    /// reed-switch edges and an emulated ADS1115, the water from a w1_slave file with its CRC,
+    /// and ENV's figures match the world's over the same window.
+    @Test func theSimulatedStationReadsTheWorldsWindAndWater() throws {
+        let end = EndToEndTests()
+        let socket = "/tmp/lodestone-station-\(getpid()).sock", data = "/tmp/lodestone-station-data-\(getpid())"
+        defer { removeTree(data) }
+        let child = try end.spawn(["run", "--duration", "9", "--speed", "10", "--socket", socket, "--display", "none",
+                                   "--scenario", "still", "--data-dir", data])
+        let client = try #require(end.connect(socket))
+        client.send(#"?WATCH={"enable":true,"json":true};"#)
+        var last: JSONValue?
+        while let line = client.readLine(timeoutMilliseconds: 8000) {
+            if let report = try? JSONValue.parse(line), report["class"]?.stringValue == "ENV", report["windSeconds"] != nil { last = report }
+        }
+        let (status, output) = end.finish(child)
+        #expect(status == 0, "\(output)")
+        let env = try #require(last, "no ENV with the wind")
+        let judge = TripJudge(trip: try #require(RefereeTrip.named("still")), reports: [], speed: 10)
+        let t = (CivilTime.parseISO8601(env["time"]?.stringValue ?? "") ?? 0) - judge.scenario.startUTC
+        let seconds = try #require(env["windSeconds"]?.numberValue)
+        #expect(seconds >= 30, "\(env)")
+        let truth = judge.windTruth(from: t - seconds, to: t)
+        #expect(abs((env["windSpeed"]?.numberValue ?? 0) - truth.mean) < 0.2, "\(env) against \(truth)")
+        #expect(abs(Angle.signed((env["windDirection"]?.numberValue ?? 0) - (truth.direction ?? 999))) < 12, "\(env) against \(truth)")
+        #expect(abs((env["waterTemperature"]?.numberValue ?? 0) - judge.scenario.waterTemperature(at: t)) < 0.1, "\(env)")
+        #expect(access("/tmp/lodestone-w1-\(child.pid)-1", F_OK) != 0, "the simulated 1-Wire folder is removed at stop")
+    }
+}
