@@ -188,10 +188,12 @@ wait_for_path() {
 # Buttons, buzzer and LED on a simulated GPIO chip (gpio-sim, labelled lodestone-lab, built by
 # lab/gpio-sim/build): the snapshot button (line 1) is pressed by pulling its line down for
 # 0.4 s, as the button shorting it to ground would; the buzzer (4) and LED (5) are watched.
+# Then the anemometer's reed switch (line 6) closes and opens for 6 s as fast as the shell
+# can, its closures and their span written to anemometer.txt for the judge to turn into a speed.
 scenario_gpio() {
     load_gpio_sim || return 1
     load_stub || return 1
-    start_lodestone --board "$(board lab-gpio.json)" --display none --duration 14 || return 1
+    start_lodestone --board "$(board lab-gpio.json)" --display none --duration 22 || return 1
     watch_reports "$OUT/watch.jsonl"
     sleep 4
     local lines=$GPIO_SYSFS
@@ -202,7 +204,28 @@ scenario_gpio() {
     sleep 0.4
     echo pull-up >"$lines/sim_gpio1/pull"
     wait $watcher
+    spin_anemometer "$lines/sim_gpio6/pull" 6 >"$OUT/anemometer.txt"
     wait_lodestone 30
+}
+
+# Closes and opens the reed switch on `$1` for `$2` seconds, each state held 50 ms; prints the
+# closures and the uptime of the first and the last.
+spin_anemometer() {
+    local pull=$1 now rest first="" last="" closures=0 until
+    read -r now rest </proc/uptime
+    until=$(( ${now%.*} + $2 ))
+    while :; do
+        echo pull-down >"$pull"
+        read -r now rest </proc/uptime
+        [ -z "$first" ] && first=$now
+        last=$now
+        closures=$((closures + 1))
+        sleep 0.05
+        echo pull-up >"$pull"
+        sleep 0.05
+        [ "${now%.*}" -ge "$until" ] && break
+    done
+    echo "closures $closures first $first last $last"
 }
 
 # Loads gpio-sim and makes one chip of 8 lines through configfs; GPIO_SYSFS is then its
