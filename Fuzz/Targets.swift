@@ -4,7 +4,7 @@
 import Glibc
 
 enum FuzzTarget: String, CaseIterable {
-    case nmea, json, tle, timezone, recordlog, gpx, track
+    case nmea, json, tle, timezone, recordlog, gpx, track, timetable, zip, w1
 }
 
 let selectedTarget: FuzzTarget = {
@@ -47,6 +47,23 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         _ = try? GPXReader.waypoints(text)
     case .track:
         _ = TrackFile.parse(bytes)
+    case .timetable:
+        // A timetable index past its CRC (a hostile file can carry a right one): decoded, then
+        // asked as departures asks it.
+        if let timetable = try? TimetableIndex.decode(bytes) {
+            for stop in timetable.stops.indices.prefix(4) { _ = timetable.departures(from: stop, after: 1_785_000_000, count: 3) }
+            _ = timetable.stops(matching: "a b")
+        }
+    case .zip:
+        // A feed's zip: the directory, then each entry inflated within a bomb's limit.
+        if let archive = try? ZipArchive(bytes) {
+            for entry in archive.entries.prefix(4) { _ = try? archive.contents(entry, limit: 1 << 20) }
+        }
+        _ = try? Inflate.raw(bytes[...], limit: 1 << 20)
+    case .w1:
+        // What the kernel's w1 driver shows of a DS18B20, both files.
+        _ = DS18B20.parseSlave(text)
+        _ = DS18B20.parseTemperature(text)
     }
     return 0
 }
