@@ -13,8 +13,11 @@ final class MotionService {
     private var flip = FlipDetector()
     private(set) var level = BubbleLevel()
     private(set) var lock = BearingLock()
-    /// The display's night theme, toggled by the flip gesture.
+    /// The display's night theme, toggled by the flip gesture when that is what it does.
     private(set) var nightTheme = false
+    /// What a flip does (the configuration's `flipAction`): the EVENT says the theme changed
+    /// only when the flip changes it.
+    var flipAction = Configuration.FlipAction.nightTheme
     /// Flips since the start: the display acts on each as `flipAction` says.
     private(set) var flips = 0
     /// Set when the level has just been reached, for the buzzer/LED pulse.
@@ -44,7 +47,7 @@ final class MotionService {
             events.append(.event(EventReport(.motion(from: change.from, to: change.to), time: time)))
         }
         if flip.update(specificForce: sample.acceleration, rotationRate: sample.rotationRate, interval: interval) != nil {
-            nightTheme.toggle()
+            if flipAction == .nightTheme { nightTheme.toggle() }
             flips += 1
             events.append(.event(EventReport(.flip(nightTheme: nightTheme), time: time)))
         }

@@ -210,4 +210,25 @@ import Testing
         #expect(DisplayPage.departures.draw(DisplayModel(), columns: 60, rows: 10).text.contains("lodestone timetable import"))
         #expect(Configuration.FlipAction(rawValue: "markedDepartures") != nil)
     }
+
+    /// With the flip set to the marked departures, the walk's flip (90 s in) comes as an EVENT
+    /// that does not claim the night theme changed.
+    @Test func aFlipForMarkedDeparturesLeavesTheThemeAlone() throws {
+        let data = "/tmp/lodestone-flip-\(getpid())", socket = data + ".sock", config = data + ".json"
+        removeTree(data)
+        defer { removeTree(data); unlink(config) }
+        #expect(writeFileAtomically(config, Array(#"{"flipAction": "markedDepartures"}"#.utf8)))
+        let end = EndToEndTests()
+        let child = try end.spawn(["run", "--duration", "12", "--speed", "10", "--socket", socket, "--display", "none",
+                                   "--scenario", "walk", "--data-dir", data, "--config", config])
+        let client = try #require(end.connect(socket))
+        client.send(#"?WATCH={"enable":true,"json":true};"#)
+        var flips: [JSONValue] = []
+        while let line = client.readLine(timeoutMilliseconds: 8000) {
+            if let report = try? JSONValue.parse(line), report["event"]?.stringValue == "flip" { flips.append(report) }
+        }
+        let (status, output) = end.finish(child)
+        #expect(status == 0, "\(output)")
+        #expect(!flips.isEmpty && flips.allSatisfy { $0["nightTheme"]?.boolValue == false }, "\(flips)")
+    }
 }

@@ -49,6 +49,7 @@ extension OutputLoop {
         if fresh.flipAction != running.flipAction {
             changed.append("flipAction \(running.flipAction.rawValue) -> \(fresh.flipAction.rawValue)")
             applied.flipAction = fresh.flipAction
+            services.motion?.flipAction = fresh.flipAction
         }
         applyOutputs(fresh, to: &applied, changed: &changed)
         // Everything else is fixed while running: the board, the socket, the data directory...

@@ -228,6 +228,7 @@ public enum Runner {
             transit: TransitService(dataDirectory: dataDirectory),
             station: station.map { StationService(station: $0, probeOrder: board.station.probes.map(\.name), clock: clock) })
         services.chronicle?.station = services.station
+        services.motion?.flipAction = c.flipAction
         station?.start()
         defer { station?.stop() }
         let loop = OutputLoop(outputs: pipeline, scheduler: scheduler, budgets: TaskTable.budgets(tasks), server: server,
