@@ -175,4 +175,16 @@ import Testing
         let text = DisplayPage.chart.draw(model, columns: 80, rows: 30).text
         #expect(text.contains("D") && text.contains("Moon  alt") && text.contains("N"), "\(text)")
     }
+
+    /// A word wider than the text column beside the rose is drawn smaller, never broken; a
+    /// long line wraps at its spaces; a word wider even at the smallest size is cut, not lost.
+    @Test func wordsBesideTheRoseAreNeverBroken() {
+        let cell = FramebufferLayout.cellWidth
+        let narrow = CompassDial.fitted("CALIBRATE: ±10°", width: 8 * cell * 2, scale: 2)
+        #expect(narrow.scale == 1 && narrow.pieces == ["CALIBRATE: ±10°"], "\(narrow)")
+        let wraps = CompassDial.fitted("SUMMIT HUT 2.9 KM 28°", width: 12 * cell * 2, scale: 2)
+        #expect(wraps.scale == 2 && wraps.pieces == ["SUMMIT HUT", "2.9 KM 28°"], "\(wraps)")
+        let tiny = CompassDial.fitted("INTERFERENCE", width: 5 * cell, scale: 1)
+        #expect(tiny.scale == 1 && tiny.pieces.joined() == "INTERFERENCE", "\(tiny)")
+    }
 }

@@ -116,16 +116,34 @@ enum CompassDial {
         }
         if let steps = model.compass.steps { lines.append(("STEPS \(steps)", .dim)) }
         var y = g.textTop
-        let lineHeight = FramebufferLayout.cellHeight * scale
-        for (text, ink) in lines where y + lineHeight <= g.textTop + g.textHeight {
-            // Long lines wrap onto the next rather than being cut.
-            var rest = Substring(text)
-            while !rest.isEmpty, y + lineHeight <= g.textTop + g.textHeight {
-                let piece = rest.count <= columns ? rest : (rest.prefix(columns).lastIndex(of: " ").map { rest[..<$0] } ?? rest.prefix(columns))
-                canvas.text(String(piece), x: g.textLeft, y: y, scale: scale, ink: ink)
-                rest = rest.dropFirst(piece.count).drop { $0 == " " }
+        for (text, ink) in lines {
+            let (pieces, lineScale) = fitted(text, width: g.textWidth, scale: scale)
+            let lineHeight = FramebufferLayout.cellHeight * lineScale
+            for piece in pieces where y + lineHeight <= g.textTop + g.textHeight {
+                canvas.text(piece, x: g.textLeft, y: y, scale: lineScale, ink: ink)
                 y += lineHeight
             }
         }
+    }
+
+    /// A line laid out in a column `width` pixels wide: wrapped at its spaces, and drawn
+    /// smaller when a word is wider than the column ("CALIBRATE:" beside a 320x240 rose)
+    /// rather than broken mid-word.
+    static func fitted(_ text: String, width: Int, scale: Int) -> (pieces: [String], scale: Int) {
+        let longestWord = text.split(separator: " ").map(\.count).max() ?? 0
+        var lineScale = max(1, scale)
+        var columns = max(1, width / (FramebufferLayout.cellWidth * lineScale))
+        while longestWord > columns && lineScale > 1 {
+            lineScale -= 1
+            columns = max(1, width / (FramebufferLayout.cellWidth * lineScale))
+        }
+        var pieces: [String] = []
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            let piece = rest.count <= columns ? rest : (rest.prefix(columns).lastIndex(of: " ").map { rest[..<$0] } ?? rest.prefix(columns))
+            pieces.append(String(piece))
+            rest = rest.dropFirst(piece.count).drop { $0 == " " }
+        }
+        return (pieces, lineScale)
     }
 }
