@@ -38,21 +38,16 @@ public enum TCPListener {
         guard let (host, port) = parse(address) else {
             throw Failure(description: "'\(address)' is not an address to listen on: give HOST:PORT (127.0.0.1:2947, [::1]:2947) or a port")
         }
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
-        var found: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &found)
-        guard status == 0, let info = found else {
-            throw Failure(description: "cannot listen on \(address): \(String(cString: gai_strerror(status))); give a numeric address such as 127.0.0.1")
+        let resolved: ResolvedAddress
+        switch ResolvedAddress.resolve(host: host, port: port, stream: true, passive: true) {
+        case .success(let address): resolved = address
+        case .failure(let failure): throw Failure(description: "cannot listen on \(address): \(failure); give a numeric address such as 127.0.0.1")
         }
-        defer { freeaddrinfo(info) }
-        let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = resolved.openSocket()
         guard fd >= 0 else { throw Failure(description: "cannot listen on \(address): \(String(cString: strerror(errno)))") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        guard bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, listen(fd, 128) == 0 else {
+        guard resolved.withAddress({ bind(fd, $0, $1) }) == 0, listen(fd, 128) == 0 else {
             let code = errno
             close(fd)
             let hint = code == EADDRINUSE ? " (another program, perhaps gpsd, has the port: stop it or choose another port)"

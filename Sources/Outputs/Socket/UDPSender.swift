@@ -6,8 +6,7 @@ import Glibc
 public final class UDPSender {
     public let address: String
     private let fd: Int32
-    private var destination = sockaddr_storage()
-    private let length: socklen_t
+    private let destination: ResolvedAddress
     private let maximumDatagram: Int
 
     /// Where to send: "HOST:PORT", "HOST" alone (then `defaultPort`, when there is one), or a
@@ -26,25 +25,17 @@ public final class UDPSender {
             let forms = defaultPort.map { "HOST:PORT (192.168.1.255:\($0)), a host or a port" } ?? "HOST:PORT (192.168.1.20:10111) or a port"
             throw TCPListener.Failure(description: "'\(address)' is not an address to send to: give " + forms)
         }
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
-        hints.ai_flags = AI_NUMERICSERV
-        var found: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &found)
-        guard status == 0, let info = found else {
-            throw TCPListener.Failure(description: "cannot send to \(address): \(String(cString: gai_strerror(status)))")
+        let resolved: ResolvedAddress
+        switch ResolvedAddress.resolve(host: host, port: port, stream: false) {
+        case .success(let address): resolved = address
+        case .failure(let failure): throw TCPListener.Failure(description: "cannot send to \(address): \(failure)")
         }
-        defer { freeaddrinfo(info) }
-        fd = socket(info.pointee.ai_family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        fd = resolved.openSocket()
         guard fd >= 0 else { throw TCPListener.Failure(description: "cannot send to \(address): \(String(cString: strerror(errno)))") }
         // A broadcast address needs leave to be sent to; a unicast one does not mind.
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &yes, socklen_t(MemoryLayout<Int32>.size))
-        length = info.pointee.ai_addrlen
-        withUnsafeMutableBytes(of: &destination) { target in
-            target.copyMemory(from: UnsafeRawBufferPointer(start: info.pointee.ai_addr, count: Int(info.pointee.ai_addrlen)))
-        }
+        destination = resolved
     }
 
     deinit { close(fd) }
@@ -58,10 +49,8 @@ public final class UDPSender {
             guard let base = buffer.baseAddress, let source = bytes.baseAddress else { return }
             base.update(from: source, count: bytes.count)
             (base + bytes.count).update(from: ending.utf8Start, count: ending.utf8CodeUnitCount)
-            withUnsafePointer(to: &destination) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    _ = sendto(fd, base, total, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), $0, length)
-                }
+            destination.withAddress { address, length in
+                _ = sendto(fd, base, total, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), address, length)
             }
         }
     }

@@ -128,19 +128,16 @@ final class MQTTClient {
 
     private func start(_ now: Double) {
         guard let (host, port) = Self.parse(settings.broker) else { return fail("'\(settings.broker)' is not a broker address", now) }
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICSERV
-        var found: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &found)
-        guard status == 0, let info = found else { return fail(String(cString: gai_strerror(status)), now) }
-        defer { freeaddrinfo(info) }
-        fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let resolved: ResolvedAddress
+        switch ResolvedAddress.resolve(host: host, port: port, stream: true) {
+        case .success(let address): resolved = address
+        case .failure(let failure): return fail(failure.description, now)
+        }
+        fd = resolved.openSocket()
         guard fd >= 0 else { return fail(String(cString: strerror(errno)), now) }
         var yes: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-        if connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 || errno == EINPROGRESS {
+        if resolved.withAddress({ connect(fd, $0, $1) }) == 0 || errno == EINPROGRESS {
             phase = .connecting(since: now)
         } else {
             fail(String(cString: strerror(errno)), now)
