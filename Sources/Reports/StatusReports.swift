@@ -59,7 +59,7 @@ public struct MQTTStatus: Sendable, Equatable {
 /// One of the device's sensors as DEVICES lists it.
 public struct DeviceEntry: Sendable {
     /// Which of the device's sensors it is (the reports it feeds carry its path).
-    public enum Role: Sendable { case imu, magnetometer, barometer, gps }
+    public enum Role: Sendable { case imu, magnetometer, barometer, gps, station }
     public var path: String
     public var driver: String
     public var health: SensorHealth

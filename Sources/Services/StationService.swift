@@ -12,13 +12,36 @@ final class StationService {
     /// (a CRC error on a long cable) does not lose the temperature.
     private var probes: [String: (good: ProbeReading?, problem: String?)] = [:]
     private var windProblem: String?
-    let probeOrder: [String]
+    let wiring: StationWiring
+    var probeOrder: [String] { wiring.probes.map(\.name) }
     private let clock: any MonotonicClock
 
-    init(station: WeatherStation, probeOrder: [String], clock: any MonotonicClock) {
+    init(station: WeatherStation, wiring: StationWiring, clock: any MonotonicClock) {
         self.station = station
-        self.probeOrder = probeOrder
+        self.wiring = wiring
         self.clock = clock
+    }
+
+    /// The station's parts as DEVICES lists them: where each is wired, and whether it reads.
+    func devices(gpioChip: String, bus: String) -> [DeviceEntry] {
+        var list: [DeviceEntry] = []
+        func entry(_ path: String, _ driver: String, problem: String?) -> DeviceEntry {
+            DeviceEntry(path: path, driver: driver, health: problem == nil ? .ok : .degraded, role: .station, error: problem)
+        }
+        let wind = windProblem?.split(separator: ";").map { String($0.drop { $0 == " " }) } ?? []
+        if let anemometer = wiring.anemometer {
+            list.append(entry("\(gpioChip):\(anemometer.line)", "anemometer", problem: wind.first { $0.hasPrefix("anemometer") }))
+        }
+        if let vane = wiring.vane {
+            list.append(entry("\(vane.bus ?? bus)@\(hexByte(vane.address))", "ADS1115", problem: wind.first { $0.hasPrefix("vane") }))
+        }
+        let figures = self.figures
+        for probe in wiring.probes {
+            // Degraded while it has no current temperature, with the reason ENV gives.
+            let problem = figures?.problems.first { $0.hasPrefix("probe \(probe.name):") }
+            list.append(entry("w1:\(probe.id)", "DS18B20 \(probe.name)", problem: problem))
+        }
+        return list
     }
 
     /// Once a second: what the station's threads read since.

@@ -54,9 +54,10 @@ import Testing
     /// named with its problem instead of an old figure.
     @Test func oneFailedReadKeepsTheTemperatureAndAStaleOneIsNamed() {
         let clock = ManualClock()
-        let station = WeatherStation(clock: clock, wind: nil, probes: [.init(name: "water", id: "28-0316a2795cff")],
-                                     probeInterval: 10, readProbe: { _ in (nil, nil) })
-        let service = StationService(station: station, probeOrder: ["water"], clock: clock)
+        var wiring = StationWiring()
+        wiring.probes = [.init(name: "water", id: "28-0316a2795cff")]
+        let station = WeatherStation(clock: clock, wind: nil, probes: wiring.probes, probeInterval: 10, readProbe: { _ in (nil, nil) })
+        let service = StationService(station: station, wiring: wiring, clock: clock)
         for second in 0..<5 {
             station.record(WindSample(time: clock.now(), speed: Double(second % 2 == 0 ? 4 : 6), direction: second < 3 ? 350 : 10))
             clock.advance(by: 1_000_000_000)
@@ -72,10 +73,14 @@ import Testing
         station.record(ProbeReading(name: "water", celsius: nil, problem: "CRC check failed", time: clock.now()))
         service.tick()
         #expect(service.figures?.waterTemperature == 14.25, "one bad read on a long cable does not lose the water")
+        #expect(service.devices(gpioChip: "gpiochip0", bus: "/dev/i2c-1").map(\.health) == [.ok])
         clock.advance(by: 40_000_000_000)
         service.tick()
         #expect(service.figures?.waterTemperature == nil)
         #expect(service.figures?.problems == ["probe water: CRC check failed"])
+        let devices = service.devices(gpioChip: "gpiochip0", bus: "/dev/i2c-1")
+        #expect(devices.map(\.path) == ["w1:28-0316a2795cff"] && devices.first?.health == .degraded
+                && devices.first?.error == "probe water: CRC check failed", "\(devices)")
     }
 
     /// ENV with wind and water only (a board without a barometer): no altitude or QNH that

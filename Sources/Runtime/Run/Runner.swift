@@ -204,9 +204,11 @@ public enum Runner {
             server?.shutdown()
             return 1
         }
+        let stationService = station.map { StationService(station: $0, wiring: board.station, clock: clock) }
         let devices = {
             let state = pipeline.state.read()
             return deviceList(board: board, state: state, gpsPath: gpsPath, problems: pipeline.problems)
+                + (stationService?.devices(gpioChip: board.gpio?.chip ?? (board.simulated ? "sim:gpiochip0" : "/dev/gpiochip0"), bus: board.i2c) ?? [])
         }
         let dataDirectory = c.dataDir ?? Configuration.defaultDataDirectory()
         let services = OutputServices(
@@ -226,7 +228,7 @@ public enum Runner {
                                                              now: startUTC ?? OutputClock.unixTime()),
             satellites: c.satelliteTLE.flatMap { SatelliteService(file: $0, satellite: c.satelliteName, alertMinutes: c.satelliteAlertMinutes) },
             transit: TransitService(dataDirectory: dataDirectory),
-            station: station.map { StationService(station: $0, probeOrder: board.station.probes.map(\.name), clock: clock) })
+            station: stationService)
         services.chronicle?.station = services.station
         services.motion?.flipAction = c.flipAction
         station?.start()
