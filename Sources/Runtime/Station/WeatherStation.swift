@@ -29,8 +29,9 @@ final class WeatherStation: @unchecked Sendable {
     private let readProbe: (StationWiring.Probe) -> (Double?, String?)
     /// How often each probe is read.
     let probeInterval: UInt64
-    /// Real time between looks at the clock: short enough for a trip run faster than life.
-    private let pollMicroseconds: UInt32
+    /// World seconds per real second (a simulated trip run faster than life): the threads look
+    /// at the clock four times a period of real time, so they neither lag nor spin.
+    private let speed: Double
     private let windThread = LoopThread(), probeThread = LoopThread()
     private let stopping = Atomic<Bool>(false)
     /// Removes what the station made (the simulated board's 1-Wire folder).
@@ -48,7 +49,7 @@ final class WeatherStation: @unchecked Sendable {
         self.probes = probes
         self.readProbe = readProbe
         self.probeInterval = UInt64(max(1, probeInterval) * 1e9)
-        pollMicroseconds = UInt32(max(1_000, min(100_000, 100_000 / max(speed, 1))))
+        self.speed = speed.isFinite ? max(speed, 1) : 1
     }
 
     func start() {
@@ -62,7 +63,8 @@ final class WeatherStation: @unchecked Sendable {
         if !probes.isEmpty {
             probeThread.start(name: "probes") { [self] in
                 every(probeInterval) { _ in
-                    for probe in probes {
+                    // Each read waits for a conversion (750 ms): a stop is not kept waiting for all.
+                    for probe in probes where !stopping.load(ordering: .relaxed) {
                         let (celsius, problem) = readProbe(probe)
                         record(ProbeReading(name: probe.name, celsius: celsius, problem: problem, time: clock.now()))
                     }
@@ -87,6 +89,7 @@ final class WeatherStation: @unchecked Sendable {
 
     /// Runs `body` at each multiple of `period` on the clock until stopped.
     private func every(_ period: UInt64, _ body: (MonotonicNanoseconds) -> Void) {
+        let poll = UInt32(max(1_000, min(250_000, Double(period) / 4_000 / speed)))
         var next = clock.now()
         while !stopping.load(ordering: .relaxed) {
             let now = clock.now()
@@ -95,7 +98,7 @@ final class WeatherStation: @unchecked Sendable {
                 next += period
                 if next < now { next = now + period }   // a thread kept off the CPU catches up once
             }
-            usleep(pollMicroseconds)
+            usleep(poll)
         }
     }
 
