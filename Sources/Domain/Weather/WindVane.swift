@@ -37,8 +37,8 @@ public struct WindVane: Sendable, Equatable {
         self.northOffset = northOffset
     }
 
-    /// The vane sold with most hobby weather-station kits (the Argent / SparkFun "weather
-    /// meters"): its data sheet's resistance table, a 10 kΩ series resistor, a 3.3 V supply.
+    /// The vane sold with most hobby weather-station kits (the three-cup anemometer, vane and
+    /// rain gauge set): its data sheet's resistance table, a 10 kΩ series resistor, a 3.3 V supply.
     public static let common = WindVane(
         directions: [
             Position(degrees: 0, ohms: 33_000), Position(degrees: 22.5, ohms: 6_570),
