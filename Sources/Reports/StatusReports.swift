@@ -32,6 +32,8 @@ public struct HealthReport: Sendable {
     public var sensorProblems = SensorProblemTexts()
     /// The MQTT output, when it runs.
     public var mqtt: MQTTStatus?
+    /// The weather station's parts (anemometer, vane converter, probes), when the board has them.
+    public var station: [DeviceEntry] = []
     public init(state: NavigationState, sensorsChanged: (imu: Double?, magnetometer: Double?, barometer: Double?, gps: Double?) = (nil, nil, nil, nil),
                 loop: LoopStatistics, tasks: [TaskLine], outputTasks: [TaskLine] = [], ringOverflows: Int, clients: Int,
                 droppedClients: Int = 0, profile: String? = nil, gpsInterval: Double? = nil, storage: String? = nil,

@@ -15,15 +15,18 @@ final class StationService {
     let wiring: StationWiring
     var probeOrder: [String] { wiring.probes.map(\.name) }
     private let clock: any MonotonicClock
+    /// Where the parts are wired, for naming them: the GPIO chip and the board's main bus.
+    private let gpioChip: String, bus: String
 
-    init(station: WeatherStation, wiring: StationWiring, clock: any MonotonicClock) {
+    init(station: WeatherStation, wiring: StationWiring, clock: any MonotonicClock, gpioChip: String = "/dev/gpiochip0", bus: String = "/dev/i2c-1") {
         self.station = station
         self.wiring = wiring
         self.clock = clock
+        (self.gpioChip, self.bus) = (gpioChip, bus)
     }
 
-    /// The station's parts as DEVICES lists them: where each is wired, and whether it reads.
-    func devices(gpioChip: String, bus: String) -> [DeviceEntry] {
+    /// The station's parts as HEALTH lists them: where each is wired, and whether it reads.
+    func devices() -> [DeviceEntry] {
         var list: [DeviceEntry] = []
         func entry(_ path: String, _ driver: String, problem: String?) -> DeviceEntry {
             DeviceEntry(path: path, driver: driver, health: problem == nil ? .ok : .degraded, role: .station, error: problem)

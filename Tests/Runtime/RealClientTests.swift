@@ -14,7 +14,9 @@ import Testing
         let directory = "/tmp/lodestone-clients-\(tag)-\(getpid())"
         let end = EndToEndTests()
         let child = try end.spawn(["run", "--scenario", "walk", "--display", "none", "--socket", directory + ".sock", "--data-dir", directory,
-                                   "--duration", "60", "--no-adaptive", "--listen", "127.0.0.1:\(base)", "--nmea-listen", "127.0.0.1:\(base + 1)"])
+                                   "--duration", "240", "--no-adaptive", "--listen", "127.0.0.1:\(base)", "--nmea-listen", "127.0.0.1:\(base + 1)"])
+        // The duration is a backstop only (the clients take a minute or two on a loaded machine,
+        // and the device must outlive the last of them): the test stops it when done.
         defer {
             kill(child.pid, SIGTERM)
             _ = end.finish(child)

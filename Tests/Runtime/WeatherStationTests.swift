@@ -73,12 +73,12 @@ import Testing
         station.record(ProbeReading(name: "water", celsius: nil, problem: "CRC check failed", time: clock.now()))
         service.tick()
         #expect(service.figures?.waterTemperature == 14.25, "one bad read on a long cable does not lose the water")
-        #expect(service.devices(gpioChip: "gpiochip0", bus: "/dev/i2c-1").map(\.health) == [.ok])
+        #expect(service.devices().map(\.health) == [.ok])
         clock.advance(by: 40_000_000_000)
         service.tick()
         #expect(service.figures?.waterTemperature == nil)
         #expect(service.figures?.problems == ["probe water: CRC check failed"])
-        let devices = service.devices(gpioChip: "gpiochip0", bus: "/dev/i2c-1")
+        let devices = service.devices()
         #expect(devices.map(\.path) == ["w1:28-0316a2795cff"] && devices.first?.health == .degraded
                 && devices.first?.error == "probe water: CRC check failed", "\(devices)")
     }
@@ -127,9 +127,20 @@ import Testing
                                    "--scenario", "still", "--data-dir", data])
         let client = try #require(end.connect(socket))
         client.send(#"?WATCH={"enable":true,"json":true};"#)
-        var last: JSONValue?
+        var last: JSONValue?, devices: JSONValue?, health: JSONValue?
+        var asked = false
         while let line = client.readLine(timeoutMilliseconds: 8000) {
-            if let report = try? JSONValue.parse(line), report["class"]?.stringValue == "ENV", report["windSeconds"] != nil { last = report }
+            guard let report = try? JSONValue.parse(line) else { continue }
+            if report["class"]?.stringValue == "ENV", report["windSeconds"] != nil {
+                last = report
+                if !asked {
+                    client.send("?DEVICES;")
+                    client.send("?STATUS;")
+                    asked = true
+                }
+            }
+            if report["class"]?.stringValue == "DEVICES" { devices = report }
+            if report["class"]?.stringValue == "HEALTH" { health = report }
         }
         let (status, output) = end.finish(child)
         #expect(status == 0, "\(output)")
@@ -143,5 +154,10 @@ import Testing
         #expect(abs(Angle.signed((env["windDirection"]?.numberValue ?? 0) - (truth.direction ?? 999))) < 12, "\(env) against \(truth)")
         #expect(abs((env["waterTemperature"]?.numberValue ?? 0) - judge.scenario.waterTemperature(at: t)) < 0.1, "\(env)")
         #expect(access("/tmp/lodestone-w1-\(child.pid)-1", F_OK) != 0, "the simulated 1-Wire folder is removed at stop")
+        // The station's parts in HEALTH; DEVICES keeps to the four gpsd's clients can take.
+        let parts = health?["station"]?.arrayValue ?? []
+        #expect(parts.compactMap { $0["driver"]?.stringValue } == ["anemometer", "ADS1115", "DS18B20 water"], "\(String(describing: health))")
+        #expect(parts.allSatisfy { $0["health"]?.stringValue == "ok" })
+        #expect((devices?["devices"]?.arrayValue?.count ?? 99) <= 4, "\(String(describing: devices))")
     }
 }

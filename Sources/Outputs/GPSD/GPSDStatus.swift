@@ -31,6 +31,20 @@ extension GPSDReports {
         if let time = times.gps { w.time("gps", time) }
         w.endObject()
         if let storage = report.storage { w.string("storage", storage) }
+        // The station's parts here, not in DEVICES: gpsd's client library takes at most four
+        // devices there and refuses the whole report beyond them.
+        if !report.station.isEmpty {
+            w.beginArray("station")
+            for part in report.station {
+                w.beginObject()
+                w.string("path", part.path)
+                w.string("driver", part.driver)
+                w.string("health", part.health.name)
+                w.string("error", part.error)
+                w.endObject()
+            }
+            w.endArray()
+        }
         if let mqtt = report.mqtt {
             w.beginObject("mqtt")
             w.string("broker", mqtt.broker)

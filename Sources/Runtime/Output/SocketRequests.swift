@@ -86,6 +86,7 @@ extension OutputLoop {
                                     ringOverflows: overflows, clients: server?.clientCount ?? 0, droppedClients: server?.droppedSlowClients ?? 0,
                                     profile: adaptive?.profile, gpsInterval: adaptive?.rates.gpsInterval,
                                     storage: services.tracks.map { $0.storageProblem ?? "ok" }, sensorProblems: sensorProblems)
+        report.station = services.station?.devices() ?? []
         if let mqtt {
             let outbox = mqtt.client.outbox
             report.mqtt = MQTTStatus(broker: mqtt.settings.broker, connected: mqtt.client.isConnected, queued: outbox.count,

@@ -204,11 +204,9 @@ public enum Runner {
             server?.shutdown()
             return 1
         }
-        let stationService = station.map { StationService(station: $0, wiring: board.station, clock: clock) }
         let devices = {
             let state = pipeline.state.read()
             return deviceList(board: board, state: state, gpsPath: gpsPath, problems: pipeline.problems)
-                + (stationService?.devices(gpioChip: board.gpio?.chip ?? (board.simulated ? "sim:gpiochip0" : "/dev/gpiochip0"), bus: board.i2c) ?? [])
         }
         let dataDirectory = c.dataDir ?? Configuration.defaultDataDirectory()
         let services = OutputServices(
@@ -228,7 +226,9 @@ public enum Runner {
                                                              now: startUTC ?? OutputClock.unixTime()),
             satellites: c.satelliteTLE.flatMap { SatelliteService(file: $0, satellite: c.satelliteName, alertMinutes: c.satelliteAlertMinutes) },
             transit: TransitService(dataDirectory: dataDirectory),
-            station: stationService)
+            station: station.map { StationService(station: $0, wiring: board.station, clock: clock,
+                                                  gpioChip: board.gpio?.chip ?? (board.simulated ? "sim:gpiochip0" : "/dev/gpiochip0"),
+                                                  bus: board.i2c) })
         services.chronicle?.station = services.station
         services.motion?.flipAction = c.flipAction
         station?.start()
