@@ -11,7 +11,8 @@ final class StationService {
     /// Each probe's newest good reading and, when the newest read failed, why: one failed read
     /// (a CRC error on a long cable) does not lose the temperature.
     private var probes: [String: (good: ProbeReading?, problem: String?)] = [:]
-    private var windProblem: String?
+    /// The newest wind sample's problems (the anemometer's, the vane's).
+    private var windProblems: (anemometer: String?, vane: String?)
     let wiring: StationWiring
     var probeOrder: [String] { wiring.probes.map(\.name) }
     private let clock: any MonotonicClock
@@ -31,12 +32,11 @@ final class StationService {
         func entry(_ path: String, _ driver: String, problem: String?) -> DeviceEntry {
             DeviceEntry(path: path, driver: driver, health: problem == nil ? .ok : .degraded, role: .station, error: problem)
         }
-        let wind = windProblem?.split(separator: ";").map { String($0.drop { $0 == " " }) } ?? []
         if let anemometer = wiring.anemometer {
-            list.append(entry("\(gpioChip):\(anemometer.line)", "anemometer", problem: wind.first { $0.hasPrefix("anemometer") }))
+            list.append(entry("\(gpioChip):\(anemometer.line)", "anemometer", problem: windProblems.anemometer))
         }
         if let vane = wiring.vane {
-            list.append(entry("\(vane.bus ?? bus)@\(hexByte(vane.address))", "ADS1115", problem: wind.first { $0.hasPrefix("vane") }))
+            list.append(entry("\(vane.bus ?? bus)@\(hexByte(vane.address))", "ADS1115", problem: windProblems.vane))
         }
         let figures = self.figures
         for probe in wiring.probes {
@@ -51,7 +51,7 @@ final class StationService {
     func tick() {
         let readings = station.take()
         for sample in readings.wind {
-            windProblem = sample.problem
+            windProblems = (sample.anemometerProblem, sample.vaneProblem)
             if let speed = sample.speed { _ = wind.add(speed: speed, direction: sample.direction, at: sample.time) }
         }
         for (name, reading) in readings.probes {
@@ -80,7 +80,7 @@ final class StationService {
                 figures.problems.append("probe \(name): " + (probe.problem ?? "no reading for a while"))
             }
         }
-        if let windProblem { figures.problems.append(windProblem) }
+        figures.problems += [windProblems.anemometer, windProblems.vane].compactMap { $0 }
         guard figures.wind != nil || !figures.temperatures.isEmpty || !figures.problems.isEmpty else { return nil }
         return figures
     }

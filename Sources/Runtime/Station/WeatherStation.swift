@@ -37,8 +37,6 @@ final class WeatherStation: @unchecked Sendable {
     /// Removes what the station made (the simulated board's 1-Wire folder).
     private let cleanUp: (() -> Void)?
 
-    var hasWind: Bool { wind != nil }
-    var hasProbes: Bool { !probes.isEmpty }
 
     init(clock: any MonotonicClock, wind: ((MonotonicNanoseconds) -> WindSample)?, probes: [StationWiring.Probe],
          probeInterval: Double = 10, readProbe: @escaping (StationWiring.Probe) -> (Double?, String?), speed: Double = 1,
@@ -53,7 +51,7 @@ final class WeatherStation: @unchecked Sendable {
     }
 
     func start() {
-        if hasWind {
+        if wind != nil {
             windThread.start(name: "wind") { [self] in
                 every(1_000_000_000) { now in
                     if let sample = wind?(now) { record(sample) }

@@ -9,7 +9,9 @@ struct WindSample: Sendable {
     var time: MonotonicNanoseconds
     var speed: Double?
     var direction: Double?
-    var problem: String?
+    /// What kept the anemometer or the vane from being read, in words that say what to do.
+    var anemometerProblem: String?
+    var vaneProblem: String?
 }
 
 /// The anemometer's line and the vane's converter, read once a second on the station's
@@ -49,12 +51,12 @@ final class WindReader<Bus: I2CBus> {
                 try line.takeEvents { anemometer.add(rising: $0.rising, time: $0.time) }
                 sample.speed = anemometer.interval(endingAt: now).metresPerSecond
             } catch {
-                sample.problem = "anemometer: " + error.description
+                sample.anemometerProblem = "anemometer: " + error.description
             }
         }
         if converter != nil {
             sample.direction = readVane(now: now)
-            if let vaneProblem { sample.problem = [sample.problem, "vane: " + vaneProblem].compactMap { $0 }.joined(separator: "; ") }
+            sample.vaneProblem = vaneProblem.map { "vane: " + $0 }
         }
         return sample
     }
