@@ -87,11 +87,12 @@ public struct TimeZoneRules: Sendable {
     }
 
     static func read(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
+        guard let fd = try? GuardedOpen.input(path) else { return nil }
+        defer { close(fd) }
         var bytes: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 8192)
         while true {
-            let n = fread(&buffer, 1, buffer.count, file)
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             bytes += buffer[0..<n]
             if bytes.count > 1 << 20 { return nil }

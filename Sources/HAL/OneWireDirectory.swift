@@ -1,4 +1,5 @@
 import Glibc
+import LodestoneCore
 
 /// Why a 1-Wire probe could not be read from sysfs.
 public enum OneWireError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -81,8 +82,11 @@ public struct OneWireDirectory: Sendable, Equatable {
 
     /// A small file's whole text; sysfs attributes are far below the 4 KiB read here.
     static func readText(_ path: String) -> Result<String, OneWireError> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(.unreadable(path: path, errno: errno)) }
+        let fd: Int32
+        // A pipe or a device in a probe's place is refused before any read: it would block the thread.
+        do { fd = try GuardedOpen.input(path) } catch {
+            return .failure(.unreadable(path: path, errno: error.found != nil ? EINVAL : error.errno))
+        }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 4096)
         var filled = 0

@@ -1,4 +1,5 @@
 import Glibc
+import LodestoneCore
 
 /// What the kernel's power-supply class says (/sys/class/power_supply): whether external
 /// power (mains or USB) is present and how full the battery is. Boards without a fuel gauge
@@ -41,8 +42,7 @@ public enum PowerSupply {
 
     /// A sysfs attribute's first line, trimmed.
     static func value(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard let fd = try? GuardedOpen.input(path) else { return nil }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 64)
         let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }

@@ -31,7 +31,7 @@ public final class AlertStore {
         guard fileExists(settingsPath) else { return rules }
         var problem: String?
         do {
-            let json = try JSONValue.parse(try readTextFile(settingsPath))
+            let json = try JSONValue.parse(try readStoreText(settingsPath))
             let items = json.arrayValue ?? []
             var skipped = json.arrayValue == nil ? 1 : 0
             for item in items {

@@ -47,7 +47,7 @@ public struct CalibrationStore: Sendable {
         guard let path = path(sensor: sensor) else { return .refused("'\(sensor)' is not a usable sensor name") }
         guard fileExists(path) else { return .none }
         let text: String
-        do { text = try readTextFile(path, limit: 64 * 1024) } catch { return .refused(error.description) }
+        do { text = try readStoreText(path, limit: 64 * 1024) } catch { return .refused(error.description) }
         do {
             return .loaded(try CalibrationJSON.decode(text))
         } catch {

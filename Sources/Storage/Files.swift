@@ -7,24 +7,54 @@ public struct FileError: Error, Equatable, CustomStringConvertible {
     /// Set when the file is larger than its reader takes (bytes): said as such, not as the
     /// syntax error the cut would otherwise cause.
     public var limit: Int?
-    public init(path: String, errno: Int32, limit: Int? = nil) {
+    /// What stood at the path instead of a file that may be read (a pipe, a link, someone
+    /// else's file); see `GuardedOpen`.
+    public var found: String?
+    public init(path: String, errno: Int32, limit: Int? = nil, found: String? = nil) {
         self.path = path
         self.errno = errno
         self.limit = limit
+        self.found = found
+    }
+    init(_ refusal: OpenRefusal) {
+        self.init(path: refusal.path, errno: refusal.errno, found: refusal.found)
     }
     public var description: String {
+        if let found { return "refusing \(path): it is \(found); move it away and try again" }
         if let limit { return "cannot read \(path): it is larger than \(byteText(limit)), the most this file may hold" }
         let reason = String(cString: strerror(errno))
         return "cannot read \(path): \(reason)"
     }
+    /// Nothing is there yet (a store not written so far), as opposed to something refused.
+    public var isMissing: Bool { found == nil && limit == nil && errno == ENOENT }
 }
 
-/// Reads a whole small text file (configuration, board files) without Foundation; a file
-/// (or a device such as /dev/zero) longer than `limit` bytes is refused, not cut.
+/// Reads a whole small text file the device only reads (configuration, board files, files a
+/// user names) without Foundation. A pipe or a device node is refused before any read (see
+/// `GuardedOpen.input`); a file longer than `limit` bytes is refused, not cut.
 public func readTextFile(_ path: String, limit: Int = 1 << 20) throws(FileError) -> String {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw FileError(path: path, errno: errno) }
+    let fd: Int32
+    do { fd = try GuardedOpen.input(path) } catch { throw FileError(error) }
     defer { close(fd) }
+    return String(decoding: try readWhole(fd, path: path, limit: limit), as: UTF8.self)
+}
+
+/// Reads a whole file the device keeps (a store): never through a link, only a regular file
+/// of the running user's (see `GuardedOpen.store`). Missing: `FileError.isMissing`.
+public func readStoreBytes(_ path: String, limit: Int = 256 << 20) throws(FileError) -> [UInt8] {
+    let fd: Int32
+    do { fd = try GuardedOpen.store(path, O_RDONLY) } catch { throw FileError(error) }
+    defer { close(fd) }
+    return try readWhole(fd, path: path, limit: limit)
+}
+
+/// `readStoreBytes` as text.
+public func readStoreText(_ path: String, limit: Int = 1 << 20) throws(FileError) -> String {
+    String(decoding: try readStoreBytes(path, limit: limit), as: UTF8.self)
+}
+
+/// Everything left in `fd`, at most `limit` bytes.
+private func readWhole(_ fd: Int32, path: String, limit: Int) throws(FileError) -> [UInt8] {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65_536)
     while true {
@@ -37,7 +67,7 @@ public func readTextFile(_ path: String, limit: Int = 1 << 20) throws(FileError)
         guard bytes.count + count <= limit else { throw FileError(path: path, errno: EFBIG, limit: limit) }
         bytes.append(contentsOf: chunk[0..<count])
     }
-    return String(decoding: bytes, as: UTF8.self)
+    return bytes
 }
 
 /// "1 MiB", "16 MiB", "64 KiB", or bytes.
@@ -51,12 +81,17 @@ public func fileExists(_ path: String) -> Bool {
     access(path, F_OK) == 0
 }
 
-/// Creates a directory and its parents (mkdir -p) with mode 0755.
-public func makeDirectories(_ path: String) -> Bool {
+/// Creates a directory and its parents (mkdir -p). What the device keeps is the owner's alone
+/// (0700, whatever the umask); a folder others must reach (the socket's) asks for 0755.
+public func makeDirectories(_ path: String, mode: mode_t = 0o700) -> Bool {
     var current = path.hasPrefix("/") ? "" : "."
     for part in path.split(separator: "/") {
         current += "/" + part
-        if mkdir(current, 0o755) != 0 && errno != EEXIST { return false }
+        if mkdir(current, mode) == 0 {
+            chmod(current, mode)
+        } else if errno != EEXIST {
+            return false
+        }
     }
     return true
 }
@@ -90,7 +125,7 @@ public func replaceFile(_ path: String, with bytes: [UInt8]) throws(WriteFailure
     // temporary cannot redirect the write.
     let temporary = path + ".tmp.\(getpid())"
     if lstat(temporary, &status) == 0 && status.st_mode & S_IFMT == S_IFREG { unlink(temporary) }
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw WriteFailure(path: path, errno: errno) }
     var failure = bytes.withUnsafeBytes { writeWhole(fd, $0, path: temporary) }
     if failure == 0 && fsync(fd) != 0 { failure = errno }
@@ -110,7 +145,7 @@ public func checkReplaceable(_ path: String) throws(WriteFailure) {
     if lstat(path, &status) == 0 {
         let kind = status.st_mode & S_IFMT
         guard kind == S_IFREG else {
-            throw WriteFailure(path: path, reason: "it is \(fileKind(kind)), not a regular file: give the path of a file to write")
+            throw WriteFailure(path: path, reason: "it is \(GuardedOpen.kindName(kind)), not a regular file: give the path of a file to write")
         }
     } else if errno != ENOENT {
         throw WriteFailure(path: path, reason: String(cString: strerror(errno)))
@@ -155,17 +190,6 @@ private func syncDirectory(of path: String) {
     guard fd >= 0 else { return }
     _ = fsync(fd)
     close(fd)
-}
-
-private func fileKind(_ kind: mode_t) -> String {
-    switch kind {
-    case S_IFDIR: return "a directory"
-    case S_IFLNK: return "a symbolic link"
-    case S_IFCHR, S_IFBLK: return "a device"
-    case S_IFIFO: return "a pipe"
-    case S_IFSOCK: return "a socket"
-    default: return "not a regular file"
-    }
 }
 
 private func failureAdvice(_ code: Int32) -> String {

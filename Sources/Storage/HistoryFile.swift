@@ -43,7 +43,7 @@ enum HistoryFile {
     /// damage is kept, the one the damage falls in and those after it are not (a stream is
     /// never half read), and `damaged` says so.
     static func read(_ path: String) -> (histories: [String: History], damaged: Bool)? {
-        guard let bytes = readFileBytes(path) else { return nil }
+        guard let bytes = try? readStoreBytes(path) else { return nil }
         guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else { return ([:], true) }
         var result: [String: History] = [:]
         let complete = parse(bytes, into: &result)

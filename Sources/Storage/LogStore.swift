@@ -34,7 +34,7 @@ public struct LogStore: Sendable {
         guard !segments.isEmpty else { return nil }
         var session = Session(id: id, fields: [], interval: 0, started: 0, rows: [], cutBytes: 0, bytes: 0)
         for segment in segments {
-            guard let bytes = readFileBytes(directory + "/" + id + "/" + segment) else { continue }
+            guard let bytes = try? readStoreBytes(directory + "/" + id + "/" + segment) else { continue }
             let (records, valid) = RecordLog.parse(bytes)
             session.cutBytes += bytes.count - valid
             session.bytes += bytes.count

@@ -34,8 +34,10 @@ public final class RecordLog {
     /// `now` is any clock in seconds, used to pace the fsyncs.
     public init(path: String, syncInterval: Double = 1, now: Double) throws(StorageError) {
         let recovered = try Self.read(path: path, missingIsEmpty: true)
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StorageError("cannot open \(path) for writing: \(String(cString: strerror(errno)))") }
+        let fd: Int32
+        do { fd = try GuardedOpen.store(path, O_WRONLY | O_CREAT | O_APPEND) } catch {
+            throw StorageError(error.found != nil ? error.description : "cannot open \(path) for writing: \(String(cString: strerror(error.errno)))")
+        }
         if recovered.recovery.cutBytes > 0 && ftruncate(fd, off_t(recovered.validBytes)) != 0 {
             close(fd)
             throw StorageError("cannot cut the torn end of \(path): \(String(cString: strerror(errno)))")
@@ -83,9 +85,10 @@ public final class RecordLog {
 
     static func read(path: String, missingIsEmpty: Bool) throws(StorageError)
         -> (records: [[UInt8]], recovery: Recovery, validBytes: Int) {
-        guard let bytes = readFileBytes(path) else {
-            if errno == ENOENT && missingIsEmpty { return ([], Recovery(records: 0, cutBytes: 0), 0) }
-            throw StorageError("cannot read \(path): \(String(cString: strerror(errno)))")
+        let bytes: [UInt8]
+        do { bytes = try readStoreBytes(path) } catch {
+            if error.isMissing && missingIsEmpty { return ([], Recovery(records: 0, cutBytes: 0), 0) }
+            throw StorageError(error.description)
         }
         let (records, valid, skipped) = parseSkipping(bytes)
         return (records, Recovery(records: records.count, cutBytes: bytes.count - valid, skippedBytes: skipped), valid)
@@ -144,10 +147,14 @@ public final class RecordLog {
     }
 }
 
-/// A whole file's bytes; nil (with errno set) when it cannot be opened.
+/// A whole file's bytes, of a file the device only reads (see `GuardedOpen.input`); nil (with
+/// errno set, EINVAL for a pipe or a device) when it cannot be opened.
 public func readFileBytes(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
+    let fd: Int32
+    do { fd = try GuardedOpen.input(path) } catch {
+        errno = error.found != nil ? EINVAL : error.errno
+        return nil
+    }
     defer { close(fd) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)

@@ -34,7 +34,7 @@ public struct SnapshotStore: Sendable {
     }
 
     public func load(id: String) -> Snapshot? {
-        guard !id.contains("/"), let text = try? readTextFile(directory + "/" + id + ".json"), let json = try? JSONValue.parse(text) else { return nil }
+        guard !id.contains("/"), let text = try? readStoreText(directory + "/" + id + ".json"), let json = try? JSONValue.parse(text) else { return nil }
         return SnapshotJSON.snapshot(json)
     }
 

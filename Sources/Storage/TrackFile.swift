@@ -162,8 +162,12 @@ final class TrackRecording {
     /// Starts a new recording at `path` (which must not exist); nil with errno set when the
     /// file cannot be created or its header written (a full disk).
     init?(path: String, name: String, started: Double, tags: [String] = []) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return nil }
+        let fd: Int32
+        do { fd = try GuardedOpen.store(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND) } catch {
+            // Said by the caller through errno: a link or a foreign file in its place is EPERM.
+            errno = error.found != nil ? EPERM : error.errno
+            return nil
+        }
         let header = RecordLog.framed(Array(TrackFile.header(name: name, started: started, tags: tags).utf8))
         let failure = header.withUnsafeBytes { writeWhole(fd, $0, path: path) }
         guard failure == 0, fsync(fd) == 0 else {
@@ -185,15 +189,14 @@ final class TrackRecording {
     /// last frame, and continues appending. One left in the text form of version 1 is first
     /// rewritten as records (whole, then renamed over it).
     init?(recovering path: String) {
-        guard fileExists(path), let bytes = readFileBytes(path), bytes.count <= 256 << 20, var parsed = TrackFile.parse(bytes) else { return nil }
+        guard fileExists(path), let bytes = try? readStoreBytes(path), var parsed = TrackFile.parse(bytes) else { return nil }
         if bytes.first != RecordLog.sync[0] {
             var converted = RecordLog.framed(Array(TrackFile.header(name: parsed.name, started: parsed.started, tags: parsed.tags).utf8))
             for point in parsed.points { converted += RecordLog.framed(Array(TrackFile.body(point).utf8)) }
             guard writeFileAtomically(path, converted) else { return nil }
             parsed.validBytes = converted.count
         }
-        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard let fd = try? GuardedOpen.store(path, O_WRONLY | O_APPEND) else { return nil }
         if ftruncate(fd, off_t(parsed.validBytes)) != 0 {
             close(fd)
             return nil

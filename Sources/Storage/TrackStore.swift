@@ -127,7 +127,7 @@ public struct TrackStore: Sendable {
             guard name.hasSuffix(".track"), name != "recording.track" else { continue }
             let id = String(name.dropLast(6))
             let summaryPath = directory + "/" + id + ".json"
-            guard let text = try? readTextFile(summaryPath, limit: 1 << 20), let json = try? JSONValue.parse(text),
+            guard let text = try? readStoreText(summaryPath, limit: 1 << 20), let json = try? JSONValue.parse(text),
                   json["id"]?.stringValue == id else {
                 guard let track = loadReporting(id: id) else {
                     warnings.append("\(directory)/\(name): unreadable, and its summary is missing or damaged")
@@ -164,7 +164,7 @@ public struct TrackStore: Sendable {
     /// points torn or corrupt are skipped and counted, a damaged header loses only the name.
     public func loadReporting(id: String) -> (name: String, points: [TrackPoint], warning: String?)? {
         let path = directory + "/" + id + ".track"
-        guard !id.contains("/"), fileExists(path), let bytes = readFileBytes(path), bytes.count <= 256 << 20,
+        guard !id.contains("/"), fileExists(path), let bytes = try? readStoreBytes(path), bytes.count <= 256 << 20,
               let parsed = TrackFile.parse(bytes) else { return nil }
         var problems: [String] = []
         if parsed.headerDamaged { problems.append("its header is damaged (the name and start are lost)") }
@@ -181,7 +181,7 @@ public struct TrackStore: Sendable {
     public func edit(id: String, name: String?, notes: String?) throws(StorageError) -> Summary {
         guard contains(id: id) else { throw StorageError("no track '\(id)' in \(directory); see 'lodestone track list'") }
         let summaryPath = directory + "/" + id + ".json"
-        guard var json = (try? readTextFile(summaryPath, limit: 1 << 20)).flatMap({ try? JSONValue.parse($0) }), case .object(var members) = json,
+        guard var json = (try? readStoreText(summaryPath, limit: 1 << 20)).flatMap({ try? JSONValue.parse($0) }), case .object(var members) = json,
               json["id"]?.stringValue == id else {
             // Rebuild from the points, then edit.
             guard let track = loadReporting(id: id) else { throw StorageError("\(directory)/\(id).track cannot be read") }

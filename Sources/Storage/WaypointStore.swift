@@ -24,7 +24,7 @@ public struct WaypointStore: Sendable {
         guard fileExists(path) else { return ([], nil) }
         let text: String
         do {
-            text = try readTextFile(path, limit: Self.largestFile)
+            text = try readStoreText(path, limit: Self.largestFile)
         } catch {
             return ([], error.description + ": no waypoints read from it; it is left as it is")
         }
@@ -91,7 +91,7 @@ public struct WaypointStore: Sendable {
             item.number("created", w.created, decimals: 0)
             return item.finished
         }
-        if fileExists(path), let text = try? readTextFile(path, limit: Self.largestFile), (try? JSONValue.parse(text)) == nil {
+        if fileExists(path), let text = try? readStoreText(path, limit: Self.largestFile), (try? JSONValue.parse(text)) == nil {
             throw Failure(description: "\(path) is damaged and could not be set aside: repair or move it, then try again (nothing was changed)")
         }
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])

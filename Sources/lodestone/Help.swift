@@ -84,7 +84,9 @@ enum Help {
       --signalk-udp ADDR      send Signal K deltas as UDP datagrams, one each, for its "Signal K
                               over UDP" connection, e.g. 192.168.1.20:8375 (the port is needed)
       --data-dir DIR          where calibration, tracks and logs live
-                              (default ~/.local/share/lodestone, /var/lib/lodestone as root)
+                              (default ~/.local/share/lodestone, /var/lib/lodestone as root);
+                              one run owns it at a time (a second is refused), and what it
+                              keeps is private to its owner (folders 0700, files 0600)
       --config FILE           configuration file (default /etc/lodestone/lodestone.json if present)
       --loop-rate HZ          scheduler loop rate (default 200)
       --imu-rate HZ           IMU sampling rate (default 100)

@@ -30,7 +30,8 @@ enum LogCommand {
         guard let action = options.positional.first else {
             throw UsageError(message: "log what? start, stop, status, list, export or delete (see 'lodestone log --help')")
         }
-        let store = LogStore(dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory())
+        let dataDirectory = options.values["data-dir"] ?? Configuration.defaultDataDirectory()
+        let store = LogStore(dataDirectory: dataDirectory)
         switch action {
         case "start", "stop", "status":
             var w = JSONObjectWriter()
@@ -90,6 +91,8 @@ enum LogCommand {
             guard options.positional.count > 1 else { throw UsageError(message: "\(action) which session? give its id from 'lodestone log list'") }
             let id = options.positional[1]
             if action == "delete" {
+                guard let change = StoreChange.begin(dataDirectory) else { return 1 }
+                defer { withExtendedLifetime(change) {} }
                 guard store.delete(id: id) else { Log.error("no logging session '\(id)' in \(store.directory)"); return 1 }
                 writeOut("deleted \(id)\n")
                 return 0

@@ -32,7 +32,8 @@ enum SnapshotCommand {
         guard let action = options.positional.first else {
             throw UsageError(message: "snapshot what? take, list, show, delete, export or compare (see 'lodestone snapshot --help')")
         }
-        let store = SnapshotStore(dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory())
+        let dataDirectory = options.values["data-dir"] ?? Configuration.defaultDataDirectory()
+        let store = SnapshotStore(dataDirectory: dataDirectory)
         let ids = Array(options.positional.dropFirst())
         switch action {
         case "take":
@@ -61,6 +62,8 @@ enum SnapshotCommand {
         case "show", "delete":
             guard let id = ids.first else { throw UsageError(message: "\(action) which snapshot? give its id from 'lodestone snapshot list'") }
             if action == "delete" {
+                guard let change = StoreChange.begin(dataDirectory) else { return 1 }
+                defer { withExtendedLifetime(change) {} }
                 guard store.delete(id: id) else { Log.error("no snapshot '\(id)' in \(store.directory)"); return 1 }
                 writeOut("deleted \(id)\n")
                 return 0

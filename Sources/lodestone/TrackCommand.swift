@@ -54,7 +54,8 @@ enum TrackCommand {
         guard let action = options.positional.first else {
             throw UsageError(message: "track what? start, pause, resume, stop, list, show, export, edit, rename or delete (see 'lodestone track --help')")
         }
-        let store = TrackStore(dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory())
+        let dataDirectory = options.values["data-dir"] ?? Configuration.defaultDataDirectory()
+        let store = TrackStore(dataDirectory: dataDirectory)
         let id = options.positional.count > 1 ? options.positional[1] : nil
         switch action {
         case "start", "pause", "resume", "stop":
@@ -123,6 +124,8 @@ enum TrackCommand {
             guard name != nil || options.values["notes"] != nil else { throw UsageError(message: "edit needs --name or --notes") }
             if let name, name.isEmpty || name.utf8.count > 200 { throw UsageError(message: "a track's name is 1 to 200 bytes") }
             if let notes = options.values["notes"], notes.utf8.count > 4000 { throw UsageError(message: "notes are at most 4000 bytes") }
+            guard let change = StoreChange.begin(dataDirectory) else { return 1 }
+            defer { withExtendedLifetime(change) {} }
             do {
                 let summary = try store.edit(id: id, name: name, notes: options.values["notes"])
                 writeOut("\(id): \"\(summary.name)\"" + (summary.notes.isEmpty ? "" : ", notes: \(summary.notes)") + "\n")
@@ -145,6 +148,8 @@ enum TrackCommand {
                         return 1
                     }
                 }
+                guard let change = StoreChange.begin(dataDirectory) else { return 1 }
+                defer { withExtendedLifetime(change) {} }
                 guard store.delete(id: id) else { Log.error("no track '\(id)' in \(store.directory)"); return 1 }
                 writeOut("deleted \(id)\n")
                 return 0

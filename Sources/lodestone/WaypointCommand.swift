@@ -40,14 +40,17 @@ enum WaypointCommand {
             throw UsageError(message: "waypoint what? add, goto, back, stop, nearest, list, delete, export or import (see 'lodestone waypoint --help')")
         }
         let name = options.positional.count > 1 ? options.positional[1] : nil
-        let store = WaypointStore(dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory())
+        let dataDirectory = options.values["data-dir"] ?? Configuration.defaultDataDirectory()
+        let store = WaypointStore(dataDirectory: dataDirectory)
         let latitude = try options.number("lat", in: -90...90), longitude = try options.number("lon", in: -180...180)
         if (latitude == nil) != (longitude == nil) { throw UsageError(message: "give both --lat and --lon, or neither (the running instance's position)") }
         let elevation = try options.number("ele", in: -500...9000)
         if elevation != nil && latitude == nil { throw UsageError(message: "--ele goes with --lat and --lon: a waypoint at the current position has the fix's altitude") }
         switch action {
-        case "add" where latitude != nil:
+        case "add" where latitude != nil && !answers(options.values["socket"]):
             guard let name, !name.isEmpty else { throw UsageError(message: "add needs a waypoint name") }
+            guard let change = StoreChange.begin(dataDirectory, throughSocket: true) else { return 1 }
+            defer { withExtendedLifetime(change) {} }
             let waypoint = Waypoint(name: name, latitude: latitude ?? 0, longitude: longitude ?? 0, elevation: elevation ?? .nan,
                                     symbol: options.values["symbol"] ?? "Flag", notes: options.values["notes"] ?? "", created: OutputClock.unixTime())
             do { try store.add(waypoint) } catch {
@@ -113,6 +116,8 @@ enum WaypointCommand {
             return 0
         case "delete":
             guard let name else { throw UsageError(message: "delete which waypoint?") }
+            guard let change = StoreChange.begin(dataDirectory, throughSocket: true) else { return 1 }
+            defer { withExtendedLifetime(change) {} }
             do { try store.delete(name: name) } catch {
                 Log.error(error.description)
                 return 1
@@ -124,6 +129,8 @@ enum WaypointCommand {
             return 0
         case "import":
             guard let file = name else { throw UsageError(message: "import which file? 'lodestone waypoint import FILE.gpx'") }
+            guard let change = StoreChange.begin(dataDirectory, throughSocket: true) else { return 1 }
+            defer { withExtendedLifetime(change) {} }
             do {
                 let read = try GPXReader.waypoints(try readTextFile(file, limit: 64 << 20))
                 let summary = try store.importing(read.waypoints)
@@ -144,6 +151,13 @@ enum WaypointCommand {
     }
 
     /// The running instance's filtered position, when one answers within a second with a fix.
+    /// Whether an instance answers on the socket given: a change goes through it, into its own
+    /// data directory; with none given (or none answering) it is made in the folder itself.
+    static func answers(_ socket: String?) -> Bool {
+        guard let socket else { return false }
+        return (try? ReportClient(path: socket)) != nil
+    }
+
     static func runningPosition(socket: String?) -> (Double, Double)? {
         guard let client = try? ReportClient(path: socket ?? Configuration.defaultSocketPath()) else { return nil }
         client.send("?POLL;")

@@ -41,6 +41,8 @@ let commands: [Command] = [
 ]
 
 /// Entry point: dispatch to a command; usage errors exit with status 2.
+// What the device writes (tracks, logs, positions) is its owner's alone (see PrivateFolder).
+umask(0o077)
 let arguments = CommandLine.arguments
 let name = arguments.count > 1 ? arguments[1] : "help"
 let rest = arguments.dropFirst(2)

@@ -31,13 +31,28 @@ import Testing
         #expect(listed.contains("20260101-000000"), "the track is still listed: \(listed)")
     }
 
-    /// An endless input (a device, a FIFO left open) is refused once it passes the most such a
-    /// file may hold, with that said, instead of growing without end.
+    /// An endless input (a device, a FIFO left open) is refused before any read, with what it
+    /// is said, instead of growing without end or blocking.
     @Test(arguments: [["calibrate", "mag", "--from", "/dev/zero"], ["calibrate", "accel", "--from", "/dev/zero"],
                       ["run", "--board", "/dev/zero", "--display", "none", "--duration", "1"]])
-    func anEndlessInputIsRefusedAsTooLarge(command: [String]) throws {
+    func anEndlessInputIsRefused(command: [String]) throws {
         let runner = EndToEndTests()
         let (status, output) = runner.finish(try runner.spawn(command))
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("/dev/zero: it is a device, not a regular file"), "\(output)")
+    }
+
+    /// A regular file larger than its reader takes is refused as too large, not cut into a
+    /// syntax error.
+    @Test func aBoardFileTooLargeIsSaidToBeTooLarge() throws {
+        let path = "/tmp/lodestone-large-board-\(getpid()).json"
+        defer { unlink(path) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(fd >= 0)
+        try #require(ftruncate(fd, 2 << 20) == 0)
+        close(fd)
+        let runner = EndToEndTests()
+        let (status, output) = runner.finish(try runner.spawn(["run", "--board", path, "--display", "none", "--duration", "1"]))
         #expect(status == 1, "\(output)")
         #expect(output.contains("larger than"), "\(output)")
     }

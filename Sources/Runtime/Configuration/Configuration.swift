@@ -137,7 +137,7 @@ public struct Configuration: Sendable, Equatable {
         "signalKListen": "a TCP address for Signal K deltas, \"127.0.0.1:8375\" (a bare port means 127.0.0.1)",
         "signalKUDP": "a UDP address to send Signal K deltas to, \"192.168.1.20:8375\"",
         "signalKRates": "an object of Signal K paths and sends per second (0 to 50; 0 leaves the path out), {\"navigation.attitude\": 2}",
-        "mqtt": "an object with broker (\"HOST:PORT\"), and optionally device, clientId, topicPrefix, username, password, qos (0 or 1), cleanSession, interval (s), keepAlive (s), discovery, discoveryPrefix, queueLimit",
+        "mqtt": "an object with broker (\"HOST:PORT\"), and optionally device, clientId, topicPrefix, username, password (or passwordFile: a file holding it, a bare name read from $CREDENTIALS_DIRECTORY), qos (0 or 1), cleanSession, interval (s), keepAlive (s), discovery, discoveryPrefix, queueLimit",
         "dataDir": "a path",
         "display": "\"terminal\", \"none\" or \"fb:/dev/fbN\"",
         "page": "the display's first page: compass, position, level, barometer, sky, chart, track or health",

@@ -35,7 +35,7 @@ public struct MQTTSettings: Sendable, Equatable {
     /// Whether `text` names a broker: "HOST:PORT", a host alone (port 1883) or a bare port.
     public static func isBrokerAddress(_ text: String) -> Bool { MQTTClient.parse(text) != nil }
 
-    static let keys = ["broker", "device", "clientId", "topicPrefix", "username", "password", "qos", "cleanSession",
+    static let keys = ["broker", "device", "clientId", "topicPrefix", "username", "password", "passwordFile", "qos", "cleanSession",
                        "interval", "keepAlive", "discovery", "discoveryPrefix", "queueLimit"]
 
     /// A name fit for a topic level and an id: letters, digits, '-' and '_' kept, the rest '_'.
@@ -101,6 +101,12 @@ extension MQTTSettings {
                 case "keepAlive": settings.keepAlive = whole
                 default: settings.queueLimit = whole
                 }
+            case "passwordFile":
+                guard value["password"] == nil else {
+                    throw problem(key, "given alone: the password comes from the configuration or from a file, not both", item)
+                }
+                guard let path = item.stringValue, !path.isEmpty, path.utf8.count <= 4096 else { throw problem(key, "a file's path", item) }
+                settings.password = try readPassword(path, file: file)
             case "interval":
                 guard let number = item.numberValue, (1...3600).contains(number) else { throw problem(key, "a number of seconds from 1 to 3600", item) }
                 settings.interval = number
@@ -111,6 +117,30 @@ extension MQTTSettings {
                 throw ConfigurationError(file: file, key: "mqtt." + key, problem: "unknown key; known keys: " + keys.joined(separator: ", "))
             }
         }
+        if settings.password != nil && value["password"] != nil && PrivateFolder.othersMayRead(file) {
+            Log.warning("\(file) holds the MQTT password and other users can read it: 'chmod 600 \(file)', or give the password "
+                        + "in a file of its own as mqtt.passwordFile (a systemd credential)")
+        }
         return settings
+    }
+
+    /// The password in a file of its own (its first line). A bare name is looked for among the
+    /// service's credentials (`$CREDENTIALS_DIRECTORY`, given by systemd's LoadCredential=), so
+    /// the configuration can be readable while the password is not.
+    static func readPassword(_ path: String, file: String) throws(ConfigurationError) -> String {
+        var resolved = path
+        if !path.contains("/"), let credentials = getenv("CREDENTIALS_DIRECTORY") {
+            resolved = String(cString: credentials) + "/" + path
+        }
+        let text: String
+        do { text = try readTextFile(resolved, limit: 4096) } catch {
+            throw ConfigurationError(file: file, key: "mqtt.passwordFile", problem: error.description)
+        }
+        let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map { String($0) } ?? ""
+        let password = line.hasSuffix("\r") ? String(line.dropLast()) : line
+        guard !password.isEmpty, password.utf8.count <= 256 else {
+            throw ConfigurationError(file: file, key: "mqtt.passwordFile", problem: "\(resolved) must hold the password, 1 to 256 bytes, on its first line")
+        }
+        return password
     }
 }

@@ -17,6 +17,32 @@ public protocol RunObserver: AnyObject, Sendable {
 /// `lodestone run`: builds the board, starts the sampling thread, and serves outputs on the
 /// calling thread until a signal, the duration, or a fatal error.
 public enum Runner {
+    /// Takes the data directory for this run: its lock (a second run on it is refused with the
+    /// first one's process id), and its files made private where an earlier version left them
+    /// looser. A lock that cannot be taken on a read-only folder is said and the run goes on.
+    static func ownDataDirectory(_ directory: String) -> (lock: DataDirectoryLock?, refused: Bool) {
+        switch DataDirectoryLock.take(dataDirectory: directory) {
+        case .success(let lock):
+            let tightened = PrivateFolder.tighten(directory)
+            if tightened > 0 {
+                Log.info("made \(tightened) files and folders in \(directory) private to their owner (folders 0700, files 0600)")
+            }
+            return (lock, false)
+        case .failure(let refusal):
+            switch refusal {
+            case .held:
+                Log.error(refusal.description + ": stop it first, or give this run another --data-dir")
+                return (nil, true)
+            case .refused(let reason):
+                Log.error(reason)
+                return (nil, true)
+            case .unusable(let reason):
+                Log.warning(reason + "; running without the data directory's lock")
+                return (nil, false)
+            }
+        }
+    }
+
     /// Exit status: 0 after a clean stop, 1 when the runtime could not start.
     public static func run(_ configuration: Configuration, board given: BoardDescription? = nil,
                            observer: (any RunObserver)? = nil, reload: ConfigurationReload? = nil) -> Int32 {
@@ -33,9 +59,15 @@ public enum Runner {
             }
         }
         let dataDirectory = configuration.dataDir ?? Configuration.defaultDataDirectory()
+        var lock: DataDirectoryLock?
         if !makeDirectories(dataDirectory) {
             Log.warning("cannot create data directory \(dataDirectory): calibration, tracks and logs will not be kept; give --data-dir")
+        } else {
+            let owned = ownDataDirectory(dataDirectory)
+            if owned.refused { return 1 }
+            lock = owned.lock
         }
+        defer { withExtendedLifetime(lock) {} }
         if board.simulated {
             guard let scenario = ScenarioName(rawValue: configuration.scenario) else {
                 Log.error("unknown scenario '\(configuration.scenario)': use one of \(ScenarioName.list)")
@@ -141,7 +173,8 @@ public enum Runner {
         // Only the default runtime directory is made; a --socket path's directory must exist
         // (a typo must not leave directories behind).
         if c.socket == nil, let slash = socketPath.lastIndex(of: "/"), slash != socketPath.startIndex {
-            _ = makeDirectories(String(socketPath[..<slash]))
+            // Reached by other users' gpsd clients: the socket's own mode says who may connect.
+            _ = makeDirectories(String(socketPath[..<slash]), mode: 0o755)
         }
         do { server = try ReportServer(path: socketPath) } catch {
             Log.error(error.description)

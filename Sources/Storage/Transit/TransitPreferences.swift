@@ -17,7 +17,7 @@ public struct TransitPreferences {
     }
 
     public func favourites() -> [String] {
-        guard fileExists(favouritesPath), let text = try? readTextFile(favouritesPath), let json = try? JSONValue.parse(text) else { return [] }
+        guard fileExists(favouritesPath), let text = try? readStoreText(favouritesPath), let json = try? JSONValue.parse(text) else { return [] }
         return json.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
@@ -31,7 +31,7 @@ public struct TransitPreferences {
 
     /// The marks; a line that is not `match,label,rating` (rating 0 to 5) is skipped and said.
     public func marks() -> (marks: [Mark], problems: [String]) {
-        guard fileExists(marksPath), let bytes = readFileBytes(marksPath) else { return ([], []) }
+        guard fileExists(marksPath), let bytes = try? readStoreBytes(marksPath) else { return ([], []) }
         var marks: [Mark] = [], problems: [String] = []
         // Line by line, so one bad line loses only itself (a person writes this file by hand).
         for (number, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
