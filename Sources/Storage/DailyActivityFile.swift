@@ -17,7 +17,7 @@ struct DailyActivityFile {
     }
 
     func load() -> Day? {
-        guard fileExists(path), let text = try? readStoreText(path, limit: 4096), let json = try? JSONValue.parse(text),
+        guard let text = readStoreTextIfPresent(path, limit: 4096), let json = try? JSONValue.parse(text),
               let date = json["date"]?.stringValue, date.utf8.count == 10 else { return nil }
         func count(_ key: String) -> Int { json[key]?.numberValue.flatMap { Int(whole: $0, in: 0...100_000_000) } ?? 0 }
         return Day(date: date, steps: count("steps"), floorsUp: count("floorsUp"), floorsDown: count("floorsDown"))

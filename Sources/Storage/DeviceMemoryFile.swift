@@ -51,7 +51,7 @@ struct DeviceMemoryFile {
 
     private func read(_ name: String) -> JSONValue? {
         let path = directory + "/" + name
-        guard fileExists(path), let text = try? readStoreText(path, limit: 4096) else { return nil }
+        guard let text = readStoreTextIfPresent(path, limit: 4096) else { return nil }
         return try? JSONValue.parse(text)
     }
 

@@ -17,7 +17,7 @@ public struct TransitPreferences {
     }
 
     public func favourites() -> [String] {
-        guard fileExists(favouritesPath), let text = try? readStoreText(favouritesPath), let json = try? JSONValue.parse(text) else { return [] }
+        guard let text = readStoreTextIfPresent(favouritesPath), let json = try? JSONValue.parse(text) else { return [] }
         return json.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
