@@ -4,7 +4,7 @@
 import Glibc
 
 enum FuzzTarget: String, CaseIterable {
-    case nmea, json, tle, timezone, recordlog, gpx, track, timetable, zip, w1
+    case nmea, json, tle, timezone, recordlog, gpx, track, timetable, zip, w1, csv
 }
 
 let selectedTarget: FuzzTarget = {
@@ -60,10 +60,47 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             for entry in archive.entries.prefix(4) { _ = try? archive.contents(entry, limit: 1 << 20) }
         }
         _ = try? Inflate.raw(bytes[...], limit: 1 << 20)
+    case .csv:
+        // The streamed CSV reader of a feed's files: the bytes read whole and in pieces of a
+        // size the input picks give the same rows or the same refusal (a record, a quote or a
+        // byte-order mark cut at a piece's edge reads as if it were not); each field then
+        // through the checks of times, dates and zone names.
+        let size = Int(bytes.last ?? 0) % 13 + 1
+        let whole = csvRows(bytes, piece: max(bytes.count, 1)), pieces = csvRows(bytes, piece: size)
+        if whole.text != pieces.text { fatalError("the CSV reader read pieces of \(size) differently:\n\(whole.text)\n\(pieces.text)") }
+        for field in whole.fields.prefix(64) {
+            _ = GTFSImport.seconds(field)
+            _ = GTFSImport.date(field)
+            _ = GTFSImport.ZoneCheck.isZoneName(field)
+        }
     case .w1:
         // What the kernel's w1 driver shows of a DS18B20, both files.
         _ = DS18B20.parseSlave(text)
         _ = DS18B20.parseTemperature(text)
     }
     return 0
+}
+
+/// What the CSV reader makes of `bytes` fed `piece` bytes at a time: its rows (or its refusal)
+/// as text, and the fields it read.
+func csvRows(_ bytes: [UInt8], piece: Int) -> (text: String, fields: [String]) {
+    var reader = CSVReader(file: "f.txt", required: [])
+    var text = "", fields: [String] = []
+    let each = { (row: CSVReader.Row) throws(CSVReader.Failure) -> Void in
+        text += "\(row.line):" + row.fields.joined(separator: "\u{1}") + "\n"
+        fields += row.fields
+    }
+    do {
+        var at = 0
+        while at < bytes.count {
+            let end = min(at + piece, bytes.count)
+            try reader.feed(bytes[at..<end], each: each)
+            at = end
+        }
+        try reader.finish(each: each)
+        text += "columns " + reader.columns.index.sorted { $0.value < $1.value }.map(\.key).joined(separator: "\u{1}")
+    } catch {
+        text += "refused: " + error.description
+    }
+    return (text, fields)
 }

@@ -203,8 +203,7 @@ enum BenchCommand {
         w.integer("trips", r.trips)
         w.integer("stopTimes", r.stopTimes)
         w.number("importMs", r.importMilliseconds, decimals: 0)
-        w.integer("peakKBBefore", r.peakKilobytesBefore)
-        w.integer("peakKBAfter", r.peakKilobytesAfter)
+        w.number("importPeakMB", Double(r.importPeakKilobytes) / 1024, decimals: 1)
         w.integer("indexBytes", r.indexBytes)
         w.number("busyStopMs", r.busyStopMilliseconds, decimals: 1)
         w.number("searchMs", r.searchMilliseconds, decimals: 1)
@@ -216,7 +215,7 @@ enum BenchCommand {
 
     static func timetableLines(_ r: TimetableBench.Result) -> String {
         "\(r.stops) stops, \(r.trips) trips, \(r.stopTimes) stop times imported in \(fixed(r.importMilliseconds, 0)) ms "
-            + "(peak memory \(r.peakKilobytesBefore / 1024) MB before, \(r.peakKilobytesAfter / 1024) MB after; index.bin \(r.indexBytes / 1024) KB)\n"
+            + "(peak memory of the import \(fixed(Double(r.importPeakKilobytes) / 1024, 1)) MB; index.bin \(r.indexBytes / 1024) KB)\n"
             + "  cold answers, load and query, best of 5: busiest stop (\(r.busyStopCalls) calls) \(fixed(r.busyStopMilliseconds, 1)) ms, "
             + "by name \(fixed(r.searchMilliseconds, 1)) ms, nearest \(fixed(r.nearestMilliseconds, 1)) ms; "
             + "from the feed without the index \(fixed(r.feedMilliseconds, 0)) ms"

@@ -15,7 +15,8 @@ enum TimetableCommand {
     10) keeps only the stops within reach and what serves them; --route-type keeps one kind of
     route (4 ferries, 3 buses, 2 rail), so a national feed fits on a card. It says what it kept
     and what it skipped; a malformed file is refused with its name and line, and the timetable
-    kept before stays.
+    kept before stays. The new timetable is written beside the old one and takes its place in
+    one step: an import that is interrupted leaves the old timetable, whole.
 
     Example:
       lodestone timetable import ch-gtfs.zip --near 46.686,7.77 --radius 20 --route-type 4
@@ -68,7 +69,7 @@ enum TimetableCommand {
             return 1
         }
         guard store.save(timetable) else {
-            Log.error("cannot write \(store.directory)")
+            Log.error("cannot write \(store.directory)" + (store.exists ? "; the timetable kept before stays" : ""))
             return 1
         }
         writeOut("kept " + summary.kept.map { "\($0.count) \($0.table)" }.joined(separator: ", ") + " in \(store.directory)\n")

@@ -12,21 +12,21 @@ import Testing
 @Suite struct TimetableTests {
     @Test func csvAsTheFeedsWriteIt() throws {
         let text = "\u{FEFF}stop_id,stop_name,stop_desc\r\nS1,\"Spiez, Schiffstation\",\"the \"\"upper\"\" pier\nby the castle\"\r\nS2,Thun,\n"
-        let csv = try CSVReader(file: "stops.txt", bytes: Array(text.utf8))
-        #expect(csv.rows.count == 2 && csv.columns["stop_id"] == 0)
+        let csv = try CSVReader.rows(file: "stops.txt", bytes: Array(text.utf8))
+        #expect(csv.rows.count == 2 && csv.columns.index["stop_id"] == 0)
         let first = try #require(csv.rows.first)
-        #expect(csv.value(first.fields, "stop_name") == "Spiez, Schiffstation")
-        #expect(csv.value(first.fields, "stop_desc") == "the \"upper\" pier\nby the castle")
-        #expect(csv.rows.last?.line == 4 && csv.value(csv.rows.last?.fields ?? [], "stop_desc").isEmpty)
+        #expect(first["stop_name"] == "Spiez, Schiffstation")
+        #expect(first["stop_desc"] == "the \"upper\" pier\nby the castle")
+        #expect(csv.rows.last?.line == 4 && csv.rows.last?["stop_desc"].isEmpty == true)
         for (bad, where_) in [("a,b\n1,2,3\n", "line 2"), ("a,b\n1,x\"y\n", "line 2"), ("a,b\n1,\"open\n", "line 2"), ("", "empty")] {
             do {
-                _ = try CSVReader(file: "f.txt", bytes: Array(bad.utf8))
+                _ = try CSVReader.rows(file: "f.txt", bytes: Array(bad.utf8))
                 Issue.record("accepted \(bad)")
             } catch {
                 #expect(error.description.contains("f.txt") && error.description.contains(where_), "\(error.description)")
             }
         }
-        #expect(throws: CSVReader.Failure.self) { try CSVReader(file: "s.txt", bytes: Array("stop_id\nS1\n".utf8)).require(["stop_id", "stop_name"]) }
+        #expect(throws: CSVReader.Failure.self) { try CSVReader.rows(file: "s.txt", bytes: Array("stop_id\nS1\n".utf8), required: ["stop_id", "stop_name"]) }
     }
 
     /// Interlaken West (Zurich time) with a weekday trip at 08:30 and one at 24:30 (Saturday

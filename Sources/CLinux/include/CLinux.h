@@ -63,4 +63,8 @@ void lodestone_terminal_restore(void);
 /// The source revision the binary was built from (a git commit, or "unknown").
 const char *lodestone_revision(void);
 
+/// Swaps two paths in one step (renameat2 with RENAME_EXCHANGE): both must exist. Fails with
+/// EINVAL on a file system that cannot (the caller then takes another way).
+int lodestone_exchange_paths(const char *first, const char *second);
+
 #endif

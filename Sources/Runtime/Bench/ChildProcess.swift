@@ -3,6 +3,12 @@ import Glibc
 /// Runs a program with arguments and collects its standard output (benchmarks run
 /// cyclictest this way). Returns nil when the program cannot be started.
 func runProgram(_ arguments: [String]) -> (status: Int32, output: String)? {
+    measureProgram(arguments).map { ($0.status, $0.output) }
+}
+
+/// `runProgram`, with the program's peak resident memory (kilobytes, from the kernel's
+/// accounting of the child: what it alone held, not this process).
+func measureProgram(_ arguments: [String]) -> (status: Int32, output: String, peakKilobytes: Int)? {
     var pipeFDs: [Int32] = [-1, -1]
     guard pipe(&pipeFDs) == 0 else { return nil }
     var actions = posix_spawn_file_actions_t()
@@ -30,9 +36,10 @@ func runProgram(_ arguments: [String]) -> (status: Int32, output: String)? {
     }
     close(pipeFDs[0])
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
     let exitCode = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    return (exitCode, String(decoding: output, as: UTF8.self))
+    return (exitCode, String(decoding: output, as: UTF8.self), usage.ru_maxrss)
 }
 
 /// Starts a program in the background with its output discarded; its process id, or nil.

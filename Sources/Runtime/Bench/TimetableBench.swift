@@ -3,8 +3,8 @@ import LodestoneCore
 import LodestoneDomain
 
 /// How `lodestone departures` fares with a national timetable: a synthetic feed of 10,000
-/// stops and 1,000,000 stop times imported by the real importer (wall time and peak memory),
-/// then cold answers as the command gives them, each a fresh `TimetableStore.load()` and a
+/// stops and 1,000,000 stop times imported by `lodestone timetable import` run as a user runs
+/// it (wall time, and the peak resident memory of that process alone), then cold answers as the command gives them, each a fresh `TimetableStore.load()` and a
 /// query (best of 5 runs, milliseconds): the departures from the busiest stop, from a stop
 /// found by name, and from the stop nearest a position; and once from the feed alone, as an
 /// import by an older version without `index.bin` is read.
@@ -14,9 +14,8 @@ public enum TimetableBench {
         public var trips: Int
         public var stopTimes: Int
         public var importMilliseconds: Double
-        /// The process's peak resident memory (ru_maxrss) before and after the import.
-        public var peakKilobytesBefore: Int
-        public var peakKilobytesAfter: Int
+        /// The import's peak resident memory (its process's ru_maxrss).
+        public var importPeakKilobytes: Int
         public var indexBytes: Int
         public var busyStopMilliseconds: Double
         public var searchMilliseconds: Double
@@ -28,7 +27,8 @@ public enum TimetableBench {
         public var departures: Int
     }
 
-    public static func run(feed: SyntheticFeed = SyntheticFeed()) -> Result? {
+    /// `executable`: the lodestone that imports (this one, by default).
+    public static func run(feed: SyntheticFeed = SyntheticFeed(), executable: String = "/proc/self/exe") -> Result? {
         let folder = "/tmp/lodestone-timetable-bench-\(getpid())", data = folder + "-data"
         removeTree(folder)
         removeTree(data)
@@ -36,13 +36,15 @@ public enum TimetableBench {
         guard feed.write(to: folder) else { return nil }
 
         let clock = SystemMonotonicClock()
-        let before = peakKilobytes()
         let importStart = clock.now()
-        let store = TimetableStore(dataDirectory: data)
-        guard let timetable = try? GTFSImport.read(folder).0, store.save(timetable) else { return nil }
+        guard let imported = measureProgram([executable, "timetable", "import", folder, "--data-dir", data]), imported.status == 0 else { return nil }
         let importMilliseconds = Double(clock.now() - importStart) / 1e6
-        let after = peakKilobytes()
+        let store = TimetableStore(dataDirectory: data)
+        guard let timetable = try? store.load() else { return nil }
         let busyStopCalls = timetable.calls(at: 0).count
+        var indexStatus = stat()
+        guard stat(store.indexPath, &indexStatus) == 0 else { return nil }
+        let indexBytes = Int(indexStatus.st_size)
 
         let time = SyntheticFeed.queryTime
         func best(_ body: () -> Int?) -> (Double, Int)? {
@@ -69,20 +71,13 @@ public enum TimetableBench {
         let feedStart = clock.now()
         guard answer({ $0.stops(matching: SyntheticFeed.busyStopID).first }) != nil else { return nil }
         let feedMilliseconds = Double(clock.now() - feedStart) / 1e6
-        let indexBytes = TimetableIndex.encode(timetable).count
 
         return Result(stops: timetable.stops.count, trips: timetable.trips.count, stopTimes: feed.stopTimes,
-                      importMilliseconds: importMilliseconds, peakKilobytesBefore: before, peakKilobytesAfter: after, indexBytes: indexBytes,
+                      importMilliseconds: importMilliseconds, importPeakKilobytes: imported.peakKilobytes, indexBytes: indexBytes,
                       busyStopMilliseconds: busy.0, searchMilliseconds: search.0, nearestMilliseconds: nearest.0,
                       feedMilliseconds: feedMilliseconds, busyStopCalls: busyStopCalls, departures: busy.1)
     }
 
-    /// The process's peak resident set so far, in kilobytes.
-    static func peakKilobytes() -> Int {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return usage.ru_maxrss
-    }
 }
 
 /// A GTFS feed made up with a national feed's shape: a hub ("Central Station", stop 0) that

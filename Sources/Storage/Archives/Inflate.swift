@@ -5,26 +5,84 @@
 public enum Inflate {
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public var description: String
-        init(_ description: String) { self.description = description }
+        /// Set when the output went past the limit given (rather than the data being damaged).
+        public var isPastLimit = false
+        init(_ description: String, isPastLimit: Bool = false) { (self.description, self.isPastLimit) = (description, isPastLimit) }
     }
 
     /// The bytes a raw deflate stream holds; at most `limit` of them.
     public static func raw(_ data: ArraySlice<UInt8>, limit: Int) throws(Failure) -> [UInt8] {
-        var reader = BitReader(data)
-        var out: [UInt8] = []
+        var whole: [UInt8] = []
+        try stream(data, limit: limit) { piece in
+            whole.append(contentsOf: piece)
+            return true
+        }
+        return whole
+    }
+
+    /// Inflates a raw deflate stream piece by piece: `reader` gets each piece as it is made
+    /// (and returns false to stop, which throws), and only the 32 KiB window that matches copy
+    /// from is kept, so an entry of any size passes through a fixed amount of memory. More than
+    /// `limit` bytes in all is refused as soon as the stream goes past it.
+    public static func stream(_ data: ArraySlice<UInt8>, limit: Int, reader: @escaping (ArraySlice<UInt8>) -> Bool) throws(Failure) {
+        var bits = BitReader(data)
+        var out = Output(limit: limit, reader: reader)
         var last = false
         while !last {
-            last = try reader.bits(1) == 1
-            switch try reader.bits(2) {
-            case 0: try stored(&reader, into: &out, limit: limit)
-            case 1: try codes(&reader, literal: fixedLiteral, distance: fixedDistance, into: &out, limit: limit)
+            last = try bits.bits(1) == 1
+            switch try bits.bits(2) {
+            case 0: try stored(&bits, into: &out)
+            case 1: try codes(&bits, literal: fixedLiteral, distance: fixedDistance, into: &out)
             case 2:
-                let (literal, distance) = try dynamicTables(&reader)
-                try codes(&reader, literal: literal, distance: distance, into: &out, limit: limit)
+                let (literal, distance) = try dynamicTables(&bits)
+                try codes(&bits, literal: literal, distance: distance, into: &out)
             default: throw Failure("a deflate block of the reserved type 3")
             }
         }
-        return out
+        try out.hand()
+    }
+
+    /// What has been inflated: the window that matches may reach back into, and what the
+    /// reader has not been handed yet.
+    struct Output {
+        /// The farthest back a deflate match reaches.
+        static let window = 32_768
+        /// How much is handed to the reader at once.
+        static let piece = 1 << 18
+        var bytes: [UInt8] = []
+        /// bytes[..<handed] have been handed to the reader.
+        var handed = 0
+        /// Bytes dropped from the front after they were handed.
+        var dropped = 0
+        let limit: Int
+        let reader: (ArraySlice<UInt8>) -> Bool
+
+        init(limit: Int, reader: @escaping (ArraySlice<UInt8>) -> Bool) {
+            (self.limit, self.reader) = (limit, reader)
+            bytes.reserveCapacity(Self.piece + Self.window + 65_536)
+        }
+
+        /// Throws unless `count` more bytes stay within the limit.
+        func room(_ count: Int) throws(Failure) {
+            guard dropped + bytes.count + count <= limit else { throw Failure("more than \(limit) bytes: refused (the archive is damaged or a bomb)", isPastLimit: true) }
+        }
+
+        /// Hands over a full piece and keeps only the window.
+        mutating func settle() throws(Failure) {
+            guard bytes.count >= Self.piece + Self.window else { return }
+            try hand()
+            let drop = bytes.count - Self.window
+            bytes.removeFirst(drop)
+            dropped += drop
+            handed = bytes.count
+        }
+
+        /// Hands over everything not yet handed.
+        mutating func hand() throws(Failure) {
+            guard handed < bytes.count else { return }
+            guard reader(bytes[handed...]) else { throw Failure("the reader stopped") }
+            handed = bytes.count
+        }
     }
 
     /// A zlib stream (RFC 1950): its header checked, its deflate data inflated, its Adler-32 checked.
@@ -130,20 +188,21 @@ public enum Inflate {
     static let fixedDistance: Huffman = (try? Huffman(lengths: [Int](repeating: 5, count: 30))) ?? emptyCode
     static let emptyCode = Huffman()
 
-    static func stored(_ reader: inout BitReader, into out: inout [UInt8], limit: Int) throws(Failure) {
+    static func stored(_ reader: inout BitReader, into out: inout Output) throws(Failure) {
         reader.align()
         let length = try reader.bits(16), complement = try reader.bits(16)
         guard length == ~complement & 0xFFFF else { throw Failure("a stored block whose length and its complement disagree") }
-        guard out.count + length <= limit else { throw Failure("more than \(limit) bytes: refused (the archive is damaged or a bomb)") }
+        try out.room(length)
         // Whole bytes may still sit in the bit buffer; take them first.
         var remaining = length
         while remaining > 0 && reader.count >= 8 {
-            out.append(UInt8(try reader.bits(8)))
+            out.bytes.append(UInt8(try reader.bits(8)))
             remaining -= 1
         }
         guard reader.data.endIndex - reader.index >= remaining else { throw Failure("a stored block runs past the end of the data") }
-        out.append(contentsOf: reader.data[reader.index..<(reader.index + remaining)])
+        out.bytes.append(contentsOf: reader.data[reader.index..<(reader.index + remaining)])
         reader.index += remaining
+        try out.settle()
     }
 
     static func dynamicTables(_ reader: inout BitReader) throws(Failure) -> (Huffman, Huffman) {
@@ -171,12 +230,13 @@ public enum Inflate {
         return (try Huffman(lengths: Array(all[0..<literals])), try Huffman(lengths: Array(all[literals...])))
     }
 
-    static func codes(_ reader: inout BitReader, literal: Huffman, distance: Huffman, into out: inout [UInt8], limit: Int) throws(Failure) {
+    static func codes(_ reader: inout BitReader, literal: Huffman, distance: Huffman, into out: inout Output) throws(Failure) {
         while true {
             let symbol = try literal.decode(&reader)
             if symbol < 256 {
-                guard out.count < limit else { throw Failure("more than \(limit) bytes: refused (the archive is damaged or a bomb)") }
-                out.append(UInt8(symbol))
+                try out.room(1)
+                out.bytes.append(UInt8(symbol))
+                try out.settle()
                 continue
             }
             if symbol == 256 { return }
@@ -186,10 +246,13 @@ public enum Inflate {
             let distanceIndex = try distance.decode(&reader)
             guard distanceIndex < distanceBase.count else { throw Failure("a distance code \(distanceIndex) past the table") }
             let back = distanceBase[distanceIndex] + (try reader.bits(distanceExtra[distanceIndex]))
-            guard back <= out.count else { throw Failure("a distance of \(back) before the start of the data") }
-            guard out.count + length <= limit else { throw Failure("more than \(limit) bytes: refused (the archive is damaged or a bomb)") }
-            let start = out.count - back
-            for offset in 0..<length { out.append(out[start + offset]) }
+            // The window holds at least the last 32 KiB (all of it before the first piece is
+            // handed over), as far as a distance reaches.
+            guard back <= out.bytes.count else { throw Failure("a distance of \(back) before the start of the data") }
+            try out.room(length)
+            let start = out.bytes.count - back
+            for offset in 0..<length { out.bytes.append(out.bytes[start + offset]) }
+            try out.settle()
         }
     }
 }

@@ -58,23 +58,61 @@ public struct ZipArchive {
         entries.first { $0.name == name } ?? entries.first { $0.name.hasSuffix("/" + name) }
     }
 
+    /// The most an entry may claim to grow when inflated: text compresses about ten times, so
+    /// a directory claiming more is a bomb's.
+    public static let largestRatio = 200
+
     /// An entry's bytes, inflated and checked against its CRC-32; at most `limit` of them.
     public func contents(_ entry: Entry, limit: Int) throws(Failure) -> [UInt8] {
+        var whole: [UInt8] = []
+        try stream(entry, limit: limit) { piece in
+            whole.append(contentsOf: piece)
+            return true
+        }
+        return whole
+    }
+
+    /// An entry's bytes handed to `reader` piece by piece as they are inflated (it returns
+    /// false to stop, which throws). The directory's word is held to: an entry that claims
+    /// more than `limit` bytes or more than `largestRatio` times its compressed size is refused
+    /// before anything is inflated, and one that inflates past the size it claims is refused
+    /// there, so a lying directory never costs more than it declared. The CRC-32 is checked
+    /// at the end: a reader must discard what it took when this throws.
+    public func stream(_ entry: Entry, limit: Int, reader: @escaping (ArraySlice<UInt8>) -> Bool) throws(Failure) {
         let p = entry.localHeader
         guard p + 30 <= bytes.count, Self.word32(bytes, p) == 0x0403_4B50 else { throw Failure("\(entry.name): its local header is damaged") }
         let start = p + 30 + Self.word16(bytes, p + 26) + Self.word16(bytes, p + 28)
         guard entry.compressedSize >= 0, start + entry.compressedSize <= bytes.count else { throw Failure("\(entry.name): runs past the end of the archive") }
         guard entry.size <= limit else { throw Failure("\(entry.name): \(entry.size) bytes, more than the \(limit) allowed") }
+        guard entry.size <= Self.largestRatio * entry.compressedSize || entry.size == 0 else {
+            throw Failure("\(entry.name): claims \(entry.size) bytes from \(entry.compressedSize) compressed, more than \(Self.largestRatio) times: refused as a bomb")
+        }
         let data = bytes[start..<(start + entry.compressedSize)]
-        let out: [UInt8]
+        var crc: UInt32 = 0
+        var produced = 0
+        let counted = { (piece: ArraySlice<UInt8>) -> Bool in
+            produced += piece.count
+            crc = piece.withUnsafeBytes { CRC32.checksum($0, continuing: crc) }
+            return reader(piece)
+        }
         switch entry.method {
-        case 0: out = Array(data)
+        case 0:
+            guard entry.compressedSize == entry.size else { throw Failure("\(entry.name): stored with \(entry.compressedSize) bytes where it claims \(entry.size)") }
+            var at = data.startIndex
+            while at < data.endIndex {
+                let next = min(at + Inflate.Output.piece, data.endIndex)
+                guard counted(data[at..<next]) else { throw Failure("\(entry.name): the reader stopped") }
+                at = next
+            }
         case 8:
-            do { out = try Inflate.raw(data, limit: limit) } catch { throw Failure("\(entry.name): \(error.description)") }
+            do { try Inflate.stream(data, limit: entry.size, reader: counted) } catch {
+                // The limit given was the size claimed: going past it is the directory lying.
+                throw Failure("\(entry.name): " + (error.isPastLimit ? "inflates past the \(entry.size) bytes its directory claims: refused (damaged or a bomb)"
+                                                                      : error.description))
+            }
         default: throw Failure("\(entry.name): compression method \(entry.method), which is not read (stored and deflate are)")
         }
-        guard out.count == entry.size, CRC32.checksum(out) == entry.crc else { throw Failure("\(entry.name): its CRC-32 or size does not match: the archive is damaged") }
-        return out
+        guard produced == entry.size, crc == entry.crc else { throw Failure("\(entry.name): its CRC-32 or size does not match: the archive is damaged") }
     }
 
     static func word16(_ b: [UInt8], _ at: Int) -> Int {

@@ -27,148 +27,189 @@ public enum GTFSImport {
         public var skipped: [String] = []
     }
 
-    /// The largest file read from a feed (a national stop_times.txt is a few hundred MB).
-    static let fileLimit = 1 << 30
-
     public static func read(_ source: String, filter: Filter = Filter()) throws(Failure) -> (Timetable, Summary) {
-        let files = try sourceFiles(source)
-        func table(_ name: String, required: [String], optional: Bool = false) throws(Failure) -> CSVReader? {
-            guard let bytes = try files(name) else {
-                if optional { return nil }
+        let files = try FeedFiles(source)
+        /// Reads the table `name` row by row into `each`; false when the feed has none (and it
+        /// is optional). A refusal names the source, the file and the line.
+        @discardableResult
+        func table(_ name: String, required: [String], optional: Bool = false,
+                   each: @escaping (CSVReader.Row) throws(CSVReader.Failure) -> Void) throws(Failure) -> Bool {
+            var csv = CSVReader(file: name, required: required)
+            var refusal: CSVReader.Failure?
+            let found: Bool
+            do throws(Failure) {
+                found = try files.read(name) { piece in
+                    do throws(CSVReader.Failure) { try csv.feed(piece, each: each) } catch {
+                        refusal = error
+                        return false
+                    }
+                    return true
+                }
+            } catch {
+                // Stopped by a row the import refused: that refusal is the reason, not the stop.
+                throw refusal.map { Failure(description: "\(source): \($0.description)") } ?? error
+            }
+            if let refusal { throw Failure(description: "\(source): \(refusal.description)") }
+            guard found else {
+                if optional { return false }
                 throw Failure(description: "\(source): no \(name) (a GTFS feed needs it)")
             }
-            do {
-                let csv = try CSVReader(file: name, bytes: bytes)
-                try csv.require(required)
-                return csv
-            } catch {
-                throw Failure(description: "\(source): \(error.description)")
-            }
+            do { try csv.finish(each: each) } catch { throw Failure(description: "\(source): \(error.description)") }
+            return true
         }
         var summary = Summary()
         var timetable = Timetable()
+        var zones = ZoneCheck()
         // The agencies' zones: a stop without its own takes its agency's (the first one's).
-        let agencies = try table("agency.txt", required: ["agency_name", "agency_timezone"])
-        let agencyZone = agencies.flatMap { a in a.rows.first.map { a.value($0.fields, "agency_timezone") } } ?? "UTC"
-        guard (try? TimeZoneRules(agencyZone)) != nil else { throw Failure(description: "\(source): agency.txt names an unknown time zone '\(agencyZone)'") }
+        var agencyZone: String?
+        try table("agency.txt", required: ["agency_name", "agency_timezone"]) { row throws(CSVReader.Failure) in
+            let zone = row["agency_timezone"]
+            try zones.check(zone, "agency_timezone", row, file: "agency.txt")
+            if agencyZone == nil { agencyZone = zone }
+        }
+        let defaultZone = agencyZone ?? "UTC"
 
         // Routes first (a route type filter keeps the routes and so their trips and stops).
-        let routesCSV = try table("routes.txt", required: ["route_id", "route_type"])
         var routeIndex: [String: Int] = [:]
         var skippedRoutes = 0
-        for row in routesCSV?.rows ?? [] {
-            guard let csv = routesCSV else { break }
-            guard let type = Int(csv.value(row.fields, "route_type")) else {
-                throw Failure(description: "\(source): routes.txt line \(row.line): route_type '\(csv.value(row.fields, "route_type"))' is not a number")
+        try table("routes.txt", required: ["route_id", "route_type"]) { row throws(CSVReader.Failure) in
+            guard let type = Int(row["route_type"]) else {
+                throw CSVReader.Failure(description: "routes.txt line \(row.line): route_type '\(row["route_type"])' is not a number")
             }
-            if let wanted = filter.routeType, wanted != type { skippedRoutes += 1; continue }
-            routeIndex[csv.value(row.fields, "route_id")] = timetable.routes.count
-            timetable.routes.append(Timetable.Route(id: csv.value(row.fields, "route_id"), shortName: csv.value(row.fields, "route_short_name"),
-                                                    longName: csv.value(row.fields, "route_long_name"), type: type))
+            if let wanted = filter.routeType, wanted != type { skippedRoutes += 1; return }
+            routeIndex[row["route_id"]] = timetable.routes.count
+            timetable.routes.append(Timetable.Route(id: row["route_id"], shortName: row["route_short_name"], longName: row["route_long_name"], type: type))
         }
         if skippedRoutes > 0 { summary.skipped.append("\(skippedRoutes) routes of another type than \(filter.routeType ?? 0)") }
 
-        let stopsCSV = try table("stops.txt", required: ["stop_id", "stop_name", "stop_lat", "stop_lon"])
         var stopIndex: [String: Int] = [:]
+        var stopIDs = Set<String>()
         var farStops = 0
-        for row in stopsCSV?.rows ?? [] {
-            guard let csv = stopsCSV else { break }
-            guard let latitude = Double(csv.value(row.fields, "stop_lat")), let longitude = Double(csv.value(row.fields, "stop_lon")),
-                  abs(latitude) <= 90, abs(longitude) <= 180 else {
-                throw Failure(description: "\(source): stops.txt line \(row.line): the position '\(csv.value(row.fields, "stop_lat")),\(csv.value(row.fields, "stop_lon"))' is not one")
+        try table("stops.txt", required: ["stop_id", "stop_name", "stop_lat", "stop_lon"]) { row throws(CSVReader.Failure) in
+            let id = row["stop_id"]
+            // A second stop under one id would hide one of them: which one is meant is unknowable.
+            guard stopIDs.insert(id).inserted else {
+                throw CSVReader.Failure(description: "stops.txt line \(row.line): stop_id '\(id)' a second time (each stop is named once)")
             }
+            guard let latitude = Double(row["stop_lat"]), let longitude = Double(row["stop_lon"]), abs(latitude) <= 90, abs(longitude) <= 180 else {
+                throw CSVReader.Failure(description: "stops.txt line \(row.line): the position '\(row["stop_lat"]),\(row["stop_lon"])' is not one")
+            }
+            let zone = row["stop_timezone"]
+            if !zone.isEmpty { try zones.check(zone, "stop_timezone", row, file: "stops.txt") }
             if let near = filter.near,
                Geodesy.inverse(latitude1: near.latitude, longitude1: near.longitude, latitude2: latitude, longitude2: longitude).distance > filter.radiusKilometres * 1000 {
                 farStops += 1
-                continue
+                return
             }
-            let zone = csv.value(row.fields, "stop_timezone")
-            stopIndex[csv.value(row.fields, "stop_id")] = timetable.stops.count
-            timetable.stops.append(Timetable.Stop(id: csv.value(row.fields, "stop_id"), name: csv.value(row.fields, "stop_name"),
-                                                  latitude: latitude, longitude: longitude, timeZone: zone.isEmpty ? agencyZone : zone))
+            stopIndex[id] = timetable.stops.count
+            timetable.stops.append(Timetable.Stop(id: id, name: row["stop_name"], latitude: latitude, longitude: longitude, timeZone: zone.isEmpty ? defaultZone : zone))
         }
         if farStops > 0 { summary.skipped.append("\(farStops) stops farther than \(fixed(filter.radiusKilometres, 1)) km") }
 
-        let tripsCSV = try table("trips.txt", required: ["route_id", "service_id", "trip_id"])
         var tripIndex: [String: Int] = [:]
+        var tripIDs = Set<String>()
         var otherTrips = 0
-        for row in tripsCSV?.rows ?? [] {
-            guard let csv = tripsCSV else { break }
-            guard let route = routeIndex[csv.value(row.fields, "route_id")] else { otherTrips += 1; continue }
-            tripIndex[csv.value(row.fields, "trip_id")] = timetable.trips.count
-            timetable.trips.append(Timetable.Trip(id: csv.value(row.fields, "trip_id"), route: route, service: csv.value(row.fields, "service_id"),
-                                                  headsign: csv.value(row.fields, "trip_headsign")))
+        try table("trips.txt", required: ["route_id", "service_id", "trip_id"]) { row throws(CSVReader.Failure) in
+            let id = row["trip_id"]
+            guard tripIDs.insert(id).inserted else {
+                throw CSVReader.Failure(description: "trips.txt line \(row.line): trip_id '\(id)' a second time (each trip is named once)")
+            }
+            guard let route = routeIndex[row["route_id"]] else { otherTrips += 1; return }
+            tripIndex[id] = timetable.trips.count
+            timetable.trips.append(Timetable.Trip(id: id, route: route, service: row["service_id"], headsign: row["trip_headsign"]))
         }
+        tripIDs = []
         if otherTrips > 0 { summary.skipped.append("\(otherTrips) trips of routes not kept") }
 
-        let timesCSV = try table("stop_times.txt", required: ["trip_id", "stop_id"])
         timetable.calls = [[Timetable.Call]](repeating: [], count: timetable.stops.count)
         var calls = 0, elsewhere = 0
-        for row in timesCSV?.rows ?? [] {
-            guard let csv = timesCSV else { break }
-            guard let trip = tripIndex[csv.value(row.fields, "trip_id")], let stop = stopIndex[csv.value(row.fields, "stop_id")] else { elsewhere += 1; continue }
-            let text = csv.value(row.fields, "departure_time").isEmpty ? csv.value(row.fields, "arrival_time") : csv.value(row.fields, "departure_time")
-            guard !text.isEmpty else { continue }   // a timepoint without a time: interpolated by the feed's readers, not shown
-            guard let seconds = Self.seconds(text) else {
-                throw Failure(description: "\(source): stop_times.txt line \(row.line): '\(text)' is not a time as H:MM:SS")
+        try table("stop_times.txt", required: ["trip_id", "stop_id"]) { row throws(CSVReader.Failure) in
+            // Both times held to H:MM:SS, the one not shown too: a feed that writes one wrong is wrong.
+            func time(_ column: String) throws(CSVReader.Failure) -> Int? {
+                let text = row[column]
+                if text.isEmpty { return nil }
+                guard let seconds = Self.seconds(text) else {
+                    throw CSVReader.Failure(description: "stop_times.txt line \(row.line): \(column) '\(text)' is not a time as H:MM:SS")
+                }
+                return seconds
             }
+            let departure = try time("departure_time"), arrival = try time("arrival_time")
+            guard let trip = tripIndex[row["trip_id"]], let stop = stopIndex[row["stop_id"]] else { elsewhere += 1; return }
+            // A timepoint without a time: interpolated by the feed's readers, not shown.
+            guard let seconds = departure ?? arrival else { return }
             timetable.calls[stop].append(Timetable.Call(trip: trip, seconds: seconds))
             calls += 1
         }
         for index in timetable.calls.indices { timetable.calls[index].sort { $0.seconds < $1.seconds } }
         if elsewhere > 0 { summary.skipped.append("\(elsewhere) stop times at stops or of trips not kept") }
 
-        if let calendar = try table("calendar.txt", required: ["service_id", "monday", "tuesday", "wednesday", "thursday", "friday",
-                                                                "saturday", "sunday", "start_date", "end_date"], optional: true) {
-            for row in calendar.rows {
-                let days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map { calendar.value(row.fields, $0) == "1" }
-                guard let start = Int(calendar.value(row.fields, "start_date")), let end = Int(calendar.value(row.fields, "end_date")),
-                      (19_000_101...29_991_231).contains(start), (19_000_101...29_991_231).contains(end) else {
-                    throw Failure(description: "\(source): calendar.txt line \(row.line): dates must be YYYYMMDD")
-                }
-                timetable.calendar.weeks[calendar.value(row.fields, "service_id")] = ServiceCalendar.Week(days: days, start: start, end: end)
+        let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+        try table("calendar.txt", required: ["service_id"] + weekdays + ["start_date", "end_date"], optional: true) { row throws(CSVReader.Failure) in
+            let days = weekdays.map { row[$0] == "1" }
+            guard let start = Self.date(row["start_date"]), let end = Self.date(row["end_date"]) else {
+                throw CSVReader.Failure(description: "calendar.txt line \(row.line): '\(row["start_date"])' to '\(row["end_date"])' are not dates as YYYYMMDD")
             }
+            guard start <= end else {
+                throw CSVReader.Failure(description: "calendar.txt line \(row.line): the dates run backwards, \(start) to \(end)")
+            }
+            timetable.calendar.weeks[row["service_id"]] = ServiceCalendar.Week(days: days, start: start, end: end)
         }
-        if let dates = try table("calendar_dates.txt", required: ["service_id", "date", "exception_type"], optional: true) {
-            for row in dates.rows {
-                guard let date = Int(dates.value(row.fields, "date")), (19_000_101...29_991_231).contains(date),
-                      let kind = Int(dates.value(row.fields, "exception_type")), kind == 1 || kind == 2 else {
-                    throw Failure(description: "\(source): calendar_dates.txt line \(row.line): a date as YYYYMMDD and exception_type 1 or 2")
-                }
-                timetable.calendar.exceptions[dates.value(row.fields, "service_id"), default: [:]][date] = kind == 1
+        try table("calendar_dates.txt", required: ["service_id", "date", "exception_type"], optional: true) { row throws(CSVReader.Failure) in
+            guard let date = Self.date(row["date"]), let kind = Int(row["exception_type"]), kind == 1 || kind == 2 else {
+                throw CSVReader.Failure(description: "calendar_dates.txt line \(row.line): a date as YYYYMMDD and exception_type 1 or 2")
             }
+            timetable.calendar.exceptions[row["service_id"], default: [:]][date] = kind == 1
         }
         summary.kept = [("stops", timetable.stops.count), ("routes", timetable.routes.count), ("trips", timetable.trips.count), ("stop times", calls)]
         return (timetable, summary)
     }
 
-    /// "H:MM:SS" (hours may pass 24) as seconds.
+    /// "H:MM:SS" (hours may pass 24, up to 72) as seconds: digits only, the minutes and
+    /// seconds two each and 0-59, so `+8:00:00`, `8:-0:00` and `9h10` are refused.
     static func seconds(_ text: String) -> Int? {
-        let parts = text.split(separator: ":")
-        guard parts.count == 3, let h = Int(parts[0].trimmingSpaces()), let m = Int(parts[1]), let s = Int(parts[2]),
-              (0...72).contains(h), (0...59).contains(m), (0...59).contains(s) else { return nil }
+        let parts = Substring(text).trimmingSpaces().split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, (1...2).contains(parts[0].utf8.count), parts[1].utf8.count == 2, parts[2].utf8.count == 2,
+              parts.allSatisfy({ $0.utf8.allSatisfy { (48...57).contains($0) } }),
+              let h = Int(parts[0]), let m = Int(parts[1]), let s = Int(parts[2]), h <= 72, m <= 59, s <= 59 else { return nil }
         return h * 3600 + m * 60 + s
     }
 
-    /// A way to read the feed's files by name: from a zip archive or a folder.
-    static func sourceFiles(_ source: String) throws(Failure) -> (String) throws(Failure) -> [UInt8]? {
-        var info = stat()
-        guard stat(source, &info) == 0 else { throw Failure(description: "\(source): \(String(cString: strerror(errno)))") }
-        if info.st_mode & S_IFMT == S_IFDIR {
-            return { (name: String) throws(Failure) -> [UInt8]? in
-                let path = source + "/" + name
-                guard fileExists(path) else { return nil }
-                guard let bytes = readFileBytes(path) else { throw Failure(description: "\(path) cannot be read") }
-                return bytes
+    /// "YYYYMMDD" as a number, when it is a date of the calendar (no 31 April, no 29 February
+    /// outside a leap year), between 1900 and 2999.
+    static func date(_ text: String) -> Int? {
+        guard text.utf8.count == 8, text.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(text) else { return nil }
+        let year = number / 10_000, month = number / 100 % 100, day = number % 100
+        guard (1900...2999).contains(year), (1...12).contains(month), day >= 1, day <= CivilTime.daysIn(month: month, year: year) else { return nil }
+        return number
+    }
+
+    /// The time zones a feed names, each checked once: a name of the system's time-zone
+    /// database, held to what such a name looks like before it is used as a path.
+    struct ZoneCheck {
+        var zoneDirectory = "/usr/share/zoneinfo"
+        private var known = Set<String>()
+
+        mutating func check(_ name: String, _ column: String, _ row: CSVReader.Row, file: String) throws(CSVReader.Failure) {
+            if known.contains(name) { return }
+            guard Self.isZoneName(name) else {
+                throw CSVReader.Failure(description: "\(file) line \(row.line): \(column) '\(name)' is not a time zone's name (Europe/Zurich)")
             }
+            var status = stat()
+            guard stat(zoneDirectory + "/" + name, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                  (try? TimeZoneRules(name, zoneDirectory: zoneDirectory)) != nil else {
+                throw CSVReader.Failure(description: "\(file) line \(row.line): \(column) '\(name)' is not a zone of this system's time-zone database (\(zoneDirectory))")
+            }
+            known.insert(name)
         }
-        guard let bytes = readFileBytes(source) else { throw Failure(description: "\(source) cannot be read") }
-        let archive: ZipArchive
-        do { archive = try ZipArchive(bytes) } catch { throw Failure(description: "\(source): \(error.description)") }
-        return { (name: String) throws(Failure) -> [UInt8]? in
-            guard let entry = archive.entry(name) else { return nil }
-            do throws(ZipArchive.Failure) { return try archive.contents(entry, limit: fileLimit) } catch {
-                throw Failure(description: "\(source): \(error.description)")
+
+        /// Letters, digits, `_`, `+` and `-` in parts that start with a letter, joined by `/`:
+        /// never `..`, a leading `/` or anything else a path could be turned with.
+        static func isZoneName(_ name: String) -> Bool {
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            guard (1...64).contains(name.utf8.count), (1...3).contains(parts.count) else { return false }
+            return parts.allSatisfy { part in
+                guard let first = part.utf8.first, (65...90).contains(first) || (97...122).contains(first) else { return false }
+                return part.utf8.allSatisfy { (65...90).contains($0) || (97...122).contains($0) || (48...57).contains($0) || $0 == 95 || $0 == 43 || $0 == 45 }
             }
         }
     }

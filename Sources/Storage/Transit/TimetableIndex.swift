@@ -49,7 +49,10 @@ public enum TimetableIndex {
         let stopCalls = t.stops.indices.map { t.calls(at: $0) }
         let callCount = stopCalls.reduce(0) { $0 + $1.count }
 
+        // The header's room first, filled in at the end: a national index is ~10 MB, and
+        // joining a header to it afterwards would hold it twice.
         var out = ByteWriter()
+        out.bytes = [UInt8](repeating: 0, count: headerSize)
         out.bytes.reserveCapacity(headerSize + 64 * (t.stops.count + t.trips.count) + callSize * callCount)
         for count in [t.stops.count, t.routes.count, services.count, t.trips.count, callCount] { out.u32(count) }
         var first = 0
@@ -99,9 +102,10 @@ public enum TimetableIndex {
         var header = ByteWriter()
         header.bytes = magic
         header.u32(Int(version))
-        header.u32(out.bytes.count)
-        header.u32(Int(CRC32.checksum(out.bytes)))
-        return header.bytes + out.bytes
+        header.u32(out.bytes.count - headerSize)
+        header.u32(Int(out.bytes.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[headerSize...])) }))
+        out.bytes.replaceSubrange(0..<headerSize, with: header.bytes)
+        return out.bytes
     }
 
     // MARK: Reading

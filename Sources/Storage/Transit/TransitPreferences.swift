@@ -35,13 +35,12 @@ public struct TransitPreferences {
         var marks: [Mark] = [], problems: [String] = []
         // Line by line, so one bad line loses only itself (a person writes this file by hand).
         for (number, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
-            let csv = try? CSVReader(file: marksPath, bytes: Array("match,label,rating\n".utf8) + Array(line))
-            guard let csv, let row = csv.rows.first, let rating = Int(csv.value(row.fields, "rating").trimmingSpacesAround),
-                  (0...5).contains(rating), !csv.value(row.fields, "match").isEmpty else {
+            let csv = try? CSVReader.rows(file: marksPath, bytes: Array("match,label,rating\n".utf8) + Array(line))
+            guard let row = csv?.rows.first, let rating = Int(row["rating"].trimmingSpacesAround), (0...5).contains(rating), !row["match"].isEmpty else {
                 problems.append("\(marksPath) line \(number + 1): not match,label,rating with a rating from 0 to 5; skipped")
                 continue
             }
-            marks.append(Mark(match: csv.value(row.fields, "match"), label: csv.value(row.fields, "label").trimmingSpacesAround, rating: rating))
+            marks.append(Mark(match: row["match"], label: row["label"].trimmingSpacesAround, rating: rating))
         }
         return (marks, problems)
     }
