@@ -46,7 +46,8 @@ public struct BackupManifest: Sendable, Equatable {
         w.string("by", by)
         w.bool("withTimetable", withTimetable)
         for (key, count) in counts { w.integer(key, count) }
-        w.raw("files", "[\n" + files.map { file in
+        // One file a line: readable, and a diff of two backups shows what changed.
+        w.raw("files", files.isEmpty ? "[]" : "[\n" + files.map { file in
             var f = JSONObjectWriter()
             f.string("path", file.path)
             f.integer("size", file.size)

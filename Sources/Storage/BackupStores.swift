@@ -61,7 +61,7 @@ public enum BackupStores {
         BackupStore(path: "private-places", shape: .file, merge: .keepPresent, largestFile: 1 << 20),
         BackupStore(path: "timetable-favourites.json", shape: .file, merge: .keepPresent, largestFile: 1 << 20),
         BackupStore(path: "timetable-marks.csv", shape: .file, merge: .keepPresent, largestFile: 1 << 20),
-        BackupStore(path: "timetable", shape: .whole, merge: .keepPresent, largestFile: 1 << 30, optional: true),
+        BackupStore(path: "timetable", shape: .whole, merge: .keepPresent, largestFile: 256 << 20, optional: true),
         BackupStore(path: "gpx", shape: .items(suffixes: [".gpx"]), merge: .readableCopy, largestFile: 512 << 20),
     ]
 

@@ -50,7 +50,7 @@ public enum PersonalData {
         let tracks = TrackStore(dataDirectory: dataDirectory)
         let (summaries, trackWarnings) = tracks.listReporting()
         warnings += trackWarnings
-        for summary in summaries.sorted(by: { $0.id < $1.id }) {
+        for summary in summaries.sorted(by: { $0.id < $1.id }) where BackupStores.locate("gpx/\(summary.id).gpx") != nil {
             if let gpx = tracks.export(id: summary.id, format: "gpx") { files.append(("gpx/\(summary.id).gpx", Array(gpx.utf8))) }
         }
         let waypoints = WaypointStore(dataDirectory: dataDirectory).loadLogging()
