@@ -4,7 +4,7 @@
 import Glibc
 
 enum FuzzTarget: String, CaseIterable {
-    case nmea, json, tle, timezone, recordlog, gpx, track, timetable, zip, w1, csv
+    case nmea, json, tle, timezone, recordlog, gpx, track, timetable, zip, w1, csv, backup
 }
 
 let selectedTarget: FuzzTarget = {
@@ -77,6 +77,13 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         // What the kernel's w1 driver shows of a DS18B20, both files.
         _ = DS18B20.parseSlave(text)
         _ = DS18B20.parseTemperature(text)
+    case .backup:
+        // An archive given to import-all: its entries, its manifest checked against them, each
+        // file read back as the restore reads it; and the bytes as a manifest on their own.
+        if let backup = try? CheckedBackup(ArchiveBytes(bytes)) {
+            for (entry, file) in backup.files.prefix(4) { _ = try? backup.contents(entry, file) }
+        }
+        _ = try? BackupManifest.parse(bytes)
     }
     return 0
 }

@@ -8,50 +8,101 @@ public enum PersonalData {
     /// What an archive holds, counted.
     public struct Contents: Sendable, Equatable {
         public var tracks = 0, waypoints = 0, logs = 0, snapshots = 0
+        public var logSessions = 0, alerts = 0, files = 0
     }
 
-    /// A tar archive of every track (GPX, and its summary), the waypoints (GPX), every log
-    /// session and snapshot (their files as stored), and a manifest.
-    public static func archive(dataDirectory: String, now: Double) -> (bytes: [UInt8], contents: Contents, warnings: [String]) {
-        var tar = TarArchive()
-        var contents = Contents()
+    /// A tar archive of everything the device keeps (every store of `BackupStores.all`, the
+    /// timetable only when asked), each file as stored, so that `import-all` restores it; a GPX
+    /// copy of every track and of the waypoints for other programs; and first of all
+    /// `manifest.json` with each file's path, size and SHA-256.
+    public static func archive(dataDirectory: String, now: Double, withTimetable: Bool = false)
+        -> (bytes: [UInt8], contents: Contents, warnings: [String]) {
+        var files: [(path: String, bytes: [UInt8])] = []
         var warnings: [String] = []
+        for store in BackupStores.all where store.merge != .readableCopy && (!store.optional || withTimetable) {
+            for path in storedFiles(store, dataDirectory: dataDirectory, warnings: &warnings) {
+                let full = dataDirectory + "/" + path
+                guard let size = regularFileSize(full) else { continue }
+                guard size <= store.largestFile else {
+                    warnings.append("\(full) is larger (\(size) bytes) than a backup carries for \(store.path) (\(store.largestFile)): left out")
+                    continue
+                }
+                guard let bytes = readFileBytes(full) else {
+                    warnings.append("\(full) cannot be read: left out")
+                    continue
+                }
+                files.append((path, bytes))
+            }
+        }
+        var contents = Contents()
+        for (path, bytes) in files {
+            guard let located = BackupStores.locate(path) else { continue }
+            switch located.store.path {
+            case "tracks" where located.name.hasSuffix(".track") && located.name != "recording.track": contents.tracks += 1
+            case "logs": contents.logs += 1
+            case "snapshots": contents.snapshots += 1
+            case "alerts.rec": contents.alerts = RecordLog.parse(bytes).records.count
+            default: break
+            }
+        }
+        contents.logSessions = Set(files.compactMap { BackupStores.locate($0.path).flatMap { $0.store.path == "logs" ? $0.item : nil } }).count
+        // Readable copies for other programs, beside the stored files.
         let tracks = TrackStore(dataDirectory: dataDirectory)
         let (summaries, trackWarnings) = tracks.listReporting()
         warnings += trackWarnings
-        for summary in summaries.sorted(by: { $0.id < $1.id }) {
-            guard let gpx = tracks.export(id: summary.id, format: "gpx") else { continue }
-            tar.add("tracks/\(summary.id).gpx", Array(gpx.utf8), modified: summary.started)
-            if let json = readFileBytes(tracks.directory + "/" + summary.id + ".json") {
-                tar.add("tracks/\(summary.id).json", json, modified: summary.started)
-            }
-            contents.tracks += 1
+        for summary in summaries.sorted(by: { $0.id < $1.id }) where BackupStores.locate("gpx/\(summary.id).gpx") != nil {
+            if let gpx = tracks.export(id: summary.id, format: "gpx") { files.append(("gpx/\(summary.id).gpx", Array(gpx.utf8))) }
         }
         let waypoints = WaypointStore(dataDirectory: dataDirectory).loadLogging()
-        if !waypoints.isEmpty {
-            tar.add("waypoints.gpx", Array(WaypointStore.gpx(waypoints).utf8), modified: now)
-            contents.waypoints = waypoints.count
-        }
-        for (folder, count) in [("logs", \Contents.logs), ("snapshots", \Contents.snapshots)] {
-            let directory = dataDirectory + "/" + folder
-            for name in directoryEntries(directory).sorted() where isRegularFile(directory + "/" + name) {
-                guard let bytes = readFileBytes(directory + "/" + name) else {
-                    warnings.append("\(directory)/\(name) cannot be read: left out")
-                    continue
+        if !waypoints.isEmpty { files.append(("gpx/waypoints.gpx", Array(WaypointStore.gpx(waypoints).utf8))) }
+        contents.waypoints = waypoints.count
+        contents.files = files.count
+
+        let manifest = BackupManifest(
+            created: CivilTime(unixSeconds: now).iso8601, by: Version.line, withTimetable: withTimetable,
+            counts: [("tracks", contents.tracks), ("waypoints", contents.waypoints), ("logSessions", contents.logSessions),
+                     ("logFiles", contents.logs), ("snapshotFiles", contents.snapshots), ("alerts", contents.alerts)],
+            files: files.map { BackupManifest.File(path: $0.path, size: $0.bytes.count, sha256: SHA256.hex($0.bytes)) })
+        var tar = TarArchive()
+        tar.add(BackupManifest.name, Array(manifest.json.utf8), modified: now)
+        for (path, bytes) in files { tar.add(path, bytes, modified: now) }
+        return (tar.finished, contents, warnings)
+    }
+
+    /// The paths (under the data directory) of a store's files, in a stable order; a file whose
+    /// name a backup cannot carry is said and left out.
+    static func storedFiles(_ store: BackupStore, dataDirectory: String, warnings: inout [String]) -> [String] {
+        func files(in folder: String) -> [String] {
+            directoryEntries(dataDirectory + "/" + folder).sorted().compactMap { name in
+                let path = folder + "/" + name
+                guard isRegularFile(dataDirectory + "/" + path) else { return nil }
+                guard BackupStores.locate(path) != nil else {
+                    warnings.append("\(dataDirectory)/\(path) is not a file a backup carries: left out")
+                    return nil
                 }
-                tar.add("\(folder)/\(name)", bytes, modified: now)
-                contents[keyPath: count] += 1
+                return path
             }
         }
-        var manifest = JSONObjectWriter()
-        manifest.string("created", CivilTime(unixSeconds: now).iso8601)
-        manifest.string("by", Version.line)
-        manifest.integer("tracks", contents.tracks)
-        manifest.integer("waypoints", contents.waypoints)
-        manifest.integer("logFiles", contents.logs)
-        manifest.integer("snapshotFiles", contents.snapshots)
-        tar.add("manifest.json", Array((manifest.finished + "\n").utf8), modified: now)
-        return (tar.finished, contents, warnings)
+        switch store.shape {
+        case .file: return isRegularFile(dataDirectory + "/" + store.path) ? [store.path] : []
+        case .items, .whole: return files(in: store.path)
+        case .folders:
+            return directoryEntries(dataDirectory + "/" + store.path).sorted().flatMap { name -> [String] in
+                var status = stat()
+                guard lstat(dataDirectory + "/" + store.path + "/" + name, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return [] }
+                guard BackupStores.isSafeName(Substring(name)) else {
+                    warnings.append("\(dataDirectory)/\(store.path)/\(name) is not a name a backup carries: left out")
+                    return []
+                }
+                return files(in: store.path + "/" + name)
+            }
+        }
+    }
+
+    static func regularFileSize(_ path: String) -> Int? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(info.st_size)
     }
 
     /// The records `forget-all` deletes: where the person has been and what they did there.

@@ -16,7 +16,8 @@ struct TarArchive {
             put(String(repeating: "0", count: max(0, length - 1 - digits.count)) + digits, at: offset, length: length - 1)
         }
         put(name, at: 0, length: 100)
-        octal(0o644, at: 100, length: 8)
+        // Private, as the device keeps them: unpacked, a person's records are theirs alone.
+        octal(0o600, at: 100, length: 8)
         octal(0, at: 108, length: 8)
         octal(0, at: 116, length: 8)
         octal(content.count, at: 124, length: 12)

@@ -133,9 +133,14 @@ public struct WaypointStore: Sendable {
         var all = load()
         var summary = ImportSummary()
         for var waypoint in incoming {
-            if let existing = all.first(where: { $0.name == waypoint.name }) {
-                if Geodesy.distance(latitude1: existing.latitude, longitude1: existing.longitude, latitude2: waypoint.latitude,
-                                    longitude2: waypoint.longitude) < 1 {
+            if all.contains(where: { $0.name == waypoint.name }) {
+                // The same place under its name, or under the name an earlier import gave it
+                // ("Hut (2)"), is there already: importing twice adds nothing.
+                let renamedBefore = { (name: String) in
+                    name.hasPrefix(waypoint.name + " (") && name.hasSuffix(")") && Int(name.dropFirst(waypoint.name.count + 2).dropLast()) != nil
+                }
+                if all.contains(where: { ($0.name == waypoint.name || renamedBefore($0.name))
+                    && Geodesy.distance(latitude1: $0.latitude, longitude1: $0.longitude, latitude2: waypoint.latitude, longitude2: waypoint.longitude) < 1 }) {
                     summary.unchanged += 1
                     continue
                 }

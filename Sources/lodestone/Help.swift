@@ -15,7 +15,8 @@ enum Help {
       history   min, max, mean and a graph of pressure, altitude, temperature over 1h to 7d
       log       logging sessions (start, stop, status) and the stored ones (list, export CSV/JSON)
       snapshot  capture every current value at once; list, show, compare, export (JSON/CSV)
-      export-all  every track, waypoint, log and snapshot in one archive to take away
+      export-all  everything the device keeps in one archive with a checked manifest (a backup)
+      import-all  restore an export-all archive, checked first: --merge (default) or --replace
       forget-all  delete every stored record (privacy): forget-all --yes
       sky       sunrise, sunset, twilights, golden and blue hours and the next season for a place and date
       seasons   the next equinoxes and solstices and the current season's progress

@@ -24,6 +24,7 @@ let commands: [Command] = [
     Command(name: "log", help: LogCommand.help, main: LogCommand.main),
     Command(name: "snapshot", help: SnapshotCommand.help, main: SnapshotCommand.main),
     Command(name: "export-all", help: PersonalDataCommands.exportHelp, main: PersonalDataCommands.exportAll),
+    Command(name: "import-all", help: PersonalDataCommands.importHelp, main: PersonalDataCommands.importAll),
     Command(name: "forget-all", help: PersonalDataCommands.forgetHelp, main: PersonalDataCommands.forgetAll),
     Command(name: "sky", help: SkyCommand.skyHelp, main: SkyCommand.sky),
     Command(name: "seasons", help: SkyCommand.seasonsHelp, main: SkyCommand.seasons),

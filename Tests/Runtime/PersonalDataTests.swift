@@ -12,7 +12,7 @@ import Testing
         let directory = "/tmp/lodestone-personal-\(tag)-\(getpid())"
         removeTree(directory)
         let tracks = TrackStore(dataDirectory: directory)
-        #expect(makeDirectories(tracks.directory) && makeDirectories(directory + "/logs") && makeDirectories(directory + "/snapshots"))
+        #expect(makeDirectories(tracks.directory) && makeDirectories(directory + "/logs/20260621-080000") && makeDirectories(directory + "/snapshots"))
         let recording = try #require(TrackRecording(path: tracks.directory + "/recording.track", name: "Ridge", started: 1_782_028_800))
         for t in 0..<20 {
             recording.append(TrackPoint(time: 1_782_028_800 + Double(t) * 5, latitude: 47 + Double(t) * 1e-4, longitude: 8, gpsAltitude: 408,
@@ -20,7 +20,7 @@ import Testing
         }
         let summary = try #require(tracks.file(recording))
         try WaypointStore(dataDirectory: directory).add(Waypoint(name: "Hut", latitude: 46.5, longitude: 7.9))
-        #expect(writeFileAtomically(directory + "/logs/20260621-080000.rec", Array("log".utf8)))
+        #expect(writeFileAtomically(directory + "/logs/20260621-080000/0001.rec", Array("log".utf8)))
         #expect(writeFileAtomically(directory + "/snapshots/20260621-080500.json", Array("{}".utf8)))
         #expect(writeFileAtomically(directory + "/last-position.json", Array("{}".utf8)))
         return (directory, summary.id)
@@ -54,7 +54,7 @@ import Testing
         #expect(deleted == 0 && !TrackStore(dataDirectory: directory).contains(id: id))
     }
 
-    /// The archive lists with tar itself; forget-all deletes the records and keeps settings.
+    /// The archive lists with tar itself (every store as stored, GPX copies beside them); forget-all deletes the records and keeps settings.
     @Test func everythingInOneArchiveThenForgotten() throws {
         let (directory, id) = try Self.dataDirectory("archive")
         defer { removeTree(directory) }
@@ -63,13 +63,14 @@ import Testing
         let archive = directory + "-export.tar"
         defer { unlink(archive) }
         let (written, said) = end.finish(try end.spawn(["export-all", "--out", archive, "--data-dir", directory]))
-        #expect(written == 0 && said.contains("1 tracks, 1 waypoints, 1 log files, 1 snapshot files"), "\(said)")
+        #expect(written == 0 && said.contains("1 tracks, 1 waypoints, 1 log sessions (1 files), 1 snapshots"), "\(said)")
         if access("/bin/tar", X_OK) == 0 {
             let listing = TerminalDisplayTests.output("/bin/tar -tf \(archive)")
-            for name in ["tracks/\(id).gpx", "tracks/\(id).json", "waypoints.gpx", "logs/20260621-080000.rec", "snapshots/20260621-080500.json", "manifest.json"] {
+            for name in ["gpx/\(id).gpx", "tracks/\(id).track", "tracks/\(id).json", "gpx/waypoints.gpx", "waypoints.json",
+                         "logs/20260621-080000/0001.rec", "snapshots/20260621-080500.json", "last-position.json", "manifest.json"] {
                 #expect(listing.contains(name), "\(name) in \(listing)")
             }
-            #expect(TerminalDisplayTests.output("/bin/tar -xOf \(archive) tracks/\(id).gpx").contains("<name>Ridge</name>"))
+            #expect(TerminalDisplayTests.output("/bin/tar -xOf \(archive) gpx/\(id).gpx").contains("<name>Ridge</name>"))
         }
         let (refused, why) = end.finish(try end.spawn(["forget-all", "--data-dir", directory]))
         #expect(refused == 2 && why.contains("give --yes"))

@@ -1,0 +1,375 @@
+import Glibc
+import LodestoneCore
+import LodestoneOutputs
+
+/// Puts a checked backup (`CheckedBackup`) into a data directory, store by store as
+/// `BackupStores.all` says, every file written through `replaceFile` (whole, then renamed into
+/// place). `merge` never overwrites: an item already there is skipped, a different item under
+/// a taken id is kept under a new one. `replace` makes each store the archive's.
+public enum BackupRestore {
+    public enum Mode: String, Sendable { case merge, replace }
+
+    /// What an import did, item by item ("tracks/20260621-080000", "calibration/level",
+    /// "waypoints/Hut", "history.bin").
+    public struct Summary: Sendable, Equatable {
+        public var imported: [String] = []
+        public var renamed: [Renamed] = []
+        public var skipped: [Skipped] = []
+        public var removed: [String] = []
+        public init() {}
+
+        public struct Renamed: Sendable, Equatable { public var from: String, to: String }
+        public struct Skipped: Sendable, Equatable { public var item: String, reason: String }
+    }
+
+    /// A failure half-way (a full disk): what was done before it is in `summary`.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public var summary: Summary
+    }
+
+    public static func restore(_ backup: CheckedBackup, into dataDirectory: String, mode: Mode) throws(Failure) -> Summary {
+        var restorer = Restorer(backup: backup, directory: dataDirectory, mode: mode)
+        do {
+            for store in BackupStores.all where store.merge != .readableCopy && (!store.optional || backup.manifest.withTimetable) {
+                try restorer.restore(store)
+            }
+        } catch {
+            throw Failure(description: error.description, summary: restorer.summary)
+        }
+        return restorer.summary
+    }
+}
+
+/// One archive file of an item: its name in the store and where it is in the archive.
+private struct ArchivedFile {
+    var name: String
+    var entry: TarReader.Entry
+    var file: BackupManifest.File
+}
+
+private typealias Loader = (name: String, bytes: () throws(StorageError) -> [UInt8])
+
+private struct Restorer {
+    let backup: CheckedBackup
+    let directory: String
+    let mode: BackupRestore.Mode
+    var summary = BackupRestore.Summary()
+
+    init(backup: CheckedBackup, directory: String, mode: BackupRestore.Mode) {
+        (self.backup, self.directory, self.mode) = (backup, directory, mode)
+    }
+
+    /// The archive's items of a store, by id, in archive order.
+    func items(of store: BackupStore) -> [(id: String, files: [ArchivedFile])] {
+        var order: [String] = []
+        var byID: [String: [ArchivedFile]] = [:]
+        for (entry, file) in backup.files {
+            guard let located = BackupStores.locate(entry.name), located.store.path == store.path else { continue }
+            if byID[located.item] == nil { order.append(located.item) }
+            byID[located.item, default: []].append(ArchivedFile(name: located.name, entry: entry, file: file))
+        }
+        return order.map { ($0, byID[$0] ?? []) }
+    }
+
+    /// The folder holding an item's files in the data directory.
+    func folder(_ store: BackupStore, _ id: String) -> String {
+        switch store.shape {
+        case .file: return directory
+        case .items, .whole: return directory + "/" + store.path
+        case .folders: return directory + "/" + store.path + "/" + id
+        }
+    }
+
+    /// The files of an item already in the data directory, by name.
+    func localFiles(_ store: BackupStore, _ id: String) -> [String] {
+        switch store.shape {
+        case .file: return PersonalData.isRegularFile(directory + "/" + store.path) ? [store.path] : []
+        case .whole, .folders:
+            return directoryEntries(folder(store, id)).filter { PersonalData.isRegularFile(folder(store, id) + "/" + $0) }.sorted()
+        case .items:
+            return directoryEntries(folder(store, id)).filter { name in
+                BackupStores.locate(store.path + "/" + name).map { $0.item == id } ?? false
+            }.sorted()
+        }
+    }
+
+    func label(_ store: BackupStore, _ id: String) -> String {
+        store.shape == .file || store.shape == .whole ? store.path : store.path + "/" + id
+    }
+
+    func contents(_ file: ArchivedFile) throws(StorageError) -> [UInt8] {
+        try Self.contents(backup, file)
+    }
+
+    static func contents(_ backup: CheckedBackup, _ file: ArchivedFile) throws(StorageError) -> [UInt8] {
+        do { return try backup.contents(file.entry, file.file) } catch { throw StorageError(error.description) }
+    }
+
+    /// An item's files, each read from the archive only when wanted (one at a time).
+    func loaders(_ files: [ArchivedFile]) -> [Loader] {
+        let backup = backup
+        return files.map { file in (name: file.name, bytes: { () throws(StorageError) -> [UInt8] in try Self.contents(backup, file) }) }
+    }
+
+    /// The same, under a new id: names and the id member of JSON files changed to it.
+    func loaders(_ files: [ArchivedFile], from id: String, to candidate: String, idField: String?) -> [Loader] {
+        let backup = backup
+        return files.map { file in
+            (name: candidate + file.name.dropFirst(id.count),
+             bytes: { () throws(StorageError) -> [UInt8] in Self.renamingID(try Self.contents(backup, file), to: candidate, field: idField, name: file.name) })
+        }
+    }
+
+    /// Whether the item in the data directory is this one, file for file (read one at a time).
+    func same(_ store: BackupStore, _ id: String, as files: [Loader]) throws(StorageError) -> Bool {
+        let local = localFiles(store, id)
+        guard local.sorted() == files.map(\.name).sorted() else { return false }
+        for file in files {
+            guard let present = readFileBytes(folder(store, id) + "/" + file.name), try file.bytes() == present else { return false }
+        }
+        return true
+    }
+
+    func write(_ path: String, _ bytes: [UInt8]) throws(StorageError) {
+        let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        guard parent.isEmpty || makeDirectories(parent) else { throw StorageError("cannot create \(parent): \(String(cString: strerror(errno)))") }
+        do { try replaceFile(path, with: bytes) } catch { throw StorageError(error.description) }
+    }
+
+    mutating func restore(_ store: BackupStore) throws(StorageError) {
+        let items = items(of: store)
+        switch (store.merge, mode) {
+        case (.readableCopy, _): return
+        case (_, .replace): try replace(store, items)
+        case (.newID(let idField), .merge): for item in items { try mergeNewID(store, item, idField: idField) }
+        case (.keepPresent, .merge): for item in items { try mergeKeeping(store, item) }
+        case (.records, .merge): for item in items { try mergeRecords(store, item) }
+        case (.waypoints, .merge): for item in items { try mergeWaypoints(store, item) }
+        }
+    }
+
+    // MARK: merge
+
+    mutating func mergeNewID(_ store: BackupStore, _ item: (id: String, files: [ArchivedFile]), idField: String?) throws(StorageError) {
+        let archived = loaders(item.files)
+        if localFiles(store, item.id).isEmpty {
+            try writeItem(store, item.id, archived)
+            summary.imported.append(label(store, item.id))
+            return
+        }
+        if try same(store, item.id, as: archived) {
+            summary.skipped.append(.init(item: label(store, item.id), reason: "already there"))
+            return
+        }
+        if store.path == "tracks" && item.id == "recording" {
+            try fileRecording(item.files)
+            return
+        }
+        let archiveIDs = Set(items(of: store).map(\.id))
+        for number in 2...1000 {
+            let candidate = item.id + "-\(number)"
+            guard !archiveIDs.contains(candidate) else { continue }
+            let renamed = loaders(item.files, from: item.id, to: candidate, idField: idField)
+            if localFiles(store, candidate).isEmpty {
+                try writeItem(store, candidate, renamed)
+                summary.renamed.append(.init(from: label(store, item.id), to: label(store, candidate)))
+                return
+            }
+            if try same(store, candidate, as: renamed) {
+                summary.skipped.append(.init(item: label(store, item.id), reason: "already there as \(label(store, candidate))"))
+                return
+            }
+        }
+        summary.skipped.append(.init(item: label(store, item.id), reason: "no free id under \(item.id)-1000"))
+    }
+
+    /// A recording in the archive beside a different one in progress here: filed as a stopped
+    /// track under its own id (the one here goes on recording), unless that track is here.
+    mutating func fileRecording(_ files: [ArchivedFile]) throws(StorageError) {
+        guard let file = files.first(where: { $0.name == "recording.track" }) else { return }
+        let bytes = try contents(file)
+        let tracks = TrackStore(dataDirectory: directory)
+        for name in directoryEntries(tracks.directory) where name.hasSuffix(".track") && name != "recording.track" {
+            if PersonalData.regularFileSize(tracks.directory + "/" + name) == bytes.count, readFileBytes(tracks.directory + "/" + name) == bytes {
+                summary.skipped.append(.init(item: "tracks/recording", reason: "already there as tracks/\(name.dropLast(6))"))
+                return
+            }
+        }
+        let temporary = tracks.directory + "/recording.import-\(getpid()).track"
+        try write(temporary, bytes)
+        defer { unlink(temporary) }
+        guard let recording = TrackRecording(recovering: temporary), let filed = tracks.file(recording) else {
+            throw StorageError("cannot file the archive's recording in \(tracks.directory)")
+        }
+        summary.renamed.append(.init(from: "tracks/recording", to: "tracks/" + filed.id))
+    }
+
+    mutating func mergeKeeping(_ store: BackupStore, _ item: (id: String, files: [ArchivedFile])) throws(StorageError) {
+        let archived = loaders(item.files)
+        if localFiles(store, item.id).isEmpty {
+            try writeItem(store, item.id, archived)
+            summary.imported.append(label(store, item.id))
+        } else if try same(store, item.id, as: archived) {
+            summary.skipped.append(.init(item: label(store, item.id), reason: "already there"))
+        } else {
+            summary.skipped.append(.init(item: label(store, item.id), reason: "this device's own is kept (--replace takes the archive's)"))
+        }
+    }
+
+    mutating func mergeRecords(_ store: BackupStore, _ item: (id: String, files: [ArchivedFile])) throws(StorageError) {
+        guard let file = item.files.first else { return }
+        let path = directory + "/" + store.path
+        let incoming = try contents(file)
+        guard let present = readFileBytes(path) else {
+            try write(path, incoming)
+            summary.imported.append(store.path)
+            return
+        }
+        let here = RecordLog.parse(present).records
+        let known = Set(here.map { SHA256.hex($0) })
+        let added = RecordLog.parse(incoming).records.filter { !known.contains(SHA256.hex($0)) }
+        guard !added.isEmpty else {
+            summary.skipped.append(.init(item: store.path, reason: "already there"))
+            return
+        }
+        try write(path, (here + added).flatMap(RecordLog.framed))
+        summary.imported.append(store.path + " (\(added.count) records added)")
+    }
+
+    mutating func mergeWaypoints(_ store: BackupStore, _ item: (id: String, files: [ArchivedFile])) throws(StorageError) {
+        guard let file = item.files.first else { return }
+        let waypoints = WaypointStore(dataDirectory: directory)
+        let incoming = try contents(file)
+        guard fileExists(waypoints.path) else {
+            try write(waypoints.path, incoming)
+            summary.imported.append(store.path)
+            return
+        }
+        guard let json = try? JSONValue.parse(String(decoding: incoming, as: UTF8.self)), let list = json.arrayValue else {
+            summary.skipped.append(.init(item: store.path, reason: "the archive's waypoints cannot be read"))
+            return
+        }
+        let before = waypoints.load()
+        let result: WaypointStore.ImportSummary
+        do { result = try waypoints.importing(list.compactMap(WaypointStore.waypoint)) } catch { throw StorageError(error.description) }
+        // The import appends: what is new is after what was there, under its name or a new one.
+        let names = Set(list.compactMap { $0["name"]?.stringValue })
+        for waypoint in waypoints.load().dropFirst(before.count) {
+            if names.contains(waypoint.name) {
+                summary.imported.append("waypoints/" + waypoint.name)
+            } else if let open = waypoint.name.lastIndex(of: "("), open > waypoint.name.startIndex {
+                summary.renamed.append(.init(from: "waypoints/" + waypoint.name[..<waypoint.name.index(before: open)], to: "waypoints/" + waypoint.name))
+            }
+        }
+        if result.unchanged > 0 { summary.skipped.append(.init(item: "waypoints", reason: "\(result.unchanged) already there")) }
+    }
+
+    // MARK: replace
+
+    mutating func replace(_ store: BackupStore, _ items: [(id: String, files: [ArchivedFile])]) throws(StorageError) {
+        if store.shape == .whole {
+            try replaceWhole(store, items.first?.files ?? [])
+            return
+        }
+        for item in items {
+            let archived = loaders(item.files)
+            if try same(store, item.id, as: archived) {
+                summary.skipped.append(.init(item: label(store, item.id), reason: "already there"))
+                continue
+            }
+            let extra = Set(localFiles(store, item.id)).subtracting(archived.map(\.name))
+            try writeItem(store, item.id, archived)
+            for name in extra { unlink(folder(store, item.id) + "/" + name) }
+            summary.imported.append(label(store, item.id))
+        }
+        // What the archive does not hold goes: the store is now the archive's.
+        let kept = Set(items.map(\.id))
+        switch store.shape {
+        case .file:
+            if kept.isEmpty, PersonalData.isRegularFile(directory + "/" + store.path), unlink(directory + "/" + store.path) == 0 {
+                summary.removed.append(store.path)
+            }
+        case .items:
+            var gone = Set<String>()
+            for name in directoryEntries(folder(store, "")) {
+                guard let id = BackupStores.locate(store.path + "/" + name)?.item, !kept.contains(id) else { continue }
+                if unlink(folder(store, "") + "/" + name) == 0 { gone.insert(id) }
+            }
+            summary.removed += gone.sorted().map { label(store, $0) }
+        case .folders:
+            for id in directoryEntries(directory + "/" + store.path).sorted() where !kept.contains(id) && BackupStores.isSafeName(Substring(id)) {
+                removeTree(folder(store, id))
+                summary.removed.append(label(store, id))
+            }
+        case .whole: break
+        }
+    }
+
+    /// A whole folder (the timetable) is written beside the one in place and swapped in by
+    /// renames, so a reader finds the old one or the new one, never a mix.
+    mutating func replaceWhole(_ store: BackupStore, _ files: [ArchivedFile]) throws(StorageError) {
+        let target = directory + "/" + store.path
+        let archived = loaders(files)
+        if files.isEmpty {
+            if fileExists(target) {
+                removeTree(target)
+                summary.removed.append(store.path)
+            }
+            return
+        }
+        if try same(store, store.path, as: archived) {
+            summary.skipped.append(.init(item: store.path, reason: "already there"))
+            return
+        }
+        try writeWhole(store, archived)
+        summary.imported.append(store.path)
+    }
+
+    // MARK: writing
+
+    func writeItem(_ store: BackupStore, _ id: String, _ files: [Loader]) throws(StorageError) {
+        if store.shape == .whole {
+            try writeWhole(store, files)
+            return
+        }
+        // A track's summary goes last: a track without its summary is still listed (rebuilt),
+        // a summary without its track is not.
+        for file in files.sorted(by: { ($0.name.hasSuffix(".json") ? 1 : 0) < ($1.name.hasSuffix(".json") ? 1 : 0) }) {
+            try write(folder(store, id) + "/" + file.name, try file.bytes())
+        }
+    }
+
+    func writeWhole(_ store: BackupStore, _ files: [Loader]) throws(StorageError) {
+        let target = directory + "/" + store.path
+        let fresh = target + ".import-\(getpid())"
+        let old = target + ".replaced-\(getpid())"
+        removeTree(fresh)
+        do {
+            for file in files { try write(fresh + "/" + file.name, try file.bytes()) }
+        } catch {
+            removeTree(fresh)
+            throw error
+        }
+        let hadOne = fileExists(target)
+        guard !hadOne || rename(target, old) == 0 else {
+            removeTree(fresh)
+            throw StorageError("cannot move \(target) aside: \(String(cString: strerror(errno)))")
+        }
+        guard rename(fresh, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if hadOne { _ = rename(old, target) }
+            removeTree(fresh)
+            throw StorageError("cannot move the archive's \(store.path) into place: \(reason)")
+        }
+        if hadOne { removeTree(old) }
+    }
+
+    /// A renamed item's JSON file with its id member changed to the new id; other files as they are.
+    static func renamingID(_ bytes: [UInt8], to id: String, field: String?, name: String) -> [UInt8] {
+        guard let field, name.hasSuffix(".json"), let json = try? JSONValue.parse(String(decoding: bytes, as: UTF8.self)),
+              case .object(var members) = json, let index = members.firstIndex(where: { $0.0 == field }) else { return bytes }
+        members[index].1 = .string(id)
+        return Array((JSONValue.object(members).serialized + "\n").utf8)
+    }
+}
