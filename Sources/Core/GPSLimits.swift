@@ -1,7 +1,7 @@
 /// What a GPS receiver can physically report. Civil receivers stop giving fixes above 515 m/s
 /// (1,000 knots) or 18,000 m, the export limits they are built to, so a sentence beyond them
-/// (or with a course off the compass, or a dilution of precision that is not positive) is
-/// damaged or forged, whatever its checksum says.
+/// (or with a course off the compass, or a negative dilution of precision) is damaged or
+/// forged, whatever its checksum says. A DOP of 0 is a receiver's "none", kept out of the fix.
 public enum GPSLimits {
     /// Speed over ground, m/s.
     public static let speed: ClosedRange<Double> = 0...515
@@ -24,7 +24,7 @@ public enum ImpossibleGPSField: Sendable, Equatable {
         case .speed(let v): return "speed \(DecimalText.compact(v, 1)) m/s outside 0-515 m/s"
         case .altitude(let v): return "altitude \(DecimalText.compact(v, 1)) m outside -500-18000 m"
         case .course(let v): return "course \(DecimalText.compact(v, 1))° outside 0-360°"
-        case .dilution(let v): return "dilution of precision \(DecimalText.compact(v, 2)) not positive"
+        case .dilution(let v): return "dilution of precision \(DecimalText.compact(v, 2)) below 0"
         }
     }
 }

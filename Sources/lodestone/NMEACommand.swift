@@ -19,8 +19,8 @@ enum NMEACommand {
     what gpsd reports for the same receiver.
     Lines that are not valid sentences (bad checksum, truncated, binary) are counted and
     skipped, and so is a sentence with a field no receiver can report (a speed above
-    515 m/s, an altitude outside -500 to 18,000 m, a course outside 0-360, a DOP that is not
-    positive): it is dropped whole. The counts go to standard error at the end.
+    515 m/s, an altitude outside -500 to 18,000 m, a course outside 0-360, a negative DOP):
+    it is dropped whole. The counts go to standard error at the end.
 
     Example: lodestone nmea receiver.log | grep TPV
     """

@@ -3,7 +3,7 @@ import LodestoneDevices
 import Testing
 
 /// Fields no receiver can report (a speed above 515 m/s, an altitude outside -500 to 18,000 m,
-/// a course outside 0-360, a DOP that is not positive) drop their sentence whole, checksum or not.
+/// a course outside 0-360, a negative DOP) drop their sentence whole, checksum or not.
 @Suite struct NMEALimitsTests {
     func nmea(_ body: String) -> String {
         var checksum: UInt8 = 0
@@ -56,7 +56,7 @@ import Testing
             ("GPGGA,123519.00,4807.038,N,01131.000,E,1,08,0.9,-501,M,46.9,M,,", .altitude(-501)),
             ("GPGNS,123519.00,4807.038,N,01131.000,E,AA,08,0.9,18000.5,46.9,,", .altitude(18_000.5)),
             ("GPRMC,123519.00,A,4807.038,N,01131.000,E,1.0,360.1,230394,,", .course(360.1)),
-            ("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,0.0,2.1", .dilution(0)),
+            ("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,-0.5,2.1", .dilution(-0.5)),
             ("GPGGA,123519.00,4807.038,N,01131.000,E,1,08,-1.2,545.4,M,46.9,M,,", .dilution(-1.2)),
             ("PGRMZ,59100,f,3", .altitude(59_100 * 0.3048)),
         ]
@@ -72,6 +72,12 @@ import Testing
                   + nmea("GPGSA,A,1,,,,,,,,,,,,,,,")
                   + nmea("GPVTG,,T,,M,,N,,K,N"), &parser)
         #expect(parser.outOfLimits == 0 && parser.accepted == 4)
+        // A DOP of 0 is a receiver's "none" (haicom-305N in 2D, jl-micro, SkyTraq): the sentence
+        // stands, the fix carries no DOP.
+        var zero = NMEAParser()
+        _ = parse(nmea("GPGGA,123519.00,4807.038,N,01131.000,E,1,08,0.0,545.4,M,46.9,M,,")
+                  + nmea("GPGSA,A,2,05,12,30,,,,,,,,,,17.0,17.0,0.0"), &zero)
+        #expect(zero.outOfLimits == 0 && zero.fix.vdop.isNaN && zero.fix.hdop == 17, "\(zero.fix)")
         #expect(ImpossibleGPSField.speed(277_777.3).description == "speed 277777.3 m/s outside 0-515 m/s")
     }
 }

@@ -38,9 +38,11 @@ extension NMEAParser {
             if speed < GPSLimits.speed.lowerBound || speed > GPSLimits.speed.upperBound { return .speed(speed) }
             if altitude < GPSLimits.altitude.lowerBound || altitude > GPSLimits.altitude.upperBound { return .altitude(altitude) }
             if course < GPSLimits.course.lowerBound || course > GPSLimits.course.upperBound { return .course(course) }
-            if !(hdop > 0) && !hdop.isNaN { return .dilution(hdop) }
-            if !(pdop > 0) && !pdop.isNaN { return .dilution(pdop) }
-            if !(vdop > 0) && !vdop.isNaN { return .dilution(vdop) }
+            // A DOP of 0 is how many receivers say "none" (as others say 99.99): absent, not
+            // impossible; a negative one is neither.
+            if hdop < 0 { return .dilution(hdop) }
+            if pdop < 0 { return .dilution(pdop) }
+            if vdop < 0 { return .dilution(vdop) }
             return nil
         }
     }

@@ -171,9 +171,9 @@ public struct NMEAParser {
         fix.longitude = longitude
         let satellites = f.integer(7)
         fix.satellitesUsed = satellites ?? fix.satellitesUsed
-        // Receivers send 99.99 for a DOP they cannot give.
+        // Receivers send 99.99 (or 0) for a DOP they cannot give.
         let hdop = m.hdop
-        if hdop.isFinite && hdop < 99 { fix.hdop = hdop }
+        if hdop > 0 && hdop < 99 { fix.hdop = hdop }
         let altitude = m.altitude, separation = f.number(separationField)
         if altitude.isFinite { fix.altitudeMSL = altitude }
         if separation.isFinite { fix.geoidSeparation = separation }
@@ -228,9 +228,10 @@ public struct NMEAParser {
                 gsaUsed += 1
             }
         }
-        fix.pdop = m.pdop
-        fix.hdop = m.hdop
-        fix.vdop = m.vdop
+        // A DOP of 0 is the receiver's "none" (several send 0.0 without a fix, or for VDOP in 2D).
+        fix.pdop = m.pdop > 0 ? m.pdop : .nan
+        fix.hdop = m.hdop > 0 ? m.hdop : .nan
+        fix.vdop = m.vdop > 0 ? m.vdop : .nan
     }
 
     private mutating func applyGLL(_ f: NMEAFields) {
