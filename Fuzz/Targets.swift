@@ -4,8 +4,18 @@
 import Glibc
 
 enum FuzzTarget: String, CaseIterable {
-    case nmea, json, tle, timezone, recordlog, gpx, track, timetable, zip, w1, csv, backup
+    case nmea, json, tle, timezone, recordlog, gpx, track, timetable, zip, w1, csv, backup, board
 }
+
+/// A bus that is never used: it only names the drivers' generic parameter, to read their chip
+/// lists (what `SupportedChips` gives the program).
+final class UnusedBus: I2CBus {
+    func transfer(address: UInt8, write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer) throws(I2CError) {}
+}
+
+let boardChips: [ChipInfo] = MPU6050<UnusedBus>.chips + MPU9250<UnusedBus>.chips + LSM6DS<UnusedBus>.chips
+    + QMC5883L<UnusedBus>.chips + HMC5883L<UnusedBus>.chips + LIS3MDL<UnusedBus>.chips + AK8963<UnusedBus>.chips
+    + BMP280<UnusedBus>.chips + BMP3<UnusedBus>.chips + LPS22HB<UnusedBus>.chips + MS5611<UnusedBus>.chips
 
 let selectedTarget: FuzzTarget = {
     guard let name = getenv("FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
@@ -84,6 +94,11 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             for (entry, file) in backup.files.prefix(4) { _ = try? backup.contents(entry, file) }
         }
         _ = try? BackupManifest.parse(bytes)
+    case .board:
+        // A board file's text, read as `--board FILE` reads it.
+        if let board = try? BoardDescription.parse(text, file: "board.json", chips: boardChips) {
+            _ = board.imu.map { board.bus(of: $0) }
+        }
     }
     return 0
 }

@@ -14,6 +14,12 @@ Usage:
       broker listens on PORT, the board's on PORT2 (PORT + 1 when not given). The chain of
       state messages (each names its own seq and the one before) must arrive unbroken and in
       order at the central subscriber: delivery is at least once, duplicates are counted.
+  mqtt-check.py diskfull LODESTONE WORKDIR PORT
+      The broker away for a whole run in which the data directory's disk is full for 30 s
+      (from 10 s, `--fault disk-full@10`); then the broker back, a subscriber on it, and
+      Lodestone restarted without the fault. Every state message the first run published and
+      did not count as dropped must reach the subscriber: the chain starts at seq 1 and is
+      unbroken into the second run's messages.
 
 Prints one JSON line with the findings and "problems"; exits 1 when there are any.
 """
@@ -79,6 +85,7 @@ class Broker:
 class Device:
     def __init__(self, binary, workdir, port, device="boat1", interval=1, speed=1):
         self.binary, self.workdir, self.process, self.speed = binary, workdir, None, speed
+        self.extra = []
         self.config = os.path.join(workdir, "lodestone.json")
         with open(self.config, "w") as f:
             json.dump({"mqtt": {"broker": "127.0.0.1:%d" % port, "device": device, "interval": interval, "keepAlive": 5}}, f)
@@ -87,7 +94,7 @@ class Device:
     def start(self):
         self.process = subprocess.Popen([self.binary, "run", "--config", self.config, "--display", "none", "--speed", str(self.speed),
                                          "--socket", os.path.join(self.workdir, "lodestone.sock"),
-                                         "--data-dir", os.path.join(self.workdir, "data")],
+                                         "--data-dir", os.path.join(self.workdir, "data")] + self.extra,
                                         stdout=self.log, stderr=self.log)
 
     def stop(self, sig=signal.SIGTERM):
@@ -258,8 +265,56 @@ def discovery(binary, workdir, port):
     return found, problems
 
 
+def diskfull(binary, workdir, port):
+    one = Broker(broker(workdir, "broker", port))
+    device = Device(binary, workdir, port, device="hut")
+    found, problems = {}, []
+    try:
+        device.extra = ["--fault", "disk-full@10"]
+        device.start()
+        time.sleep(48)
+        # The outbox's own count of what it dropped, from HEALTH, before the stop.
+        status = subprocess.run([binary, "status", "--json", "--socket", os.path.join(workdir, "lodestone.sock")],
+                                capture_output=True, text=True).stdout
+        try:
+            mqtt_health = json.loads(status).get("mqtt", {})
+        except ValueError:
+            mqtt_health = {}
+        found["firstRun"] = mqtt_health
+        device.stop()
+        one.start()
+        subscriber = Subscriber(port, "lodestone/hut/#", "diskfull-%d" % os.getpid())
+        time.sleep(1)
+        device.extra = []
+        device.start()
+        time.sleep(12)
+        device.stop()
+        time.sleep(1)
+        subscriber.close()
+    finally:
+        device.stop()
+        one.stop()
+    with subscriber.lock:
+        messages = list(subscriber.messages)
+    states = [json.loads(p) for t, p, _ in messages if t == "lodestone/hut/state"]
+    found.update(chain(messages, "lodestone/hut/state"))
+    found["firstSeq"] = min((m["seq"] for m in states), default=None)
+    queued, dropped = mqtt_health.get("queued"), mqtt_health.get("dropped")
+    if queued is None:
+        problems.append("no HEALTH mqtt figures from the first run: %r" % status[:300])
+    elif dropped:
+        problems.append("the first run dropped %d messages; the check needs none dropped" % dropped)
+    if found["firstSeq"] != 1:
+        problems.append("the first state to arrive is seq %r, not 1: the run's first messages were lost" % found["firstSeq"])
+    if found["breaks"]:
+        problems.append("the state chain is broken (seq before, previous named, seq after): %s" % found["breaks"])
+    if queued is not None and found["states"] < queued:
+        problems.append("%d state messages arrived, fewer than the %d the first run held" % (found["states"], queued))
+    return found, problems
+
+
 def main():
-    if len(sys.argv) < 5 or sys.argv[1] not in ("discovery", "fleet"):
+    if len(sys.argv) < 5 or sys.argv[1] not in ("discovery", "fleet", "diskfull"):
         print(__doc__)
         return 2
     mode, binary, workdir = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -267,6 +322,8 @@ def main():
     os.makedirs(workdir, exist_ok=True)
     if mode == "fleet":
         found, problems = fleet(binary, workdir, ports, float(sys.argv[5]) if len(sys.argv) > 5 else 60)
+    elif mode == "diskfull":
+        found, problems = diskfull(binary, workdir, ports[0])
     else:
         found, problems = discovery(binary, workdir, ports[0])
     found["problems"] = problems

@@ -77,6 +77,9 @@ public struct NavigationState: Sendable {
     public var magnetometerHealth = SensorHealth.absent
     public var barometerHealth = SensorHealth.absent
     public var gpsHealth = SensorHealth.absent
+    /// GPS sentences dropped whole for a field beyond `GPSLimits`, and the last one's reason.
+    public var gpsRejected = 0
+    public var gpsRejectedReason: ImpossibleGPSField?
     public var healthChanged = SensorHealthChanges()
 
     public init() {}

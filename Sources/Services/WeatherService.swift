@@ -16,7 +16,6 @@ final class WeatherService {
     private(set) var reading: PressureTrend.Reading?
     /// How the reference was last set: "configured", "altitude", "gps".
     private(set) var reference = "configured"
-    private var pendingAltitude: Double?
     private var lastTime = Double.nan
 
     /// A fix is good enough to level the barometer with when it is 3D and the position's
@@ -30,12 +29,6 @@ final class WeatherService {
     func add(_ sample: PressureSample, time: Double, fix: GPSFix, confidence: Int, resting: Bool = false) {
         let pascal = sample.pressure
         guard pascal > 0, pascal.isFinite else { return }
-        if let known = pendingAltitude {
-            qnh = BarometricAltitude.seaLevelPressure(pressure: pascal, altitude: known) / 100
-            fusion = AltitudeFusion()
-            pendingAltitude = nil
-            reference = "altitude"
-        }
         station = pascal / 100
         temperature = sample.temperature
         humidity = sample.humidity ?? .nan
@@ -59,20 +52,45 @@ final class WeatherService {
         reading = nil
     }
 
-    /// `?BARO`: sets the reference from a pressure or a known altitude, then reports.
+    /// `?BARO`: sets the reference from a pressure or a known altitude, then reports the state
+    /// after the change. A known altitude is turned into a QNH with the newest station
+    /// pressure, and refused when that QNH is one no weather gives (the altitude is wrong, or
+    /// the pressure is not the air's): it would raise pressure alerts and bend every altitude.
     func handle(_ request: BaroRequest) -> Report {
         switch request {
         case .qnh(let hPa):
             qnh = hPa
             fusion = AltitudeFusion()
             reference = "configured"
+            settle()
         case .altitude(let metres):
-            pendingAltitude = metres
+            guard station.isFinite else { return .error("?BARO altitude needs a barometer reading: try again in a second") }
+            let implied = BarometricAltitude.seaLevelPressure(pressure: station * 100, altitude: metres) / 100
+            guard Self.qnhRange.contains(implied) else {
+                return .error("?BARO altitude \(DecimalText.compact(metres, 1)) m at \(DecimalText.compact(station, 1)) hPa implies a QNH of "
+                    + "\(DecimalText.compact(implied, 0)) hPa, outside \(Int(Self.qnhRange.lowerBound)) to \(Int(Self.qnhRange.upperBound)) hPa")
+            }
+            qnh = implied
+            fusion = AltitudeFusion()
             reference = "altitude"
+            settle()
         case .report:
             break
         }
         return .barometer(report())
+    }
+
+    /// The QNH a person or a known altitude may set, hPa: beyond the lowest and highest
+    /// sea-level pressures ever measured.
+    static let qnhRange = 850.0...1100.0
+
+    /// The altitudes and the sea-level pressure as the new reference gives them for the newest
+    /// station pressure, so the answer to a change already shows its effect.
+    private func settle() {
+        guard station.isFinite else { return }
+        barometric = BarometricAltitude.altitude(pressure: station * 100, reference: qnh * 100)
+        fused = barometric
+        seaLevel = BarometricAltitude.seaLevelPressure(pressure: station * 100, altitude: fused) / 100
     }
 
     /// BARO: the reference, altitudes, sea-level pressure and the trend.

@@ -8,6 +8,9 @@ import LodestoneCore
 /// done with (kind 2: acknowledged, or dropped as the oldest when the outbox is full); and,
 /// after a compaction, where each topic's chain of sequence numbers had got to (kind 3).
 /// Messages keep their order; the outbox holds at most `limit`, dropping the oldest (counted).
+/// A write that fails (a full card) leaves the messages in memory, still bounded by `limit`,
+/// and the disk is tried again every `diskRetryInterval`: once it takes writes, the file is
+/// rewritten with what waits, as a compaction writes it, and records go to it again.
 final class MQTTOutbox {
     struct Message: Equatable {
         var sequence: UInt64
@@ -34,6 +37,12 @@ final class MQTTOutbox {
     private(set) var delivered = 0
     /// The file is rewritten with only what waits once it grows past this.
     static let compactionBytes = 4 << 20
+    /// After a failed write, when to try the disk again (nil while the log takes writes, or
+    /// when it could not be opened at the start: then what the file holds was never read, and
+    /// rewriting it would lose it).
+    private var diskRetry: Double?
+    /// Seconds between tries of a disk that refused a write.
+    static let diskRetryInterval = 5.0
 
     init(path: String, limit: Int, now: Double) {
         self.path = path
@@ -70,6 +79,7 @@ final class MQTTOutbox {
 
     /// Adds a message at the end; the oldest goes when the outbox is full.
     func add(topic: String, payload: [UInt8], retain: Bool, now: Double) {
+        retryDisk(now: now)
         let message = Message(sequence: nextSequence, topic: topic, payload: payload, retain: retain)
         nextSequence += 1
         lastByTopic[topic] = message.sequence
@@ -114,13 +124,30 @@ final class MQTTOutbox {
         queue[head...].reduce(0) { $0 + $1.payload.count + $1.topic.utf8.count + 24 }
     }
 
-    func flush(now: Double) { log?.flush(now: now) }
+    func flush(now: Double) {
+        retryDisk(now: now)
+        log?.flush(now: now)
+    }
 
     private func write(_ record: [UInt8], now: Double) {
         guard let log else { return }
         do { try log.append(record, now: now) } catch {
-            Log.warning(error.description + ": MQTT messages wait in memory only from now on")
+            Log.warning(error.description + ": MQTT messages wait in memory (at most \(limit)) until the disk takes writes again")
             self.log = nil
+            diskRetry = now + Self.diskRetryInterval
+        }
+    }
+
+    /// Tries the disk again when a write failed and the retry is due: the file is rewritten with
+    /// what waits (the records written before the failure, and those that never were, are all
+    /// in memory) and reopened for appending.
+    func retryDisk(now: Double) {
+        guard let due = diskRetry, now >= due else { return }
+        if rewrite(now: now) {
+            diskRetry = nil
+            Log.info("\(path): the disk takes writes again; \(count) waiting MQTT messages written out")
+        } else {
+            diskRetry = now + Self.diskRetryInterval
         }
     }
 
@@ -133,16 +160,21 @@ final class MQTTOutbox {
 
     /// Rewrites the file with only the waiting messages and the topics' chains.
     private func compact(now: Double) {
+        guard !rewrite(now: now) else { return }
+        Log.warning("cannot compact \(path): it keeps growing until the next start")
+        log = try? RecordLog(path: path, now: now)
+    }
+
+    /// The file replaced by the waiting messages and the topics' chains, then opened for
+    /// appending; false (and no log) when the disk refused either.
+    private func rewrite(now: Double) -> Bool {
         var bytes: [UInt8] = []
         for (topic, sequence) in lastByTopic.sorted(by: { $0.value < $1.value }) { bytes += RecordLog.framed(Self.chain(topic, sequence)) }
         for message in queue[head...] { bytes += RecordLog.framed(Self.record(message)) }
         log = nil
-        guard writeFileAtomically(path, bytes) else {
-            Log.warning("cannot compact \(path): it keeps growing until the next start")
-            log = try? RecordLog(path: path, now: now)
-            return
-        }
+        guard writeFileAtomically(path, bytes) else { return false }
         log = try? RecordLog(path: path, now: now)
+        return log != nil
     }
 
     private func load(_ records: [[UInt8]]) {

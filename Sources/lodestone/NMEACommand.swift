@@ -18,7 +18,9 @@ enum NMEACommand {
     and Garmin's PGRMZ altitude. Each burst is merged as gpsd merges it, so the fixes match
     what gpsd reports for the same receiver.
     Lines that are not valid sentences (bad checksum, truncated, binary) are counted and
-    skipped; the counts go to standard error at the end.
+    skipped, and so is a sentence with a field no receiver can report (a speed above
+    515 m/s, an altitude outside -500 to 18,000 m, a course outside 0-360, a negative DOP):
+    it is dropped whole. The counts go to standard error at the end.
 
     Example: lodestone nmea receiver.log | grep TPV
     """
@@ -52,8 +54,10 @@ enum NMEACommand {
         }
         converter.finish { output += $0 + "\n" }
         writeOut(output)
+        let dropped = converter.parser.outOfLimits
+        let impossible = converter.parser.lastOutOfLimits.map { ", \(dropped) dropped for an impossible field (the last: \($0.description))" } ?? ""
         Log.info("\(converter.parser.accepted) sentences read, \(converter.parser.rejected) rejected, "
-                 + "\(converter.framer.garbled) garbled and \(converter.framer.overlong) overlong lines skipped")
+                 + "\(converter.framer.garbled) garbled and \(converter.framer.overlong) overlong lines skipped" + impossible)
         return 0
     }
 }

@@ -37,6 +37,9 @@ enum StatusCommand {
         if case .object(let problems)? = report["sensorErrors"] {
             for (name, value) in problems { out += "\n  \(name): \(value.stringValue ?? "?")" }
         }
+        if let rejected = report["gps"]?["rejected"]?.numberValue, rejected > 0 {
+            out += "\ngps: \(fixed(rejected, 0)) sentences rejected, the last for \(report["gps"]?["rejectedReason"]?.stringValue ?? "?")"
+        }
         if let loop = report["loop"] {
             out += "\nloop \(fixed(loop["rateHz"]?.numberValue ?? .nan, 0)) Hz: \(fixed(loop["ticks"]?.numberValue ?? .nan, 0)) ticks, "
                 + "\(fixed(loop["overruns"]?.numberValue ?? .nan, 0)) overruns, wake-up lateness p50 "

@@ -41,4 +41,13 @@ import Testing
         let result = Self.check("fleet", port: EndToEndTests.freePorts(2).map(String.init).joined(separator: ","), extra: "60")
         #expect(result.contains("exit=0") && result.contains("\"problems\": []") && result.contains("\"inOrder\": true"), "\(result.prefix(4000))")
     }
+
+    /// The broker away and the disk full for 30 s in the middle of the run, then a restart
+    /// with the broker back: every message the outbox held reaches the broker, the chain
+    /// unbroken from the first.
+    @Test func theOutboxComesBackToTheDiskAfterItFills() {
+        guard Self.ready else { return }
+        let result = Self.check("diskfull", port: "\(EndToEndTests.freePort())")
+        #expect(result.contains("exit=0") && result.contains("\"problems\": []"), "\(result.prefix(4000))")
+    }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import LodestoneCore
+import Synchronization
 @testable import LodestoneRuntime
 import Testing
 
@@ -77,5 +78,46 @@ import Testing
         let reopened = MQTTOutbox(path: path, limit: 10_000, now: 1)
         #expect(reopened.count == 2 && reopened.message(at: 0)?.sequence == 2999)
         #expect(reopened.previous(on: "b/state") == 3000 && reopened.upcoming == 3001)
+    }
+}
+
+/// A full disk in the middle of a run: the outbox keeps what it could not write in memory
+/// (bounded, the oldest dropped and counted), tries the disk again, and once it takes writes
+/// the file holds every message not dropped, so a restart sends them all.
+@Suite(.serialized) struct MQTTOutboxFullDiskTests {
+    final class Disk: Sendable {
+        let full = Atomic<Bool>(false)
+    }
+
+    @Test func theOutboxComesBackToTheDiskAfterItFills() throws {
+        let directory = "/tmp/lodestone-outbox-fulldisk-\(getpid())"
+        _ = TerminalDisplayTests.output("rm -rf \(directory)")
+        try #require(mkdir(directory, 0o700) == 0)
+        defer { _ = TerminalDisplayTests.output("rm -rf \(directory)") }
+        let path = directory + "/mqtt-outbox.rec"
+        let disk = Disk()
+        let fault = SimulatedDiskFull.install(directory: directory) { disk.full.load(ordering: .relaxed) }
+        defer { SimulatedDiskFull.remove(fault) }
+        var added = 0
+        var dropped = 0
+        do {
+            // One message a second with the broker away: 20 s, then 30 s of a full disk, then 20 s.
+            let outbox = MQTTOutbox(path: path, limit: 40, now: 0)
+            for second in 0..<70 {
+                disk.full.store(second >= 20 && second < 50, ordering: .relaxed)
+                outbox.add(topic: "hut/state", payload: Array("m\(second)".utf8), retain: false, now: Double(second))
+                added += 1
+                if second == 49 {
+                    #expect(outbox.count == 40 && outbox.dropped == 10, "held in memory, bounded: \(outbox.count), \(outbox.dropped) dropped")
+                }
+            }
+            dropped = outbox.dropped
+            #expect(outbox.count == 40)
+        }
+        let reopened = MQTTOutbox(path: path, limit: 40, now: 100)
+        let payloads = MQTTOutboxTests.payloads(reopened)
+        #expect(payloads.count == added - dropped, "every message not dropped came back: \(payloads.count) of \(added - dropped)")
+        #expect(payloads == (30..<70).map { "m\($0)" }, "\(payloads)")
+        #expect(reopened.upcoming == 71 && reopened.previous(on: "hut/state") == 70, "the chain carries on")
     }
 }

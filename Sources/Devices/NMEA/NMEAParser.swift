@@ -17,8 +17,13 @@ public struct NMEAParser {
     public private(set) var fix = GPSFix()
     /// The last cycle completed.
     private var finished = GPSFix()
+    /// Sentences that are not NMEA (a bad checksum, a broken frame).
     public private(set) var rejected = 0
     public private(set) var accepted = 0
+    /// Sentences with a valid checksum dropped whole for a field beyond `GPSLimits`, and the
+    /// last one's reason.
+    public private(set) var outOfLimits = 0
+    public private(set) var lastOutOfLimits: ImpossibleGPSField?
     /// The satellites of the last complete GSV cycle; `skyCycles` counts completed cycles.
     public let sky = SatelliteView()
     public private(set) var skyCycles = 0
@@ -53,8 +58,15 @@ public struct NMEAParser {
             rejected += 1
             return nil
         }
-        accepted += 1
         let type = fields.sentenceType
+        // The limited fields are read once, before the sentence touches the cycle or the fix.
+        let measured = Measured(fields, type: type)
+        if let impossible = measured.impossible {
+            outOfLimits += 1
+            lastOutOfLimits = impossible
+            return nil
+        }
+        accepted += 1
         // Whether this sentence completed a cycle, whose fix is then in `finished`: a flag and
         // a kept fix rather than an optional one, which would be copied at every step.
         var completed = false
@@ -82,16 +94,16 @@ public struct NMEAParser {
             }
         }
         switch type {
-        case Self.gga: applyGGA(fields)
-        case Self.rmc: applyRMC(fields)
-        case Self.gsa: applyGSA(fields)
+        case Self.gga: applyGGA(fields, measured)
+        case Self.rmc: applyRMC(fields, measured)
+        case Self.gsa: applyGSA(fields, measured)
         case Self.gsv: applyGSV(fields)
-        case Self.vtg: applyVTG(fields)
+        case Self.vtg: applyVTG(measured)
         case Self.gll: applyGLL(fields)
-        case Self.gns: applyGNS(fields)
+        case Self.gns: applyGNS(fields, measured)
         case Self.zda: applyZDA(fields)
         case Self.gst: applyGST(fields)
-        case Self.rmz where fields.isProprietary("GRMZ"): applyPGRMZ(fields)
+        case Self.rmz where fields.isProprietary("GRMZ"): applyPGRMZ(fields, measured)
         default: break
         }
         fix.received = received
@@ -152,17 +164,17 @@ public struct NMEAParser {
     /// or a GNS after a GGA: the last one wins, as in gpsd); an empty field takes nothing
     /// away. Its vote: no position is no fix; fewer than three satellites is no fix (a
     /// position held, not solved); a height from four or more is 3D; otherwise 2D.
-    private mutating func applyPosition(_ f: NMEAFields, separationField: Int) {
+    private mutating func applyPosition(_ f: NMEAFields, _ m: Measured, separationField: Int) {
         let latitude = f.coordinate(2, hemisphere: 3), longitude = f.coordinate(4, hemisphere: 5)
         guard latitude.isFinite && longitude.isFinite else { return vote(.noFix) }
         fix.latitude = latitude
         fix.longitude = longitude
         let satellites = f.integer(7)
         fix.satellitesUsed = satellites ?? fix.satellitesUsed
-        // Receivers send 99.99 for a DOP they cannot give.
-        let hdop = f.number(8)
-        if hdop.isFinite && hdop < 99 { fix.hdop = hdop }
-        let altitude = f.number(9), separation = f.number(separationField)
+        // Receivers send 99.99 (or 0) for a DOP they cannot give.
+        let hdop = m.hdop
+        if hdop > 0 && hdop < 99 { fix.hdop = hdop }
+        let altitude = m.altitude, separation = f.number(separationField)
         if altitude.isFinite { fix.altitudeMSL = altitude }
         if separation.isFinite { fix.geoidSeparation = separation }
         if fix.altitudeMSL.isFinite && fix.geoidSeparation.isFinite {
@@ -178,14 +190,14 @@ public struct NMEAParser {
         vote(fix.altitudeMSL.isFinite || lastHadAltitude || gsaUsed > 3 || lastMode == .threeD ? .threeD : .twoD)
     }
 
-    private mutating func applyGGA(_ f: NMEAFields) {
+    private mutating func applyGGA(_ f: NMEAFields, _ m: Measured) {
         // Quality 0 is "no fix"; some receivers leave the field empty with a position, which
         // counts as a fix of unknown kind (gpsd does the same).
         if f.integer(6) == 0 { return vote(.noFix) }
-        applyPosition(f, separationField: 11)
+        applyPosition(f, m, separationField: 11)
     }
 
-    private mutating func applyRMC(_ f: NMEAFields) {
+    private mutating func applyRMC(_ f: NMEAFields, _ m: Measured) {
         dayNumber = f.date(9) ?? dayNumber
         // A is valid; some receivers write D (differential) there too; V or nothing is void.
         let status = f.character(2)
@@ -197,13 +209,12 @@ public struct NMEAParser {
             fix.latitude = latitude
             fix.longitude = longitude
         }
-        let knots = f.number(7)
-        if knots.isFinite { fix.speed = knots * 1852 / 3600 }
-        fix.course = f.number(8)
+        if m.speed.isFinite { fix.speed = m.speed }
+        fix.course = m.course
         if fix.latitude.isFinite { voteWithoutHeight() }
     }
 
-    private mutating func applyGSA(_ f: NMEAFields) {
+    private mutating func applyGSA(_ f: NMEAFields, _ m: Measured) {
         if let mode = f.integer(2), let said = FixMode(rawValue: mode), (1...3).contains(mode) { vote(said) }
         // One GSA per constellation in a cycle: the used list restarts with the cycle's first.
         if gsaTalkers == 0 {
@@ -217,9 +228,10 @@ public struct NMEAParser {
                 gsaUsed += 1
             }
         }
-        fix.pdop = f.number(15)
-        fix.hdop = f.number(16)
-        fix.vdop = f.number(17)
+        // A DOP of 0 is the receiver's "none" (several send 0.0 without a fix, or for VDOP in 2D).
+        fix.pdop = m.pdop > 0 ? m.pdop : .nan
+        fix.hdop = m.hdop > 0 ? m.hdop : .nan
+        fix.vdop = m.vdop > 0 ? m.vdop : .nan
     }
 
     private mutating func applyGLL(_ f: NMEAFields) {
@@ -234,23 +246,21 @@ public struct NMEAParser {
     }
 
     /// GNS: the multi-constellation GGA, with a mode letter per system instead of a quality.
-    private mutating func applyGNS(_ f: NMEAFields) {
+    private mutating func applyGNS(_ f: NMEAFields, _ m: Measured) {
         let modes = f.character(6)
         guard modes != 0, modes != UInt8(ascii: "N") else { return vote(.noFix) }
         // NMEA 4.1's navigational status: U (unsafe) or V (not valid) gives no position.
         let status = f.character(13)
         guard status != UInt8(ascii: "U"), status != UInt8(ascii: "V") else { return }
-        applyPosition(f, separationField: 10)
+        applyPosition(f, m, separationField: 10)
     }
 
     /// PGRMZ (Garmin): the altitude in whole feet above mean sea level, and the fix's
     /// dimension (1 none, 2 2D, 3 3D). Receivers that send it give the barometer-aided or
     /// smoothed height the unit shows, so it stands over GGA's for the cycle, as gpsd reports.
-    private mutating func applyPGRMZ(_ f: NMEAFields) {
-        guard f.character(2) == UInt8(ascii: "f") || f.character(2) == UInt8(ascii: "F") else { return }
-        let feet = f.number(1)
-        guard feet.isFinite, abs(feet) < 100_000 else { return }
-        fix.altitudeMSL = feet.rounded(.towardZero) * 0.3048
+    private mutating func applyPGRMZ(_ f: NMEAFields, _ m: Measured) {
+        guard f.character(2) == UInt8(ascii: "f") || f.character(2) == UInt8(ascii: "F"), m.altitude.isFinite else { return }
+        fix.altitudeMSL = m.altitude
         if fix.geoidSeparation.isFinite { fix.altitudeHAE = fix.altitudeMSL + fix.geoidSeparation }
         if let dimension = f.integer(3), let said = FixMode(rawValue: dimension), (1...3).contains(dimension) { vote(said) }
     }
@@ -297,10 +307,8 @@ public struct NMEAParser {
         }
     }
 
-    private mutating func applyVTG(_ f: NMEAFields) {
-        let course = f.number(1)
-        if course.isFinite { fix.course = course }
-        let kmh = f.number(7)
-        if kmh.isFinite { fix.speed = kmh / 3.6 }
+    private mutating func applyVTG(_ m: Measured) {
+        if m.course.isFinite { fix.course = m.course }
+        if m.speed.isFinite { fix.speed = m.speed }
     }
 }

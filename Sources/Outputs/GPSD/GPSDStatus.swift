@@ -30,6 +30,13 @@ extension GPSDReports {
         if let time = times.barometer { w.time("barometer", time) }
         if let time = times.gps { w.time("gps", time) }
         w.endObject()
+        // GPS sentences dropped whole for a field no receiver can report (Lodestone).
+        if state.gpsHealth != .absent {
+            w.beginObject("gps")
+            w.integer("rejected", state.gpsRejected)
+            if let reason = state.gpsRejectedReason { w.string("rejectedReason", reason.description) }
+            w.endObject()
+        }
         if let storage = report.storage { w.string("storage", storage) }
         // The station's parts here, not in DEVICES: gpsd's client library takes at most four
         // devices there and refuses the whole report beyond them.

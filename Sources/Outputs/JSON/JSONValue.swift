@@ -1,9 +1,13 @@
+import LodestoneCore
+
 /// A parsed JSON value, for requests from socket clients and for configuration files.
 /// The parser is strict (RFC 8259), bounded in depth, and reports where it stopped.
 public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
-    case number(Double)
+    /// A number, and the text it was read from when it was read (so a message refusing it
+    /// can quote it as written: "1e308", not the digits of the Double).
+    case number(Double, written: String? = nil)
     case string(String)
     case array([JSONValue])
     /// Keys in file order, so error messages and validation can follow the file.
@@ -13,7 +17,7 @@ public enum JSONValue: Equatable, Sendable {
         switch (a, b) {
         case (.null, .null): return true
         case (.bool(let x), .bool(let y)): return x == y
-        case (.number(let x), .number(let y)): return x == y
+        case (.number(let x, _), .number(let y, _)): return x == y
         case (.string(let x), .string(let y)): return x == y
         case (.array(let x), .array(let y)): return x == y
         case (.object(let x), .object(let y)):
@@ -27,7 +31,7 @@ public enum JSONValue: Equatable, Sendable {
         return members.last { $0.0 == key }?.1
     }
 
-    public var numberValue: Double? { if case .number(let n) = self { return n }; return nil }
+    public var numberValue: Double? { if case .number(let n, _) = self { return n }; return nil }
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
     public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
@@ -90,7 +94,9 @@ struct JSONParser {
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
-        default: return .number(try number())
+        default:
+            let (value, text) = try number()
+            return .number(value, written: text)
         }
     }
 
@@ -180,7 +186,7 @@ struct JSONParser {
         throw error("unterminated string")
     }
 
-    mutating func number() throws(JSONParseError) -> Double {
+    mutating func number() throws(JSONParseError) -> (Double, String) {
         let start = index
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
         while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index])
@@ -194,17 +200,29 @@ struct JSONParser {
             index = start
             throw error(text.isEmpty ? "unexpected character" : "'\(text)' is not a number")
         }
-        return value
+        return (value, text)
     }
 }
 
 extension JSONValue {
+    /// The value for a message that refuses it: a number as it was written ("1e308", "-0.0",
+    /// "1E+5"), or in its shortest form when it was not read from text; text in quotes; else
+    /// what kind of value it is.
+    public var asWritten: String {
+        switch self {
+        case .number(let n, let written): return written ?? DecimalText.compact(n, 6)
+        case .string(let s): return "\"\(s)\""
+        case .bool(let b): return b ? "true" : "false"
+        default: return kind
+        }
+    }
+
     /// The value as JSON text again (members in their order), for files edited in place.
     public var serialized: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
-        case .number(let n): return n.isFinite ? (n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(describing: n)) : "null"
+        case .number(let n, _): return n.isFinite ? (n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(describing: n)) : "null"
         case .string(let s): return JSONObjectWriter.quoted(s)
         case .array(let items): return "[" + items.map(\.serialized).joined(separator: ",") + "]"
         case .object(let members): return "{" + members.map { JSONObjectWriter.quoted($0.0) + ":" + $0.1.serialized }.joined(separator: ",") + "}"

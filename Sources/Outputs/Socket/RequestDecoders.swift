@@ -22,7 +22,7 @@ struct RequestFields {
         guard let value = json?[key] else { return nil }
         guard let number = value.numberValue, range.contains(number) else {
             throw RequestError("?\(request) \(key) must be a number from \(DecimalText.format(range.lowerBound, 1)) to "
-                + "\(DecimalText.format(range.upperBound, 1))\(unit.isEmpty ? "" : " " + unit)")
+                + "\(DecimalText.format(range.upperBound, 1))\(unit.isEmpty ? "" : " " + unit), not \(value.asWritten)")
         }
         return number
     }
@@ -60,7 +60,7 @@ extension LockRequest {
     public static func decode(_ json: JSONValue?) throws(RequestError) -> LockRequest {
         guard let value = json?["bearing"] else { return LockRequest(bearing: nil) }
         guard let bearing = value.numberValue, (0...360).contains(bearing) else {
-            throw RequestError("?LOCK bearing must be a number of degrees from 0 to 360")
+            throw RequestError("?LOCK bearing must be a number of degrees from 0 to 360, not \(value.asWritten)")
         }
         return LockRequest(bearing: Angle.heading(bearing))
     }
@@ -129,13 +129,13 @@ extension BaroRequest {
     public static func decode(_ json: JSONValue?) throws(RequestError) -> BaroRequest {
         if let value = json?["qnh"] {
             guard let hPa = value.numberValue, (850...1100).contains(hPa) else {
-                throw RequestError("?BARO qnh must be a pressure in hPa from 850 to 1100")
+                throw RequestError("?BARO qnh must be a pressure in hPa from 850 to 1100, not \(value.asWritten)")
             }
             return .qnh(hPa)
         }
         if let value = json?["altitude"] {
             guard let metres = value.numberValue, (-500...9000).contains(metres) else {
-                throw RequestError("?BARO altitude must be metres from -500 to 9000")
+                throw RequestError("?BARO altitude must be metres from -500 to 9000, not \(value.asWritten)")
             }
             return .altitude(metres)
         }
@@ -155,7 +155,7 @@ extension AlertRuleChange {
                 return try fields.number(key, in: range, unit: unit)
             } catch {
                 throw RequestError("?ALERT \(key) for \(name) must be a number from \(DecimalText.format(range.lowerBound, 1)) to "
-                    + "\(DecimalText.format(range.upperBound, 1)) \(unit)")
+                    + "\(DecimalText.format(range.upperBound, 1)) \(unit), not \(json[key]?.asWritten ?? "?")")
             }
         }
         return AlertRuleChange(kind: kind, enabled: try fields.flag("enabled"),

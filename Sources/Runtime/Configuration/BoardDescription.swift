@@ -88,17 +88,10 @@ public struct BoardDescription: Sendable, Equatable {
     /// The bus a chip is on.
     public func bus(of chip: Chip) -> String { chip.bus ?? i2c }
 
-    /// Reads and validates a board file. The error names the file, the field and what is wrong.
-    public static func load(file path: String) throws(ConfigurationError) -> BoardDescription {
-        let text: String
-        do { text = try readTextFile(path) } catch {
-            throw ConfigurationError(file: path, key: nil, problem: error.description + "; give --board sim or the path of a board file (see boards/)", what: "board file")
-        }
-        return try parse(text, file: path)
-    }
-
-    public static func parse(_ text: String, file path: String) throws(ConfigurationError) -> BoardDescription {
-        let reader = BoardFileReader(file: path)
+    /// A board file's text, naming chips from `chips`. The error names the file, the field and
+    /// what is wrong.
+    public static func parse(_ text: String, file path: String, chips: [ChipInfo]) throws(ConfigurationError) -> BoardDescription {
+        let reader = BoardFileReader(file: path, chips: chips)
         let root: JSONValue
         do { root = try JSONValue.parse(text) } catch {
             throw reader.error(nil, "not valid JSON: \(error.description)")

@@ -399,34 +399,3 @@ public struct Configuration: Sendable, Equatable {
 
     public static let defaultConfigurationFile = "/etc/lodestone/lodestone.json"
 }
-
-func describe(_ value: JSONValue) -> String {
-    switch value {
-    case .string(let s): return "\"\(s)\""
-    case .number(let n): return fixed(n, 6)
-    case .bool(let b): return b ? "true" : "false"
-    default: return value.kind
-    }
-}
-
-/// A configuration problem: which file, which key and what is wrong.
-public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
-    public var file: String?
-    public var key: String?
-    public var problem: String
-    /// What kind of file it is: "configuration" or "board file".
-    public var what: String
-
-    public init(file: String?, key: String?, problem: String, what: String = "configuration") {
-        self.file = file
-        self.key = key
-        self.problem = problem
-        self.what = what
-    }
-
-    public var description: String {
-        var where_ = file.map { "\(what) \($0)" } ?? "settings"
-        if let key { where_ += ": '\(key)'" }
-        return where_ + ": " + problem
-    }
-}

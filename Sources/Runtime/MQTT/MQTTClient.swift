@@ -72,6 +72,8 @@ final class MQTTClient {
     /// Connects, reads, writes, pings and sends from the outbox as far as the socket allows.
     func service() {
         let now = self.now
+        // A disk that refused the outbox's writes is tried again even while nothing new comes.
+        outbox.retryDisk(now: now)
         switch phase {
         case .waiting(let until):
             if now >= until { start(now) }

@@ -199,8 +199,15 @@ public final class SensorPipeline: @unchecked Sendable {
             if count == 0 { break }
             lastByteTime = now
             framer.feed(UnsafeRawBufferPointer(rebasing: serialBuffer[0..<count])) { sentence in
-                sentenceRing.push(RawSentence(sentence))
+                let dropped = parser.outOfLimits
                 if let fix = parser.parse(sentence, received: now) { publish(fix, at: now) }
+                // A sentence dropped for an impossible field is not passed on raw either.
+                if parser.outOfLimits == dropped {
+                    sentenceRing.push(RawSentence(sentence))
+                } else {
+                    current.gpsRejected = parser.outOfLimits
+                    current.gpsRejectedReason = parser.lastOutOfLimits
+                }
                 if parser.skyCycles != skyCycles {
                     skyCycles = parser.skyCycles
                     let sky = parser.sky, fix = parser.fix

@@ -12,6 +12,10 @@ enum HealthPage {
                 // Why, in the words that say what to do.
                 if health == .degraded, let problem { page.line("  " + problem, ink: .warning) }
             }
+            // Sentences dropped for a field no receiver can report, as HEALTH counts them.
+            if state.gpsRejected > 0 {
+                page.line("  \(state.gpsRejected) GPS sentences rejected, the last: \(state.gpsRejectedReason?.description ?? "?")", ink: .warning)
+            }
             page.field("Clients", "\(model.health.clients)", labelWidth: 13)
             if let profile = model.health.profile { page.field("Sampling", profile + " profile", labelWidth: 13) }
             if let loop = model.health.loop {

@@ -1,0 +1,49 @@
+import LodestoneCore
+
+extension NMEAParser {
+    /// The fields of one sentence that `GPSLimits` holds, in SI units (NaN where the sentence
+    /// has none): read once, checked, then applied, so a sentence is dropped whole before any
+    /// of it reaches the fix and no field is parsed twice.
+    struct Measured {
+        var speed = Double.nan, course = Double.nan, altitude = Double.nan
+        var hdop = Double.nan, pdop = Double.nan, vdop = Double.nan
+
+        @inline(__always)
+        init(_ f: NMEAFields, type: UInt32) {
+            switch type {
+            case NMEAParser.gga, NMEAParser.gns:
+                hdop = f.number(8)
+                altitude = f.number(9)
+            case NMEAParser.rmc:
+                speed = f.number(7) * 1852 / 3600
+                course = f.number(8)
+            case NMEAParser.vtg:
+                course = f.number(1)
+                speed = f.number(7) / 3.6
+            case NMEAParser.gsa:
+                pdop = f.number(15)
+                hdop = f.number(16)
+                vdop = f.number(17)
+            case NMEAParser.rmz where f.isProprietary("GRMZ"):
+                // PGRMZ: whole feet above mean sea level.
+                altitude = f.number(1).rounded(.towardZero) * 0.3048
+            default:
+                break
+            }
+        }
+
+        /// The first field beyond what a receiver can report, or nil (an absent field is fine:
+        /// every comparison with NaN is false).
+        var impossible: ImpossibleGPSField? {
+            if speed < GPSLimits.speed.lowerBound || speed > GPSLimits.speed.upperBound { return .speed(speed) }
+            if altitude < GPSLimits.altitude.lowerBound || altitude > GPSLimits.altitude.upperBound { return .altitude(altitude) }
+            if course < GPSLimits.course.lowerBound || course > GPSLimits.course.upperBound { return .course(course) }
+            // A DOP of 0 is how many receivers say "none" (as others say 99.99): absent, not
+            // impossible; a negative one is neither.
+            if hdop < 0 { return .dilution(hdop) }
+            if pdop < 0 { return .dilution(pdop) }
+            if vdop < 0 { return .dilution(vdop) }
+            return nil
+        }
+    }
+}
