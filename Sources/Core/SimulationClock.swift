@@ -19,6 +19,11 @@ import Synchronization
 /// a follower waits for until the follower has acted on it. Without that, a follower the host
 /// kept off the CPU for 25 ms would, at 120x, leave the device three seconds without a fix
 /// that the world meant to send: an outage of the machine, not of the trip.
+///
+/// A thread that acts on the trip's time but waits on something else (the output thread on
+/// its sockets, the referee's client on its connection) takes a follower clock too and says
+/// with `hold(at:)` how far time may run before it looks again: a stall of that thread then
+/// pauses the trip instead of skipping a stretch of it.
 public final class SimulationClock: MonotonicClock, @unchecked Sendable {
     public var speed: Double { timeline.speed }
     /// The same time, for the thread that drives it: sleeping moves time forward.
@@ -44,6 +49,13 @@ public final class SimulationClock: MonotonicClock, @unchecked Sendable {
     /// reads time as any other thread does.
     public func follower() -> SimulationClock? {
         timeline.claimSlot().map { SimulationClock(timeline, drives: false, slot: $0) }
+    }
+
+    /// Time may reach `instant` but not pass it until this follower holds again, sleeps, or
+    /// leaves. For a follower that waits on something other than this clock (a socket) and
+    /// so never sleeps on it. Does nothing on a clock that is not a follower's.
+    public func hold(at instant: MonotonicNanoseconds) {
+        if let slot { timeline.setGate(slot, instant) }
     }
 
     /// The follower is done: time no longer waits for it.

@@ -96,11 +96,15 @@ final class CompassService {
     /// motion instead of figure-8s.
     var calibratesBySwing: Bool { guided.map { $0.mode == .swing } ?? (use == .boat) }
 
-    func cancelGuided() {
-        guard guided != nil else { return }
+    /// Ends a guided session without a result; `reason` is the EVENT's message. Returns
+    /// whether a session was running.
+    @discardableResult
+    func cancelGuided(_ reason: String = "calibration cancelled") -> Bool {
+        guard guided != nil else { return false }
         guided = nil
         swingTurned = nil
-        events.append(event(status: status, detail: "calibration cancelled"))
+        events.append(event(status: status, detail: reason))
+        return true
     }
 
     /// Periodic work; returns EVENTs to publish.

@@ -42,6 +42,31 @@ import Testing
         #expect(seen.allSatisfy { $0 == 0 }, "world time passed the follower's instants by \(seen) ns")
     }
 
+    /// A follower that waits on something other than the clock (a socket) holds time where it
+    /// says: the driver, racing ahead, stops at that instant however long the follower takes
+    /// to look again, moves on only as far as the next hold, and runs free once it has left.
+    @Test func aHoldStopsTimeUntilMovedOn() throws {
+        let clock = SimulationClock(speed: 1e9)
+        let pacer = clock.pacer
+        let holder = try #require(clock.follower())
+        let start = clock.now()
+        holder.hold(at: start + 100_000_000)
+        let driver = LoopThread()
+        driver.start(name: "driver") { pacer.sleep(until: start + 10_000_000_000) }
+        /// Time once it has stopped moving (or after a second of waiting for it to get to `instant`).
+        func settled(at instant: MonotonicNanoseconds) -> MonotonicNanoseconds {
+            for _ in 0..<1000 where clock.now() < instant { usleep(1000) }
+            usleep(50_000)
+            return clock.now()
+        }
+        #expect(settled(at: start + 100_000_000) == start + 100_000_000, "time passed the hold")
+        holder.hold(at: start + 200_000_000)
+        #expect(settled(at: start + 200_000_000) == start + 200_000_000, "time passed the moved hold")
+        holder.leave()
+        driver.join()
+        #expect(clock.now() == start + 10_000_000_000)
+    }
+
     /// A follower that has left no longer holds time, and a clock without followers is not held.
     @Test func aFollowerThatLeftHoldsNothing() {
         let clock = SimulationClock(speed: 1e9)

@@ -67,4 +67,60 @@ import Testing
         #expect(!output.contains("point the"), "a swing is not guided as a figure-8: \(output)")
         #expect(events.last?["status"]?.stringValue == "good", "\(output)")
     }
+
+    /// A guided calibration whose client goes away (here `lodestone calibrate mag` interrupted
+    /// with SIGINT, as Ctrl-C does: the socket closes) ends at once, and the sampling rates it
+    /// raised to walking come back down: the device does not stay "inProgress" at walking rates
+    /// until the session's three-minute limit.
+    @Test func anInterruptedCalibrationEndsAndTheRatesReturn() throws {
+        let end = EndToEndTests()
+        let data = "/tmp/lodestone-e2e-calgone-\(getpid())"
+        let socket = data + ".sock"
+        defer { removeTree(data) }
+        let run = try end.spawn(["run", "--scenario", "still", "--duration", "90", "--socket", socket, "--display", "none",
+                                 "--data-dir", data])
+        defer {
+            kill(run.pid, SIGTERM)
+            _ = end.finish(run)
+        }
+        let watcher = try #require(end.connect(socket, to: run))
+        watcher.send(#"?WATCH={"enable":true,"json":true};"#)
+        func profile(_ report: JSONValue) -> String? { report["class"]?.stringValue == "HEALTH" ? report["profile"]?.stringValue : nil }
+        func calibration(_ report: JSONValue) -> String? {
+            report["class"]?.stringValue == "EVENT" && report["event"]?.stringValue == "calibration" ? report["status"]?.stringValue : nil
+        }
+        // Lying on the table: the still profile's rates.
+        _ = try #require(Self.report(on: watcher, within: 20) { profile($0) == "still" }, "never at the still profile")
+        let calibrate = try end.spawn(["calibrate", "mag", "--socket", socket, "--json"])
+        _ = try #require(Self.report(on: watcher, within: 10) { calibration($0) == "inProgress" }, "the calibration never started")
+        _ = try #require(Self.report(on: watcher, within: 10) { profile($0) == "walking" }, "the calibration did not raise the rates")
+        kill(calibrate.pid, SIGINT)
+        _ = end.finish(calibrate)
+        let clock = SystemMonotonicClock()
+        let gone = clock.now()
+        let ended = Self.report(on: watcher, within: 10) { calibration($0).map { $0 != "inProgress" } ?? false }
+        let endedAfter = Double(clock.now() - gone) / 1e9
+        #expect(ended?["message"]?.stringValue?.contains("went away") == true, "\(String(describing: ended))")
+        #expect(ended != nil && endedAfter <= 5, "the session ended \(endedAfter) s after its client went")
+        let lowered = Self.report(on: watcher, within: 15) { profile($0) == "still" }
+        let loweredAfter = Double(clock.now() - gone) / 1e9
+        #expect(lowered != nil && loweredAfter <= 10, "the rates came back \(loweredAfter) s after the client went")
+    }
+
+    /// Reads `client`'s reports (asking for HEALTH four times a second) until one is `wanted`,
+    /// for up to `seconds`.
+    static func report(on client: ReportClient, within seconds: Double, _ wanted: (JSONValue) -> Bool) -> JSONValue? {
+        let clock = SystemMonotonicClock()
+        let deadline = clock.now() + UInt64(seconds * 1e9)
+        var nextQuestion: MonotonicNanoseconds = 0
+        while clock.now() < deadline {
+            if clock.now() >= nextQuestion {
+                client.send("?STATUS;")
+                nextQuestion = clock.now() + 250_000_000
+            }
+            guard let line = client.readLine(timeoutMilliseconds: 100) else { continue }
+            if let report = try? JSONValue.parse(line), wanted(report) { return report }
+        }
+        return nil
+    }
 }

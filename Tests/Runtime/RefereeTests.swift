@@ -1,3 +1,6 @@
+import Glibc
+import LodestoneCore
+import Synchronization
 import Testing
 @testable import LodestoneRuntime
 import LodestoneSim
@@ -82,6 +85,31 @@ import LodestoneSim
         #expect(!checks.contains { $0.name == "magnet cleared" }, "a magnet that never came cannot have cleared")
     }
 
+    /// The output thread holds the trip's clock as the receiver does: when it stalls (here
+    /// 0.3 s of real time on the output thread, at a speed that would pass five minutes of the
+    /// trip in it), the trip waits for it instead of running on unserved.
+    @Test func aStalledOutputThreadPausesTheTrip() throws {
+        let folder = Referee.temporaryFolder()
+        defer { Referee.removeTree(folder) }
+        var c = Configuration()
+        c.board = "sim"
+        c.scenario = ScenarioName.walk.rawValue
+        c.speed = 1000
+        c.socket = folder + "/lodestone.sock"
+        c.dataDir = folder + "/data"
+        c.display = "none"
+        c.realTimePriority = nil
+        c.lockMemory = false
+        c.tripDuration = 3
+        let observer = StallingObserver()
+        Log.hold()
+        let status = Runner.run(c, observer: observer)
+        _ = Log.takeHeld()
+        #expect(status == 0)
+        let passed = try #require(observer.passed(), "the run never served its outputs")
+        #expect(passed <= 250_000_000, "the trip ran \(Double(passed) / 1e9) s while the output thread stood still")
+    }
+
     @Test func faultsParseAsTheOptionTakesThem() {
         #expect(SimulatedFault("magnet@120") == SimulatedFault(kind: .magnet, start: 120))
         #expect(SimulatedFault("gps-outage@60+10") == SimulatedFault(kind: .gpsOutage, start: 60, duration: 10))
@@ -101,4 +129,26 @@ import LodestoneSim
         #expect(file.magnetometer == BoardDescription.simulatedTurned.magnetometer)
         #expect(file.barometer == BoardDescription.simulatedTurned.barometer)
     }
+}
+
+/// Stands the output thread still for 0.3 s of real time (its call comes on that thread, as the
+/// run starts serving) and notes how much of the trip passed meanwhile.
+final class StallingObserver: RunObserver, @unchecked Sendable {
+    private let seen = Mutex<(clock: (any MonotonicClock)?, passed: UInt64?)>((nil, nil))
+
+    func simulationStarted(world: SimulatedWorld, clock: any MonotonicClock) {
+        seen.withLock { $0.clock = clock }
+    }
+
+    func outputsStarted(stop: @escaping @Sendable () -> Void) {
+        guard let clock = seen.withLock({ $0.clock }) else { return }
+        let before = clock.now()
+        var pause = timespec(tv_sec: 0, tv_nsec: 300_000_000)
+        nanosleep(&pause, nil)
+        let after = clock.now()
+        seen.withLock { $0.passed = after &- before }
+    }
+
+    /// Nanoseconds of the trip that passed while the output thread stood still.
+    func passed() -> UInt64? { seen.withLock { $0.passed } }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import LodestoneRuntime
 import Testing
 
 /// The terminal display as a person sees it: `lodestone run` in a tmux pane, keys sent with
@@ -35,7 +36,10 @@ import Testing
         let name: String
         let directory: String
 
-        init(_ tag: String, size: String = "-x 80 -y 24", arguments: String = "") {
+        /// - Parameter keepsLog: lodestone's log goes to `log.txt` and its exit status to
+        ///   `status.txt` in the session's folder, which outlive the pane (its shell survives
+        ///   the hang-up to write them).
+        init(_ tag: String, size: String = "-x 80 -y 24", arguments: String = "", keepsLog: Bool = false) {
             name = "lodestone-\(tag)-\(getpid())"
             directory = "/tmp/\(name)"
             _ = TerminalDisplayTests.output("rm -rf \(directory); mkdir -p \(directory)")
@@ -43,7 +47,9 @@ import Testing
             // input and echo must be back) and stays, so the pane can be read.
             let script = """
             #!/bin/sh
-            \(EndToEndTests.executable) run --scenario still --display terminal --socket \(directory)/s.sock --data-dir \(directory) --duration 60 \(arguments)
+            \(keepsLog ? "trap 'echo hung up > \(directory)/shell.txt' HUP" : "")
+            \(EndToEndTests.executable) run --scenario still --display terminal --socket \(directory)/s.sock --data-dir \(directory) --duration 60 \(arguments)\(keepsLog ? " 2> \(directory)/log.txt" : "")
+            \(keepsLog ? "echo $? > \(directory)/status.txt" : "")
             echo "modes: $(stty -a | tr ' ' '\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' ')"
             sleep 60
             """
@@ -150,6 +156,54 @@ import Testing
         _ = Self.output("pkill -SEGV -f 'lodestone run --scenario still --display terminal --socket \(session.directory)/'")
         let state = Self.afterExit(session)
         #expect(state == "0 1 icanon echo", "alternate screen, cursor, terminal modes: \(state)")
+    }
+
+    /// Polls for a file the session's shell writes (up to 15 s); its text, nil if it never came.
+    static func file(_ path: String) -> String? {
+        for _ in 0..<150 {
+            if access(path, R_OK) == 0, let text = try? readTextFile(path, limit: 1 << 20), !text.isEmpty { return text }
+            usleep(100_000)
+        }
+        return nil
+    }
+
+    /// The terminal goes away under a running display (the window closed: tmux closes the
+    /// pane's pseudo-terminal): the run stops cleanly, says why, and removes its socket,
+    /// instead of drawing into nothing until its duration ends.
+    @Test func aClosedTerminalStopsTheRun() {
+        guard Self.hasTmux else {
+            print("skipped: tmux is not installed (scripts/install-deps --test installs it)")
+            return
+        }
+        let session = Session("closed", keepsLog: true)
+        defer { session.end() }
+        _ = Self.screen(session.name) { $0.contains("COMPASS  1/9") }
+        #expect(access(session.directory + "/s.sock", F_OK) == 0, "the run serves its socket")
+        _ = Self.output("tmux kill-session -t \(session.name)")
+        let status = Self.file(session.directory + "/status.txt")
+        let log = (try? readTextFile(session.directory + "/log.txt", limit: 1 << 20)) ?? ""
+        #expect(status == "0\n", "exit status \(status ?? "none within 15 s"); log: \(log)")
+        #expect(log.contains("stopped (the terminal is gone: ") || log.contains("stopped (SIGHUP: the terminal hung up)"), "\(log)")
+        #expect(access(session.directory + "/s.sock", F_OK) != 0, "the socket is removed")
+        if status == nil { _ = Self.output("pkill -TERM -f 'lodestone run --scenario still --display terminal --socket \(session.directory)/'") }
+    }
+
+    /// SIGHUP while the display is the terminal is the terminal hanging up, not a request to
+    /// read the configuration again: the run stops, says so, and hands the terminal back.
+    @Test func aHangUpStopsATerminalRun() {
+        guard Self.hasTmux else {
+            print("skipped: tmux is not installed (scripts/install-deps --test installs it)")
+            return
+        }
+        let session = Session("hangup")
+        defer { session.end() }
+        _ = Self.screen(session.name) { $0.contains("COMPASS  1/9") }
+        _ = Self.output("pkill -HUP -f 'lodestone run --scenario still --display terminal --socket \(session.directory)/'")
+        let after = Self.screen(session.name) { $0.contains("modes: ") }
+        #expect(after.contains("stopped (SIGHUP: the terminal hung up)"), "\(after)")
+        #expect(Self.afterExit(session) == "0 1 icanon echo", "alternate screen, cursor, terminal modes")
+        #expect(access(session.directory + "/s.sock", F_OK) != 0, "the socket is removed")
+        if !after.contains("modes: ") { _ = Self.output("pkill -TERM -f 'lodestone run --scenario still --display terminal --socket \(session.directory)/'") }
     }
 
     /// A larger terminal gets more: the compass rose beside the figures on 120 x 40.

@@ -45,6 +45,12 @@ public final class ReportServer {
     /// Connections refused because `maximumClients` were connected.
     public private(set) var refusedClients = 0
     public static let maximumClients = 256
+    /// The client whose request is being answered, by its number (the connections accepted
+    /// before it): a request whose work outlives it (a guided calibration) belongs to it.
+    public private(set) var requester: Int?
+    /// Told the number of every client that has gone (closed its end, or dropped), so work a
+    /// client asked for does not go on without it.
+    public var clientGone: ((Int) -> Void)?
 
     public static let maximumRequestLength = 1024
     public static let maximumBacklog = 256 * 1024
@@ -56,6 +62,8 @@ public final class ReportServer {
         var lastSent: [String: MonotonicNanoseconds] = [:]
         var discardingLongLine = false
         var framer = RequestFramer()
+        /// Its number among the connections accepted (never reused, as a descriptor is).
+        var number = 0
     }
 
     public enum Failure: Error, CustomStringConvertible {
@@ -186,6 +194,7 @@ public final class ReportServer {
                 return
             }
             let client = Client(fd: fd)
+            client.number = acceptedClients
             clients.append(client)
             acceptedClients += 1
             enqueue(GPSDReports.version(), to: client)
@@ -235,6 +244,8 @@ public final class ReportServer {
             case .command("VERSION", _):
                 enqueue(GPSDReports.version(), to: client)
             case .command(let name, let argument):
+                requester = client.number
+                defer { requester = nil }
                 let answers = requests.answer(name, argument) ?? [.error("Unrecognized request '\(name)'")]
                 for report in answers { enqueue(GPSDReports.line(report), to: client) }
             case .invalid(let message):
@@ -349,10 +360,13 @@ public final class ReportServer {
     }
 
     private func drop(_ descriptors: [Int32]) {
+        var gone: [Int] = []
         clients.removeAll { client in
             guard descriptors.contains(client.fd) else { return false }
             close(client.fd)
+            gone.append(client.number)
             return true
         }
+        if let clientGone { for number in gone { clientGone(number) } }
     }
 }

@@ -25,6 +25,9 @@ final class DisplayTarget {
     private var renderer = TerminalRenderer()
     /// Whether keys are read from the terminal (stdin is the terminal the display is on).
     private(set) var readsKeys = false
+    /// Why the terminal the display is on is gone (a write to it or a read of its keys failed,
+    /// as they do once it has hung up); nil while it is there.
+    private(set) var terminalLost: String?
     private var lastFullRepaint: MonotonicNanoseconds = 0
     private var pageButtonHeld = false
 
@@ -59,6 +62,12 @@ final class DisplayTarget {
             let file = try FileFramebuffer(path: path, width: fileWidth, height: fileHeight, format: .rgb565)
             return make(.framebuffer(file, back: MemoryFramebuffer(like: file), screenshot: path + ".ppm"))
         }
+    }
+
+    /// Whether the display is the terminal: a hang-up then means the person has gone.
+    var isTerminal: Bool {
+        if case .terminal = output { return true }
+        return false
     }
 
     var isActive: Bool {
@@ -138,6 +147,10 @@ final class DisplayTarget {
         guard readsKeys else { return [] }
         var buffer = [UInt8](repeating: 0, count: 64)
         let count = read(0, &buffer, buffer.count)
+        // Without a key waiting the read says 0 (the terminal is in non-blocking raw mode): only an error says it is gone.
+        if count < 0 && errno != EAGAIN && errno != EINTR && terminalLost == nil {
+            terminalLost = "reading its keys failed: " + String(cString: strerror(errno))
+        }
         return count > 0 ? TerminalKey.decode(Array(buffer[0..<count])) : []
     }
 
@@ -162,7 +175,10 @@ final class DisplayTarget {
                 lastFullRepaint = now
             }
             let size = Self.terminalSize()
-            writeOut(renderer.frame(page.draw(model, columns: size.columns, rows: size.rows, keys: readsKeys), theme: theme))
+            if let failure = writeOutChecked(renderer.frame(page.draw(model, columns: size.columns, rows: size.rows, keys: readsKeys), theme: theme)),
+               failure != EAGAIN, terminalLost == nil {
+                terminalLost = "writing to it failed: " + String(cString: strerror(failure))
+            }
         case .framebuffer(let screen, let back, let screenshot):
             GraphicPages.draw(page, model, theme: theme, on: back)
             back.present(on: screen)

@@ -50,12 +50,25 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     /// How long one wait for clients may take, real milliseconds: shorter when a simulated
     /// trip runs faster than real time, so reports keep their pace in the trip's time.
     let pollMilliseconds: Int32
+    /// On a trip's own clock, this thread's hold on it (`SimulationClock.hold(at:)`): time runs
+    /// at most `heldAhead` past where the thread last looked, so a stall of the output thread
+    /// pauses the trip rather than leaving a stretch of it unserved.
+    var timeHolder: SimulationClock? {
+        didSet {
+            // A quarter second of the trip, or two of the thread's waits if they are longer.
+            let waits = 2 * Double(pollMilliseconds) * 1e6 * (timeHolder?.speed ?? 1)
+            heldAhead = UInt64(max(250_000_000, min(waits, 60e9)))
+        }
+    }
+    private var heldAhead: UInt64 = 250_000_000
     /// The output thread's own task table (built once the loop exists: its tasks call it).
     private(set) var tasks: FixedRateScheduler<Clock>?
     private var taskBudgets: [Double] = []
     /// The configuration in force, and how to read it again on SIGHUP (nil: no file).
     var running = Configuration()
     var reload: ConfigurationReload?
+    /// The socket client (`ReportServer.requester`) whose guided calibration is running.
+    var calibrationClient: Int?
     /// The service manager (systemd), when run as a notify service.
     var service = ServiceManagerLink(notifier: nil)
     /// The chips' problems last said in the log (IMU, magnetometer, barometer).
@@ -131,6 +144,7 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
             Log.error("the output task table is not valid: \(error.description)")
         }
         server?.requests = SocketRequests.table(for: self)
+        server?.clientGone = { [unowned self] number in self.clientGone(number) }
     }
 
     /// Runs until a stop signal, the duration, or `stop.request()`; returns why it stopped.
@@ -140,16 +154,22 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     func run(until deadline: MonotonicNanoseconds?, wallClock: SystemMonotonicClock = SystemMonotonicClock(),
              tripEnd: MonotonicNanoseconds? = nil) -> String {
         display.begin()
-        defer { display.end() }
+        defer {
+            timeHolder?.leave()
+            display.end()
+        }
         while !stop.isRequested {
+            timeHolder?.hold(at: clock.now() &+ heldAhead)
             if let signal = waitForWork() {
-                // SIGHUP reads the configuration again; SIGINT and SIGTERM stop.
-                if signal == "SIGHUP" {
+                // SIGHUP reads the configuration again, unless the display is the terminal:
+                // there a hang-up is the terminal going away (its window closed, the SSH
+                // session ended), and nobody is left to see the device. SIGINT and SIGTERM stop.
+                if signal == "SIGHUP" && !display.isTerminal {
                     reloadConfiguration()
                     continue
                 }
                 stop.request()
-                return signal
+                return signal == "SIGHUP" ? "SIGHUP: the terminal hung up" : signal
             }
             if let deadline, wallClock.now() >= deadline {
                 stop.request()
@@ -164,6 +184,10 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
                 return "quit key"
             }
             tasks?.runDue()
+            if let lost = display.terminalLost {
+                stop.request()
+                return "the terminal is gone: " + lost
+            }
         }
         return "stop request"
     }

@@ -18,6 +18,8 @@ enum SocketRequests {
             case .cancel: compass.cancelGuided()
             case .start(let mode): compass.startGuided(at: loop.clock.now(), mode: mode ?? (compass.use == .boat ? .swing : .figure8))
             }
+            // The session belongs to the client that started it: it ends when that client goes.
+            loop.calibrationClient = loop.server?.requester
             return []
         }
         table.route("LOCK", decode: LockRequest.decode) { [unowned loop] request in
@@ -66,6 +68,16 @@ enum SocketRequests {
 }
 
 extension OutputLoop {
+    /// A client has gone: a guided calibration it started ends at once (not at its three-minute
+    /// limit), and the sampling rates it raised return to what the motion asks for.
+    func clientGone(_ number: Int) {
+        guard number == calibrationClient else { return }
+        calibrationClient = nil
+        if services.compass?.cancelGuided("calibration cancelled: the client that started it went away") == true {
+            Log.info("guided calibration cancelled: the client that started it went away")
+        }
+    }
+
     /// POLL: the newest position, attitude and satellites.
     func poll() -> Report {
         let time = utcNow()

@@ -59,16 +59,22 @@ public enum Log {
 }
 
 /// Writes text to stdout immediately (no buffering between frames of the display).
-public func writeOut(_ text: String) {
+public func writeOut(_ text: String) { _ = writeOutChecked(text) }
+
+/// `writeOut`, saying why stdout took not all of it: the write's errno (EIO once a terminal
+/// has hung up), nil when everything went.
+func writeOutChecked(_ text: String) -> Int32? {
     var copy = text
-    copy.withUTF8 { bytes in
+    return copy.withUTF8 { bytes -> Int32? in
         var offset = 0
         while offset < bytes.count {
-            guard let base = bytes.baseAddress else { return }
+            guard let base = bytes.baseAddress else { return nil }
             let n = Glibc.write(1, base + offset, bytes.count - offset)
-            if n <= 0 { if errno == EINTR { continue } else { return } }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return n == 0 ? EIO : errno }
             offset += n
         }
+        return nil
     }
 }
 

@@ -142,7 +142,7 @@ public enum Runner {
                                             qnh: configuration.qnh, gpio: gpio?.provider,
                                             imuRateHz: configuration.imuRateHz)
         return serve(pipeline: pipeline, gpsPath: simulated.gps.devicePath, board: board, clock: pacer,
-                     configuration: configuration, stop: stop, gpio: gpio,
+                     configuration: configuration, stop: stop, gpio: gpio, trip: clock as? SimulationClock,
                      setGPSInterval: { simulated.gps.setFixInterval($0) },
                      startUTC: simulated.world.scenario.startUTC + simulated.world.elapsed, observer: observer, reload: reload,
                      station: WeatherStation.simulated(board, world: simulated.world, clock: clock, seed: configuration.seed,
@@ -151,9 +151,11 @@ public enum Runner {
 
     /// - Parameters:
     ///   - startUTC: UTC now on the simulated board (its trip's time); nil on a real one.
+    ///   - trip: the trip's own clock when a simulated trip runs faster than real time.
     static func serve<Clock: MonotonicClock>(pipeline: SensorPipeline, gpsPath: String?, board: BoardDescription, clock: Clock,
                                              configuration c: Configuration, stop: StopSignal,
                                              gpio: (wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider)?,
+                                             trip: SimulationClock? = nil,
                                              setGPSInterval: ((Double) -> Void)? = nil, startUTC: Double?,
                                              observer: (any RunObserver)?, reload: ConfigurationReload? = nil,
                                              station: WeatherStation? = nil) -> Int32 {
@@ -279,6 +281,9 @@ public enum Runner {
         let wallClock = SystemMonotonicClock()
         let deadline = c.duration.map { wallClock.now() + UInt64($0 * 1e9) }
         let tripEnd = c.tripDuration.map { clock.now() + UInt64($0 * 1e9) }
+        // The output thread acts on the trip's time as the receiver does: it holds the clock
+        // from here (and lets go when its loop ends, before the sampling thread is joined).
+        loop.timeHolder = trip?.follower()
         observer?.outputsStarted(stop: { stop.request() })
         loop.running = c
         // The theme and units a key chose last time, unless the command line says otherwise;

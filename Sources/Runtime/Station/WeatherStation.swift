@@ -52,8 +52,12 @@ final class WeatherStation: @unchecked Sendable {
 
     func start() {
         if wind != nil {
+            // On a trip's own clock the wind is read as the receiver sends fixes: time waits at
+            // each second for the reading, so a thread kept off the CPU never stretches a
+            // sample's second into several (and the gusts with it).
+            let holder = (clock as? SimulationClock)?.follower()
             windThread.start(name: "wind") { [self] in
-                every(1_000_000_000) { now in
+                every(1_000_000_000, holding: holder) { now in
                     if let sample = wind?(now) { record(sample) }
                 }
             }
@@ -85,16 +89,22 @@ final class WeatherStation: @unchecked Sendable {
         shared.withLock { $0.probes[reading.name] = reading }
     }
 
-    /// Runs `body` at each multiple of `period` on the clock until stopped.
-    private func every(_ period: UInt64, _ body: (MonotonicNanoseconds) -> Void) {
-        let poll = UInt32(max(1_000, min(250_000, Double(period) / 4_000 / speed)))
+    /// Runs `body` at each multiple of `period` on the clock until stopped; with a `holder`,
+    /// time waits at each multiple until `body` has run for it.
+    private func every(_ period: UInt64, holding holder: SimulationClock? = nil, _ body: (MonotonicNanoseconds) -> Void) {
+        defer { holder?.leave() }
+        // Held time stands still until this thread looks: it looks more often.
+        let looks = holder == nil ? 4_000.0 : 16_000.0
+        let poll = UInt32(max(holder == nil ? 1_000 : 200, min(250_000, Double(period) / looks / speed)))
         var next = clock.now()
+        holder?.hold(at: next)
         while !stopping.load(ordering: .relaxed) {
             let now = clock.now()
             if now >= next {
                 body(now)
                 next += period
                 if next < now { next = now + period }   // a thread kept off the CPU catches up once
+                holder?.hold(at: next)
             }
             usleep(poll)
         }

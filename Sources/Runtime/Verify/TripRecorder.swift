@@ -14,6 +14,10 @@ struct PublishedReport {
 /// The referee's client: connects to the running device's socket as any program would, asks
 /// for every report, asks for the device's health four times a second, records a track, and
 /// ends the run when the trip's time is up.
+///
+/// On a trip's own clock it holds time at the next instant it acts on (`SimulationClock.hold`):
+/// a client the host keeps off the CPU pauses the trip, so it never misses its questions, the
+/// track's end or the trip's end, and reads each report within a quarter second of the world.
 final class TripRecorder: RunObserver, @unchecked Sendable {
     let socketPath: String
     let duration: Double
@@ -44,8 +48,10 @@ final class TripRecorder: RunObserver, @unchecked Sendable {
     }
 
     private func record() {
-        let (world, stop) = state.withLock { ($0.world, $0.stop) }
+        let (world, stop, clock) = state.withLock { ($0.world, $0.stop, $0.clock) }
         guard let world, let stop else { return }
+        let holder = (clock as? SimulationClock)?.follower()
+        defer { holder?.leave() }
         let client: ReportClient
         do { client = try ReportClient(path: socketPath) } catch {
             failure = error.description
@@ -69,6 +75,10 @@ final class TripRecorder: RunObserver, @unchecked Sendable {
             if !trackStopped && now >= duration - 2 {
                 trackStopped = true
                 client.send(#"?TRACK={"action":"stop"};"#)
+            }
+            if let holder {
+                let next = min(nextHealth, trackStopped ? duration : duration - 2)
+                holder.hold(at: holder.now() &+ UInt64(max(0, next - now) / world.speed * 1e9))
             }
             guard let line = client.readLine(timeoutMilliseconds: 2) else { continue }
             guard let json = try? JSONValue.parse(line) else { continue }
