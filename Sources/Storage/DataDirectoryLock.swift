@@ -42,15 +42,24 @@ public final class DataDirectoryLock {
         self.fd = fd
     }
 
-    /// Takes the lock without waiting: the lock, or why not.
-    public static func take(dataDirectory: String) -> Result<DataDirectoryLock, Refusal> {
+    /// Takes the lock: the lock, or why not. A holder is given up to `patience` seconds to let
+    /// go: an instance that has just said it stopped is still closing its files (a quick
+    /// restart, a service restarted).
+    public static func take(dataDirectory: String, patience: Double = 3) -> Result<DataDirectoryLock, Refusal> {
         let path = dataDirectory + "/.lock"
         let fd: Int32
         do { fd = try GuardedOpen.store(path, O_RDWR | O_CREAT) } catch {
             return .failure(error.found != nil ? .refused(error.description) : .unusable(error.description))
         }
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        var waited = 0.0
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
+            if code == EINTR { continue }
+            if code == EWOULDBLOCK && waited < patience {
+                usleep(100_000)
+                waited += 0.1
+                continue
+            }
             let holder = code == EWOULDBLOCK ? Self.holder(fd) : nil
             close(fd)
             if code == EWOULDBLOCK { return .failure(.held(path: path, by: holder)) }
