@@ -60,7 +60,8 @@ enum TrackFile {
     /// The name, start and tags of a header line (either version); what is damaged reads as unknown.
     static func headerFields(_ raw: Substring) -> (name: String, started: Double, tags: [String]) {
         var name = "", started = 0.0, tags: [String] = []
-        for part in raw.split(separator: " ") {
+        // The record form's header ends in "\n": it is no part of the last field.
+        for part in raw.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
             // A start no calendar can write (a damaged header) is unknown: 0.
             if part.hasPrefix("started="), let t = DecimalNumber.parse(part.dropFirst(8)), CivilTime.writableSeconds.contains(t) {
                 started = t

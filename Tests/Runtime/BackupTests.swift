@@ -223,6 +223,36 @@ import Testing
         #expect(Self.tree(directory) == treeBefore)
     }
 
+    /// A recording in the archive beside a different one in progress here is filed as a stopped
+    /// track under its start's id; the one here goes on recording untouched.
+    @Test func aRecordingBesideAnotherIsFiledUnderItsStart() throws {
+        let directory = try Self.fullDirectory("recording")
+        defer { removeTree(directory) }
+        let tracks = TrackStore(dataDirectory: directory)
+        func record(_ name: String, _ start: Double) throws {
+            unlink(tracks.recordingPath)
+            let recording = try #require(TrackRecording(path: tracks.recordingPath, name: name, started: start))
+            for t in 0..<12 {
+                recording.append(TrackPoint(time: start + Double(t) * 5, latitude: 46 + Double(t) * 3e-4, longitude: 7, gpsAltitude: 500,
+                                            baroAltitude: .nan, pressure: 950, speed: 1.2, accuracy: 4), now: UInt64(t) * 5_000_000_000)
+            }
+            recording.sync()
+        }
+        try record("Evening walk", Self.started + 36_000)
+        let archive = directory + ".tar"
+        defer { unlink(archive) }
+        #expect(writeFileAtomically(archive, PersonalData.archive(dataDirectory: directory, now: Self.started).bytes))
+        try record("Morning run", Self.started + 86_400)
+        let mine = readFileBytes(tracks.recordingPath)
+        let end = EndToEndTests()
+        let (status, said) = end.finish(try end.spawn(["import-all", archive, "--json", "--data-dir", directory, "--socket", directory + "-none.sock"]))
+        let json = try JSONValue.parse(said.split(separator: "\n").last.map(String.init) ?? "")
+        let filed = TrackStore.id(started: Self.started + 36_000)
+        #expect(status == 0 && json["renamed"]?.arrayValue?.first?["to"]?.stringValue == "tracks/" + filed, "\(said)")
+        #expect(try tracks.summary(id: filed).name == "Evening walk" && tracks.load(id: filed)?.points.count == 12)
+        #expect(readFileBytes(tracks.recordingPath) == mine, "the recording here is untouched")
+    }
+
     /// Replace makes the stores the archive's: an item the archive lacks goes.
     @Test func replaceMakesTheStoresTheArchives() throws {
         let directory = try Self.fullDirectory("replace")
