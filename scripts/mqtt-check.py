@@ -17,9 +17,10 @@ Usage:
   mqtt-check.py diskfull LODESTONE WORKDIR PORT
       The broker away for a whole run in which the data directory's disk is full for 30 s
       (from 10 s, `--fault disk-full@10`); then the broker back, a subscriber on it, and
-      Lodestone restarted without the fault. Every state message the first run published and
-      did not count as dropped must reach the subscriber: the chain starts at seq 1 and is
-      unbroken into the second run's messages.
+      Lodestone restarted without the fault. Every message the first run held at its stop
+      (HEALTH's mqtt.queued) and did not count as dropped must come back at the restart and be
+      acknowledged by the broker (the second run's HEALTH mqtt.delivered), and the state chain
+      must reach the subscriber from its first message, unbroken.
 
 Prints one JSON line with the findings and "problems"; exits 1 when there are any.
 """
@@ -265,51 +266,69 @@ def discovery(binary, workdir, port):
     return found, problems
 
 
+def health_mqtt(binary, workdir):
+    """HEALTH's mqtt object from the running device (empty when it does not answer)."""
+    status = subprocess.run([binary, "status", "--json", "--socket", os.path.join(workdir, "lodestone.sock")],
+                            capture_output=True, text=True).stdout
+    try:
+        return json.loads(status).get("mqtt", {})
+    except ValueError:
+        return {}
+
+
 def diskfull(binary, workdir, port):
     one = Broker(broker(workdir, "broker", port))
     device = Device(binary, workdir, port, device="hut")
     found, problems = {}, []
+    subscriber = None
     try:
         device.extra = ["--fault", "disk-full@10"]
         device.start()
         time.sleep(48)
-        # The outbox's own count of what it dropped, from HEALTH, before the stop.
-        status = subprocess.run([binary, "status", "--json", "--socket", os.path.join(workdir, "lodestone.sock")],
-                                capture_output=True, text=True).stdout
-        try:
-            mqtt_health = json.loads(status).get("mqtt", {})
-        except ValueError:
-            mqtt_health = {}
-        found["firstRun"] = mqtt_health
+        first = health_mqtt(binary, workdir)
         device.stop()
         one.start()
         subscriber = Subscriber(port, "lodestone/hut/#", "diskfull-%d" % os.getpid())
         time.sleep(1)
         device.extra = []
         device.start()
-        time.sleep(12)
+        time.sleep(15)
+        second = health_mqtt(binary, workdir)
         device.stop()
         time.sleep(1)
-        subscriber.close()
     finally:
         device.stop()
+        if subscriber:
+            subscriber.close()
         one.stop()
+    found["firstRun"], found["secondRun"] = first, second
+    # What the second start found waiting in the outbox, from its log line.
+    waiting = None
+    with open(os.path.join(workdir, "lodestone.log"), errors="replace") as log:
+        for line in log:
+            if "messages waiting from before the start" in line:
+                waiting = int(line.split("MQTT outbox: ")[1].split(" ")[0])
+    found["waitingAtRestart"] = waiting
     with subscriber.lock:
         messages = list(subscriber.messages)
-    states = [json.loads(p) for t, p, _ in messages if t == "lodestone/hut/state"]
+    states = sorted((json.loads(p) for t, p, _ in messages if t == "lodestone/hut/state"), key=lambda m: m["seq"])
     found.update(chain(messages, "lodestone/hut/state"))
-    found["firstSeq"] = min((m["seq"] for m in states), default=None)
-    queued, dropped = mqtt_health.get("queued"), mqtt_health.get("dropped")
-    if queued is None:
-        problems.append("no HEALTH mqtt figures from the first run: %r" % status[:300])
-    elif dropped:
-        problems.append("the first run dropped %d messages; the check needs none dropped" % dropped)
-    if found["firstSeq"] != 1:
-        problems.append("the first state to arrive is seq %r, not 1: the run's first messages were lost" % found["firstSeq"])
+    found["firstPrevious"] = states[0]["previous"] if states else None
+    queued, dropped = first.get("queued"), first.get("dropped")
+    if queued is None or "delivered" not in second:
+        problems.append("no HEALTH mqtt figures: first run %r, second run %r" % (first, second))
+    else:
+        if dropped:
+            problems.append("the first run dropped %d messages; the check needs none dropped" % dropped)
+        # A message or two may join between the status and the stop.
+        if waiting is None or waiting < queued - (dropped or 0):
+            problems.append("the restart found %r messages waiting, the first run held %d" % (waiting, queued))
+        if second["delivered"] < queued:
+            problems.append("the broker acknowledged %d messages after the restart, fewer than the %d held" % (second["delivered"], queued))
+    if found["firstPrevious"] != 0:
+        problems.append("the first state to arrive follows seq %r: the run's first messages were lost" % found["firstPrevious"])
     if found["breaks"]:
         problems.append("the state chain is broken (seq before, previous named, seq after): %s" % found["breaks"])
-    if queued is not None and found["states"] < queued:
-        problems.append("%d state messages arrived, fewer than the %d the first run held" % (found["states"], queued))
     return found, problems
 
 

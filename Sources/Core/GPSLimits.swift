@@ -2,13 +2,15 @@
 /// (1,000 knots) or 18,000 m, the export limits they are built to, so a sentence beyond them
 /// (or with a course off the compass, or a negative dilution of precision) is damaged or
 /// forged, whatever its checksum says. A DOP of 0 is a receiver's "none", kept out of the fix.
+/// (Plain numbers rather than ranges: literals need no lazy initialisation on the parser's path.)
 public enum GPSLimits {
-    /// Speed over ground, m/s.
-    public static let speed: ClosedRange<Double> = 0...515
+    /// Speed over ground, m/s (from 0).
+    public static let highestSpeed = 515.0
     /// Height above mean sea level, metres: the Dead Sea shore is at -430.
-    public static let altitude: ClosedRange<Double> = -500...18_000
-    /// Course over ground, degrees.
-    public static let course: ClosedRange<Double> = 0...360
+    public static let lowestAltitude = -500.0
+    public static let highestAltitude = 18_000.0
+    /// Course over ground, degrees (from 0).
+    public static let highestCourse = 360.0
 }
 
 /// Why a sentence was dropped: its first field beyond `GPSLimits`, with the value it gave.

@@ -1,5 +1,5 @@
 import LodestoneCore
-import LodestoneDevices
+@testable import LodestoneDevices
 import Testing
 
 /// Fields no receiver can report (a speed above 515 m/s, an altitude outside -500 to 18,000 m,
@@ -79,5 +79,14 @@ import Testing
                   + nmea("GPGSA,A,2,05,12,30,,,,,,,,,,17.0,17.0,0.0"), &zero)
         #expect(zero.outOfLimits == 0 && zero.fix.vdop.isNaN && zero.fix.hdop == 17, "\(zero.fix)")
         #expect(ImpossibleGPSField.speed(277_777.3).description == "speed 277777.3 m/s outside 0-515 m/s")
+    }
+
+    /// The parser's sentence types are literals: each must be what `NMEAFields.type` packs.
+    @Test func sentenceTypeLiteralsMatchTheirNames() {
+        let types: [(UInt32, StaticString)] = [(NMEAParser.gga, "GGA"), (NMEAParser.rmc, "RMC"), (NMEAParser.gsa, "GSA"),
+                                                (NMEAParser.gsv, "GSV"), (NMEAParser.vtg, "VTG"), (NMEAParser.gll, "GLL"),
+                                                (NMEAParser.gns, "GNS"), (NMEAParser.zda, "ZDA"), (NMEAParser.gst, "GST"),
+                                                (NMEAParser.rmz, "RMZ")]
+        for (value, name) in types { #expect(value == NMEAFields.type(name), "\(name)") }
     }
 }

@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func aBoardFileQuotesIt() {
-        for (text, expected) in [(#"{"gps":{"port":"/dev/ttyS0","baud":9.6e3}}"#, "found 9.6e3"),
+        for (text, expected) in [(#"{"gps":{"port":"/dev/ttyS0","baud":9.601e3}}"#, "found 9.601e3"),
                                  (#"{"gps":{"port":"/dev/ttyS0","baud":1e308}}"#, "found 1e308")] {
             do {
                 _ = try BoardDescription.parse(text, file: "board.json")

@@ -32,12 +32,21 @@ extension NMEAParser {
             }
         }
 
-        /// The first field beyond what a receiver can report, or nil (an absent field is fine:
-        /// every comparison with NaN is false).
+        /// Whether every field is one a receiver can report: the check every sentence pays, so
+        /// comparisons only (each is false for NaN, an absent field).
+        @inline(__always)
+        var isPossible: Bool {
+            !(speed < 0 || speed > GPSLimits.highestSpeed
+              || altitude < GPSLimits.lowestAltitude || altitude > GPSLimits.highestAltitude
+              || course < 0 || course > GPSLimits.highestCourse
+              || hdop < 0 || pdop < 0 || vdop < 0)
+        }
+
+        /// The first field beyond what a receiver can report, or nil.
         var impossible: ImpossibleGPSField? {
-            if speed < GPSLimits.speed.lowerBound || speed > GPSLimits.speed.upperBound { return .speed(speed) }
-            if altitude < GPSLimits.altitude.lowerBound || altitude > GPSLimits.altitude.upperBound { return .altitude(altitude) }
-            if course < GPSLimits.course.lowerBound || course > GPSLimits.course.upperBound { return .course(course) }
+            if speed < 0 || speed > GPSLimits.highestSpeed { return .speed(speed) }
+            if altitude < GPSLimits.lowestAltitude || altitude > GPSLimits.highestAltitude { return .altitude(altitude) }
+            if course < 0 || course > GPSLimits.highestCourse { return .course(course) }
             // A DOP of 0 is how many receivers say "none" (as others say 99.99): absent, not
             // impossible; a negative one is neither.
             if hdop < 0 { return .dilution(hdop) }

@@ -45,12 +45,15 @@ public struct NMEAParser {
 
     public init() {}
 
-    static let gga = NMEAFields.type("GGA"), rmc = NMEAFields.type("RMC"), gsa = NMEAFields.type("GSA")
-    static let gsv = NMEAFields.type("GSV"), vtg = NMEAFields.type("VTG"), gll = NMEAFields.type("GLL")
-    static let gns = NMEAFields.type("GNS"), zda = NMEAFields.type("ZDA"), gst = NMEAFields.type("GST")
+    /// The sentence types as `NMEAFields.type` packs them ("GGA" is 0x47_47_41), written as
+    /// literals: constants need no lazy initialisation on every sentence's path (the tests
+    /// check each against `NMEAFields.type`).
+    static let gga: UInt32 = 0x47_47_41, rmc: UInt32 = 0x52_4D_43, gsa: UInt32 = 0x47_53_41
+    static let gsv: UInt32 = 0x47_53_56, vtg: UInt32 = 0x56_54_47, gll: UInt32 = 0x47_4C_4C
+    static let gns: UInt32 = 0x47_4E_53, zda: UInt32 = 0x5A_44_41, gst: UInt32 = 0x47_53_54
     /// Garmin's proprietary altitude, `$PGRMZ`: its last three letters, told from a talker's
     /// "RMZ" by the proprietary "P" in front.
-    static let rmz = NMEAFields.type("RMZ")
+    static let rmz: UInt32 = 0x52_4D_5A
 
     /// Takes one sentence; returns the finished fix when this sentence completed a cycle.
     public mutating func parse(_ sentence: UnsafeBufferPointer<UInt8>, received: MonotonicNanoseconds) -> GPSFix? {
@@ -61,9 +64,9 @@ public struct NMEAParser {
         let type = fields.sentenceType
         // The limited fields are read once, before the sentence touches the cycle or the fix.
         let measured = Measured(fields, type: type)
-        if let impossible = measured.impossible {
+        guard measured.isPossible else {
             outOfLimits += 1
-            lastOutOfLimits = impossible
+            lastOutOfLimits = measured.impossible
             return nil
         }
         accepted += 1

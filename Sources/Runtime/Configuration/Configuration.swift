@@ -182,7 +182,7 @@ public struct Configuration: Sendable, Equatable {
         // file explains each setting that way.
         if key.hasPrefix("//") { return }
         func fail(_ key: String, _ expected: String) -> ConfigurationError {
-            ConfigurationError(file: file, key: key, problem: "must be \(expected), found \(value.kind)")
+            ConfigurationError(file: file, key: key, problem: "must be \(expected), found \(describe(value))")
         }
         func number(_ key: String, _ range: ClosedRange<Double>, _ v: JSONValue) throws(ConfigurationError) -> Double {
             guard let n = v.numberValue, range.contains(n) else {
