@@ -39,9 +39,23 @@ import Testing
         defer { for p in cArguments { free(p) } }
         var cEnvironment: [UnsafeMutablePointer<CChar>?] = (environment ?? []).map { strdup($0) } + [nil]
         defer { for p in cEnvironment { free(p) } }
+        // A test thread that ran the runtime in this process has the stop signals blocked
+        // (`StopSignal`), and a child inherits the mask: it starts as from a shell instead,
+        // nothing blocked and SIGINT, SIGTERM and SIGHUP at their default actions.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        var stops = sigset_t()
+        sigemptyset(&stops)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stops, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &stops)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = environment == nil ? posix_spawn(&pid, program, &actions, nil, &cArguments, environ)
-            : posix_spawn(&pid, program, &actions, nil, &cArguments, &cEnvironment)
+        let spawned = environment == nil ? posix_spawn(&pid, program, &actions, &attributes, &cArguments, environ)
+            : posix_spawn(&pid, program, &actions, &attributes, &cArguments, &cEnvironment)
         try #require(spawned == 0)
         close(fds[1])
         return Child(pid: pid, stdout: fds[0])

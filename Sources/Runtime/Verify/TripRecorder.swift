@@ -77,8 +77,10 @@ final class TripRecorder: RunObserver, @unchecked Sendable {
                 client.send(#"?TRACK={"action":"stop"};"#)
             }
             if let holder {
+                // A microsecond past the instant, rounded up: held exactly at it, the world's
+                // seconds could read a rounding short of it, and nothing would move on.
                 let next = min(nextHealth, trackStopped ? duration : duration - 2)
-                holder.hold(at: holder.now() &+ UInt64(max(0, next - now) / world.speed * 1e9))
+                holder.hold(at: holder.now() &+ UInt64((max(0, next - now) / world.speed * 1e9).rounded(.up)) &+ 1_000)
             }
             guard let line = client.readLine(timeoutMilliseconds: 2) else { continue }
             guard let json = try? JSONValue.parse(line) else { continue }

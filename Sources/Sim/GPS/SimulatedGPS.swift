@@ -67,7 +67,15 @@ public final class SimulatedGPS: @unchecked Sendable {
             var next = clock.now()
             while running.load(ordering: .relaxed) {
                 next += UInt64(1e9 * fixInterval / world.speed)
-                clock.sleep(until: next)
+                if follower == nil {
+                    // On the real clock a stop is not kept waiting for the next fix (5 s apart when still).
+                    while running.load(ordering: .relaxed) && clock.now() < next {
+                        clock.sleep(until: min(next, clock.now() &+ 100_000_000))
+                    }
+                    if !running.load(ordering: .relaxed) { break }
+                } else {
+                    clock.sleep(until: next)
+                }
                 let state = world.current()
                 if world.faults.isActive(.gpsSilence, at: state.time) { continue }
                 if world.faults.isActive(.gpsGarbage, at: state.time) {
