@@ -126,7 +126,7 @@ private struct Restorer {
         let local = localFiles(store, id)
         guard local.sorted() == files.map(\.name).sorted() else { return false }
         for file in files {
-            guard let present = readFileBytes(folder(store, id) + "/" + file.name), try file.bytes() == present else { return false }
+            guard let present = try? readStoreBytes(folder(store, id) + "/" + file.name), try file.bytes() == present else { return false }
         }
         return true
     }
@@ -191,7 +191,7 @@ private struct Restorer {
         let bytes = try contents(file)
         let tracks = TrackStore(dataDirectory: directory)
         for name in directoryEntries(tracks.directory) where name.hasSuffix(".track") && name != "recording.track" {
-            if PersonalData.regularFileSize(tracks.directory + "/" + name) == bytes.count, readFileBytes(tracks.directory + "/" + name) == bytes {
+            if PersonalData.regularFileSize(tracks.directory + "/" + name) == bytes.count, (try? readStoreBytes(tracks.directory + "/" + name)) == bytes {
                 summary.skipped.append(.init(item: "tracks/recording", reason: "already there as tracks/\(name.dropLast(6))"))
                 return
             }
@@ -221,7 +221,7 @@ private struct Restorer {
         guard let file = item.files.first else { return }
         let path = directory + "/" + store.path
         let incoming = try contents(file)
-        guard let present = readFileBytes(path) else {
+        guard let present = try? readStoreBytes(path) else {
             try write(path, incoming)
             summary.imported.append(store.path)
             return

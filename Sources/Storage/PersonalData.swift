@@ -27,7 +27,7 @@ public enum PersonalData {
                     warnings.append("\(full) is larger (\(size) bytes) than a backup carries for \(store.path) (\(store.largestFile)): left out")
                     continue
                 }
-                guard let bytes = readFileBytes(full) else {
+                guard let bytes = try? readStoreBytes(full) else {
                     warnings.append("\(full) cannot be read: left out")
                     continue
                 }

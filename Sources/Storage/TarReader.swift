@@ -29,12 +29,17 @@ public final class ArchiveFile: ArchiveSource {
     /// Opens a regular file without blocking (a FIFO or a device given as the archive is refused,
     /// never waited on).
     public init(path: String) throws(TarReader.Damage) {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw TarReader.Damage("cannot open \(path): \(String(cString: strerror(errno)))") }
+        let fd: Int32
+        do { fd = try GuardedOpen.input(path) } catch {
+            if let found = error.found {
+                throw TarReader.Damage("\(path) is \(found): give the path of an archive 'lodestone export-all' wrote")
+            }
+            throw TarReader.Damage("cannot open \(path): \(String(cString: strerror(error.errno)))")
+        }
         var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+        guard fstat(fd, &status) == 0 else {
             close(fd)
-            throw TarReader.Damage("\(path) is not a regular file: give the path of an archive 'lodestone export-all' wrote")
+            throw TarReader.Damage("cannot read \(path): \(String(cString: strerror(errno)))")
         }
         self.fd = fd
         self.path = path

@@ -99,6 +99,8 @@ enum PersonalDataCommands {
             Log.error("cannot create the data directory \(directory): \(String(cString: strerror(errno)))")
             return 1
         }
+        guard let change = StoreChange.begin(directory) else { return 1 }
+        defer { withExtendedLifetime(change) {} }
         let summary: BackupRestore.Summary
         var failure: String?
         do { summary = try BackupRestore.restore(backup, into: directory, mode: mode) } catch {
@@ -144,6 +146,8 @@ enum PersonalDataCommands {
             Log.error("a running 'lodestone run' answers on \(socket) and records into its data directory: stop it first, then forget")
             return 1
         }
+        guard let change = StoreChange.begin(directory) else { return 1 }
+        defer { withExtendedLifetime(change) {} }
         let removed = PersonalData.forget(dataDirectory: directory)
         writeOut(removed.isEmpty ? "nothing to forget in \(directory)\n" : "forgot \(removed.joined(separator: ", ")) in \(directory)\n")
         return 0

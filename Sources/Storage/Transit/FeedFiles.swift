@@ -58,12 +58,11 @@ enum FeedFiles {
     /// reason when it cannot be read. Only a regular file is read, opened without waiting, so
     /// a FIFO or a device named as a feed never blocks the import.
     static func readPieces(_ path: String, _ each: (ArraySlice<UInt8>) -> Bool) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return String(cString: strerror(errno)) }
+        let fd: Int32
+        do { fd = try GuardedOpen.input(path) } catch {
+            return error.found.map { "it is " + $0 } ?? String(cString: strerror(error.errno))
+        }
         defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { return String(cString: strerror(errno)) }
-        guard status.st_mode & S_IFMT == S_IFREG else { return "not a regular file" }
         var chunk = [UInt8](repeating: 0, count: piece)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }

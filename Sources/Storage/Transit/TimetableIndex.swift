@@ -118,8 +118,11 @@ public enum TimetableIndex {
 
     /// The content after the header, once its length and CRC-32 say it is whole and unchanged.
     static func verifiedContent(_ path: String) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(description: "cannot be opened: \(String(cString: strerror(errno)))") }
+        // The index is a store: never read through a link or from a pipe (see GuardedOpen).
+        let fd: Int32
+        do { fd = try GuardedOpen.store(path, O_RDONLY) } catch {
+            throw Failure(description: error.found.map { "refused: it is " + $0 } ?? "cannot be opened: \(String(cString: strerror(error.errno)))")
+        }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw Failure(description: "cannot be read: \(String(cString: strerror(errno)))") }
