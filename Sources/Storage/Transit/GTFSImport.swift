@@ -167,27 +167,11 @@ public enum GTFSImport {
     /// "H:MM:SS" (hours may pass 24, up to 72) as seconds: digits only, the minutes and
     /// seconds two each and 0-59, so `+8:00:00`, `8:-0:00` and `9h10` are refused.
     static func seconds(_ text: String) -> Int? {
-        // Byte by byte: a national feed has millions of times, each read twice.
-        var hours = 0, minutes = 0, seconds = 0
-        var digits = (0, 0, 0), part = 0
-        for byte in Substring(text).trimmingSpaces().utf8 {
-            if byte == UInt8(ascii: ":") {
-                part += 1
-                guard part < 3 else { return nil }
-                continue
-            }
-            guard (48...57).contains(byte) else { return nil }
-            let digit = Int(byte - 48)
-            switch part {
-            case 0: hours = hours * 10 + digit; digits.0 += 1
-            case 1: minutes = minutes * 10 + digit; digits.1 += 1
-            default: seconds = seconds * 10 + digit; digits.2 += 1
-            }
-            // Two digits a part at most, checked as they come: a run of digits never overflows.
-            guard digits.0 <= 2, digits.1 <= 2, digits.2 <= 2 else { return nil }
-        }
-        guard part == 2, (1...2).contains(digits.0), digits.1 == 2, digits.2 == 2, hours <= 72, minutes <= 59, seconds <= 59 else { return nil }
-        return hours * 3600 + minutes * 60 + seconds
+        let parts = Substring(text).trimmingSpaces().split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, (1...2).contains(parts[0].utf8.count), parts[1].utf8.count == 2, parts[2].utf8.count == 2,
+              parts.allSatisfy({ $0.utf8.allSatisfy { (48...57).contains($0) } }),
+              let h = Int(parts[0]), let m = Int(parts[1]), let s = Int(parts[2]), h <= 72, m <= 59, s <= 59 else { return nil }
+        return h * 3600 + m * 60 + s
     }
 
     /// "YYYYMMDD" as a number, when it is a date of the calendar (no 31 April, no 29 February

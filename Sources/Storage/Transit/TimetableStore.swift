@@ -162,8 +162,7 @@ public struct TimetableStore {
 
     /// A CSV field, quoted when it holds a comma, a quote or a line break.
     static func field(_ text: String) -> String {
-        // Bytes, not characters: "\r\n" is one character, and walking characters is slow.
-        guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         var quoted = "\""
         for character in text { quoted += character == "\"" ? "\"\"" : String(character) }
         return quoted + "\""
