@@ -155,8 +155,10 @@ import Testing
         let summary = try store.importing(incoming)
         #expect(summary == WaypointStore.ImportSummary(added: 1, unchanged: 1, renamed: 1))
         #expect(store.load().map(\.name) == ["Hut", "Hut (2)", "Lake"])
-        #expect(try store.importing(incoming) == WaypointStore.ImportSummary(added: 0, unchanged: 2, renamed: 1))
-        #expect(store.load().map(\.name) == ["Hut", "Hut (2)", "Lake", "Hut (3)"])
+        // Imported again (a backup restored twice, a friend's file read again): the other hut is
+        // found under the name the first import gave it, and nothing is added.
+        #expect(try store.importing(incoming) == WaypointStore.ImportSummary(added: 0, unchanged: 3, renamed: 0))
+        #expect(store.load().map(\.name) == ["Hut", "Hut (2)", "Lake"])
     }
 
     @Test func isoTimesParseWithOffsetsAndFractions() {
