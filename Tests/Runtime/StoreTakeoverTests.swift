@@ -8,7 +8,8 @@ import Testing
 /// symbolic link to another file, a FIFO or a directory put in a store's place, every store
 /// refuses it, leaves it as it was, and never blocks.
 @Suite(.serialized) struct StoreTakeoverTests {
-    /// One store: the file it keeps (under the data directory) and a change that writes it.
+    /// One store: the file it keeps (under the data directory) and a use of it (a change that
+    /// writes it, or for what is only read back, a read).
     struct Store: CustomStringConvertible {
         var name: String
         var file: String
@@ -58,6 +59,12 @@ import Testing
         },
         Store(name: "favourite stops", file: "timetable-favourites.json") { directory in
             _ = TransitPreferences(dataDirectory: directory).saveFavourites(["8503000"])
+        },
+        Store(name: "timetable index", file: "timetable/index.bin") { directory in
+            _ = try? TimetableStore(dataDirectory: directory).load()
+        },
+        Store(name: "timetable marks", file: "timetable-marks.csv") { directory in
+            _ = TransitPreferences(dataDirectory: directory).marks()
         },
         Store(name: "data directory lock", file: ".lock") { directory in
             _ = DataDirectoryLock.take(dataDirectory: directory)
