@@ -32,17 +32,7 @@ public enum GuardedOpen {
     public static func store(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws(OpenRefusal) -> Int32 {
         let fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode)
         guard fd >= 0 else { throw refusal(path, errno: errno) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else {
-            let code = errno
-            close(fd)
-            throw OpenRefusal(path: path, errno: code)
-        }
-        if let found = misfit(status, requireOwner: true) {
-            close(fd)
-            throw OpenRefusal(path: path, found: found)
-        }
-        return fd
+        return try checked(fd, path: path, requireOwner: true)
     }
 
     /// Opens a file the device only reads (configuration, board files, element sets, w1 and
@@ -51,13 +41,18 @@ public enum GuardedOpen {
     public static func input(_ path: String) throws(OpenRefusal) -> Int32 {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw OpenRefusal(path: path, errno: errno) }
+        return try checked(fd, path: path, requireOwner: false)
+    }
+
+    /// `fd` when what it opened is a file the device may use; else it is closed and refused.
+    private static func checked(_ fd: Int32, path: String, requireOwner: Bool) throws(OpenRefusal) -> Int32 {
         var status = stat()
         guard fstat(fd, &status) == 0 else {
             let code = errno
             close(fd)
             throw OpenRefusal(path: path, errno: code)
         }
-        if let found = misfit(status, requireOwner: false) {
+        if let found = misfit(status, requireOwner: requireOwner) {
             close(fd)
             throw OpenRefusal(path: path, found: found)
         }

@@ -71,17 +71,9 @@ import Testing
         },
     ]
 
-    static func scratch(_ name: String) -> String {
-        let directory = "/tmp/lodestone-takeover-\(getpid())-\(name)"
-        removeTree(directory)
-        _ = makeDirectories(directory)
-        return directory
-    }
+    static func scratch(_ name: String) -> String { StoredFileSafetyTests.scratch("takeover-" + name) }
 
-    static func kind(_ path: String) -> mode_t {
-        var status = stat()
-        return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
-    }
+    static func kind(_ path: String) -> mode_t { StoredFileSafetyTests.kind(path) }
 
     static func parent(_ path: String) -> String {
         String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
