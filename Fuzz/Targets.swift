@@ -4,7 +4,7 @@
 import Glibc
 
 enum FuzzTarget: String, CaseIterable {
-    case nmea, json, tle, timezone, recordlog, gpx, track, timetable, zip, w1, csv, backup, board
+    case nmea, json, tle, timezone, recordlog, gpx, track, timetable, zip, w1, csv, backup, board, config
 }
 
 /// A bus that is never used: it only names the drivers' generic parameter, to read their chip
@@ -98,6 +98,17 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         // A board file's text, read as `--board FILE` reads it.
         if let board = try? BoardDescription.parse(text, file: "board.json", chips: boardChips) {
             _ = board.imu.map { board.bus(of: $0) }
+        }
+    case .config:
+        // A configuration file's text, read over the defaults as `run --config FILE` and a
+        // SIGHUP read it, then checked as a whole; a refusal must name the file.
+        var configuration = Configuration()
+        do {
+            try configuration.load(text: text, file: "lodestone.json")
+            try configuration.validate(file: "lodestone.json")
+        } catch {
+            if error.file != "lodestone.json" { fatalError("a configuration error that does not name its file: \(error)") }
+            _ = error.description
         }
     }
     return 0

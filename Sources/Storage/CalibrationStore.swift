@@ -1,4 +1,5 @@
 import Glibc
+import LodestoneCore
 import LodestoneDomain
 
 /// Calibration files under the data directory: `<dataDir>/calibration/<sensor>.json`, one per

@@ -1,3 +1,4 @@
+import LodestoneCore
 import LodestoneOutputs
 import LodestoneDomain
 import LodestoneRuntime
@@ -103,7 +104,7 @@ enum RunCommand {
         }
         for (option, example) in [("listen", 2947), ("nmea-listen", 10110), ("signalk-listen", 8375)] {
             guard let address = o.values[option] else { continue }
-            guard TCPListener.parse(address) != nil else {
+            guard NetworkAddress.parse(address) != nil else {
                 throw UsageError(message: "--\(option) takes HOST:PORT (127.0.0.1:\(example)) or a port, not '\(address)'")
             }
             switch option {
@@ -113,7 +114,7 @@ enum RunCommand {
             }
         }
         if let address = o.values["nmea-udp"] {
-            guard UDPSender.parse(address, defaultPort: StreamServer.Framing.nmea.defaultPort) != nil else {
+            guard NetworkAddress.destination(address, defaultPort: NetworkAddress.nmeaPort) != nil else {
                 throw UsageError(message: "--nmea-udp takes HOST:PORT (192.168.1.255:10110), a host or a port, not '\(address)'")
             }
             c.nmeaUDP = address
@@ -125,7 +126,7 @@ enum RunCommand {
             if c.mqtt == nil { c.mqtt = MQTTSettings(broker: broker) } else { c.mqtt?.broker = broker }
         }
         if let address = o.values["signalk-udp"] {
-            guard UDPSender.parse(address, defaultPort: StreamServer.Framing.signalK.defaultPort) != nil else {
+            guard NetworkAddress.destination(address, defaultPort: nil) != nil else {
                 throw UsageError(message: "--signalk-udp takes HOST:PORT (192.168.1.20:8375; the port signalk-server's \"Signal K over UDP\" connection listens on), not '\(address)'")
             }
             c.signalKUDP = address

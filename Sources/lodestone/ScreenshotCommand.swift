@@ -1,3 +1,4 @@
+import LodestoneCore
 import Glibc
 import LodestoneHAL
 import LodestoneOutputs

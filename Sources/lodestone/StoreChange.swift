@@ -1,3 +1,4 @@
+import LodestoneCore
 import LodestoneRuntime
 
 /// A command that changes what the device keeps (adds, deletes, edits, imports) holds the data

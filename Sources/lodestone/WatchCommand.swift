@@ -1,3 +1,4 @@
+import LodestoneCore
 import LodestoneOutputs
 import LodestoneRuntime
 

@@ -203,9 +203,9 @@ import Testing
         #expect(count > 0 && String(decoding: buffer[0..<max(0, count)], as: UTF8.self).hasPrefix(#"{"class":"VERSION""#))
         #expect(server.clientCount == 1)
         #expect(throws: TCPListener.Failure.self) { try server.listen(tcp: "127.0.0.1:\(port)") }
-        #expect(TCPListener.parse("2947")?.host == "127.0.0.1" && TCPListener.parse("[::1]:2947")?.host == "::1")
-        #expect(TCPListener.parse("host:") == nil && TCPListener.parse("0.0.0.0:2947")?.port == 2947)
-        #expect(!TCPListener.isLoopback("0.0.0.0") && TCPListener.isLoopback("127.0.0.1"))
+        #expect(NetworkAddress.parse("2947")?.host == "127.0.0.1" && NetworkAddress.parse("[::1]:2947")?.host == "::1")
+        #expect(NetworkAddress.parse("host:") == nil && NetworkAddress.parse("0.0.0.0:2947")?.port == 2947)
+        #expect(!NetworkAddress.isLoopback("0.0.0.0") && NetworkAddress.isLoopback("127.0.0.1"))
     }
 
     /// A client flooding the server with junk gets ERRORs; another client is served throughout.

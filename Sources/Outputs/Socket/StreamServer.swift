@@ -18,7 +18,7 @@ public final class StreamServer {
         public var maximumBacklog: Int
 
         /// NMEA 0183: CR LF, the marine convention's port 10110 for TCP and UDP alike.
-        public static let nmea = Framing(ending: "\r\n", defaultPort: 10110, maximumDatagram: 512, maximumBacklog: 64 * 1024)
+        public static let nmea = Framing(ending: "\r\n", defaultPort: NetworkAddress.nmeaPort, maximumDatagram: 512, maximumBacklog: 64 * 1024)
         /// Signal K deltas: one JSON object per line or datagram; a datagram fits an
         /// Ethernet frame unfragmented (1500 - 20 IP - 8 UDP).
         public static let signalK = Framing(ending: "\n", defaultPort: nil, maximumDatagram: 1472, maximumBacklog: 256 * 1024)

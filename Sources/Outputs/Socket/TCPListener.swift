@@ -2,40 +2,16 @@ import CLinux
 import Glibc
 
 /// A listening TCP socket for clients on other machines or in containers: the gpsd port for
-/// GPS clients, the marine NMEA port for chart plotters. Addresses are "HOST:PORT" (IPv6 in
-/// brackets, "[::1]:2947") or a bare port, which means the loopback address: reaching the
-/// device from the network needs a non-loopback address written out.
+/// GPS clients, the marine NMEA port for chart plotters (addresses as `NetworkAddress` reads
+/// them).
 public enum TCPListener {
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public var description: String
     }
 
-    /// Host and port of an address; nil when it is not one.
-    public static func parse(_ text: String) -> (host: String, port: UInt16)? {
-        if let port = UInt16(text), port > 0 { return ("127.0.0.1", port) }
-        var host: Substring, portText: Substring
-        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
-            host = text[text.index(after: text.startIndex)..<close]
-            let rest = text[text.index(after: close)...]
-            guard rest.hasPrefix(":") else { return nil }
-            portText = rest.dropFirst()
-        } else {
-            guard let colon = text.lastIndex(of: ":") else { return nil }
-            host = text[..<colon]
-            portText = text[text.index(after: colon)...]
-        }
-        guard !host.isEmpty, let port = UInt16(portText), port > 0 else { return nil }
-        return (String(host), port)
-    }
-
-    /// Whether only this machine can connect to `host`.
-    public static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
-    }
-
     /// Opens a non-blocking listening socket on `address`.
     public static func open(_ address: String) throws(Failure) -> Int32 {
-        guard let (host, port) = parse(address) else {
+        guard let (host, port) = NetworkAddress.parse(address) else {
             throw Failure(description: "'\(address)' is not an address to listen on: give HOST:PORT (127.0.0.1:2947, [::1]:2947) or a port")
         }
         let resolved: ResolvedAddress

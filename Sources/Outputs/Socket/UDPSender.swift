@@ -9,19 +9,10 @@ public final class UDPSender {
     private let destination: ResolvedAddress
     private let maximumDatagram: Int
 
-    /// Where to send: "HOST:PORT", "HOST" alone (then `defaultPort`, when there is one), or a
-    /// bare port (this machine). A broadcast address such as 192.168.1.255 reaches the whole
-    /// network.
-    public static func parse(_ text: String, defaultPort: UInt16?) -> (host: String, port: UInt16)? {
-        if let parsed = TCPListener.parse(text) { return parsed }
-        guard let defaultPort, !text.isEmpty, !text.contains(":"), !text.contains(" ") else { return nil }
-        return (text, defaultPort)
-    }
-
     public init(address: String, defaultPort: UInt16?, maximumDatagram: Int = 512) throws(TCPListener.Failure) {
         self.address = address
         self.maximumDatagram = maximumDatagram
-        guard let (host, port) = Self.parse(address, defaultPort: defaultPort) else {
+        guard let (host, port) = NetworkAddress.destination(address, defaultPort: defaultPort) else {
             let forms = defaultPort.map { "HOST:PORT (192.168.1.255:\($0)), a host or a port" } ?? "HOST:PORT (192.168.1.20:10111) or a port"
             throw TCPListener.Failure(description: "'\(address)' is not an address to send to: give " + forms)
         }

@@ -165,6 +165,11 @@ public struct Configuration: Sendable, Equatable {
     public mutating func load(file path: String) throws(ConfigurationError) {
         let text: String
         do { text = try readTextFile(path) } catch { throw ConfigurationError(file: path, key: nil, problem: error.description) }
+        try load(text: text, file: path)
+    }
+
+    /// Reads a configuration file's `text` over these settings; `path` names it in errors.
+    mutating func load(text: String, file path: String) throws(ConfigurationError) {
         let root: JSONValue
         do { root = try JSONValue.parse(text) } catch {
             throw ConfigurationError(file: path, key: nil, problem: "not valid JSON: \(error.description)")
@@ -226,7 +231,7 @@ public struct Configuration: Sendable, Equatable {
             guard let s = value.stringValue, !s.isEmpty else { throw fail(key, "a path") }
             if key == "socket" { socket = s } else { dataDir = s }
         case "listen", "nmeaListen", "signalKListen":
-            guard let s = value.stringValue, TCPListener.parse(s) != nil else {
+            guard let s = value.stringValue, NetworkAddress.parse(s) != nil else {
                 throw ConfigurationError(file: file, key: key, problem: "must be \(Self.keys[key] ?? ""), found \(describe(value))")
             }
             switch key {
@@ -235,7 +240,7 @@ public struct Configuration: Sendable, Equatable {
             default: signalKListen = s
             }
         case "signalKUDP":
-            guard let s = value.stringValue, UDPSender.parse(s, defaultPort: StreamServer.Framing.signalK.defaultPort) != nil else {
+            guard let s = value.stringValue, NetworkAddress.destination(s, defaultPort: nil) != nil else {
                 throw ConfigurationError(file: file, key: key, problem: "must be \(Self.keys[key] ?? ""), found \(describe(value))")
             }
             signalKUDP = s
@@ -249,7 +254,7 @@ public struct Configuration: Sendable, Equatable {
                 signalKRates[name] = try number(key + "." + name, 0...50, rate)
             }
         case "nmeaUDP":
-            guard let s = value.stringValue, UDPSender.parse(s, defaultPort: StreamServer.Framing.nmea.defaultPort) != nil else {
+            guard let s = value.stringValue, NetworkAddress.destination(s, defaultPort: NetworkAddress.nmeaPort) != nil else {
                 throw ConfigurationError(file: file, key: key, problem: "must be \(Self.keys[key] ?? ""), found \(describe(value))")
             }
             nmeaUDP = s

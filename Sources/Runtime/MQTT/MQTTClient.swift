@@ -26,7 +26,6 @@ final class MQTTClient {
     /// Called on the output thread once the broker has accepted the connection.
     var onConnected: (() -> Void)?
     static let window = 16
-    static let defaultPort: UInt16 = 1883
     static let maximumOutgoing = 256 * 1024
 
     private enum Phase: Equatable {
@@ -63,11 +62,6 @@ final class MQTTClient {
 
     /// Seconds on the real monotonic clock (network timers follow real time, not a sped-up trip).
     var now: Double { Double(clock.now()) / 1e9 }
-
-    /// Host and port of a broker address ("HOST:PORT", "HOST" for port 1883, or a bare port).
-    static func parse(_ address: String) -> (host: String, port: UInt16)? {
-        UDPSender.parse(address, defaultPort: defaultPort)
-    }
 
     /// Connects, reads, writes, pings and sends from the outbox as far as the socket allows.
     func service() {
@@ -129,7 +123,7 @@ final class MQTTClient {
     }
 
     private func start(_ now: Double) {
-        guard let (host, port) = Self.parse(settings.broker) else { return fail("'\(settings.broker)' is not a broker address", now) }
+        guard let (host, port) = MQTTSettings.broker(settings.broker) else { return fail("'\(settings.broker)' is not a broker address", now) }
         let resolved: ResolvedAddress
         switch ResolvedAddress.resolve(host: host, port: port, stream: true) {
         case .success(let address): resolved = address

@@ -33,7 +33,11 @@ public struct MQTTSettings: Sendable, Equatable {
     public init(broker: String) { self.broker = broker }
 
     /// Whether `text` names a broker: "HOST:PORT", a host alone (port 1883) or a bare port.
-    public static func isBrokerAddress(_ text: String) -> Bool { MQTTClient.parse(text) != nil }
+    public static func isBrokerAddress(_ text: String) -> Bool { broker(text) != nil }
+    /// Host and port of a broker address ("HOST:PORT", "HOST" for port 1883, or a bare port).
+    static func broker(_ address: String) -> (host: String, port: UInt16)? {
+        NetworkAddress.destination(address, defaultPort: NetworkAddress.mqttPort)
+    }
 
     static let keys = ["broker", "device", "clientId", "topicPrefix", "username", "password", "passwordFile", "qos", "cleanSession",
                        "interval", "keepAlive", "discovery", "discoveryPrefix", "queueLimit"]
@@ -71,7 +75,7 @@ extension MQTTSettings {
         func problem(_ key: String, _ expected: String, _ found: JSONValue) -> ConfigurationError {
             ConfigurationError(file: file, key: "mqtt." + key, problem: "must be \(expected), found \(describe(found))")
         }
-        guard let broker = value["broker"]?.stringValue, MQTTClient.parse(broker) != nil else {
+        guard let broker = value["broker"]?.stringValue, Self.broker(broker) != nil else {
             throw problem("broker", "a broker address, \"192.168.1.10:1883\" (a host alone means port 1883)", value["broker"] ?? .null)
         }
         var settings = MQTTSettings(broker: broker)

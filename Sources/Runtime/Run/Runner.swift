@@ -188,8 +188,8 @@ public enum Runner {
                 Log.error(error.description)
                 return 1
             }
-            let host = TCPListener.parse(address)?.host ?? address
-            Log.info("serving gpsd JSON on TCP \(address)" + (TCPListener.isLoopback(host) ? "" : ": reachable from the network, with no authentication"))
+            let host = NetworkAddress.parse(address)?.host ?? address
+            Log.info("serving gpsd JSON on TCP \(address)" + (NetworkAddress.isLoopback(host) ? "" : ": reachable from the network, with no authentication"))
         }
         var nmeaServer: StreamServer?
         if c.nmeaListen != nil || c.nmeaUDP != nil {
@@ -206,8 +206,8 @@ public enum Runner {
             return 1
         }
         if let address = c.signalKListen {
-            let host = TCPListener.parse(address)?.host ?? address
-            Log.info("serving Signal K deltas on TCP \(address)" + (TCPListener.isLoopback(host) ? "" : ": reachable from the network, with no authentication"))
+            let host = NetworkAddress.parse(address)?.host ?? address
+            Log.info("serving Signal K deltas on TCP \(address)" + (NetworkAddress.isLoopback(host) ? "" : ": reachable from the network, with no authentication"))
         }
         if let address = c.signalKUDP { Log.info("sending Signal K deltas over UDP to \(address)") }
 

@@ -8,7 +8,7 @@ import Synchronization
 public enum Log {
     fileprivate static let held = Mutex<(holding: Bool, lines: [String], recent: [String])>((false, [], []))
     /// Lines kept while held; beyond this the oldest are dropped, and the count says so.
-    static let holdLimit = 1000
+    package static let holdLimit = 1000
 
     public static func info(_ message: String) { write("lodestone: " + message, priority: 6) }
     public static func warning(_ message: String) { write("lodestone: warning: " + message, priority: 4) }
@@ -37,13 +37,13 @@ public enum Log {
     }()
 
     /// The newest lines, oldest first.
-    static func recent(_ count: Int) -> [String] { held.withLock { Array($0.recent.suffix(count)) } }
+    package static func recent(_ count: Int) -> [String] { held.withLock { Array($0.recent.suffix(count)) } }
 
     /// Holds lines from now on (the terminal display has taken the terminal).
-    static func hold() { held.withLock { $0.holding = true } }
+    package static func hold() { held.withLock { $0.holding = true } }
 
     /// Writes the held lines and goes back to writing each as it comes.
-    static func release() {
+    package static func release() {
         let lines = held.withLock { state -> [String] in
             state.holding = false
             defer { state.lines.removeAll() }
@@ -63,7 +63,7 @@ public func writeOut(_ text: String) { _ = writeOutChecked(text) }
 
 /// `writeOut`, saying why stdout took not all of it: the write's errno (EIO once a terminal
 /// has hung up), nil when everything went.
-func writeOutChecked(_ text: String) -> Int32? {
+package func writeOutChecked(_ text: String) -> Int32? {
     var copy = text
     return copy.withUTF8 { bytes -> Int32? in
         var offset = 0
@@ -81,7 +81,7 @@ func writeOutChecked(_ text: String) -> Int32? {
 extension Log {
     /// Stops holding and hands back the held lines unwritten (the referee keeps a trip's log
     /// to itself and shows it only when asked).
-    static func takeHeld() -> [String] {
+    package static func takeHeld() -> [String] {
         held.withLock { state -> [String] in
             state.holding = false
             defer { state.lines.removeAll() }
