@@ -21,6 +21,11 @@ Usage:
       (HEALTH's mqtt.queued) and did not count as dropped must come back at the restart and be
       acknowledged by the broker (the second run's HEALTH mqtt.delivered), and the state chain
       must reach the subscriber from its first message, unbroken.
+  mqtt-check.py firststate LODESTONE WORKDIR PORT
+      The first states of a run on the simulated boat with a 10 s interval: none carries a
+      value nothing measured (sea-level pressure or fused altitude before the altitude has a
+      reference, wind without a station), no two come less than the interval apart, and the
+      angles are announced to Home Assistant without a state_class.
 
 Prints one JSON line with the findings and "problems"; exits 1 when there are any.
 """
@@ -204,13 +209,14 @@ def fleet(binary, workdir, ports, outage):
 def discovery(binary, workdir, port):
     one = Broker(broker(workdir, "broker", port))
     one.start()
-    # Four times real speed: the walk's figure-8 has calibrated the compass within seconds,
-    # and the heading (withheld until then) is announced too.
-    device = Device(binary, workdir, port, device="hut", interval=2, speed=4)
+    # Twenty times real speed: within 8 s the walk's figure-8 has calibrated the compass (the
+    # heading is withheld until then) and two minutes of GPS have levelled the barometer (the
+    # sea-level pressure and the fused altitude are withheld until then).
+    device = Device(binary, workdir, port, device="hut", interval=2, speed=20)
     problems, found = [], {}
     try:
         device.start()
-        time.sleep(8)
+        time.sleep(10)
         # mosquitto_sub, as a person checks it: the retained configuration messages.
         out = subprocess.run(["mosquitto_sub", "-p", str(port), "-t", "homeassistant/#", "-v", "-W", "3"],
                              capture_output=True, text=True).stdout
@@ -264,6 +270,63 @@ def discovery(binary, workdir, port):
         device.stop()
         one.stop()
     return found, problems
+
+
+def firststate(binary, workdir, port):
+    """The first states of a run on the boat, read as they arrive: nothing unmeasured in them (no
+    sea-level pressure or fused altitude before the altitude has a reference, no wind without a
+    station), the interval kept from the very first, and the angles announced without a
+    state_class (Home Assistant would average 350 and 10 degrees to 180)."""
+    one = Broker(broker(workdir, "broker", port))
+    one.start()
+    device = Device(binary, workdir, port, device="deck", interval=10)
+    device.extra = ["--scenario", "boat"]
+    problems, found = [], {}
+    subscriber = Subscriber(port, "#", "first-%d" % os.getpid())
+    try:
+        time.sleep(1)
+        device.start()
+        time.sleep(26)
+    finally:
+        device.stop()
+        subscriber.close()
+        one.stop()
+    with subscriber.lock:
+        messages = list(subscriber.messages)
+    arrivals = []
+    states = []
+    for topic, payload, _ in messages:
+        if topic == "lodestone/deck/state":
+            states.append(json.loads(payload))
+    found["states"] = states[:3]
+    if len(states) < 2:
+        problems.append("%d states in 26 s with a 10 s interval" % len(states))
+    first = states[0] if states else {}
+    for key in ("seaLevelPressure", "altitude", "windSpeed", "windDirection", "windGust"):
+        if key in first:
+            problems.append("the first state carries %s %r, which nothing measured yet" % (key, first[key]))
+    times = [s.get("time") for s in states]
+    found["times"] = times
+    for before, after in zip(states, states[1:]):
+        gap = iso_seconds(after["time"]) - iso_seconds(before["time"])
+        if gap < 9:
+            problems.append("two states %.2f s apart with a 10 s interval" % gap)
+    configs = {t: json.loads(p) for t, p, _ in messages if t.startswith("homeassistant/sensor/deck/") and p}
+    for key in ("heading", "headingTrue", "windDirection"):
+        config = configs.get("homeassistant/sensor/deck/%s/config" % key)
+        if config and "state_class" in config:
+            problems.append("%s is announced with state_class %r" % (key, config["state_class"]))
+    pressure = configs.get("homeassistant/sensor/deck/pressure/config")
+    if not pressure or pressure.get("state_class") != "measurement":
+        problems.append("pressure config: %r" % pressure)
+    found["configs"] = sorted(configs)
+    return found, problems
+
+
+def iso_seconds(text):
+    """Seconds of an ISO 8601 UTC time, for differences."""
+    import datetime
+    return datetime.datetime.strptime(text.replace("Z", "+0000"), "%Y-%m-%dT%H:%M:%S.%f%z").timestamp()
 
 
 def health_mqtt(binary, workdir):
@@ -333,7 +396,7 @@ def diskfull(binary, workdir, port):
 
 
 def main():
-    if len(sys.argv) < 5 or sys.argv[1] not in ("discovery", "fleet", "diskfull"):
+    if len(sys.argv) < 5 or sys.argv[1] not in ("discovery", "fleet", "diskfull", "firststate"):
         print(__doc__)
         return 2
     mode, binary, workdir = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -343,6 +406,8 @@ def main():
         found, problems = fleet(binary, workdir, ports, float(sys.argv[5]) if len(sys.argv) > 5 else 60)
     elif mode == "diskfull":
         found, problems = diskfull(binary, workdir, ports[0])
+    elif mode == "firststate":
+        found, problems = firststate(binary, workdir, ports[0])
     else:
         found, problems = discovery(binary, workdir, ports[0])
     found["problems"] = problems

@@ -14,17 +14,39 @@ public enum Log {
     public static func warning(_ message: String) { write("lodestone: warning: " + message, priority: 4) }
     public static func error(_ message: String) { write("lodestone: error: " + message, priority: 3) }
 
-    /// A line at a syslog priority (3 error, 4 warning, 6 information).
+    /// A line at a syslog priority (3 error, 4 warning, 6 information). A line that says again
+    /// what one said less than a minute before (the same words, whatever the numbers) is
+    /// counted instead, and the next one written says how many there were.
     public static func write(_ line: String, priority: Int = 3) {
+        var clock = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &clock)
+        let now = Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9
+        let key = String(line.unicodeScalars.filter { !("0"..."9").contains($0) })
+        let written = repeats.withLock { seen -> String? in
+            if let last = seen[key], now - last.time < repeatInterval {
+                seen[key] = (last.time, last.count + 1)
+                return nil
+            }
+            if seen.count >= 512 { seen = seen.filter { now - $0.value.time < repeatInterval } }
+            let before = seen[key]?.count ?? 0
+            seen[key] = (now, 0)
+            return before > 0 ? line + " (\(before) more like it in the minute before)" : line
+        }
+        guard let written else { return }
         let holding = held.withLock { state -> Bool in
-            state.recent.append(line)
+            state.recent.append(written)
             if state.recent.count > 8 { state.recent.removeFirst() }
             guard state.holding else { return false }
-            if state.lines.count < holdLimit { state.lines.append(line) }
+            if state.lines.count < holdLimit { state.lines.append(written) }
             return true
         }
-        if !holding { writeError((toJournal ? "<\(priority)>" : "") + line + "\n") }
+        if !holding { writeError((toJournal ? "<\(priority)>" : "") + written + "\n") }
     }
+
+    /// Seconds within which a line said again is counted, not written.
+    package static let repeatInterval = 60.0
+    /// Each line's words (digits left out): when it was last written, and how many like it since.
+    private static let repeats = Mutex<[String: (time: Double, count: Int)]>([:])
 
     /// Whether stderr is the journal's stream ($JOURNAL_STREAM names its device and inode), so
     /// each line starts with its priority ("<4>") and journald keeps the levels.

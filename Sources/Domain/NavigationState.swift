@@ -56,6 +56,11 @@ public struct NavigationState: Sendable {
     /// until a GPS fix has told where the device is.
     public var trueHeading: Double?
     public var declination: Double?
+    /// The rate of turn from the gyro, degrees per second, positive to starboard (`TurnRate`).
+    public var rateOfTurn: Double?
+    /// The attitude filter is still taking up its heading (at start, or for a second after a
+    /// new calibration): the heading may move by degrees from one update to the next.
+    public var headingSettling = false
     /// A one-sigma estimate of the heading's error, degrees.
     public var headingAccuracy = Double.nan
     /// The measured field: strength in microtesla, dip (inclination) in degrees, down positive.
@@ -87,12 +92,12 @@ public struct NavigationState: Sendable {
 
 extension NavigationState {
     /// The magnetic heading, degrees, when another program may take it as true: the
-    /// magnetometer answering and a calibration in use. Outputs that cannot mark a heading
+    /// magnetometer answering, a calibration in use and the filter settled on it. Outputs that cannot mark a heading
     /// invalid (NMEA's HDM, Signal K's values) leave it out otherwise, rather than pass on a
     /// heading on the gyro alone or from an uncalibrated chip, which can be tens of degrees off.
     public var trustedMagneticHeading: Double? {
         guard let attitude, attitude.magneticHeading.isFinite, magnetometerHealth == .ok, magnetic != nil,
-              calibrationHeadingError != nil else { return nil }
+              calibrationHeadingError != nil, !headingSettling else { return nil }
         return attitude.magneticHeading
     }
 }

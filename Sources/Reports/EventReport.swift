@@ -16,8 +16,9 @@ public struct EventReport: Sendable {
 public enum Event: Sendable {
     /// The motion state changed (still, walking, running, vehicle...).
     case motion(from: MotionState, to: MotionState)
-    /// The flip gesture toggled the display's night theme.
-    case flip(nightTheme: Bool)
+    /// The flip gesture: what it did (`flipAction`: nightTheme, nextPage, markedDepartures or
+    /// none) and the night theme after it.
+    case flip(action: String, nightTheme: Bool)
     /// The bubble level was reached (true) or left.
     case level(Bool)
     case levelOffset(roll: Double, pitch: Double)

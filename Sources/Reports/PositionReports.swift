@@ -8,6 +8,11 @@ public struct PositionReport: Sendable {
     public var device: String
     /// 0...100, when the running device has assessed the fix.
     public var confidence: Int?
+    /// The speed's one-sigma error (m/s), the altitude's rate (m/s, up positive) and the
+    /// World Magnetic Model's declination here (degrees, east positive), when known.
+    public var speedError: Double?
+    public var climb: Double?
+    public var magneticVariation: Double?
     public init(fix: GPSFix, device: String, confidence: Int? = nil) {
         (self.fix, self.device, self.confidence) = (fix, device, confidence)
     }

@@ -23,6 +23,7 @@ public enum Report: Sendable {
     case health(HealthReport)
     case devices(DevicesReport)
     case poll(PollReport)
+    case settings(SettingsReport)
     /// A request that could not be done, and what to do instead.
     case error(String)
 
@@ -46,7 +47,20 @@ public enum Report: Sendable {
         case .health: return .health
         case .devices: return .devices
         case .poll: return .poll
+        case .settings: return .settings
         case .error: return .error
+        }
+    }
+
+    /// The time of the samples a report of a sampled kind describes (TPV, ATT, IMU, ENV): each
+    /// kind's time only moves forward per device.
+    public var sampleTime: Double? {
+        switch self {
+        case .position(let r): return r.fix.utc
+        case .attitude(let r): return r.time
+        case .inertial(let r): return r.time
+        case .environment(let r): return r.time
+        default: return nil
         }
     }
 
@@ -69,6 +83,6 @@ public enum ReportKind: String, Sendable, CaseIterable {
     case position = "TPV", satellites = "SKY", attitude = "ATT", inertial = "IMU", environment = "ENV"
     case barometer = "BARO", motion = "MOTION", event = "EVENT", sun = "SUN", track = "TRACK", waypoint = "WAYPOINT"
     case alertRules = "ALERT", log = "LOG", snapshot = "SNAPSHOT", health = "HEALTH", devices = "DEVICES", poll = "POLL"
-    case departures = "DEPARTURES"
+    case departures = "DEPARTURES", settings = "CONFIG"
     case error = "ERROR"
 }

@@ -14,7 +14,11 @@ public struct TaskLine: Sendable {
 /// The device's health (HEALTH): each sensor, the sampling loop and its tasks, the output
 /// thread's tasks, the socket's clients and the storage.
 public struct HealthReport: Sendable {
-    public var state: NavigationState
+    /// Each sensor's health.
+    public var sensors: (imu: SensorHealth, magnetometer: SensorHealth, barometer: SensorHealth, gps: SensorHealth)
+    /// GPS sentences dropped whole for a field beyond `GPSLimits`, and the last one's reason.
+    public var gpsRejected: Int
+    public var gpsRejectedReason: ImpossibleGPSField?
     /// When each sensor's health last changed, UTC on the device's time base (nil: never).
     public var sensorsChanged: (imu: Double?, magnetometer: Double?, barometer: Double?, gps: Double?)
     public var loop: LoopStatistics
@@ -38,7 +42,9 @@ public struct HealthReport: Sendable {
                 loop: LoopStatistics, tasks: [TaskLine], outputTasks: [TaskLine] = [], ringOverflows: Int, clients: Int,
                 droppedClients: Int = 0, profile: String? = nil, gpsInterval: Double? = nil, storage: String? = nil,
                 sensorProblems: SensorProblemTexts = SensorProblemTexts()) {
-        (self.state, self.sensorsChanged, self.loop, self.tasks, self.outputTasks) = (state, sensorsChanged, loop, tasks, outputTasks)
+        sensors = (state.imuHealth, state.magnetometerHealth, state.barometerHealth, state.gpsHealth)
+        (gpsRejected, gpsRejectedReason) = (state.gpsRejected, state.gpsRejectedReason)
+        (self.sensorsChanged, self.loop, self.tasks, self.outputTasks) = (sensorsChanged, loop, tasks, outputTasks)
         (self.ringOverflows, self.clients, self.droppedClients) = (ringOverflows, clients, droppedClients)
         (self.profile, self.gpsInterval, self.storage, self.sensorProblems) = (profile, gpsInterval, storage, sensorProblems)
     }
@@ -106,4 +112,12 @@ public struct PollReport: Sendable {
     public init(time: Double, active: Bool, position: PositionReport, attitude: AttitudeReport?, satellites: SatelliteReport?) {
         (self.time, self.active, self.position, self.attitude, self.satellites) = (time, active, position, attitude, satellites)
     }
+}
+
+/// The settings a running device uses (CONFIG), by the settings table's keys, each value as
+/// the configuration file would write it (JSON text): what `lodestone config check` compares a
+/// file with.
+public struct SettingsReport: Sendable {
+    public var settings: [(key: String, json: String)]
+    public init(settings: [(key: String, json: String)]) { self.settings = settings }
 }

@@ -25,12 +25,17 @@ public struct EnvironmentReport: Sendable {
 public struct StationFigures: Sendable {
     public struct Wind: Sendable {
         /// Mean speed (m/s) over the window, the highest and lowest 3 s means in it, the
-        /// newest 3 s mean, and the mean direction (degrees true, nil when calm or variable).
+        /// newest 3 s mean, and the vane's mean direction (nil when calm or variable): degrees
+        /// true on a fixed mast, from the bow on a boat.
         public var speed: Double
         public var gust: Double?, lull: Double?, now: Double?
         public var direction: Double?
         /// Seconds of samples the figures rest on (600 once ten minutes are in).
         public var seconds: Int
+        /// The wind now as measured aboard and as it blows over the ground (`WindTriangle`):
+        /// the true one needs a heading where the vane turns with a boat.
+        public var apparent: WindTriangle.Wind?
+        public var trueWind: WindTriangle.Wind?
         public init(speed: Double, gust: Double?, lull: Double?, now: Double?, direction: Double?, seconds: Int) {
             (self.speed, self.gust, self.lull, self.now, self.direction, self.seconds) = (speed, gust, lull, now, direction, seconds)
         }
@@ -47,12 +52,14 @@ public struct StationFigures: Sendable {
 }
 
 /// The barometer's view once reduced: sea-level pressure (hPa), the altitude fused with GPS
-/// (m), and the trend (nil until there are 30 minutes of data).
+/// (m), and the trend (nil until there are 30 minutes of data). The pressure and the altitude
+/// are nil until the altitude has a reference (a GPS fix levelled it, a known altitude or a
+/// QNH was given): reduced from the default QNH they would only repeat it.
 public struct WeatherFigures: Sendable {
-    public var seaLevelPressure: Double
-    public var altitudeFused: Double
+    public var seaLevelPressure: Double?
+    public var altitudeFused: Double?
     public var trend: PressureTrend.Reading?
-    public init(seaLevelPressure: Double, altitudeFused: Double, trend: PressureTrend.Reading?) {
+    public init(seaLevelPressure: Double?, altitudeFused: Double?, trend: PressureTrend.Reading?) {
         (self.seaLevelPressure, self.altitudeFused, self.trend) = (seaLevelPressure, altitudeFused, trend)
     }
 }

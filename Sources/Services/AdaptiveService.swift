@@ -59,6 +59,17 @@ final class AdaptiveService<Clock: MonotonicClock> {
     var rates: StreamRates { sampler.rates }
 
     /// Returns a log line when the rates changed.
+    /// The motion the rates follow: the motion service's, except that a calibration in
+    /// progress needs every magnetometer reading (sampled as when walking), and so does a
+    /// device never calibrated while it is turned in the hand (the figure-8 the README asks
+    /// for), or the background fit starves on the still profile's few readings.
+    static func motionForRates(_ motion: MotionService?, compass: CompassService?) -> MotionState {
+        let turning = motion.map { $0.classifier.rotation > $0.classifier.settings.stillRotation } ?? false
+        let handled = turning && motion?.motion == .still   // turned in the hand, not a car's bend
+        let collecting = compass.map { $0.isCalibrating || ($0.calibration == nil && handled) } ?? false
+        return collecting ? .walking : (motion?.motion ?? .walking)
+    }
+
     func tick(motion: MotionState, now: MonotonicNanoseconds) -> String? {
         guard now >= nextDecision else { return nil }
         nextDecision = now + 1_000_000_000

@@ -13,6 +13,12 @@ final class MotionService {
     private var flip = FlipDetector()
     private(set) var level = BubbleLevel()
     private(set) var lock = BearingLock()
+    /// The level's and the course's EVENTs (and the buzzer's tick) through a dead band: a boat
+    /// rolling through level, a heading hovering at the lock's edge, is one event, not a stream.
+    private var levelEvents = EventDeadBand(MotionService.levelDeadBand)
+    private var courseEvents = EventDeadBand(MotionService.courseDeadBand)
+    static let levelDeadBand = EventDeadBand.Settings(onAfter: 1, offAfter: 0.5, leastBetween: 30)
+    static let courseDeadBand = EventDeadBand.Settings(onAfter: 2, offAfter: 2, leastBetween: 10)
     /// The display's night theme, toggled by the flip gesture when that is what it does.
     private(set) var nightTheme = false
     /// What a flip does (the configuration's `flipAction`): the EVENT says the theme changed
@@ -49,7 +55,7 @@ final class MotionService {
         if flip.update(specificForce: sample.acceleration, rotationRate: sample.rotationRate, interval: interval) != nil {
             if flipAction == .nightTheme { nightTheme.toggle() }
             flips += 1
-            events.append(.event(EventReport(.flip(nightTheme: nightTheme), time: time)))
+            events.append(.event(EventReport(.flip(action: flipAction.rawValue, nightTheme: nightTheme), time: time)))
         }
     }
 
@@ -60,23 +66,18 @@ final class MotionService {
         lastTick = now
         levelReached = false
         if let attitude = state.attitude, interval > 0 {
-            switch level.update(roll: attitude.roll, pitch: attitude.pitch, interval: interval) {
-            case .becameLevel?:
-                levelReached = true
-                events.append(.event(EventReport(.level(true), time: time)))
-            case .leftLevel?:
-                events.append(.event(EventReport(.level(false), time: time)))
-            case nil:
-                break
+            _ = level.update(roll: attitude.roll, pitch: attitude.pitch, interval: interval)
+            if let isLevel = levelEvents.update(level.isLevel, interval: interval) {
+                levelReached = isLevel
+                events.append(.event(EventReport(.level(isLevel), time: time)))
             }
             let heading = state.trueHeading ?? attitude.magneticHeading
-            switch lock.update(heading: heading) {
-            case .offCourse(let deviation)?:
-                events.append(.event(EventReport(.offCourse(deviation: deviation, bearing: lock.bearing ?? .nan), time: time)))
-            case .backOnCourse?:
-                events.append(.event(EventReport(.onCourse(bearing: lock.bearing ?? .nan), time: time)))
-            case nil:
-                break
+            _ = lock.update(heading: heading)
+            // Released: no course to be on or off (and no "back on course" for the release).
+            if lock.bearing == nil { courseEvents = EventDeadBand(Self.courseDeadBand) }
+            if lock.bearing != nil, let offCourse = courseEvents.update(lock.isOffCourse, interval: interval) {
+                events.append(.event(EventReport(offCourse ? .offCourse(deviation: lock.deviation ?? .nan, bearing: lock.bearing ?? .nan)
+                                                          : .onCourse(bearing: lock.bearing ?? .nan), time: time)))
             }
         }
         // Handed over, not emptied in place: the caller's copy would make emptying it copy

@@ -64,31 +64,42 @@ final class PositionService {
         return predicted
     }
 
-    /// The receiver's one-sigma horizontal error: from GST when sent, else HDOP times a typical
-    /// 5 m range error.
-    static func sigma(_ fix: GPSFix) -> Double {
-        if fix.eph.isFinite && fix.eph > 0 { return fix.eph }
-        if fix.hdop.isFinite && fix.hdop > 0 { return fix.hdop * 5 }
-        return 10
-    }
+    /// The receiver's one-sigma horizontal error: from GST when sent, else HDOP's (`FixErrorModel`).
+    static func sigma(_ fix: GPSFix) -> Double { FixErrorModel.horizontal(fix) ?? 10 }
 
-    /// Once a second: the confidence and the warnings; EVENTs for warnings that started or cleared.
+    /// Once a second: the confidence and the warnings; EVENTs for warnings that started or
+    /// cleared, each through its dead band (`warningDeadBands`).
     func tick(now: MonotonicNanoseconds, time: Double) -> [Report] {
         // Counted from the start too: a receiver that never gets a fix is warned about.
         if lastPositionAt == nil { lastPositionAt = now }
         let age = self.age(now)
+        let interval = lastTick == 0 || now <= lastTick ? 0 : Double(now - lastTick) / 1e9
+        lastTick = now
         let assessment = assess(now: now)
         confidence = assessment.confidence
         var events: [Report] = []
-        for warning in assessment.warnings where !warnings.contains(warning) {
-            events.append(.event(EventReport(.gps(warning: warning, active: true, secondsWithoutFix: age), time: time)))
+        for warning in FixQuality.Warning.allCases {
+            var band = warningBands[warning] ?? EventDeadBand(Self.warningDeadBands(warning))
+            if let active = band.update(assessment.warnings.contains(warning), interval: interval) {
+                events.append(.event(EventReport(.gps(warning: warning, active: active, secondsWithoutFix: age), time: time)))
+            }
+            warningBands[warning] = band
         }
-        for warning in warnings where !assessment.warnings.contains(warning) {
-            events.append(.event(EventReport(.gps(warning: warning, active: false, secondsWithoutFix: age), time: time)))
-        }
-        warnings = assessment.warnings
+        warnings = FixQuality.Warning.allCases.filter { warningBands[$0]?.isOn == true }
         return events
     }
+
+    /// How long a warning's change must hold, and how far apart two changes are: a lost fix
+    /// is told within seconds; a receiver hovering at five satellites is not a stream of events.
+    static func warningDeadBands(_ warning: FixQuality.Warning) -> EventDeadBand.Settings {
+        switch warning {
+        case .noFix: return EventDeadBand.Settings(onAfter: 0, offAfter: 0, leastBetween: 5)
+        case .fewSatellites, .highDOP: return EventDeadBand.Settings(onAfter: 3, offAfter: 5, leastBetween: 20)
+        case .frozen: return EventDeadBand.Settings(onAfter: 0, offAfter: 5, leastBetween: 20)
+        }
+    }
+    private var warningBands: [FixQuality.Warning: EventDeadBand] = [:]
+    private var lastTick: MonotonicNanoseconds = 0
 
     /// Seconds since the last position; never negative (a fix stamped after `now` was taken is
     /// fresh, not eighteen billion seconds old).
@@ -109,6 +120,6 @@ final class PositionService {
         guard fix.hasPosition || age >= 10 else { return (0, []) }
         return FixQuality.assess(satellites: fix.satellitesUsed, hdop: fix.hdop, error: Self.sigma(fix), age: age,
                                  threeD: fix.mode == .threeD, frozen: repeats >= Self.frozenAfter,
-                                 noFixAfter: max(3, 3 * pace.expected(at: now)))
+                                 noFixAfter: max(3, 3 * pace.expected(at: now)), previous: warnings)
     }
 }

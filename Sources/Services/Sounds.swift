@@ -57,6 +57,12 @@ struct SoundSettings: Sendable, Equatable {
         return (from, to)
     }
 
+    /// A window as the configuration writes it, "22:00-07:00".
+    static func windowText(_ window: (from: Int, to: Int)) -> String {
+        func clock(_ minute: Int) -> String { zeroPadded(minute / 60, 2) + ":" + zeroPadded(minute % 60, 2) }
+        return clock(window.from) + "-" + clock(window.to)
+    }
+
     static func minutes(_ text: Substring) -> Int? {
         let parts = text.split(separator: ":")
         guard parts.count == 2, parts[0].count <= 2, parts[1].count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]),

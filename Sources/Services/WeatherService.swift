@@ -14,15 +14,27 @@ final class WeatherService {
     private(set) var station = Double.nan, seaLevel = Double.nan, barometric = Double.nan, fused = Double.nan
     private(set) var temperature = Double.nan, humidity = Double.nan
     private(set) var reading: PressureTrend.Reading?
+    /// The altitude's rate, m/s (TPV's `climb`).
+    private(set) var climb = ClimbRate()
     /// How the reference was last set: "configured", "altitude", "gps".
     private(set) var reference = "configured"
+    /// Whether the altitude has a reference: a GPS fix levelled it, or a person gave a known
+    /// altitude or a QNH (the configured one counts when it is not the standard atmosphere's).
+    var isReferenced: Bool { reference != "configured" || fusion.isLevelled || qnhGiven }
+    private var qnhGiven: Bool
     private var lastTime = Double.nan
 
     /// A fix is good enough to level the barometer with when it is 3D and the position's
     /// confidence is at least this.
     static let calibrationConfidence = 60
 
-    init(qnh: Double) { self.qnh = qnh }
+    init(qnh: Double) {
+        self.qnh = qnh
+        qnhGiven = qnh != Self.standardQNH
+    }
+
+    /// The standard atmosphere's sea-level pressure, hPa: the QNH when none is given.
+    static let standardQNH = 1013.25
 
     /// One barometer sample at UTC `time`, with the newest fix and its confidence; `resting`
     /// when the device is still (its altitude cannot change, so the pressure's change is the weather's).
@@ -33,6 +45,7 @@ final class WeatherService {
         temperature = sample.temperature
         humidity = sample.humidity ?? .nan
         barometric = BarometricAltitude.altitude(pressure: pascal, reference: qnh * 100)
+        climb.add(altitude: barometric, time: time)
         let goodFix = fix.mode == .threeD && fix.altitudeMSL.isFinite && confidence >= Self.calibrationConfidence
         // A known altitude set by hand outranks GPS until the next one.
         let gps = goodFix && reference != "altitude" ? fix.altitudeMSL : .nan
@@ -60,6 +73,7 @@ final class WeatherService {
         switch request {
         case .qnh(let hPa):
             qnh = hPa
+            qnhGiven = true
             fusion = AltitudeFusion()
             reference = "configured"
             settle()
@@ -99,5 +113,9 @@ final class WeatherService {
     }
 
     /// The reduced figures ENV and BARO carry.
-    var figures: WeatherFigures { WeatherFigures(seaLevelPressure: seaLevel, altitudeFused: fused, trend: reading) }
+    var figures: WeatherFigures {
+        let known = isReferenced
+        return WeatherFigures(seaLevelPressure: known && seaLevel.isFinite ? seaLevel : nil,
+                              altitudeFused: known && fused.isFinite ? fused : nil, trend: reading)
+    }
 }

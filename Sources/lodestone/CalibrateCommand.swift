@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneReports
 import LodestoneRuntime
 
 enum CalibrateCommand {
@@ -113,7 +114,9 @@ enum CalibrateCommand {
             Log.error(error.description)
             return 1
         }
-        client.send(#"?WATCH={"enable":true,"json":true};"# + #"?CALIBRATE={"sensor":"magnetometer","mode":""# + mode.rawValue + #""};"#)
+        var watch = WatchOptions()
+        (watch.enabled, watch.json) = (true, true)
+        client.send(watch.text + CalibrateRequest.start(mode).text)
         if !json {
             writeOut(mode == .swing ? "turn the boat slowly and steadily through a full circle\n"
                                     : "turn the device slowly through every direction: figure 8s, tilting it well over\n")

@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneOutputs
+import LodestoneReports
 import LodestoneRuntime
 
 /// `lodestone lock` and `lodestone level`: the bearing lock and the bubble level's surface
@@ -30,14 +31,14 @@ enum LockCommand {
 
     static func lock(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: OptionSpec(valued: ["socket"], flags: ["off", "json"]), command: "lock")
-        var request = "?LOCK;"
+        var request = LockRequest(bearing: nil).text
         if options.flags.contains("off") {
-            request = "?UNLOCK;"
+            request = PlainRequest.unlock.text
         } else if let text = options.positional.first {
             guard let bearing = DecimalNumber.parse(text), bearing.isFinite, (0..<360).contains(bearing) || bearing == 360 else {
                 throw UsageError(message: "the bearing must be degrees from 0 to 360, not '\(text)'")
             }
-            request = "?LOCK={\"bearing\":\(bearing)};"
+            request = LockRequest(bearing: bearing).text
         }
         return exchange(request, socket: options.values["socket"], json: options.flags.contains("json"),
                         answer: [#""event":"bearingLock""#]) { report in
@@ -51,8 +52,7 @@ enum LockCommand {
         guard !(options.flags.contains("zero") && options.flags.contains("clear")) else {
             throw UsageError(message: "give --zero or --clear, not both")
         }
-        let request = options.flags.contains("zero") ? #"?LEVEL={"zero":true};"#
-            : (options.flags.contains("clear") ? #"?LEVEL={"clear":true};"# : "?LEVEL;")
+        let request = (options.flags.contains("zero") ? LevelRequest.zero : (options.flags.contains("clear") ? .clear : .report)).text
         return exchange(request, socket: options.values["socket"], json: options.flags.contains("json"),
                         answer: [#""event":"levelOffset""#, #""class":"MOTION""#]) { report in
             if report["event"]?.stringValue == "levelOffset" {

@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneOutputs
+import LodestoneReports
 import LodestoneRuntime
 
 /// `lodestone log`: logging sessions on the running instance, and the stored ones.
@@ -34,31 +35,31 @@ enum LogCommand {
         let store = LogStore(dataDirectory: dataDirectory)
         switch action {
         case "start", "stop", "status":
-            var w = JSONObjectWriter()
-            if action != "status" { w.string("action", action) }
+            var interval = 10.0
             if let text = options.values["interval"] {
                 if text == "every" {
-                    w.string("interval", "every")
+                    interval = 0
                 } else {
-                    guard let seconds = duration(text), (1...3600).contains(seconds) else {
+                    guard let seconds = Self.duration(text), (1...3600).contains(seconds) else {
                         throw UsageError(message: "--interval takes 1s to 1h (e.g. 10s, 5m) or 'every', not '\(text)'")
                     }
-                    w.number("interval", seconds, decimals: 3)
+                    interval = seconds
                 }
             }
-            if let streams = options.values["streams"] {
-                let names = streams.split(separator: ",").map(String.init)
-                if let unknown = names.first(where: { !LogStore.streams.contains($0) }) {
+            var streams = LogRequest.defaultStreams
+            if let given = options.values["streams"] {
+                streams = given.split(separator: ",").map(String.init)
+                if let unknown = streams.first(where: { !LogStore.streams.contains($0) }) {
                     throw UsageError(message: "unknown stream '\(unknown)'; streams: " + LogStore.streams.joined(separator: ", "))
                 }
-                w.raw("streams", "[" + names.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
             }
+            var duration: Double?
             if let text = options.values["for"] {
-                guard let seconds = duration(text), seconds > 0 else { throw UsageError(message: "--for takes a duration like 90m, 6h or 2d, not '\(text)'") }
-                w.number("duration", seconds, decimals: 0)
+                guard let seconds = Self.duration(text), seconds > 0 else { throw UsageError(message: "--for takes a duration like 90m, 6h or 2d, not '\(text)'") }
+                duration = seconds
             }
-            let request = action == "status" ? "?LOG;" : "?LOG=" + w.finished + ";"
-            return LockCommand.exchange(request, socket: options.values["socket"], json: options.flags.contains("json"),
+            let request: LogRequest = action == "status" ? .report : (action == "stop" ? .stop : .start(interval: interval, streams: streams, duration: duration))
+            return LockCommand.exchange(request.text, socket: options.values["socket"], json: options.flags.contains("json"),
                                         answer: [#""class":"LOG""#]) { report in
                 var text = report["logging"]?.boolValue == true ? "logging \(report["id"]?.stringValue ?? "")" : "not logging"
                 if let records = Int(whole: report["records"]?.numberValue ?? .nan, in: 0...Int.max) { text += ": \(records) records" }

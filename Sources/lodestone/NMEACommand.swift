@@ -75,7 +75,39 @@ struct NMEAConverter: ~Copyable {
         if let fix = parser.flush() { emit(GPSDReports.tpv(PositionReport(fix: fix, device: device))) }
     }
 
+    /// gpsfake's log format: a `# Delay-Cookie: C SECONDS` header says the byte C marks where
+    /// the sentences were cut to be sent with pauses; it is no part of them.
+    private var cookie: UInt8?
+    private var lastByte: UInt8 = UInt8(ascii: "\n")
+
     mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: (String) -> Void) {
+        noteCookie(bytes)
+        defer { if let last = bytes.last { lastByte = last } }
+        guard let cookie else { return frame(bytes, emit) }
+        var kept = [UInt8]()
+        kept.reserveCapacity(bytes.count)
+        for byte in bytes where byte != cookie { kept.append(byte) }
+        kept.withUnsafeBytes { frame($0, emit) }
+    }
+
+    /// Finds a delay-cookie header among comment lines (memchr finds '#' fast; most logs have none).
+    private mutating func noteCookie(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count, let found = memchr(base + offset, Int32(UInt8(ascii: "#")), bytes.count - offset) {
+            let at = base.distance(to: UnsafeRawPointer(found))
+            offset = at + 1
+            let before = at == 0 ? lastByte : bytes[at - 1]
+            guard before == UInt8(ascii: "\n") || before == UInt8(ascii: "\r") else { continue }
+            let line = bytes[at..<min(bytes.count, at + 40)].prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
+            let text = String(decoding: line, as: UTF8.self)
+            let prefix = "# Delay-Cookie:"
+            guard text.hasPrefix(prefix) else { continue }
+            cookie = text.dropFirst(prefix.count).utf8.first { $0 != UInt8(ascii: " ") }
+        }
+    }
+
+    private mutating func frame(_ bytes: UnsafeRawBufferPointer, _ emit: (String) -> Void) {
         framer.feed(bytes) { sentence in
             if let fix = parser.parse(sentence, received: 0) { emit(GPSDReports.tpv(PositionReport(fix: fix, device: device))) }
             if parser.skyCycles != skyCycles {

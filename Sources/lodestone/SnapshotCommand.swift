@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneReports
 import LodestoneRuntime
 
 /// `lodestone snapshot`: capture every current value (asked of the running instance) and
@@ -37,10 +38,8 @@ enum SnapshotCommand {
         let ids = Array(options.positional.dropFirst())
         switch action {
         case "take":
-            var w = JSONObjectWriter()
-            if let name = options.values["name"] { w.string("name", name) }
-            if let notes = options.values["notes"] { w.string("notes", notes) }
-            return LockCommand.exchange("?SNAPSHOT=" + w.finished + ";", socket: options.values["socket"], json: options.flags.contains("json"),
+            let request = SnapshotRequest(name: options.values["name"], notes: options.values["notes"])
+            return LockCommand.exchange(request.text, socket: options.values["socket"], json: options.flags.contains("json"),
                                         answer: [#""class":"SNAPSHOT""#]) { report in
                 "snapshot \(report["id"]?.stringValue ?? "?") saved: \(report["name"]?.stringValue ?? "")"
             }

@@ -12,7 +12,7 @@ enum StatusCommand {
             Log.error(error.description)
             return 1
         }
-        client.send("?STATUS;")
+        client.send(PlainRequest.status.text)
         while let line = client.readLine(timeoutMilliseconds: 5000) {
             guard line.contains("\"class\":\"HEALTH\"") else { continue }
             if options.flags.contains("json") {

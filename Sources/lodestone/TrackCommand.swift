@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneReports
 import LodestoneRuntime
 
 /// `lodestone track`: record on a running instance (start, pause, resume, stop) and work
@@ -59,19 +60,22 @@ enum TrackCommand {
         let id = options.positional.count > 1 ? options.positional[1] : nil
         switch action {
         case "start", "pause", "resume", "stop":
-            var request = "?TRACK={\"action\":\"\(action)\""
-            if let name = options.values["name"] { request += ",\"name\":" + JSONObjectWriter.quoted(name) }
-            if let tags = options.values["tags"] {
-                request += ",\"tags\":[" + tags.split(separator: ",").map { JSONObjectWriter.quoted(String($0)) }.joined(separator: ",") + "]"
-            }
+            var mode: TrackSampler.Mode?
             if let interval = options.values["interval"] {
-                guard let mode = TrackSampler.Mode(interval) else {
+                guard let parsed = TrackSampler.Mode(interval) else {
                     throw UsageError(message: "--interval takes seconds from 1 to 30 or 'adaptive', not '\(interval)'")
                 }
-                request += ",\"interval\":" + JSONObjectWriter.quoted(mode.description)
+                mode = parsed
             }
-            request += "};"
-            return LockCommand.exchange(request, socket: options.values["socket"], json: options.flags.contains("json"),
+            let tags = options.values["tags"].map { $0.split(separator: ",").map(String.init) } ?? []
+            let request: TrackRequest
+            switch action {
+            case "start": request = .start(name: options.values["name"], tags: tags, mode: mode)
+            case "pause": request = .pause
+            case "resume": request = .resume
+            default: request = .stop
+            }
+            return LockCommand.exchange(request.text, socket: options.values["socket"], json: options.flags.contains("json"),
                                         answer: [#""class":"TRACK""#]) { report in
                 let state = report["state"]?.stringValue ?? "?"
                 let detail = report["message"]?.stringValue.map { ": " + $0 } ?? ""

@@ -12,7 +12,9 @@ enum WatchCommand {
             Log.error(error.description)
             return 1
         }
-        client.send("?WATCH={\"enable\":true,\"json\":true};")
+        var watch = WatchOptions()
+        (watch.enabled, watch.json) = (true, true)
+        client.send(watch.text)
         var printed = 0
         while printed < (count ?? Int.max) {
             guard let line = client.readLine(timeoutMilliseconds: 10_000) else {

@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneReports
 import LodestoneRuntime
 
 /// `lodestone waypoint`: save places, list them by distance, navigate to one.
@@ -60,16 +61,16 @@ enum WaypointCommand {
             writeOut("saved '\(name)' at \(fixed(waypoint.latitude, 5)), \(fixed(waypoint.longitude, 5))" + (elevation.map { ", \(fixed($0, 0)) m" } ?? "") + "\n")
             return 0
         case "add", "goto", "stop", "back":
-            var w = JSONObjectWriter()
-            w.string("action", action)
-            if action != "stop" && action != "back" {
-                guard let name else { throw UsageError(message: "\(action) needs a waypoint name") }
-                w.string("name", name)
+            if action != "stop" && action != "back" && name == nil { throw UsageError(message: "\(action) needs a waypoint name") }
+            let request: WaypointRequest
+            switch action {
+            case "add": request = .add(name: name ?? "", latitude: latitude, longitude: longitude, elevation: nil,
+                                       symbol: options.values["symbol"], notes: options.values["notes"])
+            case "goto": request = .goto(name: name ?? "")
+            case "back": request = .back
+            default: request = .stop
             }
-            if let latitude, let longitude { w.number("lat", latitude, decimals: 7); w.number("lon", longitude, decimals: 7) }
-            if let symbol = options.values["symbol"] { w.string("symbol", symbol) }
-            if let notes = options.values["notes"] { w.string("notes", notes) }
-            return LockCommand.exchange("?WAYPOINT=" + w.finished + ";", socket: options.values["socket"],
+            return LockCommand.exchange(request.text, socket: options.values["socket"],
                                         json: options.flags.contains("json"), answer: [#""class":"WAYPOINT""#]) { report in
                 var text = report["message"]?.stringValue ?? ""
                 if let bearing = report["bearing"]?.numberValue, let distance = report["distance"]?.numberValue {
@@ -160,7 +161,7 @@ enum WaypointCommand {
 
     static func runningPosition(socket: String?) -> (Double, Double)? {
         guard let client = try? ReportClient(path: socket ?? Configuration.defaultSocketPath()) else { return nil }
-        client.send("?POLL;")
+        client.send(PlainRequest.poll.text)
         while let line = client.readLine(timeoutMilliseconds: 1000) {
             guard line.contains(#""class":"POLL""#), let poll = try? JSONValue.parse(line) else { continue }
             guard let tpv = poll["tpv"]?.arrayValue?.first, let lat = tpv["lat"]?.numberValue, let lon = tpv["lon"]?.numberValue else {

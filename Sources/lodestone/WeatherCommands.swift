@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneReports
 import LodestoneRuntime
 
 /// `lodestone baro`, `lodestone alert` and `lodestone history`: the barometer's reference and
@@ -43,11 +44,13 @@ enum WeatherCommands {
 
     static func baro(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: OptionSpec(valued: ["qnh", "altitude", "socket"], flags: ["json"]), command: "baro")
-        var w = JSONObjectWriter()
-        if let qnh = try options.number("qnh", in: 850...1100) { w.number("qnh", qnh, decimals: 2) }
-        if let altitude = try options.number("altitude", in: -500...9000) { w.number("altitude", altitude, decimals: 1) }
-        let body = w.finished
-        return LockCommand.exchange(body == "{}" ? "?BARO;" : "?BARO=" + body + ";", socket: options.values["socket"],
+        var request = BaroRequest.report
+        if let qnh = try options.number("qnh", in: 850...1100) { request = .qnh(qnh) }
+        if let altitude = try options.number("altitude", in: -500...9000) {
+            guard case .report = request else { throw UsageError(message: "give --qnh or --altitude, not both") }
+            request = .altitude(altitude)
+        }
+        return LockCommand.exchange(request.text, socket: options.values["socket"],
                                     json: options.flags.contains("json"), answer: [#""class":"BARO""#]) { r in
             var text = "QNH \(fixed(r["qnh"]?.numberValue ?? .nan, 1)) hPa (\(r["reference"]?.stringValue ?? "?")), "
                 + "sea level \(fixed(r["seaLevelPressure"]?.numberValue ?? .nan, 1)) hPa, altitude \(fixed(r["altFused"]?.numberValue ?? .nan, 0)) m"
@@ -65,18 +68,16 @@ enum WeatherCommands {
                                                                flags: ["json", "on", "off"]), command: "alert")
         switch options.positional.first {
         case "list"?, "set"?:
-            var request = "?ALERT;"
+            var request = "?\(AlertRuleChange.requestName);"
             if options.positional.first == "set" {
                 guard options.positional.count > 1 else { throw UsageError(message: "set which alert? one of " + AlertRules.Kind.allCases.map(\.rawValue).joined(separator: ", ")) }
-                var w = JSONObjectWriter()
-                w.string("name", options.positional[1])
-                if options.flags.contains("on") { w.bool("enabled", true) }
-                if options.flags.contains("off") { w.bool("enabled", false) }
-                if let kind = AlertRules.Kind(rawValue: options.positional[1]),
-                   let x = try options.number("threshold", in: kind.thresholdRange) { w.number("threshold", x, decimals: 3) }
-                if let x = try options.number("hysteresis", in: 0...1000) { w.number("hysteresis", x, decimals: 3) }
-                if let x = try options.number("cooldown", in: 0...604_800) { w.number("cooldown", x, decimals: 0) }
-                request = "?ALERT=" + w.finished + ";"
+                guard let kind = AlertRules.Kind(rawValue: options.positional[1]) else {
+                    throw UsageError(message: "no alert '\(options.positional[1])'; one of " + AlertRules.Kind.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                let enabled: Bool? = options.flags.contains("on") ? true : (options.flags.contains("off") ? false : nil)
+                request = AlertRuleChange(kind: kind, enabled: enabled, threshold: try options.number("threshold", in: kind.thresholdRange),
+                                          hysteresis: try options.number("hysteresis", in: 0...1000),
+                                          cooldown: try options.number("cooldown", in: 0...604_800)).text
             }
             return LockCommand.exchange(request, socket: options.values["socket"], json: options.flags.contains("json"),
                                         answer: [#""class":"ALERT""#]) { report in

@@ -67,6 +67,7 @@ import Testing
         state.magnetic = MagneticSample(time: 0, field: Vector3(20, 0, 40), raw: Vector3(20, 0, 40), specificForce: nil)
         state.calibrationHeadingError = calibrated ? 1.0 : nil
         state.imu = ImuSample(time: 0, acceleration: Vector3(0, 0, -9.81), rotationRate: Vector3(0, 0, 0.2), temperature: 25)
+        state.rateOfTurn = Angle.degrees(0.2)
         return state
     }
 
@@ -109,20 +110,15 @@ import Testing
         }
     }
 
-    /// Yaw rate from body rates: level, the z rate itself; rolled 30° with the turn split
-    /// between y and z, the same vertical rate; pitched beyond 80°, none.
-    @Test func rateOfTurnFromTheGyroThroughTheEulerKinematics() {
-        var level = Self.state(heading: 0)
-        level.attitude = TiltCompensatedHeading(roll: 0, pitch: 0, magneticHeading: 0)
-        #expect(abs((SignalKOutput.rateOfTurn(level) ?? .nan) - 0.2) < 1e-12)
-        var rolled = level
-        rolled.attitude = TiltCompensatedHeading(roll: 30, pitch: 0, magneticHeading: 0)
-        let roll = Angle.radians(30)
-        rolled.imu?.rotationRate = Vector3(0, 0.1 * sin(roll), 0.1 * cos(roll))
-        #expect(abs((SignalKOutput.rateOfTurn(rolled) ?? .nan) - 0.1) < 1e-12)
-        var steep = level
-        steep.attitude = TiltCompensatedHeading(roll: 0, pitch: 85, magneticHeading: 0)
-        #expect(SignalKOutput.rateOfTurn(steep) == nil)
+    /// The rate of turn is the state's (the gyro's, `TurnRate`), in rad/s.
+    @Test func rateOfTurnIsTheStates() throws {
+        let receiver = try #require(Receiver())
+        var state = Self.state(heading: 0)
+        state.rateOfTurn = -12
+        receiver.output.publish(Self.attitude(state, time: 1_800_000_000), now: 1_800_000_000)
+        let deltas = receiver.deltas()
+        let rate = receiver.values("navigation.rateOfTurn", in: deltas).first?.numberValue ?? .nan
+        #expect(abs(rate - Angle.radians(-12)) < 1e-5, "\(rate)")
     }
 
     /// ATT at 10 Hz for 3 s: attitude at its default 10 Hz, headingMagnetic at a configured

@@ -92,23 +92,36 @@ import Testing
         defer { removeTree(directory) }
         try #require(makeDirectories(directory))
         try replaceFile(directory + "/mqtt-password", with: Array("s3cret\n".utf8))
-        let given = try JSONValue.parse(#"{"broker": "127.0.0.1:1883", "username": "boat", "passwordFile": "\#(directory)/mqtt-password"}"#)
-        #expect(try MQTTSettings.decode(given, file: "test.json").password == "s3cret")
-        // Both at once is a contradiction, said with the key.
-        let both = try JSONValue.parse(#"{"broker": "127.0.0.1:1883", "password": "a", "passwordFile": "\#(directory)/mqtt-password"}"#)
-        do {
-            _ = try MQTTSettings.decode(both, file: "test.json")
-            Issue.record("a password and a password file were both taken")
-        } catch {
-            #expect(error.description.contains("mqtt.passwordFile"), "\(error)")
+        func read(_ mqtt: String) throws(ConfigurationError) -> Configuration {
+            var configuration = Configuration()
+            try configuration.load(text: #"{"mqtt": "# + mqtt + "}", file: "test.json")
+            try configuration.validate(file: "test.json")
+            return configuration
+        }
+        #expect(try read(#"{"broker": "127.0.0.1:1883", "username": "boat", "passwordFile": "\#(directory)/mqtt-password"}"#).mqtt?.password == "s3cret")
+        // Both at once is a contradiction, said with the key, whatever their order.
+        for both in [#"{"broker": "127.0.0.1:1883", "password": "a", "passwordFile": "\#(directory)/mqtt-password"}"#,
+                     #"{"broker": "127.0.0.1:1883", "passwordFile": "\#(directory)/mqtt-password", "password": "a"}"#] {
+            do {
+                _ = try read(both)
+                Issue.record("a password and a password file were both taken")
+            } catch {
+                #expect(error.description.contains("mqtt.password"), "\(error)")
+            }
         }
         // A missing file is said, with its path.
-        let missing = try JSONValue.parse(#"{"broker": "127.0.0.1:1883", "passwordFile": "\#(directory)/none"}"#)
         do {
-            _ = try MQTTSettings.decode(missing, file: "test.json")
+            _ = try read(#"{"broker": "127.0.0.1:1883", "passwordFile": "\#(directory)/none"}"#)
             Issue.record("a missing password file was accepted")
         } catch {
             #expect(error.description.contains(directory + "/none"), "\(error)")
+        }
+        // The other settings without a broker are no MQTT output.
+        do {
+            _ = try read(#"{"qos": 0}"#)
+            Issue.record("MQTT settings without a broker were accepted")
+        } catch {
+            #expect(error.description.contains("mqtt.broker"), "\(error)")
         }
     }
 

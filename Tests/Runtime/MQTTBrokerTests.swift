@@ -50,4 +50,12 @@ import Testing
         let result = Self.check("diskfull", port: "\(EndToEndTests.freePort())")
         #expect(result.contains("exit=0") && result.contains("\"problems\": []"), "\(result.prefix(4000))")
     }
+
+    /// The first states of a run carry only what was measured, at the interval from the
+    /// first; angles reach Home Assistant without a state_class.
+    @Test func theFirstStatesCarryOnlyWhatWasMeasured() {
+        guard Self.ready else { return }
+        let result = Self.check("firststate", port: "\(EndToEndTests.freePort())")
+        #expect(result.contains("exit=0") && result.contains("\"problems\": []"), "\(result.prefix(4000))")
+    }
 }

@@ -35,19 +35,23 @@ import Testing
         #expect(service.rejected == 1)
     }
 
+    /// A warning starts once its condition has held (3 s for few satellites), clears once the
+    /// fix has been good for 5 s and 20 s after it started, each once; a lost fix is told at once.
     @Test func warningsStartAndClearOnce() {
         let service = PositionService()
-        _ = service.add(Self.fix(0, north: 0, satellites: 4), motion: .still, now: 0)
-        let first = service.tick(now: 0, time: 0).map(GPSDReports.line)
-        #expect(first.count == 1 && first[0].contains("\"warning\":\"fewSatellites\"") && first[0].contains("\"active\":true"))
-        #expect(service.tick(now: Self.nanoseconds(1), time: 0).map(GPSDReports.line).isEmpty, "one crossing, one event")
-        _ = service.add(Self.fix(2, north: 0, satellites: 9), motion: .still, now: Self.nanoseconds(2))
-        let cleared = service.tick(now: Self.nanoseconds(2), time: 0).map(GPSDReports.line)
-        #expect(cleared.count == 1 && cleared[0].contains("\"active\":false"))
+        var told: [(second: Int, line: String)] = []
+        for second in 0...40 {
+            _ = service.add(Self.fix(Double(second), north: 0, satellites: second < 6 ? 4 : 9), motion: .still, now: Self.nanoseconds(Double(second)))
+            for line in service.tick(now: Self.nanoseconds(Double(second) + 0.5), time: 0).map(GPSDReports.line) { told.append((second, line)) }
+        }
+        #expect(told.count == 2, "\(told)")
+        #expect(told.first.map { (3...4).contains($0.second) && $0.line.contains("\"warning\":\"fewSatellites\"") && $0.line.contains("\"active\":true") } == true,
+                "\(told)")
+        #expect(told.last.map { (20...25).contains($0.second) && $0.line.contains("\"active\":false") } == true, "\(told)")
         #expect(service.confidence > 80)
         // No fixes for 12 s: the no-fix warning, with how long.
-        let lost = service.tick(now: Self.nanoseconds(14), time: 0).map(GPSDReports.line)
-        #expect(lost.count == 1 && lost[0].contains("\"warning\":\"noFix\"") && lost[0].contains("\"secondsWithoutFix\":12"))
+        let lost = service.tick(now: Self.nanoseconds(52), time: 0).map(GPSDReports.line)
+        #expect(lost.count == 1 && lost.first?.contains("\"warning\":\"noFix\"") == true && lost.first?.contains("\"secondsWithoutFix\":12") == true, "\(lost)")
         #expect(service.confidence == 0)
     }
 

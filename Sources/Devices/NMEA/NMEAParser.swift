@@ -34,6 +34,11 @@ public struct NMEAParser {
     private var lastType: UInt32 = 0
     private var closingType: UInt32 = 0
     private var lastMode = FixMode.unknown
+    /// The cycle's mode as gpsd last reported it (`.unknown`: not reported yet this cycle), the
+    /// last sentence type that carried a time, and the one gpsd has learned ends cycles.
+    private var reportedMode = FixMode.unknown
+    private var lastTimedType: UInt32 = 0
+    private var timedEnder: UInt32 = 0
     /// Whether the last cycle's fix had a height, and how many satellites the last GSA burst
     /// used (kept across cycles, as receivers send GSA less often than positions).
     private var lastHadAltitude = false
@@ -73,9 +78,16 @@ public struct NMEAParser {
         // Whether this sentence completed a cycle, whose fix is then in `finished`: a flag and
         // a kept fix rather than an optional one, which would be copied at every step.
         var completed = false
-        // A new time of day starts a new cycle: the previous one is complete.
-        if type == Self.gga || type == Self.rmc || type == Self.gll || type == Self.gns {
+        // A new time of day starts a new cycle: the previous one is complete. A void RMC's time
+        // is no fix's (receivers send it with the clock running before they have one).
+        let voidRMC = type == Self.rmc && fields.character(2) != UInt8(ascii: "A") && fields.character(2) != UInt8(ascii: "D")
+        let timed = type == Self.gga || (type == Self.rmc && !voidRMC) || type == Self.gll || type == Self.gns
+        if timed {
             let time = fields.timeOfDay(type == Self.gll ? 5 : 1)
+            // gpsd learns the last sentence with a time (a void RMC's counts here) before the
+            // time moves on as the one that ends cycles (a GLL continues one); it reports after
+            // a valid RMC only once that is the one.
+            if time.isFinite && time != cycleTime && cycleTime.isFinite && type != Self.gll { timedEnder = lastTimedType }
             if time.isFinite && time != cycleTime {
                 if cycleTime.isFinite && !burstClosed {
                     if closingType == 0 || closingType != lastType { completed = finish() }
@@ -89,6 +101,7 @@ public struct NMEAParser {
                     var fresh = GPSFix()
                     fresh.satellitesVisible = fix.satellitesVisible
                     fix = fresh
+                    reportedMode = .unknown
                     gsaTalkers = 0
                 }
                 cycleTime = time
@@ -109,6 +122,10 @@ public struct NMEAParser {
         case Self.rmz where fields.isProprietary("GRMZ"): applyPGRMZ(fields, measured)
         default: break
         }
+        // gpsd reports after every sentence but a dated one (a valid RMC) it has not yet learned
+        // closes cycles: until it has, a cycle's verdict is the one before such an RMC.
+        if type != Self.rmc || voidRMC || timedEnder == Self.rmc { reportedMode = fix.mode }
+        if timed || type == Self.rmc { lastTimedType = type }
         fix.received = received
         lastType = type
         if type == closingType && cycleTime.isFinite && !completed && !burstClosed {
@@ -148,8 +165,13 @@ public struct NMEAParser {
         if finished.mode == .unknown && finished.latitude.isFinite {
             finished.mode = finished.altitudeMSL.isFinite ? .threeD : (lastMode.rawValue >= 2 ? lastMode : .twoD)
         }
+        // The next cycle goes on from the whole of this one (a 3D fix is not undone by a 2D vote
+        // while a height is known); the cycle is reported as it was last reported.
         lastMode = finished.mode
-        lastHadAltitude = finished.altitudeMSL.isFinite
+        // A height held in a cycle without a fix (a receiver repeating its last one with too
+        // few satellites) is no height the next cycle can lean on.
+        lastHadAltitude = finished.altitudeMSL.isFinite && finished.mode.rawValue >= 2
+        if reportedMode != .unknown && reportedMode != finished.mode { finished.mode = reportedMode }
         return true
     }
 
@@ -183,8 +205,10 @@ public struct NMEAParser {
         if fix.altitudeMSL.isFinite && fix.geoidSeparation.isFinite {
             fix.altitudeHAE = fix.altitudeMSL + fix.geoidSeparation
         }
-        if let satellites, satellites < 3 { return vote(.noFix) }
-        vote(altitude.isFinite && (satellites ?? 4) >= 4 ? .threeD : .twoD)
+        // An empty satellite count is none (as gpsd reads it): a position held, not solved.
+        let used = satellites ?? 0
+        if used < 3 { return vote(.noFix) }
+        vote(altitude.isFinite && used >= 4 ? .threeD : .twoD)
     }
 
     /// RMC and GLL with status A: no height of their own, so 3D when one is known (this cycle's
@@ -193,10 +217,11 @@ public struct NMEAParser {
         vote(fix.altitudeMSL.isFinite || lastHadAltitude || gsaUsed > 3 || lastMode == .threeD ? .threeD : .twoD)
     }
 
+    /// GGA: the quality field says how the position was solved, not whether there is one; the
+    /// position, the satellites and the height decide the mode (as gpsd reads it: a receiver
+    /// that keeps sending its last position with quality 0 and three or more satellites is
+    /// still reported with that position).
     private mutating func applyGGA(_ f: NMEAFields, _ m: Measured) {
-        // Quality 0 is "no fix"; some receivers leave the field empty with a position, which
-        // counts as a fix of unknown kind (gpsd does the same).
-        if f.integer(6) == 0 { return vote(.noFix) }
         applyPosition(f, m, separationField: 11)
     }
 
@@ -262,9 +287,10 @@ public struct NMEAParser {
     /// dimension (1 none, 2 2D, 3 3D). Receivers that send it give the barometer-aided or
     /// smoothed height the unit shows, so it stands over GGA's for the cycle, as gpsd reports.
     private mutating func applyPGRMZ(_ f: NMEAFields, _ m: Measured) {
-        guard f.character(2) == UInt8(ascii: "f") || f.character(2) == UInt8(ascii: "F"), m.altitude.isFinite else { return }
+        guard f.character(2) == UInt8(ascii: "f"), m.altitude.isFinite else { return }
         fix.altitudeMSL = m.altitude
-        if fix.geoidSeparation.isFinite { fix.altitudeHAE = fix.altitudeMSL + fix.geoidSeparation }
+        // The height above the ellipsoid stays the GGA's when it gave one.
+        if !fix.altitudeHAE.isFinite && fix.geoidSeparation.isFinite { fix.altitudeHAE = fix.altitudeMSL + fix.geoidSeparation }
         if let dimension = f.integer(3), let said = FixMode(rawValue: dimension), (1...3).contains(dimension) { vote(said) }
     }
 

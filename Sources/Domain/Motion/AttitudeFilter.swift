@@ -114,10 +114,23 @@ public struct AttitudeFilter: Sendable {
     private let setOffLimitSquared: Double
     /// Seconds left of believing the magnetometer at once after `relearnHeading`.
     private var headingRelearnLeft = 0.0
+    /// Seconds since the last relearn began.
+    private var sinceRelearn = Double.infinity
     /// The gyro bias the corrections have integrated, rad/s (added to the rate).
     public private(set) var residualBias = Vector3.zero
     /// Whether the device has been at rest long enough for the accelerometer to be gravity alone.
     public var isResting: Bool { restingFor >= settings.restTime }
+    /// Still taking up its heading: initialising, relearning it after a new calibration, or,
+    /// for a few seconds after that, still more than 2 degrees from the field's (the heading
+    /// then slides by degrees a second towards it; a heading sent meanwhile would be a moving
+    /// target to an autopilot).
+    public var isSettlingHeading: Bool {
+        initialising || headingRelearnLeft > 0 || (sinceRelearn < Self.settleTime && magneticErrorSquared > Self.settledErrorSquared)
+    }
+
+    /// Seconds after a relearn within which the heading waits to be within 2 degrees.
+    static var settleTime: Double { 6 }
+    static let settledErrorSquared = sine(degrees: 2) * sine(degrees: 2)
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -138,6 +151,7 @@ public struct AttitudeFilter: Sendable {
     ///   - interval: seconds since the previous update.
     public mutating func update(rotationRate: Vector3, specificForce: Vector3, field: Vector3?, interval: Double) {
         guard interval > 0, interval < 1 else { return }   // also false for NaN
+        sinceRelearn += interval
         var gain = settings.gain
         if initialising {
             elapsed += interval
@@ -303,6 +317,7 @@ public struct AttitudeFilter: Sendable {
     /// it brings as a disturbance and taking a minute to follow it.
     public mutating func relearnHeading() {
         headingRelearnLeft = Self.relearnTime
+        sinceRelearn = 0
         northTrust = ReferenceTrust(rejectionDegrees: settings.magneticRejection, seconds: settings.recoveryPeriod)
     }
 

@@ -1,6 +1,6 @@
 /// How far to trust the position, 0..100, and what a person can do about it.
 public enum FixQuality {
-    public enum Warning: String, Sendable, Equatable {
+    public enum Warning: String, Sendable, Equatable, CaseIterable {
         case fewSatellites, highDOP, noFix, frozen
         public var advice: String {
             switch self {
@@ -16,12 +16,14 @@ public enum FixQuality {
     ///   whether it is 3D, whether the receiver has repeated an identical fix for a while, and
     ///   the age (s) from which there is no fix: about three missed fixes, so a person hears of
     ///   a lost fix within seconds while one late sentence is no alarm.
+    ///   `previous`: the warnings in force, for their hysteresis: few satellites starts under 5
+    ///   and ends at 6, a high DOP starts over 4 and ends at 3 or under.
     public static func assess(satellites: Int, hdop: Double, error: Double, age: Double, threeD: Bool, frozen: Bool,
-                              noFixAfter: Double = 3) -> (confidence: Int, warnings: [Warning]) {
+                              noFixAfter: Double = 3, previous: [Warning] = []) -> (confidence: Int, warnings: [Warning]) {
         var warnings: [Warning] = []
         guard age.isFinite, age < noFixAfter else { return (0, [.noFix]) }
-        if satellites < 5 { warnings.append(.fewSatellites) }
-        if hdop.isFinite && hdop > 4 { warnings.append(.highDOP) }
+        if satellites < (previous.contains(.fewSatellites) ? 6 : 5) { warnings.append(.fewSatellites) }
+        if hdop.isFinite && hdop > (previous.contains(.highDOP) ? 3 : 4) { warnings.append(.highDOP) }
         if frozen { warnings.append(.frozen) }
         // Each factor scales the score down; none can raise it above what the others allow.
         var score = 100.0

@@ -130,9 +130,16 @@ public struct WindStatistics: Sendable {
         return found ? (highest, lowest) : nil
     }
 
-    private func resultant() -> (north: Double, east: Double, steadiness: Double)? {
+    /// The direction of the newest three samples' mean vector, degrees in [0, 360): the vane
+    /// now, beside `now`'s speed. Nil as `now` is, or when those samples had no direction.
+    public var directionNow: Double? {
+        guard now != nil, let resultant = resultant(from: samples - 3), resultant.steadiness > 0 else { return nil }
+        return Angle.heading(Angle.degrees(atan2(resultant.east, resultant.north)))
+    }
+
+    private func resultant(from first: Int = 0) -> (north: Double, east: Double, steadiness: Double)? {
         var north = 0.0, east = 0.0, weight = 0.0
-        for index in 0..<samples {
+        for index in max(first, 0)..<samples {
             let sample = entry(index)
             guard !sample.direction.isNaN else { continue }
             let radians = Angle.radians(sample.direction)

@@ -12,23 +12,23 @@ extension GPSDReports {
     /// (uncalibrated, inProgress, good, poor), `interference`, the bearing lock (`bearing`,
     /// signed `deviation`, positive clockwise of it, `offCourse`) and `level`.
     public static func att(_ report: AttitudeReport, into w: inout JSONBuffer) {
-        let state = report.state
         w.beginReport("ATT")
         w.string("device", report.device)
         w.time("time", report.time)
-        if let attitude = state.attitude {
-            if let heading = state.trueHeading { w.number("heading", heading, decimals: 2) }
-            w.number("mheading", attitude.magneticHeading, decimals: 2)
-            w.number("pitch", attitude.pitch, decimals: 2)
-            w.number("roll", attitude.roll, decimals: 2)
-            w.number("headingAccuracy", state.headingAccuracy, decimals: 1)
-            if let declination = state.declination { w.number("declination", declination, decimals: 2) }
+        if let roll = report.roll, let pitch = report.pitch {
+            if let heading = report.trueHeading { w.number("heading", heading, decimals: 2) }
+            if let heading = report.magneticHeading { w.number("mheading", heading, decimals: 2) }
+            w.number("pitch", pitch, decimals: 2)
+            w.number("roll", roll, decimals: 2)
+            // gpsd's rate of turn, degrees per minute: the gyro's (`TurnRate`).
+            if let rate = report.rateOfTurn { w.number("rot", rate * 60, decimals: 1) }
+            if let accuracy = report.headingAccuracy { w.number("headingAccuracy", accuracy, decimals: 1) }
+            if let declination = report.declination { w.number("declination", declination, decimals: 2) }
         }
-        if state.dip.isFinite { w.number("dip", state.dip, decimals: 2) }
-        if state.magnetic != nil {
-            let uncalibrated = state.calibrationHeadingError == nil
-            w.string("mag_st", state.magneticInterference ? "O" : (uncalibrated ? "C" : "N"))
-            w.bool("interference", state.magneticInterference)
+        if let dip = report.dip { w.number("dip", dip, decimals: 2) }
+        if let status = report.magneticStatus {
+            w.string("mag_st", status.interference ? "O" : (status.calibrated ? "N" : "C"))
+            w.bool("interference", status.interference)
         }
         if let calibration = report.calibration { w.string("calibration", calibration.rawValue) }
         if let lock = report.lock {
@@ -37,7 +37,7 @@ extension GPSDReports {
             w.bool("offCourse", lock.offCourse)
         }
         if let level = report.level { w.bool("level", level) }
-        appendInertial(&w, imu: state.imu, magnetic: state.magnetic)
+        appendInertial(&w, imu: report.imu, magnetic: report.magnetic)
         w.endObject()
     }
 

@@ -11,9 +11,9 @@ extension GPSDReports {
             w.string("event", "motion")
             w.string("state", to.rawValue)
             w.string("from", from.rawValue)
-        case .flip(let night):
+        case .flip(let action, let night):
             w.string("event", "flip")
-            w.string("action", "nightTheme")
+            w.string("action", action)
             w.bool("nightTheme", night)
         case .level(let level):
             w.string("event", "level")

@@ -27,6 +27,9 @@ extension GPSDReports {
         w.number("speed", fix.speed, decimals: 3)
         w.number("eph", fix.eph, decimals: 3)
         w.number("epv", fix.epv, decimals: 3)
+        if let eps = report.speedError { w.number("eps", eps, decimals: 3) }
+        if let climb = report.climb { w.number("climb", climb, decimals: 3) }
+        if let magvar = report.magneticVariation { w.number("magvar", magvar, decimals: 1) }
         if let confidence = report.confidence { w.integer("confidence", confidence) }
         w.endObject()
     }

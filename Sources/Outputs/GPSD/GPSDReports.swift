@@ -34,6 +34,11 @@ public enum GPSDReports {
         case .health(let r): health(r, into: &json)
         case .devices(let r): devices(r, into: &json)
         case .poll(let r): poll(r, into: &json)
+        case .settings(let r):
+            json.beginReport("CONFIG")
+            json.key("settings")
+            json.value(raw: "{" + r.settings.map { JSONObjectWriter.quoted($0.key) + ":" + $0.json }.joined(separator: ",") + "}")
+            json.endObject()
         case .error(let message):
             json.beginReport("ERROR")
             json.string("message", message)

@@ -6,13 +6,13 @@ extension GPSDReports {
     /// HEALTH (Lodestone): sensor health, the sampling loop, each task of both task tables.
     /// Times in microseconds, rates in Hz.
     public static func health(_ report: HealthReport, into w: inout JSONBuffer) {
-        let state = report.state
+        let sensors = report.sensors
         w.beginReport("HEALTH")
         w.beginObject("sensors")
-        w.string("imu", state.imuHealth.name)
-        w.string("magnetometer", state.magnetometerHealth.name)
-        w.string("barometer", state.barometerHealth.name)
-        w.string("gps", state.gpsHealth.name)
+        w.string("imu", sensors.imu.name)
+        w.string("magnetometer", sensors.magnetometer.name)
+        w.string("barometer", sensors.barometer.name)
+        w.string("gps", sensors.gps.name)
         w.endObject()
         // Why a failing sensor fails, for each that does (Lodestone).
         let problems = report.sensorProblems.named
@@ -31,10 +31,10 @@ extension GPSDReports {
         if let time = times.gps { w.time("gps", time) }
         w.endObject()
         // GPS sentences dropped whole for a field no receiver can report (Lodestone).
-        if state.gpsHealth != .absent {
+        if sensors.gps != .absent {
             w.beginObject("gps")
-            w.integer("rejected", state.gpsRejected)
-            if let reason = state.gpsRejectedReason { w.string("rejectedReason", reason.description) }
+            w.integer("rejected", report.gpsRejected)
+            if let reason = report.gpsRejectedReason { w.string("rejectedReason", reason.description) }
             w.endObject()
         }
         if let storage = report.storage { w.string("storage", storage) }

@@ -19,8 +19,8 @@ extension GPSDReports {
             w.number("qnh", report.qnh, decimals: 2)
         }
         if let weather = report.weather {
-            w.number("seaLevelPressure", weather.seaLevelPressure, decimals: 2)
-            w.number("altFused", weather.altitudeFused, decimals: 2)
+            if let pressure = weather.seaLevelPressure { w.number("seaLevelPressure", pressure, decimals: 2) }
+            if let altitude = weather.altitudeFused { w.number("altFused", altitude, decimals: 2) }
             trend(weather.trend, into: &w)
         }
         if let station = report.station { self.station(station, into: &w) }
@@ -35,6 +35,14 @@ extension GPSDReports {
             if let lull = wind.lull { w.number("windLull", lull, decimals: 2) }
             if let now = wind.now { w.number("windSpeed3s", now, decimals: 2) }
             if let direction = wind.direction { w.number("windDirection", direction, decimals: 1) }
+            if let apparent = wind.apparent {
+                w.number("windSpeedApparent", apparent.speed, decimals: 2)
+                w.number("windAngleApparent", apparent.angle, decimals: 1)
+            }
+            if let trueWind = wind.trueWind {
+                w.number("windSpeedTrue", trueWind.speed, decimals: 2)
+                w.number("windDirectionTrue", trueWind.angle, decimals: 1)
+            }
             w.integer("windSeconds", wind.seconds)
         }
         if let water = station.waterTemperature { w.number("waterTemperature", water, decimals: 2) }
@@ -59,9 +67,9 @@ extension GPSDReports {
         w.number("qnh", report.qnh, decimals: 2)
         w.string("reference", report.reference)
         w.number("pressure", report.pressure, decimals: 2)
-        w.number("seaLevelPressure", report.figures.seaLevelPressure, decimals: 2)
+        if let pressure = report.figures.seaLevelPressure { w.number("seaLevelPressure", pressure, decimals: 2) }
         w.number("altBaro", report.barometricAltitude, decimals: 1)
-        w.number("altFused", report.figures.altitudeFused, decimals: 1)
+        if let altitude = report.figures.altitudeFused { w.number("altFused", altitude, decimals: 1) }
         trend(report.figures.trend, into: &w)
         w.endObject()
     }

@@ -63,43 +63,32 @@ public final class SignalKOutput {
     }
 
     private func add(_ report: AttitudeReport) {
-        let state = report.state, time = report.time
-        guard let attitude = state.attitude else { return }
-        let heading = state.trustedMagneticHeading
+        let time = report.time
+        guard let roll = report.roll, let pitch = report.pitch else { return }
+        let heading = report.trustedMagneticHeading
         if due(.attitude, time) {
             delta.object(.attitude, time: time) { w in
-                w.number("roll", Angle.radians(attitude.roll), decimals: 5)
-                w.number("pitch", Angle.radians(attitude.pitch), decimals: 5)
+                w.number("roll", Angle.radians(roll), decimals: 5)
+                w.number("pitch", Angle.radians(pitch), decimals: 5)
                 if let heading { w.number("yaw", Angle.radians(heading), decimals: 5) }
             }
         }
-        if let rate = Self.rateOfTurn(state), due(.rateOfTurn, time) { delta.number(.rateOfTurn, rate, decimals: 5, time: time) }
+        if let rate = report.rateOfTurn, due(.rateOfTurn, time) { delta.number(.rateOfTurn, Angle.radians(rate), decimals: 5, time: time) }
         if let heading {
             if due(.headingMagnetic, time) { delta.number(.headingMagnetic, Angle.radians(heading), decimals: 5, time: time) }
-            if let trueHeading = state.trueHeading, due(.headingTrue, time) {
+            if let trueHeading = report.trueHeading, due(.headingTrue, time) {
                 delta.number(.headingTrue, Angle.radians(trueHeading), decimals: 5, time: time)
             }
-            if state.headingAccuracy.isFinite, due(.headingAccuracy, time) {
-                delta.number(.headingAccuracy, Angle.radians(state.headingAccuracy), decimals: 5, time: time)
+            if let accuracy = report.headingAccuracy, due(.headingAccuracy, time) {
+                delta.number(.headingAccuracy, Angle.radians(accuracy), decimals: 5, time: time)
             }
         }
-        if let declination = state.declination, due(.magneticVariation, time) {
+        if let declination = report.declination, due(.magneticVariation, time) {
             delta.number(.magneticVariation, Angle.radians(declination), decimals: 5, time: time)
         }
-        if let calibration = report.calibration, state.magnetic != nil, due(.calibration, time) {
+        if let calibration = report.calibration, report.magnetic != nil, due(.calibration, time) {
             delta.string(.calibration, calibration.rawValue, time: time)
         }
-    }
-
-    /// The turn rate about the vertical, rad/s, positive to starboard: the body rates (x
-    /// forward, y right, z down) through the Euler kinematics, yaw rate = (q sin roll + r cos
-    /// roll) / cos pitch. From the gyro, so it needs no magnetometer; nil near vertical pitch.
-    static func rateOfTurn(_ state: NavigationState) -> Double? {
-        guard let imu = state.imu, let attitude = state.attitude else { return nil }
-        let roll = Angle.radians(attitude.roll), pitch = Angle.radians(attitude.pitch)
-        guard abs(pitch) < Angle.radians(80) else { return nil }
-        let rate = (imu.rotationRate.y * sin(roll) + imu.rotationRate.z * cos(roll)) / cos(pitch)
-        return rate.isFinite ? rate : nil
     }
 
     private func add(_ report: PositionReport, now: Double) {
@@ -134,8 +123,8 @@ public final class SignalKOutput {
             delta.number(.relativeHumidity, humidity / 100, decimals: 4, time: time)
         }
         guard let weather = report.weather else { return }
-        if weather.seaLevelPressure.isFinite, weather.seaLevelPressure > 0, due(.seaLevelPressure, time) {
-            delta.number(.seaLevelPressure, weather.seaLevelPressure * 100, decimals: 1, time: time)
+        if let seaLevel = weather.seaLevelPressure, seaLevel.isFinite, seaLevel > 0, due(.seaLevelPressure, time) {
+            delta.number(.seaLevelPressure, seaLevel * 100, decimals: 1, time: time)
         }
         if let trend = weather.trend {
             if due(.pressureTrend, time) { delta.number(.pressureTrend, trend.hPaPerHour * 100 / 3600, decimals: 6, time: time) }
@@ -143,13 +132,17 @@ public final class SignalKOutput {
         }
     }
 
-    /// The wind now (its 3 s mean) and its direction as the vane gives it, the 10-minute mean
-    /// and gust, and the water's temperature.
+    /// The wind now (its 3 s mean), apparent and true (`WindTriangle`), the 10-minute mean and
+    /// gust, and the water's temperature.
     private func add(_ station: StationFigures, time: Double) {
         if let wind = station.wind {
-            if let now = wind.now, due(.windSpeedTrue, time) { delta.number(.windSpeedTrue, now, decimals: 2, time: time) }
-            if let direction = wind.direction, due(.windDirectionTrue, time) {
-                delta.number(.windDirectionTrue, Angle.radians(direction), decimals: 4, time: time)
+            if let apparent = wind.apparent {
+                if due(.windSpeedApparent, time) { delta.number(.windSpeedApparent, apparent.speed, decimals: 2, time: time) }
+                if due(.windAngleApparent, time) { delta.number(.windAngleApparent, Angle.radians(apparent.angle), decimals: 4, time: time) }
+            }
+            if let trueWind = wind.trueWind {
+                if due(.windSpeedTrue, time) { delta.number(.windSpeedTrue, trueWind.speed, decimals: 2, time: time) }
+                if due(.windDirectionTrue, time) { delta.number(.windDirectionTrue, Angle.radians(trueWind.angle), decimals: 4, time: time) }
             }
             if due(.windSpeedAverage, time) { delta.number(.windSpeedAverage, wind.speed, decimals: 2, time: time) }
             if let gust = wind.gust, due(.windGust, time) { delta.number(.windGust, gust, decimals: 2, time: time) }

@@ -6,7 +6,7 @@ public enum SignalKPath: Int, CaseIterable, Sendable {
     case position, speedOverGround, courseOverGroundTrue, satellites, horizontalDilution, methodQuality
     case pressure, temperature, relativeHumidity
     case seaLevelPressure, pressureTrend, pressureTendency, calibration, headingAccuracy, steps
-    case windSpeedTrue, windDirectionTrue, windSpeedAverage, windGust, waterTemperature
+    case windSpeedApparent, windAngleApparent, windSpeedTrue, windDirectionTrue, windSpeedAverage, windGust, waterTemperature
 
     public var name: StaticString {
         switch self {
@@ -30,6 +30,8 @@ public enum SignalKPath: Int, CaseIterable, Sendable {
         case .calibration: return "lodestone.compass.calibration"
         case .headingAccuracy: return "lodestone.compass.headingAccuracy"
         case .steps: return "lodestone.motion.steps"
+        case .windSpeedApparent: return "environment.wind.speedApparent"
+        case .windAngleApparent: return "environment.wind.angleApparent"
         case .windSpeedTrue: return "environment.wind.speedTrue"
         case .windDirectionTrue: return "environment.wind.directionTrue"
         case .windSpeedAverage: return "lodestone.environment.wind.speedAverage"
@@ -44,9 +46,9 @@ public enum SignalKPath: Int, CaseIterable, Sendable {
     public var units: StaticString? {
         switch self {
         case .headingMagnetic, .headingTrue, .magneticVariation, .attitude, .courseOverGroundTrue, .headingAccuracy,
-             .windDirectionTrue: return "rad"
+             .windDirectionTrue, .windAngleApparent: return "rad"
         case .rateOfTurn: return "rad/s"
-        case .speedOverGround, .windSpeedTrue, .windSpeedAverage, .windGust: return "m/s"
+        case .speedOverGround, .windSpeedApparent, .windSpeedTrue, .windSpeedAverage, .windGust: return "m/s"
         case .pressure, .seaLevelPressure: return "Pa"
         case .pressureTrend: return "Pa/s"
         case .temperature, .waterTemperature: return "K"
@@ -78,7 +80,7 @@ public enum SignalKPath: Int, CaseIterable, Sendable {
         case .rateOfTurn, .attitude, .steps: return .imu
         case .position, .speedOverGround, .courseOverGroundTrue, .satellites, .horizontalDilution, .methodQuality: return .gps
         case .pressure, .temperature, .relativeHumidity, .seaLevelPressure, .pressureTrend, .pressureTendency: return .barometer
-        case .windSpeedTrue, .windDirectionTrue, .windSpeedAverage, .windGust: return .wind
+        case .windSpeedApparent, .windAngleApparent, .windSpeedTrue, .windDirectionTrue, .windSpeedAverage, .windGust: return .wind
         case .waterTemperature: return .water
         }
     }
@@ -89,7 +91,7 @@ public enum SignalKPath: Int, CaseIterable, Sendable {
         switch self {
         case .headingMagnetic, .headingTrue, .rateOfTurn, .attitude: return 10
         case .position, .speedOverGround, .courseOverGroundTrue, .pressure, .temperature, .relativeHumidity: return 1
-        case .windSpeedTrue, .windDirectionTrue: return 1
+        case .windSpeedApparent, .windAngleApparent, .windSpeedTrue, .windDirectionTrue: return 1
         case .magneticVariation, .satellites, .horizontalDilution, .methodQuality, .seaLevelPressure, .pressureTrend,
              .pressureTendency, .calibration, .headingAccuracy, .steps, .windSpeedAverage, .windGust, .waterTemperature: return 0.2
         }

@@ -31,8 +31,13 @@ public struct StationWiring: Sendable, Equatable {
         public var channel = 0
         public var supplyVolts = 3.3
         public var seriesOhms = 10_000.0
-        /// Degrees the vane's north mark is turned from true north (clockwise).
+        /// Degrees the vane's north mark is turned from true north (clockwise); on a boat
+        /// (`aboard`), from the bow.
         public var northOffset = 0.0
+        /// The vane turns with a boat's hull: it reads the apparent wind's angle from the bow,
+        /// and the true wind is the vector triangle with the heading and the motion
+        /// (`WindTriangle`). False: a mast fixed to the ground, whose vane reads the true wind.
+        public var aboard = false
         /// Each direction's resistance, degrees and ohms; nil: the common 16-step vane.
         public var directions: [[Double]]?
     }
@@ -118,6 +123,9 @@ extension BoardFileReader {
             case "supplyVolts": vane.supplyVolts = try number(path, option, in: 1...6, "volts")
             case "seriesOhms": vane.seriesOhms = try number(path, option, in: 100...1_000_000, "ohms")
             case "northOffset": vane.northOffset = try number(path, option, in: -360...360, "degrees")
+            case "aboard":
+                guard let flag = option.boolValue else { throw error(path, "must be true (the vane turns with a boat) or false (a fixed mast), found \(describe(option))") }
+                vane.aboard = flag
             case "directions":
                 guard let rows = option.arrayValue, rows.count >= 2 else {
                     throw error(path, "must be a list of [degrees, ohms] pairs, one per step of the vane, e.g. [[0, 33000], [22.5, 6570]]")
@@ -131,7 +139,7 @@ extension BoardFileReader {
                     table.append([degrees, ohms])
                 }
                 vane.directions = table
-            default: throw error(path, "unknown field; known fields: chip, address, bus, channel, supplyVolts, seriesOhms, northOffset, directions")
+            default: throw error(path, "unknown field; known fields: chip, address, bus, channel, supplyVolts, seriesOhms, northOffset, aboard, directions")
             }
         }
         return vane

@@ -1,12 +1,14 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneReports
 
 /// What the device publishes over MQTT, and how: one topic per value
 /// (`<prefix>/<device>/heading`, `.../pressure`, ...), one JSON state topic, a retained
 /// availability topic (`online`; the Last Will says `offline`), and Home Assistant's discovery
-/// configuration, so the device appears in Home Assistant by itself. Values that are not known
-/// (or, for the heading, not trusted) are not published.
+/// configuration, so the device appears in Home Assistant by itself. The values come from the
+/// reports the other outputs get (`take`), each once it is measured: a value not known (or,
+/// for the heading, not trusted) is not published.
 final class MQTTFeed {
     /// The values of one publication, in the units Home Assistant shows.
     struct Values {
@@ -23,6 +25,11 @@ final class MQTTFeed {
         /// The weather station: water (°C), wind now, gust (m/s) and direction (degrees true).
         var waterTemperature: Double?
         var windSpeed: Double?, windGust: Double?, windDirection: Double?
+
+        var hasAny: Bool {
+            [heading, pressure, temperature, seaLevelPressure, altitude, waterTemperature, windSpeed].contains { $0 != nil }
+                || position != nil || steps != nil
+        }
     }
 
     /// A value's topic and its Home Assistant sensor: name, unit, device class, precision.
@@ -31,14 +38,15 @@ final class MQTTFeed {
         var name: String
         var unit: String?
         var deviceClass: String?
-        var stateClass: String
+        /// nil for an angle: Home Assistant's statistics would average 350° and 10° to 180°.
+        var stateClass: String?
         var icon: String?
         var decimals: Int
     }
 
     static let sensors: [Sensor] = [
-        Sensor(key: "heading", name: "Heading", unit: "°", deviceClass: nil, stateClass: "measurement", icon: "mdi:compass", decimals: 1),
-        Sensor(key: "headingTrue", name: "Heading (true)", unit: "°", deviceClass: nil, stateClass: "measurement", icon: "mdi:compass-outline", decimals: 1),
+        Sensor(key: "heading", name: "Heading", unit: "°", deviceClass: nil, stateClass: nil, icon: "mdi:compass", decimals: 1),
+        Sensor(key: "headingTrue", name: "Heading (true)", unit: "°", deviceClass: nil, stateClass: nil, icon: "mdi:compass-outline", decimals: 1),
         Sensor(key: "pressure", name: "Pressure", unit: "hPa", deviceClass: "atmospheric_pressure", stateClass: "measurement", icon: nil, decimals: 2),
         Sensor(key: "seaLevelPressure", name: "Sea-level pressure", unit: "hPa", deviceClass: "atmospheric_pressure", stateClass: "measurement", icon: nil, decimals: 2),
         Sensor(key: "pressureTrend", name: "Pressure trend", unit: "hPa/h", deviceClass: nil, stateClass: "measurement", icon: "mdi:trending-down", decimals: 2),
@@ -49,7 +57,7 @@ final class MQTTFeed {
         Sensor(key: "waterTemperature", name: "Water temperature", unit: "°C", deviceClass: "temperature", stateClass: "measurement", icon: "mdi:coolant-temperature", decimals: 1),
         Sensor(key: "windSpeed", name: "Wind speed", unit: "m/s", deviceClass: "wind_speed", stateClass: "measurement", icon: nil, decimals: 1),
         Sensor(key: "windGust", name: "Wind gust", unit: "m/s", deviceClass: "wind_speed", stateClass: "measurement", icon: "mdi:weather-windy", decimals: 1),
-        Sensor(key: "windDirection", name: "Wind direction", unit: "°", deviceClass: nil, stateClass: "measurement", icon: "mdi:compass-rose", decimals: 0),
+        Sensor(key: "windDirection", name: "Wind direction", unit: "°", deviceClass: nil, stateClass: nil, icon: "mdi:compass-rose", decimals: 0),
     ]
 
     let settings: MQTTSettings
@@ -59,6 +67,8 @@ final class MQTTFeed {
     let base: String
     var availabilityTopic: String { base + "/availability" }
     private var lastPublication = -Double.infinity
+    /// What the next publication carries: the newest measured value of each.
+    private(set) var values = Values()
     /// The sensors whose discovery configuration this connection has sent: a sensor appears
     /// in Home Assistant once it has a value (a board without a humidity sensor shows none).
     private var announced = Set<String>()
@@ -76,24 +86,58 @@ final class MQTTFeed {
         client.onConnected = { [unowned self] in self.announce() }
     }
 
-    /// Drives the session; publishes the values every `interval` seconds (real time).
-    func tick(_ values: () -> Values, utc: Double) {
+    /// Drives the session; publishes the values every `interval` seconds (real time), the
+    /// first once something has been measured.
+    func tick(utc: Double) {
         client.service()
         let now = client.now
-        guard now - lastPublication >= settings.interval else { return }
+        guard now - lastPublication >= settings.interval, values.hasAny else { return }
         lastPublication = now
-        publish(values(), utc: utc)
+        publish(values, utc: utc)
+    }
+
+    /// What a report measured, for the next publication.
+    func take(_ report: Report) {
+        switch report {
+        case .attitude(let attitude):
+            values.heading = attitude.trustedMagneticHeading
+            values.headingTrue = values.heading == nil ? nil : attitude.trueHeading
+        case .position(let position):
+            let fix = position.fix
+            guard fix.hasPosition else { return }
+            values.position = (fix.latitude, fix.longitude, fix.mode == .threeD && fix.altitudeMSL.isFinite ? fix.altitudeMSL : nil,
+                               fix.eph.isFinite ? fix.eph : nil)
+        case .environment(let environment):
+            if let sample = environment.pressure {
+                values.pressure = sample.pressure > 0 ? sample.pressure / 100 : nil
+                values.temperature = sample.temperature.isFinite ? sample.temperature : nil
+                values.humidity = sample.humidity
+            }
+            if let weather = environment.weather {
+                (values.seaLevelPressure, values.altitude) = (weather.seaLevelPressure, weather.altitudeFused)
+                values.pressureTrend = weather.trend?.hPaPerHour
+            }
+            if let station = environment.station {
+                values.waterTemperature = station.waterTemperature
+                // The true wind: over the water or the ground, not over a moving deck.
+                values.windSpeed = station.wind?.trueWind?.speed ?? station.wind?.now
+                (values.windGust, values.windDirection) = (station.wind?.gust, station.wind?.trueWind?.angle)
+            }
+        case .motion(let motion):
+            values.steps = motion.steps
+        default:
+            break
+        }
     }
 
     /// Ends the session, saying `offline` first.
     func close() { client.close(last: (availabilityTopic, Array("offline".utf8))) }
 
     /// On every connection: `online` (retained); the discovery configuration follows with
-    /// the values.
+    /// the next publication's values (not at once: the interval is kept).
     private func announce() {
         client.publishNow(topic: availabilityTopic, payload: Array("online".utf8), retain: true)
         announced.removeAll()
-        lastPublication = -.infinity
     }
 
     /// The discovery configuration (retained) of each sensor with a value, once per connection.
@@ -118,7 +162,7 @@ final class MQTTFeed {
         w.key("state_topic"); w.value(string: base + "/" + sensor.key)
         if let unit = sensor.unit { w.key("unit_of_measurement"); w.value(string: unit) }
         if let deviceClass = sensor.deviceClass { w.key("device_class"); w.value(string: deviceClass) }
-        w.key("state_class"); w.value(string: sensor.stateClass)
+        if let stateClass = sensor.stateClass { w.key("state_class"); w.value(string: stateClass) }
         if let icon = sensor.icon { w.key("icon"); w.value(string: icon) }
         w.key("suggested_display_precision"); w.value(integer: sensor.decimals)
         commonFields(&w)

@@ -11,11 +11,11 @@ public struct ConfigurationReloadError: Error {
 }
 
 extension OutputLoop {
-    /// SIGHUP: the configuration file is read again and what can change while running is
-    /// applied: the display's page, theme and units, the sampling rates, the QNH, the alert
-    /// rules (`<dataDir>/alerts.json`) and the outputs (`listen`, `nmeaListen`, `nmeaUDP`,
-    /// `signalKListen`, `signalKUDP`, `signalKRates`); the rest is named as needing a restart. A bad file is refused with the
-    /// error a start gives, and the running configuration stays.
+    /// SIGHUP: the configuration file is read again and the settings the table marks `live`
+    /// are applied (the display's page, theme and units, the sampling rates, the QNH, the
+    /// sounds, the outputs), with the alert rules (`<dataDir>/alerts.json`); those marked
+    /// `restart` are named as waiting for one. A bad file is refused with the error a start
+    /// gives, and the running configuration stays.
     func reloadConfiguration() {
         guard let reload else {
             Log.info("SIGHUP: no configuration file to read again (give --config, or /etc/lodestone/lodestone.json)")
@@ -53,7 +53,7 @@ extension OutputLoop {
         }
         applyOutputs(fresh, to: &applied, changed: &changed)
         // Everything else is fixed while running: the board, the socket, the data directory...
-        let waiting = Configuration.fixedWhileRunning.filter { $0.differs(applied, fresh) }.map(\.name)
+        let waiting = Setting.all.filter { $0.reload == .restart && $0.current(applied) != $0.current(fresh) }.map(\.key)
         let restart = waiting.isEmpty ? "" : "; " + waiting.joined(separator: ", ") + " take effect after a restart"
         running = applied
         Log.info("configuration read again: " + (changed.isEmpty ? "nothing to change" : changed.joined(separator: ", ")) + restart)
@@ -136,20 +136,4 @@ extension OutputLoop {
             signalK = try? SignalKOutput.opened(address: running.signalKListen, udp: running.signalKUDP, rates: running.signalKRates)
         }
     }
-}
-
-extension Configuration {
-    /// The settings a running device keeps until a restart, each with how to tell a change.
-    static let fixedWhileRunning: [(name: String, differs: @Sendable (Configuration, Configuration) -> Bool)] = [
-        ("board", { $0.board != $1.board }), ("scenario", { $0.scenario != $1.scenario }), ("use", { $0.use != $1.use }),
-        ("speed", { $0.speed != $1.speed }), ("seed", { $0.seed != $1.seed }), ("socket", { $0.socket != $1.socket }),
-        ("dataDir", { $0.dataDir != $1.dataDir }), ("display", { $0.display != $1.display }),
-        ("faults", { $0.faults != $1.faults }), ("loopRateHz", { $0.loopRateHz != $1.loopRateHz }),
-        ("rates.gps", { $0.gpsPollRateHz != $1.gpsPollRateHz }), ("simulatedGPSRateHz", { $0.simulatedGPSRateHz != $1.simulatedGPSRateHz }),
-        ("realTime", { $0.realTimePriority != $1.realTimePriority || $0.cpu != $1.cpu || $0.lockMemory != $1.lockMemory || $0.keepCPUAwake != $1.keepCPUAwake }),
-        ("sampling", { $0.adaptiveSampling != $1.adaptiveSampling || $0.lowPower != $1.lowPower || $0.lowBatteryPercent != $1.lowBatteryPercent
-                       || $0.powerSupplyDirectory != $1.powerSupplyDirectory || $0.samplingTable != $1.samplingTable }),
-        ("trackInterval", { $0.trackInterval != $1.trackInterval }), ("observer", { $0.observer != $1.observer }),
-        ("timeZone", { $0.timeZone != $1.timeZone }),
-    ]
 }

@@ -33,11 +33,12 @@ final class DisplayFeed {
     private var tracks: TrackService? { services.tracks }
 
     /// Everything the pages show: `shown` is the state as displayed (the heading smoothed),
-    /// `latest` the newest one.
-    func model(_ shown: NavigationState, latest: NavigationState, time: Double, page: DisplayPage,
+    /// `latest` the newest one, `position` the fix the last TPV carried (with its errors).
+    func model(_ shown: NavigationState, latest: NavigationState, position: GPSFix? = nil, time: Double, page: DisplayPage,
                onlyMarkedDepartures: Bool = false) -> DisplayModel {
         var model = DisplayModel()
         model.state = shown
+        if let position { model.state.fix = position }
         model.title = deviceName
         model.clock = sky.map { String($0.zone.iso8601(time).dropFirst(11).prefix(5)) }
         model.compass.calibration = compass?.status

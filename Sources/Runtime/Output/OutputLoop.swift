@@ -89,7 +89,13 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     var latest = NavigationState()
     /// When the devices were opened (UTC), for DEVICES.
     let started: Double
-    var nmeaFeed = NMEAFeed()
+    /// The sampling side's state and the time the last ATT carried: each ATT is a new state,
+    /// later than the one before.
+    var lastAttitude: (sample: MonotonicNanoseconds, time: Double) = (0, -.infinity)
+    /// The newest TPV: what the display shows of the position.
+    var lastPosition: PositionReport?
+    /// Each sampled kind's time moves forward per device (`ForwardTimes`).
+    var forwardTimes = ForwardTimes()
     var lastMagnetic: MagneticSample?
     var satellites: [Satellite] = []
     var spareSatellites: [Satellite] = []
@@ -227,8 +233,20 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
 
     /// Hands a report to the socket's clients.
     func send(_ report: Report) {
+        guard forwardTimes.admits(report) else { return }
+        if case .position(let position) = report { lastPosition = position }
+        // The NMEA sentences go to the NMEA listeners and to the socket's NMEA watchers before
+        // the report they come from, as a gpsd with a compass attached passes its sentences
+        // (OpenCPN and signalk-server ask so).
+        if nmea != nil || server?.hasNMEAWatchers == true {
+            for sentence in NMEAFeed.sentences(for: report) {
+                nmea?.send(sentence)
+                server?.broadcastSentence(sentence, device: report.device ?? "")
+            }
+        }
         server?.broadcast(report)
         signalK?.publish(report, now: utcNow())
+        mqtt?.take(report)
     }
 
     /// Saves what must outlive the process (the history, an open log session).

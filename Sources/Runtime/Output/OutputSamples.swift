@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneDomain
+import LodestoneOutputs
 import LodestoneReports
 
 /// The "samples" task: the newest state and every sample the rings brought, in order, to the
@@ -74,10 +75,25 @@ extension OutputLoop {
                 raw.utc = deviceClock.utc(at: raw.received)
             }
             guard let fix = services.positions.map({ $0.add(raw, motion: state, now: now) }) ?? raw else { return }
-            send(.position(PositionReport(fix: fix, device: gpsDevice, confidence: services.positions?.confidence)))
+            send(.position(positionReport(fix)))
             if let event = services.tracks?.add(fix, state: latest, now: now, time: deviceClock.utc(at: fix.received == 0 ? now : fix.received)) {
                 send(event)
             }
         }
+    }
+
+    /// TPV for a fix: its errors where the receiver and the dilutions give them
+    /// (`FixErrorModel`), the climb from the barometer, the declination here.
+    func positionReport(_ fix: GPSFix) -> PositionReport {
+        var fix = fix
+        if let eph = FixErrorModel.horizontal(fix) { fix.eph = eph }
+        if let epv = FixErrorModel.vertical(fix) { fix.epv = epv }
+        var report = PositionReport(fix: fix, device: gpsDevice, confidence: services.positions?.confidence)
+        report.speedError = FixErrorModel.speed(fix)
+        if fix.hasPosition {
+            report.climb = services.chronicle?.weather.climb.metresPerSecond
+            report.magneticVariation = latest.declination
+        }
+        return report
     }
 }

@@ -11,27 +11,23 @@ extension OutputLoop {
         for event in services.compass?.tick(latest, now: clock.now()) ?? [] { send(event) }
     }
 
-    /// "adaptive": the sampling rates for how the device moves.
+    /// "adaptive": the sampling rates for how the device moves (`AdaptiveService` decides).
     func adaptSampling() {
         guard let adaptive else { return }
-        // A calibration in progress needs every magnetometer reading: sample as when walking.
-        // So does a device never calibrated while it is turned in the hand (the figure-8 the
-        // README asks for), or the background fit starves on the still profile's few readings.
-        let motion = services.motion, compass = services.compass
-        let turning = motion.map { $0.classifier.rotation > $0.classifier.settings.stillRotation } ?? false
-        let handled = turning && motion?.motion == .still   // turned in the hand, not a car's bend
-        let collecting = compass.map { $0.isCalibrating || ($0.calibration == nil && handled) } ?? false
         let now = clock.now()
-        if let line = adaptive.tick(motion: collecting ? .walking : (motion?.motion ?? .walking), now: now) {
+        if let line = adaptive.tick(motion: AdaptiveService<Clock>.motionForRates(services.motion, compass: services.compass), now: now) {
             Log.info(line)
             services.positions?.setFixInterval(adaptive.rates.gpsInterval, at: now)
         }
     }
 
-    /// "attitude": the level and the bearing lock, ATT at 10 Hz, the NMEA heading.
+    /// "attitude": the level and the bearing lock, ATT at 10 Hz, the NMEA heading; once per
+    /// new state from the sampling side (never the same state twice), its time moving forward.
     func publishAttitude() {
         let now = clock.now()
-        let time = deviceClock.utc(at: latest.updated)
+        guard latest.updated > lastAttitude.sample else { return }
+        let time = max(deviceClock.utc(at: latest.updated), lastAttitude.time + 0.001)
+        lastAttitude = (latest.updated, time)
         if let motion = services.motion {
             for event in motion.tick(latest, now: now, time: time) {
                 send(event)
@@ -41,14 +37,6 @@ extension OutputLoop {
         }
         if let controls = services.controls, controls.sounds.cardinalClick, cardinalClicker.update(heading: latest.trustedMagneticHeading) {
             controls.signal(.cardinal, at: now)
-        }
-        // The heading sentences go to the NMEA listeners and to the socket's NMEA watchers, as a
-        // gpsd with a compass attached passes its sentences (OpenCPN and signalk-server ask so).
-        if nmea != nil || server?.hasNMEAWatchers == true {
-            for sentence in nmeaFeed.heading(latest, now: now) {
-                nmea?.send(sentence)
-                server?.broadcastSentence(sentence, device: imuDevice)
-            }
         }
         guard latest.imu != nil else { return }
         send(.attitude(AttitudeReport(state: latest, device: imuDevice, time: time, calibration: services.compass?.status,
@@ -68,7 +56,7 @@ extension OutputLoop {
         if let positions = services.positions {
             for event in positions.tick(now: now, time: time) { send(event) }
             if let predicted = positions.bridge(now: now) {
-                send(.position(PositionReport(fix: predicted, device: gpsDevice, confidence: positions.confidence)))
+                send(.position(positionReport(predicted)))
                 if let event = services.tracks?.add(predicted, state: latest, now: now, time: time) { send(event) }
             }
         }
@@ -82,19 +70,12 @@ extension OutputLoop {
         }
     }
 
-    /// "weather": ENV, the NMEA weather sentences, the history, alerts and timed log records.
+    /// "weather": ENV, the history, alerts and timed log records.
     func publishWeather() {
         let chronicle = services.chronicle
-        if nmea != nil || server?.hasNMEAWatchers == true {
-            let seaLevel = chronicle.map { $0.weather.seaLevel }.flatMap { $0.isFinite ? $0 : nil }
-            for sentence in nmeaFeed.weather(latest, seaLevel: seaLevel) {
-                nmea?.send(sentence)
-                server?.broadcastSentence(sentence, device: barometerDevice)
-            }
-        }
         let time = utcNow()
         services.station?.tick()
-        let station = services.station?.figures
+        let station = services.station?.figures.map(resolveWind)
         if let pressure = latest.pressure {
             send(.environment(EnvironmentReport(pressure: pressure, barometricAltitude: latest.barometricAltitude,
                                                 qnh: latest.seaLevelPressure / 100, weather: chronicle?.weather.figures,
@@ -154,36 +135,10 @@ extension OutputLoop {
     /// "mqtt": the broker session, and the values every interval.
     func publishMQTT() {
         guard let mqtt else { return }
-        mqtt.tick({ mqttValues() }, utc: utcNow())
+        mqtt.tick(utc: utcNow())
     }
 
     /// The values MQTT publishes, in the units Home Assistant shows: degrees, hPa, °C, %, m.
-    func mqttValues() -> MQTTFeed.Values {
-        var values = MQTTFeed.Values()
-        values.heading = latest.trustedMagneticHeading
-        if values.heading != nil { values.headingTrue = latest.trueHeading }
-        if let weather = services.chronicle?.weather {
-            values.pressure = weather.station.isFinite ? weather.station : nil
-            values.seaLevelPressure = weather.seaLevel.isFinite ? weather.seaLevel : nil
-            values.pressureTrend = weather.reading?.hPaPerHour
-            values.altitude = weather.fused.isFinite ? weather.fused : nil
-        }
-        if let pressure = latest.pressure {
-            values.temperature = pressure.temperature
-            values.humidity = pressure.humidity
-        }
-        let fix = services.positions?.fix ?? latest.fix
-        if fix.hasPosition {
-            values.position = (fix.latitude, fix.longitude, fix.altitudeMSL.isFinite ? fix.altitudeMSL : nil, fix.eph.isFinite ? fix.eph : nil)
-        }
-        if let motion = services.motion, latest.imu != nil { values.steps = motion.steps.steps }
-        if let station = services.station?.figures {
-            values.waterTemperature = station.waterTemperature
-            (values.windSpeed, values.windGust, values.windDirection) = (station.wind?.now ?? station.wind?.speed, station.wind?.gust, station.wind?.direction)
-        }
-        return values
-    }
-
     /// "streams": the NMEA 0183 and Signal K listeners' queues.
     func flushStreams() {
         nmea?.service()
@@ -232,7 +187,7 @@ extension OutputLoop {
             }
         }
         rememberDisplayChoice()
-        display.draw(displayFeed.model(shown, latest: latest, time: utcNow(), page: display.page,
+        display.draw(displayFeed.model(shown, latest: latest, position: lastPosition?.fix, time: utcNow(), page: display.page,
                                               onlyMarkedDepartures: display.onlyMarkedDepartures), now: now)
     }
 
@@ -245,5 +200,21 @@ extension OutputLoop {
         }
         guard path.count >= 2 else { return .error("no recorded track to lead back along: record one with 'lodestone track start'") }
         return waypoints.startBacktrack(path: path, state: latest, time: utcNow())
+    }
+
+    /// The station's wind now, apparent and true: a vane aboard a boat (the board file's
+    /// `wind.vane.aboard`) turns with the hull, and the true wind needs the heading and, under
+    /// way, the fix's speed and course; a fixed mast's vane reads the true wind.
+    func resolveWind(_ figures: StationFigures) -> StationFigures {
+        guard var wind = figures.wind, let station = services.station, let vane = station.wind.directionNow else { return figures }
+        let heading = latest.trustedMagneticHeading == nil ? nil : latest.trueHeading
+        let fix = latest.fix
+        let fresh = fix.hasPosition && fix.received != 0 && clock.now() > fix.received && clock.now() - fix.received < 3_000_000_000
+        let motion = fresh ? WindTriangle.Motion(speed: fix.speed, course: fix.course) : nil
+        (wind.apparent, wind.trueWind) = WindTriangle.resolve(speed: wind.now ?? wind.speed, vane: vane, aboard: station.wiring.vane?.aboard ?? false,
+                                                              heading: heading, motion: motion)
+        var resolved = figures
+        resolved.wind = wind
+        return resolved
     }
 }

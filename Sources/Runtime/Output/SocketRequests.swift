@@ -12,6 +12,9 @@ enum SocketRequests {
         table.route("DEVICES") { [unowned loop] in [.devices(DevicesReport(devices: loop.devices(), activated: loop.started))] }
         table.route("POLL") { [unowned loop] in [loop.poll()] }
         table.route("STATUS") { [unowned loop] in [loop.health()] }
+        table.route("CONFIG") { [unowned loop] in
+            [.settings(SettingsReport(settings: Setting.all.map { (key: $0.key, json: $0.current(loop.running).serialized) }))]
+        }
         table.route("CALIBRATE", decode: CalibrateRequest.decode) { [unowned loop] request in
             guard let compass = services.compass else { return [.error("this board has no magnetometer to calibrate")] }
             switch request {
@@ -83,7 +86,7 @@ extension OutputLoop {
         let time = utcNow()
         let positions = services.positions
         return .poll(PollReport(time: time, active: latest.fix.mode.rawValue >= 2,
-                                position: PositionReport(fix: positions?.fix ?? latest.fix, device: gpsDevice, confidence: positions?.confidence),
+                                position: positionReport(positions?.fix ?? latest.fix),
                                 attitude: latest.imu == nil ? nil : AttitudeReport(state: latest, device: imuDevice, time: time),
                                 satellites: lastSky))
     }

@@ -149,6 +149,8 @@ public enum Runner {
                                                        speed: configuration.speed))
     }
 
+    /// The run itself, step by step: the calibration, the sampling thread's table, the
+    /// outputs, the sampling thread, the display, the services, the output loop until a stop.
     /// - Parameters:
     ///   - startUTC: UTC now on the simulated board (its trip's time); nil on a real one.
     ///   - trip: the trip's own clock when a simulated trip runs faster than real time.
@@ -159,120 +161,37 @@ public enum Runner {
                                              setGPSInterval: ((Double) -> Void)? = nil, startUTC: Double?,
                                              observer: (any RunObserver)?, reload: ConfigurationReload? = nil,
                                              station: WeatherStation? = nil) -> Int32 {
-        let store = CalibrationStore(dataDirectory: c.dataDir ?? Configuration.defaultDataDirectory())
-        if let accelerometer = store.loadAccelerometer() {
-            pipeline.accelerometerCalibration.publish(accelerometer)
-            Log.info("accelerometer calibration loaded")
-        }
+        let dataDirectory = c.dataDir ?? Configuration.defaultDataDirectory()
+        loadAccelerometerCalibration(into: pipeline, dataDirectory: dataDirectory)
         let tasks = TaskTable.tasks(for: pipeline, configuration: c)
         let scheduler: FixedRateScheduler<Clock>
         do { scheduler = try FixedRateScheduler(loopRateHz: c.loopRateHz, tasks: tasks, clock: clock) } catch {
             Log.error(error.description)
             return 1
         }
-        let socketPath = c.socket ?? Configuration.defaultSocketPath()
-        var server: ReportServer?
-        // Only the default runtime directory is made; a --socket path's directory must exist
-        // (a typo must not leave directories behind).
-        if c.socket == nil, let slash = socketPath.lastIndex(of: "/"), slash != socketPath.startIndex {
-            // Reached by other users' gpsd clients: the socket's own mode says who may connect.
-            _ = makeDirectories(String(socketPath[..<slash]), mode: 0o755)
-        }
-        do { server = try ReportServer(path: socketPath) } catch {
-            Log.error(error.description)
-            return 1
-        }
-        Log.info("serving gpsd JSON on \(socketPath)")
-        if let address = c.listen {
-            do { try server?.listen(tcp: address) } catch {
-                Log.error(error.description)
-                return 1
-            }
-            let host = NetworkAddress.parse(address)?.host ?? address
-            Log.info("serving gpsd JSON on TCP \(address)" + (NetworkAddress.isLoopback(host) ? "" : ": reachable from the network, with no authentication"))
-        }
-        var nmeaServer: StreamServer?
-        if c.nmeaListen != nil || c.nmeaUDP != nil {
-            do { nmeaServer = try StreamServer.opened(.nmea, address: c.nmeaListen, udp: c.nmeaUDP) } catch {
-                Log.error(error.description)
-                return 1
-            }
-            if let address = c.nmeaListen { Log.info("serving NMEA 0183 on TCP \(address)") }
-            if let address = c.nmeaUDP { Log.info("sending NMEA 0183 over UDP to \(address)") }
-        }
-        var signalK: SignalKOutput?
-        do { signalK = try SignalKOutput.opened(address: c.signalKListen, udp: c.signalKUDP, rates: c.signalKRates) } catch {
-            Log.error(error.description)
-            return 1
-        }
-        if let address = c.signalKListen {
-            let host = NetworkAddress.parse(address)?.host ?? address
-            Log.info("serving Signal K deltas on TCP \(address)" + (NetworkAddress.isLoopback(host) ? "" : ": reachable from the network, with no authentication"))
-        }
-        if let address = c.signalKUDP { Log.info("sending Signal K deltas over UDP to \(address)") }
-
-        let options = RealTimeOptions(fifoPriority: c.realTimePriority.map { Int32($0) }, cpu: c.cpu,
-                                      lockMemory: c.lockMemory, timerSlackNanoseconds: 1,
-                                      keepCPUAwake: c.keepCPUAwake)
-        let sampling = LoopThread()
-        let started = sampling.start(name: "sampling") {
-            let outcome = RealTime.apply(options)
-            for message in outcome.messages { Log.info(message) }
-            scheduler.run(until: stop.requested)
-        }
-        guard started else {
-            Log.error("could not start the sampling thread: the system is out of threads or memory")
+        guard let outputs = OpenedOutputs.open(c) else { return 1 }
+        guard let sampling = startSampling(scheduler, configuration: c, stop: stop) else {
+            outputs.shutdown()
             return 1
         }
         let display: DisplayTarget
-        do {
-            if let picture = c.picture {
-                let frame = MemoryFramebuffer(width: picture.width, height: picture.height, format: picture.format)
-                display = DisplayTarget(.framebuffer(frame, back: MemoryFramebuffer(like: frame), screenshot: nil), page: c.page, theme: c.theme, units: c.units)
-            } else {
-                display = try DisplayTarget.open(c.display ?? board.display, page: c.page, theme: c.theme, units: c.units)
-            }
-        } catch {
+        do { display = try openDisplay(c, board: board) } catch {
             Log.error(error.description)
             stop.request()
             sampling.join()
-            server?.shutdown()
+            outputs.shutdown()
             return 1
         }
-        let devices = {
-            let state = pipeline.state.read()
-            return deviceList(board: board, state: state, gpsPath: gpsPath, problems: pipeline.problems)
-        }
-        let dataDirectory = c.dataDir ?? Configuration.defaultDataDirectory()
-        let services = OutputServices(
-            controls: gpio.map { gpio in
-                let controls = Controls(wiring: gpio.wiring, provider: gpio.provider)
-                controls.sounds = c.sounds
-                return controls
-            },
-            compass: board.magnetometer == nil ? nil : CompassService(pipeline: pipeline, use: c.compassUse, dataDirectory: dataDirectory, now: clock.now()),
-            motion: board.imu == nil ? nil : MotionService(dataDirectory: dataDirectory),
-            positions: gpsPath == nil ? nil : PositionService(),
-            tracks: TrackService(store: TrackStore(dataDirectory: dataDirectory), mode: c.trackInterval),
-            waypoints: WaypointService(store: WaypointStore(dataDirectory: dataDirectory)),
-            chronicle: Chronicle(dataDirectory: dataDirectory, qnh: c.qnh, now: OutputClock.unixTime()),
-            sky: SkyService(zone: (try? TimeZoneRules(c.timeZone)) ?? .utc, observer: c.observer.map { ($0.latitude, $0.longitude) }),
-            activity: board.imu == nil ? nil : DailyActivity(zone: (try? TimeZoneRules(c.timeZone)) ?? .utc, dataDirectory: dataDirectory,
-                                                             now: startUTC ?? OutputClock.unixTime()),
-            satellites: c.satelliteTLE.flatMap { SatelliteService(file: $0, satellite: c.satelliteName, alertMinutes: c.satelliteAlertMinutes) },
-            transit: TransitService(dataDirectory: dataDirectory),
-            station: station.map { StationService(station: $0, wiring: board.station, clock: clock,
-                                                  gpioChip: board.gpio?.chip ?? (board.simulated ? "sim:gpiochip0" : "/dev/gpiochip0"),
-                                                  bus: board.i2c) })
-        services.chronicle?.station = services.station
-        services.motion?.flipAction = c.flipAction
+        let services = makeServices(c, board: board, pipeline: pipeline, clock: clock, gpsPath: gpsPath, gpio: gpio, station: station,
+                                    dataDirectory: dataDirectory, startUTC: startUTC)
         station?.start()
         defer { station?.stop() }
-        let loop = OutputLoop(outputs: pipeline, scheduler: scheduler, budgets: TaskTable.budgets(tasks), server: server,
+        let devices = { deviceList(board: board, state: pipeline.state.read(), gpsPath: gpsPath, problems: pipeline.problems) }
+        let loop = OutputLoop(outputs: pipeline, scheduler: scheduler, budgets: TaskTable.budgets(tasks), server: outputs.server,
                               display: display, stop: stop, deviceName: board.name, devices: devices, services: services,
                               adaptive: c.adaptiveSampling
                                   ? AdaptiveService(scheduler: scheduler, pipeline: pipeline, configuration: c, setGPSInterval: setGPSInterval) : nil,
-                              nmea: nmeaServer,
+                              nmea: outputs.nmea,
                               deviceClock: DeviceClock(utc: startUTC ?? OutputClock.unixTime(), at: clock.now()),
                               pollMilliseconds: Int32(max(1, (20 / c.speed).rounded())))
         for problem in services.controls?.problems ?? [] { Log.warning(problem + "; running without it") }
@@ -286,19 +205,8 @@ public enum Runner {
         loop.timeHolder = trip?.follower()
         observer?.outputsStarted(stop: { stop.request() })
         loop.running = c
-        // The theme and units a key chose last time, unless the command line says otherwise;
-        // the last fix's place for the sky until a fix comes (a screenshot uses neither).
-        if c.picture == nil {
-            let memory = DeviceMemoryFile(dataDirectory: dataDirectory)
-            if let saved = memory.displayChoice() {
-                if !c.commandLineDisplay.contains("theme") { display.theme = saved.theme }
-                if !c.commandLineDisplay.contains("units") { display.units = saved.units }
-            }
-            loop.memory = memory
-            loop.savedDisplay = DeviceMemoryFile.DisplayChoice(theme: display.theme, units: display.units)
-            if let last = memory.lastPosition() { services.sky?.lastKnown = (last.latitude, last.longitude, last.time) }
-        }
-        loop.signalK = signalK
+        if c.picture == nil { restoreMemory(of: loop, display: display, services: services, configuration: c, dataDirectory: dataDirectory) }
+        loop.signalK = outputs.signalK
         if let settings = c.mqtt {
             loop.mqtt = MQTTFeed(settings: settings, dataDirectory: dataDirectory, now: OutputClock.unixTime())
             Log.info("publishing to the MQTT broker at \(settings.broker) under \(settings.topicPrefix)/\(settings.deviceName)/")
@@ -310,33 +218,15 @@ public enum Runner {
         notifier?.send("READY=1\nSTATUS=started")
         let reason = loop.run(until: deadline, wallClock: wallClock, tripEnd: tripEnd)
         notifier?.send("STOPPING=1")
-        if let picture = c.picture, case .framebuffer(let frame, _, _) = display.output {
-            loop.redrawNow()
-            do {
-                try replaceFile(picture.path, with: PNGEncoder.encode(frame))
-            } catch {
-                Log.error(error.description)
-                loop.close()
-                stop.request()
-                sampling.join()
-                server?.shutdown()
-                return 1
-            }
-        }
-        display.showStopped(utc: loop.utcNow())
+        let pictureWritten = c.picture.map { writePicture($0, of: display, loop: loop) } ?? true
+        if pictureWritten { display.showStopped(utc: loop.utcNow()) }
         loop.close()
         stop.request()
         sampling.join()
-        server?.shutdown()
-        nmeaServer?.shutdown()
+        outputs.shutdown()
+        guard pictureWritten else { return 1 }
         Log.info("stopped (\(reason))")
-        if c.stats {
-            writeOut("sampling thread:\n" + SchedulerTable.text(loop.taskLines()) + "\n")
-            writeOut("output thread:\n" + SchedulerTable.text(loop.outputTaskLines()) + "\n")
-            let l = scheduler.currentLoopStatistics
-            writeOut("loop \(fixed(l.rateHz, 0)) Hz: \(l.ticks) ticks, \(l.overruns) overruns, wake-up lateness p50 "
-                     + "\(fixed(scheduler.latenessPercentile(0.5), 0)) us p99 \(fixed(scheduler.latenessPercentile(0.99), 0)) us\n")
-        }
+        if c.stats { printStatistics(loop, scheduler: scheduler) }
         return 0
     }
 

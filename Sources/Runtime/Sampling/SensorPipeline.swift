@@ -65,11 +65,11 @@ public final class SensorPipeline: @unchecked Sendable {
     private var publishedHealth: SensorHealthChanges.Healths = (.absent, .absent, .absent, .absent)
     private var attitude: AttitudeFilter
     private var gyroBias: GyroBiasEstimator
+    private var turnRate = TurnRate()
     private let imuPeriod: Double
     private var lastIMUTime: MonotonicNanoseconds = 0
-    private var interference = InterferenceMonitor()
+    private var compass = CompassFigures()
     private var lastProcess: MonotonicNanoseconds = 0
-    private var lastCleanField: MonotonicNanoseconds = 0
     /// The magnetometer calibration the heading was last computed with.
     private var appliedCalibration: MagnetometerCalibration?
     /// Whether the magnetometer has ever given a reading (the heading exists from then on).
@@ -250,7 +250,7 @@ public final class SensorPipeline: @unchecked Sendable {
             interval = Double(sample.time - lastIMUTime) / 1e9
         }
         lastIMUTime = sample.time
-        guard interval <= Self.longestIMUInterval else { return }
+        guard interval <= Self.longestIMUInterval else { turnRate.reset(); return }
         let learned = gyroBias.bias
         let rate = gyroBias.update(sample.rotationRate, interval: interval)
         attitude.biasRemovedUpstream(gyroBias.bias - learned)
@@ -259,36 +259,20 @@ public final class SensorPipeline: @unchecked Sendable {
         let gravity = gravityAlone(sample, rate: rate)
         lastGravity = gravity
         attitude.update(rotationRate: rate, specificForce: gravity, field: field, interval: interval)
+        turnRate.update(bodyRate: rate, orientation: attitude.orientation, interval: interval)
     }
 
-    /// The accelerometer's reading with the turn's centripetal acceleration taken out, so that
-    /// what is left points down: a car rounding a bend at 15 m/s and 15 deg/s feels 4 m/s^2
-    /// sideways, a tilt of 22 degrees to a filter that took it for gravity. The velocity is the
-    /// receiver's (while its fix is fresh), turned into the body by the current attitude.
-    ///
-    /// Which way the body moves: with a calibrated compass, along the receiver's course seen
-    /// from the filter's heading; without one the heading can be tens of degrees off, and the
-    /// force taken out in the wrong direction tilts the level instead, so the body is taken to
-    /// move the way it points (a car's or a boat's mount, a handheld carried ahead).
+    /// The accelerometer's reading less the turn's and the speeding up's share (`GravityAlone`),
+    /// while the receiver's fix is fresh and the body moves.
     private func gravityAlone(_ sample: ImuSample, rate: Vector3) -> Vector3 {
         let fix = current.fix
         guard fix.hasPosition, fix.speed.isFinite, fix.course.isFinite, fix.speed > 0.5, fix.speed < 200,
               sample.time > fix.received, sample.time - fix.received < 3_000_000_000 else { return sample.acceleration }
-        let direction: Vector3
-        if appliedCalibration != nil, current.magnetic != nil, !current.magneticInterference {
-            // The filter's frame points at magnetic north; the receiver's course is true.
-            let course = Angle.radians(fix.course - (current.declination ?? 0))
-            direction = attitude.orientation.rotateInverse(Vector3(cos(course), sin(course), 0))
-        } else {
-            // The body's forward axis, levelled: forward less its share of the vertical.
-            let down = attitude.orientation.rotateInverse(Vector3(0, 0, 1))
-            let forward = Vector3(1, 0, 0) - down * down.x
-            let length = forward.length
-            guard length > 0.3 else { return sample.acceleration }   // pointing nearly straight up or down
-            direction = forward * (1 / length)
-        }
-        // Speeding up or slowing down along the way (setting off, braking) tilts the force too.
-        return sample.acceleration - rate.cross(direction * fix.speed) - direction * groundAcceleration.value
+        // The filter's frame points at magnetic north; the receiver's course is true.
+        let trusted = appliedCalibration != nil && current.magnetic != nil && !current.magneticInterference
+        return GravityAlone.estimate(acceleration: sample.acceleration, rate: rate, orientation: attitude.orientation, speed: fix.speed,
+                                     alongAcceleration: groundAcceleration.value,
+                                     magneticCourse: trusted ? fix.course - (current.declination ?? 0) : nil)
     }
 
     public func process() {
@@ -300,6 +284,8 @@ public final class SensorPipeline: @unchecked Sendable {
             // started: never published as a heading.
             current.attitude = TiltCompensatedHeading(roll: attitude.roll, pitch: attitude.pitch,
                                                       magneticHeading: hadMagneticField ? attitude.heading : .nan)
+            current.rateOfTurn = turnRate.degreesPerSecond
+            current.headingSettling = attitude.isSettlingHeading
         }
         updateCompass(interval: interval, now: now)
         if let pressure = current.pressure {
@@ -312,45 +298,13 @@ public final class SensorPipeline: @unchecked Sendable {
     }
 
     /// True heading, the measured field against the model's, interference and the heading's
-    /// accuracy.
+    /// accuracy (`CompassFigures`), with the calibration the field was corrected with, not the
+    /// newest stored: until the magnetometer's next reading takes a new one up, the heading is
+    /// still the old one's.
     private func updateCompass(interval: Double, now: MonotonicNanoseconds) {
-        let expected = expectedField.read()
-        let calibration = magnetometerCalibration.read()
-        current.calibrationHeadingError = calibration?.expectedHeadingError
-        current.declination = expected?.declination
-        current.expectedFieldStrength = expected?.strength ?? .nan
-        current.expectedDip = expected?.inclination ?? .nan
-        if let magnetic = current.magnetic, current.imu != nil {
-            // The field in north-east-down axes: its dip is independent of the heading.
-            let earth = attitude.orientation.rotate(magnetic.field)
-            let horizontal = (earth.x * earth.x + earth.y * earth.y).squareRoot()
-            current.fieldStrength = magnetic.field.length
-            current.dip = Angle.degrees(atan2(earth.z, horizontal))
-            // Uncalibrated, the field's strength swings with orientation by the hard iron itself;
-            // interference can only be told apart once the sensor's own distortion is removed.
-            if let expected, calibration != nil {
-                current.magneticInterference = interference.update(fieldStrength: current.fieldStrength, dip: current.dip,
-                                                                   expected: expected, interval: interval)
-            }
-        }
-        // The heading is on the gyro alone while the field is disturbed, the chip is silent, or
-        // the filter is rejecting a reading that disagrees with it.
-        if !current.magneticInterference, current.magnetic != nil, attitude.magnetometerUsed { lastCleanField = now }
-        if let attitude = current.attitude {
-            guard attitude.magneticHeading.isFinite else {
-                current.trueHeading = nil
-                current.headingAccuracy = .nan
-                return
-            }
-            current.trueHeading = expected.map { Angle.heading(attitude.magneticHeading + $0.declination) }
-            current.headingAccuracy = HeadingAccuracy.estimate(
-                calibrationError: calibration?.expectedHeadingError,
-                strengthError: current.expectedFieldStrength > 0 ? interference.strengthError : .nan,
-                horizontalFraction: expected?.horizontalFraction ?? 0,
-                secondsOnGyro: Double(now &- lastCleanField) / 1e9,
-                // A disturbed field is the interference's share, not the filter's lag.
-                disagreement: current.magneticInterference ? 0 : Angle.degrees(asin(self.attitude.magneticErrorSine)))
-        }
+        compass.update(&current, expected: expectedField.read(), calibration: appliedCalibration, orientation: attitude.orientation,
+                       magnetometerUsed: attitude.magnetometerUsed, magneticErrorSine: attitude.magneticErrorSine,
+                       interval: interval, now: now)
     }
 
     static var standardGravity: Double { 9.80665 }

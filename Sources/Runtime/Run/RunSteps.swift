@@ -1,0 +1,172 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneHAL
+import LodestoneOutputs
+import LodestoneSim
+
+/// The outputs a run opens before it samples: the socket (with its TCP listener), NMEA 0183
+/// and Signal K. A failure to open one stops the start, said in the log.
+struct OpenedOutputs {
+    let server: ReportServer
+    let nmea: StreamServer?
+    let signalK: SignalKOutput?
+
+    static func open(_ c: Configuration) -> OpenedOutputs? {
+        let socketPath = c.socket ?? Configuration.defaultSocketPath()
+        // Only the default runtime directory is made; a --socket path's directory must exist
+        // (a typo must not leave directories behind).
+        if c.socket == nil, let slash = socketPath.lastIndex(of: "/"), slash != socketPath.startIndex {
+            // Reached by other users' gpsd clients: the socket's own mode says who may connect.
+            _ = makeDirectories(String(socketPath[..<slash]), mode: 0o755)
+        }
+        let server: ReportServer
+        do { server = try ReportServer(path: socketPath) } catch {
+            Log.error(error.description)
+            return nil
+        }
+        Log.info("serving gpsd JSON on \(socketPath)")
+        if let address = c.listen {
+            do { try server.listen(tcp: address) } catch {
+                Log.error(error.description)
+                server.shutdown()
+                return nil
+            }
+            Log.info("serving gpsd JSON on TCP \(address)" + reach(address))
+        }
+        var nmea: StreamServer?
+        if c.nmeaListen != nil || c.nmeaUDP != nil {
+            do { nmea = try StreamServer.opened(.nmea, address: c.nmeaListen, udp: c.nmeaUDP) } catch {
+                Log.error(error.description)
+                server.shutdown()
+                return nil
+            }
+            if let address = c.nmeaListen { Log.info("serving NMEA 0183 on TCP \(address)") }
+            if let address = c.nmeaUDP { Log.info("sending NMEA 0183 over UDP to \(address)") }
+        }
+        let signalK: SignalKOutput?
+        do { signalK = try SignalKOutput.opened(address: c.signalKListen, udp: c.signalKUDP, rates: c.signalKRates) } catch {
+            Log.error(error.description)
+            server.shutdown()
+            nmea?.shutdown()
+            return nil
+        }
+        if let address = c.signalKListen { Log.info("serving Signal K deltas on TCP \(address)" + reach(address)) }
+        if let address = c.signalKUDP { Log.info("sending Signal K deltas over UDP to \(address)") }
+        return OpenedOutputs(server: server, nmea: nmea, signalK: signalK)
+    }
+
+    /// What a listening address lets in, for the log.
+    static func reach(_ address: String) -> String {
+        let host = NetworkAddress.parse(address)?.host ?? address
+        return NetworkAddress.isLoopback(host) ? "" : ": reachable from the network, with no authentication"
+    }
+
+    func shutdown() {
+        server.shutdown()
+        nmea?.shutdown()
+        signalK?.server.shutdown()
+    }
+}
+
+extension Runner {
+    static func loadAccelerometerCalibration(into pipeline: SensorPipeline, dataDirectory: String) {
+        guard let accelerometer = CalibrationStore(dataDirectory: dataDirectory).loadAccelerometer() else { return }
+        pipeline.accelerometerCalibration.publish(accelerometer)
+        Log.info("accelerometer calibration loaded")
+    }
+
+    /// The sampling thread, at the configured real-time priority; nil when it cannot start.
+    static func startSampling<Clock: MonotonicClock>(_ scheduler: FixedRateScheduler<Clock>, configuration c: Configuration,
+                                                     stop: StopSignal) -> LoopThread? {
+        let options = RealTimeOptions(fifoPriority: c.realTimePriority.map { Int32($0) }, cpu: c.cpu,
+                                      lockMemory: c.lockMemory, timerSlackNanoseconds: 1,
+                                      keepCPUAwake: c.keepCPUAwake)
+        let sampling = LoopThread()
+        let started = sampling.start(name: "sampling") {
+            let outcome = RealTime.apply(options)
+            for message in outcome.messages { Log.info(message) }
+            scheduler.run(until: stop.requested)
+        }
+        guard started else {
+            Log.error("could not start the sampling thread: the system is out of threads or memory")
+            return nil
+        }
+        return sampling
+    }
+
+    /// The display the configuration names (the board file's by default), or the picture a
+    /// screenshot draws into.
+    static func openDisplay(_ c: Configuration, board: BoardDescription) throws(FramebufferError) -> DisplayTarget {
+        if let picture = c.picture {
+            let frame = MemoryFramebuffer(width: picture.width, height: picture.height, format: picture.format)
+            return DisplayTarget(.framebuffer(frame, back: MemoryFramebuffer(like: frame), screenshot: nil), page: c.page, theme: c.theme, units: c.units)
+        }
+        return try DisplayTarget.open(c.display ?? board.display, page: c.page, theme: c.theme, units: c.units)
+    }
+
+    /// The output thread's services for what the board has.
+    static func makeServices(_ c: Configuration, board: BoardDescription, pipeline: SensorPipeline, clock: any MonotonicClock,
+                             gpsPath: String?, gpio: (wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider)?,
+                             station: WeatherStation?, dataDirectory: String, startUTC: Double?) -> OutputServices {
+        let zone = (try? TimeZoneRules(c.timeZone)) ?? .utc
+        let services = OutputServices(
+            controls: gpio.map { gpio in
+                let controls = Controls(wiring: gpio.wiring, provider: gpio.provider)
+                controls.sounds = c.sounds
+                return controls
+            },
+            compass: board.magnetometer == nil ? nil : CompassService(pipeline: pipeline, use: c.compassUse, dataDirectory: dataDirectory, now: clock.now()),
+            motion: board.imu == nil ? nil : MotionService(dataDirectory: dataDirectory),
+            positions: gpsPath == nil ? nil : PositionService(),
+            tracks: TrackService(store: TrackStore(dataDirectory: dataDirectory), mode: c.trackInterval),
+            waypoints: WaypointService(store: WaypointStore(dataDirectory: dataDirectory)),
+            chronicle: Chronicle(dataDirectory: dataDirectory, qnh: c.qnh, now: OutputClock.unixTime()),
+            sky: SkyService(zone: zone, observer: c.observer.map { ($0.latitude, $0.longitude) }),
+            activity: board.imu == nil ? nil : DailyActivity(zone: zone, dataDirectory: dataDirectory, now: startUTC ?? OutputClock.unixTime()),
+            satellites: c.satelliteTLE.flatMap { SatelliteService(file: $0, satellite: c.satelliteName, alertMinutes: c.satelliteAlertMinutes) },
+            transit: TransitService(dataDirectory: dataDirectory),
+            station: station.map { StationService(station: $0, wiring: board.station, clock: clock,
+                                                  gpioChip: board.gpio?.chip ?? (board.simulated ? "sim:gpiochip0" : "/dev/gpiochip0"),
+                                                  bus: board.i2c) })
+        services.chronicle?.station = services.station
+        services.motion?.flipAction = c.flipAction
+        return services
+    }
+
+    /// The theme and units a key chose last time, unless the command line says otherwise, and
+    /// the last fix's place for the sky until a fix comes.
+    static func restoreMemory<Clock: MonotonicClock>(of loop: OutputLoop<Clock>, display: DisplayTarget, services: OutputServices,
+                                                     configuration c: Configuration, dataDirectory: String) {
+        let memory = DeviceMemoryFile(dataDirectory: dataDirectory)
+        if let saved = memory.displayChoice() {
+            if !c.commandLineDisplay.contains("theme") { display.theme = saved.theme }
+            if !c.commandLineDisplay.contains("units") { display.units = saved.units }
+        }
+        loop.memory = memory
+        loop.savedDisplay = DeviceMemoryFile.DisplayChoice(theme: display.theme, units: display.units)
+        if let last = memory.lastPosition() { services.sky?.lastKnown = (last.latitude, last.longitude, last.time) }
+    }
+
+    /// `lodestone screenshot`'s last frame, drawn now and written as a PNG; false when it
+    /// could not be written (said in the log).
+    static func writePicture<Clock: MonotonicClock>(_ picture: Configuration.Picture, of display: DisplayTarget, loop: OutputLoop<Clock>) -> Bool {
+        guard case .framebuffer(let frame, _, _) = display.output else { return true }
+        loop.redrawNow()
+        do {
+            try replaceFile(picture.path, with: PNGEncoder.encode(frame))
+            return true
+        } catch {
+            Log.error(error.description)
+            return false
+        }
+    }
+
+    /// `--stats`: both task tables and the loop's figures.
+    static func printStatistics<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>, scheduler: FixedRateScheduler<Clock>) {
+        writeOut("sampling thread:\n" + SchedulerTable.text(loop.taskLines()) + "\n")
+        writeOut("output thread:\n" + SchedulerTable.text(loop.outputTaskLines()) + "\n")
+        let l = scheduler.currentLoopStatistics
+        writeOut("loop \(fixed(l.rateHz, 0)) Hz: \(l.ticks) ticks, \(l.overruns) overruns, wake-up lateness p50 "
+                 + "\(fixed(scheduler.latenessPercentile(0.5), 0)) us p99 \(fixed(scheduler.latenessPercentile(0.99), 0)) us\n")
+    }
+}
