@@ -31,6 +31,8 @@ enum Help {
       probe     find the supported sensor chips on an I2C bus and print board-file lines for them
       nmea      NMEA 0183 in, gpsd JSON (TPV and SKY) out
       declination  magnetic declination, inclination and field at a place and date (WMM2025)
+      config    the settings: every key and flag (keys), a file checked (check), a commented file (example)
+      completion  bash completion of the commands and run's options
       verify    run simulated trips and judge what the device publishes against the world's truth
       bench     measure the scheduler, the rings and allocations, and print the figures
       help      show this text, or 'lodestone help <command>'
