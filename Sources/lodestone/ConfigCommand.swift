@@ -93,11 +93,8 @@ enum ConfigCommand {
 
     /// Checks a file; then lists what it changes against the running device (or the defaults).
     static func check(_ path: String, socket: String) -> Int32 {
-        var fresh = Configuration()
-        do {
-            try fresh.load(file: path)
-            try fresh.validate(file: path)
-        } catch {
+        let fresh: Configuration
+        do { fresh = try Configuration.read(file: path) } catch {
             Log.error(error.description)
             return 1
         }

@@ -21,10 +21,7 @@ enum RunCommand {
         if let configFile {
             // A file that contradicts itself is the file's error (exit 1, named); one that the
             // command line makes contradictory is a usage error (exit 2).
-            do {
-                try configuration.load(file: configFile)
-                try configuration.validate(file: configFile)
-            } catch {
+            do { configuration = try Configuration.read(file: configFile) } catch {
                 Log.error(error.description)
                 return 1
             }
@@ -34,11 +31,8 @@ enum RunCommand {
         // SIGHUP reads the same file again, with the same command line over it.
         let reload: ConfigurationReload? = configFile.map { file in
             {
-                var fresh = Configuration()
-                do {
-                    try fresh.load(file: file)
-                    try fresh.validate(file: file)
-                } catch {
+                var fresh: Configuration
+                do { fresh = try Configuration.read(file: file) } catch {
                     return .failure(ConfigurationReloadError(String(describing: error)))
                 }
                 do { try apply(options, to: &fresh) } catch let error as UsageError {

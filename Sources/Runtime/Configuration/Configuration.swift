@@ -135,6 +135,15 @@ public struct Configuration: Sendable, Equatable {
         }
     }
 
+    /// A configuration file read over the defaults and checked as a whole: what `run --config`,
+    /// a SIGHUP and `config check` each read.
+    public static func read(file path: String) throws(ConfigurationError) -> Configuration {
+        var configuration = Configuration()
+        try configuration.load(file: path)
+        try configuration.validate(file: path)
+        return configuration
+    }
+
     /// Reads a configuration file's `text` over these settings; `path` names it in errors.
     mutating func load(text: String, file path: String) throws(ConfigurationError) {
         let root: JSONValue
