@@ -24,34 +24,65 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
 
         .target(name: "LodestoneCore", dependencies: ["CLinux"], path: "Sources/Core"),
+        // Encodings several layers share: the JSON writer and reader, deflate and inflate, CRC-32.
+        .target(name: "LodestoneEncoding", dependencies: ["LodestoneCore"], path: "Sources/Encoding"),
         .target(name: "LodestoneHAL", dependencies: ["LodestoneCore", "CLinux", "CI2C", "CGPIOD"], path: "Sources/HAL"),
         .target(name: "LodestoneDevices", dependencies: ["LodestoneCore", "LodestoneHAL"], path: "Sources/Devices"),
         .target(name: "LodestoneSim", dependencies: ["LodestoneCore", "LodestoneHAL", "CLinux"], path: "Sources/Sim"),
         .target(name: "LodestoneDomain", dependencies: ["LodestoneCore"], path: "Sources/Domain"),
         .target(name: "LodestoneReports", dependencies: ["LodestoneCore", "LodestoneDomain"], path: "Sources/Reports"),
-        .target(name: "LodestoneOutputs", dependencies: ["LodestoneCore", "LodestoneDomain", "LodestoneReports", "LodestoneHAL", "CLinux"],
+        // The adapters: reports in, gpsd JSON, NMEA 0183, Signal K, MQTT and the display out.
+        .target(name: "LodestoneOutputs", dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneReports", "LodestoneHAL", "CLinux"],
                 path: "Sources/Outputs"),
-        // Services (samples into reports), Storage (the files the device keeps) and Runtime
-        // (the wiring: configuration, the two task tables, the run) are one module in three
-        // folders: they share the device's types without making them public.
+        // What the owner chose: the configuration, the board description, the settings table.
+        .target(name: "LodestoneSettings",
+                dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneDomain", "LodestoneOutputs"],
+                path: "Sources/Settings"),
+        // The files the device keeps.
+        .target(name: "LodestoneStorage",
+                dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneReports", "LodestoneOutputs"],
+                path: "Sources/Storage"),
+        // The sensors wired to the board: drivers chosen, read at a fixed rate into rings.
+        .target(name: "LodestoneSampling",
+                dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneSettings"],
+                path: "Sources/Sampling"),
+        // Samples into reports: the compass, the position, the weather, the tracks and the rest.
+        .target(name: "LodestoneServices",
+                dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDomain", "LodestoneReports", "LodestoneSettings",
+                               "LodestoneSampling", "LodestoneStorage"],
+                path: "Sources/Services"),
+        // The wiring: the two task tables, the output loop, the run and its reload.
         .target(name: "LodestoneRuntime",
-                dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim",
-                               "LodestoneDomain", "LodestoneReports", "LodestoneOutputs", "CLinux", "CAllocationCounter"],
-                path: "Sources", sources: ["Services", "Storage", "Runtime"]),
+                dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
+                               "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling",
+                               "LodestoneServices", "CLinux"],
+                path: "Sources/Runtime"),
+        // The referee: the device on the simulated board, judged against the simulator's truth.
+        .target(name: "LodestoneVerify",
+                dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneSim", "LodestoneOutputs",
+                               "LodestoneSettings", "LodestoneStorage", "LodestoneRuntime"],
+                path: "Sources/Verify"),
+        // The benchmarks `lodestone bench` runs.
+        .target(name: "LodestoneBench",
+                dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
+                               "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling",
+                               "LodestoneRuntime", "CLinux", "CAllocationCounter"],
+                path: "Sources/Bench"),
         .executableTarget(name: "lodestone",
-                          dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
-                                         "LodestoneReports", "LodestoneOutputs", "LodestoneRuntime"],
+                          dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
+                                         "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling",
+                                         "LodestoneServices", "LodestoneRuntime", "LodestoneVerify", "LodestoneBench"],
                           path: "Sources/lodestone"),
 
-        .testTarget(name: "CoreTests", dependencies: ["LodestoneCore"], path: "Tests/Core"),
+        .testTarget(name: "CoreTests", dependencies: ["LodestoneCore", "LodestoneEncoding"], path: "Tests/Core"),
         .testTarget(name: "HALTests", dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneSim", "LodestoneDevices", "CLinux"], path: "Tests/HAL"),
         .testTarget(name: "DevicesTests", dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim"], path: "Tests/Devices"),
         .testTarget(name: "SimTests", dependencies: ["LodestoneCore", "LodestoneSim", "LodestoneHAL", "LodestoneDevices"], path: "Tests/Sim"),
         .testTarget(name: "DomainTests", dependencies: ["LodestoneDomain", "LodestoneCore", "LodestoneSim"], path: "Tests/Domain",
                     exclude: ["Vectors"]),
-        .testTarget(name: "OutputsTests", dependencies: ["LodestoneOutputs", "LodestoneReports", "LodestoneHAL", "LodestoneCore", "LodestoneDomain"], path: "Tests/Outputs",
+        .testTarget(name: "OutputsTests", dependencies: ["LodestoneOutputs", "LodestoneEncoding", "LodestoneReports", "LodestoneHAL", "LodestoneCore", "LodestoneDomain"], path: "Tests/Outputs",
                     exclude: ["Screens"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["LodestoneRuntime", "LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneReports", "LodestoneOutputs", "lodestone"], path: "Tests/Runtime"),
+        .testTarget(name: "RuntimeTests", dependencies: ["LodestoneRuntime", "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling", "LodestoneServices", "LodestoneVerify", "LodestoneBench", "lodestone"], path: "Tests/Runtime"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,10 @@ import LodestoneDevices
 import LodestoneHAL
 import LodestoneOutputs
 import LodestoneSim
+import LodestoneEncoding
+import LodestoneReports
+import LodestoneSampling
+import LodestoneSettings
 
 /// `lodestone probe`: which supported chips answer on an I2C bus, found by their ID
 /// registers (never by writing to them), and the board-file entries that would use them.

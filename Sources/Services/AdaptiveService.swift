@@ -1,12 +1,14 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneHAL
+import LodestoneSampling
+import LodestoneSettings
 
 /// Adaptive sampling on the output thread: once a second it weighs the motion state, the
 /// power supply (read every 10 s) and the loop's load, and when the rates should change it
 /// sets them in the scheduler (allocation-free, from this thread), asks the chips to follow,
 /// and changes the GPS fix interval where the receiver allows.
-final class AdaptiveService<Clock: MonotonicClock> {
+package final class AdaptiveService<Clock: MonotonicClock> {
     private var sampler: AdaptiveSampler
     private let scheduler: FixedRateScheduler<Clock>
     private let pipeline: SensorPipeline
@@ -18,7 +20,7 @@ final class AdaptiveService<Clock: MonotonicClock> {
     private var nextPowerRead: MonotonicNanoseconds = 0
     private var lastOverruns: UInt64 = 0
 
-    init(scheduler: FixedRateScheduler<Clock>, pipeline: SensorPipeline, configuration c: Configuration,
+    package init(scheduler: FixedRateScheduler<Clock>, pipeline: SensorPipeline, configuration c: Configuration,
          setGPSInterval: ((Double) -> Void)?) {
         var table = c.samplingTable
         // The configured rates are what walking uses; the other states scale from the table.
@@ -38,7 +40,7 @@ final class AdaptiveService<Clock: MonotonicClock> {
 
     /// New rates for walking (a re-read configuration); the other states scale from the table
     /// as before. Applied at once while walking, else when walking comes.
-    func useWalkingRates(imu: Double, magnetometer: Double, barometer: Double, processing: Double) {
+    package func useWalkingRates(imu: Double, magnetometer: Double, barometer: Double, processing: Double) {
         guard var walking = sampler.table.rates[.walking] else { return }
         (walking.imu, walking.magnetometer, walking.barometer, walking.processing) = (imu, magnetometer, barometer, processing)
         sampler.table.rates[.walking] = walking
@@ -55,22 +57,22 @@ final class AdaptiveService<Clock: MonotonicClock> {
         pipeline.requestChipRate(imu: rates.imu, magnetometer: rates.magnetometer)
     }
 
-    var profile: String { sampler.profile }
-    var rates: StreamRates { sampler.rates }
+    package var profile: String { sampler.profile }
+    package var rates: StreamRates { sampler.rates }
 
     /// Returns a log line when the rates changed.
     /// The motion the rates follow: the motion service's, except that a calibration in
     /// progress needs every magnetometer reading (sampled as when walking), and so does a
     /// device never calibrated while it is turned in the hand (the figure-8 the README asks
     /// for), or the background fit starves on the still profile's few readings.
-    static func motionForRates(_ motion: MotionService?, compass: CompassService?) -> MotionState {
+    package static func motionForRates(_ motion: MotionService?, compass: CompassService?) -> MotionState {
         let turning = motion.map { $0.classifier.rotation > $0.classifier.settings.stillRotation } ?? false
         let handled = turning && motion?.motion == .still   // turned in the hand, not a car's bend
         let collecting = compass.map { $0.isCalibrating || ($0.calibration == nil && handled) } ?? false
         return collecting ? .walking : (motion?.motion ?? .walking)
     }
 
-    func tick(motion: MotionState, now: MonotonicNanoseconds) -> String? {
+    package func tick(motion: MotionState, now: MonotonicNanoseconds) -> String? {
         guard now >= nextDecision else { return nil }
         nextDecision = now + 1_000_000_000
         if now >= nextPowerRead {

@@ -1,13 +1,14 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneReports
+import LodestoneStorage
 
 /// Weather and altitude alerts on the output thread: rules evaluated once a second (so an
 /// alert is raised within a second or two of the crossing), their settings kept in
 /// `<dataDir>/alerts.json`, every alert appended to `<dataDir>/alerts.rec` (the alert
 /// history) and delivered as an EVENT, a log line, the alert pattern on the buzzer and LED,
 /// and a line on the display.
-final class AlertService {
+package final class AlertService {
     let store: AlertStore
     private(set) var rules: AlertRules
     /// The newest alert, shown on the display for `shownFor` seconds.
@@ -33,7 +34,7 @@ final class AlertService {
     }
 
     /// The display's alert line while the newest alert is recent.
-    func displayLine(time: Double) -> String? {
+    package func displayLine(time: Double) -> String? {
         guard let latest, time - latest.time < Self.shownFor else { return nil }
         return latest.message
     }
@@ -41,7 +42,7 @@ final class AlertService {
     /// SIGHUP: the rules file is read again (edited by hand, or by `lodestone alert set` from
     /// another instance); the names of the rules that changed. An unchanged rule keeps its
     /// armed state and cooldown.
-    func reloadRules(now: Double) -> [String] {
+    package func reloadRules(now: Double) -> [String] {
         let fresh = store.loadRules(now: now)
         var changed: [String] = []
         for rule in fresh.rules where rules.rule(rule.kind) != rule {
@@ -52,7 +53,7 @@ final class AlertService {
     }
 
     /// `?ALERT`: changes a rule (saved in the settings file), then lists the rules.
-    func handle(_ change: AlertRuleChange?) -> Report {
+    package func handle(_ change: AlertRuleChange?) -> Report {
         if let change {
             rules.set(change.applied(to: rules.rule(change.kind) ?? .standard(change.kind)))
             if !store.saveRules(rules.rules) {

@@ -1,20 +1,21 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneReports
+import LodestoneStorage
 
 /// The device's memory on the output thread: the barometer's reference and trend, the rolling
 /// history, alerts, logging sessions and snapshots. `OutputLoop` feeds it barometer samples
 /// and a once-a-second tick, and hands it the requests that concern it.
-final class Chronicle {
-    let weather: WeatherService
-    let history: HistoryService
-    let alerts: AlertService
-    let logs: LogService
+package final class Chronicle {
+    package let weather: WeatherService
+    package let history: HistoryService
+    package let alerts: AlertService
+    package let logs: LogService
     let snapshots: SnapshotStore
     /// The weather station, whose wind and water go into the history and the logs too.
-    var station: StationService?
+    package var station: StationService?
 
-    init(dataDirectory: String, qnh: Double, now: Double) {
+    package init(dataDirectory: String, qnh: Double, now: Double) {
         weather = WeatherService(qnh: qnh)
         history = HistoryService(dataDirectory: dataDirectory)
         alerts = AlertService(dataDirectory: dataDirectory, now: now)
@@ -23,14 +24,14 @@ final class Chronicle {
     }
 
     /// One barometer sample; returns reports to publish (a log session that stopped itself).
-    func add(_ sample: PressureSample, state: NavigationState, confidence: Int, time: Double, resting: Bool = false) -> [Report] {
+    package func add(_ sample: PressureSample, state: NavigationState, confidence: Int, time: Double, resting: Bool = false) -> [Report] {
         weather.add(sample, time: time, fix: state.fix, confidence: confidence, resting: resting)
         return logs.tick({ values(state) }, time: time, sample: true).map { [$0] } ?? []
     }
 
     /// Once a second: history, alerts and timed log records. Returns reports to publish, and
     /// whether an alert fired (for the buzzer and LED).
-    func tick(state: NavigationState, time: Double) -> (reports: [Report], alerted: Bool) {
+    package func tick(state: NavigationState, time: Double) -> (reports: [Report], alerted: Bool) {
         history.add("pressure", weather.station, time: time)
         history.add("seaLevelPressure", weather.seaLevel, time: time)
         history.add("altitude", weather.fused, time: time)
@@ -70,7 +71,7 @@ final class Chronicle {
     }
 
     /// `?SNAPSHOT` (and the snapshot button): every current value, saved; answered with SNAPSHOT.
-    func takeSnapshot(_ request: SnapshotRequest, state: NavigationState, accuracy: Double, time: Double,
+    package func takeSnapshot(_ request: SnapshotRequest, state: NavigationState, accuracy: Double, time: Double,
                       activity: DailyActivity? = nil) -> Report {
         let id = snapshots.newID(time: time)
         var s = Snapshot(id: id, timestamp: time, name: request.name ?? "Snapshot " + id, notes: request.notes ?? "")
@@ -95,7 +96,7 @@ final class Chronicle {
 
     /// The clock was corrected by more than a minute: data stamped after `now` is forgotten and
     /// the trend starts again.
-    func clockChanged(to now: Double) {
+    package func clockChanged(to now: Double) {
         history.forget(after: now)
         weather.restartTrend()
         logs.session?.restartSchedule()
@@ -103,7 +104,7 @@ final class Chronicle {
     }
 
     /// Saves what must survive a restart.
-    func close(time: Double) {
+    package func close(time: Double) {
         history.save(time: time, force: true)
         if let session = logs.session { session.close(now: time) }
     }

@@ -2,12 +2,14 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneHAL
 import LodestoneReports
+import LodestoneSampling
+import LodestoneStorage
 
 /// The compass's slow work, on the output thread: Earth's field at the device's position for
 /// the sampling side (true north, interference), the magnetometer calibration (loaded at
 /// start, fitted in a guided figure-8 session, refined in the background), and the
 /// calibration status and progress as EVENT reports.
-final class CompassService {
+package final class CompassService {
     /// A calibration good enough to call good, degrees of expected heading error.
     static let goodHeadingError = 3.0
     /// A guided session gives up after this long, seconds.
@@ -26,7 +28,7 @@ final class CompassService {
     private(set) var calibration: MagnetometerCalibration?
     private var guided: CalibrationSession?
     /// Where the compass is read: a boat's compass calibrates from swings, guided or in the background.
-    let use: CompassUse
+    package let use: CompassUse
     private var background: CalibrationSession
     private var addedAtLastFit = 0
     /// New readings (each turned at least 3 degrees from the last) before the background fit is tried again.
@@ -34,12 +36,12 @@ final class CompassService {
     private var nextProgress: MonotonicNanoseconds = 0
     private var nextRefinement: MonotonicNanoseconds
     private var nextEnvironment: MonotonicNanoseconds = 0
-    private(set) var progress = 0.0
+    package private(set) var progress = 0.0
     /// The degrees a guided swing has turned so far (nil outside a swing).
-    private(set) var swingTurned: Double?
+    package private(set) var swingTurned: Double?
     private var events: [Report] = []
 
-    init(pipeline: SensorPipeline, use: CompassUse = .handheld, dataDirectory: String?, now: MonotonicNanoseconds) {
+    package init(pipeline: SensorPipeline, use: CompassUse = .handheld, dataDirectory: String?, now: MonotonicNanoseconds) {
         self.use = use
         expectedField = pipeline.expectedField
         calibrationCell = pipeline.magnetometerCalibration
@@ -55,7 +57,7 @@ final class CompassService {
         }
     }
 
-    var status: CalibrationStatus {
+    package var status: CalibrationStatus {
         if guided != nil { return .inProgress }
         guard let calibration else { return .uncalibrated }
         return calibration.expectedHeadingError <= Self.goodHeadingError ? .good : .poor
@@ -70,7 +72,7 @@ final class CompassService {
     /// same moment). The background fit is tried on the readings' own clock, so the readings
     /// it fits are the same however late this thread drains them: the calibration a trip
     /// ends up with does not depend on the machine's load or the simulation's speed.
-    func add(_ sample: MagneticSample) {
+    package func add(_ sample: MagneticSample) {
         guard let specificForce = sample.specificForce else { return }
         let force = magnetometerAxes.inverse.apply(specificForce)
         guided?.add(raw: sample.raw, force: force)
@@ -81,7 +83,7 @@ final class CompassService {
         }
     }
 
-    func startGuided(at now: MonotonicNanoseconds, mode: CalibrationMode = .figure8) {
+    package func startGuided(at now: MonotonicNanoseconds, mode: CalibrationMode = .figure8) {
         guided = CalibrationSession(started: now, mode: mode)
         progress = 0
         swingTurned = mode == .swing ? 0 : nil
@@ -94,12 +96,12 @@ final class CompassService {
     /// Whether this compass calibrates by a slow full circle (the guided session in progress
     /// is a swing, or, outside one, the compass is a boat's), so the display asks for that
     /// motion instead of figure-8s.
-    var calibratesBySwing: Bool { guided.map { $0.mode == .swing } ?? (use == .boat) }
+    package var calibratesBySwing: Bool { guided.map { $0.mode == .swing } ?? (use == .boat) }
 
     /// Ends a guided session without a result; `reason` is the EVENT's message. Returns
     /// whether a session was running.
     @discardableResult
-    func cancelGuided(_ reason: String = "calibration cancelled") -> Bool {
+    package func cancelGuided(_ reason: String = "calibration cancelled") -> Bool {
         guard guided != nil else { return false }
         guided = nil
         swingTurned = nil
@@ -108,7 +110,7 @@ final class CompassService {
     }
 
     /// Periodic work; returns EVENTs to publish.
-    func tick(_ state: NavigationState, now: MonotonicNanoseconds) -> [Report] {
+    package func tick(_ state: NavigationState, now: MonotonicNanoseconds) -> [Report] {
         if now >= nextEnvironment {
             nextEnvironment = now + 1_000_000_000
             updateEnvironment(state)

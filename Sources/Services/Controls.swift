@@ -1,26 +1,27 @@
 import LodestoneCore
 import LodestoneHAL
 import LodestoneReports
+import LodestoneSettings
 
 /// The device's buttons, buzzer and LED, served from the output loop: button edges are
 /// debounced into presses and long presses, published as EVENT reports for the features
 /// and clients that act on them, and acknowledged on the buzzer or LED so a person with
 /// gloves on knows the press was taken.
-final class Controls {
+package final class Controls {
     private var buttons: [(button: Button, line: any DigitalInput)] = []
     private var edges: [EdgeEvent] = []
     private let buzzer: PatternPlayer?
     private let led: PatternPlayer?
     /// Lines that could not be had, with why (logged once at start).
-    private(set) var problems: [String] = []
+    package private(set) var problems: [String] = []
     /// What each event plays, the mute and the quiet hours.
-    var sounds = SoundSettings()
+    package var sounds = SoundSettings()
     /// The local minute of the day, for the quiet hours (set by the output loop).
-    var minuteOfDay = 0
+    package var minuteOfDay = 0
 
     /// Requests the lines the board names; a line that fails is reported and left out, the
     /// rest still work.
-    init(wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider) {
+    package init(wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider) {
         for name in BoardDescription.buttonNames {
             guard let offset = wiring.buttons[name] else { continue }
             do { buttons.append((Button(name: name), try provider.input(offset: offset, pullUp: true))) } catch {
@@ -40,7 +41,7 @@ final class Controls {
     }
 
     /// Takes pending edges and advances patterns; returns the button events that happened.
-    func update(at now: MonotonicNanoseconds) -> [(button: String, event: Button.Event)] {
+    package func update(at now: MonotonicNanoseconds) -> [(button: String, event: Button.Event)] {
         var happened: [(String, Button.Event)] = []
         for index in buttons.indices {
             edges.removeAll(keepingCapacity: true)
@@ -59,7 +60,7 @@ final class Controls {
     }
 
     /// Plays `kind`'s pattern on the LED, and on the buzzer unless muted or in quiet hours.
-    func signal(_ kind: SoundSettings.Kind, at now: MonotonicNanoseconds) {
+    package func signal(_ kind: SoundSettings.Kind, at now: MonotonicNanoseconds) {
         let pattern = sounds.pattern(kind)
         guard !pattern.steps.isEmpty else { return }
         if sounds.buzzes(kind, minute: minuteOfDay) { buzzer?.play(pattern, at: now) }
@@ -67,7 +68,7 @@ final class Controls {
     }
 
     /// The EVENT report for a button event.
-    static func report(button: String, event: Button.Event, time: Double) -> Report {
+    package static func report(button: String, event: Button.Event, time: Double) -> Report {
         let action: String
         switch event {
         case .press: action = "press"

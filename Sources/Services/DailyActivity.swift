@@ -1,10 +1,11 @@
 import LodestoneCore
 import LodestoneDomain
+import LodestoneStorage
 
 /// Steps and floors per local day, across restarts: the step counter counts from the start of
 /// the process; this adds what the day had before it (from `<dataDir>/activity.json`) and
 /// starts again at local midnight. Floors come from the barometer's altitude while walking.
-final class DailyActivity {
+package final class DailyActivity {
     let zone: TimeZoneRules
     private let file: DailyActivityFile?
     /// The local day, as days since 1970 (a number: worked out every second without allocating).
@@ -12,12 +13,12 @@ final class DailyActivity {
     /// The steps the day had before this process counted any (negative after a midnight
     /// passed while running: the steps before it belong to yesterday).
     private var stepsBefore = 0
-    private(set) var stepsToday = 0
-    private(set) var floors = FloorCounter()
+    package private(set) var stepsToday = 0
+    package private(set) var floors = FloorCounter()
     private var lastSaved = -Double.infinity
     static let saveInterval = 60.0
 
-    init(zone: TimeZoneRules, dataDirectory: String?, now: Double) {
+    package init(zone: TimeZoneRules, dataDirectory: String?, now: Double) {
         self.zone = zone
         file = dataDirectory.map(DailyActivityFile.init)
         day = Self.localDay(now, zone: zone)
@@ -38,7 +39,7 @@ final class DailyActivity {
     }
 
     /// Once a second: the process's step count, the altitude, whether walking or running.
-    func update(stepsSinceStart: Int, altitude: Double, moving: Bool, time: Double) {
+    package func update(stepsSinceStart: Int, altitude: Double, moving: Bool, time: Double) {
         let today = Self.localDay(time, zone: zone)
         if today != day {
             day = today
@@ -50,7 +51,7 @@ final class DailyActivity {
         if time - lastSaved >= Self.saveInterval || time < lastSaved { save(time: time) }
     }
 
-    func save(time: Double) {
+    package func save(time: Double) {
         lastSaved = time
         file?.save(DailyActivityFile.Day(date: Self.localDate(time, zone: zone), steps: stepsToday, floorsUp: floors.up, floorsDown: floors.down))
     }

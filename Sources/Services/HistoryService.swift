@@ -1,14 +1,15 @@
 import Glibc
 import LodestoneCore
 import LodestoneDomain
+import LodestoneStorage
 
 /// The rolling history of the numeric streams (pressure, sea-level pressure, altitude,
 /// temperature, humidity), kept across restarts in `<dataDir>/history.bin`, written
 /// atomically once a minute and at stop.
-final class HistoryService {
+package final class HistoryService {
     static let streams = HistoryStreams.names
     let path: String
-    private(set) var histories: [String: History]
+    package private(set) var histories: [String: History]
     private var lastSave = -Double.infinity
 
     init(dataDirectory: String) {

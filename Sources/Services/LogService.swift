@@ -1,9 +1,10 @@
 import LodestoneCore
 import LodestoneReports
+import LodestoneStorage
 
 /// Starts and stops logging sessions (socket, CLI, the `log` button) on the output thread and
 /// feeds the running one. Its disk writes happen here, never in the sampling loop.
-final class LogService {
+package final class LogService {
     let store: LogStore
     /// The most all sessions together may take, bytes.
     let limitBytes: Int
@@ -15,7 +16,7 @@ final class LogService {
     }
 
     /// `?LOG`: starts or stops a session, or reports.
-    func handle(_ request: LogRequest, time: Double) -> Report {
+    package func handle(_ request: LogRequest, time: Double) -> Report {
         switch request {
         case .start(let interval, let names, let duration):
             if let session { return .log(report("already logging \(session.id)")) }
@@ -35,7 +36,7 @@ final class LogService {
     }
 
     /// The log button: start with the defaults, or stop.
-    func toggle(time: Double) -> Report {
+    package func toggle(time: Double) -> Report {
         handle(session == nil ? .start(interval: 10, streams: LogRequest.defaultStreams, duration: nil) : .stop, time: time)
     }
 

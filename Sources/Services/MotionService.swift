@@ -2,17 +2,19 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneHAL
 import LodestoneReports
+import LodestoneSettings
+import LodestoneStorage
 
 /// The motion features, on the output thread, fed from the IMU ring (every sample, in order)
 /// and the published state: steps and motion state, the flip gesture, the bubble level with
 /// its surface offset, and the bearing lock. Their changes become EVENT reports; their values
 /// go into ATT and a once-a-second MOTION report.
-final class MotionService {
-    private(set) var steps = StepCounter()
+package final class MotionService {
+    package private(set) var steps = StepCounter()
     private(set) var classifier = MotionClassifier()
     private var flip = FlipDetector()
-    private(set) var level = BubbleLevel()
-    private(set) var lock = BearingLock()
+    package private(set) var level = BubbleLevel()
+    package private(set) var lock = BearingLock()
     /// The level's and the course's EVENTs (and the buzzer's tick) through a dead band: a boat
     /// rolling through level, a heading hovering at the lock's edge, is one event, not a stream.
     private var levelEvents = EventDeadBand(MotionService.levelDeadBand)
@@ -23,26 +25,26 @@ final class MotionService {
     private(set) var nightTheme = false
     /// What a flip does (the configuration's `flipAction`): the EVENT says the theme changed
     /// only when the flip changes it.
-    var flipAction = Configuration.FlipAction.nightTheme
+    package var flipAction = Configuration.FlipAction.nightTheme
     /// Flips since the start: the display acts on each as `flipAction` says.
-    private(set) var flips = 0
+    package private(set) var flips = 0
     /// Set when the level has just been reached, for the buzzer/LED pulse.
-    private(set) var levelReached = false
+    package private(set) var levelReached = false
     private var lastSample: MonotonicNanoseconds = 0
     private var lastTick: MonotonicNanoseconds = 0
     private var events: [Report] = []
     private let levelFile: LevelOffsetFile?
 
-    init(dataDirectory: String?) {
+    package init(dataDirectory: String?) {
         levelFile = dataDirectory.map(LevelOffsetFile.init)
         if let saved = levelFile?.load() { _ = level.setOffset(roll: saved.roll, pitch: saved.pitch) }
     }
 
-    var motion: MotionState { classifier.state }
+    package var motion: MotionState { classifier.state }
 
     /// One IMU sample (body axes) from the ring, with its time on the device's time base;
     /// `gpsSpeed` from the latest fix when it is recent.
-    func add(_ sample: ImuSample, gpsSpeed: Double?, time: Double) {
+    package func add(_ sample: ImuSample, gpsSpeed: Double?, time: Double) {
         defer { lastSample = sample.time }
         guard lastSample != 0, sample.time > lastSample else { return }
         let interval = Double(sample.time - lastSample) / 1e9
@@ -61,7 +63,7 @@ final class MotionService {
 
     /// Level and bearing lock from the newest state (computed at `time`); returns the EVENTs
     /// since the last call.
-    func tick(_ state: NavigationState, now: MonotonicNanoseconds, time: Double) -> [Report] {
+    package func tick(_ state: NavigationState, now: MonotonicNanoseconds, time: Double) -> [Report] {
         let interval = lastTick == 0 ? 0 : Double(now &- lastTick) / 1e9
         lastTick = now
         levelReached = false
@@ -90,20 +92,20 @@ final class MotionService {
     // MARK: Commands (socket, CLI, buttons)
 
     /// Locks a given bearing, or the current heading; returns the report to answer with.
-    func lockBearing(_ bearing: Double?, time: Double) -> Report {
+    package func lockBearing(_ bearing: Double?, time: Double) -> Report {
         if let bearing { lock.lock(bearing: bearing) } else if !lock.lockCurrentHeading() {
             return .error("no heading to lock yet")
         }
         return lockReport(time: time)
     }
 
-    func unlockBearing(time: Double) -> Report {
+    package func unlockBearing(time: Double) -> Report {
         lock.unlock()
         return lockReport(time: time)
     }
 
     /// The button toggles: lock the current heading, or release the lock.
-    func toggleLock(time: Double) -> Report {
+    package func toggleLock(time: Double) -> Report {
         lock.bearing == nil ? lockBearing(nil, time: time) : unlockBearing(time: time)
     }
 
@@ -112,7 +114,7 @@ final class MotionService {
     }
 
     /// `?LEVEL`: the MOTION report, or the level zeroed or cleared.
-    func handle(_ request: LevelRequest, time: Double) -> Report {
+    package func handle(_ request: LevelRequest, time: Double) -> Report {
         switch request {
         case .report: return .motion(report(time: time))
         case .zero: return zeroLevel(clear: false, time: time)
@@ -132,7 +134,7 @@ final class MotionService {
     }
 
     /// MOTION: steps, cadence, distance, motion state, level, at `time`.
-    func report(time: Double) -> MotionReport {
+    package func report(time: Double) -> MotionReport {
         MotionReport(time: time, state: classifier.state, steps: steps.steps, cadence: steps.cadence, distance: steps.distance,
                      level: level.isLevel, tilt: level.tilt, nightTheme: nightTheme)
     }

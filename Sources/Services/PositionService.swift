@@ -5,12 +5,14 @@ import LodestoneReports
 /// The receiver's fixes made trustworthy on the output thread: outliers rejected and the
 /// position smoothed by `PositionFilter`, a confidence score, and warnings a person can act on,
 /// raised as EVENT reports when they start and when they clear.
-final class PositionService {
+package final class PositionService {
+    package init() {}
+
     private var filter = PositionFilter()
     /// The newest fix as published: the receiver's, with the filtered position.
-    private(set) var fix = GPSFix()
-    private(set) var confidence = 0
-    private(set) var warnings: [FixQuality.Warning] = []
+    package private(set) var fix = GPSFix()
+    package private(set) var confidence = 0
+    package private(set) var warnings: [FixQuality.Warning] = []
     /// Fixes rejected as impossible for the motion state.
     var rejected: Int { filter.rejected }
     private var lastPositionAt: MonotonicNanoseconds?
@@ -22,7 +24,7 @@ final class PositionService {
 
     /// A new fix from the receiver. Returns the fix to publish and record: the filtered
     /// position, or nil when the fix was an outlier (no track point, no TPV).
-    func add(_ raw: GPSFix, motion: MotionState, now: MonotonicNanoseconds) -> GPSFix? {
+    package func add(_ raw: GPSFix, motion: MotionState, now: MonotonicNanoseconds) -> GPSFix? {
         guard raw.hasPosition else {
             // While the filter can still bridge the gap, its predictions stand for the position
             // (see `bridge`); after that the receiver's own "no fix" is published.
@@ -51,7 +53,7 @@ final class PositionService {
     /// A fix predicted by the filter while the receiver is silent for more than a second and
     /// at most `PositionFilter.maximumGap` seconds (under a bridge, between buildings): the
     /// position, its growing error, gpsd's dead-reckoning status. Nil otherwise.
-    func bridge(now: MonotonicNanoseconds) -> GPSFix? {
+    package func bridge(now: MonotonicNanoseconds) -> GPSFix? {
         guard fix.hasPosition, let utc = lastRaw?.utc, lastPositionAt != nil else { return nil }
         let age = self.age(now)
         guard age >= 1.5, let estimate = filter.estimate(at: utc + age.rounded(.down)) else { return nil }
@@ -65,11 +67,11 @@ final class PositionService {
     }
 
     /// The receiver's one-sigma horizontal error: from GST when sent, else HDOP's (`FixErrorModel`).
-    static func sigma(_ fix: GPSFix) -> Double { FixErrorModel.horizontal(fix) ?? 10 }
+    package static func sigma(_ fix: GPSFix) -> Double { FixErrorModel.horizontal(fix) ?? 10 }
 
     /// Once a second: the confidence and the warnings; EVENTs for warnings that started or
     /// cleared, each through its dead band (`warningDeadBands`).
-    func tick(now: MonotonicNanoseconds, time: Double) -> [Report] {
+    package func tick(now: MonotonicNanoseconds, time: Double) -> [Report] {
         // Counted from the start too: a receiver that never gets a fix is warned about.
         if lastPositionAt == nil { lastPositionAt = now }
         let age = self.age(now)
@@ -110,7 +112,7 @@ final class PositionService {
 
     /// Sets the seconds between fixes the receiver was told to give (adaptive sampling changes
     /// it) at monotonic time `now` (see `FixPace` for why a shortening counts late).
-    func setFixInterval(_ seconds: Double, at now: MonotonicNanoseconds) { pace.set(seconds, at: now) }
+    package func setFixInterval(_ seconds: Double, at now: MonotonicNanoseconds) { pace.set(seconds, at: now) }
     var fixInterval: Double { pace.interval }
     private var pace = FixPace()
 

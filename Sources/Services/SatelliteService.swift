@@ -1,14 +1,15 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneReports
+import LodestoneStorage
 
 /// A satellite (the ISS unless told otherwise) over the running device, from a local TLE file:
 /// its next visible passes over the observer's place, worked out every six hours for the next
 /// day, an EVENT and the buzzer's `satellitePass` pattern `alertMinutes` before each visible one
 /// rises, and where it is now for the sky chart.
-final class SatelliteService {
+package final class SatelliteService {
     let satellite: SGP4
-    let name: String
+    package let name: String
     let alertMinutes: Double
     private(set) var passes: [SatellitePasses.Pass] = []
     private var computed = -Double.infinity
@@ -17,7 +18,7 @@ final class SatelliteService {
     static let horizon = 24 * 3600.0, refresh = 6 * 3600.0
 
     /// Reads the TLE file; nil (with the reason logged) when it holds nothing usable.
-    init?(file: String, satellite wanted: String?, alertMinutes: Double) {
+    package init?(file: String, satellite wanted: String?, alertMinutes: Double) {
         let text: String
         do { text = try readTextFile(file, limit: 16 << 20) } catch {
             Log.warning("\(file): \(error.description); no satellite passes")
@@ -39,7 +40,7 @@ final class SatelliteService {
     }
 
     /// Once a second: the EVENTs of visible passes `alertMinutes` away, passes recomputed when due.
-    func tick(place: (latitude: Double, longitude: Double), time: Double) -> [Report] {
+    package func tick(place: (latitude: Double, longitude: Double), time: Double) -> [Report] {
         let moved = computedAt.map { abs($0.latitude - place.latitude) > 0.5 || abs($0.longitude - place.longitude) > 0.5 } ?? true
         if moved || time - computed >= Self.refresh || time < computed {
             passes = SatellitePasses.passes(satellite, from: time, to: time + Self.horizon, latitude: place.latitude, longitude: place.longitude,
@@ -56,7 +57,7 @@ final class SatelliteService {
     }
 
     /// Where the satellite is now, when it is above the horizon.
-    func position(place: (latitude: Double, longitude: Double), time: Double) -> (altitude: Double, azimuth: Double, sunlit: Bool)? {
+    package func position(place: (latitude: Double, longitude: Double), time: Double) -> (altitude: Double, azimuth: Double, sunlit: Bool)? {
         guard let look = SatellitePasses.look(satellite, at: time, latitude: place.latitude, longitude: place.longitude), look.altitude > 0 else { return nil }
         return (look.altitude, look.azimuth, look.sunlit)
     }

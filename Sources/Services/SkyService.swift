@@ -5,12 +5,12 @@ import LodestoneReports
 /// The sky on the running device, for the observer's place (the GPS position, else the
 /// configured one): a SUN report each minute, EVENTs at sunrise, sunset and the start of the
 /// golden and blue hours, and the lines the display shows.
-final class SkyService {
-    let zone: TimeZoneRules
+package final class SkyService {
+    package let zone: TimeZoneRules
     let configured: (latitude: Double, longitude: Double)?
     /// The last place a fix gave (kept across restarts), the sky's place when there is
     /// neither a fix nor a configured observer.
-    var lastKnown: (latitude: Double, longitude: Double, time: Double)?
+    package var lastKnown: (latitude: Double, longitude: Double, time: Double)?
     private var day: (start: Double, end: Double, events: SunEvents, latitude: Double, longitude: Double)?
     /// The day's events a person is told about (`marks`), worked out with the day.
     private var todayMarks: [(String, Double)] = []
@@ -20,7 +20,7 @@ final class SkyService {
     /// of series terms; a display redrawing four times a second needs only the countdown).
     private var cachedPanel: (panel: SkyPanel, time: Double, next: Double?, latitude: Double, longitude: Double)?
 
-    init(zone: TimeZoneRules, observer: (latitude: Double, longitude: Double)?) {
+    package init(zone: TimeZoneRules, observer: (latitude: Double, longitude: Double)?) {
         self.zone = zone
         configured = observer
     }
@@ -31,7 +31,7 @@ final class SkyService {
     }
 
     /// The observer: the fix's position, else the configured place, else the last fix's.
-    func observer(_ state: NavigationState) -> (latitude: Double, longitude: Double)? {
+    package func observer(_ state: NavigationState) -> (latitude: Double, longitude: Double)? {
         place(state).map { ($0.latitude, $0.longitude) }
     }
 
@@ -43,7 +43,7 @@ final class SkyService {
 
     /// Once a second: EVENTs for the sun events passed since the last call, and a SUN report
     /// once a minute.
-    func tick(_ state: NavigationState, time: Double) -> [Report] {
+    package func tick(_ state: NavigationState, time: Double) -> [Report] {
         guard let located = place(state) else { return [] }
         let place = (latitude: located.latitude, longitude: located.longitude)
         let events = today(time: time, place: place)
@@ -146,7 +146,7 @@ final class SkyService {
 
     /// What the sky page shows: the next event with its countdown, the day's events, the Sun,
     /// the Moon and the season's countdown and progress.
-    func panel(_ state: NavigationState, time: Double) -> SkyPanel? {
+    package func panel(_ state: NavigationState, time: Double) -> SkyPanel? {
         guard let place = observer(state) else { return nil }
         if let cached = cachedPanel, time >= cached.time, time - cached.time < 30, cached.next.map({ time < $0 }) ?? true,
            abs(cached.latitude - place.latitude) < 0.01, abs(cached.longitude - place.longitude) < 0.01 {

@@ -1,25 +1,27 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneReports
+import LodestoneSampling
+import LodestoneSettings
 
 /// The weather station on the output thread: the wind's one-second samples into ten minutes
 /// of statistics, and each probe's newest temperature, taken from the station's threads once
 /// a second.
-final class StationService {
+package final class StationService {
     let station: WeatherStation
-    private(set) var wind = WindStatistics()
+    package private(set) var wind = WindStatistics()
     /// Each probe's newest good reading and, when the newest read failed, why: one failed read
     /// (a CRC error on a long cable) does not lose the temperature.
     private var probes: [String: (good: ProbeReading?, problem: String?)] = [:]
     /// The newest wind sample's problems (the anemometer's, the vane's).
     private var windProblems: (anemometer: String?, vane: String?)
-    let wiring: StationWiring
+    package let wiring: StationWiring
     var probeOrder: [String] { wiring.probes.map(\.name) }
     private let clock: any MonotonicClock
     /// Where the parts are wired, for naming them: the GPIO chip and the board's main bus.
     private let gpioChip: String, bus: String
 
-    init(station: WeatherStation, wiring: StationWiring, clock: any MonotonicClock, gpioChip: String = "/dev/gpiochip0", bus: String = "/dev/i2c-1") {
+    package init(station: WeatherStation, wiring: StationWiring, clock: any MonotonicClock, gpioChip: String = "/dev/gpiochip0", bus: String = "/dev/i2c-1") {
         self.station = station
         self.wiring = wiring
         self.clock = clock
@@ -27,7 +29,7 @@ final class StationService {
     }
 
     /// The station's parts as HEALTH lists them: where each is wired, and whether it reads.
-    func devices() -> [DeviceEntry] {
+    package func devices() -> [DeviceEntry] {
         var list: [DeviceEntry] = []
         func entry(_ path: String, _ driver: String, problem: String?) -> DeviceEntry {
             DeviceEntry(path: path, driver: driver, health: problem == nil ? .ok : .degraded, role: .station, error: problem)
@@ -48,7 +50,7 @@ final class StationService {
     }
 
     /// Once a second: what the station's threads read since.
-    func tick() {
+    package func tick() {
         let readings = station.take()
         for sample in readings.wind {
             windProblems = (sample.anemometerProblem, sample.vaneProblem)
@@ -64,7 +66,7 @@ final class StationService {
     }
 
     /// The figures to publish; nil before the station has read anything.
-    var figures: StationFigures? {
+    package var figures: StationFigures? {
         var figures = StationFigures()
         if let speed = wind.average {
             figures.wind = .init(speed: speed, gust: wind.gust, lull: wind.lull, now: wind.now, direction: wind.direction, seconds: wind.samples)

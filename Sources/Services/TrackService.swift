@@ -2,27 +2,28 @@ import Glibc
 import LodestoneCore
 import LodestoneDomain
 import LodestoneReports
+import LodestoneStorage
 
 /// Track recording on the output thread: start, pause, resume, stop (socket, CLI, the track
 /// button), points at a fixed interval of GPS time or adaptively (`TrackSampler`), and auto-pause while
 /// standing still so GPS jitter adds no phantom distance. A recording left by a crash is found
 /// at start and continued.
-final class TrackService {
-    enum State: String { case stopped, recording, paused }
+package final class TrackService {
+    package enum State: String { case stopped, recording, paused }
 
-    let store: TrackStore
+    package let store: TrackStore
     /// How points are taken when a start does not say: every 5 s unless configured.
     var defaultMode = TrackSampler.Mode.every(5)
     private var sampler = TrackSampler(.every(5))
     /// Below this speed for `stillTime` seconds the recording pauses itself.
     static let stillSpeed = 0.3
     static let stillTime = 10.0
-    private(set) var state = State.stopped
-    private(set) var recording: TrackRecording?
+    package private(set) var state = State.stopped
+    package private(set) var recording: TrackRecording?
     private var stillSince: Double?
-    private(set) var autoPaused = false
+    package private(set) var autoPaused = false
 
-    init(store: TrackStore, mode: TrackSampler.Mode = .every(5)) {
+    package init(store: TrackStore, mode: TrackSampler.Mode = .every(5)) {
         self.store = store
         defaultMode = mode
         sampler = TrackSampler(mode)
@@ -34,7 +35,7 @@ final class TrackService {
     }
 
     /// `?TRACK`: starts, pauses, resumes or stops the recording, or reports.
-    func handle(_ request: TrackRequest, at utc: Double) -> Report {
+    package func handle(_ request: TrackRequest, at utc: Double) -> Report {
         switch request {
         case .start(let name, let tags, let mode): return start(name: name, tags: TrackFile.tags(tags.joined(separator: ",")), mode: mode, at: utc)
         case .pause: return pause()
@@ -90,14 +91,14 @@ final class TrackService {
     }
 
     /// The track button: start, or stop a running recording.
-    func toggle(at utc: Double) -> Report { state == .stopped ? start(name: nil, at: utc) : stop() }
+    package func toggle(at utc: Double) -> Report { state == .stopped ? start(name: nil, at: utc) : stop() }
 
     /// What the recording's writes last did: nil while they work, else why they fail.
-    private(set) var storageProblem: String?
+    package private(set) var storageProblem: String?
 
     /// A new fix, with the barometer's view of the moment. Returns an EVENT when the disk
     /// stopped taking the points, or took them again.
-    func add(_ fix: GPSFix, state navigation: NavigationState, now: MonotonicNanoseconds, time: Double) -> Report? {
+    package func add(_ fix: GPSFix, state navigation: NavigationState, now: MonotonicNanoseconds, time: Double) -> Report? {
         guard state == .recording, let recording, fix.hasPosition, let utc = fix.utc else { return nil }
         let change = record(fix, utc: utc, navigation: navigation, now: now, into: recording)
         return change.map { .event(EventReport(.storage(active: $0.active, message: $0.message), time: time)) }

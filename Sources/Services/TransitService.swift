@@ -1,18 +1,19 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneReports
+import LodestoneStorage
 
 /// The imported timetable on the running device: DEPARTURES from the favourite stop, the
 /// nearest one or one asked for, and reminders: an EVENT and the buzzer's `departure` pattern
 /// the chosen minutes before a trip leaves.
-final class TransitService {
-    let timetable: Timetable
+package final class TransitService {
+    package let timetable: Timetable
     let preferences: TransitPreferences
     private var reminders: [(stop: Int, departure: Timetable.Departure, at: Double)] = []
     /// The marks file, read again once a minute (a person edits it while the device runs).
     private var markCache: (read: Double, marks: [TransitPreferences.Mark])?
 
-    init?(dataDirectory: String) {
+    package init?(dataDirectory: String) {
         let store = TimetableStore(dataDirectory: dataDirectory)
         guard store.exists else { return nil }
         do { timetable = try store.load() } catch {
@@ -23,7 +24,7 @@ final class TransitService {
     }
 
     /// The stop a request means: the one named, else the first favourite, else the nearest.
-    func stop(named name: String?, state: NavigationState) -> (index: Int, distance: Double?, bearing: Double?)? {
+    package func stop(named name: String?, state: NavigationState) -> (index: Int, distance: Double?, bearing: Double?)? {
         if let name { return timetable.stops(matching: name).first.map { ($0, nil, nil) } }
         if let favourite = preferences.favourites().first, let index = timetable.stops(matching: favourite).first { return (index, nil, nil) }
         guard state.fix.hasPosition else { return nil }
@@ -34,7 +35,7 @@ final class TransitService {
         }.min { ($0.1 ?? .infinity) < ($1.1 ?? .infinity) }
     }
 
-    func handle(_ request: DeparturesRequest, state: NavigationState, time: Double) -> Report {
+    package func handle(_ request: DeparturesRequest, state: NavigationState, time: Double) -> Report {
         guard let chosen = stop(named: request.stop, state: state) else {
             return .error(request.stop.map { "no stop matches '\($0)'" } ?? "no favourite stop and no GPS fix for the nearest: give a stop")
         }
@@ -59,7 +60,7 @@ final class TransitService {
     }
 
     /// The person's marks on trips and routes; a bad line is said once per reading and skipped.
-    func marks(now: Double) -> [TransitPreferences.Mark] {
+    package func marks(now: Double) -> [TransitPreferences.Mark] {
         if let markCache, abs(now - markCache.read) < 60 { return markCache.marks }
         let (marks, problems) = preferences.marks()
         for problem in problems { Log.warning(problem) }
@@ -68,7 +69,7 @@ final class TransitService {
     }
 
     /// Once a second: the reminders now due.
-    func tick(time: Double) -> [Report] {
+    package func tick(time: Double) -> [Report] {
         var due: [Report] = []
         reminders.removeAll { reminder in
             guard time >= reminder.at else { return false }

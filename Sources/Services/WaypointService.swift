@@ -1,26 +1,27 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneReports
+import LodestoneStorage
 
 /// Waypoints in the running instance: saving the current position, and navigating to one
 /// (bearing, distance, how far to turn, time to go), published as WAYPOINT reports once a
 /// second and shown on the display.
-final class WaypointService {
-    let store: WaypointStore
+package final class WaypointService {
+    package let store: WaypointStore
     private(set) var target: Waypoint?
-    private(set) var navigation: Navigation?
+    package private(set) var navigation: Navigation?
     /// Taking the person back along a recorded path, and the latest guidance.
-    private(set) var backtrack: Backtrack?
-    private(set) var guidance: Backtrack.Guidance?
+    package private(set) var backtrack: Backtrack?
+    package private(set) var guidance: Backtrack.Guidance?
     /// The path's point the way back leads to now.
     private var backPoint: Waypoint?
     /// EVENTs waiting (off track and back on), taken by `takeEvents`.
     private var events: [Report] = []
 
-    init(store: WaypointStore) { self.store = store }
+    package init(store: WaypointStore) { self.store = store }
 
     /// `?WAYPOINT`: saves a waypoint, navigates to one, finds the nearest, stops, or reports.
-    func handle(_ request: WaypointRequest, state: NavigationState) -> Report {
+    package func handle(_ request: WaypointRequest, state: NavigationState) -> Report {
         switch request {
         case .add(let name, var latitude, var longitude, var elevation, let symbol, let notes):
             if latitude == nil || longitude == nil {
@@ -65,7 +66,7 @@ final class WaypointService {
     }
 
     /// Starts taking the person back along `path` (from its start to here) to its start.
-    func startBacktrack(path: [(latitude: Double, longitude: Double)], state: NavigationState, time: Double) -> Report {
+    package func startBacktrack(path: [(latitude: Double, longitude: Double)], state: NavigationState, time: Double) -> Report {
         guard let back = Backtrack(path: path) else { return .error("the track has too few points to lead back along") }
         backtrack = back
         target = nil
@@ -76,15 +77,15 @@ final class WaypointService {
     }
 
     /// Whether there is anything to navigate to (a waypoint or the way back).
-    var isNavigating: Bool { target != nil || backtrack != nil }
+    package var isNavigating: Bool { target != nil || backtrack != nil }
 
-    func takeEvents() -> [Report] {
+    package func takeEvents() -> [Report] {
         defer { events.removeAll(keepingCapacity: true) }
         return events
     }
 
     /// Recomputes the way to the target (or along the track) from the newest fix and heading.
-    func update(_ state: NavigationState, time: Double = 0) {
+    package func update(_ state: NavigationState, time: Double = 0) {
         if var back = backtrack, state.fix.hasPosition {
             let wasOff = guidance?.offTrack ?? false
             let now = back.update(latitude: state.fix.latitude, longitude: state.fix.longitude)
@@ -105,7 +106,7 @@ final class WaypointService {
     }
 
     /// WAYPOINT: the target and the way to it.
-    func report(message: String?) -> Report {
+    package func report(message: String?) -> Report {
         var report = WaypointReport(waypoint: target ?? (backtrack == nil ? nil : backPoint), bearing: navigation?.bearing, distance: navigation?.distance,
                                     relativeBearing: navigation?.relativeBearing, timeToGo: navigation?.timeToGo, message: message)
         if backtrack != nil, let guidance {

@@ -5,17 +5,17 @@ import LodestoneReports
 /// The barometer on the output thread: altitude against a reference pressure (QNH) that a
 /// person sets, or that a known altitude gives, fused with GPS when the fix is good; sea-level
 /// pressure from the station pressure and that altitude; and the weather trend from it.
-final class WeatherService {
+package final class WeatherService {
     /// QNH in hPa: the sea-level pressure the barometric altitude is counted from.
-    private(set) var qnh: Double
+    package private(set) var qnh: Double
     private(set) var fusion = AltitudeFusion()
     private(set) var trend = PressureTrend()
     /// The newest values: station and sea-level pressure (hPa), barometric and fused altitude (m).
-    private(set) var station = Double.nan, seaLevel = Double.nan, barometric = Double.nan, fused = Double.nan
-    private(set) var temperature = Double.nan, humidity = Double.nan
-    private(set) var reading: PressureTrend.Reading?
+    package private(set) var station = Double.nan, seaLevel = Double.nan, barometric = Double.nan, fused = Double.nan
+    package private(set) var temperature = Double.nan, humidity = Double.nan
+    package private(set) var reading: PressureTrend.Reading?
     /// The altitude's rate, m/s (TPV's `climb`).
-    private(set) var climb = ClimbRate()
+    package private(set) var climb = ClimbRate()
     /// How the reference was last set: "configured", "altitude", "gps".
     private(set) var reference = "configured"
     /// Whether the altitude has a reference: a GPS fix levelled it, or a person gave a known
@@ -69,7 +69,7 @@ final class WeatherService {
     /// after the change. A known altitude is turned into a QNH with the newest station
     /// pressure, and refused when that QNH is one no weather gives (the altitude is wrong, or
     /// the pressure is not the air's): it would raise pressure alerts and bend every altitude.
-    func handle(_ request: BaroRequest) -> Report {
+    package func handle(_ request: BaroRequest) -> Report {
         switch request {
         case .qnh(let hPa):
             qnh = hPa
@@ -113,7 +113,7 @@ final class WeatherService {
     }
 
     /// The reduced figures ENV and BARO carry.
-    var figures: WeatherFigures {
+    package var figures: WeatherFigures {
         let known = isReferenced
         return WeatherFigures(seaLevelPressure: known && seaLevel.isFinite ? seaLevel : nil,
                               altitudeFused: known && fused.isFinite ? fused : nil, trend: reading)

@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneEncoding
 
 /// The accelerometer's six-position calibration in `<dataDir>/calibration/accelerometer.json`,
 /// beside the magnetometer's, in g: `{"version":1,"sensor":"accelerometer","offset":[..],"scale":[..]}`.

@@ -2,15 +2,16 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
 import LodestoneReports
+import LodestoneEncoding
 
 /// The alerts on disk: the person's rules in `<dataDir>/alerts.json` and every alert that
 /// fired in `<dataDir>/alerts.rec` (the alert history, EVENT lines on the record log).
 public final class AlertStore {
-    let settingsPath: String
+    package let settingsPath: String
     let historyPath: String
     private var history: RecordLog?
 
-    init(dataDirectory: String, now: Double) {
+    package init(dataDirectory: String, now: Double) {
         settingsPath = dataDirectory + "/alerts.json"
         historyPath = dataDirectory + "/alerts.rec"
         guard makeDirectories(dataDirectory) else { return }
@@ -26,7 +27,7 @@ public final class AlertStore {
 
     /// The rules: the standard ones, with the person's settings over them. A damaged file is
     /// said, kept aside, and the standard rules stand in for what could not be read.
-    func loadRules(now: Double) -> AlertRules {
+    package func loadRules(now: Double) -> AlertRules {
         var rules = AlertRules()
         guard fileExists(settingsPath) else { return rules }
         var problem: String?
@@ -47,7 +48,7 @@ public final class AlertStore {
     }
 
     /// Saves the rules; false when the file cannot be written.
-    func saveRules(_ rules: [AlertRules.Rule]) -> Bool {
+    package func saveRules(_ rules: [AlertRules.Rule]) -> Bool {
         let items = rules.map { rule -> String in
             var json = JSONBuffer(capacity: 128)
             GPSDReports.alertRule(rule, into: &json)
@@ -57,7 +58,7 @@ public final class AlertStore {
     }
 
     /// Appends an alert's EVENT to the history.
-    func record(_ alert: Report, time: Double) {
+    package func record(_ alert: Report, time: Double) {
         try? history?.append(Array(GPSDReports.line(alert).utf8), now: time)
         history?.flush(now: time)
     }

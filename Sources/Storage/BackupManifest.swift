@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneOutputs
+import LodestoneEncoding
 
 /// The first file of a backup, `manifest.json`: who wrote it, when, what it counts, and every
 /// other file's path, size and SHA-256. SHA-256 rather than CRC-32 because a person can check

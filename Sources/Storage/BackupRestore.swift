@@ -1,6 +1,7 @@
 import Glibc
 import LodestoneCore
 import LodestoneOutputs
+import LodestoneEncoding
 
 /// Puts a checked backup (`CheckedBackup`) into a data directory, store by store as
 /// `BackupStores.all` says, every file written through `replaceFile` (whole, then renamed into

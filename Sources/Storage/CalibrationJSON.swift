@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneEncoding
 
 /// A stored calibration that cannot be used, and why.
 public struct CalibrationFileError: Error, Equatable, CustomStringConvertible {

@@ -1,47 +1,59 @@
 import LodestoneCore
 import LodestoneOutputs
+import LodestoneEncoding
 
 /// What the device remembers between runs that is not a record: the display's theme and units
 /// as last chosen with a key, the button or the flip (`<dataDir>/display.json`), and the last
 /// place a GPS fix gave (`<dataDir>/last-position.json`), the sky's place when there is no fix
 /// and none configured. Small files written atomically; a damaged one is ignored.
-struct DeviceMemoryFile {
+package struct DeviceMemoryFile {
     let directory: String
 
-    init(dataDirectory: String) { directory = dataDirectory }
+    package init(dataDirectory: String) { directory = dataDirectory }
 
-    struct DisplayChoice: Equatable {
-        var theme: Theme
-        var units: Units
+    package struct DisplayChoice: Equatable {
+        package var theme: Theme
+        package var units: Units
+
+        package init(theme: Theme, units: Units) {
+            self.theme = theme
+            self.units = units
+        }
     }
 
-    func displayChoice() -> DisplayChoice? {
+    package func displayChoice() -> DisplayChoice? {
         guard let json = read("display.json"), let theme = json["theme"]?.stringValue.flatMap(Theme.init(rawValue:)),
               let units = json["units"]?.stringValue.flatMap(Units.init(rawValue:)) else { return nil }
         return DisplayChoice(theme: theme, units: units)
     }
 
-    func save(_ choice: DisplayChoice) {
+    package func save(_ choice: DisplayChoice) {
         var w = JSONObjectWriter()
         w.string("theme", choice.theme.rawValue)
         w.string("units", choice.units.rawValue)
         write("display.json", w.finished)
     }
 
-    struct LastPosition: Equatable {
-        var latitude: Double
-        var longitude: Double
+    package struct LastPosition: Equatable {
+        package var latitude: Double
+        package var longitude: Double
         /// UTC of the fix.
-        var time: Double
+        package var time: Double
+
+        package init(latitude: Double, longitude: Double, time: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.time = time
+        }
     }
 
-    func lastPosition() -> LastPosition? {
+    package func lastPosition() -> LastPosition? {
         guard let json = read("last-position.json"), let latitude = json["latitude"]?.numberValue, let longitude = json["longitude"]?.numberValue,
               abs(latitude) <= 90, abs(longitude) <= 180, let time = json["time"]?.numberValue, time.isFinite else { return nil }
         return LastPosition(latitude: latitude, longitude: longitude, time: time)
     }
 
-    func save(_ position: LastPosition) {
+    package func save(_ position: LastPosition) {
         var w = JSONObjectWriter()
         w.number("latitude", position.latitude, decimals: 6)
         w.number("longitude", position.longitude, decimals: 6)
@@ -57,5 +69,9 @@ struct DeviceMemoryFile {
 
     private func write(_ name: String, _ text: String) {
         writeFileAtomically(directory + "/" + name, Array((text + "\n").utf8))
+    }
+
+    package init(directory: String) {
+        self.directory = directory
     }
 }

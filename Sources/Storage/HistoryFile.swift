@@ -5,10 +5,10 @@ import LodestoneDomain
 /// history.bin: "LDHIST1\n", then per stream its name (a byte count and UTF-8), and per range
 /// its non-empty buckets (a count, then index, minimum, maximum, sum as 8-byte values and the
 /// sample count as 4). Little-endian. 7 days of 5 streams: about 250 kB.
-enum HistoryFile {
+package enum HistoryFile {
     static let magic = Array("LDHIST1\n".utf8)
 
-    static func encode(_ histories: [String: History]) -> [UInt8] {
+    package static func encode(_ histories: [String: History]) -> [UInt8] {
         var out = magic
         func put64(_ v: UInt64) { for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: v >> UInt64(shift))) } }
         func put32(_ v: UInt32) { for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: v >> UInt32(shift))) } }
@@ -42,7 +42,7 @@ enum HistoryFile {
     /// The histories in a file (nil when there is none): every stream read whole before any
     /// damage is kept, the one the damage falls in and those after it are not (a stream is
     /// never half read), and `damaged` says so.
-    static func read(_ path: String) -> (histories: [String: History], damaged: Bool)? {
+    package static func read(_ path: String) -> (histories: [String: History], damaged: Bool)? {
         guard let bytes = try? readStoreBytes(path) else { return nil }
         guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else { return ([:], true) }
         var result: [String: History] = [:]

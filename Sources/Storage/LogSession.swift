@@ -1,31 +1,32 @@
 import Glibc
 import LodestoneCore
 import LodestoneOutputs
+import LodestoneEncoding
 
 /// A logging session: chosen streams written every `interval` seconds (or every barometer
 /// sample) to `<dataDir>/logs/<id>/NNNN.rec`, framed, checksummed record logs synced each
 /// second. A segment is closed at 4 MB and the next one begun; each starts with a header
 /// record naming the fields. The session stops itself after `duration`, or before the disk
 /// fills (less than 50 MB free, or the logs over their limit).
-final class LogSession {
+package final class LogSession {
     static let segmentBytes = 4 << 20
     static let minimumFreeBytes: UInt64 = 50 << 20
 
-    let id: String
+    package let id: String
     let directory: String
-    let fields: [String]
+    package let fields: [String]
     /// Seconds between records; 0 means every barometer sample.
-    let interval: Double
-    let started: Double
-    let stopAt: Double?
+    package let interval: Double
+    package let started: Double
+    package let stopAt: Double?
     let limitBytes: Int
-    private(set) var records = 0
-    private(set) var bytes = 0
+    package private(set) var records = 0
+    package private(set) var bytes = 0
     private var segment = 0
     private var log: RecordLog?
     private var nextRecord = -Double.infinity
 
-    init(id: String, logsDirectory: String, fields: [String], interval: Double, started: Double, duration: Double?,
+    package init(id: String, logsDirectory: String, fields: [String], interval: Double, started: Double, duration: Double?,
          limitBytes: Int) throws(StorageError) {
         self.id = id
         directory = logsDirectory + "/" + id
@@ -52,14 +53,14 @@ final class LogSession {
     }
 
     /// The clock was corrected: the next record is due at once.
-    func restartSchedule() { nextRecord = -Double.infinity }
+    package func restartSchedule() { nextRecord = -Double.infinity }
 
     /// Whether a record is due at `time` (always, for every-sample sessions).
-    func isDue(_ time: Double) -> Bool { interval == 0 || time >= nextRecord }
+    package func isDue(_ time: Double) -> Bool { interval == 0 || time >= nextRecord }
 
     /// Writes one record of `values` (by field name; missing ones empty). Returns why the
     /// session must stop, or nil.
-    func write(_ values: [String: Double], time: Double) -> String? {
+    package func write(_ values: [String: Double], time: Double) -> String? {
         if let stopAt, time >= stopAt { return "its duration is over" }
         nextRecord = interval > 0 ? (nextRecord.isFinite ? max(nextRecord + interval, time) : time + interval) : time
         let line = ([JSONObjectWriter.format(time, decimals: 3)] + fields.map { name in
@@ -79,10 +80,10 @@ final class LogSession {
         return nil
     }
 
-    func close(now: Double) { log?.flush(now: now) }
+    package func close(now: Double) { log?.flush(now: now) }
 
     /// Bytes an hour at the current record size and rate.
-    var estimatedBytesPerHour: Double {
+    package var estimatedBytesPerHour: Double {
         let perRecord = records > 0 ? Double(bytes) / Double(records) : Double(12 + 10 * fields.count)
         let perHour = interval > 0 ? 3600 / interval : 3600 * 25   // every sample: the barometer's 25 Hz
         return perRecord * perHour

@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 import LodestoneReports
 import LodestoneOutputs
+import LodestoneEncoding
 
 /// Logging sessions on disk: list, read back (every intact record of every segment, with what
 /// a power cut took), export to CSV and JSON, delete.

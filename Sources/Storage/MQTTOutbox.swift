@@ -1,4 +1,5 @@
 import LodestoneCore
+import LodestoneOutputs
 
 /// The MQTT messages at QoS 1 not yet acknowledged by the broker, on disk in
 /// `<dataDir>/mqtt-outbox.rec`, so an hour without a broker, or a restart, or a power cut
@@ -11,15 +12,8 @@ import LodestoneCore
 /// A write that fails (a full card) leaves the messages in memory, still bounded by `limit`,
 /// and the disk is tried again every `diskRetryInterval`: once it takes writes, the file is
 /// rewritten with what waits, as a compaction writes it, and records go to it again.
-final class MQTTOutbox {
-    struct Message: Equatable {
-        var sequence: UInt64
-        var topic: String
-        var payload: [UInt8]
-        var retain: Bool
-        /// Sent on some connection already: a resend carries the DUP flag.
-        var sent = false
-    }
+package final class MQTTOutbox: MQTTQueue {
+    package typealias Message = MQTTQueuedMessage
 
     let path: String
     let limit: Int
@@ -32,9 +26,9 @@ final class MQTTOutbox {
     /// check for gaps), kept across restarts.
     private var lastByTopic: [String: UInt64] = [:]
     /// Messages dropped as the oldest since the start.
-    private(set) var dropped = 0
+    package private(set) var dropped = 0
     /// Messages acknowledged since the start.
-    private(set) var delivered = 0
+    package private(set) var delivered = 0
     /// The file is rewritten with only what waits once it grows past this.
     static let compactionBytes = 4 << 20
     /// After a failed write, when to try the disk again (nil while the log takes writes, or
@@ -44,7 +38,7 @@ final class MQTTOutbox {
     /// Seconds between tries of a disk that refused a write.
     static let diskRetryInterval = 5.0
 
-    init(path: String, limit: Int, now: Double) {
+    package init(path: String, limit: Int, now: Double) {
         self.path = path
         self.limit = max(1, limit)
         do {
@@ -59,26 +53,26 @@ final class MQTTOutbox {
         }
     }
 
-    var count: Int { queue.count - head }
-    var isEmpty: Bool { count == 0 }
+    package var count: Int { queue.count - head }
+    package var isEmpty: Bool { count == 0 }
 
     /// The waiting message at `offset` from the oldest.
-    func message(at offset: Int) -> Message? {
+    package func message(at offset: Int) -> Message? {
         head + offset < queue.count ? queue[head + offset] : nil
     }
 
-    func markSent(at offset: Int) {
+    package func markSent(at offset: Int) {
         if head + offset < queue.count { queue[head + offset].sent = true }
     }
 
     /// The sequence number the next message on `topic` follows (0 for none yet).
-    func previous(on topic: String) -> UInt64 { lastByTopic[topic] ?? 0 }
+    package func previous(on topic: String) -> UInt64 { lastByTopic[topic] ?? 0 }
 
     /// The sequence number the next message will have.
-    var upcoming: UInt64 { nextSequence }
+    package var upcoming: UInt64 { nextSequence }
 
     /// Adds a message at the end; the oldest goes when the outbox is full.
-    func add(topic: String, payload: [UInt8], retain: Bool, now: Double) {
+    package func add(topic: String, payload: [UInt8], retain: Bool, now: Double) {
         retryDisk(now: now)
         let message = Message(sequence: nextSequence, topic: topic, payload: payload, retain: retain)
         nextSequence += 1
@@ -100,7 +94,7 @@ final class MQTTOutbox {
 
     /// The broker acknowledged message `sequence`: it is done, and leaves the outbox once
     /// every older one has.
-    func acknowledge(_ sequence: UInt64, now: Double) {
+    package func acknowledge(_ sequence: UInt64, now: Double) {
         guard let index = queue[head...].firstIndex(where: { $0.sequence == sequence }) else { return }
         write(Self.done(sequence), now: now)
         delivered += 1
@@ -124,7 +118,7 @@ final class MQTTOutbox {
         queue[head...].reduce(0) { $0 + $1.payload.count + $1.topic.utf8.count + 24 }
     }
 
-    func flush(now: Double) {
+    package func flush(now: Double) {
         retryDisk(now: now)
         log?.flush(now: now)
     }
@@ -141,7 +135,7 @@ final class MQTTOutbox {
     /// Tries the disk again when a write failed and the retry is due: the file is rewritten with
     /// what waits (the records written before the failure, and those that never were, are all
     /// in memory) and reopened for appending.
-    func retryDisk(now: Double) {
+    package func retryDisk(now: Double) {
         guard let due = diskRetry, now >= due else { return }
         if rewrite(now: now) {
             diskRetry = nil

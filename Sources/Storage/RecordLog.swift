@@ -1,5 +1,6 @@
 import Glibc
 import LodestoneCore
+import LodestoneEncoding
 
 /// An append-only file of framed, checksummed records that survives power cuts.
 ///

@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneEncoding
 
 /// Snapshots in `<dataDir>/snapshots/<id>.json`, one file each, written atomically. The JSON
 /// shape is a contract (extended, never renamed):

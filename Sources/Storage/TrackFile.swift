@@ -13,7 +13,7 @@ import LodestoneOutputs
 ///
 /// Tracks recorded before (version 1: text lines, each point ending in `*` and a two-digit
 /// XOR checksum) are read as they are, and a recording left in that form is converted.
-enum TrackFile {
+package enum TrackFile {
     /// The header of the text tracks of version 1, and of the record tracks of version 2.
     static let magic = "# lodestone track 1"
     static let recordMagic = "# lodestone track 2"
@@ -27,7 +27,7 @@ enum TrackFile {
     }
 
     /// Tags as given by a person ("Hike, Alps "): lower case, no spaces or commas, no repeats.
-    static func tags(_ text: String) -> [String] {
+    package static func tags(_ text: String) -> [String] {
         var seen: [String] = []
         for part in text.split(separator: ",") {
             let tag = String(part.lowercased().filter { !$0.isWhitespace })
@@ -146,23 +146,23 @@ enum TrackFile {
 }
 
 /// The track being recorded: appends points durably and survives `kill -9` and power cuts.
-final class TrackRecording {
-    let path: String
-    let name: String
+package final class TrackRecording {
+    package let path: String
+    package let name: String
     let started: Double
-    let tags: [String]
+    package let tags: [String]
     private var fd: Int32
     private var lastSync: MonotonicNanoseconds = 0
-    private(set) var points: [TrackPoint]
+    package private(set) var points: [TrackPoint]
     /// Points kept in memory that could not be written yet (the newest ones), and why the
     /// last write failed (an errno; 0 when writing works). They are written as soon as the
     /// disk takes them again.
-    private(set) var unwritten = 0
-    private(set) var writeError: Int32 = 0
+    package private(set) var unwritten = 0
+    package private(set) var writeError: Int32 = 0
 
     /// Starts a new recording at `path` (which must not exist); nil with errno set when the
     /// file cannot be created or its header written (a full disk).
-    init?(path: String, name: String, started: Double, tags: [String] = []) {
+    package init?(path: String, name: String, started: Double, tags: [String] = []) {
         let fd: Int32
         do { fd = try GuardedOpen.store(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND) } catch {
             // Said by the caller through errno: a link or a foreign file in its place is EPERM.
@@ -189,7 +189,7 @@ final class TrackRecording {
     /// Reopens a recording left behind by a crash: keeps every complete point, cuts off a torn
     /// last frame, and continues appending. One left in the text form of version 1 is first
     /// rewritten as records (whole, then renamed over it).
-    init?(recovering path: String) {
+    package init?(recovering path: String) {
         guard fileExists(path), let bytes = try? readStoreBytes(path), var parsed = TrackFile.parse(bytes) else { return nil }
         if bytes.first != RecordLog.sync[0] {
             var converted = RecordLog.framed(Array(TrackFile.header(name: parsed.name, started: parsed.started, tags: parsed.tags).utf8))
@@ -216,7 +216,7 @@ final class TrackRecording {
     /// failing), the point is kept in memory with every one before it not yet written, the
     /// file is cut back to its last whole line, and they are all written with the next point
     /// the disk takes.
-    func append(_ point: TrackPoint, now: MonotonicNanoseconds) {
+    package func append(_ point: TrackPoint, now: MonotonicNanoseconds) {
         points.append(point)
         unwritten += 1
         guard writeBacklog() else { return }
@@ -229,7 +229,7 @@ final class TrackRecording {
     func sync() { fsync(fd) }
 
     /// Writes whatever the disk refused before and flushes; true when everything is on the disk.
-    func flush() -> Bool {
+    package func flush() -> Bool {
         guard writeBacklog() else { return false }
         guard fsync(fd) == 0 else {
             writeError = errno

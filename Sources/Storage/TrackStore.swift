@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneEncoding
 
 /// Tracks under `<dataDir>/tracks/`: `recording.track` while one is recorded, then
 /// `<id>.track` with a `<id>.json` summary beside it (so listing reads summaries, not points).
@@ -67,9 +68,9 @@ public struct TrackStore: Sendable {
     public let directory: String
     public init(dataDirectory: String) { directory = dataDirectory + "/tracks" }
 
-    var recordingPath: String { directory + "/recording.track" }
+    package var recordingPath: String { directory + "/recording.track" }
 
-    static func id(started: Double) -> String {
+    package static func id(started: Double) -> String {
         CivilTime(unixSeconds: started).compactStamp
     }
 
@@ -77,7 +78,7 @@ public struct TrackStore: Sendable {
     /// with the recording untouched (still `recording.track`) when it cannot: the summary is
     /// written first, and the points are moved under the id only once it is.
     @discardableResult
-    func file(_ recording: TrackRecording) -> Summary? {
+    package func file(_ recording: TrackRecording) -> Summary? {
         recording.sync()
         let statistics = TrackStatistics.of(recording.points)
         // Two tracks started in the same second get "-2", "-3": link() never replaces a file,

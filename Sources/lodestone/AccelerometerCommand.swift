@@ -2,6 +2,8 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
 import LodestoneRuntime
+import LodestoneEncoding
+import LodestoneStorage
 
 /// `lodestone calibrate accel --from FILE.csv`: the six-position fit, apart from printing so it
 /// can be tested.

@@ -2,6 +2,9 @@ import Glibc
 import LodestoneCore
 import LodestoneOutputs
 import LodestoneRuntime
+import LodestoneBench
+import LodestoneDevices
+import LodestoneEncoding
 
 enum BenchCommand {
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {

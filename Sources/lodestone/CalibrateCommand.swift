@@ -3,6 +3,9 @@ import LodestoneDomain
 import LodestoneOutputs
 import LodestoneReports
 import LodestoneRuntime
+import LodestoneEncoding
+import LodestoneSettings
+import LodestoneStorage
 
 enum CalibrateCommand {
     static let help = """

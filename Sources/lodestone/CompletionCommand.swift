@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneRuntime
+import LodestoneSettings
 
 /// `lodestone completion bash`: the shell's completion of the commands and of `run`'s
 /// options and their choices, from the command table and the settings table (a setting added

@@ -1,6 +1,8 @@
 import LodestoneCore
 import LodestoneOutputs
 import LodestoneRuntime
+import LodestoneEncoding
+import LodestoneSettings
 
 /// `lodestone config`: the settings table as a person or a program reads it, a file checked
 /// before it is installed, and a commented file to start from.

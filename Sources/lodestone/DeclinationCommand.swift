@@ -3,6 +3,7 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
 import LodestoneRuntime
+import LodestoneEncoding
 
 /// `lodestone declination`: the World Magnetic Model's field at a place and date, offline.
 enum DeclinationCommand {

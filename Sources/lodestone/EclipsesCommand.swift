@@ -2,6 +2,7 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
 import LodestoneRuntime
+import LodestoneEncoding
 
 /// `lodestone eclipses`: the next eclipses of the Sun and the Moon, and how a place sees them.
 enum EclipsesCommand {

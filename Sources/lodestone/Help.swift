@@ -1,3 +1,4 @@
+import LodestoneDomain
 enum Help {
     static let overview = """
     lodestone: a real-time sensor runtime for compass, GPS, barometer and sky on small Linux boards

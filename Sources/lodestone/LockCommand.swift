@@ -2,6 +2,8 @@ import LodestoneCore
 import LodestoneOutputs
 import LodestoneReports
 import LodestoneRuntime
+import LodestoneEncoding
+import LodestoneSettings
 
 /// `lodestone lock` and `lodestone level`: the bearing lock and the bubble level's surface
 /// offset on a running instance, through its socket.

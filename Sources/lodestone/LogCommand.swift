@@ -2,6 +2,9 @@ import LodestoneCore
 import LodestoneOutputs
 import LodestoneReports
 import LodestoneRuntime
+import LodestoneEncoding
+import LodestoneSettings
+import LodestoneStorage
 
 /// `lodestone log`: logging sessions on the running instance, and the stored ones.
 enum LogCommand {

@@ -2,6 +2,8 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
 import LodestoneRuntime
+import LodestoneEncoding
+import LodestoneStorage
 
 /// `lodestone passes`: when satellites cross the observer's sky, from a local TLE file.
 enum PassesCommand {

@@ -2,6 +2,9 @@ import Glibc
 import LodestoneCore
 import LodestoneOutputs
 import LodestoneRuntime
+import LodestoneEncoding
+import LodestoneSettings
+import LodestoneStorage
 
 /// `lodestone export-all` and `lodestone forget-all`: the person's records, taken away in one
 /// archive or deleted (privacy).

@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneRuntime
+import LodestoneReports
 
 enum ProbeCommand {
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {

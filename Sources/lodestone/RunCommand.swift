@@ -3,6 +3,9 @@ import LodestoneOutputs
 import LodestoneDomain
 import LodestoneRuntime
 import LodestoneSim
+import LodestoneEncoding
+import LodestoneSettings
+import LodestoneStorage
 
 enum RunCommand {
     /// Every setting with a flag, from the settings table, and `--config`.

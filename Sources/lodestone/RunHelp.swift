@@ -1,6 +1,8 @@
 import LodestoneCore
 import LodestoneOutputs
 import LodestoneRuntime
+import LodestoneEncoding
+import LodestoneSettings
 
 /// `lodestone run --help`: the options are the settings table's flags, with their defaults.
 enum RunHelp {

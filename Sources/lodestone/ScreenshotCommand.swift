@@ -3,6 +3,8 @@ import Glibc
 import LodestoneHAL
 import LodestoneOutputs
 import LodestoneRuntime
+import LodestoneSettings
+import LodestoneStorage
 
 /// `lodestone screenshot`: runs the simulated board for a few seconds with the display drawn
 /// into memory, then writes the page as a PNG.

@@ -2,6 +2,8 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
 import LodestoneRuntime
+import LodestoneEncoding
+import LodestoneReports
 
 /// `lodestone sky` and `lodestone seasons`: the Sun's day and the seasons, offline, for any
 /// place and date.

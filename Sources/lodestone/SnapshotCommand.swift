@@ -3,6 +3,9 @@ import LodestoneDomain
 import LodestoneOutputs
 import LodestoneReports
 import LodestoneRuntime
+import LodestoneEncoding
+import LodestoneSettings
+import LodestoneStorage
 
 /// `lodestone snapshot`: capture every current value (asked of the running instance) and
 /// work with the stored snapshots.

@@ -2,6 +2,8 @@ import LodestoneCore
 import LodestoneOutputs
 import LodestoneReports
 import LodestoneRuntime
+import LodestoneEncoding
+import LodestoneSettings
 
 enum StatusCommand {
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {

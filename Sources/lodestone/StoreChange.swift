@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneRuntime
+import LodestoneStorage
 
 /// A command that changes what the device keeps (adds, deletes, edits, imports) holds the data
 /// directory's lock for the moment of its change, so it never writes beneath a running

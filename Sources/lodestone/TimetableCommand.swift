@@ -3,6 +3,9 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
 import LodestoneRuntime
+import LodestoneEncoding
+import LodestoneSettings
+import LodestoneStorage
 
 /// `lodestone timetable import` and `lodestone departures`: a GTFS feed kept on the device,
 /// and the next departures from a stop, offline.

@@ -3,6 +3,9 @@ import LodestoneDomain
 import LodestoneOutputs
 import LodestoneReports
 import LodestoneRuntime
+import LodestoneEncoding
+import LodestoneSettings
+import LodestoneStorage
 
 /// `lodestone track`: record on a running instance (start, pause, resume, stop) and work
 /// with stored tracks (list, show, export, delete).

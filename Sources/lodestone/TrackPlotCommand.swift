@@ -4,6 +4,8 @@ import LodestoneDomain
 import LodestoneHAL
 import LodestoneOutputs
 import LodestoneRuntime
+import LodestoneSettings
+import LodestoneStorage
 
 /// `lodestone track show ID --plot`: the stored track drawn as the device's track page draws
 /// it, to the terminal in text cells, or to a PNG (`--out`) at a panel's size.

@@ -1,6 +1,8 @@
 import LodestoneCore
 import LodestoneOutputs
 import LodestoneRuntime
+import LodestoneStorage
+import LodestoneVerify
 
 /// `lodestone verify`: the simulated world's truth against what the device publishes.
 enum VerifyCommand {

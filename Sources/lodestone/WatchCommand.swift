@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneOutputs
 import LodestoneRuntime
+import LodestoneSettings
 
 enum WatchCommand {
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {

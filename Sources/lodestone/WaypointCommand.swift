@@ -3,6 +3,9 @@ import LodestoneDomain
 import LodestoneOutputs
 import LodestoneReports
 import LodestoneRuntime
+import LodestoneEncoding
+import LodestoneSettings
+import LodestoneStorage
 
 /// `lodestone waypoint`: save places, list them by distance, navigate to one.
 enum WaypointCommand {

@@ -3,6 +3,9 @@ import LodestoneDomain
 import LodestoneOutputs
 import LodestoneReports
 import LodestoneRuntime
+import LodestoneEncoding
+import LodestoneSettings
+import LodestoneStorage
 
 /// `lodestone baro`, `lodestone alert` and `lodestone history`: the barometer's reference and
 /// trend, the alert rules and their history, and the rolling history of the streams.

@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 import LodestoneDomain
 import Testing
+@testable import LodestoneSim
 
 /// Apparent and true wind: the vector triangle with the boat's motion over the ground.
 @Suite struct WindTriangleTests {

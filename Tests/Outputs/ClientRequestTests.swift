@@ -1,6 +1,7 @@
 import LodestoneOutputs
 import LodestoneReports
 import Testing
+@testable import LodestoneEncoding
 
 @Suite struct ClientRequestTests {
     @Test func parsesGPSDCommands() {

@@ -3,6 +3,7 @@ import LodestoneDomain
 import LodestoneOutputs
 import LodestoneReports
 import Testing
+@testable import LodestoneEncoding
 
 /// HEALTH says when each sensor's health last changed, on the device's clock, so a client that
 /// asks now and then still learns when a chip went quiet.

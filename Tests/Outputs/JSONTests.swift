@@ -1,5 +1,6 @@
 import LodestoneOutputs
 import Testing
+@testable import LodestoneEncoding
 
 @Suite struct JSONTests {
     @Test func writesGPSDStyleObjects() {

@@ -3,6 +3,7 @@ import LodestoneDomain
 import LodestoneOutputs
 import LodestoneReports
 import Testing
+@testable import LodestoneEncoding
 
 /// What the command line sends is what the socket reads: every kind of request, encoded and
 /// parsed as a client's line, decodes to the request it was.

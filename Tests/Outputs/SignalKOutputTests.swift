@@ -4,6 +4,7 @@ import LodestoneCore
 @testable import LodestoneOutputs
 import LodestoneReports
 import Testing
+@testable import LodestoneEncoding
 
 /// The Signal K adapter, read back as signalk-server reads a "Signal K over UDP" connection:
 /// each datagram one delta, parsed whole. SI units, no nulls, no heading that cannot be

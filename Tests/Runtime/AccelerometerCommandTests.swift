@@ -4,6 +4,8 @@ import LodestoneOutputs
 import LodestoneRuntime
 @testable import lodestone
 import Testing
+@testable import LodestoneEncoding
+@testable import LodestoneStorage
 
 @Suite struct AccelerometerCommandTests {
     func write(_ text: String) -> String {

@@ -3,6 +3,7 @@ import LodestoneCore
 import LodestoneOutputs
 import LodestoneRuntime
 import Testing
+@testable import LodestoneEncoding
 
 /// Adaptive sampling in a real run: lying on a table, the rates drop to the still profile
 /// within seconds, the GPS slows down, and no sample is lost across the change.

@@ -4,6 +4,9 @@ import LodestoneDomain
 import LodestoneOutputs
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneEncoding
+@testable import LodestoneServices
+@testable import LodestoneStorage
 
 /// A backup that restores: `export-all` carries every store, `import-all` checks the whole
 /// archive before it changes anything and merges by id.

@@ -4,6 +4,8 @@ import LodestoneOutputs
 import LodestoneRuntime
 
 import Testing
+@testable import LodestoneEncoding
+@testable import LodestoneStorage
 
 /// `?BARO` through the running device's socket: a known altitude answers with the reference it
 /// set, and one whose QNH no weather gives is refused with the range.

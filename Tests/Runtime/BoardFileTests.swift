@@ -2,6 +2,8 @@ import Glibc
 import LodestoneCore
 import LodestoneRuntime
 import Testing
+@testable import LodestoneDevices
+@testable import LodestoneSettings
 
 /// The board-file parser against the files in boards/ and against broken ones.
 @Suite struct BoardFileTests {

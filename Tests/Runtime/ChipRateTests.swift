@@ -2,6 +2,8 @@ import LodestoneCore
 @testable import LodestoneRuntime
 import LodestoneSim
 import Testing
+@testable import LodestoneSampling
+@testable import LodestoneSettings
 
 /// Adaptive sampling's request for a slower or faster chip reaches the chip's own rate
 /// registers, on the sampling thread, without a gap in the stream.

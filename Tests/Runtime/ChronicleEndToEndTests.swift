@@ -3,6 +3,7 @@ import LodestoneCore
 import LodestoneOutputs
 import LodestoneRuntime
 import Testing
+@testable import LodestoneEncoding
 
 /// The running device's memory through its interfaces: the barometer on ENV and BARO, an
 /// alert on the socket, a logging session and a snapshot taken from the CLI, read back and

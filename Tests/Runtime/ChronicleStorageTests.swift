@@ -4,6 +4,9 @@ import LodestoneDomain
 import LodestoneOutputs
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneEncoding
+@testable import LodestoneServices
+@testable import LodestoneStorage
 
 /// What the device keeps on disk: history across restarts within its size budget, log
 /// sessions that survive a power cut at any byte, exports a spreadsheet opens, and snapshots in

@@ -4,6 +4,9 @@ import LodestoneDomain
 @testable import LodestoneRuntime
 import LodestoneSim
 import Testing
+@testable import LodestoneSampling
+@testable import LodestoneServices
+@testable import LodestoneSettings
 
 /// Background refinement: readings gathered as the device moves in daily use are fitted once
 /// a minute, and a clearly better calibration is adopted, saved and handed to the sampling side.

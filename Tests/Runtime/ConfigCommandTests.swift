@@ -3,6 +3,9 @@ import LodestoneCore
 import LodestoneOutputs
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneEncoding
+@testable import LodestoneSettings
+@testable import LodestoneStorage
 
 /// The settings table from the outside: `config keys`, `config check`, `config example`, and
 /// `run`'s options, all from the one table.

@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 import LodestoneOutputs
 import Testing
+@testable import LodestoneEncoding
 
 /// SIGHUP reads the configuration file again: what can change while running changes (here the
 /// IMU's rate, seen in HEALTH, and the theme), and is logged; a bad file is refused with the

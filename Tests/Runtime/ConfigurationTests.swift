@@ -1,6 +1,7 @@
 import Glibc
 import LodestoneRuntime
 import Testing
+@testable import LodestoneSettings
 
 @Suite struct ConfigurationTests {
     func file(_ text: String) -> String {

@@ -4,6 +4,10 @@ import LodestoneOutputs
 @testable import LodestoneRuntime
 import LodestoneSim
 import Testing
+@testable import LodestoneEncoding
+@testable import LodestoneSampling
+@testable import LodestoneServices
+@testable import LodestoneSettings
 
 /// Buttons, buzzer and the IMU's data-ready line as the runtime uses them, on fake lines.
 @Suite struct ControlsTests {

@@ -3,6 +3,8 @@ import LodestoneCore
 import LodestoneDomain
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneServices
+@testable import LodestoneStorage
 
 /// Steps per local day across restarts, and floors from the barometer's altitude.
 @Suite struct DailyActivityTests {

@@ -3,6 +3,8 @@ import LodestoneCore
 import LodestoneOutputs
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneSettings
+@testable import LodestoneStorage
 
 /// One owner per data directory, and what it keeps is private: a second run is refused with the
 /// first one's process id, a change while an instance runs goes through its socket, and every

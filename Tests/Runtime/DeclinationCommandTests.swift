@@ -2,6 +2,8 @@ import LodestoneDomain
 import LodestoneOutputs
 import Testing
 @testable import lodestone
+@testable import LodestoneCore
+@testable import LodestoneEncoding
 
 /// `lodestone declination`: option checking and both output forms, without spawning the binary.
 @Suite struct DeclinationCommandTests {

@@ -3,6 +3,8 @@ import LodestoneHAL
 import LodestoneOutputs
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneBench
+@testable import LodestoneSettings
 
 /// How a person changes what the display shows: keys on the terminal, the page button.
 @Suite struct DisplayControlTests {

@@ -1,6 +1,8 @@
 import Glibc
 import LodestoneOutputs
 import Testing
+@testable import LodestoneCore
+@testable import LodestoneEncoding
 
 /// `lodestone eclipses`, run as a user would: the agreed JSON keys and the usage errors.
 @Suite struct EclipsesCommandTests {

@@ -3,6 +3,7 @@ import LodestoneCore
 import LodestoneOutputs
 import LodestoneRuntime
 import Testing
+@testable import LodestoneEncoding
 
 /// The built `lodestone` executable, run as a user would.
 @Suite(.serialized) struct EndToEndTests {

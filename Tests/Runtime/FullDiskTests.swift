@@ -5,6 +5,7 @@ import LodestoneCore
 import LodestoneDomain
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneStorage
 
 /// A recording on a disk that fills up: nothing is lost, the failure is known at once, and
 /// writing resumes when space returns. Needs a small tmpfs (root with mount rights); skipped

@@ -3,6 +3,8 @@ import LodestoneCore
 import LodestoneOutputs
 import LodestoneRuntime
 import Testing
+@testable import LodestoneEncoding
+@testable import LodestoneStorage
 
 /// The socket against a recorded session with a real gpsd (Tests/Runtime/Sessions, written by
 /// scripts/record-gpsd-session.py): the same requests to a running Lodestone get replies of

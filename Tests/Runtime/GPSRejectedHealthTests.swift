@@ -6,6 +6,8 @@ import LodestoneReports
 @testable import LodestoneRuntime
 import Testing
 import Glibc
+@testable import LodestoneEncoding
+@testable import LodestoneSampling
 
 /// A receiver line carrying sentences no receiver can send: the sampling side drops them before
 /// the fix or the raw relay sees them, and HEALTH's `gps` counts them with the last reason.

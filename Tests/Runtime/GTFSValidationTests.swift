@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneStorage
 
 /// A feed is held to what GTFS allows before anything is kept: each rule refuses the feed with
 /// the file and the line, and the timetable kept before stays as it was.

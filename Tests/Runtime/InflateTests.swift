@@ -2,6 +2,8 @@ import LodestoneCore
 @testable import LodestoneOutputs
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneEncoding
+@testable import LodestoneStorage
 
 /// Deflate decompression against streams made by zlib itself (a dynamic-Huffman block and a
 /// stored one, their bytes kept here with the CRC-32 of what they hold), against the device's

@@ -5,6 +5,8 @@ import LodestoneOutputs
 import LodestoneReports
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneSettings
+@testable import LodestoneStorage
 
 /// Every number and date from a person or a file is checked for what it means, with the same
 /// rule wherever it enters.

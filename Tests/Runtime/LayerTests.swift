@@ -1,6 +1,10 @@
 import Glibc
 import LodestoneRuntime
 import Testing
+@testable import LodestoneCore
+@testable import LodestoneEncoding
+@testable import LodestoneOutputs
+@testable import LodestoneStorage
 
 /// The output side's shape, checked on the sources: services make reports, only the adapters
 /// write wire formats.

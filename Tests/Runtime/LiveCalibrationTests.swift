@@ -3,6 +3,8 @@ import LodestoneCore
 import LodestoneOutputs
 import LodestoneRuntime
 import Testing
+@testable import LodestoneEncoding
+@testable import LodestoneStorage
 
 /// The guided figure-8 calibration end to end: `lodestone calibrate mag` against a running
 /// simulated board (whose magnetometer has hard and soft iron), the result saved, and a

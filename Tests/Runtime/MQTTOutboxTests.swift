@@ -3,6 +3,7 @@ import LodestoneCore
 import Synchronization
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneStorage
 
 /// The MQTT outbox on disk: what the broker has not acknowledged survives a restart in order,
 /// a torn end loses only itself, a full outbox drops its oldest and counts them, and each

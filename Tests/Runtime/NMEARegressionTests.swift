@@ -3,6 +3,7 @@ import LodestoneCore
 import LodestoneOutputs
 @testable import lodestone
 import Testing
+@testable import LodestoneEncoding
 
 /// The NMEA pipeline against real receivers: each log in ../shared/data/nmea is run through
 /// `lodestone nmea`'s converter and its fixes compared with gpsd's (the `.chk` files).

@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 import LodestoneOutputs
 import Testing
+@testable import LodestoneEncoding
 
 /// What every output gets through the one seam, read from the outside on the simulated boat:
 /// a client on the socket watching the reports and the NMEA sentences together.

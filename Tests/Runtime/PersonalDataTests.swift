@@ -3,6 +3,7 @@ import LodestoneCore
 import LodestoneDomain
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneStorage
 
 /// A person's records: tracks renamed and annotated after the fact, deleted only when meant,
 /// taken away in one archive, and forgotten.

@@ -4,6 +4,7 @@ import LodestoneOutputs
 @testable import LodestoneRuntime
 import LodestoneReports
 import Testing
+@testable import LodestoneServices
 
 /// The running device's view of the receiver: outliers dropped before the socket and the
 /// track see them, warnings raised once when they start and once when they clear.

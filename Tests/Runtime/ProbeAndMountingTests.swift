@@ -2,6 +2,9 @@ import LodestoneCore
 @testable import LodestoneRuntime
 import LodestoneSim
 import Testing
+@testable import LodestoneDevices
+@testable import LodestoneSampling
+@testable import LodestoneSettings
 
 @Suite struct ProbeAndMountingTests {
     @Test func probeFindsTheSimulatedBoardsChipsByTheirIDRegisters() {

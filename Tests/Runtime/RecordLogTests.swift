@@ -2,6 +2,8 @@ import Glibc
 import LodestoneCore
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneEncoding
+@testable import LodestoneStorage
 
 /// A power cut can tear the end of a log at any byte, a failing card can corrupt any byte:
 /// every intact record is kept, a torn end is cut and reported, and appending goes on.

@@ -4,6 +4,9 @@ import Synchronization
 import Testing
 @testable import LodestoneRuntime
 import LodestoneSim
+@testable import LodestoneSettings
+@testable import LodestoneStorage
+@testable import LodestoneVerify
 
 /// Every referee trip through the real runtime, judged against the simulated world's truth.
 /// The trips run in the optimised pass of scripts/test (what runs on a device): a debug build

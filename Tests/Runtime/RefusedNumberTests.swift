@@ -3,6 +3,8 @@ import LodestoneOutputs
 import LodestoneReports
 import LodestoneRuntime
 import Testing
+@testable import LodestoneEncoding
+@testable import LodestoneSettings
 
 /// A refused number is quoted as it was written, wherever it is refused: the configuration
 /// file, a board file, a socket request and a flag. Reading it as a Double and printing that

@@ -3,6 +3,8 @@ import LodestoneDomain
 import LodestoneHAL
 import LodestoneRuntime
 import Testing
+@testable import LodestoneSettings
+@testable import LodestoneStorage
 
 @Suite struct SamplingConfigurationTests {
     func file(_ text: String) -> String {

@@ -4,6 +4,8 @@ import LodestoneDomain
 import LodestoneOutputs
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneServices
+@testable import LodestoneStorage
 
 /// The ISS over the running device: one EVENT per visible pass, the configured minutes before
 /// it rises, and nothing for passes that cannot be seen.

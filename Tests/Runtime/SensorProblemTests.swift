@@ -4,6 +4,7 @@ import LodestoneHAL
 import LodestoneRuntime
 import LodestoneSim
 import Testing
+@testable import LodestoneSampling
 
 /// Why a sensor fails reaches the output side: a barometer whose address a kernel driver owns
 /// (EBUSY) is reported with the words that say what to do, and cleared when it works again.

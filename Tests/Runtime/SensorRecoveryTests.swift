@@ -4,6 +4,7 @@ import LodestoneHAL
 import LodestoneRuntime
 import LodestoneSim
 import Testing
+@testable import LodestoneSampling
 
 /// A sensor that drops out for a few seconds (a loose connector on a trail) is marked
 /// degraded, retried with back-off, and re-initialised when it answers again, while the

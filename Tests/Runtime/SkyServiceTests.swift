@@ -3,6 +3,7 @@ import LodestoneDomain
 @testable import LodestoneRuntime
 import LodestoneOutputs
 import Testing
+@testable import LodestoneServices
 
 /// The running device's sky: one EVENT per sun event as the time passes it, a SUN report a
 /// minute, and the configured place when there is no fix.

@@ -3,6 +3,8 @@ import LodestoneCore
 import LodestoneDomain
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneServices
+@testable import LodestoneStorage
 
 /// Nobody who can write into the data directory can turn a store against its owner: with a
 /// symbolic link to another file, a FIFO or a directory put in a store's place, every store

@@ -5,6 +5,8 @@ import LodestoneOutputs
 @testable import LodestoneRuntime
 import LodestoneReports
 import Testing
+@testable import LodestoneServices
+@testable import LodestoneStorage
 
 /// Writing never replaces what is not a regular file; reading says why it stopped; a damaged
 /// waypoint file is kept and what can be read from it is saved.

@@ -3,6 +3,9 @@ import LodestoneCore
 @testable import LodestoneOutputs
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneBench
+@testable import LodestoneEncoding
+@testable import LodestoneStorage
 
 /// The import is atomic and bounded: a kill at any instant leaves the old or the new
 /// timetable, whole; a zip entry costs no more than its directory claims; the CSV is read row

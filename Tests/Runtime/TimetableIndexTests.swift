@@ -5,6 +5,9 @@ import LodestoneOutputs
 import LodestoneReports
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneBench
+@testable import LodestoneEncoding
+@testable import LodestoneStorage
 
 /// `index.bin`, the binary form of the kept timetable: it answers exactly as the CSV feed
 /// beside it does, and a damaged or hostile one is refused (with the reason) for the feed,

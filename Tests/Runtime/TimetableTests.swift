@@ -5,6 +5,10 @@ import LodestoneOutputs
 import LodestoneReports
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneEncoding
+@testable import LodestoneServices
+@testable import LodestoneSettings
+@testable import LodestoneStorage
 
 /// The GTFS groundwork: the feed's CSV files read as RFC 4180 says (and refused with the line
 /// when malformed), and departures from a small timetable made for the test, checked by hand:

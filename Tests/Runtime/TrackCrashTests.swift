@@ -3,6 +3,7 @@ import LodestoneCore
 import LodestoneOutputs
 import LodestoneRuntime
 import Testing
+@testable import LodestoneEncoding
 
 /// `kill -9` in the middle of a recording: the next start finds the track, keeps every point
 /// written more than a second before the kill, and goes on recording it.

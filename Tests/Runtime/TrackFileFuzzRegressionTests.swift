@@ -1,5 +1,6 @@
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneStorage
 
 /// Track headers the fuzz target found crashing the reader, kept so they stay fixed.
 @Suite struct TrackFileFuzzRegressionTests {

@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneStorage
 
 /// `lodestone track show ID --plot`: the stored track on the terminal and as a PNG.
 @Suite(.serialized) struct TrackPlotCommandTests {

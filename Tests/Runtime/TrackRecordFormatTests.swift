@@ -3,6 +3,7 @@ import LodestoneCore
 import LodestoneDomain
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneStorage
 
 /// Tracks on the record log: a flipped bit costs one frame, never the points after it, and a
 /// recording an older version left as text is continued as records.

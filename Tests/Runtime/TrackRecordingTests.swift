@@ -3,6 +3,8 @@ import LodestoneCore
 import LodestoneDomain
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneServices
+@testable import LodestoneStorage
 
 /// Tracks survive the cuts a field device suffers: a torn last line and garbage after it are
 /// dropped, every complete point is kept, and recording continues.

@@ -4,6 +4,9 @@ import LodestoneDomain
 import LodestoneOutputs
 @testable import LodestoneRuntime
 import Testing
+@testable import LodestoneEncoding
+@testable import LodestoneServices
+@testable import LodestoneStorage
 
 @Suite struct WaypointTests {
     @Test func navigationGivesBearingDistanceTurnAndTimeToGo() {

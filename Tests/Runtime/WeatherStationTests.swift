@@ -6,6 +6,13 @@ import LodestoneReports
 @testable import LodestoneRuntime
 import LodestoneSim
 import Testing
+@testable import LodestoneDevices
+@testable import LodestoneEncoding
+@testable import LodestoneSampling
+@testable import LodestoneServices
+@testable import LodestoneSettings
+@testable import LodestoneStorage
+@testable import LodestoneVerify
 
 /// The weather station: its board-file fields, what the output thread makes of its readers,
 /// and the simulated board's wind and water read through the real drivers and folders, judged

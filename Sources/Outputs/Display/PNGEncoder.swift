@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneHAL
+import LodestoneEncoding
 
 /// PNG files (ISO/IEC 15948) of a framebuffer's frame: 8-bit RGB, each row filtered with the
 /// "up" filter (a screen's rows repeat, so most bytes become zero), compressed with deflate

@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneReports
+import LodestoneEncoding
 
 extension GPSDReports {
     /// ATT: heading, pitch and roll in degrees; acceleration in m/s^2, rotation in deg/s,

@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneReports
+import LodestoneEncoding
 
 extension GPSDReports {
     /// EVENT (Lodestone): `event` names what happened; the fields after it say the rest.

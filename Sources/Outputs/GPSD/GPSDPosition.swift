@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneReports
+import LodestoneEncoding
 
 extension GPSDReports {
     /// TPV. `time` is the fix's own UTC; fields the receiver did not give are left out.

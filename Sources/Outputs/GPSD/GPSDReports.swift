@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneReports
+import LodestoneEncoding
 
 /// The gpsd JSON adapter (protocol 3.x): turns reports into lines, with gpsd's names and units
 /// for the classes gpsd defines (TPV, SKY, ATT, IMU, DEVICES, VERSION, WATCH, ERROR) and

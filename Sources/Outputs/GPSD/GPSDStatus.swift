@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneReports
+import LodestoneEncoding
 
 extension GPSDReports {
     /// HEALTH (Lodestone): sensor health, the sampling loop, each task of both task tables.

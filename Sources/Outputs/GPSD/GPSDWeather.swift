@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneReports
+import LodestoneEncoding
 
 extension GPSDReports {
     /// ENV (Lodestone): pressure in hPa, temperature in degrees Celsius, barometric altitude in

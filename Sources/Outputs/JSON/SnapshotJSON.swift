@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneDomain
+import LodestoneEncoding
 
 /// A snapshot as JSON: the file `lodestone snapshot` keeps, the SNAPSHOT report's payload and
 /// the export, one shape for all three.

@@ -1,4 +1,5 @@
 import LodestoneCore
+import LodestoneEncoding
 
 /// One Signal K delta being written: `{"updates":[{"$source":..,"timestamp":..,"values":[..]}]}`,
 /// an update opened for each sensor only when it has a value, so no update and no delta is

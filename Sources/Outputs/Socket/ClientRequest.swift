@@ -1,3 +1,4 @@
+import LodestoneEncoding
 /// One command from a socket client, in gpsd's request syntax: `?NAME;` or `?NAME={json};`.
 /// The name is upper-cased; what it means is the request table's business (`RequestTable`),
 /// except ?WATCH and ?VERSION, which the server answers itself.

@@ -2,6 +2,7 @@ import CLinux
 import Glibc
 import LodestoneCore
 import LodestoneReports
+import LodestoneEncoding
 
 /// What a client asked to stream with ?WATCH, as gpsd defines it (enable, json, nmea, raw,
 /// device, and the flags it accepts without effect here: scaled, timing, split24, pps), plus

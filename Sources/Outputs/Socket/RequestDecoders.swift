@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneReports
+import LodestoneEncoding
 
 /// The decoders of Lodestone's own requests: each reads its fields from the JSON argument and
 /// range-checks them, so a handler only ever sees values it can use.

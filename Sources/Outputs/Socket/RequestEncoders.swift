@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneReports
+import LodestoneEncoding
 
 /// The requests as a client writes them, the encoders beside the decoders
 /// (`RequestDecoders`): what `lodestone` sends a running device is a typed request turned into

@@ -1,4 +1,5 @@
 import LodestoneReports
+import LodestoneEncoding
 
 /// Why a request could not be decoded: the ERROR report's message, saying what is allowed.
 public struct RequestError: Error, Sendable, Equatable {

@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneOutputs
+import LodestoneSettings
 
 /// Re-reads the configuration file (and the command line over it, as at start): the new
 /// configuration, or the error a start would give.

@@ -2,6 +2,8 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
 import LodestoneReports
+import LodestoneServices
+import LodestoneStorage
 
 /// Gathers what the display pages show from the running services, once per redraw.
 final class DisplayFeed {

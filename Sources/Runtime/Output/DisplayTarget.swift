@@ -4,6 +4,8 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneHAL
 import LodestoneOutputs
+import LodestoneReports
+import LodestoneStorage
 
 /// The display: nowhere, the terminal, or a framebuffer (a display's /dev/fbN, or a file
 /// standing in for one, with a PPM screenshot beside it), showing one page at a time in a

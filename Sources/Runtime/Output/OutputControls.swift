@@ -2,6 +2,7 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneHAL
 import LodestoneReports
+import LodestoneServices
 
 /// The "controls" task: the device's buttons, and what each one does.
 extension OutputLoop {

@@ -5,6 +5,10 @@ import LodestoneDomain
 import LodestoneOutputs
 import LodestoneReports
 import LodestoneHAL
+import LodestoneSampling
+import LodestoneServices
+import LodestoneSettings
+import LodestoneStorage
 
 /// What the output side reads from the sampling side: rings of samples and the latest state.
 public protocol SamplingOutputs: AnyObject {

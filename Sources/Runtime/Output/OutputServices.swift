@@ -1,3 +1,4 @@
+import LodestoneServices
 /// The services on the output thread, each there when the board and the configuration have
 /// what it needs: they turn samples into reports; the output loop runs them from its task
 /// table and hands their reports to the adapters.

@@ -3,6 +3,9 @@ import LodestoneDomain
 import LodestoneOutputs
 import LodestoneReports
 import LodestoneHAL
+import LodestoneServices
+import LodestoneSim
+import LodestoneStorage
 
 /// The output task table's task bodies: each asks its services for reports and hands them on.
 extension OutputLoop {

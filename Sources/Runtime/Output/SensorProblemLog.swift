@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDevices
 import LodestoneReports
+import LodestoneSampling
 
 extension OutputLoop {
     /// Why each failing chip fails, in words, from the sampling thread (which owns the chips).

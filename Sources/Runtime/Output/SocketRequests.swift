@@ -2,6 +2,7 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
 import LodestoneReports
+import LodestoneSettings
 
 /// The socket's request table: each request's name, its decoder (which range-checks every
 /// field) and the service that carries it out. ?WATCH and ?VERSION are the server's own.

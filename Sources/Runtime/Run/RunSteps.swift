@@ -3,6 +3,10 @@ import LodestoneDomain
 import LodestoneHAL
 import LodestoneOutputs
 import LodestoneSim
+import LodestoneSampling
+import LodestoneServices
+import LodestoneSettings
+import LodestoneStorage
 
 /// The outputs a run opens before it samples: the socket (with its TCP listener), NMEA 0183
 /// and Signal K. A failure to open one stops the start, said in the log.

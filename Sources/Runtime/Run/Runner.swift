@@ -5,6 +5,10 @@ import LodestoneHAL
 import LodestoneOutputs
 import LodestoneReports
 import LodestoneSim
+import LodestoneSampling
+import LodestoneServices
+import LodestoneSettings
+import LodestoneStorage
 
 /// What the referee (`lodestone verify`) is told of a run it watches.
 public protocol RunObserver: AnyObject, Sendable {

@@ -1,18 +1,19 @@
 import Synchronization
 import LodestoneCore
 import LodestoneSim
+import LodestoneSettings
 
 /// The simulated board assembled from a board description: a world moving through a scenario,
 /// an emulated chip of the named kind at each address on a simulated I2C bus (mounted as the
 /// board file says), and a GPS on a pty.
-final class SimulatedBoard {
+package final class SimulatedBoard {
     let world: SimulatedWorld
-    let bus = SimulatedI2CBus()
-    let gps: SimulatedGPS
+    package let bus = SimulatedI2CBus()
+    package let gps: SimulatedGPS
     /// The data directory's simulated full disk, when a fault fills it.
     private var diskFault: Int?
 
-    init(board: BoardDescription, scenario: ScenarioName, clock: any MonotonicClock,
+    package init(board: BoardDescription, scenario: ScenarioName, clock: any MonotonicClock,
          configuration: Configuration) throws(SimulatedGPS.Failure) {
         // The clock runs at the trip's pace (see `Runner`), so the world moves at its own.
         let faults = FaultPlan(configuration.faults)

@@ -1,10 +1,12 @@
 import LodestoneCore
+import LodestoneSampling
+import LodestoneSettings
 
 /// The sampling loop's task table: what runs, how often, and within what CPU budget.
 /// Budgets are generous for a Raspberry Pi 3 class CPU at 400 kHz I2C (a 14-byte IMU burst
 /// takes about 400 us on the wire); the scheduler's statistics show the real figures.
-enum TaskTable {
-    static func tasks(for pipeline: SensorPipeline, configuration c: Configuration) -> [ScheduledTask] {
+package enum TaskTable {
+    package static func tasks(for pipeline: SensorPipeline, configuration c: Configuration) -> [ScheduledTask] {
         [
             ScheduledTask(name: "imu", rateHz: c.imuRateHz, budgetMicroseconds: 800, priority: 0) { pipeline.sampleIMU() },
             ScheduledTask(name: "mag", rateHz: c.magnetometerRateHz, budgetMicroseconds: 500, priority: 1) { pipeline.sampleMagnetometer() },

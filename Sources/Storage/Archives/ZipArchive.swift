@@ -1,4 +1,5 @@
 import LodestoneCore
+import LodestoneEncoding
 
 /// A zip archive (PKWARE APPNOTE) read from its central directory: each file's name, its
 /// method (stored or deflated), sizes and CRC-32, and its bytes inflated and checked. What a

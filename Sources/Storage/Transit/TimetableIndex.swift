@@ -1,6 +1,7 @@
 import LodestoneCore
 import Glibc
 import LodestoneDomain
+import LodestoneEncoding
 
 /// `<dataDir>/timetable/index.bin`: the kept timetable in a compact binary form beside its
 /// CSV files, so `lodestone departures` answers in milliseconds instead of parsing a national

@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneEncoding
 
 /// A person's own additions to the timetable: favourite stops in their order
 /// (`<dataDir>/timetable-favourites.json`, a JSON array of stop ids), and marks on trips or

@@ -5,6 +5,8 @@ import LodestoneRuntime
 import LodestoneSim
 import Testing
 @testable import lodestone
+@testable import LodestoneEncoding
+@testable import LodestoneStorage
 
 /// `lodestone calibrate mag --from FILE.csv`: the printed result and exit status.
 @Suite struct CalibrateCommandTests {

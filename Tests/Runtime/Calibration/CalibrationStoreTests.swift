@@ -3,6 +3,7 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneRuntime
 import Testing
+@testable import LodestoneStorage
 
 @Suite struct CalibrationStoreTests {
     let calibration = MagnetometerCalibration(

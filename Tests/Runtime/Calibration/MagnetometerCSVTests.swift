@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneRuntime
 import Testing
+@testable import LodestoneStorage
 
 @Suite struct MagnetometerCalibrationCSVTests {
     @Test func columnsAreFoundByNameInAnyOrder() throws {

@@ -1,0 +1,61 @@
+import CAllocationCounter
+import LodestoneHAL
+import LodestoneCore
+import LodestoneSim
+import LodestoneRuntime
+import LodestoneSampling
+import LodestoneSettings
+
+/// Heap allocations per tick of the whole sampling loop (every task of `lodestone run`, on
+/// the simulated board, GPS included), counted on the sampling thread. After a warm-up, it
+/// counts over N ticks and then over 2N ticks: steady-state allocation would make the second
+/// count twice the first; the loop is allocation-free when both are zero.
+public enum AllocationBench {
+    public struct Result: Sendable {
+        public var ticks: Int
+        public var overN: Int
+        public var over2N: Int
+        /// nil when the counter is not linked in (a sanitizer build).
+        public var perTick: Double?
+        public var note: String?
+    }
+
+    public static func run(ticks: Int = 1000, warmUpTicks: Int = 1500, board: BoardDescription = .simulatedBoard) -> Result {
+        guard lodestone_allocation_counter_active() == 1 else {
+            return Result(ticks: ticks, overN: 0, over2N: 0, perTick: nil,
+                          note: "the allocation counter is not active in this build (sanitizers replace malloc)")
+        }
+        var configuration = Configuration()
+        configuration.scenario = "walk"
+        configuration.simulatedGPSRateHz = 10
+        configuration.loopRateHz = 1000
+        let clock = SystemMonotonicClock()
+        guard let simulated = try? SimulatedBoard(board: board, scenario: .walk, clock: clock, configuration: configuration),
+              let serial = try? LinuxSerialPort(path: simulated.gps.devicePath, baudRate: 9600) else {
+            return Result(ticks: ticks, overN: 0, over2N: 0, perTick: nil, note: "the simulated board could not start")
+        }
+        simulated.gps.start(clock: clock)
+        defer { simulated.gps.stop() }
+        let pipeline = BoardWiring.pipeline(board: board, bus: { _ in simulated.bus }, gps: serial, clock: clock,
+                                            qnh: configuration.qnh)
+        guard let scheduler = try? FixedRateScheduler(loopRateHz: configuration.loopRateHz,
+                                                      tasks: TaskTable.tasks(for: pipeline, configuration: configuration),
+                                                      clock: clock) else {
+            return Result(ticks: ticks, overN: 0, over2N: 0, perTick: nil, note: "the task table was refused")
+        }
+        // The output side drains the rings as `run` does, so they reach their steady state too.
+        let drain = { pipeline.imuRing.drain { _ in }; pipeline.magneticRing.drain { _ in }
+                      pipeline.pressureRing.drain { _ in }; pipeline.fixRing.drain { _ in } }
+        scheduler.run(ticks: warmUpTicks)
+        drain()
+        let start = lodestone_thread_allocations()
+        scheduler.run(ticks: ticks)
+        let afterN = lodestone_thread_allocations()
+        scheduler.run(ticks: 2 * ticks)
+        let after2N = lodestone_thread_allocations()
+        let overN = Int(afterN - start), over2N = Int(after2N - afterN)
+        let fixes = pipeline.state.read().fix.hasPosition
+        return Result(ticks: ticks, overN: overN, over2N: over2N, perTick: Double(over2N - overN) / Double(ticks),
+                      note: fixes ? nil : "no GPS fix was parsed during the measurement")
+    }
+}

@@ -1,0 +1,145 @@
+import Glibc
+import LodestoneCore
+import LodestoneOutputs
+import LodestoneEncoding
+import LodestoneRuntime
+import LodestoneStorage
+
+/// What the whole runtime costs, in machine instructions per second of the device's time:
+/// `lodestone run` on the simulated board at the default rates with 4 socket clients, under
+/// callgrind with one profile per thread, counted over a window of the run switched on and off
+/// from outside (so start-up is not counted). The simulator is taken out: its GPS thread
+/// entirely, and on the sampling thread everything below the simulated I2C bus (the chips'
+/// emulators and the world model), which a real board's kernel and chips do instead.
+public enum RuntimeCostBench {
+    public struct Figures: Sendable {
+        public var sampling: Double
+        public var output: Double
+        public var total: Double { sampling + output }
+        /// Seconds of the device's time the window covered.
+        public var deviceSeconds: Double
+        /// Heap allocations on the output thread per report it broadcast, in a second window of
+        /// the same length in steady state (past the walk's figure-8 calibration).
+        public var outputAllocationsPerReport: Double?
+    }
+
+    /// The C library's allocation entry points, as callgrind names them.
+    static let allocators: Set<Substring> = ["malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign"]
+
+    /// `speed` slows the simulated world so the loop keeps its rates under callgrind.
+    public static func run(windowSeconds: Double = 20, speed: Double = 0.25) -> (Figures?, String?) {
+        guard let executable = Callgrind.currentExecutable() else { return (nil, "cannot find this program's path") }
+        let stripped = "/tmp/lodestone-runtime-\(getpid())"
+        let profile = "/tmp/lodestone-runtime-\(getpid()).out"
+        let directory = "/tmp/lodestone-bench-runtime-\(getpid())"
+        let socket = directory + ".sock"
+        defer {
+            unlink(stripped)
+            removeTree(directory)
+            for thread in 0..<10 { unlink(profile + "-0\(thread)"); unlink(profile + ".1-0\(thread)") }
+            unlink(profile)
+        }
+        guard runProgram(["strip", "--strip-debug", "-o", stripped, executable])?.status == 0 else { return (nil, "strip failed") }
+        guard let pid = startProgram(["valgrind", "--tool=callgrind", "--separate-threads=yes", "--instr-atstart=no",
+                                      "--callgrind-out-file=" + profile, stripped, "run", "--speed", String(speed),
+                                      "--display", "none", "--socket", socket, "--data-dir", directory, "--duration", "600"]) else {
+            return (nil, "valgrind not found: install valgrind to count instructions")
+        }
+        var stopped = false
+        defer { if !stopped { stopProgram(pid) } }
+        var probe: ReportClient?
+        for _ in 0..<600 where probe == nil {
+            probe = try? ReportClient(path: socket)
+            if probe == nil { usleep(100_000) }
+        }
+        guard let probe else { return (nil, "lodestone did not open its socket under valgrind") }
+        let clients = (0..<4).compactMap { _ in try? ReportClient(path: socket) }
+        for client in clients { client.send(#"?WATCH={"enable":true,"json":true};"#) }
+        func ticks() -> Double? {
+            probe.send("?STATUS;")
+            while let line = probe.readLine(timeoutMilliseconds: 10_000) {
+                if line.contains(#""class":"HEALTH""#) { return (try? JSONValue.parse(line))?["loop"]?["ticks"]?.numberValue }
+            }
+            return nil
+        }
+        let clock = SystemMonotonicClock()
+        func drain(for seconds: Double) {
+            let start = clock.now()
+            while Double(clock.now() &- start) / 1e9 < seconds {
+                for client in clients { _ = client.countArrivedLines() }
+                usleep(20_000)
+            }
+        }
+        // Past the start: the first fix in, the day's sun events worked out (once a day after),
+        // 6 s of the device's time.
+        var warm = 0.0
+        let patience = clock.now() &+ 180_000_000_000
+        while warm < 1200, clock.now() < patience {
+            drain(for: 1)
+            guard let now = ticks() else { return (nil, "no HEALTH report from the running device") }
+            warm = now
+        }
+        guard let before = ticks(), runProgram(["callgrind_control", "--instr=on", String(pid)])?.status == 0 else {
+            return (nil, "callgrind_control could not switch instrumentation on")
+        }
+        drain(for: windowSeconds)
+        _ = runProgram(["callgrind_control", "--instr=off", String(pid)])
+        guard let after = ticks() else { return (nil, "no HEALTH report after the window") }
+        // The first window's profiles (instructions) go to "<profile>.1-NN"; the second window,
+        // in steady state past the walk's figure-8 calibration (its fits allocate, once), counts
+        // the output thread's allocations per report.
+        _ = runProgram(["callgrind_control", "--dump=instructions", String(pid)])
+        var steady = after
+        while steady < steadyTicks, clock.now() < patience &+ 600_000_000_000 {
+            drain(for: 2)
+            guard let now = ticks() else { break }
+            steady = now
+        }
+        var allocationsPerReport: Double?
+        if steady >= steadyTicks, runProgram(["callgrind_control", "--instr=on", String(pid)])?.status == 0 {
+            drain(for: windowSeconds)
+            _ = runProgram(["callgrind_control", "--instr=off", String(pid)])
+        }
+        stopProgram(pid)
+        stopped = true
+        // The loop runs at 200 Hz of the device's time.
+        let deviceSeconds = (after - before) / 200
+        guard deviceSeconds > 0 else { return (nil, "the loop did not run in the window") }
+        var sampling = 0.0, output = 0.0
+        for thread in 1..<10 {
+            let path = profile + ".1-0\(thread)"
+            guard fileExists(path), let total = Callgrind.summary(path),
+                  let annotated = runProgram(["callgrind_annotate", "--inclusive=yes", "--threshold=100", path])?.output else { continue }
+            if annotated.contains("OutputLoop") {
+                output += total
+                if steady >= steadyTicks { allocationsPerReport = allocations(perReportIn: profile + "-0\(thread)") }
+            } else if annotated.contains("FixedRateScheduler") && annotated.contains("runTick") {
+                sampling += total - inclusive(of: "SimulatedI2CBusC0A3HAL0dE0AadEP8transfer", in: annotated)
+            }
+        }
+        return (Figures(sampling: sampling / deviceSeconds, output: output / deviceSeconds, deviceSeconds: deviceSeconds,
+                        outputAllocationsPerReport: allocationsPerReport), nil)
+    }
+
+    /// The device's time (loop ticks at 200 Hz) past which the walk is in steady state: its
+    /// figure-8 calibration (30 s of turns and 5 s still) is over and saved.
+    static let steadyTicks = 45.0 * 200
+
+    /// Heap allocations per broadcast report in the output thread's profile at `path`. An
+    /// interposed malloc calling the C library's is one allocation, not two.
+    static func allocations(perReportIn path: String) -> Double? {
+        guard let allocations = Callgrind.calls(in: path, to: { allocators.contains($0) }, from: { !allocators.contains($0) }),
+              let reports = Callgrind.calls(in: path, to: { $0.contains("ReportServerC9broadcast") && !$0.contains("Sentence") }),
+              reports > 0 else { return nil }
+        return allocations / reports
+    }
+
+    /// The inclusive instruction count callgrind_annotate gives a function whose name holds `name`.
+    static func inclusive(of name: String, in annotated: String) -> Double {
+        for line in annotated.split(separator: "\n") where line.contains(name) {
+            let digits = line.prefix { $0 == " " || $0.isNumber || $0 == "," }.filter(\.isNumber)
+            if let value = Double(String(digits)) { return value }
+        }
+        return 0
+    }
+}

@@ -1,0 +1,34 @@
+import LodestoneCore
+import LodestoneDevices
+import LodestoneHAL
+import LodestoneSettings
+
+/// Builds the sampling pipeline for a board: the driver each chip names, on its bus, with its
+/// mounting. One place for the real boards, the simulated board and the benchmarks.
+package enum BoardWiring {
+    /// - Parameter bus: the bus for a device path; nil when it could not be opened (the chip
+    ///   is then left out, and the reason was logged by the caller).
+    /// - Parameter gpio: where the IMU's data-ready line comes from, when the board wires one.
+    package static func pipeline<Bus: I2CBus>(board: BoardDescription, bus: (String) -> Bus?, gps: (any SerialPort)?,
+                                      clock: any MonotonicClock, qnh: Double,
+                                      gpio: (any GPIOLineProvider)? = nil, imuRateHz: Double = 100) -> SensorPipeline {
+        typealias Catalog = DriverCatalog<Bus>
+        let imu = board.imu.flatMap { chip in bus(board.bus(of: chip)).flatMap { Catalog.imu(chip.chip, bus: $0, address: chip.address) } }
+        let magnetometer = board.magnetometer.flatMap { chip in
+            bus(board.bus(of: chip)).flatMap { Catalog.magnetometer(chip.chip, bus: $0, address: chip.address) }
+        }
+        let barometer = board.barometer.flatMap { chip in
+            bus(board.bus(of: chip)).flatMap { Catalog.barometer(chip.chip, bus: $0, address: chip.address) }
+        }
+        var dataReady: (any DigitalInput)?
+        if let line = board.imu?.dataReadyLine, let gpio {
+            do { dataReady = try gpio.input(offset: line, pullUp: false) } catch {
+                Log.warning("IMU data-ready line \(line): \(error.description); polling the IMU instead")
+            }
+        }
+        return SensorPipeline(clock: clock, imu: imu, magnetometer: magnetometer, barometer: barometer, gps: gps, qnh: qnh,
+                              imuMounting: board.imu?.mounting ?? .identity,
+                              magnetometerMounting: board.magnetometer?.mounting ?? .identity,
+                              imuDataReady: dataReady, imuRateHz: imuRateHz)
+    }
+}

@@ -1,0 +1,129 @@
+import Glibc
+import LodestoneCore
+import Synchronization
+import LodestoneSettings
+
+/// A probe's newest reading: the temperature (°C), or why there is none.
+package struct ProbeReading: Sendable {
+    var name: String
+    package var celsius: Double?
+    package var problem: String?
+    package var time: MonotonicNanoseconds
+}
+
+/// The weather station's readers, each on a thread of its own, off the sampling loop: a
+/// DS18B20 takes 750 ms to convert, and the kernel's read waits for it, so the probes must
+/// not hold up the wind, and neither may hold up the sensors the loop samples. The vane's
+/// converter has an I2C handle of its own (the kernel serialises transfers on the adapter).
+/// The output thread takes what they read once a second.
+package final class WeatherStation: @unchecked Sendable {
+    package struct Readings {
+        /// The wind's one-second samples since the last take (at most a few minutes' worth).
+        package var wind: [WindSample] = []
+        package var probes: [String: ProbeReading] = [:]
+    }
+
+    private let shared = Mutex(Readings())
+    private let clock: any MonotonicClock
+    private let wind: ((MonotonicNanoseconds) -> WindSample)?
+    private let probes: [StationWiring.Probe]
+    private let readProbe: (StationWiring.Probe) -> (Double?, String?)
+    /// How often each probe is read.
+    package let probeInterval: UInt64
+    /// World seconds per real second (a simulated trip run faster than life): the threads look
+    /// at the clock four times a period of real time, so they neither lag nor spin.
+    private let speed: Double
+    private let windThread = LoopThread(), probeThread = LoopThread()
+    private let stopping = Atomic<Bool>(false)
+    /// Removes what the station made (the simulated board's 1-Wire folder).
+    private let cleanUp: (() -> Void)?
+
+
+    init(clock: any MonotonicClock, wind: ((MonotonicNanoseconds) -> WindSample)?, probes: [StationWiring.Probe],
+         probeInterval: Double = 10, readProbe: @escaping (StationWiring.Probe) -> (Double?, String?), speed: Double = 1,
+         cleanUp: (() -> Void)? = nil) {
+        self.clock = clock
+        self.cleanUp = cleanUp
+        self.wind = wind
+        self.probes = probes
+        self.readProbe = readProbe
+        self.probeInterval = UInt64(max(1, probeInterval) * 1e9)
+        self.speed = speed.isFinite ? max(speed, 1) : 1
+    }
+
+    package func start() {
+        if wind != nil {
+            // On a trip's own clock the wind is read as the receiver sends fixes: time waits at
+            // each second for the reading, so a thread kept off the CPU never stretches a
+            // sample's second into several (and the gusts with it).
+            let holder = (clock as? SimulationClock)?.follower()
+            windThread.start(name: "wind") { [self] in
+                every(1_000_000_000, holding: holder) { now in
+                    if let sample = wind?(now) { record(sample) }
+                }
+            }
+        }
+        if !probes.isEmpty {
+            probeThread.start(name: "probes") { [self] in
+                every(probeInterval) { _ in
+                    // Each read waits for a conversion (750 ms): a stop is not kept waiting for all.
+                    for probe in probes where !stopping.load(ordering: .relaxed) {
+                        let (celsius, problem) = readProbe(probe)
+                        record(ProbeReading(name: probe.name, celsius: celsius, problem: problem, time: clock.now()))
+                    }
+                }
+            }
+        }
+    }
+
+    /// One second of wind, for the output thread to take.
+    func record(_ sample: WindSample) {
+        shared.withLock { readings in
+            // A reader that stops taking (a stalled output loop) costs at most ten minutes.
+            if readings.wind.count >= 600 { readings.wind.removeFirst(readings.wind.count - 599) }
+            readings.wind.append(sample)
+        }
+    }
+
+    /// A probe's reading, in place of its last.
+    func record(_ reading: ProbeReading) {
+        shared.withLock { $0.probes[reading.name] = reading }
+    }
+
+    /// Runs `body` at each multiple of `period` on the clock until stopped; with a `holder`,
+    /// time waits at each multiple until `body` has run for it.
+    private func every(_ period: UInt64, holding holder: SimulationClock? = nil, _ body: (MonotonicNanoseconds) -> Void) {
+        defer { holder?.leave() }
+        // Held time stands still until this thread looks: it looks more often.
+        let looks = holder == nil ? 4_000.0 : 16_000.0
+        let poll = UInt32(max(holder == nil ? 1_000 : 200, min(250_000, Double(period) / looks / speed)))
+        var next = clock.now()
+        holder?.hold(at: next)
+        while !stopping.load(ordering: .relaxed) {
+            let now = clock.now()
+            if now >= next {
+                body(now)
+                next += period
+                if next < now { next = now + period }   // a thread kept off the CPU catches up once
+                holder?.hold(at: next)
+            }
+            usleep(poll)
+        }
+    }
+
+    package func stop() {
+        stopping.store(true, ordering: .relaxed)
+        windThread.join()
+        probeThread.join()
+        cleanUp?()
+    }
+
+    /// The wind since the last take, and every probe's newest reading.
+    package func take() -> Readings {
+        shared.withLock { readings in
+            let taken = readings
+            readings.wind.removeAll(keepingCapacity: true)
+            return taken
+        }
+    }
+}
