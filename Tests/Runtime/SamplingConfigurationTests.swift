@@ -5,6 +5,7 @@ import LodestoneRuntime
 import Testing
 @testable import LodestoneSettings
 @testable import LodestoneStorage
+@testable import LodestoneCore
 
 @Suite struct SamplingConfigurationTests {
     func file(_ text: String) -> String {

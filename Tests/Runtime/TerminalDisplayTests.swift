@@ -2,6 +2,7 @@ import Glibc
 import LodestoneRuntime
 import Testing
 @testable import LodestoneStorage
+@testable import LodestoneCore
 
 /// The terminal display as a person sees it: `lodestone run` in a tmux pane, keys sent with
 /// send-keys, the screen read back with capture-pane.
