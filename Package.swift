@@ -36,11 +36,11 @@ let package = Package(
                 path: "Sources/Outputs"),
         // What the owner chose: the configuration, the board description, the settings table.
         .target(name: "LodestoneSettings",
-                dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneDomain", "LodestoneOutputs"],
+                dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneOutputs"],
                 path: "Sources/Settings"),
         // The files the device keeps.
         .target(name: "LodestoneStorage",
-                dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneReports", "LodestoneOutputs"],
+                dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneReports", "LodestoneOutputs", "CLinux"],
                 path: "Sources/Storage"),
         // The sensors wired to the board: drivers chosen, read at a fixed rate into rings.
         .target(name: "LodestoneSampling",

@@ -2,6 +2,15 @@
 // one to run (scripts/fuzz builds and runs them). Each feeds the bytes to a reader of outside
 // input exactly as the program does; any trap, overflow or sanitizer report is a crash.
 import Glibc
+import LodestoneCore
+import LodestoneEncoding
+import LodestoneHAL
+import LodestoneDevices
+import LodestoneSim
+import LodestoneDomain
+import LodestoneOutputs
+import LodestoneSettings
+import LodestoneStorage
 
 enum FuzzTarget: String, CaseIterable {
     case nmea, json, tle, timezone, recordlog, gpx, track, timetable, zip, w1, csv, backup, board, config

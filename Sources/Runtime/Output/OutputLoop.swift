@@ -10,47 +10,28 @@ import LodestoneServices
 import LodestoneSettings
 import LodestoneStorage
 
-/// What the output side reads from the sampling side: rings of samples and the latest state.
-public protocol SamplingOutputs: AnyObject {
-    var imuRing: SPSCRing<ImuSample> { get }
-    var magneticRing: SPSCRing<MagneticSample> { get }
-    var pressureRing: SPSCRing<PressureSample> { get }
-    var fixRing: SPSCRing<GPSFix> { get }
-    var skyRing: SPSCRing<SkyItem> { get }
-    var sentenceRing: SPSCRing<RawSentence> { get }
-    var state: LatestValue<NavigationState> { get }
-    var problems: SensorProblems { get }
-}
-
-extension SensorPipeline: SamplingOutputs {}
-
-/// The I/O thread's wiring: the output task table (`OutputTaskTable`) runs the services, the
-/// socket's request table (`SocketRequests`) answers clients, and every report goes to the
-/// adapters (the socket's gpsd JSON, NMEA 0183, the display). It only ever reads from the
+/// The I/O thread's wiring: the output task table (`OutputTaskTable`) runs the parts (the
+/// intake of samples, the services' rounds, the buttons, the display), the socket's request
+/// table (`SocketRequests`) answers clients, and every report leaves by one fanout to the
+/// adapters (the socket's gpsd JSON, NMEA 0183, Signal K, MQTT). It only ever reads from the
 /// sampling side (rings and the state cell), so a slow client, terminal or disk can delay
 /// nothing but itself.
 ///
 /// Unchecked Sendable: it lives on the output thread; its task table's closures run there only.
 final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
-    let outputs: any SamplingOutputs
+    let context: OutputContext<Clock>
+    let intake: SampleIntake<Clock>
+    let ticks: ServiceTicks<Clock>
+    let displayDriver: DisplayDriver<Clock>
+    let buttons: ButtonActions<Clock>
     /// The sampling thread's scheduler (read for its statistics and retuned by adaptive sampling).
     let scheduler: FixedRateScheduler<Clock>
     let budgets: [Double]
-    let server: ReportServer?
     let display: DisplayTarget
     let stop: StopSignal
-    let deviceName: String
     let devices: () -> [DeviceEntry]
-    let clock: Clock
-    let services: OutputServices
-    let adaptive: AdaptiveService<Clock>?
-    /// The NMEA 0183 output (replaced when SIGHUP changes its addresses).
-    var nmea: StreamServer?
-    /// The Signal K output (replaced when SIGHUP changes its addresses or rates).
-    var signalK: SignalKOutput?
-    /// The MQTT output, when configured.
-    var mqtt: MQTTFeed?
-    let deviceClock: DeviceClock
+    /// When the devices were opened (UTC), for DEVICES.
+    let started: Double
     /// How long one wait for clients may take, real milliseconds: shorter when a simulated
     /// trip runs faster than real time, so reports keep their pace in the trip's time.
     let pollMilliseconds: Int32
@@ -69,92 +50,47 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     private(set) var tasks: FixedRateScheduler<Clock>?
     private var taskBudgets: [Double] = []
     /// The configuration in force, and how to read it again on SIGHUP (nil: no file).
-    var running = Configuration()
+    var running = Configuration() { didSet { displayDriver.flipAction = running.flipAction } }
     var reload: ConfigurationReload?
     /// The socket client (`ReportServer.requester`) whose guided calibration is running.
     var calibrationClient: Int?
     /// The service manager (systemd), when run as a notify service.
     var service = ServiceManagerLink(notifier: nil)
-    /// The chips' problems last said in the log (IMU, magnetometer, barometer).
-    var loggedProblems: (DeviceError?, DeviceError?, DeviceError?) = (nil, nil, nil)
     /// `waitForWork`'s descriptors, kept from wait to wait.
     private var waitedOn: [Int32] = []
     private var polled: [pollfd] = []
 
-    /// The device names reports carry, as DEVICES lists them: the GPS's port for TPV and SKY,
-    /// the IMU's bus address for ATT and IMU, the barometer's for ENV (the board's name when
-    /// there is none).
-    let gpsDevice: String
-    let imuDevice: String
-    let barometerDevice: String
-    /// The device name ENV carries when only the weather station reports.
-    static var stationDevice: String { "station" }
-    /// The newest state, with the filtered position and the levelled barometric altitude.
-    var latest = NavigationState()
-    /// When the devices were opened (UTC), for DEVICES.
-    let started: Double
-    /// The sampling side's state and the time the last ATT carried: each ATT is a new state,
-    /// later than the one before.
-    var lastAttitude: (sample: MonotonicNanoseconds, time: Double) = (0, -.infinity)
-    /// The newest TPV: what the display shows of the position.
-    var lastPosition: PositionReport?
-    /// Each sampled kind's time moves forward per device (`ForwardTimes`).
-    var forwardTimes = ForwardTimes()
-    var lastMagnetic: MagneticSample?
-    var satellites: [Satellite] = []
-    var spareSatellites: [Satellite] = []
-    var lastSky: SatelliteReport?
-    var trackButtonHeld = false
-    /// The display's heading, smoothed on the unit circle so 359° and 1° average to 0°, not 180°.
-    var displayHeading = HeadingSmoother(timeConstant: 0.5)
-    var lastDisplay: MonotonicNanoseconds = 0
-    var nextDisplay: MonotonicNanoseconds = 0
-    /// The motion service's flip state last seen, so each flip toggles the theme once.
-    /// The flips the display has acted on.
-    var seenFlips = 0
-    /// The display's theme and units as last saved (a key, the button or a flip changes them).
-    var savedDisplay: DeviceMemoryFile.DisplayChoice?
-    var memory: DeviceMemoryFile?
-    var positionSaved = -Double.infinity
-    var cardinalClicker = CardinalClicker()
-    /// Gathers what the pages show from the services.
-    lazy var displayFeed = DisplayFeed(deviceName: deviceName, services: services,
-                                       profile: { [unowned self] in self.adaptive?.profile },
-                                       health: { [unowned self] in (self.server?.clientCount ?? 0, self.scheduler.loopStatistics.read(), self.taskLines()) },
-                                       problems: { [unowned self] in self.sensorProblems })
-
     init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
          display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [DeviceEntry],
          services: OutputServices, adaptive: AdaptiveService<Clock>? = nil, nmea: StreamServer? = nil,
-         deviceClock: DeviceClock, pollMilliseconds: Int32 = 20) {
-        self.outputs = outputs
+         deviceClock: DeviceClock, memory: DeviceMemoryFile? = nil, pollMilliseconds: Int32 = 20) {
+        let context = OutputContext(outputs: outputs, services: services, clock: scheduler.clock, deviceClock: deviceClock,
+                                    fanout: OutputFanout(server: server, nmea: nmea), devices: devices(), boardName: deviceName)
+        self.context = context
+        intake = SampleIntake(context: context)
+        ticks = ServiceTicks(context: context, adaptive: adaptive, memory: memory)
+        let clients = { server?.clientCount ?? 0 }
+        let feed = DisplayFeed(deviceName: deviceName, services: services, profile: { adaptive?.profile },
+                               health: { (clients(), scheduler.loopStatistics.read(), OutputLoop.lines(of: scheduler, budgets: budgets)) },
+                               problems: { SensorProblemLog.texts(outputs.problems) })
+        displayDriver = DisplayDriver(context: context, display: display, memory: memory, feed: feed, flipAction: Configuration().flipAction)
+        buttons = ButtonActions(context: context, ticks: ticks, displayDriver: displayDriver)
         self.scheduler = scheduler
         self.budgets = budgets
-        self.server = server
         self.display = display
         self.stop = stop
-        self.deviceName = deviceName
         self.devices = devices
-        self.services = services
-        self.adaptive = adaptive
-        self.nmea = nmea
-        self.deviceClock = deviceClock
         self.pollMilliseconds = pollMilliseconds
-        clock = scheduler.clock
         started = deviceClock.utc(at: scheduler.clock.now())
-        let listed = devices()
-        gpsDevice = listed.first { $0.role == .gps }?.path ?? deviceName
-        imuDevice = listed.first { $0.role == .imu }?.path ?? deviceName
-        barometerDevice = listed.first { $0.role == .barometer }?.path ?? deviceName
         let table = OutputTaskTable.tasks(for: self)
         taskBudgets = table.map(\.budgetMicroseconds)
         do {
-            tasks = try FixedRateScheduler(loopRateHz: OutputTaskTable.loopRateHz, tasks: table, clock: clock)
+            tasks = try FixedRateScheduler(loopRateHz: OutputTaskTable.loopRateHz, tasks: table, clock: scheduler.clock)
         } catch {
             Log.error("the output task table is not valid: \(error.description)")
         }
         server?.requests = SocketRequests.table(for: self)
-        server?.clientGone = { [unowned self] number in self.clientGone(number) }
+        server?.clientGone = { [unowned self] number in SocketRequests.clientGone(number, loop: self) }
     }
 
     /// Runs until a stop signal, the duration, or `stop.request()`; returns why it stopped.
@@ -169,13 +105,13 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
             display.end()
         }
         while !stop.isRequested {
-            timeHolder?.hold(at: clock.now() &+ heldAhead)
+            timeHolder?.hold(at: context.clock.now() &+ heldAhead)
             if let signal = waitForWork() {
                 // SIGHUP reads the configuration again, unless the display is the terminal:
                 // there a hang-up is the terminal going away (its window closed, the SSH
                 // session ended), and nobody is left to see the device. SIGINT and SIGTERM stop.
                 if signal == "SIGHUP" && !display.isTerminal {
-                    reloadConfiguration()
+                    LiveSettings.reload(self)
                     continue
                 }
                 stop.request()
@@ -185,11 +121,11 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
                 stop.request()
                 return "duration"
             }
-            if let tripEnd, clock.now() >= tripEnd {
+            if let tripEnd, context.clock.now() >= tripEnd {
                 stop.request()
                 return "end of the trip"
             }
-            if handleKeys() {
+            if displayDriver.handleKeys() {
                 stop.request()
                 return "quit key"
             }
@@ -208,10 +144,9 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
         waitedOn.removeAll(keepingCapacity: true)
         if stop.descriptor >= 0 { waitedOn.append(stop.descriptor) }
         if let key = display.keyDescriptor { waitedOn.append(key) }
-        nmea?.appendPollDescriptors(to: &waitedOn)
-        signalK?.server.appendPollDescriptors(to: &waitedOn)
+        context.fanout.appendPollDescriptors(to: &waitedOn)
         var stopped = false
-        if let server {
+        if let server = context.fanout.server {
             server.service(timeoutMilliseconds: pollMilliseconds, extra: waitedOn) { fd in
                 if fd == stop.descriptor { stopped = true }
             }
@@ -224,54 +159,25 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
         return stopped ? stop.takeSignal() : nil
     }
 
-    /// Keys on the terminal display; true when the person asked to quit.
-    private func handleKeys() -> Bool {
-        var quit = false
-        for key in display.keys() {
-            quit = display.apply(key) || quit
-            nextDisplay = 0
-        }
-        rememberDisplayChoice()
-        return quit
-    }
-
-    /// Hands a report to the socket's clients.
-    func send(_ report: Report) {
-        guard forwardTimes.admits(report) else { return }
-        if case .position(let position) = report { lastPosition = position }
-        // The NMEA sentences go to the NMEA listeners and to the socket's NMEA watchers before
-        // the report they come from, as a gpsd with a compass attached passes its sentences
-        // (OpenCPN and signalk-server ask so).
-        if nmea != nil || server?.hasNMEAWatchers == true {
-            for sentence in NMEAFeed.sentences(for: report) {
-                nmea?.send(sentence)
-                server?.broadcastSentence(sentence, device: report.device ?? "")
-            }
-        }
-        server?.broadcast(report)
-        signalK?.publish(report, now: utcNow())
-        mqtt?.take(report)
-    }
-
     /// Saves what must outlive the process (the history, an open log session).
     func close() {
-        services.chronicle?.close(time: utcNow())
-        services.activity?.save(time: utcNow())
-        rememberPosition(time: utcNow(), force: true)
-        mqtt?.close()
+        let time = context.utcNow()
+        context.services.chronicle?.close(time: time)
+        context.services.activity?.save(time: time)
+        ticks.rememberPosition(time: time, force: true)
+        context.fanout.close()
     }
 
-    /// UTC now on the device's one time base, following the GPS's time as fixes come.
-    func utcNow() -> Double {
-        if latest.fix.hasPosition, let utc = latest.fix.utc, latest.fix.received != 0,
-           deviceClock.gpsTime(utc, receivedAt: latest.fix.received) {
-            services.chronicle?.clockChanged(to: utc)
-        }
-        return deviceClock.now(clock.now())
+    /// Keeps the service manager told, at the samples task's rate.
+    func tellServiceManager() {
+        service.tell(context.latest, clients: context.fanout.server?.clientCount ?? 0,
+                     samplingTicks: scheduler.heartbeat.load(ordering: .relaxed))
     }
 
     /// The sampling thread's tasks.
-    func taskLines() -> [TaskLine] {
+    func taskLines() -> [TaskLine] { Self.lines(of: scheduler, budgets: budgets) }
+
+    static func lines(of scheduler: FixedRateScheduler<Clock>, budgets: [Double]) -> [TaskLine] {
         scheduler.taskNames.indices.map { index in
             TaskLine(name: scheduler.taskNames[index], statistics: scheduler.taskStatistics[index].read(), budgetMicroseconds: budgets[index])
         }

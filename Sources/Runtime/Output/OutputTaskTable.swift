@@ -11,18 +11,18 @@ enum OutputTaskTable {
     static func tasks<Clock: MonotonicClock>(for loop: OutputLoop<Clock>) -> [ScheduledTask] {
         [
             // The rings first: every other task reads what they brought.
-            ScheduledTask(name: "samples", rateHz: 50, budgetMicroseconds: 5000, priority: 0) { [unowned loop] in loop.drainSamples() },
-            ScheduledTask(name: "controls", rateHz: 50, budgetMicroseconds: 300, priority: 1) { [unowned loop] in loop.serveControls() },
-            ScheduledTask(name: "compass", rateHz: 10, budgetMicroseconds: 2000, priority: 2) { [unowned loop] in loop.runCompass() },
-            ScheduledTask(name: "attitude", rateHz: 10, budgetMicroseconds: 1000, priority: 3) { [unowned loop] in loop.publishAttitude() },
-            ScheduledTask(name: "adaptive", rateHz: 10, budgetMicroseconds: 200, priority: 4) { [unowned loop] in loop.adaptSampling() },
-            ScheduledTask(name: "positions", rateHz: 1, budgetMicroseconds: 2000, priority: 5) { [unowned loop] in loop.publishPositions() },
-            ScheduledTask(name: "weather", rateHz: 1, budgetMicroseconds: 5000, priority: 6) { [unowned loop] in loop.publishWeather() },
-            ScheduledTask(name: "sky", rateHz: 1, budgetMicroseconds: 5000, priority: 7) { [unowned loop] in loop.publishSky() },
-            ScheduledTask(name: "motion", rateHz: 1, budgetMicroseconds: 500, priority: 8) { [unowned loop] in loop.publishMotion() },
-            ScheduledTask(name: "display", rateHz: 10, budgetMicroseconds: 15000, priority: 9) { [unowned loop] in loop.redrawWhenDue() },
-            ScheduledTask(name: "mqtt", rateHz: 10, budgetMicroseconds: 2000, priority: 11) { [unowned loop] in loop.publishMQTT() },
-            ScheduledTask(name: "streams", rateHz: 50, budgetMicroseconds: 1000, priority: 10) { [unowned loop] in loop.flushStreams() },
+            ScheduledTask(name: "samples", rateHz: 50, budgetMicroseconds: 5000, priority: 0) { [unowned loop] in loop.intake.drain(); loop.tellServiceManager() },
+            ScheduledTask(name: "controls", rateHz: 50, budgetMicroseconds: 300, priority: 1) { [unowned loop] in loop.buttons.serveControls() },
+            ScheduledTask(name: "compass", rateHz: 10, budgetMicroseconds: 2000, priority: 2) { [unowned loop] in loop.ticks.runCompass() },
+            ScheduledTask(name: "attitude", rateHz: 10, budgetMicroseconds: 1000, priority: 3) { [unowned loop] in loop.ticks.publishAttitude() },
+            ScheduledTask(name: "adaptive", rateHz: 10, budgetMicroseconds: 200, priority: 4) { [unowned loop] in loop.ticks.adaptSampling() },
+            ScheduledTask(name: "positions", rateHz: 1, budgetMicroseconds: 2000, priority: 5) { [unowned loop] in loop.ticks.publishPositions() },
+            ScheduledTask(name: "weather", rateHz: 1, budgetMicroseconds: 5000, priority: 6) { [unowned loop] in loop.ticks.publishWeather() },
+            ScheduledTask(name: "sky", rateHz: 1, budgetMicroseconds: 5000, priority: 7) { [unowned loop] in loop.ticks.publishSky() },
+            ScheduledTask(name: "motion", rateHz: 1, budgetMicroseconds: 500, priority: 8) { [unowned loop] in loop.ticks.publishMotion() },
+            ScheduledTask(name: "display", rateHz: 10, budgetMicroseconds: 15000, priority: 9) { [unowned loop] in loop.displayDriver.redrawWhenDue() },
+            ScheduledTask(name: "mqtt", rateHz: 10, budgetMicroseconds: 2000, priority: 11) { [unowned loop] in loop.context.fanout.tickMQTT(utc: loop.context.utcNow()) },
+            ScheduledTask(name: "streams", rateHz: 50, budgetMicroseconds: 1000, priority: 10) { [unowned loop] in loop.context.fanout.flushStreams() },
         ]
     }
 }

@@ -3,27 +3,27 @@ import LodestoneDevices
 import LodestoneReports
 import LodestoneSampling
 
-extension OutputLoop {
-    /// Why each failing chip fails, in words, from the sampling thread (which owns the chips).
-    /// The GPS port says its own reason in the log when it is reopened.
-    var sensorProblems: SensorProblemTexts {
-        let problems = outputs.problems
+/// Says in the log when a chip starts failing (and why) and when it works again: once per
+/// change, not once per failed read.
+struct SensorProblemLog {
+    /// The chips' problems last said (IMU, magnetometer, barometer).
+    private var said: (DeviceError?, DeviceError?, DeviceError?) = (nil, nil, nil)
+
+    mutating func update(_ problems: SensorProblems) {
+        let now = (problems.problem(.imu), problems.problem(.magnetometer), problems.problem(.barometer))
+        Self.say("IMU", said.0, now.0)
+        Self.say("magnetometer", said.1, now.1)
+        Self.say("barometer", said.2, now.2)
+        said = now
+    }
+
+    /// Why each failing sensor fails, as STATUS and the display say it.
+    static func texts(_ problems: SensorProblems) -> SensorProblemTexts {
         func text(_ sensor: SensorProblems.Sensor) -> String? { problems.problem(sensor).map(\.description) }
         return SensorProblemTexts(imu: text(.imu), magnetometer: text(.magnetometer), barometer: text(.barometer))
     }
 
-    /// Says each chip's problem in the log once when it appears or changes, and once when
-    /// the chip works again. Compares the errors themselves: nothing is built unless said.
-    func logSensorProblems() {
-        let problems = outputs.problems
-        let now = (problems.problem(.imu), problems.problem(.magnetometer), problems.problem(.barometer))
-        say("IMU", loggedProblems.0, now.0)
-        say("magnetometer", loggedProblems.1, now.1)
-        say("barometer", loggedProblems.2, now.2)
-        loggedProblems = now
-    }
-
-    private func say(_ name: String, _ before: DeviceError?, _ after: DeviceError?) {
+    private static func say(_ name: String, _ before: DeviceError?, _ after: DeviceError?) {
         guard before != after else { return }
         if let after {
             Log.warning("\(name): \(after.description); retrying")

@@ -9,10 +9,10 @@ import LodestoneSettings
 enum SocketRequests {
     static func table<Clock: MonotonicClock>(for loop: OutputLoop<Clock>) -> RequestTable {
         var table = RequestTable()
-        let services = loop.services
+        let services = loop.context.services
         table.route("DEVICES") { [unowned loop] in [.devices(DevicesReport(devices: loop.devices(), activated: loop.started))] }
-        table.route("POLL") { [unowned loop] in [loop.poll()] }
-        table.route("STATUS") { [unowned loop] in [loop.health()] }
+        table.route("POLL") { [unowned loop] in [poll(loop)] }
+        table.route("STATUS") { [unowned loop] in [health(loop)] }
         table.route("CONFIG") { [unowned loop] in
             [.settings(SettingsReport(settings: Setting.all.map { (key: $0.key, json: $0.current(loop.running).serialized) }))]
         }
@@ -20,33 +20,33 @@ enum SocketRequests {
             guard let compass = services.compass else { return [.error("this board has no magnetometer to calibrate")] }
             switch request {
             case .cancel: compass.cancelGuided()
-            case .start(let mode): compass.startGuided(at: loop.clock.now(), mode: mode ?? (compass.use == .boat ? .swing : .figure8))
+            case .start(let mode): compass.startGuided(at: loop.context.clock.now(), mode: mode ?? (compass.use == .boat ? .swing : .figure8))
             }
             // The session belongs to the client that started it: it ends when that client goes.
-            loop.calibrationClient = loop.server?.requester
+            loop.calibrationClient = loop.context.fanout.server?.requester
             return []
         }
         table.route("LOCK", decode: LockRequest.decode) { [unowned loop] request in
             guard let motion = services.motion else { return [.error("this board has no IMU")] }
             // `lodestone lock` sounds as the button does.
-            services.controls?.signal(.lock, at: loop.clock.now())
-            return [motion.lockBearing(request.bearing, time: loop.utcNow())]
+            services.controls?.signal(.lock, at: loop.context.clock.now())
+            return [motion.lockBearing(request.bearing, time: loop.context.utcNow())]
         }
         table.route("UNLOCK") { [unowned loop] in
             guard let motion = services.motion else { return [.error("this board has no IMU")] }
-            services.controls?.signal(.lock, at: loop.clock.now())
-            return [motion.unlockBearing(time: loop.utcNow())]
+            services.controls?.signal(.lock, at: loop.context.clock.now())
+            return [motion.unlockBearing(time: loop.context.utcNow())]
         }
         table.route("LEVEL", decode: LevelRequest.decode) { [unowned loop] request in
             guard let motion = services.motion else { return [.error("this board has no IMU")] }
-            return [motion.handle(request, time: loop.utcNow())]
+            return [motion.handle(request, time: loop.context.utcNow())]
         }
         table.route("WAYPOINT", decode: WaypointRequest.decode) { [unowned loop] request in
-            if case .back = request { return [loop.startBacktrack()] }
-            return [services.waypoints?.handle(request, state: loop.latest) ?? .error("waypoints need a data directory")]
+            if case .back = request { return [loop.ticks.startBacktrack()] }
+            return [services.waypoints?.handle(request, state: loop.context.latest) ?? .error("waypoints need a data directory")]
         }
         table.route("TRACK", decode: TrackRequest.decode) { [unowned loop] request in
-            [services.tracks?.handle(request, at: loop.utcNow()) ?? .error("track recording needs a data directory")]
+            [services.tracks?.handle(request, at: loop.context.utcNow()) ?? .error("track recording needs a data directory")]
         }
         table.route("BARO", decode: BaroRequest.decode) { request in
             [services.chronicle?.weather.handle(request) ?? .error("this board has no barometer")]
@@ -55,59 +55,57 @@ enum SocketRequests {
             [services.chronicle?.alerts.handle(change) ?? .error("alerts need a data directory")]
         }
         table.route("LOG", decode: LogRequest.decode) { [unowned loop] request in
-            [services.chronicle?.logs.handle(request, time: loop.utcNow()) ?? .error("logging needs a data directory")]
+            [services.chronicle?.logs.handle(request, time: loop.context.utcNow()) ?? .error("logging needs a data directory")]
         }
         table.route("DEPARTURES", decode: DeparturesRequest.decode) { [unowned loop] request in
             guard let transit = services.transit else { return [.error("no timetable imported: 'lodestone timetable import FEED.zip', then restart")] }
-            return [transit.handle(request, state: loop.latest, time: loop.utcNow())]
+            return [transit.handle(request, state: loop.context.latest, time: loop.context.utcNow())]
         }
         table.route("SNAPSHOT", decode: SnapshotRequest.decode) { [unowned loop] request in
             guard let chronicle = services.chronicle else { return [.error("snapshots need a data directory")] }
-            services.controls?.signal(.snapshot, at: loop.clock.now())
-            return [chronicle.takeSnapshot(request, state: loop.latest, accuracy: loop.positionAccuracy, time: loop.utcNow(),
-                                               activity: loop.services.activity)]
+            services.controls?.signal(.snapshot, at: loop.context.clock.now())
+            return [chronicle.takeSnapshot(request, state: loop.context.latest, accuracy: loop.context.positionAccuracy, time: loop.context.utcNow(),
+                                               activity: services.activity)]
         }
         return table
     }
 }
 
-extension OutputLoop {
+extension SocketRequests {
     /// A client has gone: a guided calibration it started ends at once (not at its three-minute
     /// limit), and the sampling rates it raised return to what the motion asks for.
-    func clientGone(_ number: Int) {
-        guard number == calibrationClient else { return }
-        calibrationClient = nil
-        if services.compass?.cancelGuided("calibration cancelled: the client that started it went away") == true {
+    static func clientGone<Clock: MonotonicClock>(_ number: Int, loop: OutputLoop<Clock>) {
+        guard number == loop.calibrationClient else { return }
+        loop.calibrationClient = nil
+        if loop.context.services.compass?.cancelGuided("calibration cancelled: the client that started it went away") == true {
             Log.info("guided calibration cancelled: the client that started it went away")
         }
     }
 
     /// POLL: the newest position, attitude and satellites.
-    func poll() -> Report {
-        let time = utcNow()
-        let positions = services.positions
+    static func poll<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>) -> Report {
+        let context = loop.context
+        let time = context.utcNow()
+        let latest = context.latest
         return .poll(PollReport(time: time, active: latest.fix.mode.rawValue >= 2,
-                                position: positionReport(positions?.fix ?? latest.fix),
-                                attitude: latest.imu == nil ? nil : AttitudeReport(state: latest, device: imuDevice, time: time),
-                                satellites: lastSky))
+                                position: context.positionReport(context.services.positions?.fix ?? latest.fix),
+                                attitude: latest.imu == nil ? nil : AttitudeReport(state: latest, device: context.imuDevice, time: time),
+                                satellites: loop.intake.lastSky))
     }
 
     /// HEALTH: the sensors, both task tables, the socket and the storage.
-    func health() -> Report {
+    static func health<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>) -> Report {
+        let (outputs, latest, services, server) = (loop.context.outputs, loop.context.latest, loop.context.services, loop.context.fanout.server)
         let overflows = outputs.imuRing.overflows + outputs.magneticRing.overflows + outputs.pressureRing.overflows + outputs.fixRing.overflows
         let changed = latest.healthChanged
-        func utc(_ time: MonotonicNanoseconds) -> Double? { time == 0 ? nil : deviceClock.utc(at: time) }
+        func utc(_ time: MonotonicNanoseconds) -> Double? { time == 0 ? nil : loop.context.deviceClock.utc(at: time) }
         var report = HealthReport(state: latest, sensorsChanged: (utc(changed.imu), utc(changed.magnetometer), utc(changed.barometer), utc(changed.gps)),
-                                    loop: scheduler.loopStatistics.read(), tasks: taskLines(), outputTasks: outputTaskLines(),
+                                    loop: loop.scheduler.loopStatistics.read(), tasks: loop.taskLines(), outputTasks: loop.outputTaskLines(),
                                     ringOverflows: overflows, clients: server?.clientCount ?? 0, droppedClients: server?.droppedSlowClients ?? 0,
-                                    profile: adaptive?.profile, gpsInterval: adaptive?.rates.gpsInterval,
-                                    storage: services.tracks.map { $0.storageProblem ?? "ok" }, sensorProblems: sensorProblems)
+                                    profile: loop.ticks.adaptive?.profile, gpsInterval: loop.ticks.adaptive?.rates.gpsInterval,
+                                    storage: services.tracks.map { $0.storageProblem ?? "ok" }, sensorProblems: SensorProblemLog.texts(outputs.problems))
         report.station = services.station?.devices() ?? []
-        if let mqtt {
-            let outbox = mqtt.client.outbox
-            report.mqtt = MQTTStatus(broker: mqtt.settings.broker, connected: mqtt.client.isConnected, queued: outbox.count,
-                                     dropped: outbox.dropped, delivered: outbox.delivered)
-        }
+        report.mqtt = loop.context.fanout.mqttStatus
         return .health(report)
     }
 }

@@ -139,23 +139,22 @@ extension Runner {
 
     /// The theme and units a key chose last time, unless the command line says otherwise, and
     /// the last fix's place for the sky until a fix comes.
-    static func restoreMemory<Clock: MonotonicClock>(of loop: OutputLoop<Clock>, display: DisplayTarget, services: OutputServices,
-                                                     configuration c: Configuration, dataDirectory: String) {
+    static func restoreMemory(display: DisplayTarget, services: OutputServices, configuration c: Configuration,
+                              dataDirectory: String) -> DeviceMemoryFile {
         let memory = DeviceMemoryFile(dataDirectory: dataDirectory)
         if let saved = memory.displayChoice() {
             if !c.commandLineDisplay.contains("theme") { display.theme = saved.theme }
             if !c.commandLineDisplay.contains("units") { display.units = saved.units }
         }
-        loop.memory = memory
-        loop.savedDisplay = DeviceMemoryFile.DisplayChoice(theme: display.theme, units: display.units)
         if let last = memory.lastPosition() { services.sky?.lastKnown = (last.latitude, last.longitude, last.time) }
+        return memory
     }
 
     /// `lodestone screenshot`'s last frame, drawn now and written as a PNG; false when it
     /// could not be written (said in the log).
     static func writePicture<Clock: MonotonicClock>(_ picture: Configuration.Picture, of display: DisplayTarget, loop: OutputLoop<Clock>) -> Bool {
         guard case .framebuffer(let frame, _, _) = display.output else { return true }
-        loop.redrawNow()
+        loop.displayDriver.redrawNow()
         do {
             try replaceFile(picture.path, with: PNGEncoder.encode(frame))
             return true

@@ -191,12 +191,13 @@ public enum Runner {
         station?.start()
         defer { station?.stop() }
         let devices = { deviceList(board: board, state: pipeline.state.read(), gpsPath: gpsPath, problems: pipeline.problems) }
+        let memory = c.picture == nil ? restoreMemory(display: display, services: services, configuration: c, dataDirectory: dataDirectory) : nil
         let loop = OutputLoop(outputs: pipeline, scheduler: scheduler, budgets: TaskTable.budgets(tasks), server: outputs.server,
                               display: display, stop: stop, deviceName: board.name, devices: devices, services: services,
                               adaptive: c.adaptiveSampling
                                   ? AdaptiveService(scheduler: scheduler, pipeline: pipeline, configuration: c, setGPSInterval: setGPSInterval) : nil,
                               nmea: outputs.nmea,
-                              deviceClock: DeviceClock(utc: startUTC ?? OutputClock.unixTime(), at: clock.now()),
+                              deviceClock: DeviceClock(utc: startUTC ?? OutputClock.unixTime(), at: clock.now()), memory: memory,
                               pollMilliseconds: Int32(max(1, (20 / c.speed).rounded())))
         for problem in services.controls?.problems ?? [] { Log.warning(problem + "; running without it") }
         // --duration is real time (a run at speed 60 for 60 s covers an hour of the trip);
@@ -209,10 +210,9 @@ public enum Runner {
         loop.timeHolder = trip?.follower()
         observer?.outputsStarted(stop: { stop.request() })
         loop.running = c
-        if c.picture == nil { restoreMemory(of: loop, display: display, services: services, configuration: c, dataDirectory: dataDirectory) }
-        loop.signalK = outputs.signalK
+        loop.context.fanout.signalK = outputs.signalK
         if let settings = c.mqtt {
-            loop.mqtt = MQTTFeed(settings: settings, dataDirectory: dataDirectory, now: OutputClock.unixTime())
+            loop.context.fanout.mqtt = MQTTFeed(settings: settings, dataDirectory: dataDirectory, now: OutputClock.unixTime())
             Log.info("publishing to the MQTT broker at \(settings.broker) under \(settings.topicPrefix)/\(settings.deviceName)/")
         }
         loop.reload = reload
@@ -223,7 +223,7 @@ public enum Runner {
         let reason = loop.run(until: deadline, wallClock: wallClock, tripEnd: tripEnd)
         notifier?.send("STOPPING=1")
         let pictureWritten = c.picture.map { writePicture($0, of: display, loop: loop) } ?? true
-        if pictureWritten { display.showStopped(utc: loop.utcNow()) }
+        if pictureWritten { display.showStopped(utc: loop.context.utcNow()) }
         loop.close()
         stop.request()
         sampling.join()

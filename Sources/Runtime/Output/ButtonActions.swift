@@ -4,8 +4,26 @@ import LodestoneHAL
 import LodestoneReports
 import LodestoneServices
 
-/// The "controls" task: the device's buttons, and what each one does.
-extension OutputLoop {
+/// What the board's buttons do (the "controls" task): each press, long press and release is
+/// reported and acted on, and the buzzer or LED answers.
+final class ButtonActions<Clock: MonotonicClock> {
+    let context: OutputContext<Clock>
+    let ticks: ServiceTicks<Clock>
+    let displayDriver: DisplayDriver<Clock>
+    private var trackButtonHeld = false
+
+    init(context: OutputContext<Clock>, ticks: ServiceTicks<Clock>, displayDriver: DisplayDriver<Clock>) {
+        self.context = context
+        self.ticks = ticks
+        self.displayDriver = displayDriver
+    }
+
+    private var services: OutputServices { context.services }
+    private var latest: NavigationState { context.latest }
+    private var clock: Clock { context.clock }
+    private func send(_ report: Report) { context.send(report) }
+    private func utcNow() -> Double { context.utcNow() }
+
     func serveControls() {
         guard let controls = services.controls else { return }
         let now = clock.now()
@@ -26,23 +44,19 @@ extension OutputLoop {
                 if let tracks = services.tracks { trackButton(event, tracks) }
             case ("snapshot", .press):
                 if let chronicle = services.chronicle {
-                    send(chronicle.takeSnapshot(SnapshotRequest(name: nil, notes: nil), state: latest, accuracy: positionAccuracy, time: time,
+                    send(chronicle.takeSnapshot(SnapshotRequest(name: nil, notes: nil), state: latest, accuracy: context.positionAccuracy, time: time,
                                                                 activity: services.activity))
                     controls.signal(.snapshot, at: now)
                 }
             case ("log", .press):
                 if let chronicle = services.chronicle { send(chronicle.logs.toggle(time: time)) }
             case ("page", _):
-                display.pageButton(event)
-                nextDisplay = 0
+                displayDriver.pageButton(event)
             default:
                 break
             }
         }
     }
-
-    /// One sigma of the position, metres (NaN without a position service).
-    var positionAccuracy: Double { services.positions.map { PositionService.sigma($0.fix) } ?? .nan }
 
     /// The track button: a short press starts or stops the recording, a long one (1 s) takes
     /// the person back along it (or stops taking them back). Acting on release keeps a long
@@ -56,7 +70,7 @@ extension OutputLoop {
             if let waypoints = services.waypoints, waypoints.backtrack != nil {
                 send(waypoints.handle(.stop, state: latest))
             } else {
-                send(startBacktrack())
+                send(ticks.startBacktrack())
             }
         case .release:
             if !trackButtonHeld { send(tracks.toggle(at: utcNow())) }

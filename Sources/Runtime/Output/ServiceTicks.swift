@@ -8,7 +8,33 @@ import LodestoneSim
 import LodestoneStorage
 
 /// The output task table's task bodies: each asks its services for reports and hands them on.
-extension OutputLoop {
+/// The services' rounds on the output thread, each a task of the output table: the compass,
+/// the attitude, the positions and waypoints, the weather, the sky and departures, the motion,
+/// and adaptive sampling. Each sends what its service reports.
+final class ServiceTicks<Clock: MonotonicClock> {
+    let context: OutputContext<Clock>
+    let adaptive: AdaptiveService<Clock>?
+    /// Where the last position is kept across restarts (with a data directory).
+    let memory: DeviceMemoryFile?
+    /// The sampling side's state and the time the last ATT carried: each ATT is a new state,
+    /// later than the one before.
+    private var lastAttitude: (sample: MonotonicNanoseconds, time: Double) = (0, -.infinity)
+    private var cardinalClicker = CardinalClicker()
+    private var positionSaved = -Double.infinity
+
+    init(context: OutputContext<Clock>, adaptive: AdaptiveService<Clock>?, memory: DeviceMemoryFile?) {
+        self.context = context
+        self.adaptive = adaptive
+        self.memory = memory
+    }
+
+    private var services: OutputServices { context.services }
+    private var latest: NavigationState { context.latest }
+    private var clock: Clock { context.clock }
+    private var deviceClock: DeviceClock { context.deviceClock }
+    private func send(_ report: Report) { context.send(report) }
+    private func utcNow() -> Double { context.utcNow() }
+
     /// "compass": Earth's field for true north, the calibration's progress.
     func runCompass() {
         for event in services.compass?.tick(latest, now: clock.now()) ?? [] { send(event) }
@@ -42,7 +68,7 @@ extension OutputLoop {
             controls.signal(.cardinal, at: now)
         }
         guard latest.imu != nil else { return }
-        send(.attitude(AttitudeReport(state: latest, device: imuDevice, time: time, calibration: services.compass?.status,
+        send(.attitude(AttitudeReport(state: latest, device: context.imuDevice, time: time, calibration: services.compass?.status,
                                       lock: lockFigures(), level: services.motion?.level.isLevel)))
     }
 
@@ -59,7 +85,7 @@ extension OutputLoop {
         if let positions = services.positions {
             for event in positions.tick(now: now, time: time) { send(event) }
             if let predicted = positions.bridge(now: now) {
-                send(.position(positionReport(predicted)))
+                send(.position(context.positionReport(predicted)))
                 if let event = services.tracks?.add(predicted, state: latest, now: now, time: time) { send(event) }
             }
         }
@@ -82,11 +108,11 @@ extension OutputLoop {
         if let pressure = latest.pressure {
             send(.environment(EnvironmentReport(pressure: pressure, barometricAltitude: latest.barometricAltitude,
                                                 qnh: latest.seaLevelPressure / 100, weather: chronicle?.weather.figures,
-                                                device: barometerDevice, time: deviceClock.utc(at: pressure.time), station: station)))
+                                                device: context.barometerDevice, time: deviceClock.utc(at: pressure.time), station: station)))
         } else if let station {
             // No barometer (or none answering): the station's figures alone.
             send(.environment(EnvironmentReport(pressure: nil, barometricAltitude: .nan, qnh: .nan, weather: nil,
-                                                device: Self.stationDevice, time: time, station: station)))
+                                                device: OutputContext<Clock>.stationDevice, time: time, station: station)))
         }
         guard let chronicle else { return }
         let (reports, alerted) = chronicle.tick(state: latest, time: time)
@@ -133,65 +159,6 @@ extension OutputLoop {
             (report.stepsToday, report.floorsUp, report.floorsDown) = (activity.stepsToday, activity.floors.up, activity.floors.down)
         }
         send(.motion(report))
-    }
-
-    /// "mqtt": the broker session, and the values every interval.
-    func publishMQTT() {
-        guard let mqtt else { return }
-        mqtt.tick(utc: utcNow())
-    }
-
-    /// The values MQTT publishes, in the units Home Assistant shows: degrees, hPa, °C, %, m.
-    /// "streams": the NMEA 0183 and Signal K listeners' queues.
-    func flushStreams() {
-        nmea?.service()
-        signalK?.server.service()
-    }
-
-    /// "display": the screen, when its refresh period has passed (or a key asked for it).
-    func redrawWhenDue() {
-        let now = clock.now()
-        guard display.isActive, now >= nextDisplay else { return }
-        nextDisplay = now + display.refreshPeriod
-        redraw(now)
-    }
-
-    /// Draws the display now, whatever its refresh period (the last frame of a screenshot).
-    func redrawNow() { redraw(clock.now()) }
-
-    /// Keeps the theme and units a key, the button or a flip chose for the next start.
-    func rememberDisplayChoice() {
-        let choice = DeviceMemoryFile.DisplayChoice(theme: display.theme, units: display.units)
-        guard choice != savedDisplay, let memory else { return }
-        savedDisplay = choice
-        memory.save(choice)
-    }
-
-    /// The screen, with the heading smoothed for reading.
-    private func redraw(_ now: MonotonicNanoseconds) {
-        var shown = latest
-        if let attitude = latest.attitude {
-            let interval = lastDisplay == 0 ? 1 : Double(now &- lastDisplay) / 1e9
-            displayHeading.update(heading: attitude.magneticHeading, interval: min(interval, 1))
-            lastDisplay = now
-            if let smoothed = displayHeading.heading {
-                shown.attitude?.magneticHeading = smoothed
-                shown.trueHeading = latest.declination.map { Angle.heading(smoothed + $0) }
-            }
-        }
-        // The flip gesture toggles the theme, whichever way it was set before.
-        if let motion = services.motion, motion.flips != seenFlips {
-            seenFlips = motion.flips
-            switch running.flipAction {
-            case .nightTheme: display.theme = display.theme.toggled
-            case .nextPage: display.page = display.page.next
-            case .markedDepartures: display.onlyMarkedDepartures.toggle()
-            case .none: break
-            }
-        }
-        rememberDisplayChoice()
-        display.draw(displayFeed.model(shown, latest: latest, position: lastPosition?.fix, time: utcNow(), page: display.page,
-                                              onlyMarkedDepartures: display.onlyMarkedDepartures), now: now)
     }
 
     /// "Take me back": along the recording in progress, else the newest stored track, to its start.
