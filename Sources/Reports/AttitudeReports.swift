@@ -38,6 +38,14 @@ public struct AttitudeReport: Sendable {
     public var calibration: CalibrationStatus?
     public var lock: BearingLockFigures?
     public var level: Bool?
+    /// A guided calibration's progress, 0...1 (nil when none runs).
+    public var calibrationProgress: Double?
+    /// The compass calibrates by a slow full circle (a boat's swing), not by figure-8s; how far
+    /// a guided swing has come, degrees.
+    public var calibratesBySwing = false
+    public var swingTurned: Double?
+    /// Roll and pitch from the level's own zero (degrees), as the level page shows them.
+    public var levelAngles: (roll: Double, pitch: Double)?
 
     public init(device: String, time: Double) {
         (self.device, self.time) = (device, time)

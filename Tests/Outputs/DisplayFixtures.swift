@@ -11,7 +11,7 @@ enum DisplayFixtures {
         var model = DisplayModel()
         model.title = "sim"
         model.clock = "15:00"
-        var state = NavigationState()
+        var state = DisplayModel.Reading()
         state.attitude = TiltCompensatedHeading(roll: 2.5, pitch: -1.2, magneticHeading: 40.6)
         state.declination = 3.4
         state.trueHeading = 44.0

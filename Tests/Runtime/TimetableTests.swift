@@ -193,12 +193,19 @@ import Testing
         #expect(writeFileAtomically(preferences.marksPath, Array("*night*,late boat,2\n".utf8)))
         var services = OutputServices()
         services.transit = TransitService(dataDirectory: data)
-        let feed = DisplayFeed(deviceName: "test", services: services, profile: { nil },
-                               health: { (0, LoopStatistics(), []) }, problems: { SensorProblemTexts() })
+        // The services' panel for the page, taken by the display as any report.
+        let panels = PagePanels(services: services)
         // Thursday 2026-07-23 20:00 in Zurich: Thursday's night boat (00:30 Friday), Friday's
         // 08:30, Friday's night boat; marked only: the night boats, Monday's the third.
         let thursday = CivilTime(year: 2026, month: 7, day: 23, hour: 18).unixSeconds
-        let all = feed.model(NavigationState(), latest: NavigationState(), time: thursday, page: .departures)
+        func model(onlyMarked: Bool) -> DisplayModel {
+            let feed = DisplayFeed(title: "test")
+            for panel in panels.reports(for: .departures, latest: NavigationState(), time: thursday, onlyMarkedDepartures: onlyMarked) {
+                feed.take(panel)
+            }
+            return feed.model()
+        }
+        let all = model(onlyMarked: false)
         let rows = try #require(all.departures?.rows)
         #expect(rows.map(\.clock) == ["00:30", "08:30", "00:30"] && rows.first?.mark == "late boat" && rows.first?.rating == 2, "\(rows.map(\.clock))")
         #expect(rows.first?.secondsToGo == 4.5 * 3600)
@@ -207,7 +214,7 @@ import Testing
         #expect(text.contains("late boat **") && text.contains("in 4 h 30 min"), "\(text)")
         let small = DisplayPage.departures.draw(all, columns: 21, rows: 7).text
         #expect(small.contains("00:30 Panta Rhei 4h30"), "\(small)")
-        let marked = feed.model(NavigationState(), latest: NavigationState(), time: thursday, page: .departures, onlyMarkedDepartures: true)
+        let marked = model(onlyMarked: true)
         #expect(marked.departures?.rows.count == 3 && marked.departures?.rows.allSatisfy { $0.mark == "late boat" } == true)
         #expect(DisplayPage.departures.draw(marked, columns: 60, rows: 14).text.contains("Only marked departures"))
         // Without a timetable the page says how to get one.

@@ -2,11 +2,12 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneReports
 
-/// Everything the display pages show, gathered by the runtime once per redraw. Plain values:
-/// a page is a pure function of this model and the screen size, so the terminal, the
-/// framebuffer, `lodestone screenshot` and the tests all draw the same thing.
+/// Everything the display pages show, gathered from the reports (`DisplayFeed`) once per
+/// redraw. Plain values: a page is a pure function of this model and the screen size, so the
+/// terminal, the framebuffer, `lodestone screenshot` and the tests all draw the same thing.
 public struct DisplayModel: Sendable {
-    public var state = NavigationState()
+    /// The instruments' readings, from the newest ATT, TPV, ENV and HEALTH.
+    public var state = Reading()
     /// The device's name for the header ("sim", a board file's name).
     public var title = "lodestone"
     /// The local time of day for the header, "14:32".
@@ -31,6 +32,31 @@ public struct DisplayModel: Sendable {
     public var alert: String?
 
     public init() {}
+
+    /// The track page's figures and the departures page's list come as the services' panel
+    /// reports.
+    public typealias TrackPanel = LodestoneReports.TrackPanel
+    public typealias DeparturesPanel = LodestoneReports.DeparturesPanel
+
+    /// What the instruments read: the heading (smoothed for reading), the fix the last TPV
+    /// carried, the barometric altitude and each sensor's health. Unknown is NaN or nil.
+    public struct Reading: Sendable {
+        public var attitude: TiltCompensatedHeading?
+        public var trueHeading: Double?
+        public var headingAccuracy = Double.nan
+        public var declination: Double?
+        public var magneticInterference = false
+        public var fix = GPSFix()
+        public var barometricAltitude = Double.nan
+        public var imuHealth = SensorHealth.absent
+        public var magnetometerHealth = SensorHealth.absent
+        public var barometerHealth = SensorHealth.absent
+        public var gpsHealth = SensorHealth.absent
+        /// GPS sentences refused as impossible, and why the last one was.
+        public var gpsRejected = 0
+        public var gpsRejectedReason: ImpossibleGPSField?
+        public init() {}
+    }
 
     public struct CompassPanel: Sendable {
         /// The calibration's status (uncalibrated, inProgress, good, poor) and a guided
@@ -91,51 +117,7 @@ public struct DisplayModel: Sendable {
         public init() {}
     }
 
-    public struct TrackPanel: Sendable {
-        /// "recording", "paused", "stopped".
-        public var state = "stopped"
-        public var autoPaused = false
-        public var name: String?
-        public var points = 0
-        public var distance = 0.0
-        public var elapsed = 0.0
-        public var movingTime = 0.0
-        public var averageSpeed = Double.nan
-        public var elevationGain = 0.0
-        public var elevationLoss = 0.0
-        /// The path (at most a few hundred points, thinned evenly), the position now, the
-        /// saved waypoints within reach, the elevation profile (m) and the kilometre splits (s).
-        public var path: [(latitude: Double, longitude: Double)] = []
-        public var here: (latitude: Double, longitude: Double)?
-        public var waypoints: [(name: String, latitude: Double, longitude: Double)] = []
-        public var profile: [Double] = []
-        public var splits: [Double] = []
-        /// Heading-up (the heading) or north-up (nil).
-        public var headingUp: Double?
-        public init() {}
-    }
 
-    public struct DeparturesPanel: Sendable {
-        public struct Row: Sendable {
-            /// "14:05" in the stop's zone, the route's short name, where it goes, seconds to go.
-            public var clock: String, route: String, headsign: String
-            public var secondsToGo: Double
-            /// The person's own mark on the trip or route ("Panta Rhei", 5).
-            public var mark: String?, rating: Int?
-            public init(clock: String, route: String, headsign: String, secondsToGo: Double, mark: String? = nil, rating: Int? = nil) {
-                (self.clock, self.route, self.headsign, self.secondsToGo, self.mark, self.rating) = (clock, route, headsign, secondsToGo, mark, rating)
-            }
-        }
-        /// The stop, and the way to it when it was chosen as the nearest.
-        public var stop: String
-        public var distance: Double?, bearing: Double?
-        public var rows: [Row] = []
-        /// Only the marked departures are shown (the flip gesture toggles it).
-        public var onlyMarked = false
-        /// How many departures the page shows.
-        public static let shown = 3
-        public init(stop: String) { self.stop = stop }
-    }
 
     public struct NavigationPanel: Sendable {
         public var waypoint: String

@@ -2,6 +2,7 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneHAL
 import LodestoneOutputs
+import LodestoneReports
 import LodestoneSettings
 import LodestoneStorage
 
@@ -13,25 +14,28 @@ final class DisplayDriver<Clock: MonotonicClock> {
     let display: DisplayTarget
     /// Where the display's choice is kept across restarts (with a data directory).
     let memory: DeviceMemoryFile?
-    /// Gathers what the pages show.
+    /// The display's adapter: it takes every report the outputs take (the fanout hands them
+    /// over), and the page's panels and the device's health before each redraw.
     let feed: DisplayFeed
+    /// The services' panels for the page on screen.
+    let panels: PagePanels
+    /// HEALTH as STATUS gives it (the loop supplies it once it exists).
+    var health: (() -> Report)?
     /// What the flip gesture does (SIGHUP may change it).
     var flipAction: Configuration.FlipAction
-    /// The display's heading, smoothed on the unit circle so 359° and 1° average to 0°, not 180°.
-    private var displayHeading = HeadingSmoother(timeConstant: 0.5)
-    private var lastDisplay: MonotonicNanoseconds = 0
     private var nextDisplay: MonotonicNanoseconds = 0
     /// The flips the display has acted on.
     private var seenFlips = 0
     /// The display's theme and units as last saved (a key, the button or a flip changes them).
     private var savedDisplay: DeviceMemoryFile.DisplayChoice?
 
-    init(context: OutputContext<Clock>, display: DisplayTarget, memory: DeviceMemoryFile?, feed: DisplayFeed,
+    init(context: OutputContext<Clock>, display: DisplayTarget, memory: DeviceMemoryFile?, title: String,
          flipAction: Configuration.FlipAction) {
         self.context = context
         self.display = display
         self.memory = memory
-        self.feed = feed
+        feed = DisplayFeed(title: title)
+        panels = PagePanels(services: context.services)
         self.flipAction = flipAction
         if memory != nil { savedDisplay = DeviceMemoryFile.DisplayChoice(theme: display.theme, units: display.units) }
     }
@@ -80,18 +84,8 @@ final class DisplayDriver<Clock: MonotonicClock> {
         memory.save(choice)
     }
 
-    /// The screen, with the heading smoothed for reading.
+    /// The screen, from the reports the display has taken and the page's panels.
     private func redraw(_ now: MonotonicNanoseconds) {
-        var shown = latest
-        if let attitude = latest.attitude {
-            let interval = lastDisplay == 0 ? 1 : Double(now &- lastDisplay) / 1e9
-            displayHeading.update(heading: attitude.magneticHeading, interval: min(interval, 1))
-            lastDisplay = now
-            if let smoothed = displayHeading.heading {
-                shown.attitude?.magneticHeading = smoothed
-                shown.trueHeading = latest.declination.map { Angle.heading(smoothed + $0) }
-            }
-        }
         // The flip gesture toggles the theme, whichever way it was set before.
         if let motion = services.motion, motion.flips != seenFlips {
             seenFlips = motion.flips
@@ -103,7 +97,10 @@ final class DisplayDriver<Clock: MonotonicClock> {
             }
         }
         rememberDisplayChoice()
-        display.draw(feed.model(shown, latest: latest, position: context.fanout.lastPosition?.fix, time: utcNow(), page: display.page,
-                                              onlyMarkedDepartures: display.onlyMarkedDepartures), now: now)
+        for panel in panels.reports(for: display.page, latest: latest, time: utcNow(), onlyMarkedDepartures: display.onlyMarkedDepartures) {
+            feed.take(panel)
+        }
+        if let health { feed.take(health()) }
+        display.draw(feed.model(), now: now)
     }
 }

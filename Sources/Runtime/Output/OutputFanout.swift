@@ -2,7 +2,7 @@ import LodestoneOutputs
 import LodestoneReports
 
 /// The one seam every report passes on its way out: the socket's gpsd JSON, NMEA 0183 (to its
-/// listeners and to the socket's NMEA watchers), Signal K and MQTT each take the same `Report`
+/// listeners and to the socket's NMEA watchers), Signal K, MQTT and the display each take the same `Report`
 /// and nothing else. A report whose time would not move forward for its kind and device is
 /// dropped here, once for all of them.
 final class OutputFanout {
@@ -13,6 +13,8 @@ final class OutputFanout {
     var signalK: SignalKOutput?
     /// The MQTT output, when configured.
     var mqtt: MQTTFeed?
+    /// The display, when there is one.
+    var display: DisplayFeed?
     private var forwardTimes = ForwardTimes()
     /// The newest TPV: what the display shows of the position.
     private(set) var lastPosition: PositionReport?
@@ -38,6 +40,7 @@ final class OutputFanout {
         server?.broadcast(report)
         if let signalK { signalK.publish(report, now: utc()) }
         mqtt?.take(report)
+        display?.take(report)
     }
 
     /// A sentence as the GPS sent it: to the socket's NMEA watchers, and to the NMEA listeners

@@ -69,11 +69,8 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
         self.context = context
         intake = SampleIntake(context: context)
         ticks = ServiceTicks(context: context, adaptive: adaptive, memory: memory)
-        let clients = { server?.clientCount ?? 0 }
-        let feed = DisplayFeed(deviceName: deviceName, services: services, profile: { adaptive?.profile },
-                               health: { (clients(), scheduler.loopStatistics.read(), OutputLoop.lines(of: scheduler, budgets: budgets)) },
-                               problems: { SensorProblemLog.texts(outputs.problems) })
-        displayDriver = DisplayDriver(context: context, display: display, memory: memory, feed: feed, flipAction: Configuration().flipAction)
+        displayDriver = DisplayDriver(context: context, display: display, memory: memory, title: deviceName,
+                                      flipAction: Configuration().flipAction)
         buttons = ButtonActions(context: context, ticks: ticks, displayDriver: displayDriver)
         self.scheduler = scheduler
         self.budgets = budgets
@@ -89,6 +86,8 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
         } catch {
             Log.error("the output task table is not valid: \(error.description)")
         }
+        if display.isActive { context.fanout.display = displayDriver.feed }
+        displayDriver.health = { [unowned self] in SocketRequests.health(self) }
         server?.requests = SocketRequests.table(for: self)
         server?.clientGone = { [unowned self] number in SocketRequests.clientGone(number, loop: self) }
     }

@@ -21,6 +21,7 @@ final class ServiceTicks<Clock: MonotonicClock> {
     private var lastAttitude: (sample: MonotonicNanoseconds, time: Double) = (0, -.infinity)
     private var cardinalClicker = CardinalClicker()
     private var positionSaved = -Double.infinity
+    private var wasNavigating = false
 
     init(context: OutputContext<Clock>, adaptive: AdaptiveService<Clock>?, memory: DeviceMemoryFile?) {
         self.context = context
@@ -68,8 +69,14 @@ final class ServiceTicks<Clock: MonotonicClock> {
             controls.signal(.cardinal, at: now)
         }
         guard latest.imu != nil else { return }
-        send(.attitude(AttitudeReport(state: latest, device: context.imuDevice, time: time, calibration: services.compass?.status,
-                                      lock: lockFigures(), level: services.motion?.level.isLevel)))
+        var report = AttitudeReport(state: latest, device: context.imuDevice, time: time, calibration: services.compass?.status,
+                                    lock: lockFigures(), level: services.motion?.level.isLevel)
+        if let compass = services.compass {
+            report.calibrationProgress = compass.status == .inProgress ? compass.progress : nil
+            (report.calibratesBySwing, report.swingTurned) = (compass.calibratesBySwing, compass.swingTurned)
+        }
+        if let level = services.motion?.level { report.levelAngles = (level.roll, level.pitch) }
+        send(.attitude(report))
     }
 
     /// The bearing lock as ATT carries it, while one is set.
@@ -89,7 +96,13 @@ final class ServiceTicks<Clock: MonotonicClock> {
                 if let event = services.tracks?.add(predicted, state: latest, now: now, time: time) { send(event) }
             }
         }
-        if let waypoints = services.waypoints, waypoints.isNavigating {
+        guard let waypoints = services.waypoints else { return }
+        if !waypoints.isNavigating {
+            // Once when the way ends (arrived, or stopped by a client): the outputs learn it.
+            if wasNavigating { send(waypoints.report(message: "navigation stopped")) }
+            wasNavigating = false
+        } else {
+            wasNavigating = true
             waypoints.update(latest, time: time)
             send(waypoints.report(message: nil))
             for event in waypoints.takeEvents() {

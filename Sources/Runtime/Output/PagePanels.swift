@@ -1,0 +1,100 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneOutputs
+import LodestoneReports
+import LodestoneServices
+import LodestoneStorage
+
+/// The services' answers to the display's page: the figures they work out only when asked
+/// (the sky, the chart, a track's statistics and plot, the departures, the pressure history)
+/// and the header's clock and alert line, as panel reports for the display to take.
+final class PagePanels {
+    let services: OutputServices
+    private var trackFigures: (name: String, points: Int, statistics: TrackStatistics)?
+
+    init(services: OutputServices) { self.services = services }
+
+    private var waypoints: WaypointService? { services.waypoints }
+    private var chronicle: Chronicle? { services.chronicle }
+    private var sky: SkyService? { services.sky }
+    private var tracks: TrackService? { services.tracks }
+
+    /// The panels `page` shows, and the header's, for the state `latest` at `time`.
+    func reports(for page: DisplayPage, latest: NavigationState, time: Double, onlyMarkedDepartures: Bool) -> [PanelReport] {
+        var panels: [PanelReport] = [.clock(sky.map { String($0.zone.iso8601(time).dropFirst(11).prefix(5)) }),
+                                     .alert(chronicle?.alerts.displayLine(time: time))]
+        if page == .barometer, let history = chronicle?.history.histories["seaLevelPressure"] {
+            panels.append(.pressureGraphs(History.Range.allCases.map { range in (range.rawValue, history.summary(range, now: time).points.map(\.mean)) }))
+        }
+        // The sky's figures are the costliest: only for the page that shows them.
+        if page == .sky, let panel = sky?.panel(latest, time: time) { panels.append(.sky(panel)) }
+        if page == .chart, let place = sky?.observer(latest) {
+            let satellite = services.satellites.flatMap { s in s.position(place: place, time: time).map { (s.name, $0.altitude, $0.azimuth, $0.sunlit) } }
+            panels.append(.chart(SkyChart.at(time, latitude: place.latitude, longitude: place.longitude, satellite: satellite)))
+        }
+        if let tracks { panels.append(.track(trackPanel(tracks, plot: page == .track))) }
+        if page == .departures, let transit = services.transit {
+            panels.append(.departures(departuresPanel(transit, latest: latest, time: time, onlyMarked: onlyMarkedDepartures)))
+        }
+        return panels
+    }
+
+    /// The recording's figures; the statistics are recomputed only when points were added.
+    private func trackPanel(_ tracks: TrackService, plot: Bool) -> DisplayModel.TrackPanel {
+        var panel = DisplayModel.TrackPanel()
+        panel.state = tracks.state.rawValue
+        panel.autoPaused = tracks.autoPaused
+        guard let recording = tracks.recording else { return panel }
+        if trackFigures?.points != recording.points.count || trackFigures?.name != recording.name {
+            trackFigures = (recording.name, recording.points.count, TrackStatistics.of(recording.points))
+        }
+        guard let statistics = trackFigures?.statistics else { return panel }
+        panel.name = recording.name
+        panel.points = statistics.points
+        panel.distance = statistics.distance
+        panel.elapsed = statistics.totalTime
+        panel.movingTime = statistics.movingTime
+        panel.averageSpeed = statistics.averageMovingSpeed
+        panel.elevationGain = statistics.elevationGain
+        panel.elevationLoss = statistics.elevationLoss
+        guard plot else { return panel }
+        panel.profile = statistics.profile.map(\.altitude)
+        panel.splits = statistics.splits
+        let points = recording.points
+        let step = max(1, points.count / Self.plottedPoints)
+        panel.path = stride(from: 0, to: points.count, by: step).map { (points[$0].latitude, points[$0].longitude) }
+        if let last = points.last { panel.path.append((last.latitude, last.longitude)) }
+        if let waypoints { panel.waypoints = nearbyWaypoints(waypoints, around: panel.path) }
+        return panel
+    }
+
+    /// The next departures from the favourite stop, else the nearest; with only the marked ones,
+    /// the next marked among the coming fifty.
+    private func departuresPanel(_ transit: TransitService, latest: NavigationState, time: Double, onlyMarked: Bool) -> DisplayModel.DeparturesPanel? {
+        guard let chosen = transit.stop(named: nil, state: latest) else { return nil }
+        let stop = transit.timetable.stops[chosen.index]
+        let zone = (try? TimeZoneRules(stop.timeZone)) ?? .utc
+        var panel = DisplayModel.DeparturesPanel(stop: stop.name)
+        (panel.distance, panel.bearing, panel.onlyMarked) = (chosen.distance, chosen.bearing, onlyMarked)
+        let marks = transit.marks(now: time)
+        let list = transit.timetable.departures(from: chosen.index, after: time, count: onlyMarked ? 50 : DisplayModel.DeparturesPanel.shown)
+        for departure in list {
+            let mark = TransitPreferences.mark(for: departure, in: marks)
+            if onlyMarked && mark == nil { continue }
+            panel.rows.append(.init(clock: String(zone.iso8601(departure.time).dropFirst(11).prefix(5)), route: departure.route,
+                                    headsign: departure.headsign, secondsToGo: departure.time - time, mark: mark?.label, rating: mark?.rating))
+            if panel.rows.count == DisplayModel.DeparturesPanel.shown { break }
+        }
+        return panel
+    }
+
+    /// Enough points to draw the path's shape on any panel, few enough to draw it each second.
+    static let plottedPoints = 400
+
+    /// The saved waypoints within 2 km of the path (the ones a person on it may head for).
+    private func nearbyWaypoints(_ service: WaypointService, around path: [(latitude: Double, longitude: Double)]) -> [(name: String, latitude: Double, longitude: Double)] {
+        guard let last = path.last else { return [] }
+        let near = Navigation.sorted(service.store.load(), latitude: last.latitude, longitude: last.longitude).filter { $0.distance < 2_000 }
+        return near.prefix(5).map { ($0.waypoint.name, $0.waypoint.latitude, $0.waypoint.longitude) }
+    }
+}
