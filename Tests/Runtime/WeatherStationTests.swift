@@ -167,4 +167,48 @@ import Testing
         #expect(parts.allSatisfy { $0["health"]?.stringValue == "ok" })
         #expect((devices?["devices"]?.arrayValue?.count ?? 99) <= 4, "\(String(describing: devices))")
     }
+
+    /// The boat's cups and vane turn with the hull: they measure the wind over the moving deck.
+    /// Under way the device's true wind (the triangle with the heading, speed and course) is
+    /// the world's wind over the water, and the apparent wind is not.
+    @Test func underWayTheTrueWindIsTheWorldsWind() throws {
+        let end = EndToEndTests()
+        let data = "/tmp/lodestone-deck-\(getpid())", socket = data + ".sock", board = data + ".json"
+        defer { removeTree(data); unlink(board) }
+        let text = try readTextFile("boards/sim.json").replacing(#""channel": 0 }"#, with: #""channel": 0, "aboard": true }"#)
+        try #require(text.contains("aboard") && writeFileAtomically(board, Array(text.utf8)))
+        let child = try end.spawn(["run", "--board", board, "--scenario", "boat", "--speed", "20", "--duration", "120",
+                                   "--socket", socket, "--display", "none", "--data-dir", data])
+        let client = try #require(end.connect(socket))
+        client.send(#"?WATCH={"enable":true,"json":true};"#)
+        let judge = TripJudge(trip: try #require(RefereeTrip.named("boat")), reports: [], speed: 20)
+        var speedErrors: [Double] = [], directionErrors: [Double] = [], apparentGaps: [Double] = []
+        var boatSpeed = 0.0
+        reading: while let line = client.readLine(timeoutMilliseconds: 8000) {
+            guard let report = try? JSONValue.parse(line), let time = report["time"]?.stringValue.flatMap(CivilTime.parseISO8601) else { continue }
+            let t = time - judge.scenario.startUTC
+            if report["class"]?.stringValue == "TPV" { boatSpeed = report["speed"]?.numberValue ?? 0 }
+            // After the swing that calibrates the compass, while the boat sails.
+            guard report["class"]?.stringValue == "ENV", t > 180, boatSpeed > 1,
+                  let speed = report["windSpeedTrue"]?.numberValue, let direction = report["windDirectionTrue"]?.numberValue,
+                  let apparent = report["windSpeedApparent"]?.numberValue else { continue }
+            let truth = judge.windTruth(from: t - 3, to: t)
+            speedErrors.append(abs(speed - truth.mean))
+            directionErrors.append(abs(Angle.signed(direction - (truth.direction ?? .nan))))
+            apparentGaps.append(abs(apparent - truth.mean))
+            if t > 540 {
+                kill(child.pid, SIGTERM)
+                break reading
+            }
+        }
+        _ = end.finish(child)
+        func median(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.sorted()[values.count / 2] }
+        print("wind under way, \(speedErrors.count) ENVs: true speed off by \(fixed(median(speedErrors), 2)) m/s, direction by "
+              + "\(fixed(median(directionErrors), 1))° (medians); apparent speed \(fixed(median(apparentGaps), 2)) m/s from the world's")
+        #expect(speedErrors.count >= 20, "\(speedErrors.count) ENVs with the true wind under way")
+        #expect(median(speedErrors) < 1.0, "true wind speed off the world's by \(median(speedErrors)) m/s (median)")
+        #expect(median(directionErrors) < 12, "true wind direction off the world's by \(median(directionErrors))° (median)")
+        // The deck's own motion is in what the cups measure: the apparent wind is another.
+        #expect(median(apparentGaps) > 0.5, "apparent wind as the world's: \(median(apparentGaps)) m/s")
+    }
 }

@@ -37,14 +37,20 @@ extension WeatherStation {
         let wiring = board.station
         guard !wiring.isEmpty else { return nil }
         let line = wiring.anemometer.map {
-            SimulatedAnemometer(world: world, clock: clock, metresPerSecondPerHertz: $0.kmhPerHz / 3.6) as any DigitalInput
+            SimulatedAnemometer(world: world, clock: clock, metresPerSecondPerHertz: $0.kmhPerHz / 3.6,
+                                aboard: wiring.vane?.aboard ?? false) as any DigitalInput
         }
         var bus: SimulatedI2CBus?
         if let vane = wiring.vane {
             let table = WindReader<SimulatedI2CBus>.vane(vane)
-            // The vane points into the world's wind; its divider gives that step's voltage.
+            // The vane points into the world's wind (aboard: the wind over the deck, from the
+            // bow); its divider gives that step's voltage.
             let converter = ADS1115Emulator(seed: seed) { channel in
-                channel == vane.channel ? table.volts(forDegrees: world.scenario.windDirection(at: world.elapsed)) : 0
+                guard channel == vane.channel else { return 0 }
+                let t = world.elapsed
+                guard vane.aboard else { return table.volts(forDegrees: world.scenario.windDirection(at: t)) }
+                let deck = world.state(at: t)
+                return table.volts(forDegrees: world.scenario.apparentWind(at: t, speed: deck.speed, course: deck.course, heading: deck.yaw).fromBow)
             }
             bus = SimulatedI2CBus()
             bus?.attach(converter, at: vane.address)

@@ -35,6 +35,21 @@ extension Scenario {
         return (d.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
     }
 
+    /// The wind over a deck moving at `speed` (m/s) on `course` over the ground, heading
+    /// `heading` (degrees true): what cups and a vane turning with the hull measure, the speed
+    /// (m/s) and the angle it blows from, degrees from the bow (0..<360, clockwise). At rest it
+    /// is the true wind, turned by the heading.
+    public func apparentWind(at t: Double, speed: Double, course: Double, heading: Double) -> (speed: Double, fromBow: Double) {
+        let wind = windSpeed(at: t), from = windDirection(at: t) * Double.pi / 180
+        // The air's motion over the ground (towards where the wind goes), less the deck's.
+        let north = -wind * cos(from) - speed * cos(course * Double.pi / 180)
+        let east = -wind * sin(from) - speed * sin(course * Double.pi / 180)
+        let apparent = (north * north + east * east).squareRoot()
+        let apparentFrom = apparent > 1e-9 ? atan2(-east, -north) * 180 / Double.pi : windDirection(at: t)
+        let bow = (apparentFrom - heading).truncatingRemainder(dividingBy: 360)
+        return (apparent, bow < 0 ? bow + 360 : bow)
+    }
+
     /// The water's temperature at the probe, °C.
     public func waterTemperature(at t: Double) -> Double {
         let base: Double = name == .boat ? 19.5 : (name == .still ? 15.0 : 18.0)
