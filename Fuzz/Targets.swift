@@ -1,5 +1,5 @@
 // Coverage-guided fuzz targets (libFuzzer). One binary holds them all; FUZZ_TARGET picks the
-// one to run (scripts/fuzz builds and runs them). Each feeds the bytes to a reader of outside
+package // one to run (scripts/fuzz builds and runs them). Each feeds the bytes to a reader of outside
 // input exactly as the program does; any trap, overflow or sanitizer report is a crash.
 import Glibc
 import LodestoneCore

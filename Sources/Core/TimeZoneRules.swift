@@ -101,7 +101,7 @@ public struct TimeZoneRules: Sendable {
     }
 
     /// TZif v1 to v4: the 64-bit block when there is one, and the footer rule.
-    static func parse(_ bytes: [UInt8]) -> (transitions: [Int64], offsets: [Int32], initial: Int32, rule: PosixRule?)? {
+    package static func parse(_ bytes: [UInt8]) -> (transitions: [Int64], offsets: [Int32], initial: Int32, rule: PosixRule?)? {
         func be(_ at: Int, _ size: Int) -> Int64? {
             guard at >= 0, at <= bytes.count - size else { return nil }
             var v: Int64 = 0
@@ -156,7 +156,7 @@ public struct TimeZoneRules: Sendable {
 
 /// A POSIX TZ rule such as "CET-1CEST,M3.5.0,M10.5.0/3" (only the M month.week.day form, which
 /// every current zone uses).
-struct PosixRule: Sendable {
+package struct PosixRule: Sendable {
     let standard: Int, daylight: Int?
     let start: (month: Int, week: Int, weekday: Int, time: Int)?
     let end: (month: Int, week: Int, weekday: Int, time: Int)?

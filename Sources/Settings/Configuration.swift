@@ -146,7 +146,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// Reads a configuration file's `text` over these settings; `path` names it in errors.
-    mutating func load(text: String, file path: String) throws(ConfigurationError) {
+    package mutating func load(text: String, file path: String) throws(ConfigurationError) {
         let root: JSONValue
         do { root = try JSONValue.parse(text) } catch {
             throw ConfigurationError(file: path, key: nil, problem: "not valid JSON: \(error.description)")

@@ -18,7 +18,7 @@ package enum TrackFile {
     static let magic = "# lodestone track 1"
     static let recordMagic = "# lodestone track 2"
 
-    typealias Parsed = (name: String, started: Double, tags: [String], points: [TrackPoint], skipped: Int, validBytes: Int, headerDamaged: Bool)
+    package typealias Parsed = (name: String, started: Double, tags: [String], points: [TrackPoint], skipped: Int, validBytes: Int, headerDamaged: Bool)
 
     static func header(name: String, started: Double, tags: [String]) -> String {
         let clean = String(name.unicodeScalars.filter { $0 != "\n" && $0 != "\r" })
@@ -78,7 +78,7 @@ package enum TrackFile {
     /// A track file's contents, in either version: torn or corrupt points are skipped and
     /// counted; a damaged header loses the name, start and tags, never the points after it.
     /// `validBytes` is the length up to the end of the last intact point.
-    static func parse(_ bytes: [UInt8]) -> Parsed? {
+    package static func parse(_ bytes: [UInt8]) -> Parsed? {
         guard bytes.count >= 2, bytes[0] == RecordLog.sync[0], bytes[1] == RecordLog.sync[1] else {
             return parse(String(decoding: bytes, as: UTF8.self))
         }
@@ -110,7 +110,7 @@ package enum TrackFile {
     }
 
     /// A track of version 1 (text lines); torn or corrupt lines are skipped and counted.
-    static func parse(_ text: String) -> Parsed? {
+    package static func parse(_ text: String) -> Parsed? {
         guard !text.isEmpty else { return nil }
         var header = (name: "", started: 0.0, tags: [String]())
         var points: [TrackPoint] = []

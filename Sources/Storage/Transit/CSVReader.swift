@@ -8,14 +8,14 @@ import LodestoneCore
 /// specification is: a header naming a column twice, a quote inside an unquoted field (`ab"c`),
 /// text after a closing quote (`"ab"c`) and a row with another number of fields than the
 /// header are refused with the file's name and the line's number, never read as a guess.
-struct CSVReader {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+package struct CSVReader {
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// The header's names, each with its column.
-    struct Columns {
-        var index: [String: Int] = [:]
+    package struct Columns {
+        package var index: [String: Int] = [:]
 
         /// A row's value in the named column ("" when the file has no such column).
         func value(_ fields: [String], _ name: String) -> String {
@@ -25,10 +25,10 @@ struct CSVReader {
     }
 
     /// One record, with the line it starts on and the header's names.
-    struct Row {
-        var line: Int
-        var fields: [String]
-        var columns: Columns
+    package struct Row {
+        package var line: Int
+        package var fields: [String]
+        package var columns: Columns
 
         /// The value in the named column ("" when the file has no such column).
         subscript(_ name: String) -> String { columns.value(fields, name) }
@@ -42,7 +42,7 @@ struct CSVReader {
     /// Columns the specification requires: a header without one of them is refused.
     let required: [String]
     /// The header's names, once it has been read.
-    private(set) var columns = Columns()
+    package private(set) var columns = Columns()
     private(set) var headerRead = false
 
     private enum Place { case fieldStart, unquoted, quoted, quoteInQuoted, afterQuote }
@@ -55,11 +55,11 @@ struct CSVReader {
     private var opening: [UInt8]? = []
     private var headerCount = 0
 
-    init(file: String, required: [String] = []) { (self.file, self.required) = (file, required) }
+    package init(file: String, required: [String] = []) { (self.file, self.required) = (file, required) }
 
     /// Reads the next piece of the file; `each` gets every record it completes (the header's
     /// excepted) and may throw to stop the reading.
-    mutating func feed(_ bytes: ArraySlice<UInt8>, each: (Row) throws(Failure) -> Void) throws(Failure) {
+    package mutating func feed(_ bytes: ArraySlice<UInt8>, each: (Row) throws(Failure) -> Void) throws(Failure) {
         var start = bytes.startIndex
         if var held = opening {
             while held.count < 3 && start < bytes.endIndex {
@@ -75,7 +75,7 @@ struct CSVReader {
 
     /// The end of the file: the last record (when it has no line break after it) is handed
     /// on, and a file without a header or with a quote left open is refused.
-    mutating func finish(each: (Row) throws(Failure) -> Void) throws(Failure) {
+    package mutating func finish(each: (Row) throws(Failure) -> Void) throws(Failure) {
         if let held = opening {
             opening = nil
             if held != [0xEF, 0xBB, 0xBF] { try take(held[...], each: each) }

@@ -166,7 +166,7 @@ public enum GTFSImport {
 
     /// "H:MM:SS" (hours may pass 24, up to 72) as seconds: digits only, the minutes and
     /// seconds two each and 0-59, so `+8:00:00`, `8:-0:00` and `9h10` are refused.
-    static func seconds(_ text: String) -> Int? {
+    package static func seconds(_ text: String) -> Int? {
         let parts = Substring(text).trimmingSpaces().split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3, (1...2).contains(parts[0].utf8.count), parts[1].utf8.count == 2, parts[2].utf8.count == 2,
               parts.allSatisfy({ $0.utf8.allSatisfy { (48...57).contains($0) } }),
@@ -176,7 +176,7 @@ public enum GTFSImport {
 
     /// "YYYYMMDD" as a number, when it is a date of the calendar (no 31 April, no 29 February
     /// outside a leap year), between 1900 and 2999.
-    static func date(_ text: String) -> Int? {
+    package static func date(_ text: String) -> Int? {
         guard text.utf8.count == 8, text.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(text) else { return nil }
         let year = number / 10_000, month = number / 100 % 100, day = number % 100
         guard (1900...2999).contains(year), (1...12).contains(month), day >= 1, day <= CivilTime.daysIn(month: month, year: year) else { return nil }
@@ -185,7 +185,7 @@ public enum GTFSImport {
 
     /// The time zones a feed names, each checked once: a name of the system's time-zone
     /// database, held to what such a name looks like before it is used as a path.
-    struct ZoneCheck {
+    package struct ZoneCheck {
         var zoneDirectory = "/usr/share/zoneinfo"
         private var known = Set<String>()
 
@@ -204,7 +204,7 @@ public enum GTFSImport {
 
         /// Letters, digits, `_`, `+` and `-` in parts that start with a letter, joined by `/`:
         /// never `..`, a leading `/` or anything else a path could be turned with.
-        static func isZoneName(_ name: String) -> Bool {
+        package static func isZoneName(_ name: String) -> Bool {
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
             guard (1...64).contains(name.utf8.count), (1...3).contains(parts.count) else { return false }
             return parts.allSatisfy { part in

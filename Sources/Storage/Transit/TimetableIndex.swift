@@ -163,7 +163,7 @@ public enum TimetableIndex {
         var count: Int
     }
 
-    static func decode(_ content: [UInt8]) throws(Failure) -> Timetable {
+    package static func decode(_ content: [UInt8]) throws(Failure) -> Timetable {
         var r = ByteReader(content, at: 0)
         // The smallest record of each table bounds its count by the bytes left, so a count
         // claiming billions is refused before anything is reserved for it.
