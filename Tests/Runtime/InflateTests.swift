@@ -1,3 +1,4 @@
+import Glibc
 import LodestoneCore
 @testable import LodestoneOutputs
 @testable import LodestoneRuntime
@@ -41,6 +42,18 @@ import Testing
             let packed = Deflate.zlib(data)
             #expect(try Inflate.zlib(packed, limit: 1 << 20) == data, "\(size) bytes")
         }
+    }
+
+    /// A gzip member (what HTTP's `Content-Encoding: gzip` carries) that the system's own gzip
+    /// reads back, byte for byte.
+    @Test func gzipReadsBackWithTheSystemsGzip() throws {
+        let path = "/tmp/lodestone-gzip-\(getpid())"
+        defer { unlink(path); unlink(path + ".gz") }
+        let text = Array((0..<400).map { "line \($0 % 37): the quick brown fox\n" }.joined().utf8)
+        #expect(writeFileAtomically(path, text) && writeFileAtomically(path + ".gz", Deflate.gzip(text)))
+        #expect(Deflate.gzip(text).count < text.count / 3)
+        let verdict = TerminalDisplayTests.output("gzip -t \(path).gz && gzip -dc \(path).gz | cmp - \(path) && echo same")
+        #expect(verdict.hasSuffix("same\n"), "\(verdict)")
     }
 
     /// Damage and bombs are refused with a reason: a cut stream, a flipped byte, a reserved
