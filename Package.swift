@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "LodestoneReports", dependencies: ["LodestoneCore", "LodestoneDomain"], path: "Sources/Reports"),
         // The adapters: reports in, gpsd JSON, NMEA 0183, Signal K, MQTT and the display out.
         .target(name: "LodestoneOutputs", dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneReports", "LodestoneHAL", "CLinux"],
-                path: "Sources/Outputs"),
+                path: "Sources/Outputs", plugins: ["WebAssets"]),
         // What the owner chose: the configuration, the board description, the settings table.
         .target(name: "LodestoneSettings",
                 dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneOutputs"],
@@ -73,6 +73,10 @@ let package = Package(
                                          "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling",
                                          "LodestoneServices", "LodestoneRuntime", "LodestoneVerify", "LodestoneBench"],
                           path: "Sources/lodestone"),
+
+        // The web app's files (web/) compiled into the Outputs module at build time.
+        .executableTarget(name: "web-assets", path: "Plugins/WebAssetsTool"),
+        .plugin(name: "WebAssets", capability: .buildTool(), dependencies: ["web-assets"], path: "Plugins/WebAssets"),
 
         .testTarget(name: "CoreTests", dependencies: ["LodestoneCore", "LodestoneEncoding"], path: "Tests/Core"),
         .testTarget(name: "HALTests", dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneSim", "LodestoneDevices", "CLinux"], path: "Tests/HAL"),

@@ -13,7 +13,7 @@ import LodestoneSettings
 import LodestoneStorage
 
 enum FuzzTarget: String, CaseIterable {
-    case nmea, json, tle, timezone, recordlog, gpx, track, timetable, zip, w1, csv, backup, board, config
+    case nmea, json, tle, timezone, recordlog, gpx, track, timetable, zip, w1, csv, backup, board, config, http
 }
 
 /// A bus that is never used: it only names the drivers' generic parameter, to read their chip
@@ -49,6 +49,26 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
                 received += 100_000_000
                 if let fix = parser.parse(sentence, received: received) { _ = fix.utc.map { CivilTime(unixSeconds: $0).iso8601 } }
             }
+        }
+    case .http:
+        // The web server's request parser over what a connection received, request by request,
+        // and each answer's bytes as the server would write them.
+        var rest = bytes[...]
+        while true {
+            switch HTTPRequestParser.parse(rest) {
+            case .request(let request, let consumed):
+                if consumed <= 0 || consumed > rest.count { fatalError("the parser took \(consumed) of \(rest.count) bytes") }
+                _ = request.keepAlive
+                _ = request.cookie("lodestone")
+                _ = HTTPResponse.text(200, request.path).serialized(keepAlive: request.keepAlive)
+                rest = rest.dropFirst(consumed)
+                continue
+            case .refused(let status, let reason):
+                _ = HTTPResponse.text(status, reason).serialized(keepAlive: false)
+            case .incomplete:
+                break
+            }
+            break
         }
     case .json:
         // Configuration, board files and socket requests all go through this parser.

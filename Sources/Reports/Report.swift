@@ -24,6 +24,7 @@ public enum Report: Sendable {
     case devices(DevicesReport)
     case poll(PollReport)
     case settings(SettingsReport)
+    case pairing(PairingReport)
     /// A request that could not be done, and what to do instead.
     case error(String)
 
@@ -48,6 +49,7 @@ public enum Report: Sendable {
         case .devices: return .devices
         case .poll: return .poll
         case .settings: return .settings
+        case .pairing: return .pairing
         case .error: return .error
         }
     }
@@ -83,6 +85,6 @@ public enum ReportKind: String, Sendable, CaseIterable {
     case position = "TPV", satellites = "SKY", attitude = "ATT", inertial = "IMU", environment = "ENV"
     case barometer = "BARO", motion = "MOTION", event = "EVENT", sun = "SUN", track = "TRACK", waypoint = "WAYPOINT"
     case alertRules = "ALERT", log = "LOG", snapshot = "SNAPSHOT", health = "HEALTH", devices = "DEVICES", poll = "POLL"
-    case departures = "DEPARTURES", settings = "CONFIG"
+    case departures = "DEPARTURES", settings = "CONFIG", pairing = "PAIRING"
     case error = "ERROR"
 }

@@ -106,3 +106,9 @@ public struct SnapshotRequest: Sendable, Equatable {
     public var notes: String?
     public init(name: String?, notes: String?) { (self.name, self.notes) = (name, notes) }
 }
+
+/// `?WEBFORGET={"id":"3fa2c1"};`: revokes a browser paired with the web app.
+public struct WebForgetRequest: Sendable, Equatable {
+    public var id: String
+    public init(id: String) { self.id = id }
+}

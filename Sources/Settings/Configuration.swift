@@ -29,6 +29,9 @@ public struct Configuration: Sendable, Equatable {
     /// Signal K deltas: a TCP listener (newline-framed) and a UDP address (one per datagram),
     /// and sends per second by path over the defaults (0 leaves a path out).
     public var signalKListen: String?
+    /// The web app address (nil: off) and who may use it.
+    public var httpListen: String?
+    public var httpAccess = WebAccessMode.paired
     public var signalKUDP: String?
     public var signalKRates: [String: Double] = [:]
     /// The MQTT output (nil: off).

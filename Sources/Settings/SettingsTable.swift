@@ -100,6 +100,12 @@ extension Setting {
         text("signalKUDP", flag: "signalk-udp", type: .address, reload: .live, expected: "a UDP address with its port, \"192.168.1.20:8375\"",
              "send Signal K deltas as UDP datagrams, one each, for its \"Signal K over UDP\" connection, e.g. 192.168.1.20:8375",
              accepts: { NetworkAddress.destination($0, defaultPort: nil) != nil }, \.signalKUDP),
+        text("http.listen", flag: "http", type: .address, reload: .restart, expected: "an address to listen on, \"0.0.0.0:8080\" (a bare port means 127.0.0.1)",
+             "serve the web app to phones and tablets over HTTP, e.g. 0.0.0.0:8080 for the boat's network; null: off",
+             accepts: { NetworkAddress.parse($0) != nil }, \.httpListen),
+        choice("http.access", reload: .restart,
+               "who may use the web app: paired (every page needs a browser paired with 'lodestone web pair') or open-read (anyone on the network may look; actions need a pairing)",
+               \.httpAccess),
         Setting("signalKRates", type: .object, reload: .live,
                 help: "Signal K sends per second by path over the defaults, 0 to 50 (0 leaves the path out), e.g. {\"navigation.attitude\": 2}",
                 store: { c, v in

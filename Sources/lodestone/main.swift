@@ -38,6 +38,7 @@ let commands: [Command] = [
     Command(name: "declination", help: DeclinationCommand.help, main: DeclinationCommand.main),
     Command(name: "nmea", help: NMEACommand.help, main: NMEACommand.main),
     Command(name: "config", help: ConfigCommand.help, main: ConfigCommand.main),
+    Command(name: "web", help: WebCommand.help, main: WebCommand.main),
     Command(name: "completion", help: CompletionCommand.help, main: CompletionCommand.main),
     Command(name: "verify", help: VerifyCommand.help, main: VerifyCommand.main),
     Command(name: "bench", help: Help.bench, main: BenchCommand.main),

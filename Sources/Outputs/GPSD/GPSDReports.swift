@@ -40,6 +40,7 @@ public enum GPSDReports {
             json.key("settings")
             json.value(raw: "{" + r.settings.map { JSONObjectWriter.quoted($0.key) + ":" + $0.json }.joined(separator: ",") + "}")
             json.endObject()
+        case .pairing(let r): pairing(r, into: &json)
         case .error(let message):
             json.beginReport("ERROR")
             json.string("message", message)

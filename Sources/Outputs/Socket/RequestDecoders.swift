@@ -227,3 +227,12 @@ extension SnapshotRequest {
         return SnapshotRequest(name: try fields.text("name"), notes: try fields.text("notes"))
     }
 }
+
+extension WebForgetRequest {
+    public static func decode(_ json: JSONValue?) throws(RequestError) -> WebForgetRequest {
+        guard let id = json?["id"]?.stringValue, !id.isEmpty, id.utf8.count <= 16 else {
+            throw RequestError("?WEBFORGET needs the browser's id, as 'lodestone web devices' lists it")
+        }
+        return WebForgetRequest(id: id)
+    }
+}

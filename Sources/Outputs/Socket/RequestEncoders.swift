@@ -21,6 +21,7 @@ extension SocketRequest {
 /// The requests without an argument that the command line sends.
 public enum PlainRequest: String {
     case status = "STATUS", poll = "POLL", config = "CONFIG", devices = "DEVICES", unlock = "UNLOCK", version = "VERSION"
+    case webPair = "WEBPAIR", webBrowsers = "WEBBROWSERS"
     public var text: String { "?\(rawValue);" }
 }
 
@@ -150,4 +151,9 @@ extension SnapshotRequest: SocketRequest {
     public var argument: JSONValue? {
         name == nil && notes == nil ? nil : object([("name", string(name)), ("notes", string(notes))])
     }
+}
+
+extension WebForgetRequest: SocketRequest {
+    public static var requestName: String { "WEBFORGET" }
+    public var argument: JSONValue? { .object([("id", .string(id))]) }
 }

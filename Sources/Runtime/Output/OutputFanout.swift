@@ -15,6 +15,8 @@ final class OutputFanout {
     var mqtt: MQTTFeed?
     /// The display, when there is one.
     var display: DisplayFeed?
+    /// The web app, when served.
+    var web: WebOutput?
     private var forwardTimes = ForwardTimes()
     /// The newest TPV: what the display shows of the position.
     private(set) var lastPosition: PositionReport?
@@ -41,6 +43,7 @@ final class OutputFanout {
         if let signalK { signalK.publish(report, now: utc()) }
         mqtt?.take(report)
         display?.take(report)
+        web?.server.publish(report)
     }
 
     /// A sentence as the GPS sent it: to the socket's NMEA watchers, and to the NMEA listeners
@@ -57,12 +60,14 @@ final class OutputFanout {
     func appendPollDescriptors(to descriptors: inout [Int32]) {
         nmea?.appendPollDescriptors(to: &descriptors)
         signalK?.server.appendPollDescriptors(to: &descriptors)
+        web?.server.appendPollDescriptors(to: &descriptors)
     }
 
     /// Accepts the streams' new clients and writes what waits for them.
     func flushStreams() {
         nmea?.service()
         signalK?.server.service()
+        web?.server.service()
     }
 
     /// MQTT's session and its publication when due.
@@ -76,5 +81,8 @@ final class OutputFanout {
                           dropped: outbox.dropped, delivered: outbox.delivered)
     }
 
-    func close() { mqtt?.close() }
+    func close() {
+        mqtt?.close()
+        web?.server.shutdown()
+    }
 }

@@ -67,6 +67,11 @@ enum SocketRequests {
             return [chronicle.takeSnapshot(request, state: loop.context.latest, accuracy: loop.context.positionAccuracy, time: loop.context.utcNow(),
                                                activity: services.activity)]
         }
+        // The web app's pairings (`lodestone web pair|devices|forget`); codes run on real time.
+        let webOff = Report.error("the web app is off: run with --http ADDR (or \"http\": {\"listen\": ...} in the configuration)")
+        table.route("WEBPAIR") { [unowned loop] in [loop.context.fanout.web?.pair(now: OutputClock.unixTime()) ?? webOff] }
+        table.route("WEBBROWSERS") { [unowned loop] in [loop.context.fanout.web?.browsers() ?? webOff] }
+        table.route("WEBFORGET", decode: WebForgetRequest.decode) { [unowned loop] request in [loop.context.fanout.web?.forget(request.id) ?? webOff] }
         return table
     }
 }

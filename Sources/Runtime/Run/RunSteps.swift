@@ -8,14 +8,15 @@ import LodestoneServices
 import LodestoneSettings
 import LodestoneStorage
 
-/// The outputs a run opens before it samples: the socket (with its TCP listener), NMEA 0183
-/// and Signal K. A failure to open one stops the start, said in the log.
+/// The outputs a run opens before it samples: the socket (with its TCP listener), NMEA 0183,
+/// Signal K and the web app. A failure to open one stops the start, said in the log.
 struct OpenedOutputs {
     let server: ReportServer
     let nmea: StreamServer?
     let signalK: SignalKOutput?
+    let web: WebOutput?
 
-    static func open(_ c: Configuration) -> OpenedOutputs? {
+    static func open(_ c: Configuration, dataDirectory: String) -> OpenedOutputs? {
         let socketPath = c.socket ?? Configuration.defaultSocketPath()
         // Only the default runtime directory is made; a --socket path's directory must exist
         // (a typo must not leave directories behind).
@@ -56,7 +57,19 @@ struct OpenedOutputs {
         }
         if let address = c.signalKListen { Log.info("serving Signal K deltas on TCP \(address)" + reach(address)) }
         if let address = c.signalKUDP { Log.info("sending Signal K deltas over UDP to \(address)") }
-        return OpenedOutputs(server: server, nmea: nmea, signalK: signalK)
+        var web: WebOutput?
+        if let address = c.httpListen {
+            do { web = try WebOutput(listen: address, access: c.httpAccess, dataDirectory: dataDirectory) } catch {
+                Log.error(error.description)
+                server.shutdown()
+                nmea?.shutdown()
+                signalK?.server.shutdown()
+                return nil
+            }
+            Log.info("serving the web app on http://\(web?.reachedAt ?? address)/ (access \(c.httpAccess.rawValue)"
+                     + (c.httpAccess == .paired ? ": pair a browser with 'lodestone web pair')" : "; actions need a pairing)"))
+        }
+        return OpenedOutputs(server: server, nmea: nmea, signalK: signalK, web: web)
     }
 
     /// What a listening address lets in, for the log.
@@ -69,6 +82,7 @@ struct OpenedOutputs {
         server.shutdown()
         nmea?.shutdown()
         signalK?.server.shutdown()
+        web?.server.shutdown()
     }
 }
 

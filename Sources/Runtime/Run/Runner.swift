@@ -173,7 +173,7 @@ public enum Runner {
             Log.error(error.description)
             return 1
         }
-        guard let outputs = OpenedOutputs.open(c) else { return 1 }
+        guard let outputs = OpenedOutputs.open(c, dataDirectory: dataDirectory) else { return 1 }
         guard let sampling = startSampling(scheduler, configuration: c, stop: stop) else {
             outputs.shutdown()
             return 1
@@ -211,6 +211,11 @@ public enum Runner {
         observer?.outputsStarted(stop: { stop.request() })
         loop.running = c
         loop.context.fanout.signalK = outputs.signalK
+        if let web = outputs.web {
+            // The web app's actions are the socket's requests, through the same table.
+            web.app.requests = SocketRequests.table(for: loop)
+            loop.context.fanout.web = web
+        }
         if let settings = c.mqtt {
             loop.context.fanout.mqtt = MQTTFeed(settings: settings, dataDirectory: dataDirectory, now: OutputClock.unixTime())
             Log.info("publishing to the MQTT broker at \(settings.broker) under \(settings.topicPrefix)/\(settings.deviceName)/")

@@ -1,0 +1,186 @@
+import LodestoneCore
+import LodestoneEncoding
+import LodestoneReports
+
+/// The web app's routes: the app's files, pairing, and the API (`/api/v1/...`) over the same
+/// request table and decoders as the socket. Every request is checked first: its `Host` must
+/// name this device (no DNS rebinding), a page or a read needs a paired browser unless access
+/// is `open-read`, and an action needs a paired browser, the device's own `Origin` and the
+/// session's token in `X-Lodestone-Token`.
+package final class WebApp {
+    package let mode: WebAccessMode
+    /// The host names and addresses this device answers to (without ports, in lower case).
+    package let hosts: Set<String>
+    package let pairings: any WebPairings
+    /// The socket's requests (the POST bodies are their request objects).
+    package var requests = RequestTable()
+    /// GET routes the wiring adds (stored tracks, waypoints, history...): path to answer.
+    package var reads: [String: (HTTPRequest) -> HTTPResponse] = [:]
+    /// The newest report of each kind (the server keeps them).
+    package var state: () -> String = { "{}" }
+    /// The device's time (UTC seconds), for pairing codes and the browsers' last visits.
+    package var now: () -> Double = { OutputClock.unixTime() }
+    private var compressed: [String: (gzip: [UInt8], etag: String)] = [:]
+
+    package init(mode: WebAccessMode, hosts: Set<String>, pairings: any WebPairings) {
+        (self.mode, self.hosts, self.pairings) = (mode, Set(hosts.map { $0.lowercased() }), pairings)
+    }
+
+    package func answer(_ request: HTTPRequest) -> WebAnswer {
+        guard let host = request.header("host").map(Self.hostName), hosts.contains(host) else {
+            return .response(.text(421, "this device does not answer to that name: open it by its own name or address"))
+        }
+        let browser = request.cookie(WebPairing.cookie).flatMap { pairings.browser(token: $0, now: now()) }
+        if request.path == "/pair" { return .response(pair(request)) }
+        switch request.method {
+        case "GET":
+            if request.path.hasPrefix("/api/") {
+                guard browser != nil || mode == .openRead || request.path == "/api/v1/session" else { return .response(Self.unpaired) }
+                return read(request, browser: browser)
+            }
+            guard browser != nil || mode == .openRead || Self.openFiles.contains(request.path) else {
+                return .response(page(path: "/pairing.html", request: request))
+            }
+            return .response(page(path: request.path == "/" ? "/index.html" : request.path, request: request))
+        case "POST":
+            guard let browser else { return .response(Self.unpaired) }
+            if let origin = request.header("origin"), Self.hostName(Self.originHost(origin)) != host {
+                return .response(.text(403, "an action from another site's page is refused"))
+            }
+            guard request.header("x-lodestone-token") == Self.token(for: browser) else {
+                return .response(.text(403, "an action needs the page's token (X-Lodestone-Token): reload the page"))
+            }
+            return .response(act(request))
+        default:
+            var refused = HTTPResponse.text(405, "\(request.method) is not served here: GET or POST")
+            refused.add("allow", "GET, HEAD, POST")
+            return .response(refused)
+        }
+    }
+
+    /// The files a browser may fetch before it is paired: the pairing page and what it needs.
+    static let openFiles: Set<String> = ["/pairing.html", "/style.css", "/icon.svg", "/manifest.webmanifest"]
+
+    static let unpaired = HTTPResponse.json(#"{"class":"ERROR","message":"this browser is not paired: run 'lodestone web pair' on the device and open the address it prints"}"#, status: 401)
+
+    /// `Host: name:port` or `[::1]:port` as the bare name, in lower case.
+    package static func hostName(_ value: String) -> String {
+        let lower = value.lowercased()
+        if lower.hasPrefix("["), let close = lower.firstIndex(of: "]") { return String(lower[lower.index(after: lower.startIndex)..<close]) }
+        return String(lower.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+    }
+
+    /// "http://name:port" as "name:port".
+    static func originHost(_ origin: String) -> String {
+        let parts = origin.split(separator: "/", omittingEmptySubsequences: true)
+        // "http:", "name:port": the second piece; a bare "name:port" is itself.
+        return String(parts.count >= 2 && parts[0].hasSuffix(":") ? parts[1] : (parts.first ?? ""))
+    }
+
+    /// The token a paired browser's page sends with each action: a digest of its identity the
+    /// page reads from `/api/v1/session` (a page on another site cannot, as the cookie is
+    /// `SameSite=Strict` and the answer same-origin).
+    static func token(for browser: PairedBrowser) -> String {
+        var digest = SHA256()
+        digest.update(Array(("lodestone-action:" + browser.id + ":" + String(browser.paired)).utf8))
+        return SHA256.hexText(Array(digest.finish().prefix(16)))
+    }
+
+    /// `/pair?code=CODE`: a valid code sets the cookie and opens the app.
+    private func pair(_ request: HTTPRequest) -> HTTPResponse {
+        guard let code = request.parameter("code"), !code.isEmpty, code.utf8.count <= 64 else {
+            return .text(400, "the pairing address needs its code: run 'lodestone web pair' on the device")
+        }
+        let name = String((request.header("user-agent") ?? "a browser").prefix(120))
+        guard let token = pairings.redeem(code: code, name: name, now: now()) else {
+            return .text(403, "this pairing code is not valid (each is good once, for ten minutes): run 'lodestone web pair' again")
+        }
+        var response = HTTPResponse(status: 303, headers: [.init(name: "location", value: "/"), .init(name: "cache-control", value: "no-store")])
+        response.add("set-cookie", "\(WebPairing.cookie)=\(token); Path=/; Max-Age=31536000; HttpOnly; SameSite=Strict")
+        return response
+    }
+
+    /// The app's files, compressed once, with a validator.
+    private func page(path: String, request: HTTPRequest) -> HTTPResponse {
+        guard let file = WebAssets.files.first(where: { $0.path == path }) else {
+            return .text(404, "no page \(path) on this device")
+        }
+        let packed = compressed[path] ?? {
+            let bytes = Array(file.text.utf8)
+            var digest = SHA256()
+            digest.update(bytes)
+            let entry = (gzip: Deflate.gzip(bytes), etag: "\"" + SHA256.hexText(Array(digest.finish().prefix(12))) + "\"")
+            compressed[path] = entry
+            return entry
+        }()
+        var response = HTTPResponse(status: 200, headers: [.init(name: "content-type", value: file.type),
+                                                          .init(name: "etag", value: packed.etag),
+                                                          .init(name: "cache-control", value: "no-cache"),
+                                                          .init(name: "vary", value: "accept-encoding")])
+        if request.header("if-none-match") == packed.etag {
+            response.status = 304
+            return response
+        }
+        if (request.header("accept-encoding") ?? "").lowercased().contains("gzip") {
+            response.add("content-encoding", "gzip")
+            response.body = packed.gzip
+        } else {
+            response.body = Array(file.text.utf8)
+        }
+        return response
+    }
+
+    /// GET `/api/v1/...`.
+    private func read(_ request: HTTPRequest, browser: PairedBrowser?) -> WebAnswer {
+        switch request.path {
+        case "/api/v1/session":
+            var w = JSONObjectWriter()
+            w.bool("paired", browser != nil)
+            w.string("access", mode.rawValue)
+            if let browser {
+                w.string("browser", browser.id)
+                w.string("token", Self.token(for: browser))
+            }
+            return .response(.json(w.finished))
+        case "/api/v1/state":
+            return .response(.json(state()))
+        case "/api/v1/events":
+            let names = (request.parameter("kinds") ?? "").split(separator: ",").map(String.init)
+            let kinds = names.isEmpty ? Set(ReportKind.allCases) : Set(names.compactMap(ReportKind.init(rawValue:)))
+            guard kinds.count == max(names.count, kinds.count) || names.isEmpty else {
+                return .response(.text(400, "kinds are report classes: TPV, ATT, ENV, SKY, MOTION, EVENT..."))
+            }
+            return .events(kinds)
+        case "/api/v1/health":
+            return .response(reply(requests.answer("STATUS", nil) ?? []))
+        default:
+            if let route = reads[request.path] { return .response(route(request)) }
+            return .response(.text(404, "no API \(request.path) on this device"))
+        }
+    }
+
+    /// The actions: `POST /api/v1/NAME` with the socket's request object as the body.
+    static let actions = ["track": "TRACK", "waypoint": "WAYPOINT", "lock": "LOCK", "unlock": "UNLOCK", "baro": "BARO", "level": "LEVEL",
+                          "calibrate": "CALIBRATE", "snapshot": "SNAPSHOT", "log": "LOG", "alert": "ALERT", "departures": "DEPARTURES"]
+
+    private func act(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.path.hasPrefix("/api/v1/"), let name = Self.actions[String(request.path.dropFirst(8))] else {
+            return .text(404, "no action \(request.path): POST to /api/v1/ with one of " + Self.actions.keys.sorted().joined(separator: ", "))
+        }
+        var argument: JSONValue?
+        if !request.body.isEmpty {
+            guard let text = String(validating: request.body, as: UTF8.self), let parsed = try? JSONValue.parse(text) else {
+                return .json(GPSDReports.line(.error("the body is not a JSON object: send the socket's request object")), status: 400)
+            }
+            argument = parsed
+        }
+        return reply(requests.answer(name, argument) ?? [.error("\(name) is not served by this device")])
+    }
+
+    /// The reports as the socket writes them: one object, or an array of several; an ERROR is 422.
+    private func reply(_ reports: [Report]) -> HTTPResponse {
+        let lines = reports.map(GPSDReports.line)
+        let failed = reports.contains { if case .error = $0 { return true } else { return false } }
+        return .json(lines.count == 1 ? lines.joined() : "[" + lines.joined(separator: ",") + "]", status: failed ? 422 : 200)
+    }
+}

@@ -1,0 +1,84 @@
+import Glibc
+import LodestoneCore
+import LodestoneOutputs
+import LodestoneReports
+import LodestoneStorage
+
+/// The web app on the running device: the HTTP server, its routes and the paired browsers,
+/// and what `lodestone web pair|devices|forget` ask of them over the socket.
+final class WebOutput {
+    let server: WebServer
+    let app: WebApp
+    let pairings: WebPairingStore
+    /// "HOST:PORT" as a phone on the same network reaches the device.
+    let reachedAt: String
+
+    init(listen address: String, access: WebAccessMode, dataDirectory: String) throws(TCPListener.Failure) {
+        server = try WebServer(listen: address)
+        pairings = WebPairingStore(dataDirectory: dataDirectory)
+        let listenHost = NetworkAddress.parse(address).map { $0.host } ?? ""
+        let port = server.port ?? NetworkAddress.parse(address).map { Int($0.port) } ?? 0
+        let names = Self.localNames()
+        app = WebApp(mode: access, hosts: names.union(listenHost.isEmpty ? [] : [WebApp.hostName(listenHost)]), pairings: pairings)
+        // The address a phone can open: the one listened on, unless that is every address;
+        // then the first of the machine's own on a network, else its name.
+        let wildcard = ["", "0.0.0.0", "::", "*"].contains(listenHost)
+        let host = wildcard ? (Self.networkAddresses().first ?? Self.hostName() ?? "localhost") : listenHost
+        reachedAt = (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+        server.answer = { [unowned app] request in app.answer(request) }
+        app.state = { [unowned server] in server.stateJSON }
+    }
+
+    /// `?WEBPAIR;`: a one-time address for one browser.
+    func pair(now: Double) -> Report {
+        let code = pairings.newCode(now: now)
+        return .pairing(PairingReport(url: "http://\(reachedAt)/pair?code=\(code)", expires: now + WebPairing.codeSeconds))
+    }
+
+    func browsers() -> Report { .pairing(PairingReport(browsers: pairings.browsers())) }
+
+    func forget(_ id: String) -> Report {
+        pairings.forget(id: id) ? .pairing(PairingReport(browsers: pairings.browsers(), message: "browser \(id) forgotten: it must pair again"))
+            : .error("no paired browser \(id): 'lodestone web devices' lists them")
+    }
+
+    static func hostName() -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? nil : name.lowercased()
+    }
+
+    /// The names and addresses this device answers to: localhost, its host name (and
+    /// `NAME.local` for mDNS), and every address of its interfaces.
+    static func localNames() -> Set<String> {
+        var names: Set<String> = ["localhost", "127.0.0.1", "::1"]
+        if let name = hostName() { names.formUnion([name, name + ".local"]) }
+        names.formUnion(networkAddresses(includingLoopback: true))
+        return names
+    }
+
+    /// The machine's interface addresses as text, IPv4 first, loopback left out unless asked.
+    static func networkAddresses(includingLoopback: Bool = false) -> [String] {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return [] }
+        defer { freeifaddrs(list) }
+        var v4: [String] = [], v6: [String] = []
+        var entry: UnsafeMutablePointer<ifaddrs>? = first
+        while let current = entry {
+            defer { entry = current.pointee.ifa_next }
+            guard let address = current.pointee.ifa_addr else { continue }
+            let loopback = current.pointee.ifa_flags & UInt32(IFF_LOOPBACK) != 0
+            if loopback && !includingLoopback { continue }
+            var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            let family = Int32(address.pointee.sa_family)
+            guard family == AF_INET || family == AF_INET6 else { continue }
+            let length = socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
+            guard getnameinfo(address, length, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
+            var name = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let percent = name.firstIndex(of: "%") { name = String(name[..<percent]) }   // an IPv6 zone
+            if family == AF_INET { v4.append(name) } else { v6.append(name.lowercased()) }
+        }
+        return v4 + v6
+    }
+}
