@@ -88,7 +88,7 @@ function showAttitude(att) {
   setText("calibration", att.calibration || "--");
   setText("rot", att.rot !== undefined ? `${fixed(att.rot, 0)}°/min` : "--");
   const lock = att.bearing !== undefined ? { bearing: att.bearing, deviation: att.deviation, offCourse: att.offCourse } : null;
-  $("lock-mark").hidden = !lock;
+  $("lock-mark").classList.toggle("on", Boolean(lock));
   if (lock && heading !== undefined) {
     $("lock-mark").setAttribute("transform", `rotate(${(lock.bearing - heading).toFixed(1)})`);
   }
@@ -247,9 +247,14 @@ async function refreshHealth() {
 function currentPage() { return (location.hash || "#compass").slice(1); }
 function showPage() {
   const page = currentPage();
-  for (const section of document.querySelectorAll(".page")) section.hidden = section.id !== page;
+  for (const section of document.querySelectorAll(".page")) section.hidden = section.id !== "page-" + page;
   for (const link of document.querySelectorAll(".tabs a")) {
-    if (link.dataset.page === page) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
+    if (link.dataset.page === page) {
+      link.setAttribute("aria-current", "page");
+      link.scrollIntoView({ block: "nearest", inline: "nearest" });
+    } else {
+      link.removeAttribute("aria-current");
+    }
   }
   if (page === "track") drawMap();
   refreshHealth();
