@@ -45,6 +45,13 @@ def request(port, method, path, headers=None, body=None, host=None):
     return response.status, {k.lower(): v for k, v in response.getheaders()}, data
 
 
+def parsed(body):
+    try:
+        return json.loads(body or b"{}")
+    except ValueError:
+        return {}
+
+
 def raw(port, data, read_seconds=3):
     with socket.create_connection(("127.0.0.1", port), timeout=read_seconds) as s:
         s.sendall(data)
@@ -141,10 +148,10 @@ def run_checks(lodestone, port, sock):
     # The state and the session.
     time.sleep(3)
     status, _, body = request(port, "GET", "/api/v1/state", headers=auth)
-    state = json.loads(body or b"{}")
+    state = parsed(body)
     check(status == 200 and "ATT" in state and "TPV" in state, "the state should hold ATT and TPV: %s" % sorted(state))
     status, _, body = request(port, "GET", "/api/v1/session", headers=auth)
-    session = json.loads(body or b"{}")
+    session = parsed(body)
     check(session.get("paired") is True and session.get("token"), "the session should say paired and give the token: %s" % session)
 
     # The event stream: ATT only, ids rising, resumed after the last id.
@@ -170,6 +177,26 @@ def run_checks(lodestone, port, sock):
     time.sleep(4)
     status, _, body = request(port, "POST", "/api/v1/track", headers=good, body=json.dumps({"action": "stop"}))
     check(status == 200, "stopping the track should answer 200, got %s %s" % (status, body[:200]))
+    # The stored track through the API: listed, its figures, its GPX valid against GPX 1.1.
+    time.sleep(1)
+    status, _, body = request(port, "GET", "/api/v1/tracks?sort=newest", headers=auth)
+    listed = parsed(body)
+    ids = [t["id"] for t in listed.get("tracks", []) if t.get("name") == "web-check walk"]
+    if check(status == 200 and ids, "GET /api/v1/tracks should list the track: %s %s" % (status, body[:300])):
+        status, _, body = request(port, "GET", "/api/v1/tracks/" + ids[0], headers=auth)
+        check(status == 200 and (b'"points"' in body or b'"statistics"' in body), "the track's figures: %s %s" % (status, body[:200]))
+        status, headers, body = request(port, "GET", "/api/v1/tracks/%s.gpx" % ids[0], headers=auth)
+        check(status == 200 and headers.get("content-type") == "application/gpx+xml", "the GPX download: %s %s" % (status, headers.get("content-type")))
+        xsd = os.environ.get("GPX_XSD", "")
+        if xsd and os.path.exists(xsd) and os.path.exists("/usr/bin/xmllint"):
+            path = os.path.join(os.path.dirname(sock), "track.gpx")
+            with open(path, "wb") as f:
+                f.write(body)
+            valid = subprocess.run(["/usr/bin/xmllint", "--noout", "--schema", xsd, path], capture_output=True, text=True)
+            findings["gpxValid"] = valid.returncode == 0
+            check(valid.returncode == 0, "the GPX should validate against GPX 1.1: %s" % valid.stderr[-500:])
+    status, _, _ = request(port, "GET", "/api/v1/tracks/nonexistent.gpx", headers=auth)
+    check(status == 404, "a missing track should be 404, got %s" % status)
     status, _, body = request(port, "POST", "/api/v1/lock", headers=good, body=json.dumps({"bearing": 400}))
     check(status == 422 and b"ERROR" in body, "a refused request should be 422 with the ERROR, got %s %s" % (status, body[:200]))
 

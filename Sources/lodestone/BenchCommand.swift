@@ -173,6 +173,8 @@ enum BenchCommand {
         } else {
             report.null("clientLoad")
         }
+        let web = WebBench.appBytes()
+        report.raw("web", "{\"appBytes\":\(web.compressed),\"files\":\(web.files),\"plainBytes\":\(web.plain)}")
         if json {
             writeOut(report.finished + "\n")
         } else {
@@ -188,6 +190,7 @@ enum BenchCommand {
             writeOut("track list: " + (trackList.map { "\(fixed($0.listMilliseconds, 1)) ms to list, \(fixed($0.searchMilliseconds, 1)) ms to search \($0.tracks) tracks" }
                                        ?? "could not create the tracks in /tmp") + "\n")
             writeOut("timetable: " + (timetable.map(timetableLines) ?? "could not create the feed in /tmp") + "\n")
+            writeOut("web app: \(web.compressed) bytes gzipped (\(web.files) files, \(web.plain) bytes plain; the budget is 150 KB)\n")
             if let clientLoad {
                 for run in [clientLoad.idle, clientLoad.loaded] {
                     writeOut("socket clients \(run.clients): loop wake-up lateness p99 \(fixed(run.latenessP99, 1)) us, max \(fixed(run.latenessMax, 1)) us, "

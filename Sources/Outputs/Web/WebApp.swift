@@ -14,7 +14,7 @@ package final class WebApp {
     package let pairings: any WebPairings
     /// The socket's requests (the POST bodies are their request objects).
     package var requests = RequestTable()
-    /// GET routes the wiring adds (stored tracks, waypoints, history...): path to answer.
+    /// GET routes the wiring adds (stored tracks, waypoints...): a path, with the paths under it, to its answer.
     package var reads: [String: (HTTPRequest) -> HTTPResponse] = [:]
     /// The newest report of each kind (the server keeps them).
     package var state: () -> String = { "{}" }
@@ -154,7 +154,10 @@ package final class WebApp {
         case "/api/v1/health":
             return .response(reply(requests.answer("STATUS", nil) ?? []))
         default:
-            if let route = reads[request.path] { return .response(route(request)) }
+            // A read answers its path and the paths under it ("/api/v1/tracks/ID").
+            if let route = reads.first(where: { request.path == $0.key || request.path.hasPrefix($0.key + "/") })?.value {
+                return .response(route(request))
+            }
             return .response(.text(404, "no API \(request.path) on this device"))
         }
     }

@@ -25,6 +25,7 @@ final class WebOutput {
         let wildcard = ["", "0.0.0.0", "::", "*"].contains(listenHost)
         let host = wildcard ? (Self.networkAddresses().first ?? Self.hostName() ?? "localhost") : listenHost
         reachedAt = (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+        app.reads = WebReads.routes(dataDirectory: dataDirectory)
         server.answer = { [unowned app] request in app.answer(request) }
         app.state = { [unowned server] in server.stateJSON }
     }
