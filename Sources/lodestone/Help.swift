@@ -8,6 +8,7 @@ enum Help {
     Commands:
       run       sample the sensors and publish heading, position, pressure (default: simulated board)
       watch     print the live report stream of a running instance, like gpspipe -w
+      web       the web app's browsers: pair one (a one-time address), list them, forget one
       status    show a running instance's sensor health and scheduler table
       track     record tracks (start, pause, resume, stop) and list, show, export (GPX), edit, delete them
       waypoint  save places, list them by distance, navigate to one, export GPX
