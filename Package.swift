@@ -7,6 +7,11 @@ let revision: String = {
     return String(git.currentCommit.prefix(12)) + (git.hasUncommittedChanges ? "+changes" : "")
 }()
 
+/// Fuzz builds (scripts/fuzz) instrument every target they build, and an instrumented build
+/// tool cannot run: they leave out the plugin that compiles the web app's files in, and the
+/// routes that serve them (the readers under test do not need either).
+let fuzzing = Context.environment["LODESTONE_FUZZ"] != nil
+
 // Layers, lowest first; each target imports only the ones below it (see README "Architecture").
 let package = Package(
     name: "Lodestone",
@@ -33,7 +38,7 @@ let package = Package(
         .target(name: "LodestoneReports", dependencies: ["LodestoneCore", "LodestoneDomain"], path: "Sources/Reports"),
         // The adapters: reports in, gpsd JSON, NMEA 0183, Signal K, MQTT and the display out.
         .target(name: "LodestoneOutputs", dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneReports", "LodestoneHAL", "CLinux"],
-                path: "Sources/Outputs", plugins: ["WebAssets"]),
+                path: "Sources/Outputs", exclude: fuzzing ? ["Web/WebApp.swift"] : [], plugins: fuzzing ? [] : ["WebAssets"]),
         // What the owner chose: the configuration, the board description, the settings table.
         .target(name: "LodestoneSettings",
                 dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneOutputs"],
