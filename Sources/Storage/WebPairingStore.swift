@@ -30,11 +30,12 @@ package final class WebPairingStore: WebPairings {
         return paired[index].browser
     }
 
-    package func newCode(now: Double) -> String {
+    package func newCode(now: Double) -> String? {
         codes.removeAll { $0.expires <= now }
         // Ten characters a person can read aloud: no 0/O or 1/l.
         let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
-        let code = String(Self.randomBytes(10).map { alphabet[Int($0) % alphabet.count] })
+        guard let random = Self.randomBytes(10) else { return nil }
+        let code = String(random.map { alphabet[Int($0) % alphabet.count] })
         codes.append((Self.digest(code), now + WebPairing.codeSeconds))
         return code
     }
@@ -43,10 +44,14 @@ package final class WebPairingStore: WebPairings {
         codes.removeAll { $0.expires <= now }
         let digest = Self.digest(code)
         guard let index = codes.firstIndex(where: { $0.digest == digest }) else { return nil }
+        guard let secret = Self.randomBytes(32), var random = Self.randomBytes(3) else { return nil }
         codes.remove(at: index)
-        let token = SHA256.hexText(Self.randomBytes(32))
-        var id = SHA256.hexText(Self.randomBytes(3))
-        while paired.contains(where: { $0.browser.id == id }) { id = SHA256.hexText(Self.randomBytes(3)) }
+        let token = SHA256.hexText(secret)
+        while paired.contains(where: { $0.browser.id == SHA256.hexText(random) }) {
+            guard let again = Self.randomBytes(3) else { return nil }
+            random = again
+        }
+        let id = SHA256.hexText(random)
         paired.append((PairedBrowser(id: id, name: name, paired: now, seen: now), Self.digest(token)))
         save()
         return token
@@ -63,12 +68,12 @@ package final class WebPairingStore: WebPairings {
 
     static func digest(_ text: String) -> String { SHA256.hex(Array(text.utf8)) }
 
-    /// Bytes from the kernel's random source (never a guessable fallback: without it, the
-    /// process stops rather than hand out a weak key).
-    static func randomBytes(_ count: Int) -> [UInt8] {
+    /// Bytes from the kernel's random source; nil when it cannot be read (never a guessable
+    /// fallback: no pairing without it).
+    static func randomBytes(_ count: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
         let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { fatalError("/dev/urandom cannot be opened: no pairing without the kernel's random source") }
+        guard fd >= 0 else { return nil }
         defer { close(fd) }
         var filled = 0
         while filled < count {
@@ -76,8 +81,12 @@ package final class WebPairingStore: WebPairings {
                 guard let base = raw.baseAddress else { return -1 }
                 return read(fd, base + filled, count - filled)
             }
-            if got > 0 { filled += got } else if got < 0 && errno == EINTR { continue } else {
-                fatalError("/dev/urandom gave no bytes: no pairing without the kernel's random source")
+            if got > 0 {
+                filled += got
+            } else if got < 0 && errno == EINTR {
+                continue
+            } else {
+                return nil
             }
         }
         return bytes

@@ -12,8 +12,9 @@ public enum WebAccessMode: String, Sendable, CaseIterable {
 package protocol WebPairings: AnyObject {
     /// The browser whose cookie is `token`, marked as seen at `now`.
     func browser(token: String, now: Double) -> PairedBrowser?
-    /// A one-time code, valid `WebPairing.codeSeconds` from `now`.
-    func newCode(now: Double) -> String
+    /// A one-time code, valid `WebPairing.codeSeconds` from `now` (nil: the kernel's random
+    /// source could not be read).
+    func newCode(now: Double) -> String?
     /// Pairs the browser that brings `code` (once, before it expires): its cookie's token.
     func redeem(code: String, name: String, now: Double) -> String?
     func browsers() -> [PairedBrowser]

@@ -32,7 +32,7 @@ final class WebOutput {
 
     /// `?WEBPAIR;`: a one-time address for one browser.
     func pair(now: Double) -> Report {
-        let code = pairings.newCode(now: now)
+        guard let code = pairings.newCode(now: now) else { return .error("the kernel's random source (/dev/urandom) cannot be read: no pairing code") }
         return .pairing(PairingReport(url: "http://\(reachedAt)/pair?code=\(code)", expires: now + WebPairing.codeSeconds))
     }
 
