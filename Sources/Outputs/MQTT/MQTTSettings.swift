@@ -53,9 +53,7 @@ public struct MQTTSettings: Sendable, Equatable {
     /// The device name in use: the configured one, else this machine's host name.
     package var deviceName: String {
         if let device { return Self.topicName(device) }
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "lodestone" }
-        return Self.topicName(String(cString: buffer))
+        return machineHostName().map(Self.topicName) ?? "lodestone"
     }
 
     /// A topic prefix: levels of the topic name characters, no wildcards, no empty level.

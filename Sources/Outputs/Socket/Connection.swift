@@ -33,6 +33,9 @@ class Connection {
         _ = flush()
     }
 
+    /// Queues bytes as they are (an HTTP answer, an event).
+    func enqueue(bytes: [UInt8]) { outbox += bytes }
+
     /// Writes as much queued output as the socket takes; false when the client has gone.
     func flush() -> Bool {
         while pending > 0 {

@@ -1,14 +1,10 @@
-import CLinux
 import Glibc
 import LodestoneReports
 
-/// One browser's connection: what it has sent and not yet been answered, what waits to be
-/// written to it, and the times the server judges it by.
-final class WebConnection {
-    let fd: Int32
+/// One browser's connection: what it has sent and not yet been answered, and the times the
+/// server judges it by; what waits to be written is the socket layer's (`Connection`).
+final class WebConnection: Connection {
     var inbox: [UInt8] = []
-    private var outbox: [UInt8] = []
-    private var sent = 0
     /// When the request being read began (nil between requests).
     var requestSince: Double?
     /// The last time the browser sent anything or took anything.
@@ -26,13 +22,9 @@ final class WebConnection {
     private var buffer = [UInt8](repeating: 0, count: 16 * 1024)
 
     init(fd: Int32, now: Double) {
-        self.fd = fd
         (lastActivity, lastProgress) = (now, now)
-        _ = lodestone_set_nonblocking(fd, 1)
-        _ = lodestone_set_cloexec(fd)
+        super.init(fd: fd)
     }
-
-    var pending: Int { outbox.count - sent }
 
     /// Takes what the browser sent; false when it has closed or failed.
     func read(now: Double) -> Bool {
@@ -51,7 +43,7 @@ final class WebConnection {
         }
     }
 
-    func enqueue(_ bytes: [UInt8]) { outbox += bytes }
+    func enqueue(_ bytes: [UInt8]) { enqueue(bytes: bytes) }
 
     /// The last answer on this connection.
     func finish(_ response: HTTPResponse, head: Bool) {
@@ -62,18 +54,10 @@ final class WebConnection {
 
     /// Writes what the socket takes; false when the browser has gone.
     func flush(now: Double) -> Bool {
-        if pending == 0 { lastProgress = now }
-        while pending > 0 {
-            let count = outbox.withUnsafeBytes { bytes -> Int in
-                guard let base = bytes.baseAddress else { return 0 }
-                return send(fd, base + sent, pending, Int32(MSG_NOSIGNAL))
-            }
-            if count < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR }
-            if count > 0 { (lastProgress, lastActivity) = (now, now) }
-            sent += count
-        }
-        outbox.removeAll(keepingCapacity: true)
-        sent = 0
+        let before = pending
+        guard flush() else { return false }
+        if pending < before { lastActivity = now }
+        if pending == 0 || pending < before { lastProgress = now }
         return true
     }
 }

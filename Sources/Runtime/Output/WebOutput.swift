@@ -23,7 +23,7 @@ final class WebOutput {
         // The address a phone can open: the one listened on, unless that is every address;
         // then the first of the machine's own on a network, else its name.
         let wildcard = ["", "0.0.0.0", "::", "*"].contains(listenHost)
-        let host = wildcard ? (Self.networkAddresses().first ?? Self.hostName() ?? "localhost") : listenHost
+        let host = wildcard ? (Self.networkAddresses().first ?? machineHostName()?.lowercased() ?? "localhost") : listenHost
         reachedAt = (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
         app.reads = WebReads.routes(dataDirectory: dataDirectory)
         server.answer = { [unowned app] request in app.answer(request) }
@@ -43,18 +43,11 @@ final class WebOutput {
             : .error("no paired browser \(id): 'lodestone web devices' lists them")
     }
 
-    static func hostName() -> String? {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return name.isEmpty ? nil : name.lowercased()
-    }
-
     /// The names and addresses this device answers to: localhost, its host name (and
     /// `NAME.local` for mDNS), and every address of its interfaces.
     static func localNames() -> Set<String> {
         var names: Set<String> = ["localhost", "127.0.0.1", "::1"]
-        if let name = hostName() { names.formUnion([name, name + ".local"]) }
+        if let name = machineHostName()?.lowercased() { names.formUnion([name, name + ".local"]) }
         names.formUnion(networkAddresses(includingLoopback: true))
         return names
     }
