@@ -68,8 +68,10 @@ public struct DeparturesReport: Sendable {
     public struct Item: Sendable {
         public var time: Double, route: String, headsign: String, trip: String
         public var minutes: Int
-        public init(time: Double, route: String, headsign: String, trip: String, minutes: Int) {
-            (self.time, self.route, self.headsign, self.trip, self.minutes) = (time, route, headsign, trip, minutes)
+        /// The person's mark on this trip or route ("Panta Rhei", rating 0 to 5).
+        public var mark: (label: String, rating: Int)?
+        public init(time: Double, route: String, headsign: String, trip: String, minutes: Int, mark: (label: String, rating: Int)? = nil) {
+            (self.time, self.route, self.headsign, self.trip, self.minutes, self.mark) = (time, route, headsign, trip, minutes, mark)
         }
     }
     public var stopID: String, stopName: String
@@ -81,4 +83,25 @@ public struct DeparturesReport: Sendable {
     public init(stopID: String, stopName: String, zone: TimeZoneRules, distance: Double?, bearing: Double?, departures: [Item], message: String? = nil) {
         (self.stopID, self.stopName, self.zone, self.distance, self.bearing, self.departures, self.message) = (stopID, stopName, zone, distance, bearing, departures, message)
     }
+}
+
+/// The departure reminders set (REMINDERS): each an EVENT and the buzzer `minutes` before its
+/// trip leaves its stop, kept across restarts until it fires or is cancelled.
+public struct RemindersReport: Sendable {
+    public struct Reminder: Sendable {
+        public var id: String
+        public var stopID: String, stopName: String
+        public var zone: TimeZoneRules
+        public var route: String, headsign: String, trip: String
+        /// When the trip leaves, and when the reminder sounds (UTC seconds).
+        public var departure: Double, at: Double
+        public init(id: String, stopID: String, stopName: String, zone: TimeZoneRules, route: String, headsign: String, trip: String,
+                    departure: Double, at: Double) {
+            (self.id, self.stopID, self.stopName, self.zone) = (id, stopID, stopName, zone)
+            (self.route, self.headsign, self.trip, self.departure, self.at) = (route, headsign, trip, departure, at)
+        }
+    }
+    public var reminders: [Reminder]
+    public var message: String?
+    public init(reminders: [Reminder], message: String? = nil) { (self.reminders, self.message) = (reminders, message) }
 }

@@ -20,6 +20,7 @@ public enum Report: Sendable {
     case log(LogReport)
     case snapshot(Snapshot)
     case departures(DeparturesReport)
+    case reminders(RemindersReport)
     case health(HealthReport)
     case devices(DevicesReport)
     case poll(PollReport)
@@ -45,6 +46,7 @@ public enum Report: Sendable {
         case .log: return .log
         case .snapshot: return .snapshot
         case .departures: return .departures
+        case .reminders: return .reminders
         case .health: return .health
         case .devices: return .devices
         case .poll: return .poll
@@ -85,6 +87,6 @@ public enum ReportKind: String, Sendable, CaseIterable {
     case position = "TPV", satellites = "SKY", attitude = "ATT", inertial = "IMU", environment = "ENV"
     case barometer = "BARO", motion = "MOTION", event = "EVENT", sun = "SUN", track = "TRACK", waypoint = "WAYPOINT"
     case alertRules = "ALERT", log = "LOG", snapshot = "SNAPSHOT", health = "HEALTH", devices = "DEVICES", poll = "POLL"
-    case departures = "DEPARTURES", settings = "CONFIG", pairing = "PAIRING"
+    case departures = "DEPARTURES", reminders = "REMINDERS", settings = "CONFIG", pairing = "PAIRING"
     case error = "ERROR"
 }

@@ -88,16 +88,29 @@ public enum LogRequest: Sendable, Equatable {
 }
 
 /// `?DEPARTURES;` the next departures from the favourite or the nearest stop;
-/// `{"stop":NAME|ID,"count":N}` from a stop; `{"remind":TRIP,"minutes":M}` an EVENT and the
-/// buzzer M minutes before that trip leaves the stop.
+/// `{"stop":NAME|ID,"count":N,"at":ISO-8601|YYYY-MM-DD}` from a stop, after a moment or from the
+/// start of a local day there; `{"remind":TRIP,"minutes":M}`
+/// sets a reminder (as ?REMINDER does) M minutes before that trip leaves the stop.
 public struct DeparturesRequest: Sendable, Equatable {
     public var stop: String?
     public var count: Int
     public var remind: String?
     public var minutes: Double
-    public init(stop: String? = nil, count: Int = 3, remind: String? = nil, minutes: Double = 10) {
-        (self.stop, self.count, self.remind, self.minutes) = (stop, count, remind, minutes)
+    /// The moment to list from (UTC seconds); nil: now.
+    public var at: Double?
+    /// Or a local date at the stop ("YYYY-MM-DD"): from the start of that day there.
+    public var day: String?
+    public init(stop: String? = nil, count: Int = 3, remind: String? = nil, minutes: Double = 10, at: Double? = nil, day: String? = nil) {
+        (self.stop, self.count, self.remind, self.minutes, self.at, self.day) = (stop, count, remind, minutes, at, day)
     }
+}
+
+/// `?REMINDER;` lists the departure reminders; `{"trip":TRIP,"stop":NAME|ID,"minutes":M}` adds
+/// one (the stop defaults as ?DEPARTURES does); `{"cancel":ID}` cancels one.
+public enum ReminderRequest: Sendable, Equatable {
+    case list
+    case add(trip: String, stop: String?, minutes: Double)
+    case cancel(id: String)
 }
 
 /// `?SNAPSHOT={"name":..,"notes":..}` captures every current value.

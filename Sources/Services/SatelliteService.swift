@@ -56,6 +56,11 @@ package final class SatelliteService {
         return reports
     }
 
+    /// Every pass (visible or not) over a place between two moments, at least 10° high.
+    package func passes(place: (latitude: Double, longitude: Double), from start: Double, to end: Double) -> [SatellitePasses.Pass] {
+        SatellitePasses.passes(satellite, from: start, to: end, latitude: place.latitude, longitude: place.longitude, minimumAltitude: 10)
+    }
+
     /// Where the satellite is now, when it is above the horizon.
     package func position(place: (latitude: Double, longitude: Double), time: Double) -> (altitude: Double, azimuth: Double, sunlit: Bool)? {
         guard let look = SatellitePasses.look(satellite, at: time, latitude: place.latitude, longitude: place.longitude), look.altitude > 0 else { return nil }

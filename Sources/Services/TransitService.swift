@@ -4,23 +4,29 @@ import LodestoneReports
 import LodestoneStorage
 
 /// The imported timetable on the running device: DEPARTURES from the favourite stop, the
-/// nearest one or one asked for, and reminders: an EVENT and the buzzer's `departure` pattern
-/// the chosen minutes before a trip leaves.
+/// nearest one or one asked for, each with the person's mark; and REMINDERS: an EVENT and the
+/// buzzer's `departure` pattern the chosen minutes before a trip leaves, kept in the data
+/// directory so that a restart or a power cut loses none.
 package final class TransitService {
     package let timetable: Timetable
     let preferences: TransitPreferences
-    private var reminders: [(stop: Int, departure: Timetable.Departure, at: Double)] = []
+    let store: ReminderStore
+    private var reminders: [ReminderStore.Reminder]
     /// The marks file, read again once a minute (a person edits it while the device runs).
     private var markCache: (read: Double, marks: [TransitPreferences.Mark])?
 
     package init?(dataDirectory: String) {
-        let store = TimetableStore(dataDirectory: dataDirectory)
-        guard store.exists else { return nil }
-        do { timetable = try store.load() } catch {
+        let timetableStore = TimetableStore(dataDirectory: dataDirectory)
+        guard timetableStore.exists else { return nil }
+        do { timetable = try timetableStore.load() } catch {
             Log.warning(error.description + "; no departures")
             return nil
         }
         preferences = TransitPreferences(dataDirectory: dataDirectory)
+        store = ReminderStore(dataDirectory: dataDirectory)
+        let (kept, problems) = store.load()
+        for problem in problems { Log.warning(problem) }
+        reminders = kept
     }
 
     /// The stop a request means: the one named, else the first favourite, else the nearest.
@@ -36,28 +42,83 @@ package final class TransitService {
     }
 
     package func handle(_ request: DeparturesRequest, state: NavigationState, time: Double) -> Report {
-        guard let chosen = stop(named: request.stop, state: state) else {
-            return .error(request.stop.map { "no stop matches '\($0)'" } ?? "no favourite stop and no GPS fix for the nearest: give a stop")
+        if let trip = request.remind { return remind(trip: trip, stop: request.stop, minutes: request.minutes, state: state, time: time) }
+        guard let chosen = stop(named: request.stop, state: state) else { return noStop(request.stop) }
+        let from = request.at ?? request.day.flatMap(CivilTime.parseDate).map { zone(of: chosen.index).midnight(year: $0.year, month: $0.month, day: $0.day) } ?? time
+        let list = timetable.departures(from: chosen.index, after: from, count: request.count)
+        let marks = marks(now: time)
+        let stop = timetable.stops[chosen.index]
+        let items = list.map { d in
+            DeparturesReport.Item(time: d.time, route: d.route, headsign: d.headsign, trip: d.trip, minutes: Int(((d.time - from) / 60).rounded(.down)),
+                                  mark: TransitPreferences.mark(for: d, in: marks).map { ($0.label, $0.rating) })
         }
-        let list = timetable.departures(from: chosen.index, after: time, count: max(request.count, request.remind == nil ? 0 : 50))
-        var message: String?
-        if let trip = request.remind {
-            guard let departure = list.first(where: { $0.trip == trip }) else {
-                return .error("trip '\(trip)' does not leave \(timetable.stops[chosen.index].name) in the coming departures")
-            }
-            reminders.append((chosen.index, departure, departure.time - request.minutes * 60))
-            message = "reminder \(Int(request.minutes)) min before the \(departure.route) to \(departure.headsign)"
-        }
-        return report(chosen, Array(list.prefix(request.count)), time: time, message: message)
+        return .departures(DeparturesReport(stopID: stop.id, stopName: stop.name, zone: zone(of: chosen.index),
+                                            distance: chosen.distance, bearing: chosen.bearing, departures: items))
     }
 
-    func report(_ chosen: (index: Int, distance: Double?, bearing: Double?), _ list: [Timetable.Departure], time: Double, message: String? = nil) -> Report {
-        let stop = timetable.stops[chosen.index]
-        let items = list.map { DeparturesReport.Item(time: $0.time, route: $0.route, headsign: $0.headsign, trip: $0.trip,
-                                                     minutes: Int(((($0.time - time) / 60).rounded(.down)))) }
-        return .departures(DeparturesReport(stopID: stop.id, stopName: stop.name, zone: (try? TimeZoneRules(stop.timeZone)) ?? .utc,
-                                            distance: chosen.distance, bearing: chosen.bearing, departures: items, message: message))
+    package func handle(_ request: ReminderRequest, state: NavigationState, time: Double) -> Report {
+        switch request {
+        case .list: return remindersReport()
+        case .add(let trip, let stop, let minutes): return remind(trip: trip, stop: stop, minutes: minutes, state: state, time: time)
+        case .cancel(let id):
+            guard let index = reminders.firstIndex(where: { $0.id == id }) else {
+                return .error("no reminder \(id): ?REMINDER; lists them")
+            }
+            let gone = reminders.remove(at: index)
+            return saved(message: "reminder \(id) cancelled (the \(gone.route) to \(gone.headsign))")
+        }
     }
+
+    /// A reminder `minutes` before `trip` leaves the stop (within the coming departures).
+    private func remind(trip: String, stop name: String?, minutes: Double, state: NavigationState, time: Double) -> Report {
+        guard let chosen = stop(named: name, state: state) else { return noStop(name) }
+        let stop = timetable.stops[chosen.index]
+        guard let departure = timetable.departures(from: chosen.index, after: time, count: 200).first(where: { $0.trip == trip }) else {
+            return .error("trip '\(trip)' does not leave \(stop.name) in the coming departures")
+        }
+        if let same = reminders.first(where: { $0.trip == trip && $0.stop == stop.id && $0.departure == departure.time }) {
+            return remindersReport(message: "reminder \(same.id) is already set for the \(departure.route) to \(departure.headsign)")
+        }
+        let id = String((reminders.compactMap { Int($0.id) }.max() ?? 0) + 1)
+        reminders.append(ReminderStore.Reminder(id: id, stop: stop.id, trip: trip, route: departure.route, headsign: departure.headsign,
+                                                departure: departure.time, at: departure.time - minutes * 60))
+        reminders.sort { $0.at < $1.at }
+        return saved(message: "reminder \(id): \(Int(minutes)) min before the \(departure.route) to \(departure.headsign)")
+    }
+
+    /// The list after a change, once the change is on the card (or a warning that it is not).
+    private func saved(message: String) -> Report {
+        do { try store.save(reminders) } catch {
+            Log.warning(error.description + "; the reminders hold until the device stops")
+            return remindersReport(message: message + "; not kept across a restart: " + error.description)
+        }
+        return remindersReport(message: message)
+    }
+
+    package func remindersReport(message: String? = nil) -> Report {
+        .reminders(RemindersReport(reminders: reminders.map { r in
+            let index = timetable.stops(matching: r.stop).first
+            return RemindersReport.Reminder(id: r.id, stopID: r.stop, stopName: index.map { timetable.stops[$0].name } ?? r.stop,
+                                            zone: index.map(zone(of:)) ?? .utc, route: r.route, headsign: r.headsign, trip: r.trip,
+                                            departure: r.departure, at: r.at)
+        }, message: message))
+    }
+
+    /// The favourite stops' ids, in the person's order.
+    package func favourites() -> [String] { preferences.favourites() }
+
+    /// Makes a stop a favourite (last in the order) or no longer one; false when it cannot be kept.
+    package func setFavourite(_ stopID: String, _ favourite: Bool) -> Bool {
+        var list = preferences.favourites().filter { $0 != stopID }
+        if favourite { list.append(stopID) }
+        return preferences.saveFavourites(list)
+    }
+
+    private func noStop(_ name: String?) -> Report {
+        .error(name.map { "no stop matches '\($0)'" } ?? "no favourite stop and no GPS fix for the nearest: give a stop")
+    }
+
+    private func zone(of index: Int) -> TimeZoneRules { (try? TimeZoneRules(timetable.stops[index].timeZone)) ?? .utc }
 
     /// The person's marks on trips and routes; a bad line is said once per reading and skipped.
     package func marks(now: Double) -> [TransitPreferences.Mark] {
@@ -68,16 +129,19 @@ package final class TransitService {
         return marks
     }
 
-    /// Once a second: the reminders now due.
+    /// Once a second: the reminders now due, each once. One whose trip left while the device
+    /// was off is dropped unsaid (it would only mislead).
     package func tick(time: Double) -> [Report] {
+        guard reminders.contains(where: { time >= $0.at }) else { return [] }
         var due: [Report] = []
         reminders.removeAll { reminder in
             guard time >= reminder.at else { return false }
-            let stop = timetable.stops[reminder.stop]
-            due.append(.event(EventReport(.departureReminder(stop: stop.name, route: reminder.departure.route, headsign: reminder.departure.headsign,
-                                                             departure: reminder.departure.time, zone: (try? TimeZoneRules(stop.timeZone)) ?? .utc), time: time)))
+            guard time < reminder.departure, let index = timetable.stops(matching: reminder.stop).first else { return true }
+            due.append(.event(EventReport(.departureReminder(stop: timetable.stops[index].name, route: reminder.route, headsign: reminder.headsign,
+                                                             departure: reminder.departure, zone: zone(of: index)), time: time)))
             return true
         }
+        do { try store.save(reminders) } catch { Log.warning(error.description + "; a reminder already given may sound again after a restart") }
         return due
     }
 }

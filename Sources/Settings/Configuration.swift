@@ -32,6 +32,8 @@ public struct Configuration: Sendable, Equatable {
     /// The web app address (nil: off) and who may use it.
     public var httpListen: String?
     public var httpAccess = WebAccessMode.paired
+    /// More host names the web app answers to, separated by commas.
+    public var httpNames: String?
     public var signalKUDP: String?
     public var signalKRates: [String: Double] = [:]
     /// The MQTT output (nil: off).

@@ -106,6 +106,9 @@ extension Setting {
         choice("http.access", reload: .restart,
                "who may use the web app: paired (every page needs a browser paired with 'lodestone web pair') or open-read (anyone on the network may look; actions need a pairing)",
                \.httpAccess),
+        text("http.names", flag: "http-names", reload: .restart, expected: "host names separated by commas, \"helm.lan,boat.local\"",
+             "more names the web app answers to (a name the boat's router gives the device); its host name, NAME.local and its addresses always work",
+             accepts: { WebHostNames.parse($0) != nil }, \.httpNames),
         Setting("signalKRates", type: .object, reload: .live,
                 help: "Signal K sends per second by path over the defaults, 0 to 50 (0 leaves the path out), e.g. {\"navigation.attitude\": 2}",
                 store: { c, v in

@@ -68,20 +68,7 @@ enum PassesCommand {
                                                 height: height, minimumAltitude: minimum)
             for p in passes {
                 if options.flags.contains("json") {
-                    var w = JSONObjectWriter()
-                    w.string("satellite", label)
-                    w.integer("catalogNumber", tle.catalogNumber)
-                    w.string("rise", zone.iso8601(p.rise))
-                    w.number("riseAzimuth", p.riseAzimuth, decimals: 1)
-                    var c = JSONObjectWriter()
-                    c.string("time", zone.iso8601(p.culmination))
-                    c.number("altitude", p.maximumAltitude, decimals: 1)
-                    c.number("azimuth", p.culminationAzimuth, decimals: 1)
-                    w.raw("culmination", c.finished)
-                    w.string("set", zone.iso8601(p.set))
-                    w.number("setAzimuth", p.setAzimuth, decimals: 1)
-                    w.bool("visible", p.visible)
-                    items.append(w.finished)
+                    items.append(SkyAnswer.pass(p, satellite: label, catalogNumber: tle.catalogNumber, zone: zone))
                 } else {
                     func clock(_ t: Double) -> String { String(zone.iso8601(t).dropFirst(5).prefix(14)).replacingT }
                     writeOut("\(label)  rise \(clock(p.rise)) \(CompassPoint.name(p.riseAzimuth))  top \(clock(p.culmination)) "

@@ -43,44 +43,13 @@ enum SkyCommand {
         let zone = try zoneOption(options)
         let now = OutputClock.unixTime()
         let (year, month, day) = try dateOption(options, zone: zone, now: now)
-        let start = zone.midnight(year: year, month: month, day: day)
-        let next = CivilTime.civil(fromDays: CivilTime.days(year: year, month: month, day: day) + 1)
-        let end = zone.midnight(year: next.year, month: next.month, day: next.day)
+        let (start, end) = SkyAnswer.day((year, month, day), zone: zone)
         let events = SunEvents.of(dayFrom: start, to: end, latitude: latitude, longitude: longitude, elevation: elevation)
         let reference = options.values["date"] == nil ? now : start
-        let sun = SolarPosition.at(reference, latitude: latitude, longitude: longitude, elevation: elevation)
         let upcoming = Seasons.upcoming(after: reference, count: 4)
-        func time(_ t: Double?) -> String { t.map { JSONObjectWriter.quoted(zone.iso8601($0)) } ?? "null" }
-        func span(_ s: SunEvents.Span) -> String { "{\"start\":" + time(s.start) + ",\"end\":" + time(s.end) + "}" }
         if options.flags.contains("json") {
-            var w = JSONObjectWriter()
-            w.string("date", zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2))
-            w.number("latitude", latitude, decimals: 6)
-            w.number("longitude", longitude, decimals: 6)
-            w.string("timeZone", zone.name)
-            var s = JSONObjectWriter()
-            for (key, value) in [("astronomicalDawn", events.astronomicalDawn), ("nauticalDawn", events.nauticalDawn), ("civilDawn", events.civilDawn)] {
-                s.raw(key, time(value))
-            }
-            s.raw("blueHourMorning", span(events.blueHourMorning))
-            s.raw("sunrise", time(events.sunrise))
-            s.raw("goldenHourMorning", span(events.goldenHourMorning))
-            s.raw("solarNoon", time(events.solarNoon))
-            s.raw("goldenHourEvening", span(events.goldenHourEvening))
-            s.raw("sunset", time(events.sunset))
-            s.raw("blueHourEvening", span(events.blueHourEvening))
-            for (key, value) in [("civilDusk", events.civilDusk), ("nauticalDusk", events.nauticalDusk), ("astronomicalDusk", events.astronomicalDusk)] {
-                s.raw(key, time(value))
-            }
-            s.number("dayLengthSeconds", events.dayLength, decimals: 0)
-            s.number("altitude", sun.apparentAltitude, decimals: 2)
-            s.number("azimuth", sun.azimuth, decimals: 2)
-            s.string("light", SunEvents.light(at: reference, latitude: latitude, longitude: longitude).rawValue)
-            w.raw("sun", s.finished)
-            w.raw("moon", moonJSON(reference: reference, start: start, end: end, latitude: latitude, longitude: longitude, zone: zone))
-            w.raw("seasons", seasonsJSON(upcoming, zone: zone, reference: reference, northern: latitude >= 0))
-            w.raw("planets", planetsJSON(reference: reference, start: start, end: end, latitude: latitude, longitude: longitude, zone: zone))
-            writeOut(w.finished + "\n")
+            writeOut(SkyAnswer.json(latitude: latitude, longitude: longitude, elevation: elevation, zone: zone,
+                                    date: (year, month, day), reference: reference) + "\n")
         } else {
             func line(_ label: String, _ t: Double?) { writeOut(label.padding(18) + (t.map { String(zone.iso8601($0).dropFirst(11).prefix(8)) } ?? "--") + "\n") }
             writeOut("Sun on \(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(day, 2)) at \(fixed(latitude, 4)), \(fixed(longitude, 4)) (\(zone.name))\n")
@@ -132,7 +101,7 @@ enum SkyCommand {
         let now = OutputClock.unixTime()
         let upcoming = Seasons.upcoming(after: now, count: count)
         if options.flags.contains("json") {
-            writeOut(seasonsJSON(upcoming, zone: zone, reference: now, northern: northern) + "\n")
+            writeOut(SkyAnswer.seasons(upcoming, zone: zone, reference: now, northern: northern) + "\n")
         } else {
             if let progress = Seasons.progress(at: now, northern: northern) {
                 writeOut("\(progress.season.capitalizedFirst): day \(Int(progress.elapsed)) of \(Int(progress.total.rounded()))\n")
@@ -144,76 +113,13 @@ enum SkyCommand {
         return 0
     }
 
-    static func moonJSON(reference: Double, start: Double, end: Double, latitude: Double, longitude: Double, zone: TimeZoneRules) -> String {
-        let elongation = MoonPhases.elongation(at: reference)
-        let (rise, set) = MoonPhases.riseAndSet(from: start, to: end, latitude: latitude, longitude: longitude)
-        var w = JSONObjectWriter()
-        w.string("phase", MoonPhases.name(elongation: elongation))
-        w.number("illumination", MoonPhases.illumination(at: reference), decimals: 3)
-        w.number("age", MoonPhases.age(at: reference), decimals: 2)
-        w.number("elongation", elongation, decimals: 2)
-        w.raw("moonrise", rise.map { JSONObjectWriter.quoted(zone.iso8601($0)) } ?? "null")
-        w.raw("moonset", set.map { JSONObjectWriter.quoted(zone.iso8601($0)) } ?? "null")
-        w.string("nextFullMoon", zone.iso8601(MoonPhases.next(.fullMoon, after: reference)))
-        w.string("nextNewMoon", zone.iso8601(MoonPhases.next(.newMoon, after: reference)))
-        w.raw("phases", "[" + MoonPhases.upcoming(after: reference, count: 4).map { p in
-            "{\"name\":" + JSONObjectWriter.quoted(p.phase.name) + ",\"time\":" + JSONObjectWriter.quoted(zone.iso8601(p.time)) + "}"
-        }.joined(separator: ",") + "]")
-        return w.finished
-    }
-
-    static func planetsJSON(reference: Double, start: Double, end: Double, latitude: Double, longitude: Double, zone: TimeZoneRules) -> String {
-        "[" + Planet.allCases.map { planet in
-            let position = PlanetPosition.of(planet, at: reference)
-            let sky = position.horizontal(unixTime: reference, latitude: latitude, longitude: longitude)
-            let events = PlanetPosition.events(planet, from: start, to: end, latitude: latitude, longitude: longitude)
-            var w = JSONObjectWriter()
-            w.string("name", planet.name)
-            w.number("altitude", sky.altitude, decimals: 2)
-            w.number("azimuth", sky.azimuth, decimals: 2)
-            w.number("magnitude", position.magnitude, decimals: 1)
-            w.number("rightAscension", position.rightAscension, decimals: 4)
-            w.number("declination", position.declination, decimals: 4)
-            w.number("distance", position.distance, decimals: 5)
-            for (key, t) in [("rise", events.rise), ("transit", events.transit), ("set", events.set)] {
-                w.raw(key, t.map { JSONObjectWriter.quoted(zone.iso8601($0)) } ?? "null")
-            }
-            if planet == .mercury || planet == .venus { w.number("phase", position.illuminated, decimals: 3) }
-            return w.finished
-        }.joined(separator: ",") + "]"
-    }
-
-    static func seasonsJSON(_ upcoming: [(event: Seasons.Event, time: Double)], zone: TimeZoneRules, reference: Double, northern: Bool) -> String {
-        func item(_ e: (event: Seasons.Event, time: Double)) -> String {
-            var w = JSONObjectWriter()
-            w.string("name", e.event.name)
-            w.string("time", zone.iso8601(e.time))
-            w.integer("daysUntil", zone.localDays(from: reference, to: e.time))
-            w.string("begins", e.event.season(northern: northern))
-            w.string("description", e.event.description(northern: northern))
-            return w.finished
-        }
-        var w = JSONObjectWriter()
-        if let first = upcoming.first { w.raw("next", item(first)) } else { w.null("next") }
-        w.raw("upcoming", "[" + upcoming.map(item).joined(separator: ",") + "]")
-        if let progress = Seasons.progress(at: reference, northern: northern) {
-            var p = JSONObjectWriter()
-            p.string("season", progress.season)
-            p.number("daysElapsed", progress.elapsed, decimals: 1)
-            p.number("daysTotal", progress.total, decimals: 1)
-            w.raw("current", p.finished)
-        }
-        return w.finished
-    }
-
     static func zoneOption(_ options: Options) throws(UsageError) -> TimeZoneRules {
         do { return try TimeZoneRules(options.values["tz"]) } catch { throw UsageError(message: error.description) }
     }
 
     static func dateOption(_ options: Options, zone: TimeZoneRules, now: Double) throws(UsageError) -> (Int, Int, Int) {
         guard let date = try options.date("date", years: 1900...2100, what: "the sky's models are documented for") else {
-            let local = CivilTime(unixSeconds: now + Double(zone.offset(at: now)))
-            return (local.year, local.month, local.day)
+            return SkyAnswer.localDate(now, zone: zone)
         }
         return (date.year, date.month, date.day)
     }

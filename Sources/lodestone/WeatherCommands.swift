@@ -131,22 +131,7 @@ enum WeatherCommands {
             return 1
         }
         if options.flags.contains("json") {
-            var w = JSONObjectWriter()
-            w.string("stream", stream)
-            w.string("range", range.rawValue)
-            w.number("minimum", summary.minimum, decimals: 3)
-            w.number("maximum", summary.maximum, decimals: 3)
-            w.number("mean", summary.mean, decimals: 3)
-            w.integer("samples", summary.samples)
-            w.raw("points", "[" + summary.points.map { p in
-                var o = JSONObjectWriter()
-                o.string("time", CivilTime(unixSeconds: p.time).iso8601)
-                o.number("mean", p.mean, decimals: 3)
-                o.number("min", p.minimum, decimals: 3)
-                o.number("max", p.maximum, decimals: 3)
-                return o.finished
-            }.joined(separator: ",") + "]")
-            writeOut(w.finished + "\n")
+            writeOut(HistoryAnswer.json(stream: stream, range: range, summary: summary) + "\n")
         } else if summary.samples == 0 {
             writeOut("\(stream), last \(range.rawValue): no data\n")
         } else {

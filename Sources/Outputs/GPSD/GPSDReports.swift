@@ -32,6 +32,7 @@ public enum GPSDReports {
         case .log(let r): log(r, into: &json)
         case .snapshot(let s): snapshot(s, into: &json)
         case .departures(let r): departures(r, into: &json)
+        case .reminders(let r): reminders(r, into: &json)
         case .health(let r): health(r, into: &json)
         case .devices(let r): devices(r, into: &json)
         case .poll(let r): poll(r, into: &json)

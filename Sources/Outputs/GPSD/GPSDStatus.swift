@@ -183,6 +183,35 @@ extension GPSDReports {
             w.string("headsign", d.headsign)
             w.string("trip", d.trip)
             w.integer("minutes", d.minutes)
+            if let mark = d.mark {
+                w.beginObject("mark")
+                w.string("label", mark.label)
+                w.integer("rating", mark.rating)
+                w.endObject()
+            }
+            w.endObject()
+        }
+        w.endArray()
+        if let message = r.message { w.string("message", message) }
+        w.endObject()
+    }
+
+    /// REMINDERS (Lodestone): the departure reminders set, times in their stop's zone.
+    static func reminders(_ r: RemindersReport, into w: inout JSONBuffer) {
+        w.beginReport("REMINDERS")
+        w.beginArray("reminders")
+        for reminder in r.reminders {
+            w.beginObject()
+            w.string("id", reminder.id)
+            w.beginObject("stop")
+            w.string("id", reminder.stopID)
+            w.string("name", reminder.stopName)
+            w.endObject()
+            w.string("route", reminder.route)
+            w.string("headsign", reminder.headsign)
+            w.string("trip", reminder.trip)
+            w.string("departure", reminder.zone.iso8601(reminder.departure))
+            w.string("at", reminder.zone.iso8601(reminder.at))
             w.endObject()
         }
         w.endArray()

@@ -216,8 +216,31 @@ extension DeparturesRequest {
     public static func decode(_ json: JSONValue?) throws(RequestError) -> DeparturesRequest {
         let fields = RequestFields(request: "DEPARTURES", json: json)
         let count = try fields.number("count", in: 1...20, unit: "departures").map { Int($0) } ?? 3
+        var at: Double?, day: String?
+        if let text = try fields.text("at", limit: 64), let date = CivilTime.parseDate(text) {
+            guard (1900...2100).contains(date.year) else { throw RequestError("?DEPARTURES at must be a date within 1900-2100, not '\(text)'") }
+            day = text
+        } else if let text = try fields.text("at", limit: 64) {
+            // The timetable's calendars are read for 1900-2100 at most; a year beyond says so.
+            guard let time = CivilTime.parseISO8601(text), time > -2_208_988_800, time < 4_102_444_800 else {
+                throw RequestError("?DEPARTURES at must be an ISO-8601 time with its offset (2026-07-24T23:00:00+02:00), not '\(text)'")
+            }
+            at = time
+        }
         return DeparturesRequest(stop: try fields.text("stop", limit: 200), count: count, remind: try fields.text("remind", limit: 200),
-                                 minutes: try fields.number("minutes", in: 1...180, unit: "minutes") ?? 10)
+                                 minutes: try fields.number("minutes", in: 1...180, unit: "minutes") ?? 10, at: at, day: day)
+    }
+}
+
+extension ReminderRequest {
+    public static func decode(_ json: JSONValue?) throws(RequestError) -> ReminderRequest {
+        let fields = RequestFields(request: "REMINDER", json: json)
+        if let id = try fields.text("cancel", limit: 16) { return .cancel(id: id) }
+        guard let trip = try fields.text("trip", limit: 200) else {
+            if json?["stop"] != nil || json?["minutes"] != nil { throw RequestError("?REMINDER needs the trip to be reminded of: {\"trip\":ID}") }
+            return .list
+        }
+        return .add(trip: trip, stop: try fields.text("stop", limit: 200), minutes: try fields.number("minutes", in: 1...180, unit: "minutes") ?? 10)
     }
 }
 

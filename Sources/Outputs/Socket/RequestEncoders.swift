@@ -142,7 +142,19 @@ extension LogRequest: SocketRequest {
 extension DeparturesRequest: SocketRequest {
     public static var requestName: String { "DEPARTURES" }
     public var argument: JSONValue? {
-        object([("stop", string(stop)), ("count", .number(Double(count))), ("remind", string(remind)), ("minutes", .number(minutes))])
+        object([("stop", string(stop)), ("count", .number(Double(count))), ("remind", string(remind)), ("minutes", .number(minutes)),
+                ("at", string(at.map { CivilTime(unixSeconds: $0).iso8601 } ?? day))])
+    }
+}
+
+extension ReminderRequest: SocketRequest {
+    public static var requestName: String { "REMINDER" }
+    public var argument: JSONValue? {
+        switch self {
+        case .list: return nil
+        case .add(let trip, let stop, let minutes): return object([("trip", .string(trip)), ("stop", string(stop)), ("minutes", .number(minutes))])
+        case .cancel(let id): return .object([("cancel", .string(id))])
+        }
     }
 }
 

@@ -16,6 +16,9 @@ package final class WebApp {
     package var requests = RequestTable()
     /// GET routes the wiring adds (stored tracks, waypoints...): a path, with the paths under it, to its answer.
     package var reads: [String: (HTTPRequest) -> HTTPResponse] = [:]
+    /// POST routes the wiring adds (a stored track's name, notes and deletion; favourite stops):
+    /// checked as every action is.
+    package var writes: [String: (HTTPRequest, JSONValue?) -> HTTPResponse] = [:]
     /// The newest report of each kind (the server keeps them).
     package var state: () -> String = { "{}" }
     /// The device's time (UTC seconds), for pairing codes and the browsers' last visits.
@@ -164,10 +167,13 @@ package final class WebApp {
 
     /// The actions: `POST /api/v1/NAME` with the socket's request object as the body.
     static let actions = ["track": "TRACK", "waypoint": "WAYPOINT", "lock": "LOCK", "unlock": "UNLOCK", "baro": "BARO", "level": "LEVEL",
-                          "calibrate": "CALIBRATE", "snapshot": "SNAPSHOT", "log": "LOG", "alert": "ALERT", "departures": "DEPARTURES"]
+                          "calibrate": "CALIBRATE", "snapshot": "SNAPSHOT", "log": "LOG", "alert": "ALERT", "departures": "DEPARTURES",
+                          "reminder": "REMINDER"]
 
     private func act(_ request: HTTPRequest) -> HTTPResponse {
-        guard request.path.hasPrefix("/api/v1/"), let name = Self.actions[String(request.path.dropFirst(8))] else {
+        let write = writes.first { request.path == $0.key || request.path.hasPrefix($0.key + "/") }?.value
+        let name = request.path.hasPrefix("/api/v1/") ? Self.actions[String(request.path.dropFirst(8))] : nil
+        guard write != nil || name != nil else {
             return .text(404, "no action \(request.path): POST to /api/v1/ with one of " + Self.actions.keys.sorted().joined(separator: ", "))
         }
         var argument: JSONValue?
@@ -177,7 +183,9 @@ package final class WebApp {
             }
             argument = parsed
         }
-        return reply(requests.answer(name, argument) ?? [.error("\(name) is not served by this device")])
+        if let write { return write(request, argument) }
+        let action = name ?? ""
+        return reply(requests.answer(action, argument) ?? [.error("\(action) is not served by this device")])
     }
 
     /// The reports as the socket writes them: one object, or an array of several; an ERROR is 422.

@@ -57,8 +57,13 @@ enum SocketRequests {
         table.route("LOG", decode: LogRequest.decode) { [unowned loop] request in
             [services.chronicle?.logs.handle(request, time: loop.context.utcNow()) ?? .error("logging needs a data directory")]
         }
+        let noTimetable = Report.error("no timetable imported: 'lodestone timetable import FEED.zip', then restart")
         table.route("DEPARTURES", decode: DeparturesRequest.decode) { [unowned loop] request in
-            guard let transit = services.transit else { return [.error("no timetable imported: 'lodestone timetable import FEED.zip', then restart")] }
+            guard let transit = services.transit else { return [noTimetable] }
+            return [transit.handle(request, state: loop.context.latest, time: loop.context.utcNow())]
+        }
+        table.route("REMINDER", decode: ReminderRequest.decode) { [unowned loop] request in
+            guard let transit = services.transit else { return [noTimetable] }
             return [transit.handle(request, state: loop.context.latest, time: loop.context.utcNow())]
         }
         table.route("SNAPSHOT", decode: SnapshotRequest.decode) { [unowned loop] request in

@@ -13,12 +13,12 @@ final class WebOutput {
     /// "HOST:PORT" as a phone on the same network reaches the device.
     let reachedAt: String
 
-    init(listen address: String, access: WebAccessMode, dataDirectory: String) throws(TCPListener.Failure) {
+    init(listen address: String, access: WebAccessMode, names configured: [String] = [], dataDirectory: String) throws(TCPListener.Failure) {
         server = try WebServer(listen: address)
         pairings = WebPairingStore(dataDirectory: dataDirectory)
         let listenHost = NetworkAddress.parse(address).map { $0.host } ?? ""
         let port = server.port ?? NetworkAddress.parse(address).map { Int($0.port) } ?? 0
-        let names = Self.localNames()
+        let names = Self.localNames().union(configured)
         app = WebApp(mode: access, hosts: names.union(listenHost.isEmpty ? [] : [WebApp.hostName(listenHost)]), pairings: pairings)
         // The address a phone can open: the one listened on, unless that is every address;
         // then the first of the machine's own on a network, else its name.

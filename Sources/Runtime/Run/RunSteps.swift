@@ -59,7 +59,7 @@ struct OpenedOutputs {
         if let address = c.signalKUDP { Log.info("sending Signal K deltas over UDP to \(address)") }
         var web: WebOutput?
         if let address = c.httpListen {
-            do { web = try WebOutput(listen: address, access: c.httpAccess, dataDirectory: dataDirectory) } catch {
+            do { web = try WebOutput(listen: address, access: c.httpAccess, names: c.httpNames.flatMap(WebHostNames.parse) ?? [], dataDirectory: dataDirectory) } catch {
                 Log.error(error.description)
                 server.shutdown()
                 nmea?.shutdown()

@@ -214,6 +214,8 @@ public enum Runner {
         if let web = outputs.web {
             // The web app's actions are the socket's requests, through the same table.
             web.app.requests = SocketRequests.table(for: loop)
+            web.app.reads.merge(WebLiveReads.routes(loop)) { stored, _ in stored }
+            web.app.writes = WebWrites.routes(loop, dataDirectory: dataDirectory)
             loop.context.fanout.web = web
         }
         if let settings = c.mqtt {

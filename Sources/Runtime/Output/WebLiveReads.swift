@@ -1,0 +1,114 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneEncoding
+import LodestoneOutputs
+import LodestoneReports
+import LodestoneStorage
+
+/// The web app's reads of the running device's services: the streams' history, the sky of a
+/// day, the departures and stops of the timetable, the reminders. Each answers with the same
+/// JSON as the command-line tool or the socket.
+enum WebLiveReads {
+    static func routes<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>) -> [String: (HTTPRequest) -> HTTPResponse] {
+        [
+            "/api/v1/history": { [unowned loop] request in history(loop, request) },
+            "/api/v1/sky": { [unowned loop] request in sky(loop, request) },
+            "/api/v1/departures": { [unowned loop] request in departures(loop, request) },
+            "/api/v1/stops": { [unowned loop] request in stops(loop, request) },
+            "/api/v1/reminders": { [unowned loop] _ in
+                guard let transit = loop.context.services.transit else { return noTimetable }
+                return .json(GPSDReports.line(transit.remindersReport()))
+            },
+        ]
+    }
+
+    static let noTimetable = HTTPResponse.json(GPSDReports.line(.error("no timetable imported: 'lodestone timetable import FEED.zip', then restart")), status: 404)
+
+    /// `GET /api/v1/history?stream=NAME&span=1h|6h|24h|7d`: the graph of one stream, ending now.
+    static func history<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>, _ request: HTTPRequest) -> HTTPResponse {
+        let stream = request.parameter("stream") ?? "seaLevelPressure"
+        guard HistoryStreams.names.contains(stream) else {
+            return .text(400, "stream is one of " + HistoryStreams.names.joined(separator: ", "))
+        }
+        let spanText = request.parameter("span") ?? "6h"
+        guard let span = History.Range(rawValue: spanText) else { return .text(400, "span is 1h, 6h, 24h or 7d") }
+        guard let histories = loop.context.services.chronicle?.history.histories else {
+            return .json(GPSDReports.line(.error("the history needs a data directory and a barometer")), status: 404)
+        }
+        let summary = (histories[stream] ?? History()).summary(span, now: loop.context.utcNow())
+        return .json(HistoryAnswer.json(stream: stream, range: span, summary: summary))
+    }
+
+    /// `GET /api/v1/sky?date=YYYY-MM-DD[&lat=..&lon=..]`: the Sun, the Moon, the planets, the
+    /// seasons and the satellite's passes of that day at the device's place (or the one given).
+    static func sky<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>, _ request: HTTPRequest) -> HTTPResponse {
+        let services = loop.context.services
+        let now = loop.context.utcNow()
+        var place = services.sky?.observer(loop.context.latest)
+        if request.parameter("lat") != nil || request.parameter("lon") != nil {
+            guard let lat = request.parameter("lat").flatMap(Double.init), (-90...90).contains(lat),
+                  let lon = request.parameter("lon").flatMap(Double.init), (-180...180).contains(lon) else {
+                return .text(400, "lat and lon are degrees (-90..90, -180..180), both given")
+            }
+            place = (lat, lon)
+        }
+        guard let place else {
+            return .json(GPSDReports.line(.error("no place for the sky yet: no GPS fix, and no observer in the configuration")), status: 422)
+        }
+        let zone = services.sky?.zone ?? .utc
+        let today = SkyAnswer.localDate(now, zone: zone)
+        var date = today
+        if let text = request.parameter("date") {
+            guard let given = CivilTime.parseDate(text), (1900...2100).contains(given.year) else {
+                return .text(400, "date is YYYY-MM-DD, 1900-2100 (the years the sky's models are documented for)")
+            }
+            date = given
+        }
+        let (start, end) = SkyAnswer.day(date, zone: zone)
+        let reference = date == today ? now : start
+        var json = SkyAnswer.json(latitude: place.latitude, longitude: place.longitude, elevation: 0, zone: zone, date: date, reference: reference)
+        if let satellites = services.satellites {
+            let passes = satellites.passes(place: place, from: max(start, reference), to: end + 86_400)
+            json = String(json.dropLast()) + ",\"passes\":[" + passes.map {
+                SkyAnswer.pass($0, satellite: satellites.name, catalogNumber: nil, zone: zone)
+            }.joined(separator: ",") + "]}"
+        }
+        return .json(json)
+    }
+
+    /// `GET /api/v1/departures?stop=NAME|ID&at=ISO-8601|YYYY-MM-DD&count=N`: the socket's DEPARTURES.
+    static func departures<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>, _ request: HTTPRequest) -> HTTPResponse {
+        var members: [(String, JSONValue)] = []
+        if let stop = request.parameter("stop"), !stop.isEmpty { members.append(("stop", .string(stop))) }
+        if let count = request.parameter("count") {
+            guard let n = Int(count) else { return .text(400, "count is a whole number from 1 to 20") }
+            members.append(("count", .number(Double(n))))
+        }
+        if let at = request.parameter("at"), !at.isEmpty { members.append(("at", .string(at))) }
+        guard let answer = loop.context.fanout.web?.app.requests.answer("DEPARTURES", .object(members)), let report = answer.first else {
+            return .text(500, "DEPARTURES is not served")
+        }
+        if case .error(let message) = report { return .json(GPSDReports.line(.error(message)), status: message.hasPrefix("no timetable") ? 404 : 422) }
+        return .json(GPSDReports.line(report))
+    }
+
+    /// `GET /api/v1/stops?q=WORDS`: the favourite stops in their order, and the stops whose
+    /// name holds every word (at most 50).
+    static func stops<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>, _ request: HTTPRequest) -> HTTPResponse {
+        guard let transit = loop.context.services.transit else { return noTimetable }
+        let timetable = transit.timetable
+        func object(_ index: Int) -> String {
+            var w = JSONObjectWriter()
+            w.string("id", timetable.stops[index].id)
+            w.string("name", timetable.stops[index].name)
+            w.number("lat", timetable.stops[index].latitude, decimals: 6)
+            w.number("lon", timetable.stops[index].longitude, decimals: 6)
+            return w.finished
+        }
+        let favourites = transit.favourites().compactMap { id in timetable.stops.firstIndex { $0.id == id } }
+        let words = String((request.parameter("q") ?? "").prefix(200))
+        let found = words.isEmpty ? [] : Array(timetable.stops(matching: words).prefix(50))
+        return .json("{\"class\":\"STOPS\",\"favourites\":[" + favourites.map(object).joined(separator: ",")
+                     + "],\"stops\":[" + found.map(object).joined(separator: ",") + "]}")
+    }
+}
