@@ -7,8 +7,12 @@ Usage:
       `lodestone web pair` prints, then at 390x844 (a phone) and 1024x768 (a tablet) opens
       every page: no console error, each page's heading visible, and on the compass the
       heading changes while the walk turns. A track started and stopped from the track page's
-      buttons must appear in `lodestone track list`. With SHOTS, each page's screenshot is
-      written there (PAGE-WIDTH.png), in the day theme and the compass also at night.
+      buttons must appear in `lodestone track list`; on the history page it opens, its GPX
+      (the page's own download link) validates against GPX 1.1 (with GPX_XSD and xmllint),
+      it is renamed and then deleted through the confirmation. On the departures page (a
+      small lake timetable imported first) a reminder is set from a departure, kept on the
+      card, and cancelled. With SHOTS, each page's screenshot is written there
+      (PAGE-WIDTH.png), in the day theme and the compass also at night.
 
 Prints one JSON line with the findings and "problems"; exits 1 when there are any.
 """
@@ -25,7 +29,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-PAGES = ["compass", "position", "track", "barometer", "station", "device"]
+PAGES = ["compass", "position", "track", "history", "barometer", "sky", "departures", "station", "device"]
 problems = []
 findings = {}
 
@@ -43,6 +47,11 @@ def main():
     if shots:
         os.makedirs(shots, exist_ok=True)
     sock, data = os.path.join(workdir, "s.sock"), os.path.join(workdir, "data")
+    feed = lake_feed(os.path.join(workdir, "feed"))
+    imported = subprocess.run([lodestone, "timetable", "import", feed, "--data-dir", data], capture_output=True, text=True, timeout=60)
+    check(imported.returncode == 0, "the lake timetable should import: %s" % imported.stderr)
+    with open(os.path.join(data, "timetable-marks.csv"), "w") as marks:
+        marks.write("T1030,Stadt Zürich,5\n")
     device = subprocess.Popen([lodestone, "run", "--scenario", "walk", "--speed", "5", "--duration", "240", "--display", "none",
                                "--socket", sock, "--data-dir", data, "--http", "127.0.0.1:%d" % port],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -101,6 +110,8 @@ def main():
         listed = subprocess.run([lodestone, "track", "list", "--data-dir", data], capture_output=True, text=True, timeout=30)
         findings["tracks"] = listed.stdout.strip().splitlines()[-1:] if listed.stdout.strip() else []
         check(listed.returncode == 0 and len(listed.stdout.strip().splitlines()) >= 1, "the track from the page should be listed: %s %s" % (listed.stdout, listed.stderr))
+        history_checks(driver, port, lodestone, data, workdir, shots)
+        departure_checks(driver, port, data, shots)
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         check(not errors, "console errors: %s" % errors[:5])
     finally:
@@ -113,6 +124,100 @@ def main():
             device.kill()
     print(json.dumps({"findings": findings, "problems": problems}))
     sys.exit(1 if problems else 0)
+
+
+def lake_feed(folder):
+    """A small GTFS feed near the walk's start: boats every half hour, every day of 2026-2027."""
+    os.makedirs(folder, exist_ok=True)
+    trips, times = ["route_id,service_id,trip_id,trip_headsign"], ["trip_id,arrival_time,departure_time,stop_id,stop_sequence"]
+    for hour in range(6, 23):
+        for minute in (0, 30):
+            trip = "T%02d%02d" % (hour, minute)
+            trips.append("R1,DAY,%s,Thalwil" % trip)
+            for stop, later in (("BU", 0), ("KU", 20), ("TH", 28)):
+                clock = "%02d:%02d:00" % (hour, minute + later) if minute + later < 60 else "%02d:%02d:00" % (hour + 1, minute + later - 60)
+                times.append("%s,%s,%s,%s,%d" % (trip, clock, clock, stop, ("BU", "KU", "TH").index(stop) + 1))
+    files = {
+        "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nZSG,Lake boats,https://example.org,Europe/Zurich\n",
+        "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nBU,Zürich Bürkliplatz,47.3655,8.5410\nKU,Küsnacht,47.3186,8.5800\nTH,Thalwil,47.2950,8.5650\n",
+        "routes.txt": "route_id,route_short_name,route_long_name,route_type\nR1,3730,Lake round,4\n",
+        "trips.txt": "\n".join(trips) + "\n",
+        "stop_times.txt": "\n".join(times) + "\n",
+        "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nDAY,1,1,1,1,1,1,1,20260101,20271231\n",
+    }
+    for name, text in files.items():
+        with open(os.path.join(folder, name), "w") as f:
+            f.write(text)
+    return folder
+
+
+def fetch_text(driver, path):
+    """A GET from inside the page (its cookie, its origin), as the browser's download would."""
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch(arguments[0]).then(r => r.text().then(t => done([r.status, r.headers.get('content-type'), t]))).catch(e => done([0, '', String(e)]));", path)
+
+
+def history_checks(driver, port, lodestone, data, workdir, shots):
+    driver.get("http://127.0.0.1:%d/#history" % port)
+    time.sleep(2)
+    rows = driver.find_elements(By.CSS_SELECTOR, "#history-list button.row")
+    if not check(rows, "the history page should list the track just recorded"):
+        return
+    rows[0].click()
+    time.sleep(2)
+    check(driver.find_element(By.ID, "history-detail").is_displayed(), "a track opened on the history page should show its detail")
+    link = driver.find_element(By.ID, "detail-gpx")
+    href = link.get_attribute("href")
+    check(link.get_attribute("download"), "the GPX link should download")
+    status, kind, text = fetch_text(driver, href)
+    check(status == 200 and kind == "application/gpx+xml" and "<gpx" in text, "the page's GPX link: %s %s" % (status, kind))
+    xsd = os.environ.get("GPX_XSD", "")
+    if xsd and os.path.exists(xsd) and os.path.exists("/usr/bin/xmllint"):
+        path = os.path.join(workdir, "page.gpx")
+        with open(path, "w") as f:
+            f.write(text)
+        valid = subprocess.run(["/usr/bin/xmllint", "--noout", "--schema", xsd, path], capture_output=True, text=True)
+        findings["pageGpxValid"] = valid.returncode == 0
+        check(valid.returncode == 0, "the GPX downloaded from the page should validate against GPX 1.1: %s" % valid.stderr[-400:])
+    if shots:
+        driver.save_screenshot(os.path.join(shots, "history-detail-%d.png" % driver.get_window_size()["width"]))
+    rename = driver.find_element(By.ID, "detail-rename")
+    rename.clear()
+    rename.send_keys("Renamed on the page")
+    driver.find_element(By.CSS_SELECTOR, "#detail-edit button[type=submit]").click()
+    time.sleep(2)
+    listed = subprocess.run([lodestone, "track", "list", "--data-dir", data], capture_output=True, text=True, timeout=30)
+    check("Renamed on the page" in listed.stdout, "the rename should reach the store: %s" % listed.stdout)
+    driver.find_element(By.ID, "detail-delete").click()
+    time.sleep(1)
+    check(driver.find_element(By.ID, "confirm-delete").is_displayed(), "deleting should ask first")
+    driver.find_element(By.ID, "confirm-yes").click()
+    time.sleep(2)
+    listed = subprocess.run([lodestone, "track", "list", "--data-dir", data], capture_output=True, text=True, timeout=30)
+    check("Renamed on the page" not in listed.stdout, "the confirmed delete should remove the track: %s" % listed.stdout)
+
+
+def departure_checks(driver, port, data, shots):
+    driver.get("http://127.0.0.1:%d/#departures" % port)
+    time.sleep(3)
+    items = driver.find_elements(By.CSS_SELECTOR, "#departures-list li.departure")
+    if not check(items, "the departures page should list the lake's boats: %s" % driver.find_element(By.ID, "departures-stop").text):
+        return
+    findings["departures"] = items[0].text
+    check("Stadt Zürich" in driver.find_element(By.ID, "departures-list").text, "the marked boat should carry its mark")
+    items[1 if len(items) > 1 else 0].find_element(By.TAG_NAME, "button").click()
+    time.sleep(2)
+    reminders = driver.find_elements(By.CSS_SELECTOR, "#reminders li button")
+    check(len(reminders) == 1, "one reminder should be listed after setting it")
+    kept = os.path.join(data, "timetable-reminders.json")
+    check(os.path.exists(kept) and '"trip"' in open(kept).read(), "the reminder should be kept on the card")
+    if shots:
+        driver.save_screenshot(os.path.join(shots, "departures-reminder-%d.png" % driver.get_window_size()["width"]))
+    if reminders:
+        reminders[0].click()
+        time.sleep(2)
+        check(not driver.find_elements(By.CSS_SELECTOR, "#reminders li button"), "the cancelled reminder should be gone")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { reports: {}, token: null, paired: false, units: localStorage.getItem("units") || "metric", track: [] };
+const state = { reports: {}, token: null, paired: false, units: localStorage.getItem("units") || "metric", track: [], waypoints: [] };
+// What each page does when it is opened (the pages in their own files add theirs).
+const pageShown = {};
 
 // ----- formatting -----
 const fixed = (value, decimals) => (value === undefined || value === null || !isFinite(value)) ? "--" : Number(value).toFixed(decimals);
@@ -163,55 +165,85 @@ function showHealth(health) {
   }
 }
 
-function drawMap() {
-  const canvas = $("map");
-  const context = canvas.getContext("2d");
-  const size = canvas.clientWidth || 360;
-  const ratio = window.devicePixelRatio || 1;
-  if (canvas.width !== Math.round(size * ratio)) { canvas.width = Math.round(size * ratio); canvas.height = Math.round(size * ratio); }
-  context.setTransform(ratio, 0, 0, ratio, 0, 0);
-  const style = getComputedStyle(document.documentElement);
-  context.clearRect(0, 0, size, size);
-  const track = state.track;
-  setText("track-points", String(track.length));
-  if (track.length === 0) return;
-  let [minLat, maxLat, minLon, maxLon] = [Infinity, -Infinity, Infinity, -Infinity];
-  for (const [lat, lon] of track) { minLat = Math.min(minLat, lat); maxLat = Math.max(maxLat, lat); minLon = Math.min(minLon, lon); maxLon = Math.max(maxLon, lon); }
-  const midLat = (minLat + maxLat) / 2;
+// A track on a plain map: its path, its start, where it ends, the waypoints near it, north and
+// a scale bar of a round distance. No tiles: the device has no map data and no internet.
+function drawTrackMap(canvas, track, waypoints) {
+  const { context, width: size } = fitCanvas(canvas, canvas.clientWidth || 360);
   const metresPerDegree = 111320;
-  const width = Math.max((maxLon - minLon) * metresPerDegree * Math.cos(midLat * Math.PI / 180), (maxLat - minLat) * metresPerDegree, 50);
-  const scale = (size - 40) / width;
-  const x = (lon) => size / 2 + (lon - (minLon + maxLon) / 2) * metresPerDegree * Math.cos(midLat * Math.PI / 180) * scale;
+  const near = (waypoints || []).filter((w) => track.length === 0 || track.some(([lat, lon]) => Math.abs(lat - w.lat) < 0.05 && Math.abs(lon - w.lon) < 0.05));
+  const all = track.concat(near.map((w) => [w.lat, w.lon]));
+  if (all.length === 0) {
+    context.fillStyle = themeColour("--muted", "#4a4a4a");
+    context.font = "14px system-ui";
+    context.fillText("no position yet", 14, size / 2);
+    return 0;
+  }
+  let [minLat, maxLat, minLon, maxLon] = [Infinity, -Infinity, Infinity, -Infinity];
+  for (const [lat, lon] of all) { minLat = Math.min(minLat, lat); maxLat = Math.max(maxLat, lat); minLon = Math.min(minLon, lon); maxLon = Math.max(maxLon, lon); }
+  const midLat = (minLat + maxLat) / 2, cosine = Math.cos(midLat * Math.PI / 180);
+  const width = Math.max((maxLon - minLon) * metresPerDegree * cosine, (maxLat - minLat) * metresPerDegree, 50);
+  const scale = (size - 48) / width;
+  const x = (lon) => size / 2 + (lon - (minLon + maxLon) / 2) * metresPerDegree * cosine * scale;
   const y = (lat) => size / 2 - (lat - midLat) * metresPerDegree * scale;
-  context.strokeStyle = style.getPropertyValue("--accent").trim() || "#9a4a00";
+  context.strokeStyle = themeColour("--accent", "#9a4a00");
   context.lineWidth = 3; context.lineJoin = "round";
   context.beginPath();
   track.forEach(([lat, lon], index) => index === 0 ? context.moveTo(x(lon), y(lat)) : context.lineTo(x(lon), y(lat)));
   context.stroke();
-  const [lat, lon] = track[track.length - 1];
-  context.fillStyle = style.getPropertyValue("--warn").trim() || "#a00";
-  context.beginPath(); context.arc(x(lon), y(lat), 6, 0, 2 * Math.PI); context.fill();
-  // North, and a scale bar of a round distance.
-  context.fillStyle = style.getPropertyValue("--fg").trim() || "#111";
+  context.fillStyle = themeColour("--fg", "#111");
+  context.font = "12px system-ui";
+  for (const w of near) {
+    const [wx, wy] = [x(w.lon), y(w.lat)];
+    context.beginPath(); context.moveTo(wx, wy - 7); context.lineTo(wx + 6, wy); context.lineTo(wx, wy + 7); context.lineTo(wx - 6, wy); context.closePath(); context.fill();
+    context.fillText(w.name, wx + 8, wy + 4);
+  }
+  if (track.length > 0) {
+    context.fillText("S", x(track[0][1]) - 4, y(track[0][0]) - 8);
+    const [lat, lon] = track[track.length - 1];
+    context.fillStyle = themeColour("--warn", "#a00");
+    context.beginPath(); context.arc(x(lon), y(lat), 6, 0, 2 * Math.PI); context.fill();
+  }
+  context.fillStyle = themeColour("--fg", "#111");
   context.font = "bold 15px system-ui"; context.fillText("N ↑", size - 36, 22);
-  const bar = [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000].find((m) => m * scale > size / 5) || 10000;
+  const bar = [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000].find((m) => m * scale > size / 5) || 50000;
   context.fillRect(14, size - 18, bar * scale, 3);
   context.font = "13px system-ui"; context.fillText(distance(bar), 14, size - 24);
   let total = 0;
   for (let i = 1; i < track.length; i++) {
-    const dLat = (track[i][0] - track[i - 1][0]) * metresPerDegree;
-    const dLon = (track[i][1] - track[i - 1][1]) * metresPerDegree * Math.cos(midLat * Math.PI / 180);
-    total += Math.hypot(dLat, dLon);
+    total += Math.hypot((track[i][0] - track[i - 1][0]) * metresPerDegree, (track[i][1] - track[i - 1][1]) * metresPerDegree * cosine);
   }
-  setText("track-distance", distance(total));
+  return total;
+}
+
+function drawMap() {
+  setText("track-points", String(state.track.length));
+  setText("track-distance", distance(drawTrackMap($("map"), state.track, state.waypoints)));
+}
+
+async function loadWaypoints() {
+  const reply = await getJSON("/api/v1/waypoints");
+  state.waypoints = reply && reply.waypoints ? reply.waypoints : [];
+  if (currentPage() === "track") drawMap();
 }
 
 function showTrack(report) {
   setText("track-state", report.state + (report.recording ? `: ${report.recording.name}` : ""));
 }
 
+// An alert or a reminder as the phone would give it: a banner that stays until it is read.
+function showEvent(event) {
+  const words = event.event === "alert" ? event.message
+    : event.event === "departure" ? `The ${event.route} to ${event.headsign} leaves ${event.stop} at ${event.departure.slice(11, 16)}`
+    : event.event === "satellitePass" ? `${event.satellite} rises soon (${fixed(event.maximumAltitude, 0)}° high)` : null;
+  if (!words) return;
+  setText("banner-text", words);
+  $("banner").hidden = false;
+  if (navigator.vibrate) navigator.vibrate(200);
+  if (event.event === "alert" && pageShown.barometer && currentPage() === "barometer") pageShown.barometer();
+}
+
 // ----- the device's reports -----
-const handlers = { ATT: showAttitude, TPV: showPosition, SKY: showSatellites, ENV: showEnvironment, HEALTH: showHealth, TRACK: showTrack };
+const handlers = { ATT: showAttitude, TPV: showPosition, SKY: showSatellites, ENV: showEnvironment, HEALTH: showHealth, TRACK: showTrack, EVENT: showEvent };
 function take(report) {
   if (!report || !report.class) return;
   state.reports[report.class] = report;
@@ -237,6 +269,19 @@ async function act(name, body) {
   return reply;
 }
 
+// A read of the API; on a refusal the reason is said in the header and null returned.
+async function getJSON(path) {
+  try {
+    const response = await fetch(path);
+    const reply = await response.json().catch(() => null);
+    if (!response.ok) { setText("link", reply && reply.message ? reply.message : `${path}: ${response.status}`); return reply && reply.class === "ERROR" ? reply : null; }
+    return reply;
+  } catch (error) {
+    setText("link", "the device cannot be reached");
+    return null;
+  }
+}
+
 async function refreshHealth() {
   if (currentPage() !== "device") return;
   const response = await fetch("/api/v1/health");
@@ -256,7 +301,8 @@ function showPage() {
       link.removeAttribute("aria-current");
     }
   }
-  if (page === "track") drawMap();
+  if (page === "track") loadWaypoints();
+  if (pageShown[page]) pageShown[page]();
   refreshHealth();
 }
 function setTheme(night) {
@@ -279,7 +325,11 @@ async function start() {
   showPage();
   $("lock").addEventListener("click", () => state.reports.ATT && state.reports.ATT.bearing !== undefined ? act("unlock") : act("lock"));
   $("calibrate").addEventListener("click", () => act("calibrate", { action: "start" }));
-  $("track-start").addEventListener("click", () => act("track", { action: "start" }));
+  $("track-start").addEventListener("click", () => {
+    const name = $("track-name").value.trim();
+    act("track", name ? { action: "start", name } : { action: "start" });
+  });
+  $("banner-close").addEventListener("click", () => { $("banner").hidden = true; });
   $("track-pause").addEventListener("click", () => act("track", { action: "pause" }));
   $("track-stop").addEventListener("click", () => act("track", { action: "stop" }));
   $("track-back").addEventListener("click", () => act("waypoint", { action: "back" }));

@@ -87,7 +87,8 @@ public enum LogRequest: Sendable, Equatable {
     public static let defaultStreams = ["pressure", "seaLevelPressure", "altitude", "temperature"]
 }
 
-/// `?DEPARTURES;` the next departures from the favourite or the nearest stop;
+/// `?DEPARTURES;` the next departures from the favourite or the nearest stop (`"stop":"nearest"`
+/// the nearest whatever the favourites);
 /// `{"stop":NAME|ID,"count":N,"at":ISO-8601|YYYY-MM-DD}` from a stop, after a moment or from the
 /// start of a local day there; `{"remind":TRIP,"minutes":M}`
 /// sets a reminder (as ?REMINDER does) M minutes before that trip leaves the stop.

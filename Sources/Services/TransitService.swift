@@ -29,10 +29,11 @@ package final class TransitService {
         reminders = kept
     }
 
-    /// The stop a request means: the one named, else the first favourite, else the nearest.
+    /// The stop a request means: the one named, else the first favourite, else the nearest
+    /// ("nearest" asks for the nearest whatever the favourites).
     package func stop(named name: String?, state: NavigationState) -> (index: Int, distance: Double?, bearing: Double?)? {
-        if let name { return timetable.stops(matching: name).first.map { ($0, nil, nil) } }
-        if let favourite = preferences.favourites().first, let index = timetable.stops(matching: favourite).first { return (index, nil, nil) }
+        if let name, name != "nearest" { return timetable.stops(matching: name).first.map { ($0, nil, nil) } }
+        if name == nil, let favourite = preferences.favourites().first, let index = timetable.stops(matching: favourite).first { return (index, nil, nil) }
         guard state.fix.hasPosition else { return nil }
         return timetable.stops.indices.map { index -> (Int, Double?, Double?) in
             let leg = Geodesy.inverse(latitude1: state.fix.latitude, longitude1: state.fix.longitude,
@@ -115,7 +116,8 @@ package final class TransitService {
     }
 
     private func noStop(_ name: String?) -> Report {
-        .error(name.map { "no stop matches '\($0)'" } ?? "no favourite stop and no GPS fix for the nearest: give a stop")
+        .error(name.map { $0 == "nearest" ? "no GPS fix yet for the nearest stop: give a stop" : "no stop matches '\($0)'" }
+               ?? "no favourite stop and no GPS fix for the nearest: give a stop")
     }
 
     private func zone(of index: Int) -> TimeZoneRules { (try? TimeZoneRules(timetable.stops[index].timeZone)) ?? .utc }

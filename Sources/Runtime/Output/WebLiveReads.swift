@@ -9,12 +9,13 @@ import LodestoneStorage
 /// day, the departures and stops of the timetable, the reminders. Each answers with the same
 /// JSON as the command-line tool or the socket.
 enum WebLiveReads {
-    static func routes<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>) -> [String: (HTTPRequest) -> HTTPResponse] {
+    static func routes<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>, dataDirectory: String) -> [String: (HTTPRequest) -> HTTPResponse] {
         [
             "/api/v1/history": { [unowned loop] request in history(loop, request) },
             "/api/v1/sky": { [unowned loop] request in sky(loop, request) },
             "/api/v1/departures": { [unowned loop] request in departures(loop, request) },
             "/api/v1/stops": { [unowned loop] request in stops(loop, request) },
+            "/api/v1/alerts": { [unowned loop] _ in alerts(loop, dataDirectory: dataDirectory) },
             "/api/v1/reminders": { [unowned loop] _ in
                 guard let transit = loop.context.services.transit else { return noTimetable }
                 return .json(GPSDReports.line(transit.remindersReport()))
@@ -23,6 +24,16 @@ enum WebLiveReads {
     }
 
     static let noTimetable = HTTPResponse.json(GPSDReports.line(.error("no timetable imported: 'lodestone timetable import FEED.zip', then restart")), status: 404)
+
+    /// `GET /api/v1/alerts`: the rules (the socket's ALERT) and the newest 20 alerts given, newest first.
+    static func alerts<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>, dataDirectory: String) -> HTTPResponse {
+        guard let rules = loop.context.fanout.web?.app.requests.answer("ALERT", nil)?.first, case .alertRules = rules else {
+            return .json(GPSDReports.line(.error("alerts need a data directory")), status: 404)
+        }
+        // EVENT lines as the socket wrote them; one that does not parse is left out.
+        let given = ((try? AlertStore.lines(dataDirectory: dataDirectory)) ?? []).suffix(20).reversed().filter { (try? JSONValue.parse($0)) != nil }
+        return .json(String(GPSDReports.line(rules).dropLast()) + ",\"given\":[" + given.joined(separator: ",") + "]}")
+    }
 
     /// `GET /api/v1/history?stream=NAME&span=1h|6h|24h|7d`: the graph of one stream, ending now.
     static func history<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>, _ request: HTTPRequest) -> HTTPResponse {

@@ -214,7 +214,7 @@ public enum Runner {
         if let web = outputs.web {
             // The web app's actions are the socket's requests, through the same table.
             web.app.requests = SocketRequests.table(for: loop)
-            web.app.reads.merge(WebLiveReads.routes(loop)) { stored, _ in stored }
+            web.app.reads.merge(WebLiveReads.routes(loop, dataDirectory: dataDirectory)) { stored, _ in stored }
             web.app.writes = WebWrites.routes(loop, dataDirectory: dataDirectory)
             loop.context.fanout.web = web
         }

@@ -1,0 +1,66 @@
+// The barometer page's graphs (1 hour to 7 days, any of the kept streams) and its alerts:
+// the rules, switched on and off here, and the alerts given, newest first.
+"use strict";
+
+const barometer = { span: "6h", stream: "seaLevelPressure" };
+const streamUnits = { seaLevelPressure: "hPa", pressure: "hPa", altitude: "m", temperature: "°C", humidity: "%" };
+
+async function loadGraph() {
+  const reply = await getJSON(`/api/v1/history?stream=${barometer.stream}&span=${barometer.span}`);
+  const canvas = $("baro-graph");
+  if (!reply || !reply.points) { drawGraph(canvas, [], { empty: reply && reply.message ? reply.message : "no history" }); return; }
+  const series = reply.points.map((p) => [Date.parse(p.time) / 1000, p.mean]);
+  const clock = (unix) => new Date(unix * 1000).toLocaleString([], barometer.span === "7d" ? { weekday: "short", hour: "2-digit" } : { hour: "2-digit", minute: "2-digit" });
+  drawGraph(canvas, series, { height: 200, unit: streamUnits[barometer.stream], label: clock, leastSpan: barometer.stream.endsWith("ressure") ? 2 : 1 });
+  canvas.setAttribute("aria-label", `${$("baro-stream").selectedOptions[0].textContent} over ${barometer.span}: `
+    + (reply.samples ? `from ${fixed(reply.minimum, 1)} to ${fixed(reply.maximum, 1)} ${streamUnits[barometer.stream]}` : "no data"));
+  setText("baro-range", reply.samples ? `min ${fixed(reply.minimum, 1)} · max ${fixed(reply.maximum, 1)} · mean ${fixed(reply.mean, 1)} ${streamUnits[barometer.stream]}` : "No data in this span yet.");
+}
+
+async function loadAlerts() {
+  const reply = await getJSON("/api/v1/alerts");
+  const rules = $("alert-rules");
+  rules.replaceChildren();
+  for (const rule of (reply && reply.rules) || []) {
+    const item = document.createElement("li");
+    const label = document.createElement("label");
+    label.className = "switch";
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.checked = rule.enabled;
+    box.addEventListener("change", async () => {
+      const answer = await act("alert", { name: rule.name, enabled: box.checked });
+      if (!answer || answer.class === "ERROR") box.checked = !box.checked;
+    });
+    label.append(box, ` ${rule.name}: ${fixed(rule.threshold, 1)} ${rule.unit}`);
+    item.appendChild(label);
+    rules.appendChild(item);
+  }
+  const given = $("alerts-given");
+  given.replaceChildren();
+  for (const event of (reply && reply.given) || []) {
+    const item = document.createElement("li");
+    item.textContent = `${(event.time || "").slice(0, 16).replace("T", " ")}  ${event.message || event.alert}`;
+    given.appendChild(item);
+  }
+  if (!reply || !(reply.given || []).length) {
+    const item = document.createElement("li");
+    item.textContent = "No alert given yet.";
+    given.appendChild(item);
+  }
+}
+
+function setUpBarometer() {
+  for (const button of document.querySelectorAll("[data-span]")) {
+    button.addEventListener("click", () => {
+      barometer.span = button.dataset.span;
+      for (const other of document.querySelectorAll("[data-span]")) other.setAttribute("aria-pressed", String(other === button));
+      loadGraph();
+    });
+  }
+  $("baro-stream").addEventListener("change", () => { barometer.stream = $("baro-stream").value; loadGraph(); });
+  // The graph follows the device while the page is open.
+  setInterval(() => { if (currentPage() === "barometer") loadGraph(); }, 30000);
+}
+pageShown.barometer = () => { loadGraph(); loadAlerts(); };
+document.addEventListener("DOMContentLoaded", setUpBarometer);

@@ -1,0 +1,156 @@
+// The departures page: the favourite stops as one-tap chips, the nearest stop, a search, another
+// date and time, each departure with its mark and a reminder button, and the reminders set.
+"use strict";
+
+const transit = { stop: null, favourites: [], shownStop: null };
+
+function minutesText(minutes) {
+  if (minutes < 1) return "now";
+  if (minutes < 60) return `in ${minutes} min`;
+  const h = Math.floor(minutes / 60), m = minutes % 60;
+  return h < 24 ? `in ${h} h ${m} min` : `in ${Math.floor(h / 24)} d ${h % 24} h`;
+}
+// "Fri 27 Nov 09:34" in the stop's own zone: the device writes its times with the zone's offset.
+const localClock = (iso) => iso.slice(11, 16);
+function localDay(iso) {
+  const [year, month, day] = iso.slice(0, 10).split("-").map(Number);
+  return new Date(Date.UTC(year, month - 1, day)).toLocaleDateString([], { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
+}
+
+// The chips: the nearest stop, then the favourites; the one shown is pressed.
+function chip(stop, pressed) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = stop.name;
+  button.setAttribute("aria-pressed", String(pressed));
+  button.addEventListener("click", () => { transit.stop = stop.id; loadDepartures(); });
+  return button;
+}
+
+async function loadStops() {
+  const words = $("stop-q").value.trim();
+  const reply = await getJSON(`/api/v1/stops${words ? "?q=" + encodeURIComponent(words) : ""}`);
+  if (!reply || reply.class !== "STOPS") return;
+  transit.favourites = reply.favourites;
+  const chips = $("stop-chips");
+  const shown = transit.shownStop ? transit.shownStop.id : null;
+  chips.replaceChildren(chip({ id: "nearest", name: "Nearest" }, transit.stop === "nearest"));
+  for (const stop of reply.favourites) chips.appendChild(chip(stop, transit.stop !== "nearest" && shown === stop.id));
+  const results = $("stop-results");
+  results.replaceChildren();
+  for (const stop of words ? reply.stops : []) {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "row";
+    button.textContent = stop.name;
+    button.addEventListener("click", () => { transit.stop = stop.id; $("stop-q").value = ""; results.replaceChildren(); loadDepartures(); });
+    item.appendChild(button);
+    results.appendChild(item);
+  }
+  if (words && reply.stops.length === 0) {
+    const item = document.createElement("li");
+    item.textContent = `No stop matches “${words}”.`;
+    results.appendChild(item);
+  }
+}
+
+async function loadDepartures() {
+  const query = new URLSearchParams({ count: "10" });
+  if (transit.stop) query.set("stop", transit.stop);
+  const at = $("departures-at").value;
+  if (at) query.set("at", new Date(at).toISOString());
+  const reply = await getJSON(`/api/v1/departures?${query}`);
+  const list = $("departures-list");
+  list.replaceChildren();
+  if (!reply || reply.class !== "DEPARTURES") {
+    setText("departures-stop", reply && reply.message ? reply.message : "No departures");
+    return;
+  }
+  transit.shownStop = reply.stop;
+  const favourite = transit.favourites.some((s) => s.id === reply.stop.id);
+  $("departures-favourite").setAttribute("aria-pressed", String(favourite));
+  $("departures-favourite").textContent = favourite ? "★ Favourite" : "☆ Favourite";
+  setText("departures-stop", reply.stop.name + (reply.stop.distance !== undefined ? ` · ${distance(reply.stop.distance)} ${compassPoint(reply.stop.bearing)}` : ""));
+  const today = reply.departures.length ? reply.departures[0].time.slice(0, 10) : "";
+  for (const departure of reply.departures) {
+    const item = document.createElement("li");
+    item.className = "departure";
+    const when = document.createElement("strong");
+    when.textContent = (departure.time.slice(0, 10) !== today || at ? localDay(departure.time) + " " : "") + localClock(departure.time);
+    const what = document.createElement("span");
+    what.textContent = ` ${departure.route} to ${departure.headsign} · ${minutesText(departure.minutes)}`;
+    item.append(when, what);
+    if (departure.mark) {
+      const mark = document.createElement("span");
+      mark.className = "mark";
+      mark.textContent = ` ${departure.mark.label} ${"★".repeat(departure.mark.rating)}`;
+      mark.setAttribute("aria-label", `${departure.mark.label}, rated ${departure.mark.rating} of 5`);
+      item.appendChild(mark);
+    }
+    const remind = document.createElement("button");
+    remind.type = "button";
+    remind.textContent = "Remind me";
+    remind.setAttribute("aria-label", `Remind me before the ${localClock(departure.time)} ${departure.route}`);
+    remind.addEventListener("click", async () => {
+      const answer = await act("reminder", { trip: departure.trip, stop: reply.stop.id, minutes: Number($("remind-minutes").value) });
+      if (answer && answer.class === "REMINDERS") { showReminders(answer); setText("link", answer.message || "reminder set"); }
+    });
+    item.appendChild(remind);
+    list.appendChild(item);
+  }
+  if (reply.departures.length === 0) {
+    const item = document.createElement("li");
+    item.textContent = "No departure in the coming week.";
+    list.appendChild(item);
+  }
+  loadStops();
+}
+
+function showReminders(reply) {
+  const list = $("reminders");
+  list.replaceChildren();
+  for (const reminder of reply.reminders || []) {
+    const item = document.createElement("li");
+    item.textContent = `${localDay(reminder.departure)} ${localClock(reminder.departure)} ${reminder.route} to ${reminder.headsign} from ${reminder.stop.name}, `
+      + `reminded at ${localClock(reminder.at)} `;
+    const cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.textContent = "Cancel";
+    cancel.setAttribute("aria-label", `Cancel the reminder for the ${localClock(reminder.departure)} ${reminder.route}`);
+    cancel.addEventListener("click", async () => {
+      const answer = await act("reminder", { cancel: reminder.id });
+      if (answer && answer.class === "REMINDERS") showReminders(answer);
+    });
+    item.appendChild(cancel);
+    list.appendChild(item);
+  }
+  if (!(reply.reminders || []).length) {
+    const item = document.createElement("li");
+    item.textContent = "No reminder set: “Remind me” beside a departure sets one.";
+    list.appendChild(item);
+  }
+}
+
+async function loadReminders() {
+  const reply = await getJSON("/api/v1/reminders");
+  if (reply && reply.class === "REMINDERS") showReminders(reply);
+}
+
+function setUpDepartures() {
+  let typing;
+  $("stop-q").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(loadStops, 250); });
+  $("stop-search").addEventListener("submit", (event) => { event.preventDefault(); loadStops(); });
+  $("departures-at").addEventListener("change", loadDepartures);
+  $("departures-now").addEventListener("click", () => { $("departures-at").value = ""; loadDepartures(); });
+  $("departures-favourite").addEventListener("click", async () => {
+    if (!transit.shownStop) return;
+    const on = $("departures-favourite").getAttribute("aria-pressed") !== "true";
+    const answer = await act("favourite", { stop: transit.shownStop.id, favourite: on });
+    if (answer && answer.class === "STOPS") loadDepartures();
+  });
+  // The countdowns move on while the page is open.
+  setInterval(() => { if (currentPage() === "departures" && !$("departures-at").value) loadDepartures(); }, 60000);
+}
+pageShown.departures = () => { loadDepartures(); loadReminders(); };
+document.addEventListener("DOMContentLoaded", setUpDepartures);

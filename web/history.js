@@ -1,0 +1,126 @@
+// The history page: every recorded track with its summary, searched, sorted and paged by 50;
+// one track's path, profile and figures, its GPX, its name and notes, and its deletion.
+"use strict";
+
+const trackList = { page: 1, total: 0, pageSize: 50, chosen: null };
+
+function duration(seconds) {
+  if (!isFinite(seconds)) return "--";
+  const h = Math.floor(seconds / 3600), m = Math.round(seconds / 60) % 60;
+  return h > 0 ? `${h} h ${m} min` : `${m} min`;
+}
+const dateText = (unix) => isFinite(unix) && unix > 0 ? new Date(unix * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) : "--";
+
+async function loadTracks() {
+  const query = new URLSearchParams({ sort: $("history-sort").value, page: String(trackList.page) });
+  const words = $("history-q").value.trim();
+  if (words) query.set("q", words);
+  const reply = await getJSON(`/api/v1/tracks?${query}`);
+  if (!reply || !reply.tracks) return;
+  trackList.total = reply.total;
+  trackList.pageSize = reply.pageSize;
+  const pages = Math.max(1, Math.ceil(reply.total / reply.pageSize));
+  setText("history-count", reply.total === 0 ? (words ? `No track matches “${words}”.` : "No track recorded yet: start one on the Track page.")
+    : `${reply.total} track${reply.total === 1 ? "" : "s"}, page ${reply.page} of ${pages}`);
+  $("history-previous").disabled = reply.page <= 1;
+  $("history-next").disabled = reply.page >= pages;
+  const list = $("history-list");
+  list.replaceChildren();
+  for (const track of reply.tracks) {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "row";
+    button.dataset.id = track.id;
+    const name = document.createElement("strong");
+    name.textContent = track.name || track.id;
+    const figures = document.createElement("span");
+    figures.className = "small";
+    figures.textContent = `${dateText(track.started)} · ${distance(track.distance)} · ${duration(track.movingTime)} · ↑ ${altitude(track.elevationGain)}`
+      + (track.tags && track.tags.length ? ` · ${track.tags.join(", ")}` : "");
+    button.append(name, document.createElement("br"), figures);
+    button.addEventListener("click", () => openTrack(track));
+    item.appendChild(button);
+    list.appendChild(item);
+  }
+}
+
+async function openTrack(summary) {
+  trackList.chosen = summary;
+  const detail = $("history-detail");
+  detail.hidden = false;
+  setText("detail-name", summary.name || summary.id);
+  setText("detail-when", `${dateText(summary.started)} · ${summary.id}`);
+  $("detail-rename").value = summary.name || "";
+  $("detail-notes").value = summary.notes || "";
+  $("detail-gpx").href = `/api/v1/tracks/${encodeURIComponent(summary.id)}.gpx`;
+  $("detail-gpx").setAttribute("download", `${summary.id}.gpx`);
+  const track = await getJSON(`/api/v1/tracks/${encodeURIComponent(summary.id)}`);
+  if (!track || !track.points) return;
+  const path = track.points.filter((p) => isFinite(p.lat) && isFinite(p.lon)).map((p) => [p.lat, p.lon]);
+  drawTrackMap($("detail-map"), path, state.waypoints);
+  const s = track.statistics || {};
+  const profile = (s.profile || []).map(([d, e]) => [d, e]);
+  drawGraph($("detail-profile"), profile, { height: 120, decimals: 0, unit: "m", label: (d) => distance(d), empty: "no elevation recorded" });
+  const figures = $("detail-figures");
+  figures.replaceChildren();
+  for (const [term, value] of [["Distance", distance(s.distance)], ["Moving time", duration(s.movingTime)], ["Total time", duration(s.totalTime)],
+    ["Average speed", speed(s.averageSpeed)], ["Top speed", speed(s.maximumSpeed)], ["Climb", altitude(s.elevationGain)],
+    ["Descent", altitude(s.elevationLoss)], ["Points", String(s.points ?? path.length)]]) {
+    const box = document.createElement("div");
+    const dt = document.createElement("dt"), dd = document.createElement("dd");
+    dt.textContent = term; dd.textContent = value;
+    box.append(dt, dd);
+    figures.appendChild(box);
+  }
+  if (window.matchMedia("(max-width: 699px)").matches) detail.scrollIntoView({ behavior: reducedMotion() ? "auto" : "smooth" });
+}
+
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+function setUpHistory() {
+  let typing;
+  $("history-q").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(() => { trackList.page = 1; loadTracks(); }, 250); });
+  $("history-filter").addEventListener("submit", (event) => { event.preventDefault(); trackList.page = 1; loadTracks(); });
+  $("history-sort").addEventListener("change", () => { trackList.page = 1; loadTracks(); });
+  $("history-previous").addEventListener("click", () => { trackList.page = Math.max(1, trackList.page - 1); loadTracks(); });
+  $("history-next").addEventListener("click", () => { trackList.page += 1; loadTracks(); });
+  $("detail-edit").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (!trackList.chosen) return;
+    const reply = await act(`tracks/${encodeURIComponent(trackList.chosen.id)}`, { name: $("detail-rename").value.trim(), notes: $("detail-notes").value });
+    if (reply && reply.class === "TRACKS") {
+      trackList.chosen.name = reply.name;
+      trackList.chosen.notes = reply.notes;
+      setText("detail-name", reply.name);
+      setText("link", "saved");
+      loadTracks();
+    }
+  });
+  $("detail-delete").addEventListener("click", () => {
+    if (!trackList.chosen) return;
+    setText("confirm-text", `“${trackList.chosen.name || trackList.chosen.id}” and its points are deleted from the device. This cannot be undone.`);
+    $("confirm-delete").showModal();
+  });
+  $("confirm-delete").addEventListener("close", async () => {
+    if ($("confirm-delete").returnValue !== "delete" || !trackList.chosen) return;
+    const reply = await act(`tracks/${encodeURIComponent(trackList.chosen.id)}/delete`, { confirm: true });
+    if (reply && reply.deleted) {
+      $("history-detail").hidden = true;
+      trackList.chosen = null;
+      setText("link", "deleted");
+      loadTracks();
+    }
+  });
+  $("detail-share").addEventListener("click", async () => {
+    if (!trackList.chosen) return;
+    const summary = trackList.chosen;
+    const text = `${summary.name}: ${distance(summary.distance)}, ${duration(summary.movingTime)}, climb ${altitude(summary.elevationGain)}`;
+    try {
+      if (navigator.share) await navigator.share({ title: summary.name, text });
+      else { await navigator.clipboard.writeText(text); setText("link", "summary copied"); }
+    } catch (error) { setText("link", text); }
+  });
+}
+pageShown.history = () => { loadTracks(); if (state.waypoints.length === 0) loadWaypoints(); };
+document.addEventListener("DOMContentLoaded", setUpHistory);
