@@ -43,7 +43,13 @@ package final class TransitService {
     }
 
     package func handle(_ request: DeparturesRequest, state: NavigationState, time: Double) -> Report {
-        if let trip = request.remind { return remind(trip: trip, stop: request.stop, minutes: request.minutes, state: state, time: time) }
+        var message: String?
+        if let trip = request.remind {
+            // The list of departures answers, with the reminder's words (as before ?REMINDER).
+            let set = remind(trip: trip, stop: request.stop, minutes: request.minutes, state: state, time: time)
+            guard case .reminders(let list) = set else { return set }
+            message = list.message
+        }
         guard let chosen = stop(named: request.stop, state: state) else { return noStop(request.stop) }
         let from = request.at ?? request.day.flatMap(CivilTime.parseDate).map { zone(of: chosen.index).midnight(year: $0.year, month: $0.month, day: $0.day) } ?? time
         let list = timetable.departures(from: chosen.index, after: from, count: request.count)
@@ -54,7 +60,7 @@ package final class TransitService {
                                   mark: TransitPreferences.mark(for: d, in: marks).map { ($0.label, $0.rating) })
         }
         return .departures(DeparturesReport(stopID: stop.id, stopName: stop.name, zone: zone(of: chosen.index),
-                                            distance: chosen.distance, bearing: chosen.bearing, departures: items))
+                                            distance: chosen.distance, bearing: chosen.bearing, departures: items, message: message))
     }
 
     package func handle(_ request: ReminderRequest, state: NavigationState, time: Double) -> Report {

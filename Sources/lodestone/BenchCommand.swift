@@ -8,7 +8,7 @@ import LodestoneEncoding
 
 enum BenchCommand {
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["seconds", "trials", "kernel", "updates", "logs"], flags: ["json"]),
+        let options = try Options(arguments, spec: OptionSpec(valued: ["seconds", "trials", "kernel", "updates", "logs", "clients"], flags: ["json"]),
                                   command: "bench")
         // `lodestone bench timetable` names one bench as --kernel does.
         if let kernel = options.values["kernel"] ?? options.positional.first {
@@ -18,6 +18,12 @@ enum BenchCommand {
             case "attitude": return AttitudeCostBench.kernel(updates: updates).isFinite ? 0 : 1
             case "nmea": return NMEACostBench.kernel(sentences: updates, logs: options.values["logs"]) > 0 ? 0 : 1
             case "tpv", "sky": return ReportCostBench.kernel(kernel, reports: updates) > 0 ? 0 : 1
+            case "web":
+                // Every browser must have had every ATT, or the figure would flatter.
+                let clients = try options.integer("clients", in: 0...64) ?? 20
+                let least = WebClientBench.kernel(ticks: updates, clients: clients)
+                if least < updates { Log.error("a browser received \(least) of \(updates) ATT events") }
+                return least >= updates ? 0 : 1
             case "runtime":
                 let (figures, note) = RuntimeCostBench.run()
                 guard let figures else {
@@ -46,7 +52,7 @@ enum BenchCommand {
                     }
                 }
                 return 0
-            default: throw UsageError(message: "--kernel takes attitude, nmea, tpv, sky, startup, runtime, timetable or clients")
+            default: throw UsageError(message: "--kernel takes attitude, nmea, tpv, sky, web, startup, runtime, timetable or clients")
             }
         }
         let seconds = try options.number("seconds", in: 0.5...600) ?? 5
@@ -174,7 +180,20 @@ enum BenchCommand {
             report.null("clientLoad")
         }
         let web = WebBench.appBytes()
-        report.raw("web", "{\"appBytes\":\(web.compressed),\"files\":\(web.files),\"plainBytes\":\(web.plain)}")
+        if !json { writeOut("web server instructions per browser and second, ATT at 10 Hz (callgrind)...\n") }
+        let (browsers, browserNote) = WebClientBench.run()
+        var webJSON = JSONObjectWriter()
+        webJSON.integer("appBytes", web.compressed)
+        webJSON.integer("files", web.files)
+        webJSON.integer("plainBytes", web.plain)
+        if let browsers {
+            webJSON.number("instructionsPerClientSecond", browsers.instructionsPerClientSecond, decimals: 0)
+            webJSON.number("serverInstructionsPerSecondIdle", browsers.idlePerSecond, decimals: 0)
+            webJSON.number("serverInstructionsPerSecond20Clients", browsers.twentyPerSecond, decimals: 0)
+        } else {
+            webJSON.null("instructionsPerClientSecond")
+        }
+        report.raw("web", webJSON.finished)
         if json {
             writeOut(report.finished + "\n")
         } else {
@@ -191,6 +210,9 @@ enum BenchCommand {
                                        ?? "could not create the tracks in /tmp") + "\n")
             writeOut("timetable: " + (timetable.map(timetableLines) ?? "could not create the feed in /tmp") + "\n")
             writeOut("web app: \(web.compressed) bytes gzipped (\(web.files) files, \(web.plain) bytes plain; the budget is 150 KB)\n")
+            writeOut("web browsers: " + (browsers.map { "\(fixed($0.instructionsPerClientSecond, 0)) instructions per browser and second "
+                + "(the budget is 200,000); the server \(fixed($0.idlePerSecond, 0))/s with none, \(fixed($0.twentyPerSecond, 0))/s with 20" }
+                ?? browserNote ?? "not measured") + "\n")
             if let clientLoad {
                 for run in [clientLoad.idle, clientLoad.loaded] {
                     writeOut("socket clients \(run.clients): loop wake-up lateness p99 \(fixed(run.latenessP99, 1)) us, max \(fixed(run.latenessMax, 1)) us, "

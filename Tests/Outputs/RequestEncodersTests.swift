@@ -43,8 +43,11 @@ import Testing
         Self.roundTrip([BaroRequest.report, .qnh(1009.4), .altitude(-20)], BaroRequest.decode)
         Self.roundTrip([LogRequest.report, .start(interval: 0, streams: ["pressure", "heading"], duration: 3600),
                         .start(interval: 30, streams: LogRequest.defaultStreams, duration: nil), .stop], LogRequest.decode)
-        Self.roundTrip([DeparturesRequest(), DeparturesRequest(stop: "Zürich Bürkliplatz", count: 5, remind: "T2", minutes: 12)],
+        Self.roundTrip([DeparturesRequest(), DeparturesRequest(stop: "Zürich Bürkliplatz", count: 5, remind: "T2", minutes: 12),
+                        DeparturesRequest(stop: "nearest", count: 4, at: 1_785_000_000), DeparturesRequest(day: "2026-12-24")],
                        DeparturesRequest.decode)
+        Self.roundTrip([ReminderRequest.list, .add(trip: "T2", stop: "IW", minutes: 15), .add(trip: "T9", stop: nil, minutes: 10), .cancel(id: "3")],
+                       ReminderRequest.decode)
         Self.roundTrip([SnapshotRequest(name: nil, notes: nil), SnapshotRequest(name: "Col", notes: "wind\nfrom the west")], SnapshotRequest.decode)
         Self.roundTrip([AlertRuleChange(kind: .pressureLow, enabled: true, threshold: 990, hysteresis: 0.5, cooldown: 7200),
                         AlertRuleChange(kind: .temperatureLow)]) { json throws(RequestError) in

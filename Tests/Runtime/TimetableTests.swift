@@ -170,7 +170,7 @@ import Testing
         let line = GPSDReports.line(transit.handle(request, state: NavigationState(), time: friday))
         #expect(line.hasPrefix(#"{"class":"DEPARTURES","stop":{"id":"IW","name":"Interlaken West"}"#), "\(line)")
         #expect(line.contains(#""time":"2026-07-25T00:30:00+02:00","route":"Panta Rhei","headsign":"Spiez (night)","trip":"T2","minutes":90"#), "\(line)")
-        #expect(line.contains("reminder 10 min before"))
+        #expect(line.contains("10 min before the Panta Rhei to Spiez (night)"), "\(line)")
         #expect(transit.tick(time: friday + 79 * 60).isEmpty)
         let due = transit.tick(time: friday + 80 * 60).map(GPSDReports.line)
         #expect(due.count == 1 && due.first?.contains(#""event":"departure""#) == true && due.first?.contains("2026-07-25T00:30:00+02:00") == true, "\(due)")
@@ -179,6 +179,57 @@ import Testing
         if case .error = transit.handle(DeparturesRequest(), state: NavigationState(), time: friday) {} else {
             Issue.record("no favourite and no fix: an error that says what to give")
         }
+    }
+
+    /// Reminders people manage: set with ?REMINDER, listed with their ids, kept on the card so
+    /// that a device restarted before the boat still reminds once, cancelled by id; a reminder
+    /// whose boat left while the device was off is dropped unsaid; a damaged entry is skipped
+    /// and the whole ones kept. "nearest" and a date in DEPARTURES.
+    @Test func remindersSurviveARestartAndCanBeCancelled() throws {
+        let data = "/tmp/lodestone-reminders-\(getpid())"
+        removeTree(data)
+        defer { removeTree(data) }
+        #expect(makeDirectories(data) && TimetableStore(dataDirectory: data).save(Self.timetable()))
+        let friday = CivilTime(year: 2026, month: 7, day: 24, hour: 6).unixSeconds   // 08:00 in Zurich
+        let first = try #require(TransitService(dataDirectory: data))
+        let set = GPSDReports.line(first.handle(.add(trip: "T1", stop: "IW", minutes: 15), state: NavigationState(), time: friday))
+        #expect(set.contains(#""id":"1","stop":{"id":"IW","name":"Interlaken West"},"route":"Panta Rhei","headsign":"Thun","trip":"T1","departure":"2026-07-24T08:30:00+02:00","at":"2026-07-24T08:15:00+02:00""#), "\(set)")
+        let again = GPSDReports.line(first.handle(.add(trip: "T1", stop: "IW", minutes: 15), state: NavigationState(), time: friday))
+        #expect(again.contains("already set") && !again.contains(#""id":"2""#), "one reminder per boat: \(again)")
+        _ = first.handle(.add(trip: "T2", stop: "IW", minutes: 10), state: NavigationState(), time: friday)
+        if case .error(let why) = first.handle(.add(trip: "T9", stop: "IW", minutes: 10), state: NavigationState(), time: friday) {
+            #expect(why.contains("does not leave Interlaken West"))
+        } else {
+            Issue.record("a trip that does not leave the stop is refused")
+        }
+        // The device restarts: both reminders are back; the 08:30 one sounds at 08:15, once.
+        let second = try #require(TransitService(dataDirectory: data))
+        let listed = GPSDReports.line(second.handle(.list, state: NavigationState(), time: friday))
+        #expect(listed.contains(#""id":"1""#) && listed.contains(#""id":"2""#), "\(listed)")
+        #expect(second.tick(time: friday + 14 * 60).isEmpty)
+        #expect(second.tick(time: friday + 15 * 60).count == 1)
+        let third = try #require(TransitService(dataDirectory: data))
+        #expect(third.tick(time: friday + 16 * 60).isEmpty, "a reminder given is not given again after a restart")
+        let cancelled = GPSDReports.line(third.handle(.cancel(id: "2"), state: NavigationState(), time: friday))
+        #expect(cancelled.contains("reminder 2 cancelled") && !cancelled.contains(#""id":"2""#), "\(cancelled)")
+        if case .error = third.handle(.cancel(id: "2"), state: NavigationState(), time: friday) {} else { Issue.record("cancelling twice says so") }
+        // A reminder for a boat that left while the device was off is dropped unsaid.
+        _ = third.handle(.add(trip: "T1", stop: "IW", minutes: 10), state: NavigationState(), time: friday)
+        let late = try #require(TransitService(dataDirectory: data))
+        #expect(late.tick(time: friday + 3600).isEmpty)
+        // A damaged entry: skipped and said; the whole ones kept.
+        let store = ReminderStore(dataDirectory: data)
+        #expect(writeFileAtomically(store.path, Array(#"[{"id":"7","stop":"IW","trip":"T2","departure":1785018600,"at":1785018000},{"id":"8","stop":"IW"},{"id":"9","stop":"IW","trip":"T2","departure":1e300,"at":0}]"#.utf8)))
+        let loaded = store.load()
+        #expect(loaded.reminders.map(\.id) == ["7"] && loaded.problems.count == 2, "\(loaded.problems)")
+        // DEPARTURES from the start of a local date at the stop, and the nearest whatever the favourites.
+        #expect(TransitPreferences(dataDirectory: data).saveFavourites(["LB"]))
+        let day = GPSDReports.line(late.handle(DeparturesRequest(stop: "IW", count: 1, day: "2026-07-27"), state: NavigationState(), time: friday))
+        #expect(day.contains(#""time":"2026-07-27T08:30:00+02:00""#), "\(day)")
+        var here = NavigationState()
+        (here.fix.mode, here.fix.latitude, here.fix.longitude) = (.threeD, 46.69, 7.85)
+        let nearest = GPSDReports.line(late.handle(DeparturesRequest(stop: "nearest"), state: here, time: friday))
+        #expect(nearest.contains(#""id":"IW""#), "the nearest, not the favourite: \(nearest)")
     }
 
     /// The departures page: the next three from the favourite stop with their countdowns and
