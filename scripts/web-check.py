@@ -24,6 +24,8 @@ import subprocess
 import sys
 import time
 
+from lake_feed import lake_feed
+
 problems = []
 findings = {}
 
@@ -80,8 +82,11 @@ def main():
     mode, lodestone, workdir, port = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
     os.makedirs(workdir, exist_ok=True)
     data, sock = os.path.join(workdir, "data"), os.path.join(workdir, "lodestone.sock")
+    imported = subprocess.run([lodestone, "timetable", "import", lake_feed(os.path.join(workdir, "feed")), "--data-dir", data],
+                              capture_output=True, text=True, timeout=60)
+    check(imported.returncode == 0, "the lake timetable should import: %s" % imported.stderr)
     device = subprocess.Popen([lodestone, "run", "--scenario", "walk", "--speed", "5", "--duration", "120", "--display", "none",
-                               "--socket", sock, "--data-dir", data, "--http", "127.0.0.1:%d" % port],
+                               "--socket", sock, "--data-dir", data, "--http", "127.0.0.1:%d" % port, "--http-names", "helm.lan,Boat.Example"],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         for _ in range(300):
@@ -116,6 +121,8 @@ def run_checks(lodestone, port, sock):
     check(status == 401, "the API without a pairing should be 401, got %s" % status)
     status, _, _ = request(port, "GET", "/", host="evil.example:%d" % port)
     check(status == 421, "another host name (DNS rebinding) should be refused, got %s" % status)
+    status, _, _ = request(port, "GET", "/", host="boat.example:%d" % port)
+    check(status == 200, "a name from http.names should be answered, got %s" % status)
 
     # Pairing: the CLI's address works once.
     paired = cli(lodestone, "web", "pair", "--socket", sock)
@@ -138,7 +145,9 @@ def run_checks(lodestone, port, sock):
     status, _, _ = request(port, "GET", "/", headers={**auth, "If-None-Match": etag or ""})
     check(status == 304, "a cached page should be 304 Not Modified, got %s" % status)
     app_bytes = 0
-    for path in ["/index.html", "/app.js", "/style.css", "/icon.svg", "/manifest.webmanifest"]:
+    # Every file the page names (its scripts, styles, icon and manifest), as a browser fetches them.
+    status, _, page = request(port, "GET", "/index.html", headers=auth)
+    for path in ["/index.html", "/pairing.html"] + sorted(set(re.findall(r'(?:src|href)="(/[a-z.]+)"', page.decode()))):
         status, headers, body = request(port, "GET", path, headers={**auth, "Accept-Encoding": "gzip"})
         check(status == 200, "%s should be served, got %s" % (path, status))
         app_bytes += len(body)
@@ -195,6 +204,23 @@ def run_checks(lodestone, port, sock):
             valid = subprocess.run(["/usr/bin/xmllint", "--noout", "--schema", xsd, path], capture_output=True, text=True)
             findings["gpxValid"] = valid.returncode == 0
             check(valid.returncode == 0, "the GPX should validate against GPX 1.1: %s" % valid.stderr[-500:])
+        # Renamed with notes, then deleted only with the confirmation.
+        path = "/api/v1/tracks/" + ids[0]
+        status, _, body = request(port, "POST", path, headers=good, body=json.dumps({"name": "Lake walk", "notes": "windy"}))
+        check(status == 200 and parsed(body).get("name") == "Lake walk", "renaming a track: %s %s" % (status, body[:200]))
+        status, _, body = request(port, "POST", path + "/delete", headers=good, body="{}")
+        check(status == 422, "a delete without the confirmation should be refused, got %s" % status)
+        status, _, body = request(port, "POST", path + "/delete", headers=auth, body=json.dumps({"confirm": True}))
+        check(status == 403, "a delete without the token should be refused, got %s" % status)
+        status, _, body = request(port, "GET", "/api/v1/tracks?q=lake", headers=auth)
+        check(parsed(body).get("total") == 1 and parsed(body)["tracks"][0].get("notes") == "windy", "the renamed track is found by its new name: %s" % body[:300])
+        tracks = cli(lodestone, "track", "list", "--data-dir", os.path.join(os.path.dirname(sock), "data"))
+        check("Lake walk" in tracks.stdout, "the track started and renamed from the web should be in 'lodestone track list': %s %s" % (tracks.stdout, tracks.stderr))
+        status, _, body = request(port, "POST", path + "/delete", headers=good, body=json.dumps({"confirm": True}))
+        check(status == 200 and parsed(body).get("deleted") == ids[0], "a confirmed delete: %s %s" % (status, body[:200]))
+        status, _, body = request(port, "GET", path, headers=auth)
+        check(status == 404, "a deleted track is gone, got %s" % status)
+    live_reads(port, auth, good)
     status, _, _ = request(port, "GET", "/api/v1/tracks/nonexistent.gpx", headers=auth)
     check(status == 404, "a missing track should be 404, got %s" % status)
     status, _, body = request(port, "POST", "/api/v1/lock", headers=good, body=json.dumps({"bearing": 400}))
@@ -233,8 +259,46 @@ def run_checks(lodestone, port, sock):
         cli(lodestone, "web", "forget", ids_listed[0], "--socket", sock)
         status, _, _ = request(port, "GET", "/api/v1/state", headers=auth)
         check(status == 401, "a forgotten browser should be refused, got %s" % status)
-    tracks = cli(lodestone, "track", "list", "--data-dir", os.path.join(os.path.dirname(sock), "data"))
-    check("web-check walk" in tracks.stdout, "the track started from the web should be in 'lodestone track list': %s %s" % (tracks.stdout, tracks.stderr))
+
+
+def live_reads(port, auth, good):
+    """The reads of the running device's services and the reminders, as the pages use them."""
+    status, _, body = request(port, "GET", "/api/v1/history?stream=seaLevelPressure&span=1h", headers=auth)
+    history = parsed(body)
+    check(status == 200 and history.get("class") == "HISTORY" and history.get("samples", 0) > 0 and history.get("points"),
+          "the pressure history: %s %s" % (status, body[:200]))
+    for bad in ["/api/v1/history?stream=nothing", "/api/v1/history?span=3h", "/api/v1/sky?date=2026-13-40", "/api/v1/sky?lat=91&lon=0",
+                "/api/v1/tracks?page=0", "/api/v1/departures?count=many"]:
+        status, _, _ = request(port, "GET", bad, headers=auth)
+        check(status == 400, "%s should be 400, got %s" % (bad, status))
+    status, _, body = request(port, "GET", "/api/v1/sky?date=2026-12-21", headers=auth)
+    sky = parsed(body)
+    check(status == 200 and sky.get("date") == "2026-12-21" and sky.get("sun", {}).get("sunrise") and len(sky.get("planets", [])) >= 5
+          and sky.get("seasons", {}).get("next"), "the sky of a date: %s %s" % (status, body[:200]))
+    findings["winterDay"] = sky.get("sun", {}).get("dayLengthSeconds")
+    status, _, body = request(port, "GET", "/api/v1/departures?stop=nearest&count=3", headers=auth)
+    departures = parsed(body)
+    check(status == 200 and departures.get("stop", {}).get("id") == "BU" and len(departures.get("departures", [])) == 3,
+          "the nearest stop's departures: %s %s" % (status, body[:300]))
+    status, _, body = request(port, "GET", "/api/v1/departures?stop=KU&at=2026-12-24&count=1", headers=auth)
+    first = (parsed(body).get("departures") or [{}])[0]
+    check(first.get("time", "").startswith("2026-12-24T06:20:00+01:00"), "departures from the start of a date: %s" % body[:300])
+    status, _, body = request(port, "GET", "/api/v1/stops?q=thal", headers=auth)
+    check([s.get("id") for s in parsed(body).get("stops", [])] == ["TH"], "a stop search: %s" % body[:200])
+    status, _, body = request(port, "POST", "/api/v1/favourite", headers=good, body=json.dumps({"stop": "KU", "favourite": True}))
+    status, _, body = request(port, "GET", "/api/v1/stops", headers=auth)
+    check([s.get("id") for s in parsed(body).get("favourites", [])] == ["KU"], "a favourite set from the page: %s" % body[:200])
+    trip = (departures.get("departures") or [{}])[-1].get("trip", "")
+    status, _, body = request(port, "POST", "/api/v1/reminder", headers=good, body=json.dumps({"trip": trip, "stop": "BU", "minutes": 5}))
+    reminders = parsed(body).get("reminders", [])
+    check(status == 200 and len(reminders) == 1 and reminders[0].get("trip") == trip, "a reminder set: %s %s" % (status, body[:300]))
+    status, _, body = request(port, "GET", "/api/v1/reminders", headers=auth)
+    check(len(parsed(body).get("reminders", [])) == 1, "the reminders listed: %s" % body[:200])
+    if reminders:
+        status, _, body = request(port, "POST", "/api/v1/reminder", headers=good, body=json.dumps({"cancel": reminders[0].get("id")}))
+        check(status == 200 and parsed(body).get("reminders") == [], "a reminder cancelled: %s %s" % (status, body[:200]))
+    status, _, body = request(port, "GET", "/api/v1/alerts", headers=auth)
+    check(status == 200 and parsed(body).get("rules") and "given" in parsed(body), "the alert rules: %s %s" % (status, body[:200]))
 
 
 def read_events(port, auth, kinds, count, last=None):
