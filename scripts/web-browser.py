@@ -84,6 +84,9 @@ def main():
                 time.sleep(2)
                 section = driver.find_element(By.ID, "page-" + page)
                 check(section.is_displayed(), "%s at %dx%d is not shown" % (page, width, height))
+                ratio, where = driver.execute_script(CONTRAST)
+                findings["lowestContrast"] = min(findings.get("lowestContrast", 99), round(ratio, 2))
+                check(ratio >= 4.5, "%s at %d: text contrast %.2f:1 (below 4.5:1) at %s" % (page, width, ratio, where))
                 if shots:
                     driver.save_screenshot(os.path.join(shots, "%s-%d.png" % (page, width)))
         # The heading follows the walk's turns.
@@ -95,11 +98,18 @@ def main():
             headings.add(driver.find_element(By.ID, "heading-text").text)
         findings["headings"] = sorted(headings)
         check(len(headings) >= 2, "the heading should change while the walk turns: %s" % sorted(headings))
+        # The night theme: every page's text still 4.5:1 or more.
+        driver.find_element(By.ID, "theme").click()
+        time.sleep(1)
         if shots:
-            driver.find_element(By.ID, "theme").click()
-            time.sleep(1)
             driver.save_screenshot(os.path.join(shots, "compass-night-390.png"))
-            driver.find_element(By.ID, "theme").click()
+        for page in PAGES:
+            driver.get("http://127.0.0.1:%d/#%s" % (port, page))
+            time.sleep(1)
+            ratio, where = driver.execute_script(CONTRAST)
+            findings["lowestContrastNight"] = min(findings.get("lowestContrastNight", 99), round(ratio, 2))
+            check(ratio >= 4.5, "%s at night: text contrast %.2f:1 (below 4.5:1) at %s" % (page, ratio, where))
+        driver.find_element(By.ID, "theme").click()
         # A track from the page's buttons.
         driver.get("http://127.0.0.1:%d/#track" % port)
         time.sleep(2)
@@ -125,6 +135,26 @@ def main():
             device.kill()
     print(json.dumps({"findings": findings, "problems": problems}))
     sys.exit(1 if problems else 0)
+
+
+CONTRAST = """
+const parse = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null; const p = m[1].split(",").map(Number); return p.length === 4 ? p : p.concat([1]); };
+const lum = (p) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }; return 0.2126 * f(p[0]) + 0.7152 * f(p[1]) + 0.0722 * f(p[2]); };
+const background = (e) => { for (let n = e; n; n = n.parentElement) { const b = parse(getComputedStyle(n).backgroundColor); if (b && b[3] > 0.5) return b; } return [255, 255, 255, 1]; };
+let worst = [99, ""];
+for (const e of document.querySelectorAll("body *")) {
+  if (!e.offsetParent && getComputedStyle(e).position !== "fixed") continue;
+  if (e.disabled || e.closest("[hidden]")) continue;
+  const own = Array.from(e.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+  if (!own) continue;
+  const fg = parse(getComputedStyle(e).color);
+  if (!fg) continue;
+  const [a, b] = [lum(fg), lum(background(e))];
+  const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  if (ratio < worst[0]) worst = [ratio, e.tagName + "#" + e.id + " " + e.textContent.trim().slice(0, 30)];
+}
+return worst;
+"""
 
 
 def fetch_text(driver, path):

@@ -195,7 +195,9 @@ function drawTrackMap(canvas, track, waypoints) {
   for (const w of near) {
     const [wx, wy] = [x(w.lon), y(w.lat)];
     context.beginPath(); context.moveTo(wx, wy - 7); context.lineTo(wx + 6, wy); context.lineTo(wx, wy + 7); context.lineTo(wx - 6, wy); context.closePath(); context.fill();
-    context.fillText(w.name, wx + 8, wy + 4);
+    // The name on the side with room for it.
+    const labelWidth = context.measureText(w.name).width;
+    context.fillText(w.name, wx + 8 + labelWidth > size - 4 ? wx - 8 - labelWidth : wx + 8, wy + 4);
   }
   if (track.length > 0) {
     context.fillText("S", x(track[0][1]) - 4, y(track[0][0]) - 8);

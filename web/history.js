@@ -22,6 +22,7 @@ async function loadTracks() {
   const pages = Math.max(1, Math.ceil(reply.total / reply.pageSize));
   setText("history-count", reply.total === 0 ? (words ? `No track matches “${words}”.` : "No track recorded yet: start one on the Track page.")
     : `${reply.total} track${reply.total === 1 ? "" : "s"}, page ${reply.page} of ${pages}`);
+  document.querySelector("#page-history .pager").hidden = pages <= 1;
   $("history-previous").disabled = reply.page <= 1;
   $("history-next").disabled = reply.page >= pages;
   const list = $("history-list");
@@ -39,7 +40,12 @@ async function loadTracks() {
     figures.textContent = `${dateText(track.started)} · ${distance(track.distance)} · ${duration(track.movingTime)} · ↑ ${altitude(track.elevationGain)}`
       + (track.tags && track.tags.length ? ` · ${track.tags.join(", ")}` : "");
     button.append(name, document.createElement("br"), figures);
-    button.addEventListener("click", () => openTrack(track));
+    if (trackList.chosen && trackList.chosen.id === track.id) button.setAttribute("aria-current", "true");
+    button.addEventListener("click", () => {
+      for (const other of list.querySelectorAll("button.row")) other.removeAttribute("aria-current");
+      button.setAttribute("aria-current", "true");
+      openTrack(track);
+    });
     item.appendChild(button);
     list.appendChild(item);
   }

@@ -105,6 +105,8 @@ enum Help {
 
     One bench alone, by NAME (or --kernel NAME): attitude, nmea, tpv, sky, runtime,
     startup, clients, timetable (import a synthetic national feed of 10,000 stops and
-    1,000,000 stop times, then time cold departures answers).
+    1,000,000 stop times, then time cold departures answers), web --updates N --clients C
+    (the web server streaming N tenths of a second of ATT at 10 Hz and TPV, SKY and ENV at
+    1 Hz to C browsers on a loopback port: what callgrind counts for web.instructionsPerClientSecond).
     """
 }
