@@ -195,9 +195,10 @@ function drawTrackMap(canvas, track, waypoints) {
   for (const w of near) {
     const [wx, wy] = [x(w.lon), y(w.lat)];
     context.beginPath(); context.moveTo(wx, wy - 7); context.lineTo(wx + 6, wy); context.lineTo(wx, wy + 7); context.lineTo(wx - 6, wy); context.closePath(); context.fill();
-    // The name on the side with room for it.
+    // The name beside it, or above it where the map's edge leaves no room.
     const labelWidth = context.measureText(w.name).width;
-    context.fillText(w.name, wx + 8 + labelWidth > size - 4 ? wx - 8 - labelWidth : wx + 8, wy + 4);
+    if (wx + 10 + labelWidth <= size - 4) context.fillText(w.name, wx + 9, wy + 4);
+    else context.fillText(w.name, Math.max(4, size - 6 - labelWidth), wy - 11);
   }
   if (track.length > 0) {
     context.fillText("S", x(track[0][1]) - 4, y(track[0][0]) - 8);
@@ -229,7 +230,8 @@ async function loadWaypoints() {
 }
 
 function showTrack(report) {
-  setText("track-state", report.state + (report.recording ? `: ${report.recording.name}` : ""));
+  const recording = report.state !== "stopped" && report.name;
+  setText("track-state", report.state + (recording ? `: ${report.name}, ${distance(report.distance)} in ${report.points} points` : ""));
 }
 
 // An alert or a reminder as the phone would give it: a banner that stays until it is read.
@@ -284,6 +286,13 @@ async function getJSON(path) {
   }
 }
 
+// The recording's state, whoever started it (the button, the command line, this page).
+async function refreshTrack() {
+  if (currentPage() !== "track") return;
+  const reply = await getJSON("/api/v1/track");
+  if (reply && reply.class === "TRACK") take(reply);
+}
+
 async function refreshHealth() {
   if (currentPage() !== "device") return;
   const response = await fetch("/api/v1/health");
@@ -303,7 +312,7 @@ function showPage() {
       link.removeAttribute("aria-current");
     }
   }
-  if (page === "track") loadWaypoints();
+  if (page === "track") { loadWaypoints(); refreshTrack(); }
   if (pageShown[page]) pageShown[page]();
   refreshHealth();
 }
@@ -347,5 +356,6 @@ async function start() {
   for (const report of Object.values(snapshot)) take(report);
   connect();
   setInterval(refreshHealth, 2000);
+  setInterval(refreshTrack, 5000);
 }
 document.addEventListener("DOMContentLoaded", start);

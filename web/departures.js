@@ -34,7 +34,9 @@ async function loadStops() {
   transit.favourites = reply.favourites;
   const chips = $("stop-chips");
   const shown = transit.shownStop ? transit.shownStop.id : null;
-  chips.replaceChildren(chip({ id: "nearest", name: "Nearest" }, transit.stop === "nearest"));
+  // Without a choice the device shows the first favourite, else the nearest stop.
+  const nearest = transit.stop === "nearest" || (transit.stop === null && !reply.favourites.some((stop) => stop.id === shown));
+  chips.replaceChildren(chip({ id: "nearest", name: "Nearest" }, nearest));
   for (const stop of reply.favourites) chips.appendChild(chip(stop, transit.stop !== "nearest" && shown === stop.id));
   const results = $("stop-results");
   results.replaceChildren();
