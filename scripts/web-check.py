@@ -263,6 +263,9 @@ def run_checks(lodestone, port, sock):
 
 def live_reads(port, auth, good):
     """The reads of the running device's services and the reminders, as the pages use them."""
+    status, _, body = request(port, "GET", "/api/v1/track", headers=auth)
+    check(status == 200 and parsed(body).get("class") == "TRACK" and parsed(body).get("state") == "stopped",
+          "the recording's state: %s %s" % (status, body[:200]))
     status, _, body = request(port, "GET", "/api/v1/history?stream=seaLevelPressure&span=1h", headers=auth)
     history = parsed(body)
     check(status == 200 and history.get("class") == "HISTORY" and history.get("samples", 0) > 0 and history.get("points"),

@@ -12,21 +12,22 @@ const pageShown = {};
 const fixed = (value, decimals) => (value === undefined || value === null || !isFinite(value)) ? "--" : Number(value).toFixed(decimals);
 const points = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"];
 const compassPoint = (degrees) => points[Math.round(((degrees % 360) + 360) % 360 / 22.5) % 16];
+// A number and its unit never part at the end of a line (a non-breaking space between).
 function distance(metres) {
   if (!isFinite(metres)) return "--";
-  if (state.units === "imperial") return metres < 1609 ? `${fixed(metres * 3.28084, 0)} ft` : `${fixed(metres / 1609.344, 2)} mi`;
-  if (state.units === "nautical") return metres < 1852 ? `${fixed(metres, 0)} m` : `${fixed(metres / 1852, 2)} NM`;
-  return metres < 1000 ? `${fixed(metres, 0)} m` : `${fixed(metres / 1000, 2)} km`;
+  if (state.units === "imperial") return metres < 1609 ? `${fixed(metres * 3.28084, 0)}\u00a0ft` : `${fixed(metres / 1609.344, 2)}\u00a0mi`;
+  if (state.units === "nautical") return metres < 1852 ? `${fixed(metres, 0)}\u00a0m` : `${fixed(metres / 1852, 2)}\u00a0NM`;
+  return metres < 1000 ? `${fixed(metres, 0)}\u00a0m` : `${fixed(metres / 1000, 2)}\u00a0km`;
 }
 function altitude(metres) {
   if (!isFinite(metres)) return "--";
-  return state.units === "imperial" ? `${fixed(metres * 3.28084, 0)} ft` : `${fixed(metres, 0)} m`;
+  return state.units === "imperial" ? `${fixed(metres * 3.28084, 0)}\u00a0ft` : `${fixed(metres, 0)}\u00a0m`;
 }
 function speed(ms) {
   if (!isFinite(ms)) return "--";
-  if (state.units === "imperial") return `${fixed(ms * 2.23694, 1)} mph`;
-  if (state.units === "nautical") return `${fixed(ms * 1.943844, 1)} kn`;
-  return `${fixed(ms * 3.6, 1)} km/h`;
+  if (state.units === "imperial") return `${fixed(ms * 2.23694, 1)}\u00a0mph`;
+  if (state.units === "nautical") return `${fixed(ms * 1.943844, 1)}\u00a0kn`;
+  return `${fixed(ms * 3.6, 1)}\u00a0km/h`;
 }
 function sexagesimal(value, positive, negative, seconds) {
   const hemisphere = value >= 0 ? positive : negative;

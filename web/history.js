@@ -37,7 +37,7 @@ async function loadTracks() {
     name.textContent = track.name || track.id;
     const figures = document.createElement("span");
     figures.className = "small";
-    figures.textContent = `${dateText(track.started)} · ${distance(track.distance)} · ${duration(track.movingTime)} · ↑ ${altitude(track.elevationGain)}`
+    figures.textContent = `${dateText(track.started)} · ${distance(track.distance)} · ${duration(track.movingTime)} · ↑\u00a0${altitude(track.elevationGain)}`
       + (track.tags && track.tags.length ? ` · ${track.tags.join(", ")}` : "");
     button.append(name, document.createElement("br"), figures);
     if (trackList.chosen && trackList.chosen.id === track.id) button.setAttribute("aria-current", "true");
