@@ -123,6 +123,13 @@ def main():
         check(listed.returncode == 0 and len(listed.stdout.strip().splitlines()) >= 1, "the track from the page should be listed: %s %s" % (listed.stdout, listed.stderr))
         history_checks(driver, port, lodestone, data, workdir, shots)
         departure_checks(driver, port, data, shots)
+        # A snapshot from the device page is kept.
+        driver.get("http://127.0.0.1:%d/#device" % port)
+        time.sleep(2)
+        driver.find_element(By.ID, "snapshot").click()
+        time.sleep(2)
+        kept = subprocess.run([lodestone, "snapshot", "list", "--data-dir", data], capture_output=True, text=True, timeout=30)
+        check(kept.returncode == 0 and kept.stdout.strip(), "the snapshot from the page should be listed: %s %s" % (kept.stdout, kept.stderr))
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         check(not errors, "console errors: %s" % errors[:5])
     finally:

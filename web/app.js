@@ -342,6 +342,10 @@ async function start() {
     act("track", name ? { action: "start", name } : { action: "start" });
   });
   $("banner-close").addEventListener("click", () => { $("banner").hidden = true; });
+  $("snapshot").addEventListener("click", async () => {
+    const reply = await act("snapshot", {});
+    if (reply && reply.class === "SNAPSHOT") setText("link", "snapshot kept");
+  });
   $("track-pause").addEventListener("click", () => act("track", { action: "pause" }));
   $("track-stop").addEventListener("click", () => act("track", { action: "stop" }));
   $("track-back").addEventListener("click", () => act("waypoint", { action: "back" }));
