@@ -46,7 +46,7 @@ import Testing
         #expect(WaveDay.bestSessions([Self.wave(0), Self.wave(30, 1, .dark), Self.wave(60)]).isEmpty)
         // Twilight waves count 20%: 10 points of three waves in twilight give 2.
         let session = WaveDay.bestSessions([Self.wave(0, 3, .twilight), Self.wave(60, 1)]).first
-        #expect(session?.score == 2 + 2)
+        #expect(session?.score == 4, "\(String(describing: session))")
     }
 
     @Test func theBestThreeShareNoWaveAndTiesGoToTheEarlier() {
