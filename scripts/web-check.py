@@ -221,6 +221,7 @@ def run_checks(lodestone, port, sock):
         status, _, body = request(port, "GET", path, headers=auth)
         check(status == 404, "a deleted track is gone, got %s" % status)
     live_reads(port, auth, good)
+    reminders_by_command(lodestone, sock)
     status, _, _ = request(port, "GET", "/api/v1/tracks/nonexistent.gpx", headers=auth)
     check(status == 404, "a missing track should be 404, got %s" % status)
     status, _, body = request(port, "POST", "/api/v1/lock", headers=good, body=json.dumps({"bearing": 400}))
@@ -302,6 +303,24 @@ def live_reads(port, auth, good):
         check(status == 200 and parsed(body).get("reminders") == [], "a reminder cancelled: %s %s" % (status, body[:200]))
     status, _, body = request(port, "GET", "/api/v1/alerts", headers=auth)
     check(status == 200 and parsed(body).get("rules") and "given" in parsed(body), "the alert rules: %s %s" % (status, body[:200]))
+
+
+def reminders_by_command(lodestone, sock):
+    """The same reminders from the command line: set, listed with its id, cancelled."""
+    listed = cli(lodestone, "departures", "--stop", "BU", "--count", "2", "--json", "--data-dir", os.path.join(os.path.dirname(sock), "data"))
+    trips = [d.get("trip") for d in parsed(listed.stdout.encode()).get("departures", [])]
+    if not check(trips, "departures --json should give the trips: %s %s" % (listed.stdout, listed.stderr)):
+        return
+    setting = cli(lodestone, "departures", "remind", trips[-1], "--stop", "BU", "--minutes", "12", "--socket", sock)
+    check(setting.returncode == 0 and "12 min before" in setting.stdout, "departures remind: %s %s" % (setting.stdout, setting.stderr))
+    shown = cli(lodestone, "departures", "reminders", "--socket", sock)
+    ids = re.findall(r"^(\d+)\s", shown.stdout, re.M)
+    check(len(ids) == 1, "departures reminders should list one: %s" % shown.stdout)
+    if ids:
+        cancelled = cli(lodestone, "departures", "reminders", "cancel", ids[0], "--socket", sock)
+        check(cancelled.returncode == 0 and "cancelled" in cancelled.stdout, "departures reminders cancel: %s %s" % (cancelled.stdout, cancelled.stderr))
+        again = cli(lodestone, "departures", "reminders", "cancel", ids[0], "--socket", sock)
+        check(again.returncode == 1 and "no reminder" in again.stderr, "cancelling twice should say so: %s" % again.stderr)
 
 
 def read_events(port, auth, kinds, count, last=None):

@@ -69,7 +69,7 @@ package final class TransitService {
         case .add(let trip, let stop, let minutes): return remind(trip: trip, stop: stop, minutes: minutes, state: state, time: time)
         case .cancel(let id):
             guard let index = reminders.firstIndex(where: { $0.id == id }) else {
-                return .error("no reminder \(id): ?REMINDER; lists them")
+                return .error("no reminder \(id): the list of reminders gives each one's id")
             }
             let gone = reminders.remove(at: index)
             return saved(message: "reminder \(id) cancelled (the \(gone.route) to \(gone.headsign))")

@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneReports
 import LodestoneRuntime
 import LodestoneEncoding
 import LodestoneSettings
@@ -26,16 +27,28 @@ enum TimetableCommand {
     """
 
     static let departuresHelp = """
-    Usage: lodestone departures [--stop NAME|ID|nearest|favourite] [--count N] [--at ISO-8601] [--lat L --lon L] [--json] [--data-dir DIR]
+    Usage: lodestone departures [--stop NAME|ID|nearest|favourite] [--count N] [--at WHEN] [--lat L --lon L] [--json] [--data-dir DIR]
            lodestone departures search WORDS
            lodestone departures favourite add STOP | remove STOP | move STOP POSITION | list
+           lodestone departures remind TRIP [--stop STOP] [--minutes N]   [--socket PATH]
+           lodestone departures reminders [cancel ID]                     [--socket PATH]
 
     The next departures from a stop of the imported timetable: the time in the stop's zone,
     the route, the headsign and the minutes to go, honouring the service calendars and their
     exceptions and trips past midnight. --stop takes a stop's id or words of its name, or
     nearest (the default): the stop nearest --lat/--lon, else the running instance's position,
-    given with its distance and bearing. --at asks for another moment than now.
-    --json prints {"stop":{"id","name"},"departures":[{"time","route","headsign","minutes"}]}.
+    given with its distance and bearing. --at asks for another moment than now: a date
+    (2026-12-24: from the start of that day at the stop), a local time at the stop
+    (2026-12-24T09:30), or a time with its offset (2026-12-24T09:30:00+01:00). A departure on
+    another day than today carries its weekday; the countdown reads "in 37 min",
+    "in 1 h 37 min", "tomorrow 09:34" or "in 3 days".
+    --json prints {"stop":{"id","name"},"departures":[{"time","route","headsign","trip","minutes","light"}]}:
+    light is day (the Sun's centre at or above -0.833°), twilight (down to -6°) or dark, at the stop.
+
+    remind sets a reminder on the running device (an EVENT and the buzzer N minutes before the
+    trip leaves, default 10; the stop as --stop above, default the favourite or the nearest);
+    reminders lists them with their ids, reminders cancel ID cancels one. They are kept in
+    <data-dir>/timetable-reminders.json and survive a restart; each sounds once.
 
     search lists the stops whose name holds every word. favourite keeps stops in an order of
     your own; --stop favourite asks for the first. Marks from <data-dir>/timetable-marks.csv
@@ -81,14 +94,13 @@ enum TimetableCommand {
     }
 
     static func departures(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["stop", "count", "at", "lat", "lon", "data-dir", "socket"], flags: ["json"]),
+        let options = try Options(arguments, spec: OptionSpec(valued: ["stop", "count", "at", "lat", "lon", "data-dir", "socket", "minutes"], flags: ["json"]),
                                   command: "departures")
         let count = try options.integer("count", in: 1...100) ?? 5
-        var now = OutputClock.unixTime()
-        if let at = options.values["at"] {
-            guard let time = CivilTime.parseISO8601(at) else { throw UsageError(message: "--at takes an ISO-8601 time (2026-07-24T23:00:00+02:00), not '\(at)'") }
-            now = time
+        if let action = options.positional.first, action == "remind" || action == "reminders" {
+            return try reminders(action, Array(options.positional.dropFirst()), options: options)
         }
+        var now = OutputClock.unixTime()
         let latitude = try options.number("lat", in: -90...90), longitude = try options.number("lon", in: -180...180)
         let store = TimetableStore(dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory())
         let timetable: Timetable
@@ -129,6 +141,7 @@ enum TimetableCommand {
         guard let index = chosen else { Log.error("the timetable has no stops"); return 1 }
         let stop = timetable.stops[index]
         let zone = (try? TimeZoneRules(stop.timeZone)) ?? .utc
+        if let at = options.values["at"] { now = try moment(at, zone: zone) }
         let list = timetable.departures(from: index, after: now, count: count)
         let (marks, problems) = preferences.marks()
         for problem in problems { Log.warning(problem) }
@@ -144,7 +157,9 @@ enum TimetableCommand {
                 item.string("time", zone.iso8601(d.time))
                 item.string("route", d.route)
                 item.string("headsign", d.headsign)
+                item.string("trip", d.trip)
                 item.integer("minutes", Int(((d.time - now) / 60).rounded(.down)))
+                item.string("light", WaveDay.Light.at(d.time, latitude: stop.latitude, longitude: stop.longitude).rawValue)
                 if let m = mark(d) {
                     var o = JSONObjectWriter()
                     o.string("label", m.label)
@@ -159,14 +174,61 @@ enum TimetableCommand {
         }
         writeOut("\(stop.name)" + (way.isEmpty ? "" : "  (\(way))") + "\n")
         if list.isEmpty { writeOut("  no departure in the next week\n") }
+        // The weekday and date too when it is not today's (a night boat, a timetable for
+        // tomorrow), today's then set in by as much.
+        let otherDays = list.contains { zone.localDays(from: now, to: $0.time) != 0 }
         for d in list {
-            // The day too when it is not today's (a night boat, a timetable for tomorrow).
-            let stamp = zone.iso8601(d.time), today = zone.iso8601(now).prefix(10)
-            let clock = (stamp.prefix(10) == today ? "" : String(stamp.dropFirst(5).prefix(5)) + " ") + String(stamp.dropFirst(11).prefix(5))
+            let days = zone.localDays(from: now, to: d.time)
+            let clock = (days == 0 ? (otherDays ? String(repeating: " ", count: 10) : "") : DepartureWords.day(d.time, zone: zone) + " ")
+                + DepartureWords.clock(d.time, zone: zone)
             let note = mark(d).map { "  " + $0.label + " " + String(repeating: "*", count: $0.rating) } ?? ""
-            writeOut("  \(clock)  \(d.route.padding(12))  \(d.headsign.padding(20))  in \(Int(((d.time - now) / 60).rounded(.down))) min\(note)\n")
+            writeOut("  \(clock)  \(d.route.padding(12))  \(d.headsign.padding(20))  \(DepartureWords.countdown(to: d.time, from: now, zone: zone))\(note)\n")
         }
         return 0
+    }
+
+    /// `--at`: a date (the start of that day at the stop), a local time at the stop without an
+    /// offset, or an ISO-8601 time with its offset.
+    static func moment(_ text: String, zone: TimeZoneRules) throws(UsageError) -> Double {
+        if let date = CivilTime.parseDate(text), (1900...2100).contains(date.year) {
+            return zone.midnight(year: date.year, month: date.month, day: date.day)
+        }
+        if let time = CivilTime.parseISO8601(text) { return time }
+        // A local time: read as UTC, then moved by the zone's offset at that moment.
+        if let asUTC = CivilTime.parseISO8601(text + "Z") ?? CivilTime.parseISO8601(text + ":00Z") {
+            let guess = asUTC - Double(zone.offset(at: asUTC))
+            return asUTC - Double(zone.offset(at: guess))
+        }
+        throw UsageError(message: "--at takes a date (2026-12-24), a local time at the stop (2026-12-24T09:30) or a time with its offset "
+            + "(2026-12-24T09:30:00+01:00), not '\(text)'")
+    }
+
+    /// `remind TRIP`, `reminders`, `reminders cancel ID`: the running device's ?REMINDER.
+    static func reminders(_ action: String, _ words: [String], options: Options) throws(UsageError) -> Int32 {
+        let request: ReminderRequest
+        switch (action, words.first) {
+        case ("remind", let trip?) where words.count == 1:
+            request = .add(trip: trip, stop: options.values["stop"], minutes: try options.number("minutes", in: 1...180) ?? 10)
+        case ("remind", _):
+            throw UsageError(message: "remind which trip? 'lodestone departures --json' gives each departure's trip")
+        case ("reminders", nil):
+            request = .list
+        case ("reminders", "cancel"?) where words.count == 2:
+            request = .cancel(id: words[1])
+        default:
+            throw UsageError(message: "reminders takes nothing (the list) or cancel ID")
+        }
+        return LockCommand.exchange(request.text, socket: options.values["socket"], json: options.flags.contains("json"), answer: [#""class":"REMINDERS""#]) { report in
+            var lines = (report["message"]?.stringValue).map { [$0] } ?? []
+            let list = report["reminders"]?.arrayValue ?? []
+            if list.isEmpty && request == .list { lines.append("no reminders set: 'lodestone departures remind TRIP'") }
+            for r in list {
+                let departure = r["departure"]?.stringValue ?? "", at = r["at"]?.stringValue ?? ""
+                lines.append("\(r["id"]?.stringValue ?? "?")  \(departure.prefix(16).replacing("T", with: " "))  \(r["route"]?.stringValue ?? "") to "
+                             + "\(r["headsign"]?.stringValue ?? "") from \(r["stop"]?["name"]?.stringValue ?? "")  (reminded at \(at.dropFirst(11).prefix(5)))")
+            }
+            return lines.joined(separator: "\n")
+        }
     }
 
     /// `search WORDS` and `favourite add|remove|move|list`.
@@ -214,7 +276,7 @@ enum TimetableCommand {
             }
             return 0
         default:
-            throw UsageError(message: "departures takes search or favourite, or options only (see 'lodestone departures --help')")
+            throw UsageError(message: "departures takes search, favourite, remind or reminders, or options only (see 'lodestone departures --help')")
         }
     }
 }

@@ -102,3 +102,31 @@ import Testing
         #expect(piece.count == 3 && piece.first.map { $0.x == 50 && $0.y == 0 } == true && piece.last.map { $0.x == 100 && $0.y == 50 } == true)
     }
 }
+
+/// Departures as a person reads them, and searching stop names without their accents.
+@Suite struct DepartureWordsTests {
+    @Test func countdownsAndDays() throws {
+        let zone = try TimeZoneRules("Europe/Zurich")
+        let now = CivilTime(year: 2026, month: 11, day: 27, hour: 8).unixSeconds   // Friday 09:00 in Zurich
+        #expect(DepartureWords.countdown(to: now + 37 * 60, from: now, zone: zone) == "in 37 min")
+        #expect(DepartureWords.countdown(to: now + 97 * 60, from: now, zone: zone) == "in 1 h 37 min")
+        #expect(DepartureWords.countdown(to: now + 10 * 3600, from: now, zone: zone) == "in 10 h 0 min")
+        #expect(DepartureWords.countdown(to: now + 24 * 3600 + 34 * 60, from: now, zone: zone) == "tomorrow 09:34")
+        #expect(DepartureWords.countdown(to: now + 3 * 86_400, from: now, zone: zone) == "in 3 days")
+        #expect(DepartureWords.countdown(to: now + 20, from: now, zone: zone) == "now")
+        // Late at night a boat just after midnight is counted down, not "tomorrow".
+        let late = CivilTime(year: 2026, month: 11, day: 27, hour: 22, minute: 30).unixSeconds   // 23:30 local
+        #expect(DepartureWords.countdown(to: late + 90 * 60, from: late, zone: zone) == "in 1 h 30 min")
+        #expect(DepartureWords.day(now, zone: zone) == "Fri 11-27" && DepartureWords.clock(now, zone: zone) == "09:00")
+    }
+
+    @Test func searchIgnoresCaseAndAccents() {
+        #expect(SearchText.folded("Zürich Bürkliplatz") == "zurich burkliplatz")
+        #expect(SearchText.folded("Genève ŒUVRE Malmö Łódź Straße") == "geneve oeuvre malmo lodz strasse")
+        var timetable = Timetable()
+        timetable.stops = [Timetable.Stop(id: "ZH", name: "Zürich Bürkliplatz", latitude: 47.3655, longitude: 8.541, timeZone: "Europe/Zurich"),
+                           Timetable.Stop(id: "GE", name: "Genève Mont-Blanc", latitude: 46.21, longitude: 6.15, timeZone: "Europe/Zurich")]
+        #expect(timetable.stops(matching: "zurich") == [0] && timetable.stops(matching: "ZÜRICH bürkli") == [0])
+        #expect(timetable.stops(matching: "geneve") == [1] && timetable.stops(matching: "GE") == [1] && timetable.stops(matching: "lausanne").isEmpty)
+    }
+}

@@ -141,7 +141,14 @@ import Testing
         let first = parsed["departures"]?.arrayValue?.first
         #expect(first?["time"]?.stringValue == "2026-07-27T09:10:00+02:00" && first?["minutes"]?.numberValue == 130 && first?["headsign"]?.stringValue == "Thun")
         let (_, text) = end.finish(try end.spawn(["departures", "--lat", "46.68", "--lon", "7.85", "--at", "2026-07-24T23:00:00+02:00", "--data-dir", data]))
-        #expect(text.contains("Interlaken West") && text.contains("07-25 00:30") && text.contains("Spiez (night)") && text.contains("in 90 min"), "\(text)")
+        #expect(text.contains("Interlaken West") && text.contains("Sat 07-25 00:30") && text.contains("Spiez (night)") && text.contains("in 1 h 30 min"), "\(text)")
+        // --at as a date (from the start of that day at the stop) and as a local time without an offset.
+        let (_, monday) = end.finish(try end.spawn(["departures", "--stop", "IW", "--at", "2026-07-27", "--count", "1", "--json", "--data-dir", data]))
+        #expect(monday.contains(#""time":"2026-07-27T08:30:00+02:00""#) && monday.contains(#""trip":"T1""#) && monday.contains(#""light":"day""#), "\(monday)")
+        let (_, local) = end.finish(try end.spawn(["departures", "--stop", "IW", "--at", "2026-07-27T08:31", "--count", "1", "--json", "--data-dir", data]))
+        #expect(local.contains(#""time":"2026-07-28T00:30:00+02:00""#), "08:31 at the stop is after the 08:30: \(local)")
+        let (refused, refusal) = end.finish(try end.spawn(["departures", "--stop", "IW", "--at", "tomorrow", "--data-dir", data]))
+        #expect(refused == 2 && refusal.contains("--at takes a date"), "\(refusal)")
         let (bad, why) = end.finish(try end.spawn(["timetable", "import", feed + "/nothing", "--data-dir", data]))
         #expect(bad == 1 && why.contains("the timetable kept before stays"), "\(why)")
         // Favourites in an order of one's own; marks from the person's file, a bad line skipped.

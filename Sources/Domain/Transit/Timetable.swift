@@ -92,13 +92,14 @@ public struct Timetable: Sendable {
         return Array(found.sorted { $0.time < $1.time }.prefix(count))
     }
 
-    /// Stops whose name holds every word of `text` (any case), or whose id is it.
+    /// Stops whose name holds every word of `text` (any case, accents or none: "zurich" finds
+    /// "Zürich"), or whose id is it.
     public func stops(matching text: String) -> [Int] {
         if let exact = stops.firstIndex(where: { $0.id == text }) { return [exact] }
-        let words = text.lowercased().split(separator: " ")
-        // Each name lowered once, not once per word: a national feed has tens of thousands.
+        let words = SearchText.folded(text).split(separator: " ")
+        // Each name folded once, not once per word: a national feed has tens of thousands.
         return stops.indices.filter { index in
-            let name = stops[index].name.lowercased()
+            let name = SearchText.folded(stops[index].name)
             return words.allSatisfy { name.contains($0) }
         }
     }

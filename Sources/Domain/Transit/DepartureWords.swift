@@ -1,0 +1,29 @@
+import LodestoneCore
+
+/// A departure's time as a person reads it, in the stop's zone: "09:34", "Sat 11-28", and the
+/// countdown "in 37 min", "in 1 h 37 min", "tomorrow 09:34" or "in 3 days".
+public enum DepartureWords {
+    static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+
+    public static func clock(_ time: Double, zone: TimeZoneRules) -> String {
+        String(zone.iso8601(time).dropFirst(11).prefix(5))
+    }
+
+    /// The weekday and the date, "Sat 11-28".
+    public static func day(_ time: Double, zone: TimeZoneRules) -> String {
+        let local = CivilTime(unixSeconds: time + Double(zone.offset(at: time)))
+        let days = CivilTime.days(year: local.year, month: local.month, day: local.day)
+        let weekday = ((days % 7) + 7 + 3) % 7   // 1970-01-01 was a Thursday
+        return weekdays[weekday] + " " + zeroPadded(local.month, 2) + "-" + zeroPadded(local.day, 2)
+    }
+
+    /// Today's and the next three hours' in hours and minutes (late at night a boat just
+    /// after midnight is still counted down), tomorrow's by its time, later ones in days.
+    public static func countdown(to time: Double, from now: Double, zone: TimeZoneRules) -> String {
+        let minutes = Int(((time - now) / 60).rounded(.down))
+        let days = zone.localDays(from: now, to: time)
+        if minutes < 1 { return "now" }
+        if days <= 0 || minutes < 180 { return minutes < 60 ? "in \(minutes) min" : "in \(minutes / 60) h \(minutes % 60) min" }
+        return days == 1 ? "tomorrow " + clock(time, zone: zone) : "in \(days) days"
+    }
+}
