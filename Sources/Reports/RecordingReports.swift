@@ -105,3 +105,10 @@ public struct RemindersReport: Sendable {
     public var message: String?
     public init(reminders: [Reminder], message: String? = nil) { (self.reminders, self.message) = (reminders, message) }
 }
+
+/// The day's waves at a stop or a spot (WAVES), as `lodestone waves --json` writes them: the
+/// members after the class, each already JSON.
+public struct WavesReport: Sendable {
+    public var members: [(key: String, json: String)]
+    public init(members: [(key: String, json: String)]) { self.members = members }
+}

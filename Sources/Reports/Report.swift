@@ -21,6 +21,7 @@ public enum Report: Sendable {
     case snapshot(Snapshot)
     case departures(DeparturesReport)
     case reminders(RemindersReport)
+    case waves(WavesReport)
     case health(HealthReport)
     case devices(DevicesReport)
     case poll(PollReport)
@@ -47,6 +48,7 @@ public enum Report: Sendable {
         case .snapshot: return .snapshot
         case .departures: return .departures
         case .reminders: return .reminders
+        case .waves: return .waves
         case .health: return .health
         case .devices: return .devices
         case .poll: return .poll
@@ -87,6 +89,6 @@ public enum ReportKind: String, Sendable, CaseIterable {
     case position = "TPV", satellites = "SKY", attitude = "ATT", inertial = "IMU", environment = "ENV"
     case barometer = "BARO", motion = "MOTION", event = "EVENT", sun = "SUN", track = "TRACK", waypoint = "WAYPOINT"
     case alertRules = "ALERT", log = "LOG", snapshot = "SNAPSHOT", health = "HEALTH", devices = "DEVICES", poll = "POLL"
-    case departures = "DEPARTURES", reminders = "REMINDERS", settings = "CONFIG", pairing = "PAIRING"
+    case departures = "DEPARTURES", reminders = "REMINDERS", waves = "WAVES", settings = "CONFIG", pairing = "PAIRING"
     case error = "ERROR"
 }

@@ -126,3 +126,15 @@ public struct WebForgetRequest: Sendable, Equatable {
     public var id: String
     public init(id: String) { self.id = id }
 }
+
+/// `?WAVES={"stop":NAME|ID,"date":"YYYY-MM-DD"}` or `{"spot":[LAT,LON],"radius":M,"date":..}`:
+/// the day's waves there (the date: today at the place when not given).
+public struct WavesRequest: Sendable, Equatable {
+    public enum Place: Sendable, Equatable {
+        case stop(String)
+        case spot(latitude: Double, longitude: Double, radius: Double)
+    }
+    public var place: Place
+    public var date: String?
+    public init(place: Place, date: String? = nil) { (self.place, self.date) = (place, date) }
+}

@@ -25,6 +25,7 @@ enum Help {
       eclipses  the next solar and lunar eclipses, and when and how much of each is seen from a place
       timetable import a GTFS feed (zip or folder) to keep on the device, near a place if asked
       departures  the next departures from a stop of the imported timetable, offline
+      waves     the day's ferry waves at a stop or a spot on the shore, the best sessions, how often
       wetsuit   what to wear in the water, from its temperature, the air's and the wind
       passes    satellite passes (the ISS by default) from a local TLE file, SGP4/SDP4
       screenshot  draw a display page of the simulated device to a PNG file

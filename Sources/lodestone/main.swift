@@ -32,6 +32,7 @@ let commands: [Command] = [
     Command(name: "passes", help: PassesCommand.help, main: PassesCommand.main),
     Command(name: "timetable", help: TimetableCommand.importHelp, main: TimetableCommand.importFeed),
     Command(name: "departures", help: TimetableCommand.departuresHelp, main: TimetableCommand.departures),
+    Command(name: "waves", help: WavesCommand.help, main: WavesCommand.main),
     Command(name: "wetsuit", help: WetsuitCommand.help, main: WetsuitCommand.main),
     Command(name: "screenshot", help: ScreenshotCommand.help, main: ScreenshotCommand.main),
     Command(name: "calibrate", help: CalibrateCommand.help, main: CalibrateCommand.main),

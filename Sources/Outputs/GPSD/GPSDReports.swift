@@ -33,6 +33,13 @@ public enum GPSDReports {
         case .snapshot(let s): snapshot(s, into: &json)
         case .departures(let r): departures(r, into: &json)
         case .reminders(let r): reminders(r, into: &json)
+        case .waves(let r):
+            json.beginReport("WAVES")
+            for member in r.members {
+                json.key(member.key)
+                json.value(raw: member.json)
+            }
+            json.endObject()
         case .health(let r): health(r, into: &json)
         case .devices(let r): devices(r, into: &json)
         case .poll(let r): poll(r, into: &json)

@@ -232,6 +232,27 @@ extension DeparturesRequest {
     }
 }
 
+extension WavesRequest {
+    public static func decode(_ json: JSONValue?) throws(RequestError) -> WavesRequest {
+        let fields = RequestFields(request: "WAVES", json: json)
+        var date: String?
+        if let text = try fields.text("date", limit: 16) {
+            guard let day = CivilTime.parseDate(text), (1900...2100).contains(day.year) else { throw RequestError("?WAVES date must be YYYY-MM-DD within 1900-2100") }
+            date = text
+        }
+        if let spot = json?["spot"] {
+            guard let pair = spot.arrayValue, pair.count == 2, let lat = pair[0].numberValue, let lon = pair[1].numberValue,
+                  (-90...90).contains(lat), (-180...180).contains(lon) else {
+                throw RequestError("?WAVES spot must be [LAT,LON] in degrees")
+            }
+            let radius = try fields.number("radius", in: 10...20_000, unit: "m") ?? 1500
+            return WavesRequest(place: .spot(latitude: lat, longitude: lon, radius: radius), date: date)
+        }
+        guard let stop = try fields.text("stop", limit: 200) else { throw RequestError("?WAVES needs a place: {\"stop\":NAME} or {\"spot\":[LAT,LON]}") }
+        return WavesRequest(place: .stop(stop), date: date)
+    }
+}
+
 extension ReminderRequest {
     public static func decode(_ json: JSONValue?) throws(RequestError) -> ReminderRequest {
         let fields = RequestFields(request: "REMINDER", json: json)

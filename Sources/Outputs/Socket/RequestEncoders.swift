@@ -169,3 +169,14 @@ extension WebForgetRequest: SocketRequest {
     public static var requestName: String { "WEBFORGET" }
     public var argument: JSONValue? { .object([("id", .string(id))]) }
 }
+
+extension WavesRequest: SocketRequest {
+    public static var requestName: String { "WAVES" }
+    public var argument: JSONValue? {
+        switch place {
+        case .stop(let name): return object([("stop", .string(name)), ("date", string(date))])
+        case .spot(let lat, let lon, let radius):
+            return object([("spot", .array([.number(lat), .number(lon)])), ("radius", .number(radius)), ("date", string(date))])
+        }
+    }
+}

@@ -62,6 +62,10 @@ enum SocketRequests {
             guard let transit = services.transit else { return [noTimetable] }
             return [transit.handle(request, state: loop.context.latest, time: loop.context.utcNow())]
         }
+        table.route("WAVES", decode: WavesRequest.decode) { [unowned loop] request in
+            guard let transit = services.transit else { return [noTimetable] }
+            return [WavesAnswer.report(request, transit: transit, now: loop.context.utcNow())]
+        }
         table.route("REMINDER", decode: ReminderRequest.decode) { [unowned loop] request in
             guard let transit = services.transit else { return [noTimetable] }
             return [transit.handle(request, state: loop.context.latest, time: loop.context.utcNow())]

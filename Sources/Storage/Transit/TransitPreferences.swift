@@ -28,28 +28,40 @@ public struct TransitPreferences {
 
     public struct Mark: Sendable, Equatable {
         public var match: String, label: String, rating: Int
+        /// How many waves the ship makes, 1 to 3 (a mark without it: 1).
+        public var waves: Int = 1
+        public init(match: String, label: String, rating: Int, waves: Int = 1) {
+            (self.match, self.label, self.rating, self.waves) = (match, label, rating, waves)
+        }
     }
 
-    /// The marks; a line that is not `match,label,rating` (rating 0 to 5) is skipped and said.
+    /// The marks; a line that is not `match,label,rating[,waves]` (rating 0 to 5, waves 1 to 3)
+    /// is skipped and said.
     public func marks() -> (marks: [Mark], problems: [String]) {
         guard fileExists(marksPath), let bytes = try? readStoreBytes(marksPath) else { return ([], []) }
         var marks: [Mark] = [], problems: [String] = []
         // Line by line, so one bad line loses only itself (a person writes this file by hand).
         for (number, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
-            let csv = try? CSVReader.rows(file: marksPath, bytes: Array("match,label,rating\n".utf8) + Array(line))
-            guard let row = csv?.rows.first, let rating = Int(row["rating"].trimmingSpacesAround), (0...5).contains(rating), !row["match"].isEmpty else {
-                problems.append("\(marksPath) line \(number + 1): not match,label,rating with a rating from 0 to 5; skipped")
+            // Three fields, or four with the ship's waves.
+            let csv = (try? CSVReader.rows(file: marksPath, bytes: Array("match,label,rating,waves\n".utf8) + Array(line)))
+                ?? (try? CSVReader.rows(file: marksPath, bytes: Array("match,label,rating\n".utf8) + Array(line)))
+            let wavesText = csv?.rows.first.map { $0["waves"].trimmingSpacesAround } ?? ""
+            guard let row = csv?.rows.first, let rating = Int(row["rating"].trimmingSpacesAround), (0...5).contains(rating), !row["match"].isEmpty,
+                  let waves = wavesText.isEmpty ? 1 : Int(wavesText), (1...3).contains(waves) else {
+                problems.append("\(marksPath) line \(number + 1): not match,label,rating[,waves] with a rating from 0 to 5 and 1 to 3 waves; skipped")
                 continue
             }
-            marks.append(Mark(match: row["match"], label: row["label"].trimmingSpacesAround, rating: rating))
+            marks.append(Mark(match: row["match"], label: row["label"].trimmingSpacesAround, rating: rating, waves: waves))
         }
         return (marks, problems)
     }
 
-    /// The first mark that matches a departure: its trip, its route (id or name), or its headsign.
+    /// The first mark that matches a departure: its trip (or a trip pattern with `*`), its
+    /// route (id or name), or its headsign.
     public static func mark(for departure: Timetable.Departure, in marks: [Mark]) -> Mark? {
         marks.first { mark in
             mark.match == departure.trip || mark.match == departure.routeID || mark.match == departure.route || matches(mark.match, departure.headsign)
+                || (mark.match.contains("*") && matches(mark.match, departure.trip))
         }
     }
 

@@ -1,0 +1,225 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneEncoding
+import LodestoneStorage
+import LodestoneReports
+import LodestoneServices
+
+/// The day's waves at a stop or at a spot on the shore, as one JSON object: each wave with its
+/// ship, points and light, the day's light, the best sessions and the frequency.
+/// `lodestone waves --json` prints it and the socket's `?WAVES` answers it (class WAVES).
+package enum WavesAnswer {
+    package enum Place {
+        case stop(Int)
+        case spot(latitude: Double, longitude: Double, radius: Double)
+    }
+
+    package struct Item {
+        package var time: Double
+        package var departure: Timetable.Departure
+        package var mark: TransitPreferences.Mark?
+        package var wave: WaveDay.Wave
+        /// With a spot: how close the ship passes, and when it passes.
+        package var distance: Double?, passes: Double?
+    }
+
+    package struct Day {
+        package var place: Place
+        package var zone: TimeZoneRules
+        package var date: (year: Int, month: Int, day: Int)
+        package var latitude: Double, longitude: Double
+        package var items: [Item]
+        package var sessions: [WaveDay.Session]
+        package var frequency: WaveDay.Frequency
+        package var sun: SunEvents
+    }
+
+    /// The waves of the local date at the place (nil: the date of `now` there). The zone is
+    /// the stop's (with a spot, the nearest stop's).
+    package static func day(_ timetable: Timetable, marks: [TransitPreferences.Mark], place: Place,
+                            date given: (year: Int, month: Int, day: Int)?, now: Double) -> Day? {
+        let reference: Int
+        let (latitude, longitude): (Double, Double)
+        switch place {
+        case .stop(let index):
+            guard timetable.stops.indices.contains(index) else { return nil }
+            (reference, latitude, longitude) = (index, timetable.stops[index].latitude, timetable.stops[index].longitude)
+        case .spot(let lat, let lon, _):
+            guard let nearest = timetable.stops.indices.min(by: { a, b in
+                distance(timetable.stops[a], lat, lon) < distance(timetable.stops[b], lat, lon)
+            }) else { return nil }
+            (reference, latitude, longitude) = (nearest, lat, lon)
+        }
+        let zone = (try? TimeZoneRules(timetable.stops[reference].timeZone)) ?? .utc
+        let date = given ?? SkyAnswer.localDate(now, zone: zone)
+        let (start, end) = SkyAnswer.day(date, zone: zone)
+        func item(_ d: Timetable.Departure, at time: Double, distance: Double? = nil, passes: Double? = nil) -> Item {
+            let mark = TransitPreferences.mark(for: d, in: marks)
+            let wave = WaveDay.Wave(time: time, waves: mark?.waves ?? 1, light: WaveDay.Light.at(time, latitude: latitude, longitude: longitude))
+            return Item(time: time, departure: d, mark: mark, wave: wave, distance: distance, passes: passes)
+        }
+        var items: [Item] = []
+        switch place {
+        case .stop(let index):
+            items = timetable.departures(from: index, after: start, count: 5000).filter { $0.time < end }.map { item($0, at: $0.time) }
+        case .spot(let lat, let lon, let radius):
+            items = passings(timetable, spot: (lat, lon), radius: radius, from: start - 3 * 3600, to: end).filter { $0.arrival >= start && $0.arrival < end }
+                .map { item($0.departure, at: $0.arrival, distance: $0.distance, passes: $0.time) }
+        }
+        items.sort { $0.time < $1.time }
+        let waves = items.map(\.wave)
+        return Day(place: place, zone: zone, date: date, latitude: latitude, longitude: longitude, items: items,
+                   sessions: WaveDay.bestSessions(waves), frequency: WaveDay.frequency(waves, zone: zone),
+                   sun: SunEvents.of(dayFrom: start, to: end, latitude: latitude, longitude: longitude))
+    }
+
+    static func distance(_ stop: Timetable.Stop, _ latitude: Double, _ longitude: Double) -> Double {
+        Geodesy.inverse(latitude1: latitude, longitude1: longitude, latitude2: stop.latitude, longitude2: stop.longitude).distance
+    }
+
+    /// Each trip that passes within `radius` of the spot between two moments: placed between
+    /// its consecutive calls along the straight line between the stops, its closest leg's
+    /// passing and the wake's arrival.
+    static func passings(_ timetable: Timetable, spot: (Double, Double), radius: Double, from start: Double, to end: Double)
+        -> [(departure: Timetable.Departure, time: Double, distance: Double, arrival: Double)] {
+        // Every call of the window, by trip (a trip runs once in a day), in time order.
+        var calls: [String: [(time: Double, stop: Int, departure: Timetable.Departure)]] = [:]
+        for stop in timetable.stops.indices {
+            for d in timetable.departures(from: stop, after: start, count: 5000) where d.time < end {
+                calls[d.trip + "@" + String(Int(d.time / 86_400)), default: []].append((d.time, stop, d))
+            }
+        }
+        var found: [(Timetable.Departure, Double, Double, Double)] = []
+        for (_, list) in calls {
+            let ordered = list.sorted { $0.time < $1.time }
+            var best: (Timetable.Departure, Wake.Passing)?
+            for (a, b) in zip(ordered, ordered.dropFirst()) {
+                let path = [timetable.stops[a.stop], timetable.stops[b.stop]].map {
+                    Wake.local(latitude: $0.latitude, longitude: $0.longitude, spot: (spot.0, spot.1))
+                }
+                guard let passing = Wake.passing(path: path, start: a.time, end: b.time), passing.distance <= radius else { continue }
+                if best.map({ passing.distance < $0.1.distance }) ?? true { best = (a.departure, passing) }
+            }
+            if let (departure, passing) = best { found.append((departure, passing.time, passing.distance, passing.arrival)) }
+        }
+        return found
+    }
+
+    package static func json(_ day: Day, stopName: (Int) -> (id: String, name: String)) -> String {
+        "{" + members(day, stopName: stopName).map { JSONObjectWriter.quoted($0.key) + ":" + $0.json }.joined(separator: ",") + "}"
+    }
+
+    /// The object's members in order (the socket's WAVES report writes them after its class).
+    package static func members(_ day: Day, stopName: (Int) -> (id: String, name: String)) -> [(key: String, json: String)] {
+        let zone = day.zone
+        func time(_ t: Double?) -> String { t.map { JSONObjectWriter.quoted(zone.iso8601($0)) } ?? "null" }
+        var w = Members()
+        switch day.place {
+        case .stop(let index):
+            let stop = stopName(index)
+            w.raw("place", "{\"stop\":{\"id\":" + JSONObjectWriter.quoted(stop.id) + ",\"name\":" + JSONObjectWriter.quoted(stop.name) + "}}")
+        case .spot(let lat, let lon, let radius):
+            var s = JSONObjectWriter()
+            s.number("lat", lat, decimals: 6)
+            s.number("lon", lon, decimals: 6)
+            s.number("radius", radius, decimals: 0)
+            w.raw("place", "{\"spot\":" + s.finished + "}")
+        }
+        w.string("date", zeroPadded(day.date.year, 4) + "-" + zeroPadded(day.date.month, 2) + "-" + zeroPadded(day.date.day, 2))
+        w.string("zone", zone.name)
+        var light = JSONObjectWriter()
+        light.raw("sunrise", time(day.sun.sunrise))
+        light.raw("sunset", time(day.sun.sunset))
+        light.raw("civilDawn", time(day.sun.civilDawn))
+        light.raw("civilDusk", time(day.sun.civilDusk))
+        light.number("daylightSeconds", day.sun.dayLength, decimals: 0)
+        w.raw("daylight", light.finished)
+        w.raw("waves", "[" + day.items.map { item in
+            var o = JSONObjectWriter()
+            o.string("time", zone.iso8601(item.time))
+            o.string("route", item.departure.route)
+            o.string("headsign", item.departure.headsign)
+            o.string("trip", item.departure.trip)
+            if let label = item.mark?.label, !label.isEmpty { o.string("ship", label) } else { o.null("ship") }
+            o.integer("waves", item.wave.waves)
+            o.integer("points", item.wave.points)
+            o.string("light", item.wave.light.rawValue)
+            if let distance = item.distance { o.number("distance", distance, decimals: 0) }
+            if item.distance != nil { o.string("arrival", zone.iso8601(item.time)) }
+            if let passes = item.passes { o.string("passes", zone.iso8601(passes)) }
+            return o.finished
+        }.joined(separator: ",") + "]")
+        w.raw("sessions", "[" + day.sessions.map { s in
+            var o = JSONObjectWriter()
+            o.string("start", zone.iso8601(s.start))
+            o.string("end", zone.iso8601(s.end))
+            o.integer("waves", s.waveCount)
+            o.number("score", s.score, decimals: 1)
+            return o.finished
+        }.joined(separator: ",") + "]")
+        var f = JSONObjectWriter()
+        f.integer("count", day.frequency.count)
+        if let gap = day.frequency.meanGapMinutes { f.number("meanGapMinutes", gap, decimals: 1) } else { f.null("meanGapMinutes") }
+        f.raw("byHour", "[" + day.frequency.byHour.map(String.init).joined(separator: ",") + "]")
+        w.raw("frequency", f.finished)
+        return w.list
+    }
+
+    /// Members kept as (key, JSON) pairs, written the way JSONObjectWriter writes them.
+    struct Members {
+        var list: [(key: String, json: String)] = []
+        mutating func raw(_ key: String, _ json: String) { list.append((key, json)) }
+        mutating func string(_ key: String, _ value: String) { list.append((key, JSONObjectWriter.quoted(value))) }
+    }
+}
+
+extension WavesAnswer {
+    /// The day as a person reads it: the light, each wave, the best sessions, the frequency.
+    package static func text(_ day: Day, placeName: (Place) -> String?) -> String {
+        let zone = day.zone
+        func clock(_ t: Double?) -> String { t.map { DepartureWords.clock($0, zone: zone) } ?? "--:--" }
+        let name: String
+        switch day.place {
+        case .stop: name = placeName(day.place) ?? "the stop"
+        case .spot(let lat, let lon, let radius): name = "the spot \(fixed(lat, 5)), \(fixed(lon, 5)) (ships within \(Int(radius)) m)"
+        }
+        let date = DepartureWords.day(SkyAnswer.day(day.date, zone: zone).start + 43_200, zone: zone)
+        var out = "\(name), \(date) \(day.date.year) (\(zone.name))\n"
+        out += "sunrise \(clock(day.sun.sunrise)), sunset \(clock(day.sun.sunset)), civil dawn \(clock(day.sun.civilDawn)), civil dusk \(clock(day.sun.civilDusk)), "
+            + "daylight \(Int(day.sun.dayLength) / 3600) h \(Int(day.sun.dayLength) / 60 % 60) min\n"
+        if day.items.isEmpty { out += "  no waves that day\n" }
+        for item in day.items {
+            let ship = item.mark.map { $0.label.isEmpty ? "" : "  " + $0.label } ?? ""
+            let near = item.distance.map { "  \(Int($0)) m off" } ?? ""
+            out += "  \(clock(item.time))  \(item.departure.route) to \(item.departure.headsign)\(ship)  "
+                + "\(String(repeating: "~", count: item.wave.waves))  \(item.wave.points) pts  \(item.wave.light.rawValue)\(near)\n"
+        }
+        if day.sessions.isEmpty { out += "no session: no 60 to 120 minutes of waves in the light\n" }
+        for (n, s) in day.sessions.enumerated() {
+            out += "session \(n + 1): \(clock(s.start))-\(clock(s.end)), \(s.waveCount) waves, score \(fixed(s.score, 1))\n"
+        }
+        let f = day.frequency
+        out += "\(f.count) waves in the light" + (f.meanGapMinutes.map { ", one every \(fixed($0, 0)) min on average" } ?? "") + "\n"
+        let hours = f.byHour.enumerated().filter { $0.element > 0 }.map { "\(zeroPadded($0.offset, 2))h \($0.element)" }
+        if !hours.isEmpty { out += "by hour: " + hours.joined(separator: "  ") + "\n" }
+        return out
+    }
+}
+
+extension WavesAnswer {
+    /// `?WAVES` on the running device.
+    static func report(_ request: WavesRequest, transit: TransitService, now: Double) -> Report {
+        let timetable = transit.timetable
+        let place: Place
+        switch request.place {
+        case .stop(let name):
+            guard let index = timetable.stops(matching: name).first else { return .error("no stop matches '\(name)'") }
+            place = .stop(index)
+        case .spot(let lat, let lon, let radius):
+            place = .spot(latitude: lat, longitude: lon, radius: radius)
+        }
+        let date = request.date.flatMap(CivilTime.parseDate).map { ($0.year, $0.month, $0.day) }
+        guard let day = day(timetable, marks: transit.marks(now: now), place: place, date: date, now: now) else { return .error("the timetable has no stops") }
+        return .waves(WavesReport(members: members(day) { (timetable.stops[$0].id, timetable.stops[$0].name) }))
+    }
+}
