@@ -46,6 +46,8 @@ import Testing
         Self.roundTrip([DeparturesRequest(), DeparturesRequest(stop: "Zürich Bürkliplatz", count: 5, remind: "T2", minutes: 12),
                         DeparturesRequest(stop: "nearest", count: 4, at: 1_785_000_000), DeparturesRequest(day: "2026-12-24")],
                        DeparturesRequest.decode)
+        Self.roundTrip([WavesRequest(place: .stop("Zürich Bürkliplatz"), date: "2026-07-04"), WavesRequest(place: .spot(latitude: 47.34, longitude: 8.57, radius: 1200))],
+                       WavesRequest.decode)
         Self.roundTrip([ReminderRequest.list, .add(trip: "T2", stop: "IW", minutes: 15), .add(trip: "T9", stop: nil, minutes: 10), .cancel(id: "3")],
                        ReminderRequest.decode)
         Self.roundTrip([SnapshotRequest(name: nil, notes: nil), SnapshotRequest(name: "Col", notes: "wind\nfrom the west")], SnapshotRequest.decode)
