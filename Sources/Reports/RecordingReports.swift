@@ -70,6 +70,9 @@ public struct DeparturesReport: Sendable {
         public var minutes: Int
         /// The person's mark on this trip or route ("Panta Rhei", rating 0 to 5).
         public var mark: (label: String, rating: Int)?
+        /// The stop the trip calls at next, and the light it leaves in ("day", "twilight", "dark").
+        public var next: String?
+        public var light: String?
         public init(time: Double, route: String, headsign: String, trip: String, minutes: Int, mark: (label: String, rating: Int)? = nil) {
             (self.time, self.route, self.headsign, self.trip, self.minutes, self.mark) = (time, route, headsign, trip, minutes, mark)
         }

@@ -56,8 +56,11 @@ package final class TransitService {
         let marks = marks(now: time)
         let stop = timetable.stops[chosen.index]
         let items = list.map { d in
-            DeparturesReport.Item(time: d.time, route: d.route, headsign: d.headsign, trip: d.trip, minutes: Int(((d.time - from) / 60).rounded(.down)),
-                                  mark: TransitPreferences.mark(for: d, in: marks).map { ($0.label, $0.rating) })
+            var item = DeparturesReport.Item(time: d.time, route: d.route, headsign: d.headsign, trip: d.trip, minutes: Int(((d.time - from) / 60).rounded(.down)),
+                                             mark: TransitPreferences.mark(for: d, in: marks).map { ($0.label, $0.rating) })
+            item.next = d.next.map { timetable.stops[$0].name }
+            item.light = WaveDay.Light.at(d.time, latitude: stop.latitude, longitude: stop.longitude).rawValue
+            return item
         }
         return .departures(DeparturesReport(stopID: stop.id, stopName: stop.name, zone: zone(of: chosen.index),
                                             distance: chosen.distance, bearing: chosen.bearing, departures: items, message: message))

@@ -158,6 +158,7 @@ enum TimetableCommand {
                 item.string("route", d.route)
                 item.string("headsign", d.headsign)
                 item.string("trip", d.trip)
+                if let next = d.next { item.string("next", timetable.stops[next].name) }
                 item.integer("minutes", Int(((d.time - now) / 60).rounded(.down)))
                 item.string("light", WaveDay.Light.at(d.time, latitude: stop.latitude, longitude: stop.longitude).rawValue)
                 if let m = mark(d) {
@@ -169,11 +170,14 @@ enum TimetableCommand {
                 return item.finished
             }
             w.raw("departures", "[" + items.joined(separator: ",") + "]")
+            if let until = timetable.validUntil { w.string("validUntil", ServiceEnd.text(until)) } else { w.null("validUntil") }
             writeOut(w.finished + "\n")
+            if let warning = ServiceEnd.warning(timetable, now: now) { Log.warning(warning) }
             return 0
         }
         writeOut("\(stop.name)" + (way.isEmpty ? "" : "  (\(way))") + "\n")
         if list.isEmpty { writeOut("  no departure in the next week\n") }
+        if let warning = ServiceEnd.warning(timetable, now: now) { Log.warning(warning) }
         // The weekday and date too when it is not today's (a night boat, a timetable for
         // tomorrow), today's then set in by as much.
         let otherDays = list.contains { zone.localDays(from: now, to: $0.time) != 0 }
@@ -182,9 +186,24 @@ enum TimetableCommand {
             let clock = (days == 0 ? (otherDays ? String(repeating: " ", count: 10) : "") : DepartureWords.day(d.time, zone: zone) + " ")
                 + DepartureWords.clock(d.time, zone: zone)
             let note = mark(d).map { "  " + $0.label + " " + String(repeating: "*", count: $0.rating) } ?? ""
-            writeOut("  \(clock)  \(d.route.padding(12))  \(d.headsign.padding(20))  \(DepartureWords.countdown(to: d.time, from: now, zone: zone))\(note)\n")
+            let next = d.next.map { "  next " + timetable.stops[$0].name } ?? ""
+            writeOut("  \(clock)  \(d.route.padding(12))  \(d.headsign.padding(20))  \(DepartureWords.countdown(to: d.time, from: now, zone: zone))\(note)\(next)\n")
         }
         return 0
+    }
+
+    /// When the timetable's services end, and the warning when that is within 14 days.
+    enum ServiceEnd {
+        static func text(_ date: Int) -> String { zeroPadded(date / 10_000, 4) + "-" + zeroPadded(date / 100 % 100, 2) + "-" + zeroPadded(date % 100, 2) }
+
+        static func warning(_ timetable: Timetable, now: Double) -> String? {
+            guard let until = timetable.validUntil else { return nil }
+            let today = CivilTime(unixSeconds: now)
+            let days = CivilTime.days(year: until / 10_000, month: until / 100 % 100, day: until % 100) - CivilTime.days(year: today.year, month: today.month, day: today.day)
+            guard days < 14 else { return nil }
+            return days < 0 ? "the timetable's services ended on \(text(until)): import a newer feed"
+                : "the timetable's services end on \(text(until)), in \(days) days: import a newer feed before then"
+        }
     }
 
     /// `--at`: a date (the start of that day at the stop), a local time at the stop without an

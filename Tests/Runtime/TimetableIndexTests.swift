@@ -36,7 +36,11 @@ import Testing
         #expect(refusal == nil)
         #expect(indexed.callSource != nil && indexed.calls.isEmpty, "the calls stay in the file until a stop is asked for")
         let fromFeed = try GTFSImport.read(store.directory).0
-        let original = TimetableTests.timetable()
+        // Kept, a timetable has its agency's zone (the first stop's, for this one made by hand):
+        // every GTFS time of a feed counts in one zone.
+        var original = TimetableTests.timetable()
+        original.agencyZone = "Europe/Zurich"
+        #expect(indexed.agencyZone == "Europe/Zurich" && fromFeed.agencyZone == "Europe/Zurich")
         #expect(indexed.stops == fromFeed.stops && indexed.routes == fromFeed.routes && indexed.trips == fromFeed.trips)
         #expect(indexed.calendar.weeks == fromFeed.calendar.weeks && indexed.calendar.exceptions == fromFeed.calendar.exceptions)
         for stop in 0..<2 {
@@ -104,11 +108,12 @@ import Testing
             ("empty", [], "shorter than its header"),
             ("a flipped byte", flipped, "CRC-32"),
             ("another file", Array("stop_id,stop_name\n".utf8) + bytes, "not a timetable index"),
-            ("a later version", Self.patched(bytes, at: 8, 2), "version 2"),
+            ("a later version", Self.patched(bytes, at: 8, 3), "version 3"),
             ("a stop's calls out of range", Self.rechecked(Self.patched(bytes, at: firstCall, 1_000_000)), "claims calls"),
             ("a stop's call count out of range", Self.rechecked(Self.patched(bytes, at: firstCall + 4, 1_000_000)), "claims calls"),
             ("four billion stops", Self.rechecked(Self.patched(bytes, at: content, UInt32.max)), "more than"),
-            ("a call of a trip it does not have", Self.rechecked(Self.patched(bytes, at: bytes.count - 8, 99)), "names a trip"),
+            ("a call of a trip it does not have", Self.rechecked(Self.patched(bytes, at: bytes.count - TimetableIndex.callSize, 99)), "names a trip"),
+            ("a call whose next stop it does not have", Self.rechecked(Self.patched(bytes, at: bytes.count - 5, 77)), "next stop"),
             ("a text longer than the file", Self.rechecked(Self.patched(bytes, at: content + 20, 1 << 30)), "a text of"),
         ]
         let expected = TimetableTests.timetable()

@@ -125,16 +125,17 @@ import Testing
         #expect(makeDirectories(feed))
         let files = [
             "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nBLS,BLS,https://www.bls.ch,Europe/Zurich\n",
-            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nIW,Interlaken West,46.683,7.851\nSP,\"Spiez, Schiffstation\",46.686,7.680\n",
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nIW,Interlaken West,46.683,7.851\nSP,\"Spiez, Schiffstation\",46.686,7.680\nTH,Thun,46.758,7.628\n",
             "routes.txt": "route_id,route_short_name,route_long_name,route_type\nR1,Panta Rhei,,4\n",
             "trips.txt": "route_id,service_id,trip_id,trip_headsign\nR1,WK,T1,Thun\nR1,WK,T2,Spiez (night)\n",
-            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:30:00,08:30:00,IW,1\nT1,09:10:00,09:10:00,SP,2\nT2,24:30:00,24:30:00,IW,1\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:30:00,08:30:00,IW,1\nT1,09:10:00,09:10:00,SP,2\n"
+                + "T1,10:00:00,10:00:00,TH,3\nT2,24:30:00,24:30:00,IW,1\n",
             "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260601,20260930\n",
         ]
         for (name, text) in files { #expect(writeFileAtomically(feed + "/" + name, Array(text.utf8))) }
         let end = EndToEndTests()
         let (imported, said) = end.finish(try end.spawn(["timetable", "import", feed, "--data-dir", data]))
-        #expect(imported == 0 && said.contains("kept 2 stops, 1 routes, 2 trips, 3 stop times"), "\(said)")
+        #expect(imported == 0 && said.contains("kept 3 stops, 1 routes, 2 trips, 4 stop times"), "\(said)")
         let (status, json) = end.finish(try end.spawn(["departures", "--stop", "spiez", "--at", "2026-07-27T07:00:00+02:00", "--count", "2", "--json", "--data-dir", data]))
         let parsed = try JSONValue.parse(json)
         #expect(status == 0 && parsed["stop"]?["name"]?.stringValue == "Spiez, Schiffstation", "\(json)")
@@ -186,6 +187,48 @@ import Testing
         if case .error = transit.handle(DeparturesRequest(), state: NavigationState(), time: friday) {} else {
             Issue.record("no favourite and no fix: an error that says what to give")
         }
+    }
+
+    /// Times are the agency's, shown in the stop's own zone; a trip's last call and a call with
+    /// pickup_type 1 are arrivals, never departures; each departure names the next stop; the
+    /// calendar's end is validUntil, with a warning within 14 days. Kept across the index.
+    @Test func agencyTimesArrivalsAndTheNextStop() throws {
+        let feed = "/tmp/lodestone-agency-\(getpid())", data = feed + "-data"
+        removeTree(feed)
+        removeTree(data)
+        defer { removeTree(feed); removeTree(data) }
+        #expect(makeDirectories(feed))
+        let files = [
+            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA,Channel boats,https://example.org,Europe/Zurich\n",
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon,stop_timezone\nZU,Zürich,47.37,8.54,\nLO,London Pier,51.507,-0.087,Europe/London\nRA,Rapperswil,47.226,8.815,\n",
+            "routes.txt": "route_id,route_short_name,route_long_name,route_type\nR1,7,,4\n",
+            "trips.txt": "route_id,service_id,trip_id,trip_headsign\nR1,D,T1,Rapperswil\nR1,D,T2,London\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence,pickup_type\n"
+                + "T1,08:00:00,08:00:00,ZU,1,0\nT1,08:05:00,08:05:00,LO,2,1\nT1,08:10:00,08:10:00,RA,3,0\n"
+                + "T2,09:00:00,09:00:00,LO,1,\nT2,10:00:00,10:00:00,ZU,2,\n",
+            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nD,1,1,1,1,1,1,1,20260101,20261205\n",
+        ]
+        for (name, text) in files { #expect(writeFileAtomically(feed + "/" + name, Array(text.utf8))) }
+        let end = EndToEndTests()
+        _ = end.finish(try end.spawn(["timetable", "import", feed, "--data-dir", data]))
+        // 09:00 in the agency's zone (Zurich, UTC+1 in November) is 08:00 in London.
+        let (_, london) = end.finish(try end.spawn(["departures", "--stop", "LO", "--at", "2026-11-26T07:30:00Z", "--count", "1", "--json", "--data-dir", data]))
+        #expect(london.contains(#""time":"2026-11-26T08:00:00+00:00""#) && london.contains(#""minutes":30"#) && london.contains(#""next":"Zürich""#), "\(london)")
+        #expect(!london.contains(#""trip":"T1""#), "T1 sets down at London Pier (pickup_type 1): no departure there")
+        // Rapperswil is T1's last call: an arrival. Zürich: T1 leaves (next London Pier); T2 ends there.
+        let (_, rapperswil) = end.finish(try end.spawn(["departures", "--stop", "RA", "--at", "2026-11-26T06:00:00Z", "--json", "--data-dir", data]))
+        #expect(rapperswil.contains(#""departures":[]"#), "\(rapperswil)")
+        let (_, zurich) = end.finish(try end.spawn(["departures", "--stop", "ZU", "--at", "2026-11-26T06:00:00Z", "--count", "3", "--json", "--data-dir", data]))
+        #expect(zurich.contains(#""trip":"T1""#) && zurich.contains(#""next":"London Pier""#) && !zurich.contains(#""trip":"T2""#), "\(zurich)")
+        #expect(zurich.contains(#""validUntil":"2026-12-05""#) && zurich.contains("end on 2026-12-05, in 9 days"), "\(zurich)")
+        // The same from the feed kept beside the index (the index refused).
+        let store = TimetableStore(dataDirectory: data)
+        #expect(writeFileAtomically(store.indexPath, Array("damaged".utf8)))
+        let (fromFeed, _) = try store.loadNotingRefusal()
+        let at = CivilTime(year: 2026, month: 11, day: 26, hour: 6).unixSeconds
+        let lo = try #require(fromFeed.stops(matching: "LO").first), zu = try #require(fromFeed.stops(matching: "ZU").first)
+        #expect(fromFeed.agencyZone == "Europe/Zurich")
+        #expect(fromFeed.departures(from: lo, after: at, count: 1).map(\.trip) == ["T2"] && fromFeed.departures(from: zu, after: at, count: 5).map(\.trip) == ["T1", "T1", "T1", "T1", "T1"])
     }
 
     /// Reminders people manage: set with ?REMINDER, listed with their ids, kept on the card so

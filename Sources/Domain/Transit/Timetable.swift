@@ -32,10 +32,21 @@ public struct Timetable: Sendable {
     public struct Call: Sendable, Equatable {
         public var trip: Int
         public var seconds: Int
-        public init(trip: Int, seconds: Int) { (self.trip, self.seconds) = (trip, seconds) }
+        /// The stop the trip calls at next (an index into `stops`), nil at its last call.
+        public var next: Int?
+        /// Whether people board here: not at a trip's last call, nor where `pickup_type` is 1
+        /// (an arrival, never a departure).
+        public var departs: Bool
+        public init(trip: Int, seconds: Int, next: Int? = nil, departs: Bool = true) {
+            (self.trip, self.seconds, self.next, self.departs) = (trip, seconds, next, departs)
+        }
     }
 
     public var stops: [Stop] = []
+    /// The agency's zone: GTFS times count in it, whatever zone a stop is in (a stop's own
+    /// `stop_timezone` only says how to show them there; GTFS has every agency of a feed in
+    /// one zone). Nil: each stop's zone.
+    public var agencyZone: String?
     public var routes: [Route] = []
     public var trips: [Trip] = []
     /// The calls at each stop (by index), in time order.
@@ -61,12 +72,16 @@ public struct Timetable: Sendable {
         public var trip: String
         /// The route's own id (marks may name it).
         public var routeID: String
+        /// The next stop the trip calls at (an index into `stops`).
+        public var next: Int? = nil
     }
 
     /// The next `count` departures from stop `index` at or after UTC `time`, honouring the
     /// service calendars (and their exceptions), times past 24:00 and the stop's zone.
+    /// Times are the agency's (`agencyZone`), shown in the stop's zone by the callers; a call
+    /// where nobody boards (a trip's end, `pickup_type` 1) is no departure.
     public func departures(from index: Int, after time: Double, count: Int) -> [Departure] {
-        guard stops.indices.contains(index), let zone = try? TimeZoneRules(stops[index].timeZone) else { return [] }
+        guard stops.indices.contains(index), let zone = try? TimeZoneRules(agencyZone ?? stops[index].timeZone) else { return [] }
         var found: [Departure] = []
         let stopCalls = calls(at: index)
         // A trip past midnight belongs to the service day before: look from yesterday on.
@@ -81,15 +96,24 @@ public struct Timetable: Sendable {
             let base = noon - 12 * 3600
             let key = date.year * 10_000 + date.month * 100 + date.day
             let weekday = ((day % 7) + 7 + 3) % 7   // 1970-01-01 was a Thursday: 0 Monday ... 6 Sunday
-            for call in stopCalls {
+            for call in stopCalls where call.departs {
                 let at = base + Double(call.seconds)
                 guard at >= time, calendar.runs(trips[call.trip].service, date: key, weekday: weekday) else { continue }
                 let trip = trips[call.trip], route = routes[trip.route]
-                found.append(Departure(time: at, route: route.shortName.isEmpty ? route.longName : route.shortName, headsign: trip.headsign, trip: trip.id, routeID: route.id))
+                found.append(Departure(time: at, route: route.shortName.isEmpty ? route.longName : route.shortName, headsign: trip.headsign, trip: trip.id,
+                                       routeID: route.id, next: call.next.flatMap { stops.indices.contains($0) ? $0 : nil }))
             }
             if found.count >= count && day >= today { break }
         }
         return Array(found.sorted { $0.time < $1.time }.prefix(count))
+    }
+
+    /// The last day any service runs (YYYYMMDD): the latest end of a weekly calendar or date
+    /// added; nil without calendars.
+    public var validUntil: Int? {
+        let weeks = calendar.weeks.values.map(\.end)
+        let added = calendar.exceptions.values.flatMap { $0.filter(\.value).map(\.key) }
+        return (weeks + added).max()
     }
 
     /// Stops whose name holds every word of `text` (any case, accents or none: "zurich" finds

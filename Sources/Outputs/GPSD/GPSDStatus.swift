@@ -183,6 +183,8 @@ extension GPSDReports {
             w.string("headsign", d.headsign)
             w.string("trip", d.trip)
             w.integer("minutes", d.minutes)
+            if let next = d.next { w.string("next", next) }
+            if let light = d.light { w.string("light", light) }
             if let mark = d.mark {
                 w.beginObject("mark")
                 w.string("label", mark.label)

@@ -68,6 +68,13 @@ public enum GTFSImport {
             if agencyZone == nil { agencyZone = zone }
         }
         let defaultZone = agencyZone ?? "UTC"
+        timetable.agencyZone = defaultZone
+        // The device's own kept copy says so: its pickup_type already marks every arrival,
+        // including trips whose later calls an import's filter left out.
+        var keptCopy = false
+        try table("feed_info.txt", required: ["feed_publisher_name"], optional: true) { row throws(CSVReader.Failure) in
+            if row["feed_publisher_name"] == TimetableStore.keptPublisher { keptCopy = true }
+        }
 
         // Routes first (a route type filter keeps the routes and so their trips and stops).
         var routeIndex: [String: Int] = [:]
@@ -122,6 +129,9 @@ public enum GTFSImport {
         if otherTrips > 0 { summary.skipped.append("\(otherTrips) trips of routes not kept") }
 
         timetable.calls = [[Timetable.Call]](repeating: [], count: timetable.stops.count)
+        // Each trip's calls in order (stop_sequence, else the times), to find each call's next
+        // stop and the trip's last call: (sequence, stop, index among that stop's calls).
+        var tripCalls = [[(sequence: Int, stop: Int, call: Int)]](repeating: [], count: timetable.trips.count)
         var calls = 0, elsewhere = 0
         try table("stop_times.txt", required: ["trip_id", "stop_id"]) { row throws(CSVReader.Failure) in
             // Both times held to H:MM:SS, the one not shown too: a feed that writes one wrong is wrong.
@@ -134,12 +144,38 @@ public enum GTFSImport {
                 return seconds
             }
             let departure = try time("departure_time"), arrival = try time("arrival_time")
-            guard let trip = tripIndex[row["trip_id"]], let stop = stopIndex[row["stop_id"]] else { elsewhere += 1; return }
+            let sequenceText = row["stop_sequence"], pickup = row["pickup_type"]
+            guard sequenceText.isEmpty || Int(sequenceText).map({ $0 >= 0 }) == true else {
+                throw CSVReader.Failure(description: "stop_times.txt line \(row.line): stop_sequence '\(sequenceText)' is not a whole number")
+            }
+            guard pickup.isEmpty || ["0", "1", "2", "3"].contains(pickup) else {
+                throw CSVReader.Failure(description: "stop_times.txt line \(row.line): pickup_type '\(pickup)' is not 0, 1, 2 or 3")
+            }
+            guard let trip = tripIndex[row["trip_id"]] else { elsewhere += 1; return }
             // A timepoint without a time: interpolated by the feed's readers, not shown.
             guard let seconds = departure ?? arrival else { return }
-            timetable.calls[stop].append(Timetable.Call(trip: trip, seconds: seconds))
+            guard let stop = stopIndex[row["stop_id"]] else {
+                // A call at a stop not kept still orders the trip: its end may be there.
+                tripCalls[trip].append((Int(sequenceText) ?? seconds, -1, -1))
+                elsewhere += 1
+                return
+            }
+            tripCalls[trip].append((Int(sequenceText) ?? seconds, stop, timetable.calls[stop].count))
+            timetable.calls[stop].append(Timetable.Call(trip: trip, seconds: seconds, departs: pickup != "1"))
             calls += 1
         }
+        for list in tripCalls where !list.isEmpty {
+            let ordered = list.sorted { $0.sequence < $1.sequence }
+            for (position, entry) in ordered.enumerated() where entry.stop >= 0 {
+                if position + 1 < ordered.count {
+                    let next = ordered[position + 1].stop
+                    timetable.calls[entry.stop][entry.call].next = next >= 0 ? next : nil
+                } else if ordered.count > 1 && !keptCopy {
+                    timetable.calls[entry.stop][entry.call].departs = false   // where the trip ends: an arrival
+                }
+            }
+        }
+        tripCalls = []
         for index in timetable.calls.indices { timetable.calls[index].sort { $0.seconds < $1.seconds } }
         if elsewhere > 0 { summary.skipped.append("\(elsewhere) stop times at stops or of trips not kept") }
 

@@ -17,7 +17,9 @@ import LodestoneEncoding
 ///              services  name, days u8 (bit 0 Monday ... bit 6 Sunday, bit 7 has a week),
 ///                        start u32, end u32 (YYYYMMDD), exception count u32, then (date u32, added u8)
 ///              trips     id, route u32, service u32, headsign
-///              calls     trip u32, seconds u32: stop by stop, each stop's in time order
+///              agency    the agency's time zone ("" when the timetable has none)
+///              calls     trip u32, seconds u32, next stop u32 (0xFFFFFFFF at a trip's end),
+///                        flags u8 (bit 0: people board): stop by stop, each stop's in time order
 ///
 /// Every number read is checked against what the file can hold before it is used: a damaged
 /// or hostile index is refused with the reason (and the store reads the feed instead).
@@ -27,11 +29,12 @@ public enum TimetableIndex {
     }
 
     static let magic = Array("LDTTIDX1".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerSize = 20
     /// Where the header keeps the content's CRC-32.
     static let checksumOffset = 16
-    static let callSize = 8
+    static let callSize = 13
+    static let noStop = UInt32.max
     /// GTFSImport accepts hours up to 72: nothing later is a time it wrote.
     static let latestSeconds = 73 * 3600
     static let dates = 19_000_101...29_991_231
@@ -94,10 +97,14 @@ public enum TimetableIndex {
             out.u32(serviceNumber[trip.service] ?? 0)
             out.string(trip.headsign)
         }
+        // The zone the kept feed's agency.txt declares (a timetable made without one: its first stop's).
+        out.string(t.agencyZone ?? t.stops.first?.timeZone ?? "")
         for calls in stopCalls {
             for call in calls {
                 out.u32(call.trip)
                 out.u32(call.seconds)
+                out.u32(call.next.map { UInt32(truncatingIfNeeded: $0) } ?? noStop)
+                out.bytes.append(call.departs ? 1 : 0)
             }
         }
         var header = ByteWriter()
@@ -231,50 +238,59 @@ public enum TimetableIndex {
             t.trips.append(Timetable.Trip(id: id, route: route, service: services[service], headsign: headsign))
         }
 
+        let agency = try r.string()
+        t.agencyZone = agency.isEmpty ? nil : agency
+
         // What is left is the calls, exactly: checked whole here, decoded stop by stop later.
         let callsStart = r.position
         guard content.count - callsStart == callCount * callSize else {
             throw Failure(description: "\(content.count - callsStart) bytes of calls where it counts \(callCount) calls of \(callSize) bytes")
         }
-        if let bad = firstBadCall(content, from: callsStart, count: callCount, trips: tripCount) {
-            throw Failure(description: "call \(bad) names a trip or a time it does not have")
+        if let bad = firstBadCall(content, from: callsStart, count: callCount, trips: tripCount, stops: stopCount) {
+            throw Failure(description: "call \(bad) names a trip, a time or a next stop it does not have")
         }
         let stopSlices = slices
         t.callSource = { stop in
             guard stopSlices.indices.contains(stop) else { return [] }
             let slice = stopSlices[stop]
-            return TimetableIndex.calls(content, from: callsStart + slice.first * TimetableIndex.callSize, count: slice.count, trips: tripCount)
+            return TimetableIndex.calls(content, from: callsStart + slice.first * TimetableIndex.callSize, count: slice.count, trips: tripCount, stops: stopCount)
         }
         return t
     }
 
     /// The first call whose trip is not one of the trips or whose time is not a GTFS time;
     /// one pass over the raw bytes, so the check costs no allocation per call.
-    static func firstBadCall(_ content: [UInt8], from start: Int, count: Int, trips: Int) -> Int? {
+    static func firstBadCall(_ content: [UInt8], from start: Int, count: Int, trips: Int, stops: Int) -> Int? {
         guard start >= 0, count >= 0, start + count * callSize <= content.count else { return 0 }
         return content.withUnsafeBytes { raw -> Int? in
             for number in 0..<count {
-                let at = start + number * callSize
-                let trip = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))
-                let seconds = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self))
-                if Int(trip) >= trips || Int(seconds) > latestSeconds { return number }
+                let (trip, seconds, next, flags) = fields(raw, at: start + number * callSize)
+                if Int(trip) >= trips || Int(seconds) > latestSeconds || (next != noStop && Int(next) >= stops) || flags > 1 { return number }
             }
             return nil
         }
     }
 
+    /// One call's four fields, read where they lie.
+    static func fields(_ raw: UnsafeRawBufferPointer, at offset: Int) -> (trip: UInt32, seconds: UInt32, next: UInt32, flags: UInt8) {
+        (UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)),
+         UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)),
+         UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)),
+         raw[offset + 12])
+    }
+
     /// One stop's calls. Checked again, so that even content changed after `decode` could only
     /// lose calls, never trap.
-    static func calls(_ content: [UInt8], from start: Int, count: Int, trips: Int) -> [Timetable.Call] {
+    static func calls(_ content: [UInt8], from start: Int, count: Int, trips: Int, stops: Int) -> [Timetable.Call] {
         guard start >= 0, count >= 0, start + count * callSize <= content.count else { return [] }
         return content.withUnsafeBytes { raw in
             var calls: [Timetable.Call] = []
             calls.reserveCapacity(count)
             for number in 0..<count {
-                let at = start + number * callSize
-                let trip = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
-                let seconds = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))
-                if trip < trips && seconds <= latestSeconds { calls.append(Timetable.Call(trip: trip, seconds: seconds)) }
+                let (trip, seconds, next, flags) = fields(raw, at: start + number * callSize)
+                guard Int(trip) < trips && Int(seconds) <= latestSeconds else { continue }
+                calls.append(Timetable.Call(trip: Int(trip), seconds: Int(seconds), next: next != noStop && Int(next) < stops ? Int(next) : nil,
+                                            departs: flags & 1 == 1))
             }
             return calls
         }

@@ -25,6 +25,9 @@ public struct TimetableStore {
     let dataDirectory: String
 
     static let stagingPrefix = "timetable.new-"
+    /// feed_info.txt's publisher in the kept copy: its pickup_type is then the whole truth
+    /// about arrivals (the import that kept it saw every call of every trip).
+    package static let keptPublisher = "Lodestone kept timetable"
     static let asidePrefix = "timetable.old-"
 
     public init(dataDirectory: String) {
@@ -119,7 +122,7 @@ public struct TimetableStore {
     /// Writes the timetable's feed files and its index into `folder`, row by row (a national
     /// timetable's million stop times are never one string); false on any failure.
     static func writeFeed(_ t: Timetable, into folder: String) -> Bool {
-        let zone = t.stops.first?.timeZone ?? "UTC"
+        let zone = t.agencyZone ?? t.stops.first?.timeZone ?? "UTC"
         func table(_ name: String, _ header: [String], _ rows: (inout StagedFile) -> Void) -> Bool {
             guard var file = StagedFile(folder + "/" + name) else { return false }
             file.row(header)
@@ -128,6 +131,7 @@ public struct TimetableStore {
         }
         let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
         guard table("agency.txt", ["agency_name", "agency_timezone"], { $0.row(["imported", zone]) }) else { return false }
+        guard table("feed_info.txt", ["feed_publisher_name", "feed_publisher_url", "feed_lang"], { $0.row([keptPublisher, "http://localhost", "und"]) }) else { return false }
         guard table("stops.txt", ["stop_id", "stop_name", "stop_lat", "stop_lon", "stop_timezone"], { file in
             for stop in t.stops { file.row([stop.id, stop.name, fixed(stop.latitude, 6), fixed(stop.longitude, 6), stop.timeZone]) }
         }) else { return false }
@@ -137,11 +141,12 @@ public struct TimetableStore {
         guard table("trips.txt", ["route_id", "service_id", "trip_id", "trip_headsign"], { file in
             for trip in t.trips { file.row([t.routes[trip.route].id, trip.service, trip.id, trip.headsign]) }
         }) else { return false }
-        guard table("stop_times.txt", ["trip_id", "departure_time", "stop_id"], { file in
+        // Without stop_sequence: a trip's calls are read back in the order of their times.
+        guard table("stop_times.txt", ["trip_id", "departure_time", "stop_id", "pickup_type"], { file in
             for stop in t.stops.indices {
                 for call in t.calls(at: stop) {
                     let clock = "\(call.seconds / 3600):\(zeroPadded(call.seconds / 60 % 60, 2)):\(zeroPadded(call.seconds % 60, 2))"
-                    file.row([t.trips[call.trip].id, clock, t.stops[stop].id])
+                    file.row([t.trips[call.trip].id, clock, t.stops[stop].id, call.departs ? "0" : "1"])
                 }
             }
         }) else { return false }
