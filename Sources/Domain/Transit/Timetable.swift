@@ -30,15 +30,28 @@ public struct Timetable: Sendable {
     /// A departure: the trip and the time, seconds after noon minus 12 h of its service day
     /// (GTFS's clock: it may pass 24:00 for a trip that runs past midnight).
     public struct Call: Sendable, Equatable {
-        public var trip: Int
-        public var seconds: Int
-        /// The stop the trip calls at next (an index into `stops`), nil at its last call.
-        public var next: Int?
+        // 16 bytes a call (a national feed keeps a million): numbers as 32 bits, -1 for no stop.
+        private var tripNumber: Int32, time: Int32, nextStop: Int32
         /// Whether people board here: not at a trip's last call, nor where `pickup_type` is 1
         /// (an arrival, never a departure).
         public var departs: Bool
+
+        public var trip: Int {
+            get { Int(tripNumber) }
+            set { tripNumber = Int32(clamping: newValue) }
+        }
+        public var seconds: Int {
+            get { Int(time) }
+            set { time = Int32(clamping: newValue) }
+        }
+        /// The stop the trip calls at next (an index into `stops`), nil at its last call.
+        public var next: Int? {
+            get { nextStop >= 0 ? Int(nextStop) : nil }
+            set { nextStop = newValue.map { Int32(clamping: $0) } ?? -1 }
+        }
+
         public init(trip: Int, seconds: Int, next: Int? = nil, departs: Bool = true) {
-            (self.trip, self.seconds, self.next, self.departs) = (trip, seconds, next, departs)
+            (tripNumber, time, nextStop, self.departs) = (Int32(clamping: trip), Int32(clamping: seconds), next.map { Int32(clamping: $0) } ?? -1, departs)
         }
     }
 

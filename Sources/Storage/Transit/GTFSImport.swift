@@ -130,8 +130,9 @@ public enum GTFSImport {
 
         timetable.calls = [[Timetable.Call]](repeating: [], count: timetable.stops.count)
         // Each trip's calls in order (stop_sequence, else the times), to find each call's next
-        // stop and the trip's last call: (sequence, stop, index among that stop's calls).
-        var tripCalls = [[(sequence: Int, stop: Int, call: Int)]](repeating: [], count: timetable.trips.count)
+        // stop and the trip's last call: (sequence, stop or -1 where not kept, index among that
+        // stop's calls), 12 bytes a call so a national feed's million stay small.
+        var tripCalls = [[(sequence: UInt32, stop: Int32, call: Int32)]](repeating: [], count: timetable.trips.count)
         var calls = 0, elsewhere = 0
         try table("stop_times.txt", required: ["trip_id", "stop_id"]) { row throws(CSVReader.Failure) in
             // Both times held to H:MM:SS, the one not shown too: a feed that writes one wrong is wrong.
@@ -156,22 +157,23 @@ public enum GTFSImport {
             guard let seconds = departure ?? arrival else { return }
             guard let stop = stopIndex[row["stop_id"]] else {
                 // A call at a stop not kept still orders the trip: its end may be there.
-                tripCalls[trip].append((Int(sequenceText) ?? seconds, -1, -1))
+                tripCalls[trip].append((UInt32(clamping: Int(sequenceText) ?? seconds), -1, -1))
                 elsewhere += 1
                 return
             }
-            tripCalls[trip].append((Int(sequenceText) ?? seconds, stop, timetable.calls[stop].count))
+            tripCalls[trip].append((UInt32(clamping: Int(sequenceText) ?? seconds), Int32(clamping: stop), Int32(clamping: timetable.calls[stop].count)))
             timetable.calls[stop].append(Timetable.Call(trip: trip, seconds: seconds, departs: pickup != "1"))
             calls += 1
         }
         for list in tripCalls where !list.isEmpty {
             let ordered = list.sorted { $0.sequence < $1.sequence }
             for (position, entry) in ordered.enumerated() where entry.stop >= 0 {
+                let (stop, call) = (Int(entry.stop), Int(entry.call))
                 if position + 1 < ordered.count {
-                    let next = ordered[position + 1].stop
-                    timetable.calls[entry.stop][entry.call].next = next >= 0 ? next : nil
+                    let next = Int(ordered[position + 1].stop)
+                    timetable.calls[stop][call].next = next >= 0 ? next : nil
                 } else if ordered.count > 1 && !keptCopy {
-                    timetable.calls[entry.stop][entry.call].departs = false   // where the trip ends: an arrival
+                    timetable.calls[stop][call].departs = false   // where the trip ends: an arrival
                 }
             }
         }
