@@ -140,6 +140,7 @@ function showEnvironment(env) {
   setText("wind-true", env.windSpeedTrue !== undefined ? `${speed(env.windSpeedTrue)} from ${fixed(env.windDirectionTrue, 0)}°` : "--");
   setText("wind-apparent", env.windSpeedApparent !== undefined ? `${speed(env.windSpeedApparent)} at ${fixed(env.windAngleApparent, 0)}° off the bow` : "--");
   setText("water", env.waterTemperature !== undefined ? `${fixed(env.waterTemperature, 1)} °C` : "--");
+  setText("wetsuit", env.wetsuit ? env.wetsuit.text : "--");
 }
 
 function showHealth(health) {

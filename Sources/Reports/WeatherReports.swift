@@ -20,6 +20,16 @@ public struct EnvironmentReport: Sendable {
     }
 }
 
+extension EnvironmentReport {
+    /// What to wear in the water (`Wetsuit`'s step), when a probe named "water" reads: the air
+    /// from a probe named "air", else the barometer's own temperature; the wind's 10-minute mean.
+    public var wetsuit: Int? {
+        guard let station, let water = station.waterTemperature, water.isFinite else { return nil }
+        let air = station.temperatures.first { $0.name == "air" }?.celsius ?? pressure?.temperature
+        return Wetsuit.step(water: water, air: air.flatMap { $0.isFinite ? $0 : nil }, wind: station.wind?.speed)
+    }
+}
+
 /// The weather station's figures: the wind over the last ten minutes as WMO reports it, and
 /// each temperature probe's newest reading.
 public struct StationFigures: Sendable {

@@ -133,6 +133,7 @@ public final class DisplayFeed {
             (panel.windNow, panel.windMean, panel.windGust, panel.windDirection)
                 = (figures.wind?.now, figures.wind?.speed, figures.wind?.gust, figures.wind?.direction)
             (panel.temperatures, panel.problems) = (figures.temperatures, figures.problems)
+            panel.wetsuit = e.wetsuit.map(Wetsuit.text(step:))
             model.station = panel
         }
     }

@@ -114,6 +114,8 @@ public struct DisplayModel: Sendable {
         /// Each probe by its name, °C.
         public var temperatures: [(name: String, celsius: Double)] = []
         public var problems: [String] = []
+        /// What to wear in the water, when the water is measured ("3/2 mm").
+        public var wetsuit: String?
         public init() {}
     }
 

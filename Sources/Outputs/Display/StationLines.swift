@@ -30,6 +30,9 @@ enum StationLines {
         } else {
             lines += probes.map { ($0, .text) }
         }
+        if let suit = station.wetsuit, !compact || probes.isEmpty {
+            lines.append((wide ? "Wear    " + suit : ("suit " + suit).uppercased(), .text))
+        }
         for problem in station.problems { lines.append((wide ? problem : "! " + problem, .warning)) }
         return lines
     }

@@ -25,6 +25,12 @@ extension GPSDReports {
             trend(weather.trend, into: &w)
         }
         if let station = report.station { self.station(station, into: &w) }
+        if let step = report.wetsuit {
+            w.beginObject("wetsuit")
+            w.integer("step", step)
+            w.string("text", Wetsuit.text(step: step))
+            w.endObject()
+        }
         w.endObject()
     }
 

@@ -25,9 +25,11 @@ package final class MQTTFeed {
         /// The weather station: water (°C), wind now, gust (m/s) and direction (degrees true).
         var waterTemperature: Double?
         var windSpeed: Double?, windGust: Double?, windDirection: Double?
+        /// What to wear in the water (Wetsuit's step).
+        var wetsuit: Int?
 
         var hasAny: Bool {
-            [heading, pressure, temperature, seaLevelPressure, altitude, waterTemperature, windSpeed].contains { $0 != nil }
+            [heading, pressure, temperature, seaLevelPressure, altitude, waterTemperature, windSpeed].contains { $0 != nil } || wetsuit != nil
                 || position != nil || steps != nil
         }
     }
@@ -42,6 +44,8 @@ package final class MQTTFeed {
         var stateClass: String?
         var icon: String?
         var decimals: Int
+        /// How Home Assistant reads a JSON payload's value (nil: the payload is the value).
+        var template: String? = nil
     }
 
     static let sensors: [Sensor] = [
@@ -58,6 +62,8 @@ package final class MQTTFeed {
         Sensor(key: "windSpeed", name: "Wind speed", unit: "m/s", deviceClass: "wind_speed", stateClass: "measurement", icon: nil, decimals: 1),
         Sensor(key: "windGust", name: "Wind gust", unit: "m/s", deviceClass: "wind_speed", stateClass: "measurement", icon: "mdi:weather-windy", decimals: 1),
         Sensor(key: "windDirection", name: "Wind direction", unit: "°", deviceClass: nil, stateClass: nil, icon: "mdi:compass-rose", decimals: 0),
+        Sensor(key: "wetsuit", name: "Wetsuit", unit: nil, deviceClass: nil, stateClass: nil, icon: "mdi:diving-scuba", decimals: 0,
+               template: "{{ value_json.text }}"),
     ]
 
     package let settings: MQTTSettings
@@ -123,6 +129,7 @@ package final class MQTTFeed {
                 values.windSpeed = station.wind?.trueWind?.speed ?? station.wind?.now
                 (values.windGust, values.windDirection) = (station.wind?.gust, station.wind?.trueWind?.angle)
             }
+            values.wetsuit = environment.wetsuit
         case .motion(let motion):
             values.steps = motion.steps
         default:
@@ -164,7 +171,11 @@ package final class MQTTFeed {
         if let deviceClass = sensor.deviceClass { w.key("device_class"); w.value(string: deviceClass) }
         if let stateClass = sensor.stateClass { w.key("state_class"); w.value(string: stateClass) }
         if let icon = sensor.icon { w.key("icon"); w.value(string: icon) }
-        w.key("suggested_display_precision"); w.value(integer: sensor.decimals)
+        if let template = sensor.template {
+            w.key("value_template"); w.value(string: template)
+        } else {
+            w.key("suggested_display_precision"); w.value(integer: sensor.decimals)
+        }
         commonFields(&w)
         w.endObject()
         return w.text
@@ -213,6 +224,14 @@ package final class MQTTFeed {
             send(key, Array(DecimalText.format(value, decimals).utf8))
             state.key(key)
             state.value(number: value, decimals: decimals)
+        }
+        if let step = values.wetsuit {
+            // {"step":2,"text":"3/2 mm"}, as `lodestone wetsuit --json` prints it.
+            let suit = "{\"step\":\(step),\"text\":" + JSONObjectWriter.quoted(Wetsuit.text(step: step)) + "}"
+            announce("wetsuit")
+            send("wetsuit", Array(suit.utf8))
+            state.key("wetsuit")
+            state.value(raw: suit)
         }
         if let position = values.position {
             var w = JSONBuffer(capacity: 160)
