@@ -129,10 +129,12 @@ public enum GTFSImport {
         if otherTrips > 0 { summary.skipped.append("\(otherTrips) trips of routes not kept") }
 
         timetable.calls = [[Timetable.Call]](repeating: [], count: timetable.stops.count)
-        // Each trip's calls in order (stop_sequence, else the times), to find each call's next
-        // stop and the trip's last call: (sequence, stop or -1 where not kept, index among that
-        // stop's calls), 12 bytes a call so a national feed's million stay small.
-        var tripCalls = [[(sequence: UInt32, stop: Int32, call: Int32)]](repeating: [], count: timetable.trips.count)
+        // Each call's place in its trip (stop_sequence, else its time), to find each call's next
+        // stop and the trip's last call once every row is in: beside the calls, 4 bytes each;
+        // the calls of kept trips at stops not kept, 8 bytes each (a trip may end there).
+        var sequences = [[UInt32]](repeating: [], count: timetable.stops.count)
+        var elsewhereCalls: [(trip: UInt32, sequence: UInt32)] = []
+        var tripCallCount = [UInt32](repeating: 0, count: timetable.trips.count)
         var calls = 0, elsewhere = 0
         try table("stop_times.txt", required: ["trip_id", "stop_id"]) { row throws(CSVReader.Failure) in
             // Both times held to H:MM:SS, the one not shown too: a feed that writes one wrong is wrong.
@@ -155,29 +157,21 @@ public enum GTFSImport {
             guard let trip = tripIndex[row["trip_id"]] else { elsewhere += 1; return }
             // A timepoint without a time: interpolated by the feed's readers, not shown.
             guard let seconds = departure ?? arrival else { return }
+            let sequence = UInt32(clamping: Int(sequenceText) ?? seconds)
+            tripCallCount[trip] &+= 1
             guard let stop = stopIndex[row["stop_id"]] else {
                 // A call at a stop not kept still orders the trip: its end may be there.
-                tripCalls[trip].append((UInt32(clamping: Int(sequenceText) ?? seconds), -1, -1))
+                elsewhereCalls.append((UInt32(trip), sequence))
                 elsewhere += 1
                 return
             }
-            tripCalls[trip].append((UInt32(clamping: Int(sequenceText) ?? seconds), Int32(clamping: stop), Int32(clamping: timetable.calls[stop].count)))
+            sequences[stop].append(sequence)
             timetable.calls[stop].append(Timetable.Call(trip: trip, seconds: seconds, departs: pickup != "1"))
             calls += 1
         }
-        for list in tripCalls where !list.isEmpty {
-            let ordered = list.sorted { $0.sequence < $1.sequence }
-            for (position, entry) in ordered.enumerated() where entry.stop >= 0 {
-                let (stop, call) = (Int(entry.stop), Int(entry.call))
-                if position + 1 < ordered.count {
-                    let next = Int(ordered[position + 1].stop)
-                    timetable.calls[stop][call].next = next >= 0 ? next : nil
-                } else if ordered.count > 1 && !keptCopy {
-                    timetable.calls[stop][call].departs = false   // where the trip ends: an arrival
-                }
-            }
-        }
-        tripCalls = []
+        TripOrder.link(&timetable.calls, sequences: sequences, elsewhere: elsewhereCalls, counts: tripCallCount, arrivalsMarked: keptCopy)
+        sequences = []
+        elsewhereCalls = []
         for index in timetable.calls.indices { timetable.calls[index].sort { $0.seconds < $1.seconds } }
         if elsewhere > 0 { summary.skipped.append("\(elsewhere) stop times at stops or of trips not kept") }
 
