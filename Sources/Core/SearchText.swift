@@ -16,6 +16,8 @@ public enum SearchText {
     }()
 
     public static func folded(_ text: String) -> String {
+        // Most names are plain ASCII: lowered as they are, without a walk through characters.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for character in text.lowercased() {
