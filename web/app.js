@@ -38,6 +38,18 @@ function sexagesimal(value, positive, negative, seconds) {
   const m = Math.floor(minutes);
   return `${degrees}° ${m}′ ${((minutes - m) * 60).toFixed(2)}″ ${hemisphere}`;
 }
+// A list of figures (term, value) as the pages' boxes, in place of what it held.
+function fillFigures(id, pairs) {
+  const list = $(id);
+  list.replaceChildren();
+  for (const [term, value] of pairs) {
+    const box = document.createElement("div");
+    const dt = document.createElement("dt"), dd = document.createElement("dd");
+    dt.textContent = term; dd.textContent = value;
+    box.append(dt, dd);
+    list.appendChild(box);
+  }
+}
 const setText = (id, text) => { const element = $(id); if (element && element.textContent !== text) element.textContent = text; };
 
 // ----- the compass rose, drawn once and turned -----

@@ -68,17 +68,9 @@ async function openTrack(summary) {
   const s = track.statistics || {};
   const profile = (s.profile || []).map(([d, e]) => [d, e]);
   drawGraph($("detail-profile"), profile, { height: 120, decimals: 0, unit: "m", label: (d) => distance(d), empty: "no elevation recorded" });
-  const figures = $("detail-figures");
-  figures.replaceChildren();
-  for (const [term, value] of [["Distance", distance(s.distance)], ["Moving time", duration(s.movingTime)], ["Total time", duration(s.totalTime)],
+  fillFigures("detail-figures", [["Distance", distance(s.distance)], ["Moving time", duration(s.movingTime)], ["Total time", duration(s.totalTime)],
     ["Average speed", speed(s.averageSpeed)], ["Top speed", speed(s.maximumSpeed)], ["Climb", altitude(s.elevationGain)],
-    ["Descent", altitude(s.elevationLoss)], ["Points", String(s.points ?? path.length)]]) {
-    const box = document.createElement("div");
-    const dt = document.createElement("dt"), dd = document.createElement("dd");
-    dt.textContent = term; dd.textContent = value;
-    box.append(dt, dd);
-    figures.appendChild(box);
-  }
+    ["Descent", altitude(s.elevationLoss)], ["Points", String(s.points ?? path.length)]]);
   if (window.matchMedia("(max-width: 699px)").matches) detail.scrollIntoView({ behavior: reducedMotion() ? "auto" : "smooth" });
 }
 

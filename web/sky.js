@@ -39,18 +39,6 @@ function drawDay(data) {
   bar.setAttribute("aria-label", `Daylight from ${clockOf(sun.sunrise)} to ${clockOf(sun.sunset)}; civil twilight from ${clockOf(sun.civilDawn)} to ${clockOf(sun.civilDusk)}`);
 }
 
-function fillFigures(id, pairs) {
-  const list = $(id);
-  list.replaceChildren();
-  for (const [term, value] of pairs) {
-    const box = document.createElement("div");
-    const dt = document.createElement("dt"), dd = document.createElement("dd");
-    dt.textContent = term; dd.textContent = value;
-    box.append(dt, dd);
-    list.appendChild(box);
-  }
-}
-
 function nextEvent(data, now) {
   const names = { civilDawn: "Civil dawn", sunrise: "Sunrise", solarNoon: "Solar noon", sunset: "Sunset", civilDusk: "Civil dusk" };
   let best = null;

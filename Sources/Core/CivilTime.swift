@@ -41,6 +41,9 @@ public struct CivilTime: Sendable, Equatable {
             + Double(hour * 3600 + minute * 60) + second
     }
 
+    /// The weekday of a day counted from 1970-01-01 (a Thursday): 0 Monday ... 6 Sunday.
+    public static func weekday(days: Int) -> Int { ((days % 7) + 7 + 3) % 7 }
+
     /// Days since 1970-01-01 of a calendar date (counting in 400-year eras of 146097 days).
     public static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year

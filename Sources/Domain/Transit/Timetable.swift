@@ -108,7 +108,7 @@ public struct Timetable: Sendable {
             let noon = guess - Double(zone.offset(at: guess) - zone.offset(at: midnight))
             let base = noon - 12 * 3600
             let key = date.year * 10_000 + date.month * 100 + date.day
-            let weekday = ((day % 7) + 7 + 3) % 7   // 1970-01-01 was a Thursday: 0 Monday ... 6 Sunday
+            let weekday = CivilTime.weekday(days: day)
             for call in stopCalls where call.departs {
                 let at = base + Double(call.seconds)
                 guard at >= time, calendar.runs(trips[call.trip].service, date: key, weekday: weekday) else { continue }

@@ -217,15 +217,18 @@ extension DeparturesRequest {
         let fields = RequestFields(request: "DEPARTURES", json: json)
         let count = try fields.number("count", in: 1...20, unit: "departures").map { Int($0) } ?? 3
         var at: Double?, day: String?
-        if let text = try fields.text("at", limit: 64), let date = CivilTime.parseDate(text) {
-            guard (1900...2100).contains(date.year) else { throw RequestError("?DEPARTURES at must be a date within 1900-2100, not '\(text)'") }
-            day = text
-        } else if let text = try fields.text("at", limit: 64) {
-            // The timetable's calendars are read for 1900-2100 at most; a year beyond says so.
-            guard let time = CivilTime.parseISO8601(text), time > -2_208_988_800, time < 4_102_444_800 else {
-                throw RequestError("?DEPARTURES at must be an ISO-8601 time with its offset (2026-07-24T23:00:00+02:00), not '\(text)'")
+        if let text = try fields.text("at", limit: 64) {
+            // A date is that day from its start at the stop; a time needs its offset.
+            if let date = CivilTime.parseDate(text) {
+                guard (1900...2100).contains(date.year) else { throw RequestError("?DEPARTURES at must be a date within 1900-2100, not '\(text)'") }
+                day = text
+            } else {
+                // The timetable's calendars are read for 1900-2100 at most; a year beyond says so.
+                guard let time = CivilTime.parseISO8601(text), time > -2_208_988_800, time < 4_102_444_800 else {
+                    throw RequestError("?DEPARTURES at must be an ISO-8601 time with its offset (2026-07-24T23:00:00+02:00), not '\(text)'")
+                }
+                at = time
             }
-            at = time
         }
         return DeparturesRequest(stop: try fields.text("stop", limit: 200), count: count, remind: try fields.text("remind", limit: 200),
                                  minutes: try fields.number("minutes", in: 1...180, unit: "minutes") ?? 10, at: at, day: day)
