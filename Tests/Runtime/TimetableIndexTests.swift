@@ -108,12 +108,12 @@ import Testing
             ("empty", [], "shorter than its header"),
             ("a flipped byte", flipped, "CRC-32"),
             ("another file", Array("stop_id,stop_name\n".utf8) + bytes, "not a timetable index"),
-            ("a later version", Self.patched(bytes, at: 8, 3), "version 3"),
+            ("a later version", Self.patched(bytes, at: 8, 4), "version 4"),
             ("a stop's calls out of range", Self.rechecked(Self.patched(bytes, at: firstCall, 1_000_000)), "claims calls"),
             ("a stop's call count out of range", Self.rechecked(Self.patched(bytes, at: firstCall + 4, 1_000_000)), "claims calls"),
             ("four billion stops", Self.rechecked(Self.patched(bytes, at: content, UInt32.max)), "more than"),
             ("a call of a trip it does not have", Self.rechecked(Self.patched(bytes, at: bytes.count - TimetableIndex.callSize, 99)), "names a trip"),
-            ("a call whose next stop it does not have", Self.rechecked(Self.patched(bytes, at: bytes.count - 5, 77)), "next stop"),
+            ("a call whose next stop it does not have", Self.rechecked(Self.patched(bytes, at: bytes.count - 9, 77)), "next stop"),
             ("a text longer than the file", Self.rechecked(Self.patched(bytes, at: content + 20, 1 << 30)), "a text of"),
         ]
         let expected = TimetableTests.timetable()

@@ -22,23 +22,47 @@ public struct Timetable: Sendable {
 
     public struct Trip: Sendable, Equatable {
         public var id: String, route: Int, service: String, headsign: String
-        public init(id: String, route: Int, service: String, headsign: String) {
-            (self.id, self.route, self.service, self.headsign) = (id, route, service, headsign)
+        /// The path it follows (an index into `shapes`), when the feed draws one.
+        public var shape: Int?
+        public init(id: String, route: Int, service: String, headsign: String, shape: Int? = nil) {
+            (self.id, self.route, self.service, self.headsign, self.shape) = (id, route, service, headsign, shape)
         }
+    }
+
+    /// A path trips follow (`shapes.txt`): its points in order, each with its distance along
+    /// the path (`shape_dist_traveled`, in the feed's own unit, the one its stop times use).
+    public struct Shape: Sendable, Equatable {
+        public struct Point: Sendable, Equatable {
+            public var latitude: Double, longitude: Double, along: Double
+            public init(latitude: Double, longitude: Double, along: Double) { (self.latitude, self.longitude, self.along) = (latitude, longitude, along) }
+        }
+        public var id: String
+        public var points: [Point]
+        public init(id: String, points: [Point]) { (self.id, self.points) = (id, points) }
     }
 
     /// A departure: the trip and the time, seconds after noon minus 12 h of its service day
     /// (GTFS's clock: it may pass 24:00 for a trip that runs past midnight).
     public struct Call: Sendable, Equatable {
-        // 16 bytes a call (a national feed keeps a million): numbers as 32 bits, -1 for no stop.
-        private var tripNumber: Int32, time: Int32, nextStop: Int32
-        /// Whether people board here: not at a trip's last call, nor where `pickup_type` is 1
-        /// (an arrival, never a departure).
-        public var departs: Bool
+        // 16 bytes a call (a national feed keeps a million): numbers as 32 bits, -1 for no stop,
+        // NaN for no distance; whether people board in the trip number's sign bit.
+        private var tripAndBoarding: Int32, time: Int32, nextStop: Int32
+        private var distance: Float
 
         public var trip: Int {
-            get { Int(tripNumber) }
-            set { tripNumber = Int32(clamping: newValue) }
+            get { Int(tripAndBoarding & Int32.max) }
+            set { tripAndBoarding = (tripAndBoarding & Int32.min) | (Int32(clamping: newValue) & Int32.max) }
+        }
+        /// Whether people board here: not at a trip's last call, nor where `pickup_type` is 1
+        /// (an arrival, never a departure).
+        public var departs: Bool {
+            get { tripAndBoarding >= 0 }
+            set { tripAndBoarding = newValue ? tripAndBoarding & Int32.max : tripAndBoarding | Int32.min }
+        }
+        /// How far along its trip's shape the call is (`shape_dist_traveled`), when the feed says.
+        public var along: Double? {
+            get { distance.isNaN ? nil : Double(distance) }
+            set { distance = newValue.map { Float($0) } ?? .nan }
         }
         public var seconds: Int {
             get { Int(time) }
@@ -50,8 +74,14 @@ public struct Timetable: Sendable {
             set { nextStop = newValue.map { Int32(clamping: $0) } ?? -1 }
         }
 
-        public init(trip: Int, seconds: Int, next: Int? = nil, departs: Bool = true) {
-            (tripNumber, time, nextStop, self.departs) = (Int32(clamping: trip), Int32(clamping: seconds), next.map { Int32(clamping: $0) } ?? -1, departs)
+        public init(trip: Int, seconds: Int, next: Int? = nil, departs: Bool = true, along: Double? = nil) {
+            (tripAndBoarding, time, nextStop) = (Int32(clamping: max(0, trip)) | (departs ? 0 : Int32.min), Int32(clamping: seconds), next.map { Int32(clamping: $0) } ?? -1)
+            distance = along.map { Float($0) } ?? .nan
+        }
+
+        // Equal calls: the same fields (NaN, no distance, equals itself here).
+        public static func == (a: Call, b: Call) -> Bool {
+            a.tripAndBoarding == b.tripAndBoarding && a.time == b.time && a.nextStop == b.nextStop && a.distance.bitPattern == b.distance.bitPattern
         }
     }
 
@@ -62,6 +92,7 @@ public struct Timetable: Sendable {
     public var agencyZone: String?
     public var routes: [Route] = []
     public var trips: [Trip] = []
+    public var shapes: [Shape] = []
     /// The calls at each stop (by index), in time order.
     public var calls: [[Call]] = []
     public var calendar = ServiceCalendar()
@@ -87,13 +118,18 @@ public struct Timetable: Sendable {
         public var routeID: String
         /// The next stop the trip calls at (an index into `stops`).
         public var next: Int? = nil
+        /// The trip's shape (an index into `shapes`) and how far along it this call is.
+        public var shape: Int? = nil, along: Double? = nil
+        /// Whether people board here (false for an arrival, asked for with `arrivals`).
+        public var departs = true
     }
 
     /// The next `count` departures from stop `index` at or after UTC `time`, honouring the
     /// service calendars (and their exceptions), times past 24:00 and the stop's zone.
     /// Times are the agency's (`agencyZone`), shown in the stop's zone by the callers; a call
-    /// where nobody boards (a trip's end, `pickup_type` 1) is no departure.
-    public func departures(from index: Int, after time: Double, count: Int) -> [Departure] {
+    /// where nobody boards (a trip's end, `pickup_type` 1) is no departure, unless `arrivals`
+    /// asks for every call (where ships pass, not where people board).
+    public func departures(from index: Int, after time: Double, count: Int, arrivals: Bool = false) -> [Departure] {
         guard stops.indices.contains(index), let zone = try? TimeZoneRules(agencyZone ?? stops[index].timeZone) else { return [] }
         var found: [Departure] = []
         let stopCalls = calls(at: index)
@@ -109,12 +145,13 @@ public struct Timetable: Sendable {
             let base = noon - 12 * 3600
             let key = date.year * 10_000 + date.month * 100 + date.day
             let weekday = CivilTime.weekday(days: day)
-            for call in stopCalls where call.departs {
+            for call in stopCalls where call.departs || arrivals {
                 let at = base + Double(call.seconds)
                 guard at >= time, calendar.runs(trips[call.trip].service, date: key, weekday: weekday) else { continue }
                 let trip = trips[call.trip], route = routes[trip.route]
                 found.append(Departure(time: at, route: route.shortName.isEmpty ? route.longName : route.shortName, headsign: trip.headsign, trip: trip.id,
-                                       routeID: route.id, next: call.next.flatMap { stops.indices.contains($0) ? $0 : nil }))
+                                       routeID: route.id, next: call.next.flatMap { stops.indices.contains($0) ? $0 : nil },
+                                       shape: trip.shape.flatMap { shapes.indices.contains($0) ? $0 : nil }, along: call.along, departs: call.departs))
             }
             if found.count >= count && day >= today { break }
         }

@@ -78,15 +78,37 @@ package enum WavesAnswer {
     }
 
     /// Each trip that passes within `radius` of the spot between two moments: placed between
-    /// its consecutive calls along the straight line between the stops, its closest leg's
-    /// passing and the wake's arrival.
+    /// its consecutive calls along its shape (by `shape_dist_traveled`) when the feed draws
+    /// one, else along the straight line between the stops; its closest leg's passing and the
+    /// wake's arrival.
     static func passings(_ timetable: Timetable, spot: (Double, Double), radius: Double, from start: Double, to end: Double)
         -> [(departure: Timetable.Departure, time: Double, distance: Double, arrival: Double)] {
-        // Every call of the window, by trip (a trip runs once in a day), in time order.
+        // Every call of the window, arrivals too (a trip's last leg makes a wake), by trip (a
+        // trip runs once in a day), in time order.
         var calls: [String: [(time: Double, stop: Int, departure: Timetable.Departure)]] = [:]
         for stop in timetable.stops.indices {
-            for d in timetable.departures(from: stop, after: start, count: 5000) where d.time < end {
+            for d in timetable.departures(from: stop, after: start, count: 5000, arrivals: true) where d.time < end {
                 calls[d.trip + "@" + String(Int(d.time / 86_400)), default: []].append((d.time, stop, d))
+            }
+        }
+        // Each shape in metres about the spot, worked out once for all its trips.
+        var shapes: [Int: [(x: Double, y: Double, along: Double)]] = [:]
+        func local(_ shape: Int) -> [(x: Double, y: Double, along: Double)] {
+            if let done = shapes[shape] { return done }
+            let points = (timetable.shapes.indices.contains(shape) ? timetable.shapes[shape].points : []).map { p -> (x: Double, y: Double, along: Double) in
+                let xy = Wake.local(latitude: p.latitude, longitude: p.longitude, spot: (spot.0, spot.1))
+                return (xy.x, xy.y, p.along)
+            }
+            shapes[shape] = points
+            return points
+        }
+        func path(_ a: (time: Double, stop: Int, departure: Timetable.Departure), _ b: (time: Double, stop: Int, departure: Timetable.Departure)) -> [(x: Double, y: Double)] {
+            if let shape = a.departure.shape, let from = a.departure.along, let to = b.departure.along, to > from {
+                let piece = Wake.piece(of: local(shape), from: from, to: to)
+                if piece.count >= 2 { return piece }
+            }
+            return [timetable.stops[a.stop], timetable.stops[b.stop]].map {
+                Wake.local(latitude: $0.latitude, longitude: $0.longitude, spot: (spot.0, spot.1))
             }
         }
         var found: [(Timetable.Departure, Double, Double, Double)] = []
@@ -94,10 +116,7 @@ package enum WavesAnswer {
             let ordered = list.sorted { $0.time < $1.time }
             var best: (Timetable.Departure, Wake.Passing)?
             for (a, b) in zip(ordered, ordered.dropFirst()) {
-                let path = [timetable.stops[a.stop], timetable.stops[b.stop]].map {
-                    Wake.local(latitude: $0.latitude, longitude: $0.longitude, spot: (spot.0, spot.1))
-                }
-                guard let passing = Wake.passing(path: path, start: a.time, end: b.time), passing.distance <= radius else { continue }
+                guard let passing = Wake.passing(path: path(a, b), start: a.time, end: b.time), passing.distance <= radius else { continue }
                 if best.map({ passing.distance < $0.1.distance }) ?? true { best = (a.departure, passing) }
             }
             if let (departure, passing) = best { found.append((departure, passing.time, passing.distance, passing.arrival)) }

@@ -3,7 +3,7 @@ import LodestoneCore
 import LodestoneDomain
 
 /// Reads a GTFS static feed (a zip, or its folder unzipped): agency, stops, routes, trips,
-/// stop_times, calendar and calendar_dates, into a `Timetable`; optionally only the stops near
+/// stop_times, calendar, calendar_dates and the trips' shapes, into a `Timetable`; optionally only the stops near
 /// a place and the routes of a type (4 is a ferry), and what serves them, so a national feed
 /// fits a small card. Says what was kept and what was skipped, and why; a malformed file is
 /// refused with its name and line.
@@ -116,6 +116,8 @@ public enum GTFSImport {
         var tripIndex: [String: Int] = [:]
         var tripIDs = Set<String>()
         var otherTrips = 0
+        // The shapes the kept trips follow, numbered in the order first named.
+        var shapeIndex: [String: Int] = [:]
         try table("trips.txt", required: ["route_id", "service_id", "trip_id"]) { row throws(CSVReader.Failure) in
             let id = row["trip_id"]
             guard tripIDs.insert(id).inserted else {
@@ -123,7 +125,13 @@ public enum GTFSImport {
             }
             guard let route = routeIndex[row["route_id"]] else { otherTrips += 1; return }
             tripIndex[id] = timetable.trips.count
-            timetable.trips.append(Timetable.Trip(id: id, route: route, service: row["service_id"], headsign: row["trip_headsign"]))
+            let shapeID = row["shape_id"]
+            var shape: Int?
+            if !shapeID.isEmpty {
+                shape = shapeIndex[shapeID] ?? shapeIndex.count
+                shapeIndex[shapeID] = shape
+            }
+            timetable.trips.append(Timetable.Trip(id: id, route: route, service: row["service_id"], headsign: row["trip_headsign"], shape: shape))
         }
         tripIDs = []
         if otherTrips > 0 { summary.skipped.append("\(otherTrips) trips of routes not kept") }
@@ -147,12 +155,16 @@ public enum GTFSImport {
                 return seconds
             }
             let departure = try time("departure_time"), arrival = try time("arrival_time")
-            let sequenceText = row["stop_sequence"], pickup = row["pickup_type"]
+            let sequenceText = row["stop_sequence"], pickup = row["pickup_type"], distanceText = row["shape_dist_traveled"]
             guard sequenceText.isEmpty || Int(sequenceText).map({ $0 >= 0 }) == true else {
                 throw CSVReader.Failure(description: "stop_times.txt line \(row.line): stop_sequence '\(sequenceText)' is not a whole number")
             }
             guard pickup.isEmpty || ["0", "1", "2", "3"].contains(pickup) else {
                 throw CSVReader.Failure(description: "stop_times.txt line \(row.line): pickup_type '\(pickup)' is not 0, 1, 2 or 3")
+            }
+            let along = Double(distanceText)
+            guard distanceText.isEmpty || along.map({ $0.isFinite && $0 >= 0 && $0 < 1e9 }) == true else {
+                throw CSVReader.Failure(description: "stop_times.txt line \(row.line): shape_dist_traveled '\(distanceText)' is not a distance of 0 or more")
             }
             guard let trip = tripIndex[row["trip_id"]] else { elsewhere += 1; return }
             // A timepoint without a time: interpolated by the feed's readers, not shown.
@@ -166,7 +178,7 @@ public enum GTFSImport {
                 return
             }
             sequences[stop].append(sequence)
-            timetable.calls[stop].append(Timetable.Call(trip: trip, seconds: seconds, departs: pickup != "1"))
+            timetable.calls[stop].append(Timetable.Call(trip: trip, seconds: seconds, departs: pickup != "1", along: along))
             calls += 1
         }
         TripOrder.link(&timetable.calls, sequences: sequences, elsewhere: elsewhereCalls, counts: tripCallCount, arrivalsMarked: keptCopy)
@@ -174,6 +186,9 @@ public enum GTFSImport {
         elsewhereCalls = []
         for index in timetable.calls.indices { timetable.calls[index].sort { $0.seconds < $1.seconds } }
         if elsewhere > 0 { summary.skipped.append("\(elsewhere) stop times at stops or of trips not kept") }
+
+        try readShapes(table: { name, required, optional, each throws(Failure) in try table(name, required: required, optional: optional, each: each) },
+                       named: shapeIndex, into: &timetable, summary: &summary)
 
         let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
         try table("calendar.txt", required: ["service_id"] + weekdays + ["start_date", "end_date"], optional: true) { row throws(CSVReader.Failure) in
@@ -192,7 +207,7 @@ public enum GTFSImport {
             }
             timetable.calendar.exceptions[row["service_id"], default: [:]][date] = kind == 1
         }
-        summary.kept = [("stops", timetable.stops.count), ("routes", timetable.routes.count), ("trips", timetable.trips.count), ("stop times", calls)]
+        summary.kept = [("stops", timetable.stops.count), ("routes", timetable.routes.count), ("trips", timetable.trips.count), ("stop times", calls)] + summary.kept
         return (timetable, summary)
     }
 

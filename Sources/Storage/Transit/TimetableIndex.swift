@@ -16,10 +16,13 @@ import LodestoneEncoding
 ///              routes    id, short name, long name, type i32
 ///              services  name, days u8 (bit 0 Monday ... bit 6 Sunday, bit 7 has a week),
 ///                        start u32, end u32 (YYYYMMDD), exception count u32, then (date u32, added u8)
-///              trips     id, route u32, service u32, headsign
+///              trips     id, route u32, service u32, headsign, shape u32 (0xFFFFFFFF none)
 ///              agency    the agency's time zone ("" when the timetable has none)
+///              shapes    count u32, then each: id, point count u32, points (latitude f64,
+///                        longitude f64, distance along f64)
 ///              calls     trip u32, seconds u32, next stop u32 (0xFFFFFFFF at a trip's end),
-///                        flags u8 (bit 0: people board): stop by stop, each stop's in time order
+///                        flags u8 (bit 0: people board), distance along its shape f32 (NaN
+///                        none): stop by stop, each stop's in time order
 ///
 /// Every number read is checked against what the file can hold before it is used: a damaged
 /// or hostile index is refused with the reason (and the store reads the feed instead).
@@ -29,11 +32,11 @@ public enum TimetableIndex {
     }
 
     static let magic = Array("LDTTIDX1".utf8)
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
     static let headerSize = 20
     /// Where the header keeps the content's CRC-32.
     static let checksumOffset = 16
-    static let callSize = 13
+    static let callSize = 17
     static let noStop = UInt32.max
     /// GTFSImport accepts hours up to 72: nothing later is a time it wrote.
     static let latestSeconds = 73 * 3600
@@ -96,15 +99,27 @@ public enum TimetableIndex {
             out.u32(trip.route)
             out.u32(serviceNumber[trip.service] ?? 0)
             out.string(trip.headsign)
+            out.u32(trip.shape.map { UInt32(truncatingIfNeeded: $0) } ?? noStop)
         }
         // The zone the kept feed's agency.txt declares (a timetable made without one: its first stop's).
         out.string(t.agencyZone ?? t.stops.first?.timeZone ?? "")
+        out.u32(t.shapes.count)
+        for shape in t.shapes {
+            out.string(shape.id)
+            out.u32(shape.points.count)
+            for point in shape.points {
+                out.u64(point.latitude.bitPattern)
+                out.u64(point.longitude.bitPattern)
+                out.u64(point.along.bitPattern)
+            }
+        }
         for calls in stopCalls {
             for call in calls {
                 out.u32(call.trip)
                 out.u32(call.seconds)
                 out.u32(call.next.map { UInt32(truncatingIfNeeded: $0) } ?? noStop)
                 out.bytes.append(call.departs ? 1 : 0)
+                out.u32(call.along.map { Float($0).bitPattern } ?? Float.nan.bitPattern)
             }
         }
         var header = ByteWriter()
@@ -177,7 +192,7 @@ public enum TimetableIndex {
         let stopCount = try r.count("stops", smallest: 36)
         let routeCount = try r.count("routes", smallest: 16)
         let serviceCount = try r.count("services", smallest: 17)
-        let tripCount = try r.count("trips", smallest: 16)
+        let tripCount = try r.count("trips", smallest: 20)
         let callCount = try r.count("calls", smallest: callSize)
 
         var t = Timetable()
@@ -232,14 +247,35 @@ public enum TimetableIndex {
             let id = try r.string()
             let route = Int(try r.u32()), service = Int(try r.u32())
             let headsign = try r.string()
+            let shape = try r.u32()
             guard route < routeCount, service < serviceCount else {
                 throw Failure(description: "trip \(number) ('\(id)') names route \(route) of \(routeCount) or service \(service) of \(serviceCount)")
             }
-            t.trips.append(Timetable.Trip(id: id, route: route, service: services[service], headsign: headsign))
+            t.trips.append(Timetable.Trip(id: id, route: route, service: services[service], headsign: headsign, shape: shape == noStop ? nil : Int(shape)))
         }
 
         let agency = try r.string()
         t.agencyZone = agency.isEmpty ? nil : agency
+
+        let shapeCount = try r.count("shapes", smallest: 8)
+        t.shapes.reserveCapacity(shapeCount)
+        for number in 0..<shapeCount {
+            let id = try r.string()
+            let pointCount = try r.count("points of shape '\(id)'", smallest: 24)
+            var points: [Timetable.Shape.Point] = []
+            points.reserveCapacity(pointCount)
+            for _ in 0..<pointCount {
+                let point = Timetable.Shape.Point(latitude: Double(bitPattern: try r.u64()), longitude: Double(bitPattern: try r.u64()), along: Double(bitPattern: try r.u64()))
+                guard abs(point.latitude) <= 90, abs(point.longitude) <= 180, point.along.isFinite, point.along >= 0, point.along >= (points.last?.along ?? 0) else {
+                    throw Failure(description: "shape \(number) ('\(id)') has a point that is not a position with a growing distance along")
+                }
+                points.append(point)
+            }
+            t.shapes.append(Timetable.Shape(id: id, points: points))
+        }
+        if let bad = t.trips.firstIndex(where: { $0.shape.map { $0 >= shapeCount } ?? false }) {
+            throw Failure(description: "trip \(bad) names a shape of \(shapeCount) it does not have")
+        }
 
         // What is left is the calls, exactly: checked whole here, decoded stop by stop later.
         let callsStart = r.position
@@ -264,19 +300,20 @@ public enum TimetableIndex {
         guard start >= 0, count >= 0, start + count * callSize <= content.count else { return 0 }
         return content.withUnsafeBytes { raw -> Int? in
             for number in 0..<count {
-                let (trip, seconds, next, flags) = fields(raw, at: start + number * callSize)
-                if Int(trip) >= trips || Int(seconds) > latestSeconds || (next != noStop && Int(next) >= stops) || flags > 1 { return number }
+                let (trip, seconds, next, flags, along) = fields(raw, at: start + number * callSize)
+                if !(along.isNaN || (along.isFinite && along >= 0)) || Int(trip) >= trips || Int(seconds) > latestSeconds || (next != noStop && Int(next) >= stops) || flags > 1 { return number }
             }
             return nil
         }
     }
 
-    /// One call's four fields, read where they lie.
-    static func fields(_ raw: UnsafeRawBufferPointer, at offset: Int) -> (trip: UInt32, seconds: UInt32, next: UInt32, flags: UInt8) {
+    /// One call's five fields, read where they lie.
+    static func fields(_ raw: UnsafeRawBufferPointer, at offset: Int) -> (trip: UInt32, seconds: UInt32, next: UInt32, flags: UInt8, along: Float) {
         (UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)),
          UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)),
          UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)),
-         raw[offset + 12])
+         raw[offset + 12],
+         Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 13, as: UInt32.self))))
     }
 
     /// One stop's calls. Checked again, so that even content changed after `decode` could only
@@ -287,10 +324,10 @@ public enum TimetableIndex {
             var calls: [Timetable.Call] = []
             calls.reserveCapacity(count)
             for number in 0..<count {
-                let (trip, seconds, next, flags) = fields(raw, at: start + number * callSize)
+                let (trip, seconds, next, flags, along) = fields(raw, at: start + number * callSize)
                 guard Int(trip) < trips && Int(seconds) <= latestSeconds else { continue }
                 calls.append(Timetable.Call(trip: Int(trip), seconds: Int(seconds), next: next != noStop && Int(next) < stops ? Int(next) : nil,
-                                            departs: flags & 1 == 1))
+                                            departs: flags & 1 == 1, along: along.isFinite && along >= 0 ? Double(along) : nil))
             }
             return calls
         }

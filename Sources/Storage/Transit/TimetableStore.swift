@@ -138,18 +138,31 @@ public struct TimetableStore {
         guard table("routes.txt", ["route_id", "route_short_name", "route_long_name", "route_type"], { file in
             for route in t.routes { file.row([route.id, route.shortName, route.longName, String(route.type)]) }
         }) else { return false }
-        guard table("trips.txt", ["route_id", "service_id", "trip_id", "trip_headsign"], { file in
-            for trip in t.trips { file.row([t.routes[trip.route].id, trip.service, trip.id, trip.headsign]) }
+        guard table("trips.txt", ["route_id", "service_id", "trip_id", "trip_headsign", "shape_id"], { file in
+            for trip in t.trips {
+                let shape = trip.shape.flatMap { t.shapes.indices.contains($0) ? t.shapes[$0].id : nil } ?? ""
+                file.row([t.routes[trip.route].id, trip.service, trip.id, trip.headsign, shape])
+            }
         }) else { return false }
         // Without stop_sequence: a trip's calls are read back in the order of their times.
-        guard table("stop_times.txt", ["trip_id", "departure_time", "stop_id", "pickup_type"], { file in
+        guard table("stop_times.txt", ["trip_id", "departure_time", "stop_id", "pickup_type", "shape_dist_traveled"], { file in
             for stop in t.stops.indices {
                 for call in t.calls(at: stop) {
                     let clock = "\(call.seconds / 3600):\(zeroPadded(call.seconds / 60 % 60, 2)):\(zeroPadded(call.seconds % 60, 2))"
-                    file.row([t.trips[call.trip].id, clock, t.stops[stop].id, call.departs ? "0" : "1"])
+                    file.row([t.trips[call.trip].id, clock, t.stops[stop].id, call.departs ? "0" : "1", call.along.map { fixed($0, 3) } ?? ""])
                 }
             }
         }) else { return false }
+        // Only the shapes that place ships (a point list); the others are read back as missing.
+        if t.shapes.contains(where: { !$0.points.isEmpty }) {
+            guard table("shapes.txt", ["shape_id", "shape_pt_lat", "shape_pt_lon", "shape_pt_sequence", "shape_dist_traveled"], { file in
+                for shape in t.shapes {
+                    for (n, point) in shape.points.enumerated() {
+                        file.row([shape.id, fixed(point.latitude, 7), fixed(point.longitude, 7), String(n), fixed(point.along, 3)])
+                    }
+                }
+            }) else { return false }
+        }
         guard table("calendar.txt", ["service_id"] + weekdays + ["start_date", "end_date"], { file in
             for (service, week) in t.calendar.weeks.sorted(by: { $0.key < $1.key }) {
                 file.row([service] + week.days.map { $0 ? "1" : "0" } + [String(week.start), String(week.end)])
