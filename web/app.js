@@ -153,6 +153,7 @@ function showEnvironment(env) {
   setText("wind-apparent", env.windSpeedApparent !== undefined ? `${speed(env.windSpeedApparent)} at ${fixed(env.windAngleApparent, 0)}° off the bow` : "--");
   setText("water", env.waterTemperature !== undefined ? `${fixed(env.waterTemperature, 1)} °C` : "--");
   setText("wetsuit", env.wetsuit ? env.wetsuit.text : "--");
+  setText("outlook", env.forecast ? `${env.forecast.letter} · ${env.forecast.text}` : "after 30 minutes of pressure");
 }
 
 function showHealth(health) {

@@ -73,6 +73,8 @@ public struct DeparturesReport: Sendable {
         /// The stop the trip calls at next, and the light it leaves in ("day", "twilight", "dark").
         public var next: String?
         public var light: String?
+        /// The Zambretti forecast for the hours it sails in, when one was made in the 12 before.
+        public var forecast: Zambretti.Forecast?
         public init(time: Double, route: String, headsign: String, trip: String, minutes: Int, mark: (label: String, rating: Int)? = nil) {
             (self.time, self.route, self.headsign, self.trip, self.minutes, self.mark) = (time, route, headsign, trip, minutes, mark)
         }

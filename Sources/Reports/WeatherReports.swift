@@ -13,10 +13,26 @@ public struct EnvironmentReport: Sendable {
     public var station: StationFigures?
     public var device: String
     public var time: Double
+    /// Where the device is (the hemisphere turns the forecaster's winds and seasons), when known.
+    public var latitude: Double?
     public init(pressure: PressureSample?, barometricAltitude: Double, qnh: Double, weather: WeatherFigures?, device: String, time: Double,
-                station: StationFigures? = nil) {
-        (self.pressure, self.barometricAltitude, self.qnh, self.weather, self.device, self.time, self.station)
-            = (pressure, barometricAltitude, qnh, weather, device, time, station)
+                station: StationFigures? = nil, latitude: Double? = nil) {
+        (self.pressure, self.barometricAltitude, self.qnh, self.weather, self.device, self.time, self.station, self.latitude)
+            = (pressure, barometricAltitude, qnh, weather, device, time, station, latitude)
+    }
+}
+
+extension EnvironmentReport {
+    /// The Zambretti forecast for the next 12 hours, once the sea-level pressure and its trend
+    /// are known: the 3-hour change (the fitted tendency times three until 3 hours are in) and
+    /// the wind's direction over the ground where a vane says it (on a boat, only once the
+    /// heading turned it true).
+    public var outlook: WeatherOutlook? {
+        guard let weather, let pressure = weather.seaLevelPressure, let trend = weather.trend else { return nil }
+        let wind = station?.wind
+        let from = wind?.trueWind?.angle ?? (wind?.apparent == nil ? wind?.direction : nil)
+        return WeatherOutlook(seaLevelPressure: pressure, threeHourChange: trend.threeHourChange ?? trend.hPaPerHour * 3, windFrom: from,
+                              time: time, latitude: latitude)
     }
 }
 

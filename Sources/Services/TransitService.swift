@@ -42,7 +42,9 @@ package final class TransitService {
         }.min { ($0.1 ?? .infinity) < ($1.1 ?? .infinity) }
     }
 
-    package func handle(_ request: DeparturesRequest, state: NavigationState, time: Double) -> Report {
+    /// The departures a request asks for, each with the `outlook`'s forecast when it leaves
+    /// within its 12 hours.
+    package func handle(_ request: DeparturesRequest, state: NavigationState, time: Double, outlook: WeatherOutlook? = nil) -> Report {
         var message: String?
         if let trip = request.remind {
             // The list of departures answers, with the reminder's words (as before ?REMINDER).
@@ -60,6 +62,7 @@ package final class TransitService {
                                              mark: TransitPreferences.mark(for: d, in: marks).map { ($0.label, $0.rating) })
             item.next = d.next.map { timetable.stops[$0].name }
             item.light = WaveDay.Light.at(d.time, latitude: stop.latitude, longitude: stop.longitude).rawValue
+            item.forecast = outlook?.forecast(at: d.time)
             return item
         }
         return .departures(DeparturesReport(stopID: stop.id, stopName: stop.name, zone: zone(of: chosen.index),

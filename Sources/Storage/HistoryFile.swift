@@ -97,6 +97,15 @@ public enum HistoryStreams {
     public static let names = ["pressure", "seaLevelPressure", "altitude", "temperature", "humidity",
                                 "waterTemperature", "windSpeed", "windGust"]
 
+    /// The Zambretti forecast from the kept sea-level pressure (its newest minute and the change
+    /// over the 3 hours before) when that minute is at most an hour before `now`: what the
+    /// command line gives beside departures and waves. The kept history has no wind direction.
+    public static func outlook(dataDirectory: String, now: Double, latitude: Double?) -> WeatherOutlook? {
+        guard let history = HistoryFile.read(dataDirectory + "/history.bin")?.histories["seaLevelPressure"],
+              let newest = history.newest(changeOver: 3 * 3600), newest.time <= now + 60, now - newest.time <= 3600 else { return nil }
+        return WeatherOutlook(seaLevelPressure: newest.value, threeHourChange: newest.change, windFrom: nil, time: newest.time, latitude: latitude)
+    }
+
     /// The range ending at the stream's newest data (the device may have been off since);
     /// nil when there is no history file.
     public static func summary(dataDirectory: String, stream: String, range: History.Range) -> History.Summary? {

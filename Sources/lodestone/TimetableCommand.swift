@@ -42,8 +42,11 @@ enum TimetableCommand {
     (2026-12-24T09:30), or a time with its offset (2026-12-24T09:30:00+01:00). A departure on
     another day than today carries its weekday; the countdown reads "in 37 min",
     "in 1 h 37 min", "tomorrow 09:34" or "in 3 days".
-    --json prints {"stop":{"id","name"},"departures":[{"time","route","headsign","trip","minutes","light"}]}:
-    light is day (the Sun's centre at or above -0.833°), twilight (down to -6°) or dark, at the stop.
+    --json prints {"stop":{"id","name"},"departures":[{"time","route","headsign","trip","next","minutes","light",
+    "forecast","mark"}],"validUntil"}: light is day (the Sun's centre at or above -0.833°), twilight (down to
+    -6°) or dark, at the stop; forecast is the Zambretti forecast {"letter","text","trend"} from the pressure
+    'lodestone run' kept (history.bin, its newest minute at most an hour old), for departures in its 12 hours,
+    else null.
 
     remind sets a reminder on the running device (an EVENT and the buzzer N minutes before the
     trip leaves, default 10; the stop as --stop above, default the favourite or the nearest);
@@ -143,6 +146,9 @@ enum TimetableCommand {
         let zone = (try? TimeZoneRules(stop.timeZone)) ?? .utc
         if let at = options.values["at"] { now = try moment(at, zone: zone) }
         let list = timetable.departures(from: index, after: now, count: count)
+        // The forecast from the kept pressure (made at most an hour ago), for its 12 hours.
+        let outlook = HistoryStreams.outlook(dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory(),
+                                             now: OutputClock.unixTime(), latitude: stop.latitude)
         let (marks, problems) = preferences.marks()
         for problem in problems { Log.warning(problem) }
         func mark(_ d: Timetable.Departure) -> TransitPreferences.Mark? { TransitPreferences.mark(for: d, in: marks) }
@@ -161,6 +167,7 @@ enum TimetableCommand {
                 if let next = d.next { item.string("next", timetable.stops[next].name) }
                 item.integer("minutes", Int(((d.time - now) / 60).rounded(.down)))
                 item.string("light", WaveDay.Light.at(d.time, latitude: stop.latitude, longitude: stop.longitude).rawValue)
+                item.raw("forecast", ForecastJSON.object(outlook?.forecast(at: d.time)))
                 if let m = mark(d) {
                     var o = JSONObjectWriter()
                     o.string("label", m.label)
@@ -187,7 +194,8 @@ enum TimetableCommand {
                 + DepartureWords.clock(d.time, zone: zone)
             let note = mark(d).map { "  " + $0.label + " " + String(repeating: "*", count: $0.rating) } ?? ""
             let next = d.next.map { "  next " + timetable.stops[$0].name } ?? ""
-            writeOut("  \(clock)  \(d.route.padding(12))  \(d.headsign.padding(20))  \(DepartureWords.countdown(to: d.time, from: now, zone: zone))\(note)\(next)\n")
+            let forecast = outlook?.forecast(at: d.time).map { "  \($0.letter) \($0.text)" } ?? ""
+            writeOut("  \(clock)  \(d.route.padding(12))  \(d.headsign.padding(20))  \(DepartureWords.countdown(to: d.time, from: now, zone: zone))\(note)\(next)\(forecast)\n")
         }
         return 0
     }

@@ -22,15 +22,20 @@ enum WavesCommand {
     wave a fifth; up to three that share no wave); and the frequency of the lit waves (count,
     mean gap, per local hour).
 
-    At a spot each trip is placed between its consecutive calls, by time, on the straight line
-    between the stops; where it passes closest (distance d, at time t, speed v on that leg) the
+    At a spot each trip is placed between its consecutive calls, by time, along its shape in
+    the feed (shapes.txt, by shape_dist_traveled) or else on the straight line between the
+    stops; where it passes closest (distance d, at time t, speed v on that leg) the
     Kelvin wedge (half-angle 19.47°) reaches the shore at t + d / tan(19.47°) / v.
 
     --json prints {"place","date","zone","daylight","waves":[{"time","route","headsign","trip",
-    "ship","waves","points","light"} (and "distance", "arrival" at a spot)],"sessions":[{"start",
+    "ship","waves","points","light","forecast"} (and "distance", "arrival" at a spot)],"sessions":[{"start",
     "end","waves","score"}],"frequency":{"count","meanGapMinutes","byHour"}}, times ISO-8601 with
     the zone's offset. The running device answers ?WAVES={"stop":..,"date":..} or
     {"spot":[lat,lon],"radius":M} with the same object (class WAVES).
+
+    forecast is the Zambretti forecast {"letter","text","trend"} from the sea-level pressure
+    'lodestone run' kept (history.bin; the running device uses its live one, with the wind's
+    direction), for the waves in the 12 hours after it was made, else null.
 
     Examples:
       lodestone waves --stop "Zürich Bürkliplatz" --date 2026-07-04
@@ -66,7 +71,14 @@ enum WavesCommand {
         let (marks, problems) = TransitPreferences(dataDirectory: directory).marks()
         for problem in problems { Log.warning(problem) }
         let date = try options.date("date", years: 1900...2100, what: "the sky's models are documented for")
-        guard let day = WavesAnswer.day(timetable, marks: marks, place: place, date: date, now: OutputClock.unixTime()) else {
+        let now = OutputClock.unixTime()
+        let latitude: Double
+        switch place {
+        case .stop(let index): latitude = timetable.stops[index].latitude
+        case .spot(let lat, _, _): latitude = lat
+        }
+        let outlook = HistoryStreams.outlook(dataDirectory: directory, now: now, latitude: latitude)
+        guard let day = WavesAnswer.day(timetable, marks: marks, place: place, date: date, now: now, outlook: outlook) else {
             Log.error("the timetable has no stops")
             return 1
         }

@@ -81,6 +81,18 @@ public struct History: Sendable {
         }
     }
 
+    /// The newest minute's mean and how much it changed over `seconds` (up to 6 hours): against
+    /// the minute that long before, or the nearest kept within 10 minutes of it; nil without both.
+    public func newest(changeOver seconds: Double) -> (time: Double, value: Double, change: Double)? {
+        let range = Range.sixHours
+        guard let level = Range.allCases.firstIndex(of: range), seconds > 0, seconds < range.seconds,
+              let newest = levels[level].filter({ $0.count > 0 }).max(by: { $0.index < $1.index }) else { return nil }
+        let back = newest.index - Int64(seconds / range.width)
+        let earlier = levels[level].filter { $0.count > 0 && abs($0.index - back) <= 10 }.min { abs($0.index - back) < abs($1.index - back) }
+        guard let earlier else { return nil }
+        return ((Double(newest.index) + 0.5) * range.width, newest.mean, newest.mean - earlier.mean)
+    }
+
     /// The range ending at `now`: minimum, maximum and mean over it, and its buckets in time order.
     public func summary(_ range: Range, now: Double) -> Summary {
         let level = Range.allCases.firstIndex(of: range) ?? 0

@@ -134,6 +134,7 @@ public final class DisplayFeed {
                 = (figures.wind?.now, figures.wind?.speed, figures.wind?.gust, figures.wind?.direction)
             (panel.temperatures, panel.problems) = (figures.temperatures, figures.problems)
             panel.wetsuit = e.wetsuit.map(Wetsuit.text(step:))
+            panel.outlook = e.outlook.map { $0.forecast.letter + " " + $0.forecast.text }
             model.station = panel
         }
     }

@@ -116,6 +116,8 @@ public struct DisplayModel: Sendable {
         public var problems: [String] = []
         /// What to wear in the water, when the water is measured ("3/2 mm").
         public var wetsuit: String?
+        /// The Zambretti forecast for the next 12 hours ("B Fine weather").
+        public var outlook: String?
         public init() {}
     }
 

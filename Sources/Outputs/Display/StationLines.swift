@@ -33,6 +33,9 @@ enum StationLines {
         if let suit = station.wetsuit, !compact || probes.isEmpty {
             lines.append((wide ? "Wear    " + suit : ("suit " + suit).uppercased(), .text))
         }
+        if let outlook = station.outlook, !compact {
+            lines.append((wide ? "Outlook " + outlook : ("12H " + outlook).uppercased(), .text))
+        }
         for problem in station.problems { lines.append((wide ? problem : "! " + problem, .warning)) }
         return lines
     }

@@ -185,6 +185,7 @@ extension GPSDReports {
             w.integer("minutes", d.minutes)
             if let next = d.next { w.string("next", next) }
             if let light = d.light { w.string("light", light) }
+            if let f = d.forecast { forecast(f, into: &w) } else { w.null("forecast") }
             if let mark = d.mark {
                 w.beginObject("mark")
                 w.string("label", mark.label)

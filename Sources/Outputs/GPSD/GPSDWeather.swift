@@ -31,6 +31,16 @@ extension GPSDReports {
             w.string("text", Wetsuit.text(step: step))
             w.endObject()
         }
+        if let outlook = report.outlook { forecast(outlook.forecast, into: &w) }
+        w.endObject()
+    }
+
+    /// A Zambretti forecast as JSON: `"forecast":{"letter","text","trend"}`.
+    static func forecast(_ f: Zambretti.Forecast, into w: inout JSONBuffer) {
+        w.beginObject("forecast")
+        w.string("letter", f.letter)
+        w.string("text", f.text)
+        w.string("trend", f.trend.rawValue)
         w.endObject()
     }
 

@@ -21,6 +21,8 @@ package enum WavesAnswer {
         package var wave: WaveDay.Wave
         /// With a spot: how close the ship passes, and when it passes.
         package var distance: Double?, passes: Double?
+        /// The Zambretti forecast, for a wave within the 12 hours after it was made.
+        package var forecast: Zambretti.Forecast?
     }
 
     package struct Day {
@@ -34,10 +36,10 @@ package enum WavesAnswer {
         package var sun: SunEvents
     }
 
-    /// The waves of the local date at the place (nil: the date of `now` there). The zone is
-    /// the stop's (with a spot, the nearest stop's).
+    /// The waves of the local date at the place (nil: the date of `now` there), each with the
+    /// `outlook`'s forecast in its 12 hours. The zone is the stop's (with a spot, the nearest stop's).
     package static func day(_ timetable: Timetable, marks: [TransitPreferences.Mark], place: Place,
-                            date given: (year: Int, month: Int, day: Int)?, now: Double) -> Day? {
+                            date given: (year: Int, month: Int, day: Int)?, now: Double, outlook: WeatherOutlook? = nil) -> Day? {
         let reference: Int
         let (latitude, longitude): (Double, Double)
         switch place {
@@ -56,7 +58,7 @@ package enum WavesAnswer {
         func item(_ d: Timetable.Departure, at time: Double, distance: Double? = nil, passes: Double? = nil) -> Item {
             let mark = TransitPreferences.mark(for: d, in: marks)
             let wave = WaveDay.Wave(time: time, waves: mark?.waves ?? 1, light: WaveDay.Light.at(time, latitude: latitude, longitude: longitude))
-            return Item(time: time, departure: d, mark: mark, wave: wave, distance: distance, passes: passes)
+            return Item(time: time, departure: d, mark: mark, wave: wave, distance: distance, passes: passes, forecast: outlook?.forecast(at: time))
         }
         var items: [Item] = []
         switch place {
@@ -166,6 +168,7 @@ package enum WavesAnswer {
             if let distance = item.distance { o.number("distance", distance, decimals: 0) }
             if item.distance != nil { o.string("arrival", zone.iso8601(item.time)) }
             if let passes = item.passes { o.string("passes", zone.iso8601(passes)) }
+            o.raw("forecast", ForecastJSON.object(item.forecast))
             return o.finished
         }.joined(separator: ",") + "]")
         w.raw("sessions", "[" + day.sessions.map { s in
@@ -211,7 +214,8 @@ extension WavesAnswer {
             let ship = item.mark.map { $0.label.isEmpty ? "" : "  " + $0.label } ?? ""
             let near = item.distance.map { "  \(Int($0)) m off" } ?? ""
             out += "  \(clock(item.time))  \(item.departure.route) to \(item.departure.headsign)\(ship)  "
-                + "\(String(repeating: "~", count: item.wave.waves))  \(item.wave.points) pts  \(item.wave.light.rawValue)\(near)\n"
+                + "\(String(repeating: "~", count: item.wave.waves))  \(item.wave.points) pts  \(item.wave.light.rawValue)\(near)"
+                + (item.forecast.map { "  \($0.letter) \($0.text)" } ?? "") + "\n"
         }
         if day.sessions.isEmpty { out += "no session: no 60 to 120 minutes of waves in the light\n" }
         for (n, s) in day.sessions.enumerated() {
@@ -227,7 +231,7 @@ extension WavesAnswer {
 
 extension WavesAnswer {
     /// `?WAVES` on the running device.
-    static func report(_ request: WavesRequest, transit: TransitService, now: Double) -> Report {
+    static func report(_ request: WavesRequest, transit: TransitService, now: Double, outlook: WeatherOutlook?) -> Report {
         let timetable = transit.timetable
         let place: Place
         switch request.place {
@@ -238,7 +242,7 @@ extension WavesAnswer {
             place = .spot(latitude: lat, longitude: lon, radius: radius)
         }
         let date = request.date.flatMap(CivilTime.parseDate).map { ($0.year, $0.month, $0.day) }
-        guard let day = day(timetable, marks: transit.marks(now: now), place: place, date: date, now: now) else { return .error("the timetable has no stops") }
+        guard let day = day(timetable, marks: transit.marks(now: now), place: place, date: date, now: now, outlook: outlook) else { return .error("the timetable has no stops") }
         return .waves(WavesReport(members: members(day) { (timetable.stops[$0].id, timetable.stops[$0].name) }))
     }
 }

@@ -22,6 +22,8 @@ final class OutputContext<Clock: MonotonicClock> {
     static var stationDevice: String { "station" }
     /// The newest state, with the filtered position and the levelled barometric altitude.
     var latest = NavigationState()
+    /// The newest Zambretti forecast ENV carried: departures and waves give it for their 12 hours.
+    var outlook: WeatherOutlook?
 
     init(outputs: any SamplingOutputs, services: OutputServices, clock: Clock, deviceClock: DeviceClock, fanout: OutputFanout,
          devices: [DeviceEntry], boardName: String) {

@@ -119,9 +119,12 @@ final class ServiceTicks<Clock: MonotonicClock> {
         services.station?.tick()
         let station = services.station?.figures.map(resolveWind)
         if let pressure = latest.pressure {
-            send(.environment(EnvironmentReport(pressure: pressure, barometricAltitude: latest.barometricAltitude,
+            let environment = EnvironmentReport(pressure: pressure, barometricAltitude: latest.barometricAltitude,
                                                 qnh: latest.seaLevelPressure / 100, weather: chronicle?.weather.figures,
-                                                device: context.barometerDevice, time: deviceClock.utc(at: pressure.time), station: station)))
+                                                device: context.barometerDevice, time: deviceClock.utc(at: pressure.time), station: station,
+                                                latitude: latest.fix.hasPosition ? latest.fix.latitude : nil)
+            context.outlook = environment.outlook ?? context.outlook.flatMap { $0.forecast(at: time) == nil ? nil : $0 }
+            send(.environment(environment))
         } else if let station {
             // No barometer (or none answering): the station's figures alone.
             send(.environment(EnvironmentReport(pressure: nil, barometricAltitude: .nan, qnh: .nan, weather: nil,

@@ -60,11 +60,11 @@ enum SocketRequests {
         let noTimetable = Report.error("no timetable imported: 'lodestone timetable import FEED.zip', then restart")
         table.route("DEPARTURES", decode: DeparturesRequest.decode) { [unowned loop] request in
             guard let transit = services.transit else { return [noTimetable] }
-            return [transit.handle(request, state: loop.context.latest, time: loop.context.utcNow())]
+            return [transit.handle(request, state: loop.context.latest, time: loop.context.utcNow(), outlook: loop.context.outlook)]
         }
         table.route("WAVES", decode: WavesRequest.decode) { [unowned loop] request in
             guard let transit = services.transit else { return [noTimetable] }
-            return [WavesAnswer.report(request, transit: transit, now: loop.context.utcNow())]
+            return [WavesAnswer.report(request, transit: transit, now: loop.context.utcNow(), outlook: loop.context.outlook)]
         }
         table.route("REMINDER", decode: ReminderRequest.decode) { [unowned loop] request in
             guard let transit = services.transit else { return [noTimetable] }
