@@ -90,6 +90,13 @@ async function loadDepartures() {
       mark.setAttribute("aria-label", `${departure.mark.label}, rated ${departure.mark.rating} of 5`);
       item.appendChild(mark);
     }
+    if (departure.forecast) {
+      const forecast = document.createElement("span");
+      forecast.className = "forecast";
+      forecast.textContent = ` · ${departure.forecast.letter} ${departure.forecast.text}`;
+      forecast.title = "Zambretti forecast for the next 12 hours";
+      item.appendChild(forecast);
+    }
     const remind = document.createElement("button");
     remind.type = "button";
     remind.textContent = "Remind me";

@@ -19,6 +19,8 @@ public enum PanelReport: Sendable {
     case track(TrackPanel)
     /// The next departures from the favourite or the nearest stop (nil: no stop near or chosen).
     case departures(DeparturesPanel?)
+    /// The day's waves at the favourite or the nearest stop (nil: no stop near or chosen).
+    case waves(WavesPanel?)
 }
 
 public struct TrackPanel: Sendable {
@@ -43,6 +45,34 @@ public struct TrackPanel: Sendable {
     /// Heading-up (the heading) or north-up (nil).
     public var headingUp: Double?
     public init() {}
+}
+
+/// The day's ferry waves at a stop, for the waves page: its timeline (the light, each wave,
+/// the best sessions, the time now) and the lines beside it, worded in the stop's zone.
+public struct WavesPanel: Sendable {
+    /// The stop, and the day as it reads there ("Sat 07-04").
+    public var stop: String, day: String
+    /// Where the stop is (the light along the timeline is the Sun's there).
+    public var latitude: Double, longitude: Double
+    public var now: Double
+    /// The timeline's span (UTC seconds) and its hour marks, labelled in local time ("06").
+    public var start: Double, end: Double
+    public var hours: [(time: Double, label: String)] = []
+    /// Each wave: when it comes, how many waves the ship makes (1 to 3), and its line for the
+    /// list of the coming ones ("10:30  3730 Thalwil  Panta Rhei  ~~~  day").
+    public var waves: [(time: Double, count: Int, text: String)] = []
+    /// The best sessions, the best first: their span and the words for them
+    /// ("10:00-12:00  5 waves  30 pts").
+    public var sessions: [(start: Double, end: Double, text: String)] = []
+    /// The next wave from now ("10:30  3 waves  in 12 min"; short, "10:30 ~~~ in 12 min"),
+    /// nil when the day's are over; the best session short ("06:00-08:00 50 pts").
+    public var next: String?, nextShort: String?, bestShort: String?
+    /// "sun 05:35-21:25", and "20 lit waves, every 30 min".
+    public var sun: String, frequency: String
+    public init(stop: String, day: String, latitude: Double, longitude: Double, now: Double, start: Double, end: Double, sun: String, frequency: String) {
+        (self.stop, self.day, self.latitude, self.longitude, self.now, self.start, self.end, self.sun, self.frequency)
+            = (stop, day, latitude, longitude, now, start, end, sun, frequency)
+    }
 }
 
 public struct DeparturesPanel: Sendable {

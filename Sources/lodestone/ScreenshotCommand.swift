@@ -22,7 +22,7 @@ enum ScreenshotCommand {
                               the small layout, 240x240 and 320x240 the medium one, 480x320
                               and up the large one
       --page NAME             compass (default), position, level, barometer, sky, chart, track,
-                              departures, health
+                              departures, waves, health
       --format rgb565|xrgb8888|mono
                               the panel's pixel format (default rgb565); mono is one bit
       --theme day|night       colours (default day)
@@ -71,11 +71,13 @@ enum ScreenshotCommand {
         // disturb a running instance.
         let scratch = "/tmp/lodestone-screenshot-\(getpid())"
         configuration.socket = scratch + ".sock"
-        // The person's timetable, favourites and marks are read from their data directory
-        // (through links in the scratch one), so the departures page shows their stops.
+        // The person's timetable (through a link in the scratch one), favourites and marks
+        // (copied: the stores are never read through a link) from their data directory, so the
+        // departures and waves pages show their stops and ships.
         if let own = options.values["data-dir"], makeDirectories(scratch) {
-            for name in ["timetable", "timetable-favourites.json", "timetable-marks.csv"] where fileExists(own + "/" + name) {
-                _ = symlink(own + "/" + name, scratch + "/" + name)
+            if fileExists(own + "/timetable") { _ = symlink(own + "/timetable", scratch + "/timetable") }
+            for name in ["timetable-favourites.json", "timetable-marks.csv"] {
+                if let bytes = try? readStoreBytes(own + "/" + name) { _ = writeFileAtomically(scratch + "/" + name, bytes) }
             }
         }
         configuration.dataDir = scratch

@@ -25,6 +25,8 @@ public struct DisplayModel: Sendable {
     public var track: TrackPanel?
     /// The next departures from the favourite or the nearest stop (with a timetable imported).
     public var departures: DeparturesPanel?
+    /// The day's waves at the favourite or the nearest stop (with a timetable imported).
+    public var waves: WavesPanel?
     public var health = HealthPanel()
     /// The way to a waypoint being navigated to.
     public var navigation: NavigationPanel?
@@ -37,6 +39,7 @@ public struct DisplayModel: Sendable {
     /// reports.
     public typealias TrackPanel = LodestoneReports.TrackPanel
     public typealias DeparturesPanel = LodestoneReports.DeparturesPanel
+    public typealias WavesPanel = LodestoneReports.WavesPanel
 
     /// What the instruments read: the heading (smoothed for reading), the fix the last TPV
     /// carried, the barometric altitude and each sensor's health. Unknown is NaN or nil.

@@ -29,11 +29,12 @@ extension DisplayPage {
         case .chart: SkyChartPage.draw(model, on: &page)
         case .track: TrackPage.draw(model, on: &page)
         case .departures: DeparturesPage.draw(model, on: &page)
+        case .waves: WavesPage.draw(model, on: &page)
         case .health: HealthPage.draw(model, on: &page)
         }
         screen = page.screen
         if footer {
-            screen.put(columns >= 70 ? "1-9/tab pages  t night  u units  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1, ink: .dim)
+            screen.put(columns >= 70 ? "0-9/tab pages  t night  u units  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1, ink: .dim)
         }
         return screen
     }

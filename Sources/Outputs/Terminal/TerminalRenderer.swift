@@ -59,7 +59,7 @@ public enum TerminalKey: Equatable, Sendable {
     case page(DisplayPage)
     case nextPage, previousPage, toggleTheme, toggleUnits, quit
 
-    /// Decodes the bytes read from the terminal: digits pick a page, tab, space, n and the
+    /// Decodes the bytes read from the terminal: digits pick a page (1 the first, 0 the tenth), tab, space, n and the
     /// right arrow step forward, p and the left arrow back, t the theme, u the units, q quits.
     public static func decode(_ bytes: [UInt8]) -> [TerminalKey] {
         var keys: [TerminalKey] = []
@@ -73,8 +73,8 @@ public enum TerminalKey: Equatable, Sendable {
                 continue
             }
             switch byte {
-            case UInt8(ascii: "1")...UInt8(ascii: "9"):
-                let index = Int(byte - UInt8(ascii: "1"))
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let index = byte == UInt8(ascii: "0") ? 9 : Int(byte - UInt8(ascii: "1"))
                 if index < DisplayPage.allCases.count { keys.append(.page(DisplayPage.allCases[index])) }
             case UInt8(ascii: "\t"), UInt8(ascii: " "), UInt8(ascii: "n"): keys.append(.nextPage)
             case UInt8(ascii: "p"): keys.append(.previousPage)

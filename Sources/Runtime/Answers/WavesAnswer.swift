@@ -246,3 +246,47 @@ extension WavesAnswer {
         return .waves(WavesReport(members: members(day) { (timetable.stops[$0].id, timetable.stops[$0].name) }))
     }
 }
+
+extension WavesAnswer {
+    /// The day laid out for the display's waves page at `now`: the timeline from the earlier of
+    /// the first wave and civil dawn to the later of the last wave and civil dusk (whole local
+    /// hours; the whole day where the Sun gives neither), the sessions, the next wave.
+    package static func panel(_ day: Day, stopName: String, now: Double) -> WavesPanel {
+        let zone = day.zone
+        let (dayStart, dayEnd) = SkyAnswer.day(day.date, zone: zone)
+        func clock(_ t: Double) -> String { DepartureWords.clock(t, zone: zone) }
+        let earliest = [day.items.first?.time, day.sun.civilDawn].compactMap { $0 }.min() ?? dayStart
+        let latest = [day.items.last?.time, day.sun.civilDusk].compactMap { $0 }.max() ?? dayEnd
+        // Whole local hours about them (an hour's offset from UTC is whole almost everywhere;
+        // where it is not, the marks still fall on the local hour).
+        func localHour(_ t: Double, up: Bool) -> Double {
+            let offset = Double(zone.offset(at: t))
+            let hours = ((t + offset) / 3600).rounded(up ? .up : .down)
+            return hours * 3600 - offset
+        }
+        let start = max(dayStart, localHour(earliest, up: false)), end = min(dayEnd, localHour(latest + 1, up: true))
+        let sunText = day.sun.sunrise.map { "sun " + clock($0) + "-" + (day.sun.sunset.map(clock) ?? "--:--") } ?? "no sunrise"
+        let frequency = "\(day.frequency.count) lit waves" + (day.frequency.meanGapMinutes.map { ", every \(fixed($0, 0)) min" } ?? "")
+        var panel = WavesPanel(stop: stopName, day: DepartureWords.day(dayStart + 43_200, zone: zone), latitude: day.latitude, longitude: day.longitude,
+                               now: now, start: start, end: max(end, start + 3600), sun: sunText, frequency: frequency)
+        var hour = localHour(start, up: true)
+        while hour <= panel.end {
+            panel.hours.append((hour, String(DepartureWords.clock(hour, zone: zone).prefix(2))))
+            hour += 3600
+        }
+        panel.waves = day.items.map { item in
+            let ship = item.mark.map { $0.label.isEmpty ? "" : "  " + $0.label } ?? ""
+            return (item.time, item.wave.waves, "\(clock(item.time))  \(item.departure.route) \(item.departure.headsign)\(ship)  "
+                    + String(repeating: "~", count: item.wave.waves) + "  " + item.wave.light.rawValue)
+        }
+        panel.sessions = day.sessions.map { ($0.start, $0.end, "\(clock($0.start))-\(clock($0.end))  \($0.waveCount) waves  \(fixed($0.score, 0)) pts") }
+        if let next = day.items.first(where: { $0.time >= now }) {
+            let count = next.wave.waves == 1 ? "1 wave" : "\(next.wave.waves) waves"
+            let countdown = DepartureWords.countdown(to: next.time, from: now, zone: zone)
+            panel.next = "\(clock(next.time))  \(count)  " + countdown
+            panel.nextShort = clock(next.time) + " " + String(repeating: "~", count: next.wave.waves) + " " + countdown
+        }
+        panel.bestShort = day.sessions.first.map { "\(clock($0.start))-\(clock($0.end)) \(fixed($0.score, 0)) pts" }
+        return panel
+    }
+}

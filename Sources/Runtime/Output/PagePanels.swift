@@ -11,6 +11,7 @@ import LodestoneStorage
 final class PagePanels {
     let services: OutputServices
     private var trackFigures: (name: String, points: Int, statistics: TrackStatistics)?
+    private var wavesDay: (stop: Int, made: Double, day: WavesAnswer.Day)?
 
     init(services: OutputServices) { self.services = services }
 
@@ -36,6 +37,7 @@ final class PagePanels {
         if page == .departures, let transit = services.transit {
             panels.append(.departures(departuresPanel(transit, latest: latest, time: time, onlyMarked: onlyMarkedDepartures)))
         }
+        if page == .waves, let transit = services.transit { panels.append(.waves(wavesPanel(transit, latest: latest, time: time))) }
         return panels
     }
 
@@ -86,6 +88,19 @@ final class PagePanels {
             if panel.rows.count == DisplayModel.DeparturesPanel.shown { break }
         }
         return panel
+    }
+
+    /// The day's waves (worked out once a minute, or when the stop or the day changes) at the
+    /// favourite stop, else the nearest, laid out for the waves page.
+    private func wavesPanel(_ transit: TransitService, latest: NavigationState, time: Double) -> DisplayModel.WavesPanel? {
+        guard let chosen = transit.stop(named: nil, state: latest) else { return nil }
+        if let cached = wavesDay, cached.stop == chosen.index, time - cached.made < 60, time >= cached.made,
+           SkyAnswer.localDate(time, zone: cached.day.zone) == cached.day.date {
+            return WavesAnswer.panel(cached.day, stopName: transit.timetable.stops[chosen.index].name, now: time)
+        }
+        guard let day = WavesAnswer.day(transit.timetable, marks: transit.marks(now: time), place: .stop(chosen.index), date: nil, now: time) else { return nil }
+        wavesDay = (chosen.index, time, day)
+        return WavesAnswer.panel(day, stopName: transit.timetable.stops[chosen.index].name, now: time)
     }
 
     /// Enough points to draw the path's shape on any panel, few enough to draw it each second.

@@ -1,0 +1,114 @@
+import LodestoneCore
+import LodestoneDomain
+
+/// The waves page: the day's ferry waves at the favourite or the nearest stop as a timeline
+/// across the page (the light as a band, each wave as the number of waves its ship makes, the
+/// best sessions under it, the time now marked), with the best session and the next wave in
+/// words above it.
+///
+///     Weststeg  Sat 07-04
+///     Best 10:00-12:00  5 waves  30 pts
+///     Next 10:30  3 waves  in 12 min
+///      1 1 1 1 1 3 1 2 2 1 1 1 1 1 1 1 1 1
+///     ..--=====|==========================--..
+///           [####]   [++++]     [++++]
+///     06    09    12    15    18    21
+///     sun 05:35-21:25  35 lit waves, every 30 min
+enum WavesPage {
+    /// The band's marks: dark, twilight, day; the time now.
+    static let bands: [WaveDay.Light: Character] = [.dark: ".", .twilight: "-", .day: "="]
+    static let nowMark: Character = "|"
+
+    static func draw(_ model: DisplayModel, on page: inout PageWriter) {
+        guard let panel = model.waves else {
+            page.line(page.wide ? "No timetable or no stop: import one, and set a favourite stop or get a fix" : "NO STOP", ink: .warning)
+            return
+        }
+        let width = min(page.columns, 96)
+        // Narrow panels get the short words, so nothing is cut.
+        page.line(String((page.wide ? panel.stop + "  " + panel.day : panel.stop).prefix(page.columns)), ink: .accent)
+        if let best = panel.sessions.first {
+            page.line(String((page.wide ? "Best " + best.text : "BEST " + (panel.bestShort ?? best.text)).prefix(page.columns)), ink: .good)
+        } else {
+            page.line(page.wide ? "No session today (60-120 min of waves in the light)" : "NO SESSION", ink: .dim)
+        }
+        let next = page.wide ? panel.next.map { "Next " + $0 } : panel.nextShort.map { "NEXT " + $0 }
+        page.line(String((next ?? (page.wide ? "No more waves today" : "NO MORE TODAY")).prefix(page.columns)), ink: next == nil ? .dim : .text)
+        guard width >= 8, panel.end > panel.start, page.remaining >= 2 else { return }
+        let (counts, band, sessions) = timeline(panel, width: width)
+        if page.remaining >= 4 { page.line(String(counts)) }
+        band.write(on: &page)
+        if page.remaining >= 2 { sessions.write(on: &page) }
+        if page.remaining >= 2 { page.line(hourLabels(panel, width: width), ink: .dim) }
+        if page.wide || panel.sun.count + panel.frequency.count + 2 <= page.columns {
+            page.line(String((panel.sun + "  " + panel.frequency).prefix(page.columns)), ink: .dim)
+        } else {
+            page.line(String(panel.sun.prefix(page.columns)), ink: .dim)
+        }
+        // Where the panel is tall enough, the coming waves one per line.
+        let coming = panel.waves.filter { $0.time >= panel.now }
+        guard page.remaining >= 3, !coming.isEmpty else { return }
+        page.blank()
+        page.line(page.wide ? "Coming" : "COMING", ink: .dim)
+        for wave in coming.prefix(page.remaining) { page.line(String(wave.text.prefix(page.columns))) }
+    }
+
+    /// A row of characters each with its ink.
+    struct Row {
+        var cells: [(Character, Ink)]
+        func write(on page: inout PageWriter) {
+            guard page.remaining > 0 else { return }
+            for (column, cell) in cells.enumerated() where cell.0 != " " {
+                page.put(String(cell.0), column: page.indent + column, row: page.row, ink: cell.1)
+            }
+            page.row += 1
+        }
+    }
+
+    /// The timeline's three rows, `width` cells across the panel's span: the waves (the most
+    /// any ship in the cell makes), the light band with the time now, the sessions (the best
+    /// as #, the others as +).
+    static func timeline(_ panel: DisplayModel.WavesPanel, width: Int) -> (counts: [Character], band: Row, sessions: Row) {
+        let step = (panel.end - panel.start) / Double(width)
+        func column(_ time: Double) -> Int? {
+            guard time >= panel.start, time < panel.end else { return nil }
+            return min(width - 1, Int((time - panel.start) / step))
+        }
+        var counts = [Character](repeating: " ", count: width)
+        for wave in panel.waves {
+            guard let c = column(wave.time) else { continue }
+            let shown = max(1, min(3, wave.count))
+            if let had = counts[c].wholeNumberValue, had >= shown { continue }
+            counts[c] = Character(String(shown))
+        }
+        var band = (0..<width).map { c -> (Character, Ink) in
+            let light = WaveDay.Light.at(panel.start + (Double(c) + 0.5) * step, latitude: panel.latitude, longitude: panel.longitude)
+            return (bands[light] ?? " ", light == .day ? .accent : .dim)
+        }
+        if let now = column(panel.now) { band[now] = (nowMark, .warning) }
+        var sessions = [(Character, Ink)](repeating: (" ", .text), count: width)
+        for (rank, session) in panel.sessions.enumerated().reversed() {
+            guard let first = column(max(session.start, panel.start)), let last = column(min(session.end, panel.end - 1)) else { continue }
+            for c in first...max(first, last) { sessions[c] = (rank == 0 ? "#" : "+", rank == 0 ? .good : .dim) }
+            sessions[first] = ("[", rank == 0 ? .good : .dim)
+            if last > first { sessions[last] = ("]", rank == 0 ? .good : .dim) }
+        }
+        return (counts, Row(cells: band), Row(cells: sessions))
+    }
+
+    /// The hour marks under the timeline, each where its hour falls: every hour, or every 2,
+    /// 3, 4, 6 or 12 where the hours are too narrow for their labels; none over another.
+    static func hourLabels(_ panel: DisplayModel.WavesPanel, width: Int) -> String {
+        var row = [Character](repeating: " ", count: width)
+        let cellsPerHour = Double(width) / max(1, (panel.end - panel.start) / 3600)
+        let every = [1, 2, 3, 4, 6, 12].first { cellsPerHour * Double($0) >= 4 } ?? 24
+        var free = 0
+        for mark in panel.hours where (Int(mark.label) ?? 0) % every == 0 {
+            let c = Int((mark.time - panel.start) / (panel.end - panel.start) * Double(width))
+            guard c >= free, c + mark.label.count <= width else { continue }
+            for (offset, character) in mark.label.enumerated() { row[c + offset] = character }
+            free = c + mark.label.count + 1
+        }
+        return String(row)
+    }
+}
