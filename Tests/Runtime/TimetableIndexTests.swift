@@ -113,7 +113,7 @@ import Testing
             ("a stop's call count out of range", Self.rechecked(Self.patched(bytes, at: firstCall + 4, 1_000_000)), "claims calls"),
             ("four billion stops", Self.rechecked(Self.patched(bytes, at: content, UInt32.max)), "more than"),
             ("a call of a trip it does not have", Self.rechecked(Self.patched(bytes, at: bytes.count - TimetableIndex.callSize, 99)), "names a trip"),
-            ("a call whose next stop it does not have", Self.rechecked(Self.patched(bytes, at: bytes.count - 9, 77)), "next stop"),
+            ("a call whose next stop it does not have", Self.rechecked(Self.patched(bytes, at: bytes.count - 5, 77)), "next stop"),
             ("a text longer than the file", Self.rechecked(Self.patched(bytes, at: content + 20, 1 << 30)), "a text of"),
         ]
         let expected = TimetableTests.timetable()

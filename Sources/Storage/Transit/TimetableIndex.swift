@@ -20,9 +20,10 @@ import LodestoneEncoding
 ///              agency    the agency's time zone ("" when the timetable has none)
 ///              shapes    count u32, then each: id, point count u32, points (latitude f64,
 ///                        longitude f64, distance along f64)
+///              distances u8: 1 when the calls carry their distance along the shape
 ///              calls     trip u32, seconds u32, next stop u32 (0xFFFFFFFF at a trip's end),
-///                        flags u8 (bit 0: people board), distance along its shape f32 (NaN
-///                        none): stop by stop, each stop's in time order
+///                        flags u8 (bit 0: people board), then with distances the distance
+///                        along its shape f32 (NaN none): stop by stop, each stop's in time order
 ///
 /// Every number read is checked against what the file can hold before it is used: a damaged
 /// or hostile index is refused with the reason (and the store reads the feed instead).
@@ -36,7 +37,11 @@ public enum TimetableIndex {
     static let headerSize = 20
     /// Where the header keeps the content's CRC-32.
     static let checksumOffset = 16
-    static let callSize = 17
+    /// A call's bytes, and the distance's more where the timetable's calls carry one (a feed
+    /// without shapes keeps 13 bytes a call: a national one has a million).
+    static let callSize = 13
+    static let distanceSize = 4
+    static func stride(distances: Bool) -> Int { callSize + (distances ? distanceSize : 0) }
     static let noStop = UInt32.max
     /// GTFSImport accepts hours up to 72: nothing later is a time it wrote.
     static let latestSeconds = 73 * 3600
@@ -55,12 +60,13 @@ public enum TimetableIndex {
         for (number, name) in services.enumerated() { serviceNumber[name] = number }
         let stopCalls = t.stops.indices.map { t.calls(at: $0) }
         let callCount = stopCalls.reduce(0) { $0 + $1.count }
+        let distances = stopCalls.contains { $0.contains { $0.along != nil } }
 
         // The header's room first, filled in at the end: a national index is ~10 MB, and
         // joining a header to it afterwards would hold it twice.
         var out = ByteWriter()
         out.bytes = [UInt8](repeating: 0, count: headerSize)
-        out.bytes.reserveCapacity(headerSize + 64 * (t.stops.count + t.trips.count) + callSize * callCount)
+        out.bytes.reserveCapacity(headerSize + 64 * (t.stops.count + t.trips.count) + stride(distances: distances) * callCount)
         for count in [t.stops.count, t.routes.count, services.count, t.trips.count, callCount] { out.u32(count) }
         var first = 0
         for (stop, calls) in zip(t.stops, stopCalls) {
@@ -113,13 +119,14 @@ public enum TimetableIndex {
                 out.u64(point.along.bitPattern)
             }
         }
+        out.bytes.append(distances ? 1 : 0)
         for calls in stopCalls {
             for call in calls {
                 out.u32(call.trip)
                 out.u32(call.seconds)
                 out.u32(call.next.map { UInt32(truncatingIfNeeded: $0) } ?? noStop)
                 out.bytes.append(call.departs ? 1 : 0)
-                out.u32(call.along.map { Float($0).bitPattern } ?? Float.nan.bitPattern)
+                if distances { out.u32(call.along.map { Float($0).bitPattern } ?? Float.nan.bitPattern) }
             }
         }
         var header = ByteWriter()
@@ -277,54 +284,57 @@ public enum TimetableIndex {
             throw Failure(description: "trip \(bad) names a shape of \(shapeCount) it does not have")
         }
 
+        let distanceFlag = try r.u8()
+        guard distanceFlag <= 1 else { throw Failure(description: "its calls' distance flag is \(distanceFlag), not 0 or 1") }
+        let size = stride(distances: distanceFlag == 1)
         // What is left is the calls, exactly: checked whole here, decoded stop by stop later.
         let callsStart = r.position
-        guard content.count - callsStart == callCount * callSize else {
-            throw Failure(description: "\(content.count - callsStart) bytes of calls where it counts \(callCount) calls of \(callSize) bytes")
+        guard content.count - callsStart == callCount * size else {
+            throw Failure(description: "\(content.count - callsStart) bytes of calls where it counts \(callCount) calls of \(size) bytes")
         }
-        if let bad = firstBadCall(content, from: callsStart, count: callCount, trips: tripCount, stops: stopCount) {
+        if let bad = firstBadCall(content, from: callsStart, count: callCount, size: size, trips: tripCount, stops: stopCount) {
             throw Failure(description: "call \(bad) names a trip, a time or a next stop it does not have")
         }
         let stopSlices = slices
         t.callSource = { stop in
             guard stopSlices.indices.contains(stop) else { return [] }
             let slice = stopSlices[stop]
-            return TimetableIndex.calls(content, from: callsStart + slice.first * TimetableIndex.callSize, count: slice.count, trips: tripCount, stops: stopCount)
+            return TimetableIndex.calls(content, from: callsStart + slice.first * size, count: slice.count, size: size, trips: tripCount, stops: stopCount)
         }
         return t
     }
 
     /// The first call whose trip is not one of the trips or whose time is not a GTFS time;
     /// one pass over the raw bytes, so the check costs no allocation per call.
-    static func firstBadCall(_ content: [UInt8], from start: Int, count: Int, trips: Int, stops: Int) -> Int? {
-        guard start >= 0, count >= 0, start + count * callSize <= content.count else { return 0 }
+    static func firstBadCall(_ content: [UInt8], from start: Int, count: Int, size: Int, trips: Int, stops: Int) -> Int? {
+        guard start >= 0, count >= 0, size >= callSize, start + count * size <= content.count else { return 0 }
         return content.withUnsafeBytes { raw -> Int? in
             for number in 0..<count {
-                let (trip, seconds, next, flags, along) = fields(raw, at: start + number * callSize)
+                let (trip, seconds, next, flags, along) = fields(raw, at: start + number * size, distance: size > callSize)
                 if !(along.isNaN || (along.isFinite && along >= 0)) || Int(trip) >= trips || Int(seconds) > latestSeconds || (next != noStop && Int(next) >= stops) || flags > 1 { return number }
             }
             return nil
         }
     }
 
-    /// One call's five fields, read where they lie.
-    static func fields(_ raw: UnsafeRawBufferPointer, at offset: Int) -> (trip: UInt32, seconds: UInt32, next: UInt32, flags: UInt8, along: Float) {
+    /// One call's fields, read where they lie (the distance NaN where the calls carry none).
+    static func fields(_ raw: UnsafeRawBufferPointer, at offset: Int, distance: Bool) -> (trip: UInt32, seconds: UInt32, next: UInt32, flags: UInt8, along: Float) {
         (UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)),
          UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)),
          UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)),
          raw[offset + 12],
-         Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 13, as: UInt32.self))))
+         distance ? Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 13, as: UInt32.self))) : .nan)
     }
 
     /// One stop's calls. Checked again, so that even content changed after `decode` could only
     /// lose calls, never trap.
-    static func calls(_ content: [UInt8], from start: Int, count: Int, trips: Int, stops: Int) -> [Timetable.Call] {
-        guard start >= 0, count >= 0, start + count * callSize <= content.count else { return [] }
+    static func calls(_ content: [UInt8], from start: Int, count: Int, size: Int, trips: Int, stops: Int) -> [Timetable.Call] {
+        guard start >= 0, count >= 0, size >= callSize, start + count * size <= content.count else { return [] }
         return content.withUnsafeBytes { raw in
             var calls: [Timetable.Call] = []
             calls.reserveCapacity(count)
             for number in 0..<count {
-                let (trip, seconds, next, flags, along) = fields(raw, at: start + number * callSize)
+                let (trip, seconds, next, flags, along) = fields(raw, at: start + number * size, distance: size > callSize)
                 guard Int(trip) < trips && Int(seconds) <= latestSeconds else { continue }
                 calls.append(Timetable.Call(trip: Int(trip), seconds: Int(seconds), next: next != noStop && Int(next) < stops ? Int(next) : nil,
                                             departs: flags & 1 == 1, along: along.isFinite && along >= 0 ? Double(along) : nil))
