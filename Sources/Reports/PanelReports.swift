@@ -21,6 +21,19 @@ public enum PanelReport: Sendable {
     case departures(DeparturesPanel?)
     /// The day's waves at the favourite or the nearest stop (nil: no stop near or chosen).
     case waves(WavesPanel?)
+    /// The web app's pairing address for a phone to scan.
+    case connect(ConnectPanel)
+}
+
+/// The connect page: a one-time pairing address of the web app (shown as a QR code and in
+/// words), or why there is none.
+public struct ConnectPanel: Sendable {
+    /// "http://192.168.1.20:8080/pair?code=...", good once, for `minutesLeft` more minutes.
+    public var url: String?
+    public var minutesLeft: Int?
+    /// Why there is no address ("the web app is off: ...").
+    public var problem: String?
+    public init(url: String?, minutesLeft: Int?, problem: String? = nil) { (self.url, self.minutesLeft, self.problem) = (url, minutesLeft, problem) }
 }
 
 public struct TrackPanel: Sendable {

@@ -40,9 +40,16 @@ package final class WebPairingStore: WebPairings {
         return code
     }
 
+    /// Whether `code` may still pair a browser (not used, not expired).
+    package func isOpen(code: String, now: Double) -> Bool {
+        let digest = Self.digest(code.lowercased())
+        return codes.contains { $0.digest == digest && $0.expires > now }
+    }
+
     package func redeem(code: String, name: String, now: Double) -> String? {
         codes.removeAll { $0.expires <= now }
-        let digest = Self.digest(code)
+        // Codes are lower case; one typed from a screen that shows capitals still pairs.
+        let digest = Self.digest(code.lowercased())
         guard let index = codes.firstIndex(where: { $0.digest == digest }) else { return nil }
         guard let secret = Self.randomBytes(32), var random = Self.randomBytes(3) else { return nil }
         codes.remove(at: index)

@@ -22,7 +22,7 @@ enum ScreenshotCommand {
                               the small layout, 240x240 and 320x240 the medium one, 480x320
                               and up the large one
       --page NAME             compass (default), position, level, barometer, sky, chart, track,
-                              departures, waves, health
+                              departures, waves, health, connect
       --format rgb565|xrgb8888|mono
                               the panel's pixel format (default rgb565); mono is one bit
       --theme day|night       colours (default day)
@@ -31,13 +31,16 @@ enum ScreenshotCommand {
       --settle S              seconds to run before the picture (default 4, 1..60)
       --config FILE           configuration file (observer, time zone...)
       --data-dir DIR          show the timetable, favourites and marks kept there (read only)
+      --http ADDR             the web app's address for the connect page's QR code (default
+                              there 127.0.0.1 on a free port: a picture of the page, whose
+                              code pairs nothing once the screenshot ends)
 
     Examples:
       lodestone screenshot --page sky --size 480x320 --out sky.png
       lodestone screenshot --page compass --size 128x64 --format mono --out compass.png
     """
 
-    static let spec = OptionSpec(valued: ["out", "size", "page", "format", "theme", "units", "scenario", "settle", "config", "data-dir"], flags: [])
+    static let spec = OptionSpec(valued: ["out", "size", "page", "format", "theme", "units", "scenario", "settle", "config", "data-dir", "http"], flags: [])
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: spec, command: "screenshot")
@@ -65,6 +68,7 @@ enum ScreenshotCommand {
             }
         }
         try RunCommand.apply(options, to: &configuration)
+        if configuration.page == .connect && configuration.httpListen == nil, let port = freeLoopbackPort() { configuration.httpListen = "127.0.0.1:\(port)" }
         configuration.duration = try options.number("settle", in: 1...60) ?? 4
         configuration.picture = Configuration.Picture(width: parts[0], height: parts[1], format: format, path: out)
         // A scratch socket and data directory: a screenshot leaves nothing behind and does not
@@ -87,5 +91,21 @@ enum ScreenshotCommand {
         let status = Runner.run(configuration)
         if status == 0 { Log.info("wrote \(out): the \(configuration.page.rawValue) page at \(parts[0])x\(parts[1]) (\(format.rawValue))") }
         return status
+    }
+
+    /// A loopback port nothing listens on now (the kernel's choice), for the connect page's
+    /// picture.
+    static func freeLoopbackPort() -> Int? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 }

@@ -22,6 +22,7 @@ public final class DisplayFeed {
     private var track: TrackPanel?
     private var departures: DeparturesPanel?
     private var waves: WavesPanel?
+    private var connect: ConnectPanel?
     /// The heading as shown, smoothed on the unit circle so 359° and 1° average to 0°, not
     /// 180°, over the ATT times.
     private var smoother = HeadingSmoother(timeConstant: 0.5)
@@ -57,6 +58,7 @@ public final class DisplayFeed {
         case .track(let p): track = p
         case .departures(let p): departures = p
         case .waves(let p): waves = p
+        case .connect(let p): connect = p
         }
     }
 
@@ -85,7 +87,7 @@ public final class DisplayFeed {
             if let back = navigation.backtrack { (panel.remaining, panel.offTrack) = (back.remaining, back.offTrack) }
             model.navigation = panel
         }
-        (model.sky, model.chart, model.departures, model.waves) = (sky, chart, departures, waves)
+        (model.sky, model.chart, model.departures, model.waves, model.connect) = (sky, chart, departures, waves, connect)
         model.track = track
         if model.state.fix.hasPosition { model.track?.here = (model.state.fix.latitude, model.state.fix.longitude) }
         return model

@@ -27,6 +27,8 @@ public struct DisplayModel: Sendable {
     public var departures: DeparturesPanel?
     /// The day's waves at the favourite or the nearest stop (with a timetable imported).
     public var waves: WavesPanel?
+    /// The web app's pairing address, on the connect page.
+    public var connect: ConnectPanel?
     public var health = HealthPanel()
     /// The way to a waypoint being navigated to.
     public var navigation: NavigationPanel?
@@ -40,6 +42,7 @@ public struct DisplayModel: Sendable {
     public typealias TrackPanel = LodestoneReports.TrackPanel
     public typealias DeparturesPanel = LodestoneReports.DeparturesPanel
     public typealias WavesPanel = LodestoneReports.WavesPanel
+    public typealias ConnectPanel = LodestoneReports.ConnectPanel
 
     /// What the instruments read: the heading (smoothed for reading), the fix the last TPV
     /// carried, the barometric altitude and each sensor's health. Unknown is NaN or nil.

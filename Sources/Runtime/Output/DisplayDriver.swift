@@ -101,6 +101,11 @@ final class DisplayDriver<Clock: MonotonicClock> {
             feed.take(panel)
         }
         if let health { feed.take(health()) }
+        if display.page == .connect {
+            // Pairing codes run on real time, as `lodestone web pair`'s do.
+            feed.take(.connect(context.fanout.web?.connectPanel(now: OutputClock.unixTime())
+                               ?? ConnectPanel(url: nil, minutesLeft: nil, problem: "the web app is off: run with --http ADDR (or \"http\": {\"listen\": ...} in the configuration)")))
+        }
         display.draw(feed.model(), now: now)
     }
 }

@@ -36,6 +36,18 @@ final class WebOutput {
         return .pairing(PairingReport(url: "http://\(reachedAt)/pair?code=\(code)", expires: now + WebPairing.codeSeconds))
     }
 
+    /// The code the connect page shows: kept while it is open and has more than a minute
+    /// left, a new one once a phone used it or it is about to expire.
+    private var shown: (code: String, expires: Double)?
+
+    func connectPanel(now: Double) -> ConnectPanel {
+        if shown.map({ $0.expires - now < 60 || !pairings.isOpen(code: $0.code, now: now) }) ?? true {
+            shown = pairings.newCode(now: now).map { ($0, now + WebPairing.codeSeconds) }
+        }
+        guard let shown else { return ConnectPanel(url: nil, minutesLeft: nil, problem: "the kernel's random source (/dev/urandom) cannot be read: no pairing code") }
+        return ConnectPanel(url: "http://\(reachedAt)/pair?code=\(shown.code)", minutesLeft: Int((shown.expires - now) / 60))
+    }
+
     func browsers() -> Report { .pairing(PairingReport(browsers: pairings.browsers())) }
 
     func forget(_ id: String) -> Report {

@@ -4,9 +4,10 @@ import LodestoneHAL
 /// panels from 240 x 160 up (a 128 x 64 mono LCD keeps its text cells, which read better at
 /// that size), the other pages in text cells. The header is the text pages' own.
 public enum GraphicPages {
-    /// Whether `page` is drawn as graphics on a panel of this layout.
+    /// Whether `page` is drawn as graphics on a panel of this layout (the QR code on every
+    /// panel: a phone reads modules of one pixel).
     public static func drawsGraphics(_ page: DisplayPage, layout: FramebufferLayout) -> Bool {
-        layout.scale >= 2 && [.compass, .level, .barometer, .track, .chart].contains(page)
+        page == .connect || (layout.scale >= 2 && [.compass, .level, .barometer, .track, .chart].contains(page))
     }
 
     /// Draws `page` on `target`: graphics where they serve, text cells otherwise.
@@ -37,6 +38,8 @@ public enum GraphicPages {
             TrackDrawing.draw(model, canvas: canvas, top: header, textScale: textScale)
         case .chart:
             SkyChartDrawing.draw(model, canvas: canvas, top: header, textScale: textScale)
+        case .connect:
+            ConnectDrawing.draw(model, canvas: canvas, top: header, textScale: layout.scale)
         default:
             break
         }

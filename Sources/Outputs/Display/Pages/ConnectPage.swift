@@ -1,0 +1,40 @@
+import LodestoneEncoding
+
+/// The connect page in text cells (a terminal): the web app's one-time pairing address as a
+/// QR code drawn with half blocks (two modules a cell, upper and lower, so they come out
+/// square), the address in words under it, and how long it is good for.
+enum ConnectPage {
+    static func draw(_ model: DisplayModel, on page: inout PageWriter) {
+        guard let panel = model.connect, let url = panel.url else {
+            page.line(model.connect?.problem ?? "the web app is off: run with --http ADDR", ink: .warning)
+            return
+        }
+        page.line(page.wide ? "Scan with a phone to open the web app:" : "SCAN TO CONNECT", ink: .accent)
+        if let code = QRCode(Array(url.utf8)), page.remaining >= (code.size + 2) / 2 + 2, page.columns >= code.size + 4 {
+            // Dark modules as the terminal's background, light ones (and the quiet zone) as
+            // blocks: a terminal's cells are light on dark.
+            for row in stride(from: -2, to: code.size + 2, by: 2) {
+                var text = ""
+                for x in -2..<(code.size + 2) {
+                    let upper = !code[x, row], lower = !code[x, row + 1]
+                    text += upper && lower ? "█" : upper ? "▀" : lower ? "▄" : " "
+                }
+                page.line(text)
+            }
+        }
+        for piece in pieces(url, width: page.columns) { page.line(piece) }
+        if let minutes = panel.minutesLeft { page.line("good once, for \(minutes) more min", ink: .dim) }
+    }
+
+    /// The address cut into lines of `width`.
+    static func pieces(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var out: [String] = []
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            out.append(String(rest.prefix(width)))
+            rest = rest.dropFirst(width)
+        }
+        return out
+    }
+}
