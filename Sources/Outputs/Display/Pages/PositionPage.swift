@@ -1,4 +1,5 @@
 import LodestoneCore
+import LodestoneDomain
 /// The position page: coordinates in decimal degrees, DMS and DDM, elevation, accuracy,
 /// satellites, speed and course, the fix's confidence and what to do about warnings.
 enum PositionPage {
@@ -10,22 +11,33 @@ enum PositionPage {
             return
         }
         let mode = fix.mode == .threeD ? "3D" : "2D"
+        // The receiver's own figure, else its HDOP's: every fix has an accuracy.
+        let accuracy = FixErrorModel.horizontal(fix)
+        let stated = fix.eph.isFinite && fix.eph > 0
+        let confidence = model.position.confidence
         if page.wide {
             page.line(CoordinateText.decimal(fix.latitude, latitude: true) + "   " + CoordinateText.decimal(fix.longitude, latitude: false), ink: .accent)
             page.field("DMS", CoordinateText.dms(fix.latitude, latitude: true) + "  " + CoordinateText.dms(fix.longitude, latitude: false))
             page.field("DDM", CoordinateText.ddm(fix.latitude, latitude: true) + "  " + CoordinateText.ddm(fix.longitude, latitude: false))
             page.field("Elevation", units.altitude(fix.altitudeMSL) + " GPS" + (model.state.barometricAltitude.isFinite ? "  " + units.altitude(model.state.barometricAltitude) + " barometric" : ""))
-            page.field("Accuracy", fix.eph.isFinite ? "±" + units.distance(fix.eph) : "--")
+            page.field("Accuracy", accuracy.map { "±" + units.distance($0) + (stated ? "" : " (from HDOP)") } ?? "no HDOP yet")
             page.field("Fix", "\(mode)  \(fix.satellitesUsed)/\(fix.satellitesVisible) satellites  HDOP \(fixed(fix.hdop, 1))")
             page.field("Speed", units.speed(fix.speed) + "  course \(fixed(fix.course, 0))°")
-            if let confidence = model.position.confidence {
+            if let confidence {
                 page.field("Confidence", "\(confidence)%", ink: confidence >= 70 ? .good : (confidence >= 40 ? .text : .warning))
             }
         } else {
             page.line(CoordinateText.ddm(fix.latitude, latitude: true), ink: .accent)
             page.line(CoordinateText.ddm(fix.longitude, latitude: false), ink: .accent)
             page.line("\(units.altitude(fix.altitudeMSL)) \(mode) \(fix.satellitesUsed) SATS")
-            page.line("+-" + units.distance(fix.eph) + " " + units.speed(fix.speed))
+            let figures = (accuracy.map { "+-" + units.distance($0) } ?? "+-?") + (confidence.map { " \($0)%" } ?? "") + " " + units.speed(fix.speed)
+            page.line(String(figures.prefix(page.columns)), ink: (confidence ?? 100) < 40 ? .warning : .text)
+            // A medium panel has the rows for the rest.
+            if page.remaining >= 6 {
+                page.line(String("HDOP \(fixed(fix.hdop, 1)) \(fix.satellitesUsed)/\(fix.satellitesVisible) SATS".prefix(page.columns)), ink: .dim)
+                page.line(String("COURSE \(fixed(fix.course, 0))°".prefix(page.columns)), ink: .dim)
+                if let confidence { page.line("CONFIDENCE \(confidence)%", ink: confidence >= 70 ? .good : (confidence >= 40 ? .text : .warning)) }
+            }
         }
         for warning in model.position.warnings { page.line(page.wide ? warning : warning.uppercased(), ink: .warning) }
         if let way = model.navigation {
