@@ -30,5 +30,8 @@ public struct SkyPanel: Sendable {
     public var nextSeason = ""
     public var daysUntilSeason = 0
     public var seasonProgress = Double.nan
+    /// False without any place (no fix, none kept, none configured): only the Moon and the
+    /// season (the north's), with `placeNote` saying how to give one.
+    public var located = true
     public init() {}
 }

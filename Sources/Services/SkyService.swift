@@ -36,9 +36,10 @@ package final class SkyService {
     }
 
     func place(_ state: NavigationState) -> (latitude: Double, longitude: Double, source: PlaceSource)? {
+        // The fix, else the last one (kept across restarts), else the configured place.
         if state.fix.hasPosition { return (state.fix.latitude, state.fix.longitude, .fix) }
-        if let configured { return (configured.latitude, configured.longitude, .configured) }
-        return lastKnown.map { ($0.latitude, $0.longitude, .lastFix) }
+        if let lastKnown { return (lastKnown.latitude, lastKnown.longitude, .lastFix) }
+        return configured.map { ($0.latitude, $0.longitude, .configured) }
     }
 
     /// Once a second: EVENTs for the sun events passed since the last call, and a SUN report
@@ -147,7 +148,7 @@ package final class SkyService {
     /// What the sky page shows: the next event with its countdown, the day's events, the Sun,
     /// the Moon and the season's countdown and progress.
     package func panel(_ state: NavigationState, time: Double) -> SkyPanel? {
-        guard let place = observer(state) else { return nil }
+        guard let place = observer(state) else { return placeless(time: time) }
         if let cached = cachedPanel, time >= cached.time, time - cached.time < 30, cached.next.map({ time < $0 }) ?? true,
            abs(cached.latitude - place.latitude) < 0.01, abs(cached.longitude - place.longitude) < 0.01 {
             var panel = cached.panel
@@ -194,6 +195,26 @@ package final class SkyService {
             panel.daysUntilSeason = zone.localDays(from: time, to: season.time)
         }
         if let progress = Seasons.progress(at: time, northern: northern) {
+            panel.season = progress.season
+            panel.seasonProgress = progress.elapsed / progress.total
+        }
+        return panel
+    }
+
+    /// Without any place: what needs none (the Moon, the season as the north has it), and how
+    /// to give one.
+    private func placeless(time: Double) -> SkyPanel {
+        var panel = SkyPanel()
+        panel.located = false
+        panel.placeNote = "no place yet: get a GPS fix, or set observer.latitude and observer.longitude in the configuration"
+        panel.moonPhase = MoonPhases.name(elongation: MoonPhases.elongation(at: time))
+        panel.moonIllumination = MoonPhases.illumination(at: time)
+        panel.moonAge = MoonPhases.age(at: time)
+        if let season = Seasons.upcoming(after: time, count: 1).first {
+            panel.nextSeason = season.event.season(northern: true)
+            panel.daysUntilSeason = zone.localDays(from: time, to: season.time)
+        }
+        if let progress = Seasons.progress(at: time, northern: true) {
             panel.season = progress.season
             panel.seasonProgress = progress.elapsed / progress.total
         }

@@ -68,7 +68,17 @@ import Testing
         let zone = try TimeZoneRules("+01:00")
         let time = CivilTime(year: 2026, month: 11, day: 23, hour: 12).unixSeconds
         let sky = SkyService(zone: zone, observer: nil)
-        #expect(sky.panel(NavigationState(), time: time) == nil, "no place at all: nothing made up")
+        // No place at all: nothing made up, the Moon and the season (which need none), and how
+        // to give a place.
+        let placeless = try #require(sky.panel(NavigationState(), time: time))
+        #expect(!placeless.located && placeless.events.isEmpty && placeless.next == nil && placeless.placeNote?.contains("observer.latitude") == true)
+        #expect(!placeless.moonPhase.isEmpty && placeless.season == "autumn" && placeless.nextSeason == "winter")
+        var model = DisplayModel()
+        model.sky = placeless
+        let page = DisplayPage.sky.draw(model, columns: 80, rows: 24).text
+        #expect(page.contains("no place yet") && page.contains("Moon") && page.contains("winter in"), "\(page)")
+        let small = DisplayPage.sky.draw(model, columns: 21, rows: 8).text
+        #expect(small.contains("NO PLACE YET") && small.contains("MOON"), "\(small)")
         sky.lastKnown = (46.55, 7.98, time - 86_400)
         let panel = try #require(sky.panel(NavigationState(), time: time))
         #expect(panel.placeNote == "at the last fix (2026-11-22)", "\(String(describing: panel.placeNote))")
@@ -79,5 +89,8 @@ import Testing
         #expect(sky.place(fixed)?.source == .fix && sky.panel(fixed, time: time + 60)?.placeNote == nil)
         let configured = SkyService(zone: zone, observer: (46.0, 7.0))
         #expect(configured.panel(NavigationState(), time: time)?.placeNote == "at the configured place")
+        // The last fix before the configured place.
+        configured.lastKnown = (46.55, 7.98, time - 86_400)
+        #expect(configured.place(NavigationState())?.source == .lastFix)
     }
 }

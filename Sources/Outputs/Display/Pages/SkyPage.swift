@@ -29,6 +29,15 @@ enum SkyPage {
             return
         }
         let wide = page.wide
+        guard sky.located else {
+            let note = sky.placeNote ?? "no place yet"
+            if wide { page.line(note, ink: .warning) } else {
+                page.line("NO PLACE YET: A FIX", ink: .warning)
+                page.line("OR OBSERVER IN CONFIG", ink: .warning)
+            }
+            drawMoonAndSeason(sky, wide: wide, on: &page)
+            return
+        }
         if let next = sky.next {
             page.line(wide ? "Next   \(label(next.name, compact: false)) \(next.clock)  in \(countdown(next.seconds))"
                            : "\(label(next.name, compact: true)) \(next.clock) \(countdown(next.seconds, compact: true))", ink: .accent)
