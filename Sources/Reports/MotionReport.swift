@@ -16,6 +16,9 @@ public struct MotionReport: Sendable, Equatable {
     public var stepsToday: Int?
     public var floorsUp: Int?
     public var floorsDown: Int?
+    /// Metres on foot today and seconds walking or running today (kept across restarts).
+    public var distanceToday: Double?
+    public var activeSecondsToday: Double?
     public init(time: Double, state: MotionState, steps: Int, cadence: Double, distance: Double, level: Bool, tilt: Double, nightTheme: Bool) {
         (self.time, self.state, self.steps, self.cadence, self.distance) = (time, state, steps, cadence, distance)
         (self.level, self.tilt, self.nightTheme) = (level, tilt, nightTheme)

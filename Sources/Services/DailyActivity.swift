@@ -2,9 +2,10 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneStorage
 
-/// Steps and floors per local day, across restarts: the step counter counts from the start of
-/// the process; this adds what the day had before it (from `<dataDir>/activity.json`) and
-/// starts again at local midnight. Floors come from the barometer's altitude while walking.
+/// Steps, distance on foot, floors and active time per local day, across restarts: the step
+/// counter counts from the start of the process; this adds what the day had before it (from
+/// `<dataDir>/activity.json`) and starts again at local midnight. Floors come from the
+/// barometer's altitude while walking; active time is the time spent walking or running.
 package final class DailyActivity {
     let zone: TimeZoneRules
     private let file: DailyActivityFile?
@@ -13,7 +14,12 @@ package final class DailyActivity {
     /// The steps the day had before this process counted any (negative after a midnight
     /// passed while running: the steps before it belong to yesterday).
     private var stepsBefore = 0
+    private var distanceBefore = 0.0
     package private(set) var stepsToday = 0
+    /// Metres on foot today (the step counter's distance), and seconds walking or running.
+    package private(set) var distanceToday = 0.0
+    package private(set) var activeSecondsToday = 0.0
+    private var lastUpdate: Double?
     package private(set) var floors = FloorCounter()
     private var lastSaved = -Double.infinity
     static let saveInterval = 60.0
@@ -25,6 +31,7 @@ package final class DailyActivity {
         if let saved = file?.load(), saved.date == Self.localDate(now, zone: zone) {
             stepsBefore = saved.steps
             stepsToday = saved.steps
+            (distanceBefore, distanceToday, activeSecondsToday) = (saved.distance, saved.distance, saved.activeSeconds)
             floors = FloorCounter(up: saved.floorsUp, down: saved.floorsDown)
         }
     }
@@ -38,21 +45,30 @@ package final class DailyActivity {
         return local.isFinite && abs(local) < 1e14 ? Int((local / 86_400).rounded(.down)) : 0
     }
 
-    /// Once a second: the process's step count, the altitude, whether walking or running.
-    package func update(stepsSinceStart: Int, altitude: Double, moving: Bool, time: Double) {
+    /// Once a second: the process's step count and distance, the altitude, whether walking or
+    /// running.
+    package func update(stepsSinceStart: Int, distanceSinceStart: Double = 0, altitude: Double, moving: Bool, time: Double) {
         let today = Self.localDay(time, zone: zone)
+        let distance = distanceSinceStart.isFinite ? max(0, distanceSinceStart) : 0
         if today != day {
             day = today
             stepsBefore = -stepsSinceStart
+            distanceBefore = -distance
+            activeSecondsToday = 0
             floors.startDay()
         }
         stepsToday = max(0, stepsBefore + stepsSinceStart)
+        distanceToday = max(0, distanceBefore + distance)
+        // A second at a time while moving (a gap of more, a pause or a clock step, counts none).
+        if moving, let last = lastUpdate, time > last, time - last <= 5 { activeSecondsToday += time - last }
+        lastUpdate = time
         floors.update(altitude: altitude, moving: moving)
         if time - lastSaved >= Self.saveInterval || time < lastSaved { save(time: time) }
     }
 
     package func save(time: Double) {
         lastSaved = time
-        file?.save(DailyActivityFile.Day(date: Self.localDate(time, zone: zone), steps: stepsToday, floorsUp: floors.up, floorsDown: floors.down))
+        file?.save(DailyActivityFile.Day(date: Self.localDate(time, zone: zone), steps: stepsToday, floorsUp: floors.up, floorsDown: floors.down,
+                                         distance: distanceToday, activeSeconds: activeSecondsToday))
     }
 }

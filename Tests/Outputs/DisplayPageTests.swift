@@ -173,9 +173,9 @@ import Testing
         model.title = "simulated board"
         model.clock = "08:00"
         let forty = DisplayPage.barometer.draw(model, columns: 40, rows: 20).line(0)
-        #expect(forty.hasPrefix("BAROMETER  4/11 ") && forty.hasSuffix("08:00") && forty.contains("simulated"), "\(forty)")
+        #expect(forty.hasPrefix("BAROMETER  4/12 ") && forty.hasSuffix("08:00") && forty.contains("simulated"), "\(forty)")
         let eighty = DisplayPage.compass.draw(model, columns: 80, rows: 24).line(0)
-        #expect(eighty.hasPrefix("COMPASS  1/11 ") && eighty.contains(" simulated board ") && eighty.hasSuffix("08:00"), "\(eighty)")
+        #expect(eighty.hasPrefix("COMPASS  1/12 ") && eighty.contains(" simulated board ") && eighty.hasSuffix("08:00"), "\(eighty)")
     }
 
     /// The nautical set: knots, nautical miles, metres for heights, hPa, °C.

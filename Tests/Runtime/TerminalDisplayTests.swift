@@ -78,11 +78,11 @@ import Testing
         }
         let session = Session("pages")
         defer { session.end() }
-        let first = Self.screen(session.name) { $0.contains("COMPASS  1/11") && $0.contains("°") }
-        #expect(first.hasPrefix("COMPASS  1/11") && first.contains("0-9/tab pages  t night  u units  q quit"), "\(first)")
+        let first = Self.screen(session.name) { $0.contains("COMPASS  1/12") && $0.contains("°") }
+        #expect(first.hasPrefix("COMPASS  1/12") && first.contains("0-9/tab pages  t night  u units  q quit"), "\(first)")
         #expect(session.flag("#{alternate_on} #{cursor_flag}") == "1 0")
-        for (key, title) in [("2", "POSITION  2/11"), ("3", "LEVEL  3/11"), ("4", "BAROMETER  4/11"), ("5", "SKY  5/11"),
-                             ("6", "CHART  6/11"), ("7", "TRACK  7/11"), ("8", "DEPARTURES  8/11"), ("9", "WAVES  9/11"), ("0", "HEALTH  10/11"), ("Tab", "CONNECT  11/11"), ("Tab", "COMPASS  1/11"), ("Left", "CONNECT  11/11"), ("Right", "COMPASS  1/11")] {
+        for (key, title) in [("2", "POSITION  2/12"), ("3", "LEVEL  3/12"), ("4", "BAROMETER  4/12"), ("5", "SKY  5/12"),
+                             ("6", "CHART  6/12"), ("7", "TRACK  7/12"), ("8", "DEPARTURES  8/12"), ("9", "WAVES  9/12"), ("0", "DAY  10/12"), ("Tab", "HEALTH  11/12"), ("Tab", "CONNECT  12/12"), ("Tab", "COMPASS  1/12"), ("Left", "CONNECT  12/12"), ("Right", "COMPASS  1/12")] {
             session.keys(key)
             let text = Self.screen(session.name) { $0.hasPrefix(title) }
             #expect(text.hasPrefix(title), "after \(key): \(text)")
@@ -101,7 +101,7 @@ import Testing
         for line in Self.screen(session.name) { _ in true }.split(separator: "\n") { #expect(line.count <= 80) }
         session.keys("q")
         let after = Self.screen(session.name) { $0.contains("stopped (quit key)") }
-        #expect(after.contains("stopped (quit key)") && !after.contains("COMPASS  1/11"), "\(after)")
+        #expect(after.contains("stopped (quit key)") && !after.contains("COMPASS  1/12"), "\(after)")
         #expect(Self.afterExit(session) == "0 1 icanon echo", "alternate screen, cursor, terminal modes")
     }
 
@@ -114,7 +114,7 @@ import Testing
         }
         let first = Session("remember")
         defer { first.end() }
-        _ = Self.screen(first.name) { $0.hasPrefix("COMPASS  1/11") }
+        _ = Self.screen(first.name) { $0.hasPrefix("COMPASS  1/12") }
         first.keys("u")
         first.keys("t")
         first.keys("q")
@@ -154,7 +154,7 @@ import Testing
         }
         let session = Session("crash")
         defer { session.end() }
-        _ = Self.screen(session.name) { $0.contains("COMPASS  1/11") }
+        _ = Self.screen(session.name) { $0.contains("COMPASS  1/12") }
         _ = Self.output("pkill -SEGV -f 'lodestone run --scenario still --display terminal --socket \(session.directory)/'")
         let state = Self.afterExit(session)
         #expect(state == "0 1 icanon echo", "alternate screen, cursor, terminal modes: \(state)")
@@ -179,7 +179,7 @@ import Testing
         }
         let session = Session("closed", keepsLog: true)
         defer { session.end() }
-        _ = Self.screen(session.name) { $0.contains("COMPASS  1/11") }
+        _ = Self.screen(session.name) { $0.contains("COMPASS  1/12") }
         #expect(access(session.directory + "/s.sock", F_OK) == 0, "the run serves its socket")
         _ = Self.output("tmux kill-session -t \(session.name)")
         let status = Self.file(session.directory + "/status.txt")
@@ -199,7 +199,7 @@ import Testing
         }
         let session = Session("hangup")
         defer { session.end() }
-        _ = Self.screen(session.name) { $0.contains("COMPASS  1/11") }
+        _ = Self.screen(session.name) { $0.contains("COMPASS  1/12") }
         _ = Self.output("pkill -HUP -f 'lodestone run --scenario still --display terminal --socket \(session.directory)/'")
         let after = Self.screen(session.name) { $0.contains("modes: ") }
         #expect(after.contains("stopped (SIGHUP: the terminal hung up)"), "\(after)")
@@ -216,7 +216,7 @@ import Testing
         }
         let session = Session("large", size: "-x 120 -y 40")
         defer { session.end() }
-        let text = Self.screen(session.name) { $0.contains("COMPASS  1/11") && $0.contains("v") && $0.contains("°") }
+        let text = Self.screen(session.name) { $0.contains("COMPASS  1/12") && $0.contains("v") && $0.contains("°") }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first?.count ?? 0 > 100 && lines.contains { $0.hasPrefix("            ") && $0.contains("·") }, "\(text)")
     }

@@ -311,7 +311,7 @@ import Testing
         #expect(rows.map(\.clock) == ["00:30", "08:30", "00:30"] && rows.first?.mark == "late boat" && rows.first?.rating == 2, "\(rows.map(\.clock))")
         #expect(rows.first?.secondsToGo == 4.5 * 3600)
         let text = DisplayPage.departures.draw(all, columns: 60, rows: 14).text
-        #expect(text.contains("DEPARTURES  8/11") && text.contains("Interlaken West") && text.contains("Panta Rhei  Spiez (night)"), "\(text)")
+        #expect(text.contains("DEPARTURES  8/12") && text.contains("Interlaken West") && text.contains("Panta Rhei  Spiez (night)"), "\(text)")
         #expect(text.contains("late boat **") && text.contains("in 4 h 30 min"), "\(text)")
         let small = DisplayPage.departures.draw(all, columns: 21, rows: 7).text
         #expect(small.contains("00:30 Panta Rhei 4h30"), "\(small)")

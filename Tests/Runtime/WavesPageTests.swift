@@ -23,7 +23,7 @@ import Testing
         #expect(panel.day == "Sat 07-04" && panel.end - panel.start == 19 * 3600, "\(panel.day) \(panel.start) \(panel.end)")
         let screen = DisplayPage.waves.draw(model, columns: 80, rows: 24).text
         let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.first?.hasPrefix("WAVES  9/11") == true, "\(screen)")
+        #expect(lines.first?.hasPrefix("WAVES  9/12") == true, "\(screen)")
         #expect(screen.contains("Weststeg  Sat 07-04") && screen.contains("Next 10:30  1 wave  in 25 min"), "\(screen)")
         let best = try #require(panel.sessions.first)
         #expect(screen.contains("Best " + best.text) && best.text.hasSuffix("pts"), "\(screen)")

@@ -72,6 +72,11 @@ public final class DisplayFeed {
         if let motion {
             model.compass.steps = motion.stepsToday ?? motion.steps
             if let up = motion.floorsUp, let down = motion.floorsDown { model.compass.floors = (up, down) }
+            var day = DisplayModel.DayPanel()
+            (day.steps, day.distance) = (motion.stepsToday ?? motion.steps, motion.distanceToday ?? motion.distance)
+            (day.floorsUp, day.floorsDown, day.activeSeconds) = (motion.floorsUp ?? 0, motion.floorsDown ?? 0, motion.activeSecondsToday ?? 0)
+            (day.cadence, day.state) = (motion.cadence, motion.state.rawValue)
+            model.day = day
         }
         if let position {
             model.state.fix = position.fix

@@ -27,6 +27,8 @@ public struct DisplayModel: Sendable {
     public var departures: DeparturesPanel?
     /// The day's waves at the favourite or the nearest stop (with a timetable imported).
     public var waves: WavesPanel?
+    /// The day on foot (with the step counter).
+    public var day: DayPanel?
     /// The web app's pairing address, on the connect page.
     public var connect: ConnectPanel?
     public var health = HealthPanel()
@@ -80,6 +82,19 @@ public struct DisplayModel: Sendable {
         /// Today's steps (across restarts), and floors climbed and descended today.
         public var steps: Int?
         public var floors: (up: Int, down: Int)?
+        public init() {}
+    }
+
+    /// The day on foot: steps, distance, floors and active time today (across restarts), and
+    /// how the person moves now.
+    public struct DayPanel: Sendable {
+        public var steps = 0
+        public var distance = 0.0
+        public var floorsUp = 0, floorsDown = 0
+        public var activeSeconds = 0.0
+        /// Steps a minute now, and "walking", "running", "still"...
+        public var cadence = 0.0
+        public var state = ""
         public init() {}
     }
 

@@ -1,6 +1,6 @@
 /// The display's pages, in the order the page keys and the page button step through them.
 public enum DisplayPage: String, Sendable, Equatable, CaseIterable {
-    case compass, position, level, barometer, sky, chart, track, departures, waves, health, connect
+    case compass, position, level, barometer, sky, chart, track, departures, waves, day, health, connect
 
     /// The page after this one, wrapping round.
     public var next: DisplayPage {

@@ -30,6 +30,7 @@ extension DisplayPage {
         case .track: TrackPage.draw(model, on: &page)
         case .departures: DeparturesPage.draw(model, on: &page)
         case .waves: WavesPage.draw(model, on: &page)
+        case .day: DayPage.draw(model, on: &page)
         case .connect: ConnectPage.draw(model, on: &page)
         case .health: HealthPage.draw(model, on: &page)
         }

@@ -78,6 +78,8 @@ extension GPSDReports {
         w.string("state", report.state.rawValue)
         w.integer("steps", report.steps)
         if let today = report.stepsToday { w.integer("stepsToday", today) }
+        if let distance = report.distanceToday { w.number("distanceToday", distance, decimals: 1) }
+        if let active = report.activeSecondsToday { w.integer("activeSecondsToday", Int(active)) }
         if let up = report.floorsUp, let down = report.floorsDown {
             w.integer("floorsUp", up)
             w.integer("floorsDown", down)

@@ -170,9 +170,10 @@ final class ServiceTicks<Clock: MonotonicClock> {
         var report = motion.report(time: time)
         if let activity = services.activity {
             let altitude = services.chronicle.map { $0.weather.fused.isFinite ? $0.weather.fused : $0.weather.barometric } ?? latest.barometricAltitude
-            activity.update(stepsSinceStart: report.steps, altitude: altitude,
+            activity.update(stepsSinceStart: report.steps, distanceSinceStart: report.distance, altitude: altitude,
                             moving: motion.motion == .walking || motion.motion == .running, time: time)
             (report.stepsToday, report.floorsUp, report.floorsDown) = (activity.stepsToday, activity.floors.up, activity.floors.down)
+            (report.distanceToday, report.activeSecondsToday) = (activity.distanceToday, activity.activeSecondsToday)
         }
         send(.motion(report))
     }
