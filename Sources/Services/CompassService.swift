@@ -146,7 +146,9 @@ package final class CompassService {
             if let turned = outcome.turned { swingTurned = max(swingTurned ?? 0, turned) }
             progress = min(1, (swingTurned ?? 0) / 360)
         } else {
-            progress = min(1, (outcome.calibration?.coverage ?? 0) / CalibrationAcceptance().progressCoverage)
+            // Never backwards either: a refit may count the directions a little differently,
+            // and a bar that shrinks reads as the person undoing their work.
+            progress = max(progress, min(1, (outcome.calibration?.coverage ?? 0) / CalibrationAcceptance().progressCoverage))
         }
         if outcome.isAccepted, let fitted = outcome.calibration {
             adopt(fitted)

@@ -10,7 +10,7 @@ import LodestoneStorage
 enum CalibrateCommand {
     static let help = """
     Usage: lodestone calibrate mag --from FILE.csv [--swing] [--lat L --lon L] [--json]
-           lodestone calibrate mag [--swing] [--socket PATH] [--json]
+           lodestone calibrate mag [--swing|--figure8] [--socket PATH] [--json]
 
     Fits a magnetometer calibration (hard-iron offset and soft-iron matrix) and says whether
     it is good enough for a compass, and if not, what to do. It is judged by the heading it
@@ -22,8 +22,10 @@ enum CalibrateCommand {
     --swing calibrates a compass fixed to a boat from a swing: one slow, steady full circle
     (heel under 15 degrees), as no figure-8 is possible. The horizontal offset and soft iron
     come from the circle, the vertical offset from the field's dip (give --lat and --lon
-    offline; live, the fix gives them). A device whose configuration says "use": "boat"
-    swings by itself.
+    offline; live, the fix gives them). Live, without --swing or --figure8, the running device
+    asks for the kind its configuration's "use" calls for: "boat" swings, the others trace
+    figure-8s; the words and the percentage follow the motion asked, and the percentage never
+    goes back.
 
     With --from, fits readings recorded to a CSV file. The header names the columns, in any
     order: t (seconds, optional), mx, my, mz (microtesla, sensor axes) and optionally ax, ay, az
@@ -40,6 +42,7 @@ enum CalibrateCommand {
     Options:
       --from FILE.csv    recorded readings to fit offline
       --swing            a boat's swing instead of a figure-8
+      --figure8          figure-8s, whatever the device's use (live)
       --lat L, --lon L   where the readings were taken (degrees; both or neither): the
                          model's field strength and dip there hold what the turning
                          cannot show (a swing needs them)
@@ -65,7 +68,7 @@ enum CalibrateCommand {
     static let sensors = ["mag", "accel"]
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["from", "socket", "data-dir", "lat", "lon"], flags: ["json", "save", "swing"]), command: "calibrate")
+        let options = try Options(arguments, spec: OptionSpec(valued: ["from", "socket", "data-dir", "lat", "lon"], flags: ["json", "save", "swing", "figure8"]), command: "calibrate")
         guard let sensor = options.positional.first else {
             throw UsageError(message: "calibrate which sensor? 'lodestone calibrate mag --from FILE.csv' (see 'lodestone calibrate --help')")
         }
@@ -86,7 +89,10 @@ enum CalibrateCommand {
             writeOut(result.output)
             return result.status
         }
-        let mode: CalibrationMode = options.flags.contains("swing") ? .swing : .figure8
+        if options.flags.contains("swing") && options.flags.contains("figure8") { throw UsageError(message: "--swing or --figure8, not both") }
+        // Live, without either: the kind the device's "use" asks for (a boat swings).
+        let asked: CalibrationMode? = options.flags.contains("swing") ? .swing : options.flags.contains("figure8") ? .figure8 : nil
+        let mode = asked ?? .figure8
         let latitude = try options.number("lat", in: DeclinationCommand.latitudeRange)
         let longitude = try options.number("lon", in: DeclinationCommand.longitudeRange)
         guard (latitude == nil) == (longitude == nil) else {
@@ -96,7 +102,7 @@ enum CalibrateCommand {
             guard latitude == nil else {
                 throw UsageError(message: "--lat and --lon are for --from: live, the running instance takes the field from its fix")
             }
-            return live(socket: options.values["socket"] ?? Configuration.defaultSocketPath(), json: json, mode: mode)
+            return live(socket: options.values["socket"] ?? Configuration.defaultSocketPath(), json: json, mode: asked)
         }
         var field: (strength: Double, dip: Double)?
         if let latitude, let longitude {
@@ -111,7 +117,7 @@ enum CalibrateCommand {
 
     /// The live guided calibration against a running instance: asks it to start, then prints
     /// its calibration EVENTs until one says the session ended.
-    static func live(socket: String, json: Bool, mode: CalibrationMode) -> Int32 {
+    static func live(socket: String, json: Bool, mode: CalibrationMode?) -> Int32 {
         let client: ReportClient
         do { client = try ReportClient(path: socket) } catch {
             Log.error(error.description)
@@ -120,10 +126,8 @@ enum CalibrateCommand {
         var watch = WatchOptions()
         (watch.enabled, watch.json) = (true, true)
         client.send(watch.text + CalibrateRequest.start(mode).text)
-        if !json {
-            writeOut(mode == .swing ? "turn the boat slowly and steadily through a full circle\n"
-                                    : "turn the device slowly through every direction: figure 8s, tilting it well over\n")
-        }
+        // The device's first EVENT says the motion it asks for (a figure-8, or a boat's swing);
+        // the percentage never goes back (the device holds it).
         var lastShown = ""
         while let line = client.readLine(timeoutMilliseconds: 10_000) {
             guard line.contains(#""event":"calibration""#), let report = try? JSONValue.parse(line) else { continue }
