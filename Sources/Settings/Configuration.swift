@@ -58,6 +58,8 @@ public struct Configuration: Sendable, Equatable {
         set { unitsChoice = newValue }
     }
     public var theme = Theme.day
+    /// The display's main heading: from true north (default) or magnetic.
+    public var north = HeadingReference.true
     /// What the flip gesture does: toggle the night theme (the default), turn the page, show
     /// only the marked departures (or all again), or nothing.
     public var flipAction = FlipAction.nightTheme

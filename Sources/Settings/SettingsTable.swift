@@ -136,6 +136,7 @@ extension Setting {
         optionalChoice("units", flag: "units", reload: .live,
                        "the display's units (nautical: knots and nautical miles); null: nautical for a boat, else metric", \Configuration.unitsChoice),
         choice("theme", flag: "theme", reload: .live, "the display's colours; night is red on black", \Configuration.theme),
+        choice("north", flag: "north", reload: .live, "the display's main heading: from true north (the map's) or magnetic (a hand compass's); the m key switches", \Configuration.north),
         choice("flipAction", reload: .live, "what turning the device face down and back does", \Configuration.flipAction),
         sound(.button, "the buzzer's pattern for a button press"),
         sound(.longPress, "for a long press"),

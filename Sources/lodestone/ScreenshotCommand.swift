@@ -27,6 +27,7 @@ enum ScreenshotCommand {
                               the panel's pixel format (default rgb565); mono is one bit
       --theme day|night       colours (default day)
       --units SET             metric, imperial or nautical figures (default metric)
+      --north true|magnetic  the main heading's north (default true)
       --scenario NAME         simulated trip: walk (default), boat, still, drive
       --settle S              seconds to run before the picture (default 4, 1..60)
       --config FILE           configuration file (observer, time zone...)
@@ -40,7 +41,7 @@ enum ScreenshotCommand {
       lodestone screenshot --page compass --size 128x64 --format mono --out compass.png
     """
 
-    static let spec = OptionSpec(valued: ["out", "size", "page", "format", "theme", "units", "scenario", "settle", "config", "data-dir", "http"], flags: [])
+    static let spec = OptionSpec(valued: ["out", "size", "page", "format", "theme", "units", "scenario", "settle", "config", "data-dir", "http", "north"], flags: [])
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: spec, command: "screenshot")

@@ -18,4 +18,21 @@ import Testing
         model.state.fix.eph = 3.5
         #expect(!DisplayPage.position.draw(model, columns: 80, rows: 24).text.contains("(from HDOP)"))
     }
+
+    /// Magnetic or true as the main heading: the other beside it; magnetic until a fix gives
+    /// the declination, whatever was asked; the m key switches.
+    @Test func magneticOrTrueAsTheMainHeading() {
+        var model = DisplayFixtures.walk   // magnetic 40.6°, true 44.0°
+        let trueText = DisplayPage.compass.draw(model, columns: 80, rows: 24).text
+        #expect(trueText.contains("44° true") && trueText.contains("Magnetic  41°"), "\(trueText)")
+        model.north = .magnetic
+        let magnetic = DisplayPage.compass.draw(model, columns: 80, rows: 24).text
+        #expect(magnetic.contains("41° magnetic") && magnetic.contains("True      44°"), "\(magnetic)")
+        let small = DisplayPage.compass.draw(model, columns: 21, rows: 8).text
+        #expect(small.contains("41°M") && small.contains("TRUE 44°"), "\(small)")
+        model.north = .true
+        model.state.trueHeading = nil
+        #expect(DisplayPage.compass.draw(model, columns: 80, rows: 24).text.contains("41° magnetic"), "no fix yet: magnetic, and said")
+        #expect(TerminalKey.decode(Array("m".utf8)) == [.toggleNorth] && HeadingReference.true.toggled == .magnetic)
+    }
 }

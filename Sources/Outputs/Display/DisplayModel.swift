@@ -13,6 +13,8 @@ public struct DisplayModel: Sendable {
     /// The local time of day for the header, "14:32".
     public var clock: String?
     public var units = Units.metric
+    /// The main heading's north (the configuration's `north`, the `m` key).
+    public var north = HeadingReference.true
     public var compass = CompassPanel()
     public var position = PositionPanel()
     public var level = LevelPanel()

@@ -36,7 +36,7 @@ extension DisplayPage {
         }
         screen = page.screen
         if footer {
-            screen.put(columns >= 70 ? "0-9/tab pages  t night  u units  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1, ink: .dim)
+            screen.put(columns >= 70 ? "0-9/tab pages  t night  u units  m north  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1, ink: .dim)
         }
         return screen
     }

@@ -57,9 +57,9 @@ public struct TerminalRenderer {
 /// A key a person pressed on the terminal display.
 public enum TerminalKey: Equatable, Sendable {
     case page(DisplayPage)
-    case nextPage, previousPage, toggleTheme, toggleUnits, quit
+    case nextPage, previousPage, toggleTheme, toggleUnits, toggleNorth, quit
 
-    /// Decodes the bytes read from the terminal: digits pick a page (1 the first, 0 the tenth), tab, space, n and the
+    /// Decodes the bytes read from the terminal (m: true or magnetic north): digits pick a page (1 the first, 0 the tenth), tab, space, n and the
     /// right arrow step forward, p and the left arrow back, t the theme, u the units, q quits.
     public static func decode(_ bytes: [UInt8]) -> [TerminalKey] {
         var keys: [TerminalKey] = []
@@ -80,6 +80,7 @@ public enum TerminalKey: Equatable, Sendable {
             case UInt8(ascii: "p"): keys.append(.previousPage)
             case UInt8(ascii: "t"): keys.append(.toggleTheme)
             case UInt8(ascii: "u"): keys.append(.toggleUnits)
+            case UInt8(ascii: "m"): keys.append(.toggleNorth)
             case UInt8(ascii: "q"): keys.append(.quit)
             default: break
             }

@@ -22,6 +22,7 @@ final class DisplayTarget {
     var page: DisplayPage
     var theme: Theme
     var units: Units
+    var north: HeadingReference
     /// The departures page shows only the marked departures (the flip gesture can toggle it).
     var onlyMarkedDepartures = false
     private var renderer = TerminalRenderer()
@@ -36,17 +37,19 @@ final class DisplayTarget {
     /// A file framebuffer has the geometry of a common 2.8-inch SPI TFT.
     static let fileWidth = 320, fileHeight = 240
 
-    init(_ output: Output, page: DisplayPage = .compass, theme: Theme = .day, units: Units = .metric) {
+    init(_ output: Output, page: DisplayPage = .compass, theme: Theme = .day, units: Units = .metric, north: HeadingReference = .true) {
         self.output = output
         self.page = page
         self.theme = theme
         self.units = units
+        self.north = north
     }
 
     /// Opens what a `--display` value names; nil picks the terminal when stdout is one and the
     /// process runs in its foreground (not `lodestone run &`).
-    static func open(_ setting: String?, page: DisplayPage = .compass, theme: Theme = .day, units: Units = .metric) throws(FramebufferError) -> DisplayTarget {
-        func make(_ output: Output) -> DisplayTarget { DisplayTarget(output, page: page, theme: theme, units: units) }
+    static func open(_ setting: String?, page: DisplayPage = .compass, theme: Theme = .day, units: Units = .metric,
+                     north: HeadingReference = .true) throws(FramebufferError) -> DisplayTarget {
+        func make(_ output: Output) -> DisplayTarget { DisplayTarget(output, page: page, theme: theme, units: units, north: north) }
         guard let setting else { return make(isatty(1) == 1 && tcgetpgrp(1) == getpgrp() ? .terminal : .none) }
         switch setting {
         case "terminal": return make(.terminal)
@@ -125,6 +128,7 @@ final class DisplayTarget {
         case .previousPage: page = page.previous
         case .toggleTheme: theme = theme.toggled
         case .toggleUnits: units = units.cycled
+        case .toggleNorth: north = north.toggled
         case .quit: return true
         }
         return false
@@ -166,6 +170,7 @@ final class DisplayTarget {
     func draw(_ model: DisplayModel, now: MonotonicNanoseconds) {
         var model = model
         model.units = units
+        model.north = north
         switch output {
         case .none:
             return

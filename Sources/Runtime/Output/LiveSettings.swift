@@ -69,6 +69,7 @@ enum LiveSettings {
         let running = loop.running
         if fresh.page != running.page { loop.display.page = fresh.page; changed.append("page \(running.page.rawValue) -> \(fresh.page.rawValue)") }
         if fresh.theme != running.theme { loop.display.theme = fresh.theme; changed.append("theme \(running.theme.rawValue) -> \(fresh.theme.rawValue)") }
+        if fresh.north != running.north { loop.display.north = fresh.north; changed.append("north \(running.north.rawValue) -> \(fresh.north.rawValue)") }
         if fresh.units != running.units { loop.display.units = fresh.units; changed.append("units \(running.units.rawValue) -> \(fresh.units.rawValue)") }
         (applied.page, applied.theme, applied.unitsChoice) = (fresh.page, fresh.theme, fresh.unitsChoice)
     }

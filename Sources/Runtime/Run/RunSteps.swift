@@ -117,9 +117,9 @@ extension Runner {
     static func openDisplay(_ c: Configuration, board: BoardDescription) throws(FramebufferError) -> DisplayTarget {
         if let picture = c.picture {
             let frame = MemoryFramebuffer(width: picture.width, height: picture.height, format: picture.format)
-            return DisplayTarget(.framebuffer(frame, back: MemoryFramebuffer(like: frame), screenshot: nil), page: c.page, theme: c.theme, units: c.units)
+            return DisplayTarget(.framebuffer(frame, back: MemoryFramebuffer(like: frame), screenshot: nil), page: c.page, theme: c.theme, units: c.units, north: c.north)
         }
-        return try DisplayTarget.open(c.display ?? board.display, page: c.page, theme: c.theme, units: c.units)
+        return try DisplayTarget.open(c.display ?? board.display, page: c.page, theme: c.theme, units: c.units, north: c.north)
     }
 
     /// The output thread's services for what the board has.

@@ -51,7 +51,8 @@ enum CompassDial {
             canvas.text("NO HEADING", centredAt: g.centreX, g.centreY, scale: textScale * 2, ink: .warning)
             return
         }
-        let heading = state.trueHeading ?? attitude.magneticHeading
+        let showsTrue = CompassPage.showsTrue(model)
+        let heading = showsTrue ? (state.trueHeading ?? attitude.magneticHeading) : attitude.magneticHeading
         let (cx, cy, r) = (g.centreX, g.centreY, Double(g.radius))
         canvas.circle(cx: cx, cy: cy, radius: g.radius, ink: .dim, thickness: max(1, g.radius / 100))
         // The bearing lock: a coloured arc on the rim around the locked bearing (its tolerance, ±10°).
@@ -83,7 +84,7 @@ enum CompassDial {
         // The heading in digits, and the deviation from a locked bearing as a bar under them.
         let digits = String(Int(heading.rounded()) % 360)
         canvas.text(digits, centredAt: cx, cy, scale: g.digitScale, ink: .accent)
-        canvas.text(state.trueHeading == nil ? "MAG" : "TRUE", centredAt: cx, cy + Font5x7.height * g.digitScale / 2 + Font5x7.height * g.numeralScale,
+        canvas.text(showsTrue ? "TRUE" : "MAG", centredAt: cx, cy + Font5x7.height * g.digitScale / 2 + Font5x7.height * g.numeralScale,
                     scale: g.numeralScale, ink: .dim)
         if model.compass.lockedBearing != nil, let deviation = model.compass.deviation {
             let half = g.radius / 2
@@ -101,8 +102,11 @@ enum CompassDial {
     static func drawLines(_ model: DisplayModel, heading: Double, canvas: Canvas, geometry g: Geometry, scale: Int) {
         let state = model.state
         let columns = max(1, g.textWidth / (FramebufferLayout.cellWidth * scale))
-        var lines: [(String, Ink)] = [("\(CompassPoint.name(heading)) \(state.trueHeading == nil ? "MAG" : "TRUE")", .accent)]
-        if let attitude = state.attitude, state.trueHeading != nil { lines.append(("MAG \(fixed(attitude.magneticHeading, 0))°", .text)) }
+        let showsTrue = CompassPage.showsTrue(model)
+        var lines: [(String, Ink)] = [("\(CompassPoint.name(heading)) \(showsTrue ? "TRUE" : "MAG")", .accent)]
+        // The other north beside it.
+        if let attitude = state.attitude, showsTrue { lines.append(("MAG \(fixed(attitude.magneticHeading, 0))°", .text)) }
+        if let trueHeading = state.trueHeading, !showsTrue { lines.append(("TRUE \(fixed(trueHeading, 0))°", .text)) }
         if state.headingAccuracy.isFinite { lines.append(("±\(fixed(state.headingAccuracy, 1))°", .text)) }
         if let prompt = CompassPage.calibrationPrompt(model, wide: columns >= 32) { lines.append((prompt, .warning)) }
         if let locked = model.compass.lockedBearing {

@@ -10,6 +10,10 @@ enum CompassPage {
     /// Above this one-sigma heading error the page asks for a calibration.
     static let promptAccuracy = 5.0
 
+    /// Whether the main heading is the true one: as asked, once a fix gave the declination
+    /// (magnetic until then, whatever was asked, and said so).
+    static func showsTrue(_ model: DisplayModel) -> Bool { model.north == .true && model.state.trueHeading != nil }
+
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         let state = model.state
         guard let attitude = state.attitude else {
@@ -23,7 +27,8 @@ enum CompassPage {
                                 : "R \(fixed(attitude.roll, 1))° P \(fixed(attitude.pitch, 1))°")
             return
         }
-        let heading = state.trueHeading ?? attitude.magneticHeading
+        let showsTrue = Self.showsTrue(model)
+        let heading = showsTrue ? (state.trueHeading ?? attitude.magneticHeading) : attitude.magneticHeading
         if page.columns >= 60 && page.remaining >= 9 {
             let radius = min(7, (page.remaining - 2) / 2)
             drawRose(heading: heading, locked: model.compass.lockedBearing, radius: radius, top: page.row, on: &page)
@@ -31,16 +36,18 @@ enum CompassPage {
         }
         let compass = model.compass
         if page.wide {
-            let reference = state.trueHeading == nil ? "magnetic" : "true"
-            page.line("\(fixed(heading, 0))° \(reference)  \(CompassPoint.name(heading))", ink: .accent)
-            if let declination = state.declination {
-                page.field("Magnetic", "\(fixed(attitude.magneticHeading, 0))°  declination \(declination >= 0 ? "+" : "")\(fixed(declination, 1))°")
+            page.line("\(fixed(heading, 0))° \(showsTrue ? "true" : "magnetic")  \(CompassPoint.name(heading))", ink: .accent)
+            let declinationText = state.declination.map { "  declination \($0 >= 0 ? "+" : "")\(fixed($0, 1))°" } ?? ""
+            if showsTrue {
+                page.field("Magnetic", "\(fixed(attitude.magneticHeading, 0))°" + declinationText)
+            } else if let trueHeading = state.trueHeading {
+                page.field("True", "\(fixed(trueHeading, 0))°" + declinationText)
             } else {
-                page.field("Magnetic", "true north after the first GPS fix")
+                page.field(model.north == .true ? "Magnetic" : "True", model.north == .true ? "true north after the first GPS fix" : "after the first GPS fix")
             }
             if state.headingAccuracy.isFinite { page.field("Accuracy", "±\(fixed(state.headingAccuracy, 1))°") }
         } else {
-            page.headline("\(fixed(heading, 0))°\(state.trueHeading == nil ? "M" : "") \(CompassPoint.name(heading))")
+            page.headline("\(fixed(heading, 0))°\(showsTrue ? "" : "M") \(CompassPoint.name(heading))")
         }
         if let prompt = calibrationPrompt(model, wide: page.wide) { page.line(prompt, ink: .warning) }
         if let bearing = compass.lockedBearing {
@@ -56,7 +63,10 @@ enum CompassPage {
                                 : "\(way.waypoint.uppercased()) \(model.units.distance(way.distance))\(turn)", ink: .accent)
         }
         if !page.wide {
-            if let declination = state.declination { page.line("MAG \(fixed(attitude.magneticHeading, 0))° DEC \(declination >= 0 ? "+" : "")\(fixed(declination, 1))°") }
+            if let declination = state.declination {
+                let other = showsTrue ? "MAG \(fixed(attitude.magneticHeading, 0))°" : "TRUE \(fixed(state.trueHeading ?? .nan, 0))°"
+                page.line(String("\(other) DEC \(declination >= 0 ? "+" : "")\(fixed(declination, 1))°".prefix(page.columns)))
+            }
             page.line("R \(fixed(attitude.roll, 1))° P \(fixed(attitude.pitch, 1))°")
             if let steps = compass.steps { page.line("STEPS \(steps)" + (compass.floors.map { " FL +\($0.up) -\($0.down)" } ?? "")) }
         }
