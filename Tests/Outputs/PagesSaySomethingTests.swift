@@ -1,6 +1,6 @@
 import LodestoneCore
 import LodestoneDomain
-import LodestoneOutputs
+@testable import LodestoneOutputs
 import Testing
 
 /// Pages that always say something: the position page gives the accuracy (stated by the
@@ -34,5 +34,23 @@ import Testing
         model.state.trueHeading = nil
         #expect(DisplayPage.compass.draw(model, columns: 80, rows: 24).text.contains("41° magnetic"), "no fix yet: magnetic, and said")
         #expect(TerminalKey.decode(Array("m".utf8)) == [.toggleNorth] && HeadingReference.true.toggled == .magnetic)
+    }
+
+    /// The pressure graphs from the first minute: each range from its first reading on,
+    /// labelled with the span it has; a longer range only once the history outgrows the
+    /// shorter one.
+    @Test func pressureGraphsShowTheSpanTheyHave() {
+        func range(_ label: String, buckets: Int, known: Int) -> (label: String, values: [Double]) {
+            (label, (0..<buckets).map { $0 >= buckets - known ? 1013 + Double($0 % 7) / 10 : .nan })
+        }
+        // Twelve minutes of history: 72 of the hour's 10 s buckets, 12 of 6 h's minutes...
+        let young = PressureGraphs.shown([range("1h", buckets: 360, known: 72), range("6h", buckets: 360, known: 12),
+                                          range("24h", buckets: 360, known: 3), range("7d", buckets: 336, known: 1)])
+        #expect(young.map(\.label) == ["12 MIN"] && young.first?.values.count == 72, "\(young.map(\.label))")
+        // Three hours: the hour whole, then 6 h's three hours.
+        let older = PressureGraphs.shown([range("1h", buckets: 360, known: 360), range("6h", buckets: 360, known: 180),
+                                          range("24h", buckets: 360, known: 45), range("7d", buckets: 336, known: 6)])
+        #expect(older.map(\.label) == ["1H", "3 H"], "\(older.map(\.label))")
+        #expect(PressureGraphs.shown([range("1h", buckets: 360, known: 0)]).isEmpty)
     }
 }

@@ -25,7 +25,7 @@ final class PagePanels {
         var panels: [PanelReport] = [.clock(sky.map { String($0.zone.iso8601(time).dropFirst(11).prefix(5)) }),
                                      .alert(chronicle?.alerts.displayLine(time: time))]
         if page == .barometer, let history = chronicle?.history.histories["seaLevelPressure"] {
-            panels.append(.pressureGraphs(History.Range.allCases.map { range in (range.rawValue, history.summary(range, now: time).points.map(\.mean)) }))
+            panels.append(.pressureGraphs(History.Range.allCases.map { range in (range.rawValue, Self.placed(history.summary(range, now: time), range: range, now: time)) }))
         }
         // The sky's figures are the costliest: only for the page that shows them.
         if page == .sky, let panel = sky?.panel(latest, time: time) { panels.append(.sky(panel)) }
@@ -101,6 +101,18 @@ final class PagePanels {
         guard let day = WavesAnswer.day(transit.timetable, marks: transit.marks(now: time), place: .stop(chosen.index), date: nil, now: time) else { return nil }
         wavesDay = (chosen.index, time, day)
         return WavesAnswer.panel(day, stopName: transit.timetable.stops[chosen.index].name, now: time)
+    }
+
+    /// A range's buckets in place, oldest first, NaN where a bucket is empty: the graph then
+    /// knows how much of the range the history covers.
+    static func placed(_ summary: History.Summary, range: History.Range, now: Double) -> [Double] {
+        var values = [Double](repeating: .nan, count: range.buckets)
+        let oldest = ((now / range.width).rounded(.down) - Double(range.buckets - 1)) * range.width
+        for point in summary.points {
+            let slot = Int(((point.time - oldest) / range.width).rounded())
+            if values.indices.contains(slot) { values[slot] = point.mean }
+        }
+        return values
     }
 
     /// Enough points to draw the path's shape on any panel, few enough to draw it each second.

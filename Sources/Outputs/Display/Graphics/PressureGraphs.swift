@@ -42,7 +42,7 @@ enum PressureGraphs {
         // As many ranges as fit at two lines' height each, the shortest first (with the wind
         // and the water above, a 320x240 panel has room for two).
         let fit = (canvas.height - y - gap) / (lineHeight * 2)
-        let graphs = Array(weather.graphs.filter { $0.values.contains(where: \.isFinite) }.prefix(max(0, fit)))
+        let graphs = Array(shown(weather.graphs).prefix(max(0, fit)))
         guard !graphs.isEmpty else { return }
         let each = (canvas.height - y - gap) / graphs.count
         guard each >= lineHeight * 2 else { return }
@@ -52,8 +52,35 @@ enum PressureGraphs {
         }
     }
 
-    /// One range: axes on the left and bottom, the area under the curve filled, the label and
-    /// the maximum at the top left, the minimum at the bottom left.
+    /// Each range's seconds, by its label.
+    static let rangeSeconds: [String: Double] = ["1h": 3600, "6h": 21_600, "24h": 86_400, "7d": 604_800]
+
+    /// The graphs worth drawing: each range from its first reading on (the span it has, from
+    /// the first minute, not an empty box for the first hour), labelled with that span when it
+    /// is shorter than the range ("12 MIN"); a longer range only once the history is longer
+    /// than the range before it (until then it would repeat the same minutes).
+    static func shown(_ graphs: [(label: String, values: [Double])]) -> [(label: String, values: [Double])] {
+        var out: [(label: String, values: [Double])] = []
+        var previousRange = 0.0
+        for graph in graphs {
+            guard let first = graph.values.firstIndex(where: \.isFinite), let range = rangeSeconds[graph.label.lowercased()] else { continue }
+            let values = Array(graph.values[first...])
+            let covered = range * Double(values.count) / Double(max(1, graph.values.count))
+            guard out.isEmpty || covered > previousRange * 1.05 else { continue }
+            previousRange = range
+            out.append((covered < range * 0.97 ? spanWords(covered) : graph.label.uppercased(), values))
+        }
+        return out
+    }
+
+    /// "12 MIN", "3 H", "2 D".
+    static func spanWords(_ seconds: Double) -> String {
+        seconds < 3600 ? "\(max(1, Int(seconds / 60))) MIN" : seconds < 172_800 ? "\(Int(seconds / 3600)) H" : "\(Int(seconds / 86_400)) D"
+    }
+
+    /// One range: axes on the left and bottom, the area under the curve filled, the maximum at
+    /// the top left and the minimum at the bottom left, the label above the maximum where there
+    /// are three lines' room, else at the plot's top right: never text over text.
     static func plot(_ graph: (label: String, values: [Double]), units: Units, canvas: Canvas, x: Int, y: Int, width: Int, height: Int, textScale: Int) {
         let known = graph.values.filter(\.isFinite)
         guard let low = known.min(), let high = known.max(), width > 8, height > 4 else { return }
@@ -74,8 +101,18 @@ enum PressureGraphs {
             if let (px, py) = previous { canvas.line(px, py, column, top, ink: .accent) }
             previous = (column, top)
         }
-        canvas.text(graph.label.uppercased(), x: x, y: y, scale: textScale, ink: .text)
-        canvas.text(units.pressureFigure(high), x: x, y: y + FramebufferLayout.cellHeight * textScale, scale: textScale, ink: .dim)
-        canvas.text(units.pressureFigure(low), x: x, y: y + height - Font5x7.height * textScale, scale: textScale, ink: .dim)
+        let line = FramebufferLayout.cellHeight * textScale
+        let label = graph.label.uppercased()
+        if height >= 3 * line {
+            canvas.text(label, x: x, y: y, scale: textScale, ink: .text)
+            canvas.text(units.pressureFigure(high), x: x, y: y + line, scale: textScale, ink: .dim)
+        } else {
+            canvas.text(label, x: right - Canvas.textWidth(label, scale: textScale), y: y, scale: textScale, ink: .text)
+            canvas.text(units.pressureFigure(high), x: x, y: y, scale: textScale, ink: .dim)
+        }
+        // The minimum at the bottom when it is a line below the maximum.
+        if height >= 2 * line {
+            canvas.text(units.pressureFigure(low), x: x, y: y + height - Font5x7.height * textScale, scale: textScale, ink: .dim)
+        }
     }
 }
