@@ -35,6 +35,8 @@ public struct HealthReport: Sendable {
     /// Why each failing sensor fails, in words that say what to do (nil: it works).
     public var sensorProblems = SensorProblemTexts()
     /// The MQTT output, when it runs.
+    /// The display's frames in the last second and a frame's drawing time (ms), when one is on.
+    public var display: (framesPerSecond: Int, frameMs: Double)?
     public var mqtt: MQTTStatus?
     /// The weather station's parts (anemometer, vane converter, probes), when the board has them.
     public var station: [DeviceEntry] = []

@@ -18,6 +18,7 @@ enum BenchCommand {
             case "attitude": return AttitudeCostBench.kernel(updates: updates).isFinite ? 0 : 1
             case "nmea": return NMEACostBench.kernel(sentences: updates, logs: options.values["logs"]) > 0 ? 0 : 1
             case "tpv", "sky": return ReportCostBench.kernel(kernel, reports: updates) > 0 ? 0 : 1
+            case "display": return DisplayBench.kernel(frames: updates) > 0 ? 0 : 1
             case "web":
                 // Every browser must have had every ATT, or the figure would flatter.
                 let clients = try options.integer("clients", in: 0...64) ?? 20
@@ -52,7 +53,7 @@ enum BenchCommand {
                     }
                 }
                 return 0
-            default: throw UsageError(message: "--kernel takes attitude, nmea, tpv, sky, web, startup, runtime, timetable or clients")
+            default: throw UsageError(message: "--kernel takes attitude, nmea, tpv, sky, display, web, startup, runtime, timetable or clients")
             }
         }
         let seconds = try options.number("seconds", in: 0.5...600) ?? 5
@@ -194,6 +195,12 @@ enum BenchCommand {
             webJSON.null("instructionsPerClientSecond")
         }
         report.raw("web", webJSON.finished)
+        if !json { writeOut("display: the compass page turning at 480x320, instructions per pixel and frame (callgrind)...\n") }
+        let display = DisplayBench.run()
+        var displayJSON = JSONObjectWriter()
+        if let perPixel = display.perPixel { displayJSON.number("compassInstructionsPerPixel", perPixel, decimals: 1) } else { displayJSON.null("compassInstructionsPerPixel") }
+        if let note = display.note { displayJSON.string("note", note) }
+        report.raw("display", displayJSON.finished)
         if json {
             writeOut(report.finished + "\n")
         } else {
@@ -213,6 +220,8 @@ enum BenchCommand {
             writeOut("web browsers: " + (browsers.map { "\(fixed($0.instructionsPerClientSecond, 0)) instructions per browser and second "
                 + "(the budget is 200,000); the server \(fixed($0.idlePerSecond, 0))/s with none, \(fixed($0.twentyPerSecond, 0))/s with 20" }
                 ?? browserNote ?? "not measured") + "\n")
+            writeOut("display: " + (display.perPixel.map { "the turning compass at 480x320 costs \(fixed($0, 1)) instructions per pixel and frame (the budget is 40)" }
+                                    ?? display.note ?? "not measured") + "\n")
             if let clientLoad {
                 for run in [clientLoad.idle, clientLoad.loaded] {
                     writeOut("socket clients \(run.clients): loop wake-up lateness p99 \(fixed(run.latenessP99, 1)) us, max \(fixed(run.latenessMax, 1)) us, "

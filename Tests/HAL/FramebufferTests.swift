@@ -62,4 +62,25 @@ import Testing
         // /dev/null is not a framebuffer: the screen-info ioctl fails and is reported, not trapped.
         #expect(throws: FramebufferError.self) { try LinuxFramebuffer(path: "/dev/null") }
     }
+
+    /// Only what changed reaches the panel: after a full first frame, a frame that differs in a
+    /// few pixels writes those rows' changed spans only, and the panel then equals the frame.
+    @Test func onlyTheChangesAreWritten() {
+        let back = MemoryFramebuffer(width: 480, height: 320, format: .rgb565)
+        let screen = MemoryFramebuffer(width: 480, height: 320, format: .rgb565)
+        let shadow = MemoryFramebuffer(width: 480, height: 320, format: .rgb565)
+        for y in 0..<320 { for x in 0..<480 { back.set(x: x, y: y, red: UInt8(x % 256), green: UInt8(y % 256), blue: 7) } }
+        #expect(back.presentChanges(on: screen, shadow: shadow) > 0)
+        #expect(back.presentChanges(on: screen, shadow: shadow) == 0, "nothing changed, nothing written")
+        back.set(x: 10, y: 5, red: 255, green: 255, blue: 255)
+        back.set(x: 20, y: 5, red: 0, green: 0, blue: 0)
+        back.set(x: 400, y: 300, red: 1, green: 2, blue: 3)
+        let written = back.presentChanges(on: screen, shadow: shadow)
+        #expect(written == (20 - 10 + 1) * 2 + 2, "row 5 from pixel 10 to 20 and one pixel of row 300: \(written)")
+        for (x, y) in [(10, 5), (20, 5), (15, 5), (400, 300), (0, 0), (479, 319)] {
+            #expect(screen.get(x: x, y: y) == back.get(x: x, y: y), "(\(x), \(y))")
+        }
+        let other = MemoryFramebuffer(width: 100, height: 10, format: .rgb565)
+        #expect(back.presentChanges(on: screen, shadow: other) == 480 * 2 * 320, "a shadow of another layout: the whole frame")
+    }
 }

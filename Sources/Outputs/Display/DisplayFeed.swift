@@ -30,6 +30,20 @@ public final class DisplayFeed {
 
     public init(title: String) { self.title = title }
 
+    /// Moves the smoothed heading on to `time` (UTC) toward the newest reading, so frames drawn
+    /// between two ATT reports show the rose turning, not standing and jumping.
+    public func advance(to time: Double) {
+        guard let heading = attitude?.magneticHeading, let at = smoothedAt, time > at else { return }
+        smoother.update(heading: heading, interval: min(time - at, 1))
+        smoothedAt = time
+    }
+
+    /// What the compass and level pages move with: the smoothed heading, the roll and pitch.
+    public var motionNow: (heading: Double, roll: Double, pitch: Double)? {
+        guard let a = attitude, let roll = a.roll, let pitch = a.pitch else { return nil }
+        return (smoother.heading ?? a.magneticHeading ?? 0, roll, pitch)
+    }
+
     public func take(_ report: Report) {
         switch report {
         case .attitude(let r):

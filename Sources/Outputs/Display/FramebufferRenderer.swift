@@ -63,9 +63,7 @@ public enum FramebufferRenderer {
     }
 
     static func fill(_ target: any Framebuffer, _ colour: Theme.Colour) {
-        for y in 0..<target.height {
-            for x in 0..<target.width { target.set(x: x, y: y, red: colour.red, green: colour.green, blue: colour.blue) }
-        }
+        target.fill(x: 0, y: 0, width: target.width, height: target.height, red: colour.red, green: colour.green, blue: colour.blue)
     }
 
     /// One character, each font pixel a `scale` x `scale` block.
@@ -74,11 +72,7 @@ public enum FramebufferRenderer {
         let rows = [r.0, r.1, r.2, r.3, r.4, r.5, r.6]
         for (row, bits) in rows.enumerated() {
             for column in 0..<Font5x7.width where bits & (0x10 >> UInt8(column)) != 0 {
-                for dy in 0..<scale {
-                    for dx in 0..<scale {
-                        target.set(x: left + column * scale + dx, y: top + row * scale + dy, red: colour.red, green: colour.green, blue: colour.blue)
-                    }
-                }
+                target.fill(x: left + column * scale, y: top + row * scale, width: scale, height: scale, red: colour.red, green: colour.green, blue: colour.blue)
             }
         }
     }

@@ -53,6 +53,12 @@ extension GPSDReports {
             }
             w.endArray()
         }
+        if let display = report.display {
+            w.beginObject("display")
+            w.integer("framesPerSecond", display.framesPerSecond)
+            w.number("frameMs", display.frameMs, decimals: 2)
+            w.endObject()
+        }
         if let mqtt = report.mqtt {
             w.beginObject("mqtt")
             w.string("broker", mqtt.broker)

@@ -28,6 +28,14 @@ final class DisplayDriver<Clock: MonotonicClock> {
     private var seenFlips = 0
     /// The display's theme and units as last saved (a key, the button or a flip changes them).
     private var savedDisplay: DeviceMemoryFile.DisplayChoice?
+    /// When the last frame was drawn and what the instrument showed in it.
+    private var lastFrame: MonotonicNanoseconds = 0
+    private var drawnMotion: (heading: Double, roll: Double, pitch: Double)?
+    /// Degrees the rose or the bubble must move for a frame: about a pixel at the rim of a
+    /// 480 x 320 panel's rose; the sensors' noise on a still device stays under it.
+    static var visibleTurn: Double { 0.3 }
+    /// Frames drawn and their cost, for HEALTH's `display`.
+    private(set) var frames = FrameStatistics()
 
     init(context: OutputContext<Clock>, display: DisplayTarget, memory: DeviceMemoryFile?, title: String,
          flipAction: Configuration.FlipAction) {
@@ -65,12 +73,23 @@ final class DisplayDriver<Clock: MonotonicClock> {
         nextDisplay = 0
     }
 
-    /// "display": the screen, when its refresh period has passed (or a key asked for it).
+    /// "display": the screen, when its refresh period has passed (or a key asked for it), and
+    /// on a framebuffer's compass and level pages as often as `movingPeriod` while the rose
+    /// turns or the bubble moves (a still instrument is not redrawn for nothing).
     func redrawWhenDue() {
         let now = clock.now()
-        guard display.isActive, now >= nextDisplay else { return }
-        nextDisplay = now + display.refreshPeriod
-        redraw(now)
+        guard display.isActive else { return }
+        if now >= nextDisplay {
+            nextDisplay = now + display.refreshPeriod
+            redraw(now)
+            return
+        }
+        guard display.followsMotion, now &- lastFrame >= DisplayTarget.movingPeriod else { return }
+        feed.advance(to: utcNow())
+        guard let motion = feed.motionNow, let drawn = drawnMotion else { return }
+        if abs(Angle.signed(motion.heading - drawn.heading)) >= Self.visibleTurn || abs(motion.roll - drawn.roll) >= Self.visibleTurn || abs(motion.pitch - drawn.pitch) >= Self.visibleTurn {
+            redraw(now)
+        }
     }
 
     /// Draws the display now, whatever its refresh period (the last frame of a screenshot).
@@ -86,6 +105,13 @@ final class DisplayDriver<Clock: MonotonicClock> {
 
     /// The screen, from the reports the display has taken and the page's panels.
     private func redraw(_ now: MonotonicNanoseconds) {
+        defer {
+            let done = clock.now()
+            frames.record(at: done, duration: done &- now)
+            lastFrame = now
+            drawnMotion = feed.motionNow
+        }
+        feed.advance(to: utcNow())
         // The flip gesture toggles the theme, whichever way it was set before.
         if let motion = services.motion, motion.flips != seenFlips {
             seenFlips = motion.flips
@@ -107,5 +133,28 @@ final class DisplayDriver<Clock: MonotonicClock> {
                                ?? ConnectPanel(url: nil, minutesLeft: nil, problem: "the web app is off: run with --http ADDR (or \"http\": {\"listen\": ...} in the configuration)")))
         }
         display.draw(feed.model(), now: now)
+    }
+}
+
+/// The display's frames: how many were drawn in the last second and how long one takes
+/// (a moving mean), without allocating.
+struct FrameStatistics {
+    /// The newest frames' times, a ring of 32 (more than a second's at the fastest pace).
+    private var times = (0..<32).map { _ in MonotonicNanoseconds(0) }
+    private var next = 0
+    private(set) var frameMilliseconds = 0.0
+    private var newest: MonotonicNanoseconds = 0
+
+    mutating func record(at time: MonotonicNanoseconds, duration: MonotonicNanoseconds) {
+        times[next] = time
+        next = (next + 1) % times.count
+        newest = time
+        let ms = Double(duration) / 1e6
+        frameMilliseconds = frameMilliseconds == 0 ? ms : frameMilliseconds * 0.9 + ms * 0.1
+    }
+
+    /// Frames in the second up to the newest.
+    var framesPerSecond: Int {
+        times.filter { $0 > 0 && newest &- $0 < 1_000_000_000 }.count
     }
 }

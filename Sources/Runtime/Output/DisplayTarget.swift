@@ -81,11 +81,27 @@ final class DisplayTarget {
     }
 
     /// A terminal redraws four times a second (only what changed); a framebuffer (slow SPI
-    /// panels take 30-50 ms per frame) and its screenshot once a second.
+    /// panels take 30-50 ms per frame) and its screenshot once a second, and the compass and
+    /// level pages every `movingPeriod` while what they show moves (`followsMotion`).
     var refreshPeriod: UInt64 {
         if case .framebuffer = output { return 1_000_000_000 }
         return 250_000_000
     }
+
+    /// 13 frames a second while the rose turns or the bubble moves.
+    static let movingPeriod: UInt64 = 75_000_000
+
+    /// Whether the page on a framebuffer redraws as fast as its instrument moves.
+    var followsMotion: Bool {
+        guard case .framebuffer = output else { return false }
+        return page == .compass || page == .level
+    }
+
+    /// What the screen showed after the last frame, so only what changed is written.
+    private var shadow: MemoryFramebuffer?
+    private var lastScreenshot: MonotonicNanoseconds?
+    /// Bytes the last frame wrote to the panel.
+    private(set) var bytesWritten = 0
 
     /// The descriptor to watch for key presses, if any.
     var keyDescriptor: Int32? { readsKeys ? 0 : nil }
@@ -188,8 +204,20 @@ final class DisplayTarget {
             }
         case .framebuffer(let screen, let back, let screenshot):
             GraphicPages.draw(page, model, theme: theme, on: back)
-            back.present(on: screen)
-            if let screenshot { writeFileAtomically(screenshot, screen.ppm()) }
+            if let shadow {
+                bytesWritten = back.presentChanges(on: screen, shadow: shadow)
+            } else {
+                back.present(on: screen)
+                let first = MemoryFramebuffer(like: back)
+                back.present(on: first)
+                shadow = first
+                bytesWritten = back.lineLength * back.height
+            }
+            // The file framebuffer's picture at most once a second, however fast the frames.
+            if let screenshot, lastScreenshot.map({ now &- $0 >= 1_000_000_000 || now < $0 }) ?? true {
+                lastScreenshot = now
+                writeFileAtomically(screenshot, screen.ppm())
+            }
         }
     }
 }

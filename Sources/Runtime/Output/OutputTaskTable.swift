@@ -20,7 +20,9 @@ enum OutputTaskTable {
             ScheduledTask(name: "weather", rateHz: 1, budgetMicroseconds: 5000, priority: 6) { [unowned loop] in loop.ticks.publishWeather() },
             ScheduledTask(name: "sky", rateHz: 1, budgetMicroseconds: 5000, priority: 7) { [unowned loop] in loop.ticks.publishSky() },
             ScheduledTask(name: "motion", rateHz: 1, budgetMicroseconds: 500, priority: 8) { [unowned loop] in loop.ticks.publishMotion() },
-            ScheduledTask(name: "display", rateHz: 10, budgetMicroseconds: 15000, priority: 9) { [unowned loop] in loop.displayDriver.redrawWhenDue() },
+            // 25 Hz: a moving rose is drawn every 75 ms (13 frames a second); otherwise a call
+            // finds nothing due and returns.
+            ScheduledTask(name: "display", rateHz: 25, budgetMicroseconds: 15000, priority: 9) { [unowned loop] in loop.displayDriver.redrawWhenDue() },
             ScheduledTask(name: "mqtt", rateHz: 10, budgetMicroseconds: 2000, priority: 11) { [unowned loop] in loop.context.fanout.tickMQTT(utc: loop.context.utcNow()) },
             ScheduledTask(name: "streams", rateHz: 50, budgetMicroseconds: 1000, priority: 10) { [unowned loop] in loop.context.fanout.flushStreams() },
         ]

@@ -120,6 +120,10 @@ extension SocketRequests {
                                     storage: services.tracks.map { $0.storageProblem ?? "ok" }, sensorProblems: SensorProblemLog.texts(outputs.problems))
         report.station = services.station?.devices() ?? []
         report.mqtt = loop.context.fanout.mqttStatus
+        if loop.displayDriver.display.isActive {
+            let frames = loop.displayDriver.frames
+            report.display = (frames.framesPerSecond, frames.frameMilliseconds)
+        }
         return .health(report)
     }
 }

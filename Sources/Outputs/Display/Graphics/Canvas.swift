@@ -16,9 +16,7 @@ struct Canvas {
 
     func clear() {
         let background = theme.background
-        for y in 0..<height {
-            for x in 0..<width { target.set(x: x, y: y, red: background.red, green: background.green, blue: background.blue) }
-        }
+        target.fill(x: 0, y: 0, width: width, height: height, red: background.red, green: background.green, blue: background.blue)
     }
 
     @inline(__always)
@@ -27,9 +25,7 @@ struct Canvas {
     /// A filled rectangle.
     func rect(x: Int, y: Int, width w: Int, height h: Int, ink: Ink) {
         let c = colour(ink)
-        for row in max(0, y)..<min(height, y + h) where w > 0 {
-            for column in max(0, x)..<min(width, x + w) { pixel(column, row, c) }
-        }
+        target.fill(x: x, y: y, width: w, height: h, red: c.red, green: c.green, blue: c.blue)
     }
 
     /// A line from (x0, y0) to (x1, y1), every step one pixel (no gaps at any slope); a pen of
@@ -42,7 +38,7 @@ struct Canvas {
         var (x, y) = (x0, y0)
         let low = -(thickness - 1) / 2, high = thickness / 2
         while true {
-            for oy in low...high { for ox in low...high { pixel(x + ox, y + oy, c) } }
+            if thickness <= 1 { pixel(x, y, c) } else { target.fill(x: x + low, y: y + low, width: high - low + 1, height: high - low + 1, red: c.red, green: c.green, blue: c.blue) }
             if x == x1 && y == y1 { break }
             let twice = 2 * error
             if twice >= dy { error += dy; x += sx }
@@ -79,7 +75,7 @@ struct Canvas {
         let c = colour(ink)
         for dy in -radius...radius {
             let half = Int(Double(radius * radius - dy * dy).squareRoot())
-            for dx in -half...half { pixel(cx + dx, cy + dy, c) }
+            target.fill(x: cx - half, y: cy + dy, width: 2 * half + 1, height: 1, red: c.red, green: c.green, blue: c.blue)
         }
     }
 
