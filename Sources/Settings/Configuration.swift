@@ -82,11 +82,14 @@ public struct Configuration: Sendable, Equatable {
         public var height: Int
         public var format: PixelFormat
         public var path: String
-        public init(width: Int, height: Int, format: PixelFormat, path: String) {
+        /// Where to write the frame's text runs as JSON (`--layout-json`), if asked.
+        public var layoutPath: String?
+        public init(width: Int, height: Int, format: PixelFormat, path: String, layoutPath: String? = nil) {
             self.width = width
             self.height = height
             self.format = format
             self.path = path
+            self.layoutPath = layoutPath
         }
     }
     public var stats = false

@@ -32,6 +32,9 @@ enum ScreenshotCommand {
       --settle S              seconds to run before the picture (default 4, 1..60)
       --config FILE           configuration file (observer, time zone...)
       --data-dir DIR          show the timetable, favourites and marks kept there (read only)
+      --layout-json FILE      also write the page's text runs as JSON, [{"text","x","y","w",
+                              "h","missingGlyphs"}] in pixels: what the layout tests check for
+                              text over text, text off the panel and missing glyphs
       --http ADDR             the web app's address for the connect page's QR code (default
                               there 127.0.0.1 on a free port: a picture of the page, whose
                               code pairs nothing once the screenshot ends)
@@ -41,7 +44,7 @@ enum ScreenshotCommand {
       lodestone screenshot --page compass --size 128x64 --format mono --out compass.png
     """
 
-    static let spec = OptionSpec(valued: ["out", "size", "page", "format", "theme", "units", "scenario", "settle", "config", "data-dir", "http", "north"], flags: [])
+    static let spec = OptionSpec(valued: ["out", "size", "page", "format", "theme", "units", "scenario", "settle", "config", "data-dir", "http", "north", "layout-json"], flags: [])
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: spec, command: "screenshot")
@@ -71,7 +74,13 @@ enum ScreenshotCommand {
         try RunCommand.apply(options, to: &configuration)
         if configuration.page == .connect && configuration.httpListen == nil, let port = freeLoopbackPort() { configuration.httpListen = "127.0.0.1:\(port)" }
         configuration.duration = try options.number("settle", in: 1...60) ?? 4
-        configuration.picture = Configuration.Picture(width: parts[0], height: parts[1], format: format, path: out)
+        if let layout = options.values["layout-json"] {
+            do { try checkReplaceable(layout) } catch {
+                Log.error(error.description)
+                return 1
+            }
+        }
+        configuration.picture = Configuration.Picture(width: parts[0], height: parts[1], format: format, path: out, layoutPath: options.values["layout-json"])
         // A scratch socket and data directory: a screenshot leaves nothing behind and does not
         // disturb a running instance.
         let scratch = "/tmp/lodestone-screenshot-\(getpid())"

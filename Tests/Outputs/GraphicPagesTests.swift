@@ -166,7 +166,7 @@ import Testing
         let (width, height) = (800, 480)
         let frame = Self.draw(.chart, model, width: width, height: height)
         let top = Self.header(width, height), textScale = Self.textScale(width, height)
-        let side = min(width, height - top), radius = max(10, side / 2 - textScale * 6)
+        let side = min(width, height - top), radius = max(10, side / 2 - textScale * 8)
         let p = SkyChart.position(altitude: moon.altitude, azimuth: moon.azimuth)
         let (mx, my) = (side / 2 + Int((p.x * Double(radius)).rounded()), top + side / 2 + Int((p.y * Double(radius)).rounded()))
         let body = max(4, radius / 20)

@@ -6,6 +6,15 @@ enum Font5x7 {
 
     /// Rows for a character (every printable ASCII character has its own); a hollow box for
     /// characters the font lacks.
+    /// The box drawn for a character the font has no glyph for.
+    static let missing: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x1F, 0x11, 0x11, 0x11, 0x11, 0x11, 0x1F)
+
+    /// Whether the font draws `character` (in capitals where it has no lower case).
+    static func hasGlyph(_ character: Character) -> Bool {
+        let r = rows(character), m = missing
+        return (r.0, r.1, r.2, r.3, r.4, r.5) != (m.0, m.1, m.2, m.3, m.4, m.5) || r.6 != m.6
+    }
+
     static func rows(_ character: Character) -> (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) {
         switch character {
         case "0": return (0x0E, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0E)
@@ -95,7 +104,7 @@ enum Font5x7 {
         default:
             let upper = Character(character.uppercased())
             if upper != character { return rows(upper) }
-            return (0x1F, 0x11, 0x11, 0x11, 0x11, 0x11, 0x1F)
+            return missing
         }
     }
 }

@@ -41,10 +41,12 @@ public enum FramebufferRenderer {
         let background = theme.background
         fill(target, background)
         let scale = layout.scale
+        let recorder = target as? MemoryFramebuffer
         for row in 0..<screen.rows {
             // A large row's text is drawn at twice the size from where its first character is.
             let large = screen.largeRows.contains(row)
             let start = large ? (0..<screen.columns).first { screen[$0, row].character != " " } ?? 0 : 0
+            if recorder?.textRuns != nil { record(screen, row: row, large: large, start: start, scale: scale, on: recorder) }
             for column in 0..<screen.columns {
                 let cell = screen[column, row]
                 guard cell.character != " " else { continue }
@@ -59,6 +61,28 @@ public enum FramebufferRenderer {
         let rule = mono ? Theme.Colour(255, 255, 255) : theme.colour(.dim)
         for x in 0..<min(target.width, screen.columns * FramebufferLayout.cellWidth * scale) {
             target.set(x: x, y: ruleY, red: rule.red, green: rule.green, blue: rule.blue)
+        }
+    }
+
+    /// The row's runs of text (characters between spaces; a single space joins words) into the
+    /// recording frame.
+    static func record(_ screen: TextScreen, row: Int, large: Bool, start: Int, scale: Int, on recorder: MemoryFramebuffer?) {
+        guard let recorder else { return }
+        let cellWidth = FramebufferLayout.cellWidth * scale * (large ? 2 : 1)
+        var column = 0
+        while column < screen.columns {
+            guard screen[column, row].character != " " else { column += 1; continue }
+            var end = column
+            var text = ""
+            while end < screen.columns, screen[end, row].character != " " || (end + 1 < screen.columns && screen[end + 1, row].character != " " && !text.isEmpty) {
+                text.append(screen[end, row].character)
+                end += 1
+            }
+            let x = large ? (start + (column - start) * 2) * FramebufferLayout.cellWidth * scale : column * FramebufferLayout.cellWidth * scale
+            recorder.textRuns?.append(TextRun(text: text, x: x, y: row * FramebufferLayout.cellHeight * scale,
+                                              width: text.count * cellWidth - scale * (large ? 2 : 1), height: Font5x7.height * scale * (large ? 2 : 1),
+                                              missingGlyphs: text.filter { !Font5x7.hasGlyph($0) }.count))
+            column = end
         }
     }
 

@@ -167,10 +167,14 @@ extension Runner {
     /// `lodestone screenshot`'s last frame, drawn now and written as a PNG; false when it
     /// could not be written (said in the log).
     static func writePicture<Clock: MonotonicClock>(_ picture: Configuration.Picture, of display: DisplayTarget, loop: OutputLoop<Clock>) -> Bool {
-        guard case .framebuffer(let frame, _, _) = display.output else { return true }
+        guard case .framebuffer(let frame, let back, _) = display.output else { return true }
+        if picture.layoutPath != nil { back.textRuns = [] }
         loop.displayDriver.redrawNow()
         do {
             try replaceFile(picture.path, with: PNGEncoder.encode(frame))
+            if let layout = picture.layoutPath {
+                try replaceFile(layout, with: Array((TextLayoutJSON.array(back.textRuns ?? []) + "\n").utf8))
+            }
             return true
         } catch {
             Log.error(error.description)

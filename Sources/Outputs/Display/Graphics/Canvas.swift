@@ -90,6 +90,10 @@ struct Canvas {
     /// Text from its top-left corner, each font pixel `scale` x `scale`.
     func text(_ string: String, x: Int, y: Int, scale: Int, ink: Ink) {
         let c = colour(ink)
+        if let recorder = target as? MemoryFramebuffer, recorder.textRuns != nil, !string.isEmpty {
+            recorder.textRuns?.append(TextRun(text: string, x: x, y: y, width: Self.textWidth(string, scale: scale), height: Font5x7.height * scale,
+                                              missingGlyphs: string.filter { !Font5x7.hasGlyph($0) && $0 != " " }.count))
+        }
         var left = x
         for character in string {
             FramebufferRenderer.glyph(character, x: left, y: y, scale: scale, colour: c, on: target)

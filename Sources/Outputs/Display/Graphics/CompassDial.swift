@@ -66,7 +66,9 @@ enum CompassDial {
             let long = degrees % 10 == 0
             canvas.radial(cx: cx, cy: cy, angle: angle, from: r - Double(long ? g.longTick : g.shortTick), to: r,
                           ink: degrees % 90 == 0 ? .accent : .text, thickness: long ? max(1, g.radius / 60) : 1)
-            guard degrees % 30 == 0 else { continue }
+            // The numerals where the rose is large enough for them to stand apart; a small
+            // rose keeps its cardinal letters.
+            guard degrees % 30 == 0, degrees % 90 == 0 || g.radius >= 70 else { continue }
             let cardinal = degrees % 90 == 0
             let label = cardinal ? ["N", "E", "S", "W"][degrees / 90] : String(degrees)
             let scale = cardinal ? g.cardinalScale : g.numeralScale

@@ -52,7 +52,10 @@ enum LevelDial {
         var y = g.textTop
         for (text, ink) in [(level.isLevel ? "LEVEL" : "TILT \(fixed(tilt, 1))°", level.isLevel ? Ink.good : .accent),
                             ("ROLL \(fixed(level.roll, 1))°", .text), ("PITCH \(fixed(level.pitch, 1))°", .text)] {
-            canvas.text(text, x: g.textLeft, y: y, scale: textScale, ink: ink)
+            // Shortened to the room beside the dial ("TILT 2.8°" to "2.8°" before anything is cut).
+            let room = (canvas.width - g.textLeft) / (FramebufferLayout.cellWidth * textScale)
+            let fitted = text.count <= room ? text : LabelPlacer.shortened(String(text.split(separator: " ").last ?? ""), to: room)
+            canvas.text(fitted, x: g.textLeft, y: y, scale: textScale, ink: ink)
             y += lineHeight
         }
     }

@@ -12,16 +12,21 @@ enum SkyChartDrawing {
             return
         }
         let side = min(canvas.width, canvas.height - top)
-        let radius = max(10, side / 2 - textScale * 6)
+        // Room outside the horizon for its letters (4 scales out, half a letter wide).
+        let radius = max(10, side / 2 - textScale * 8)
         let (cx, cy) = (side / 2, top + side / 2)
         canvas.circle(cx: cx, cy: cy, radius: radius, ink: .text, thickness: max(1, radius / 100))
         for altitude in [30.0, 60.0] {
             canvas.circle(cx: cx, cy: cy, radius: Int(Double(radius) * (90 - altitude) / 90), ink: .dim)
         }
+        // Labels never over one another: the horizon's letters first, then by importance.
+        var labels = LabelPlacer(right: side, bottom: canvas.height, top: top)
         for (label, azimuth) in [("N", 0.0), ("E", 90), ("S", 180), ("W", 270)] {
             let p = SkyChart.position(altitude: 0, azimuth: azimuth)
             let out = Double(radius) + Double(textScale * 4)
             canvas.text(label, centredAt: cx + Int(p.x * out), cy + Int(p.y * out), scale: textScale, ink: label == "N" ? .warning : .accent)
+            let width = Canvas.textWidth(label, scale: textScale), height = Font5x7.height * textScale
+            labels.reserve(x: cx + Int(p.x * out) - width / 2, y: cy + Int(p.y * out) - height / 2, width: width, height: height)
         }
         func at(_ object: SkyChart.Object) -> (Int, Int) {
             let p = SkyChart.position(altitude: object.altitude, azimuth: object.azimuth)
@@ -34,11 +39,6 @@ enum SkyChartDrawing {
             let size = magnitude < 0.5 ? 3 : (magnitude < 1.5 ? 2 : (magnitude < 2.5 ? 1 : 0))
             if size == 0 { canvas.rect(x: x, y: y, width: 1, height: 1, ink: .text) } else { canvas.disc(cx: x, cy: y, radius: size, ink: .text) }
         }
-        // The brightest few named (the first dozen of the catalogue that are up).
-        for star in stars.filter({ !$0.name.isEmpty }).prefix(12) {
-            let (x, y) = at(star)
-            canvas.text(star.name.uppercased(), x: x + textScale * 2, y: y - textScale * 3, scale: max(1, textScale / 2), ink: .dim)
-        }
         let body = max(4, radius / 20)
         var listed: [(String, Ink)] = []
         for object in chart.objects {
@@ -48,11 +48,9 @@ enum SkyChartDrawing {
                 continue
             case .planet:
                 canvas.disc(cx: x, cy: y, radius: max(2, body / 2), ink: .good)
-                canvas.text(object.name.uppercased(), x: x + body, y: y - textScale * 3, scale: max(1, textScale - 1), ink: .good)
             case .satellite:
                 canvas.line(x - body, y - body, x + body, y + body, ink: .warning, thickness: 2)
                 canvas.line(x - body, y + body, x + body, y - body, ink: .warning, thickness: 2)
-                canvas.text(object.name.uppercased(), x: x + body + 2, y: y - textScale * 3, scale: textScale, ink: .warning)
             case .moon(let lit, let waxing):
                 moon(canvas: canvas, cx: x, cy: y, radius: body, illuminated: lit, waxing: waxing)
             case .sun:
@@ -60,11 +58,25 @@ enum SkyChartDrawing {
             }
             listed.append(("\(object.name.uppercased()) \(fixed(object.altitude, 0))° \(fixed(object.azimuth, 0))°", .text))
         }
+        // The names by importance: the satellite, the planets, then the brightest dozen stars
+        // (the catalogue is in order of brightness); a name with no free place gives way.
+        func name(_ object: SkyChart.Object, scale: Int, ink: Ink, gap: Int) {
+            let (x, y) = at(object)
+            let text = object.name.uppercased()
+            if let spot = labels.place(width: Canvas.textWidth(text, scale: scale), height: Font5x7.height * scale, nearX: x, nearY: y, gap: gap) {
+                canvas.text(text, x: spot.x, y: spot.y, scale: scale, ink: ink)
+            }
+        }
+        for object in chart.objects { if case .satellite = object.kind { name(object, scale: textScale, ink: .warning, gap: body + 2) } }
+        for object in chart.objects { if case .planet = object.kind { name(object, scale: max(1, textScale - 1), ink: .good, gap: body) } }
+        for star in stars.filter({ !$0.name.isEmpty }).prefix(12) { name(star, scale: max(1, textScale / 2), ink: .dim, gap: textScale * 2) }
         // The list beside the dome on a landscape panel.
         guard canvas.width - side > textScale * 30 else { return }
         var y = top + textScale
+        // Shortened to the room beside the dome: the figures first to go, never cut mid-word.
+        let room = (canvas.width - side - textScale * 2) / (FramebufferLayout.cellWidth * textScale)
         for (text, ink) in listed where y + FramebufferLayout.cellHeight * textScale <= canvas.height {
-            canvas.text(text, x: side + textScale * 2, y: y, scale: textScale, ink: ink)
+            canvas.text(LabelPlacer.shortened(text, to: room), x: side + textScale * 2, y: y, scale: textScale, ink: ink)
             y += FramebufferLayout.cellHeight * textScale
         }
     }

@@ -16,14 +16,15 @@ enum TrackDrawing {
         let units = model.units
         var y = top + textScale
         let state = (track.state + (track.autoPaused ? " auto-paused" : "")).uppercased() + (track.name.map { "  " + $0 } ?? "")
-        canvas.text(state, x: textScale, y: y, scale: textScale, ink: track.state == "recording" ? .good : .accent)
+        let columns = (canvas.width - textScale) / (FramebufferLayout.cellWidth * textScale)
+        canvas.text(LabelPlacer.shortened(state, to: columns), x: textScale, y: y, scale: textScale, ink: track.state == "recording" ? .good : .accent)
         y += lineHeight
         guard track.state != "stopped", !track.path.isEmpty else {
             canvas.text(track.state == "stopped" ? "PRESS TRACK TO START" : "WAITING FOR THE FIRST POINT", x: textScale, y: y, scale: textScale, ink: .dim)
             return
         }
         let figures = "\(units.distance(track.distance))  \(countdown(track.elapsed, compact: true))  +\(units.altitude(track.elevationGain)) -\(units.altitude(track.elevationLoss))"
-        canvas.text(figures.uppercased(), x: textScale, y: y, scale: textScale, ink: .text)
+        canvas.text(LabelPlacer.shortened(figures.uppercased(), to: columns), x: textScale, y: y, scale: textScale, ink: .text)
         y += lineHeight + textScale
         let profileHeight = track.profile.count > 1 ? max(lineHeight * 2, (canvas.height - y) / 5) : 0
         let mapHeight = canvas.height - y - profileHeight - (profileHeight > 0 ? textScale * 2 : 0)
@@ -47,14 +48,22 @@ enum TrackDrawing {
             canvas.line(ax, ay, bx, by, ink: .text, thickness: max(1, textScale / 2 + 1))
         }
         let dot = max(3, textScale * 2)
+        // North: an arrow in the top left corner (the scale bar is under it), turned with the
+        // map; its letter's place is kept clear of the waypoints' names.
+        let arrow = max(8, textScale * 6)
+        let (nx, ny) = (x + arrow + textScale * 2, y + arrow * 2 + textScale)
+        let (letterX, letterY) = (nx - Int(Double(arrow) * 1.7 * sinDegrees(plot.rotation)), ny - Int(Double(arrow) * 1.7 * cosDegrees(plot.rotation)))
+        var names = LabelPlacer(right: x + width, bottom: y + height, top: y)
+        names.reserve(x: letterX - Canvas.textWidth("N", scale: textScale) / 2, y: letterY - Font5x7.height * textScale / 2,
+                      width: Canvas.textWidth("N", scale: textScale), height: Font5x7.height * textScale)
         for w in track.waypoints {
             let (wx, wy) = at(w.latitude, w.longitude)
             canvas.rect(x: wx - dot / 2, y: wy - dot / 2, width: dot, height: dot, ink: .warning)
-            // The name beside the mark, on its left when the right would cut it.
+            // The name beside the mark where it is free of the others and of north's letter.
             let name = String(w.name.prefix(12)).uppercased()
-            let nameWidth = Canvas.textWidth(name, scale: textScale)
-            let nameX = wx + dot + nameWidth <= x + width ? wx + dot : wx - dot - nameWidth
-            canvas.text(name, x: nameX, y: wy - Font5x7.height * textScale / 2, scale: textScale, ink: .warning)
+            if let spot = names.place(width: Canvas.textWidth(name, scale: textScale), height: Font5x7.height * textScale, nearX: wx, nearY: wy + Font5x7.height * textScale / 2, gap: dot) {
+                canvas.text(name, x: spot.x, y: spot.y, scale: textScale, ink: .warning)
+            }
         }
         if let start = track.path.first {
             let (sx, sy) = at(start.latitude, start.longitude)
@@ -64,12 +73,8 @@ enum TrackDrawing {
             let (hx, hy) = at(here.latitude, here.longitude)
             canvas.disc(cx: hx, cy: hy, radius: dot + 1, ink: .accent)
         }
-        // North: an arrow in the top left corner (the scale bar is under it), turned with the map.
-        let arrow = max(8, textScale * 6)
-        let (nx, ny) = (x + arrow + textScale * 2, y + arrow * 2 + textScale)
         canvas.radial(cx: nx, cy: ny, angle: -plot.rotation, from: -Double(arrow) / 2, to: Double(arrow), ink: .accent, thickness: 2)
-        canvas.text("N", centredAt: nx - Int(Double(arrow) * 1.7 * sinDegrees(plot.rotation)), ny - Int(Double(arrow) * 1.7 * cosDegrees(plot.rotation)),
-                    scale: textScale, ink: .accent)
+        canvas.text("N", centredAt: letterX, letterY, scale: textScale, ink: .accent)
         // The scale bar, bottom left.
         let bar = Int(plot.scaleBarUnits.rounded())
         let by = y + height - textScale * 2
