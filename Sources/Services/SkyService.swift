@@ -185,19 +185,7 @@ package final class SkyService {
         default: break
         }
         panel.light = Self.words(SunEvents.light(at: time, latitude: place.latitude, longitude: place.longitude).rawValue)
-        let elongation = MoonPhases.elongation(at: time)
-        panel.moonPhase = MoonPhases.name(elongation: elongation)
-        panel.moonIllumination = MoonPhases.illumination(at: time)
-        panel.moonAge = MoonPhases.age(at: time)
-        let northern = place.latitude >= 0
-        if let season = Seasons.upcoming(after: time, count: 1).first {
-            panel.nextSeason = season.event.season(northern: northern)
-            panel.daysUntilSeason = zone.localDays(from: time, to: season.time)
-        }
-        if let progress = Seasons.progress(at: time, northern: northern) {
-            panel.season = progress.season
-            panel.seasonProgress = progress.elapsed / progress.total
-        }
+        fillMoonAndSeason(&panel, time: time, northern: place.latitude >= 0)
         return panel
     }
 
@@ -207,18 +195,24 @@ package final class SkyService {
         var panel = SkyPanel()
         panel.located = false
         panel.placeNote = "no place yet: get a GPS fix, or set observer.latitude and observer.longitude in the configuration"
+        fillMoonAndSeason(&panel, time: time, northern: true)
+        return panel
+    }
+
+    /// The Moon's phase and the season with its countdown and progress: the parts of the page
+    /// that need no place but the hemisphere.
+    private func fillMoonAndSeason(_ panel: inout SkyPanel, time: Double, northern: Bool) {
         panel.moonPhase = MoonPhases.name(elongation: MoonPhases.elongation(at: time))
         panel.moonIllumination = MoonPhases.illumination(at: time)
         panel.moonAge = MoonPhases.age(at: time)
         if let season = Seasons.upcoming(after: time, count: 1).first {
-            panel.nextSeason = season.event.season(northern: true)
+            panel.nextSeason = season.event.season(northern: northern)
             panel.daysUntilSeason = zone.localDays(from: time, to: season.time)
         }
-        if let progress = Seasons.progress(at: time, northern: true) {
+        if let progress = Seasons.progress(at: time, northern: northern) {
             panel.season = progress.season
             panel.seasonProgress = progress.elapsed / progress.total
         }
-        return panel
     }
 
     /// A camel-case name as words: "civilTwilight" -> "civil twilight".

@@ -101,24 +101,30 @@ import Testing
         return nil
     }
 
-    /// `count` different TCP ports on loopback that nothing listens on now (the kernel's
-    /// choice, so tests in one process never pick the same one, nor one a connection holds).
+    /// `count` different TCP ports on loopback that nothing listens on now: drawn at random
+    /// below the kernel's ephemeral range (where no outgoing connection of another test takes
+    /// one between this check and the device's listen), each checked free by binding it.
     static func freePorts(_ count: Int) -> [Int] {
         var held: [Int32] = []
         defer { for fd in held { close(fd) } }
-        return (0..<count).map { _ in
+        var ports: [Int] = []
+        var tries = 0
+        while ports.count < count && tries < 1000 {
+            tries += 1
+            let port = Int.random(in: 20_000..<32_000)
+            guard !ports.contains(port) else { continue }
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { return 0 }
-            held.append(fd)
+            guard fd >= 0 else { continue }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
             }
-            return bound ? Int(UInt16(bigEndian: address.sin_port)) : 0
+            if bound { held.append(fd); ports.append(port) } else { close(fd) }
         }
+        return ports + [Int](repeating: 0, count: count - ports.count)
     }
 
     static func freePort() -> Int { freePorts(1).first ?? 0 }
