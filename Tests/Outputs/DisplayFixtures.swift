@@ -103,6 +103,30 @@ enum DisplayFixtures {
         model.navigation = DisplayModel.NavigationPanel(waypoint: "Summit", distance: 2_900, bearing: 28, relativeBearing: -16, eta: 3_000)
         model.health.profile = "walking"
         model.health.clients = 2
+        var departures = DisplayModel.DeparturesPanel(stop: "Interlaken West")
+        departures.rows = [.init(clock: "15:20", route: "BLS", headsign: "Thun", secondsToGo: 1_200, mark: "Bluemlisalp", rating: 5),
+                           .init(clock: "16:20", route: "BLS", headsign: "Spiez", secondsToGo: 4_800),
+                           .init(clock: "17:20", route: "BLS", headsign: "Thun", secondsToGo: 8_400)]
+        model.departures = departures
+        // The day's boats every hour from 08:20 to 19:20, a paddle steamer at 15:20; 15:00 now.
+        let morning = CivilTime(year: 2026, month: 11, day: 26, hour: 7).unixSeconds
+        var waves = DisplayModel.WavesPanel(stop: "Interlaken West", day: "Thu 11-26", latitude: 46.683, longitude: 7.851,
+                                            now: morning + 7 * 3600, start: morning, end: morning + 11 * 3600, sun: "sun 07:37-16:46",
+                                            frequency: "9 lit waves, every 60 min")
+        waves.hours = (0...11).map { (morning + Double($0) * 3600, zeroPadded(8 + $0, 2)) }
+        for hour in 0..<12 {
+            let steamer = hour == 7
+            let time: Double = morning + Double(hour) * 3600 + 1_200
+            let text: String = zeroPadded(8 + hour, 2) + ":20  BLS Thun" + (steamer ? "  Bluemlisalp  ~~~" : "  ~")
+            waves.waves.append((time, steamer ? 3 : 1, text))
+        }
+        waves.sessions = [(morning + 6 * 3600 + 1_200, morning + 8 * 3600 + 1_200, "14:20-16:20  3 waves  14 pts")]
+        (waves.next, waves.nextShort, waves.bestShort) = ("15:20  3 waves  in 20 min", "15:20 ~~~ in 20 min", "14:20-16:20 14 pts")
+        model.waves = waves
+        var day = DisplayModel.DayPanel()
+        (day.steps, day.distance, day.floorsUp, day.floorsDown, day.activeSeconds, day.cadence, day.state) = (12_345, 8_420, 14, 3, 6_300, 112, "walking")
+        model.day = day
+        model.connect = ConnectPanel(url: "http://192.168.1.20:8080/pair?code=7q2x9kmdab", minutesLeft: 9)
         return model
     }
 }

@@ -147,15 +147,21 @@ import Testing
     /// Pages drawn from the fixed model must match the reviewed images in Tests/Outputs/Screens
     /// byte for byte. After a deliberate change, LODESTONE_WRITE_SCREENS=1 rewrites them (look
     /// at them before committing).
-    @Test(arguments: [("sky-480x320", DisplayPage.sky, 480, 320, PixelFormat.xrgb8888, Theme.day),
-                      ("compass-128x64-mono", .compass, 128, 64, .mono, .day),
-                      ("barometer-320x240-night", .barometer, 320, 240, .rgb565, .night),
-                      ("level-240x240", .level, 240, 240, .rgb565, .day),
-                      ("compass-480x320", .compass, 480, 320, .rgb565, .day),
-                      ("compass-800x480-night", .compass, 800, 480, .rgb565, .night),
-                      ("barometer-800x480", .barometer, 800, 480, .rgb565, .day),
-                      ("track-480x320", .track, 480, 320, .rgb565, .day),
-                      ("chart-800x480-night", .chart, 800, 480, .rgb565, .night)])
+    /// Every page at 320 x 240 and 800 x 480, day and night, and a few other panels and formats.
+    static let references: [(String, DisplayPage, Int, Int, PixelFormat, Theme)] =
+        DisplayPage.allCases.flatMap { page in
+            [(320, 240), (800, 480)].flatMap { size in
+                [Theme.day, .night].map { theme in
+                    ("\(page.rawValue)-\(size.0)x\(size.1)" + (theme == .night ? "-night" : ""), page, size.0, size.1, PixelFormat.rgb565, theme)
+                }
+            }
+        } + [("sky-480x320", DisplayPage.sky, 480, 320, PixelFormat.xrgb8888, Theme.day),
+             ("compass-128x64-mono", .compass, 128, 64, .mono, .day),
+             ("level-240x240", .level, 240, 240, .rgb565, .day),
+             ("compass-480x320", .compass, 480, 320, .rgb565, .day),
+             ("track-480x320", .track, 480, 320, .rgb565, .day)]
+
+    @Test(arguments: references)
     func pagesMatchTheReferenceImages(name: String, page: DisplayPage, width: Int, height: Int, format: PixelFormat, theme: Theme) throws {
         let png = PNGEncoder.encode(Self.render(page, width: width, height: height, format: format, theme: theme))
         let path = Self.screens + name + ".png"

@@ -69,6 +69,26 @@ public struct PageWriter {
         row += 1
     }
 
+    /// A message over as many lines as it needs, broken between words (a word longer than a
+    /// line is cut): what a page says when it has nothing else, never cut off at the edge.
+    public mutating func paragraph(_ text: String, ink: Ink = .text) {
+        for piece in Self.wrapped(text, width: columns) { line(piece, ink: ink) }
+    }
+
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = [], current = ""
+        for word in text.split(separator: " ") {
+            let word = String(word.prefix(width))
+            if current.isEmpty { current = word } else if current.count + 1 + word.count <= width { current += " " + word } else {
+                lines.append(current)
+                current = word
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+
     /// A label in the dim ink, then its value.
     public mutating func field(_ label: String, _ value: String, ink: Ink = .text, labelWidth: Int = 10) {
         guard row < bottom else { return }

@@ -7,7 +7,10 @@ enum ConnectDrawing {
     static func draw(_ model: DisplayModel, canvas: Canvas, top: Int, textScale: Int) {
         guard let panel = model.connect, let url = panel.url, let code = QRCode(Array(url.utf8)) else {
             let problem = model.connect?.problem ?? "the web app is off: run with --http ADDR"
-            canvas.text(String(problem.prefix(max(1, canvas.width / (FramebufferLayout.cellWidth * textScale)))), x: 2, y: top + 4, scale: textScale, ink: .warning)
+            let columns = max(1, (canvas.width - 2) / (FramebufferLayout.cellWidth * textScale))
+            for (n, line) in PageWriter.wrapped(problem, width: columns).enumerated() {
+                canvas.text(line, x: 2, y: top + 4 + n * FramebufferLayout.cellHeight * textScale, scale: textScale, ink: .warning)
+            }
             return
         }
         let lineHeight = FramebufferLayout.cellHeight * textScale

@@ -6,7 +6,7 @@ import LodestoneEncoding
 enum ConnectPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         guard let panel = model.connect, let url = panel.url else {
-            page.line(model.connect?.problem ?? "the web app is off: run with --http ADDR", ink: .warning)
+            page.paragraph(model.connect?.problem ?? "the web app is off: run with --http ADDR", ink: .warning)
             return
         }
         page.line(page.wide ? "Scan with a phone to open the web app:" : "SCAN TO CONNECT", ink: .accent)
@@ -26,15 +26,20 @@ enum ConnectPage {
         if let minutes = panel.minutesLeft { page.line("good once, for \(minutes) more min", ink: .dim) }
     }
 
-    /// The address cut into lines of `width`.
+    /// The address in lines of `width`, broken after a `/`, `:`, `?`, `&` or `=` where one
+    /// falls in the line (never inside a port or a number), else at the width.
     static func pieces(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
         var out: [String] = []
         var rest = Substring(text)
-        while !rest.isEmpty {
-            out.append(String(rest.prefix(width)))
-            rest = rest.dropFirst(width)
+        while rest.count > width {
+            let line = rest.prefix(width)
+            let cut = line.lastIndex { "/:?&=".contains($0) }.map { line.index(after: $0) } ?? line.endIndex
+            let taken = rest[rest.startIndex..<cut]
+            out.append(String(taken.isEmpty ? line : taken))
+            rest = rest.dropFirst(taken.isEmpty ? line.count : taken.count)
         }
+        if !rest.isEmpty { out.append(String(rest)) }
         return out
     }
 }

@@ -6,7 +6,7 @@ import LodestoneCore
 enum DayPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         guard let day = model.day else {
-            page.line(page.wide ? "No step counter: the day needs the IMU" : "NO STEP COUNTER", ink: .warning)
+            page.paragraph(page.wide ? "No step counter: the day needs the IMU" : "NO STEP COUNTER", ink: .warning)
             return
         }
         let units = model.units

@@ -5,7 +5,7 @@ import LodestoneDomain
 enum DeparturesPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         guard let panel = model.departures else {
-            page.line(page.wide ? "No timetable: import one with 'lodestone timetable import FEED.zip'" : "NO TIMETABLE", ink: .warning)
+            page.paragraph(page.wide ? "No timetable: import one with 'lodestone timetable import FEED.zip'" : "NO TIMETABLE", ink: .warning)
             return
         }
         let way = both(panel.distance.map(model.units.distance), panel.bearing.map { CompassPoint.name($0, division: .eight) })

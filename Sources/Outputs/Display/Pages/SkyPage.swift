@@ -31,7 +31,7 @@ enum SkyPage {
         let wide = page.wide
         guard sky.located else {
             let note = sky.placeNote ?? "no place yet"
-            if wide { page.line(note, ink: .warning) } else {
+            if wide { page.paragraph(note, ink: .warning) } else {
                 page.line("NO PLACE YET: A FIX", ink: .warning)
                 page.line("OR OBSERVER IN CONFIG", ink: .warning)
             }

@@ -21,7 +21,7 @@ enum WavesPage {
 
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         guard let panel = model.waves else {
-            page.line(page.wide ? "No timetable or no stop: import one, and set a favourite stop or get a fix" : "NO STOP", ink: .warning)
+            page.paragraph(page.wide ? "No timetable or no stop: import one, and set a favourite stop or get a fix" : "NO STOP", ink: .warning)
             return
         }
         let width = min(page.columns, 96)
