@@ -30,6 +30,13 @@ import Testing
         ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first { access($0, X_OK) == 0 }
     }
 
+    /// What `zbarimg` reads from the PNG at `path`: its exit status and the decoded text (its
+    /// stderr, a D-Bus notice where no system bus runs, set aside).
+    static func decode(_ path: String, with zbarimg: String) throws -> (status: Int32, output: String) {
+        let end = EndToEndTests()
+        return end.finish(try end.spawnProgram("/bin/sh", ["-c", "'\(zbarimg)' -q --raw '\(path)' 2>/dev/null"], environment: []))
+    }
+
     /// Text of `count` bytes, a pairing address as long as needed.
     static func text(_ count: Int) -> String {
         let base = "http://lodestone.local:8080/pair?code=7Q2X-9KMD&name=helm-tablet"
@@ -61,14 +68,12 @@ import Testing
         removeTree(folder)
         #expect(makeDirectories(folder))
         defer { removeTree(folder) }
-        let end = EndToEndTests()
         for bytes in [1] + Self.capacity {
             let text = Self.text(bytes)
             let code = try #require(QRCode(Array(text.utf8)))
             let path = folder + "/v\(code.version).png"
             #expect(writeFileAtomically(path, Self.png(code)))
-            // Its stderr (a D-Bus notice where no system bus runs) aside: stdout is the decoded text.
-            let (status, output) = end.finish(try end.spawnProgram("/bin/sh", ["-c", "'\(zbarimg)' -q --raw '\(path)' 2>/dev/null"], environment: []))
+            let (status, output) = try Self.decode(path, with: zbarimg)
             #expect(status == 0 && output == text + "\n", "version \(code.version), mask \(code.mask): \(output)")
         }
     }

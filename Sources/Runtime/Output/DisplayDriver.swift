@@ -85,6 +85,7 @@ final class DisplayDriver<Clock: MonotonicClock> {
             return
         }
         guard display.followsMotion, now &- lastFrame >= DisplayTarget.movingPeriod else { return }
+        // Moved on to now first: that is what the frame would show (redraw's own advance then finds nothing left to do).
         feed.advance(to: utcNow())
         guard let motion = feed.motionNow, let drawn = drawnMotion else { return }
         if abs(Angle.signed(motion.heading - drawn.heading)) >= Self.visibleTurn || abs(motion.roll - drawn.roll) >= Self.visibleTurn || abs(motion.pitch - drawn.pitch) >= Self.visibleTurn {

@@ -33,8 +33,11 @@ final class WebOutput {
     /// `?WEBPAIR;`: a one-time address for one browser.
     func pair(now: Double) -> Report {
         guard let code = pairings.newCode(now: now) else { return .error("the kernel's random source (/dev/urandom) cannot be read: no pairing code") }
-        return .pairing(PairingReport(url: "http://\(reachedAt)/pair?code=\(code)", expires: now + WebPairing.codeSeconds))
+        return .pairing(PairingReport(url: pairingURL(code), expires: now + WebPairing.codeSeconds))
     }
+
+    /// The address a phone opens to pair with `code`.
+    private func pairingURL(_ code: String) -> String { "http://\(reachedAt)/pair?code=\(code)" }
 
     /// The code the connect page shows: kept while it is open and has more than a minute
     /// left, a new one once a phone used it or it is about to expire.
@@ -45,7 +48,7 @@ final class WebOutput {
             shown = pairings.newCode(now: now).map { ($0, now + WebPairing.codeSeconds) }
         }
         guard let shown else { return ConnectPanel(url: nil, minutesLeft: nil, problem: "the kernel's random source (/dev/urandom) cannot be read: no pairing code") }
-        return ConnectPanel(url: "http://\(reachedAt)/pair?code=\(shown.code)", minutesLeft: Int((shown.expires - now) / 60))
+        return ConnectPanel(url: pairingURL(shown.code), minutesLeft: Int((shown.expires - now) / 60))
     }
 
     func browsers() -> Report { .pairing(PairingReport(browsers: pairings.browsers())) }
