@@ -129,4 +129,72 @@ enum DisplayFixtures {
         model.connect = ConnectPanel(url: "http://192.168.1.20:8080/pair?code=7q2x9kmdab", minutesLeft: 9)
         return model
     }
+
+    /// A motor boat on Lake Zurich on a winter night, in nautical units: long names with
+    /// accents, a waypoint across the lake, departures from the city pier, no steps walked.
+    static var boat: DisplayModel {
+        var model = walk
+        model.title = "Küsnacht"
+        model.units = .nautical
+        model.north = .magnetic
+        model.clock = "21:40"
+        model.state.fix.latitude = 47.318
+        model.state.fix.longitude = 8.582
+        model.state.fix.altitudeMSL = 406.2
+        model.state.fix.speed = 7.6
+        model.state.fix.course = 151
+        model.state.attitude = TiltCompensatedHeading(roll: -6.5, pitch: 3.1, magneticHeading: 146.2)
+        model.state.trueHeading = 149.1
+        model.compass.calibratesBySwing = true
+        model.compass.steps = nil
+        (model.level.roll, model.level.pitch) = (-6.5, 3.1)
+        model.navigation = DisplayModel.NavigationPanel(waypoint: "Rüschlikon Schiffstation Süd", distance: 3_700, bearing: 212,
+                                                        relativeBearing: 63, eta: 940)
+        model.track?.name = "Zürich Bürkliplatz – Rapperswil, über Männedorf"
+        model.track?.waypoints = [("Männedorf Landungssteg", 47.2540, 8.6910), ("Île Ufenau", 47.2176, 8.7780)]
+        var departures = DisplayModel.DeparturesPanel(stop: "Zürich Bürkliplatz (See)")
+        departures.rows = [.init(clock: "21:55", route: "ZSG 3732", headsign: "Rapperswil SG über Küsnacht ZH, Meilen, Männedorf", secondsToGo: 900,
+                                 mark: "MS Wädenswil", rating: 4),
+                           .init(clock: "22:25", route: "ZSG", headsign: "Thalwil – Wädenswil – Horgen", secondsToGo: 2_700),
+                           .init(clock: "23:05", route: "ZSG", headsign: "Kilchberg ZH Bendlikon", secondsToGo: 5_100)]
+        model.departures = departures
+        model.chart = SkyChart.at(CivilTime(year: 2026, month: 12, day: 21, hour: 20, minute: 40).unixSeconds, latitude: 47.32, longitude: 8.58)
+        model.day = nil
+        model.station = nil
+        model.health.profile = "boat"
+        return model
+    }
+
+    /// A lakeside station on the Bodensee with no fix yet: the sky from the configured place,
+    /// several probes with accented names, the day's waves from a pier with a long name.
+    static var lakeside: DisplayModel {
+        var model = walk
+        model.title = "Überlingen"
+        model.units = .imperial
+        model.state.fix = GPSFix()
+        model.state.attitude = nil
+        model.state.trueHeading = nil
+        model.compass = DisplayModel.CompassPanel()
+        model.navigation = nil
+        model.track = nil
+        model.level = DisplayModel.LevelPanel()
+        var station = DisplayModel.StationPanel()
+        (station.windNow, station.windMean, station.windGust, station.windDirection) = (9.4, 7.1, 14.2, 237)
+        station.temperatures = [("Wasser Strandbad Überlingen", 17.5), ("Luft Mantelhafen", 21.0), ("Bojen-Fühler 2 m", 15.25)]
+        station.wetsuit = "3/2 mm full suit, boots optional"
+        station.outlook = "Fine weather, becoming less settled"
+        model.station = station
+        model.sky?.placeNote = "at the configured place"
+        var waves = model.waves
+        waves?.stop = "Überlingen Landungsplatz Mantelhafen"
+        model.waves = waves
+        var departures = DisplayModel.DeparturesPanel(stop: "Überlingen Landungsplatz Mantelhafen")
+        departures.rows = [.init(clock: "10:05", route: "BSB", headsign: "Meersburg – Hagnau – Immenstaad – Friedrichshafen", secondsToGo: 300,
+                                 mark: "MS Überlingen", rating: 3),
+                           .init(clock: "11:40", route: "BSB", headsign: "Mainau – Unteruhldingen", secondsToGo: 6_000)]
+        model.departures = departures
+        model.health.profile = "station"
+        return model
+    }
 }
+

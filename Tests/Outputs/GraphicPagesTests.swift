@@ -180,11 +180,11 @@ import Testing
     /// long line wraps at its spaces; a word wider even at the smallest size is cut, not lost.
     @Test func wordsBesideTheRoseAreNeverBroken() {
         let cell = FramebufferLayout.cellWidth
-        let narrow = CompassDial.fitted("CALIBRATE: ±10°", width: 8 * cell * 2, scale: 2)
+        let narrow = Canvas.wrapped("CALIBRATE: ±10°", width: 8 * cell * 2, scale: 2)
         #expect(narrow.scale == 1 && narrow.pieces == ["CALIBRATE: ±10°"], "\(narrow)")
-        let wraps = CompassDial.fitted("SUMMIT HUT 2.9 KM 28°", width: 12 * cell * 2, scale: 2)
+        let wraps = Canvas.wrapped("SUMMIT HUT 2.9 KM 28°", width: 12 * cell * 2, scale: 2)
         #expect(wraps.scale == 2 && wraps.pieces == ["SUMMIT HUT", "2.9 KM 28°"], "\(wraps)")
-        let tiny = CompassDial.fitted("INTERFERENCE", width: 5 * cell, scale: 1)
+        let tiny = Canvas.wrapped("INTERFERENCE", width: 5 * cell, scale: 1)
         #expect(tiny.scale == 1 && tiny.pieces.joined() == "INTERFERENCE", "\(tiny)")
     }
 }

@@ -81,7 +81,7 @@ public enum FramebufferRenderer {
             let x = large ? (start + (column - start) * 2) * FramebufferLayout.cellWidth * scale : column * FramebufferLayout.cellWidth * scale
             recorder.textRuns?.append(TextRun(text: text, x: x, y: row * FramebufferLayout.cellHeight * scale,
                                               width: text.count * cellWidth - scale * (large ? 2 : 1), height: Font5x7.height * scale * (large ? 2 : 1),
-                                              missingGlyphs: text.filter { !Font5x7.hasGlyph($0) }.count))
+                                              missingGlyphs: Font5x7.missingGlyphs(in: text)))
             column = end
         }
     }
@@ -90,14 +90,8 @@ public enum FramebufferRenderer {
         target.fill(x: 0, y: 0, width: target.width, height: target.height, red: colour.red, green: colour.green, blue: colour.blue)
     }
 
-    /// One character, each font pixel a `scale` x `scale` block.
+    /// One character at `scale` times the font's size (a hollow box when the font lacks it).
     static func glyph(_ character: Character, x left: Int, y top: Int, scale: Int, colour: Theme.Colour, on target: any Framebuffer) {
-        let r = Font5x7.rows(character)
-        let rows = [r.0, r.1, r.2, r.3, r.4, r.5, r.6]
-        for (row, bits) in rows.enumerated() {
-            for column in 0..<Font5x7.width where bits & (0x10 >> UInt8(column)) != 0 {
-                target.fill(x: left + column * scale, y: top + row * scale, width: scale, height: scale, red: colour.red, green: colour.green, blue: colour.blue)
-            }
-        }
+        GlyphPainter.draw(Font5x7.glyph(character), x: left, y: top, scale: scale, colour: colour, on: target)
     }
 }

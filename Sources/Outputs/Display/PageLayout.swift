@@ -63,9 +63,10 @@ public struct PageWriter {
     /// A screen wider than a small LCD's 21 columns gets the longer wording.
     public var wide: Bool { screen.columns - indent >= 32 }
 
+    /// A line of a list, shortened by whole words when it is longer than the page is wide.
     public mutating func line(_ text: String, ink: Ink = .text) {
         guard row < bottom else { return }
-        screen.put(text, column: indent, row: row, ink: ink)
+        screen.put(LabelPlacer.shortened(text, to: columns), column: indent, row: row, ink: ink)
         row += 1
     }
 
@@ -94,7 +95,7 @@ public struct PageWriter {
         guard row < bottom else { return }
         let padded = label.count >= labelWidth ? label + " " : label + String(repeating: " ", count: labelWidth - label.count)
         screen.put(padded, column: indent, row: row, ink: .dim)
-        screen.put(value, column: indent + padded.count, row: row, ink: ink)
+        screen.put(LabelPlacer.shortened(value, to: columns - padded.count), column: indent + padded.count, row: row, ink: ink)
         row += 1
     }
 

@@ -15,14 +15,17 @@ enum StationLines {
             } else {
                 lines.append((wide ? "Wind    \(units.speed(now)) from \(from)" : "WIND \(units.speed(now)) \(from)".uppercased(), .accent))
                 var detail: [String] = []
-                if let gust = station.windGust { detail.append((wide ? "gust " : "G ") + units.speed(gust)) }
-                if let mean = station.windMean { detail.append((wide ? "10-min mean " : "AVG ") + units.speed(mean)) }
+                // Narrow: the unit once, after the figures ("G 28.1 AVG 13 KM/H").
+                if let gust = station.windGust { detail.append(wide ? "gust " + units.speed(gust) : "G " + units.speedFigure(gust)) }
+                if let mean = station.windMean { detail.append(wide ? "10-min mean " + units.speed(mean) : "AVG " + units.speedFigure(mean)) }
+                if !wide && !detail.isEmpty { detail.append(units.speedUnit) }
                 if !detail.isEmpty { lines.append(((wide ? "        " : "") + detail.joined(separator: wide ? "  " : " ").uppercased(with: !wide), .text)) }
             }
         }
         let probes = station.temperatures.map { probe -> String in
             let name = probe.name.prefix(1).uppercased() + probe.name.dropFirst()
-            guard wide else { return (name + " " + units.temperature(probe.celsius)).uppercased() }
+            // Narrow: the figure first, so a long name is what gives way.
+            guard wide else { return (units.temperature(probe.celsius) + " " + name).uppercased() }
             return (name.count < 8 ? name + String(repeating: " ", count: 8 - name.count) : name + " ") + units.temperature(probe.celsius)
         }
         if compact {

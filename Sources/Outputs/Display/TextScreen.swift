@@ -19,6 +19,9 @@ public struct TextScreen: Sendable, Equatable {
     /// Rows drawn at twice the size on a framebuffer (the row below is left empty for them);
     /// a terminal shows them at the normal size.
     public var largeRows: Set<Int> = []
+    /// Texts that ran past the right edge and lost characters there: a page shortens its
+    /// words to fit (the layout tests hold every page to none).
+    public private(set) var cuts: [String] = []
 
     public init(columns: Int, rows: Int) {
         self.columns = max(0, columns)
@@ -34,8 +37,11 @@ public struct TextScreen: Sendable, Equatable {
     public mutating func put(_ text: String, column: Int, row: Int, ink: Ink = .text) {
         guard row >= 0, row < rows else { return }
         var x = column
-        for character in text {
-            if x >= columns { break }
+        for (index, character) in text.enumerated() {
+            if x >= columns {
+                if text.dropFirst(index).contains(where: { $0 != " " }) { cuts.append(text) }
+                break
+            }
             if x >= 0 { cells[row * columns + x] = Cell(character: character, ink: ink) }
             x += 1
         }

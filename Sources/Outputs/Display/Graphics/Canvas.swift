@@ -92,7 +92,7 @@ struct Canvas {
         let c = colour(ink)
         if let recorder = target as? MemoryFramebuffer, recorder.textRuns != nil, !string.isEmpty {
             recorder.textRuns?.append(TextRun(text: string, x: x, y: y, width: Self.textWidth(string, scale: scale), height: Font5x7.height * scale,
-                                              missingGlyphs: string.filter { !Font5x7.hasGlyph($0) && $0 != " " }.count))
+                                              missingGlyphs: Font5x7.missingGlyphs(in: string)))
         }
         var left = x
         for character in string {

@@ -48,7 +48,7 @@ enum CompassDial {
     static func draw(_ model: DisplayModel, canvas: Canvas, geometry g: Geometry, textScale: Int) {
         let state = model.state
         guard let attitude = state.attitude, attitude.magneticHeading.isFinite else {
-            canvas.text("NO HEADING", centredAt: g.centreX, g.centreY, scale: textScale * 2, ink: .warning)
+            canvas.message("NO HEADING", centredAt: g.centreX, g.centreY, largest: textScale * 2, ink: .warning)
             return
         }
         let showsTrue = CompassPage.showsTrue(model)
@@ -61,6 +61,14 @@ enum CompassDial {
             let centre = locked - heading
             canvas.arc(cx: cx, cy: cy, inner: r - Double(g.shortTick), outer: r + 2, start: centre - 10, end: centre + 10, ink: ink)
         }
+        // The heading's digits and the north's name under them come first: a numeral of the
+        // rose turning past them gives way.
+        let digits = String(Int(heading.rounded()) % 360)
+        let reference = showsTrue ? "TRUE" : "MAG"
+        let referenceY = cy + Font5x7.height * g.digitScale / 2 + Font5x7.height * g.numeralScale
+        let digitsWidth = Canvas.textWidth(digits, scale: g.digitScale), gap = g.numeralScale
+        let kept = (left: cx - digitsWidth / 2 - gap, top: cy - Font5x7.height * g.digitScale / 2 - gap,
+                    right: cx + digitsWidth / 2 + gap, bottom: referenceY + Font5x7.height * g.numeralScale / 2 + gap)
         for degrees in stride(from: 0, to: 360, by: 5) {
             let angle = Double(degrees) - heading
             let long = degrees % 10 == 0
@@ -78,16 +86,18 @@ enum CompassDial {
             let extent = Double(Canvas.textWidth(label, scale: scale)) / 2 * abs(s) + Double(Font5x7.height * scale) / 2 * abs(c)
             let at = r - Double(g.longTick) - Double(max(2, g.radius / 40)) - extent
             let x = cx + Int((at * s).rounded()), y = cy - Int((at * c).rounded())
+            let halfWidth = Canvas.textWidth(label, scale: scale) / 2, halfHeight = Font5x7.height * scale / 2
+            if !cardinal && x + halfWidth > kept.left && x - halfWidth < kept.right && y + halfHeight > kept.top && y - halfHeight < kept.bottom {
+                continue
+            }
             canvas.text(label, centredAt: x, y, scale: scale, ink: degrees == 0 ? .warning : (cardinal ? .accent : .text))
         }
         // The lubber line: fixed at the top, across the rim into the ring of ticks.
         canvas.line(cx, max(g.top + 2, cy - g.radius - max(3, g.radius / 12)), cx, cy - g.radius + g.longTick, ink: .accent,
                     thickness: max(3, g.radius / 30))
         // The heading in digits, and the deviation from a locked bearing as a bar under them.
-        let digits = String(Int(heading.rounded()) % 360)
         canvas.text(digits, centredAt: cx, cy, scale: g.digitScale, ink: .accent)
-        canvas.text(showsTrue ? "TRUE" : "MAG", centredAt: cx, cy + Font5x7.height * g.digitScale / 2 + Font5x7.height * g.numeralScale,
-                    scale: g.numeralScale, ink: .dim)
+        canvas.text(reference, centredAt: cx, referenceY, scale: g.numeralScale, ink: .dim)
         if model.compass.lockedBearing != nil, let deviation = model.compass.deviation {
             let half = g.radius / 2
             let top = cy - Font5x7.height * g.digitScale / 2 - g.numeralScale * 4 - max(4, g.radius / 20)
@@ -116,40 +126,19 @@ enum CompassDial {
                           model.compass.offCourse ? .warning : .good))
         }
         if let way = model.navigation {
-            lines.append(("\(way.waypoint.uppercased()) \(model.units.distance(way.distance)) \(fixed(way.bearing, 0))°", .accent))
+            lines.append(("\(way.waypoint) \(model.units.distance(way.distance)) \(fixed(way.bearing, 0))°", .accent))
             if let remaining = way.remaining { lines.append(("START \(model.units.distance(remaining))", .accent)) }
             if way.offTrack { lines.append(("OFF TRACK", .warning)) }
         }
         if let steps = model.compass.steps { lines.append(("STEPS \(steps)", .dim)) }
         var y = g.textTop
         for (text, ink) in lines {
-            let (pieces, lineScale) = fitted(text, width: g.textWidth, scale: scale)
+            let (pieces, lineScale) = Canvas.wrapped(text, width: g.textWidth, scale: scale)
             let lineHeight = FramebufferLayout.cellHeight * lineScale
             for piece in pieces where y + lineHeight <= g.textTop + g.textHeight {
                 canvas.text(piece, x: g.textLeft, y: y, scale: lineScale, ink: ink)
                 y += lineHeight
             }
         }
-    }
-
-    /// A line laid out in a column `width` pixels wide: wrapped at its spaces, and drawn
-    /// smaller when a word is wider than the column ("CALIBRATE:" beside a 320x240 rose)
-    /// rather than broken mid-word.
-    static func fitted(_ text: String, width: Int, scale: Int) -> (pieces: [String], scale: Int) {
-        let longestWord = text.split(separator: " ").map(\.count).max() ?? 0
-        var lineScale = max(1, scale)
-        var columns = max(1, width / (FramebufferLayout.cellWidth * lineScale))
-        while longestWord > columns && lineScale > 1 {
-            lineScale -= 1
-            columns = max(1, width / (FramebufferLayout.cellWidth * lineScale))
-        }
-        var pieces: [String] = []
-        var rest = Substring(text)
-        while !rest.isEmpty {
-            let piece = rest.count <= columns ? rest : (rest.prefix(columns).lastIndex(of: " ").map { rest[..<$0] } ?? rest.prefix(columns))
-            pieces.append(String(piece))
-            rest = rest.dropFirst(piece.count).drop { $0 == " " }
-        }
-        return (pieces, lineScale)
     }
 }

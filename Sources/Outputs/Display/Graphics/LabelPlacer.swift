@@ -27,12 +27,23 @@ struct LabelPlacer {
     }
 
     /// `text` in at most `columns` characters: whole words from the end dropped first
-    /// ("SATURN 4° 120°" becomes "SATURN 4°", then "SATURN"), a single word cut only as a last resort.
+    /// ("SATURN 4° 120°" becomes "SATURN 4°", then "SATURN") with a separator left dangling
+    /// ("Thun –") dropped too; a single word too long is abbreviated with a full stop
+    /// ("Bluemlisalp" in 9 columns is "Bluemlis."), never cut silently.
     static func shortened(_ text: String, to columns: Int) -> String {
         guard text.count > columns, columns > 0 else { return columns > 0 ? text : "" }
         var words = text.split(separator: " ")
         while words.count > 1 && words.joined(separator: " ").count > columns { words.removeLast() }
-        let joined = words.joined(separator: " ")
-        return joined.count <= columns ? joined : String(joined.prefix(columns))
+        while words.count > 1, let last = words.last, last.allSatisfy({ "–—-/·:,;|+".contains($0) }) { words.removeLast() }
+        var joined = words.joined(separator: " ")
+        if let last = joined.last, ",;:".contains(last) { joined.removeLast() }
+        guard joined.count > columns else { return joined }
+        return columns >= 3 ? String(joined.prefix(columns - 1)) + "." : String(joined.prefix(columns))
+    }
+
+    /// A name before figures that must stay ("Rüschlikon Schiffstation Süd" + " 2 nm 212°"):
+    /// the name shortened so the whole fits `columns`.
+    static func squeezed(_ name: String, before figures: String, to columns: Int) -> String {
+        shortened(name, to: max(1, columns - figures.count)) + figures
     }
 }

@@ -35,7 +35,7 @@ enum LevelDial {
     static func draw(_ model: DisplayModel, canvas: Canvas, geometry g: Geometry, textScale: Int) {
         let level = model.level
         guard level.roll.isFinite, level.pitch.isFinite else {
-            canvas.text("NO LEVEL", centredAt: g.centreX, g.centreY, scale: textScale * 2, ink: .warning)
+            canvas.message("NO LEVEL", centredAt: g.centreX, g.centreY, largest: textScale * 2, ink: .warning)
             return
         }
         for ring in rings {

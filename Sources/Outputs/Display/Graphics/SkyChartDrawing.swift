@@ -56,13 +56,13 @@ enum SkyChartDrawing {
             case .sun:
                 canvas.disc(cx: x, cy: y, radius: body, ink: .accent)
             }
-            listed.append(("\(object.name.uppercased()) \(fixed(object.altitude, 0))° \(fixed(object.azimuth, 0))°", .text))
+            listed.append(("\(object.name) \(fixed(object.altitude, 0))° \(fixed(object.azimuth, 0))°", .text))
         }
         // The names by importance: the satellite, the planets, then the brightest dozen stars
         // (the catalogue is in order of brightness); a name with no free place gives way.
         func name(_ object: SkyChart.Object, scale: Int, ink: Ink, gap: Int) {
             let (x, y) = at(object)
-            let text = object.name.uppercased()
+            let text = object.name
             if let spot = labels.place(width: Canvas.textWidth(text, scale: scale), height: Font5x7.height * scale, nearX: x, nearY: y, gap: gap) {
                 canvas.text(text, x: spot.x, y: spot.y, scale: scale, ink: ink)
             }

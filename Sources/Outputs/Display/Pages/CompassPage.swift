@@ -59,8 +59,8 @@ enum CompassPage {
         }
         if let way = model.navigation {
             let turn = way.relativeBearing.map { ($0 >= 0 ? " R" : " L") + fixed(abs($0), 0) } ?? ""
-            page.line(page.wide ? "To \(way.waypoint)  \(model.units.distance(way.distance))  \(fixed(way.bearing, 0))°\(turn)"
-                                : "\(way.waypoint.uppercased()) \(model.units.distance(way.distance))\(turn)", ink: .accent)
+            page.line(page.wide ? LabelPlacer.squeezed("To \(way.waypoint)", before: "  \(model.units.distance(way.distance))  \(fixed(way.bearing, 0))°\(turn)", to: page.columns)
+                                : LabelPlacer.squeezed(way.waypoint, before: " " + model.units.distance(way.distance) + turn, to: page.columns), ink: .accent)
         }
         if !page.wide {
             if let declination = state.declination {

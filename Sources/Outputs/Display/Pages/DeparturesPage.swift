@@ -28,14 +28,15 @@ enum DeparturesPage {
             if page.wide {
                 // The first departure is the one a person hurries for: its countdown large.
                 if index == 0 { page.headline(togo) }
-                page.field(row.clock, row.route + "  " + row.headsign + (index == 0 ? "" : "  " + togo),
+                // A long headsign gives way to the countdown after it.
+                page.field(row.clock, LabelPlacer.squeezed(row.route + "  " + row.headsign, before: index == 0 ? "" : "  " + togo, to: page.columns - 7),
                            ink: index == 0 ? .accent : .text, labelWidth: 7)
-                if let mark = row.mark { page.line("       " + mark + " " + stars, ink: .good) }
+                if let mark = row.mark { page.line("       " + LabelPlacer.squeezed(mark, before: " " + stars, to: page.columns - 7), ink: .good) }
             } else {
                 page.line("\(row.clock) \(row.route) " + countdown(row.secondsToGo, compact: true), ink: index == 0 ? .accent : .text)
                 // Where it goes, where a medium panel has the room (a 128x64 one has not).
-                if page.columns >= 24 { page.line(" " + String(row.headsign.prefix(page.columns - 1)), ink: .dim) }
-                if let mark = row.mark { page.line(" " + String(mark.prefix(max(1, page.columns - 7))) + " " + stars, ink: .good) }
+                if page.columns >= 24 { page.line(" " + row.headsign, ink: .dim) }
+                if let mark = row.mark { page.line(" " + LabelPlacer.squeezed(mark, before: " " + stars, to: page.columns - 1), ink: .good) }
             }
         }
     }

@@ -42,8 +42,8 @@ enum PositionPage {
         for warning in model.position.warnings { page.line(page.wide ? warning : warning.uppercased(), ink: .warning) }
         if let way = model.navigation {
             let eta = way.eta.map { "  ETA " + countdown($0) } ?? ""
-            page.line(page.wide ? "To \(way.waypoint)  \(units.distance(way.distance))  \(fixed(way.bearing, 0))°\(eta)"
-                                : "\(way.waypoint.uppercased()) \(units.distance(way.distance))", ink: .accent)
+            page.line(page.wide ? LabelPlacer.squeezed("To \(way.waypoint)", before: "  \(units.distance(way.distance))  \(fixed(way.bearing, 0))°\(eta)", to: page.columns)
+                                : LabelPlacer.squeezed(way.waypoint, before: " " + units.distance(way.distance), to: page.columns), ink: .accent)
         }
     }
 }

@@ -61,7 +61,7 @@ enum SkyChartPage {
         let (alt, az) = (fixed(object.altitude, 0) + "°", fixed(object.azimuth, 0) + "°")
         let long = "\(symbol(object).0) \(object.name)  alt \(alt)  az \(az)"
         if wide && long.count <= columns { return long }
-        let short = "\(symbol(object).0) \(object.name.uppercased()) \(alt) \(az)"
+        let short = "\(symbol(object).0) \(object.name) \(alt) \(az)"
         return short.count <= columns ? short : "\(symbol(object).0) \(alt) \(az)"
     }
 

@@ -60,8 +60,12 @@ enum SkyPage {
         // The day's events in time order, two to a row when the screen is wide enough.
         let cell = wide ? 30 : page.columns
         let perRow = max(1, page.columns / cell)
-        let entries = sky.events.map { ($0.clock == nil ? Ink.dim : Ink.text,
-                                        pad(label($0.name, compact: !wide), wide ? 18 : 11) + ($0.clock ?? "--")) }
+        let entries = sky.events.map { event -> (Ink, String) in
+            let name = label(event.name, compact: !wide), clock = event.clock ?? "--"
+            // A span ("07:03-07:15") beside a long name on a narrow page keeps its start.
+            let shown = name.count + 1 + clock.count > cell ? String(clock.prefix(5)) : clock
+            return (event.clock == nil ? .dim : .text, pad(name, max(name.count + 1, min(wide ? 18 : 11, cell - shown.count))) + shown)
+        }
         var index = 0
         while index < entries.count, page.remaining > 0 {
             let row = page.row

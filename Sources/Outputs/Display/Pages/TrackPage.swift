@@ -25,7 +25,7 @@ enum TrackPage {
             page.line("+" + units.altitude(track.elevationGain) + " -" + units.altitude(track.elevationLoss))
         }
         if let way = model.navigation {
-            page.line("To \(way.waypoint) \(units.distance(way.distance)) \(fixed(way.bearing, 0))°", ink: .accent)
+            page.line(LabelPlacer.squeezed("To \(way.waypoint)", before: " \(units.distance(way.distance)) \(fixed(way.bearing, 0))°", to: page.columns), ink: .accent)
             if let remaining = way.remaining {
                 page.line((page.wide ? "Start \(units.distance(remaining)) along the track" : "START \(units.distance(remaining))"), ink: .accent)
                 if way.offTrack { page.line(page.wide ? "OFF TRACK: head back to the path" : "OFF TRACK", ink: .warning) }
