@@ -18,6 +18,8 @@ public struct Configuration: Sendable, Equatable {
     /// World time per real second on the simulated board.
     public var speed = 1.0
     public var seed: UInt64 = 1
+    /// UTC the simulated trip starts at (seconds since 1970); nil: 2026-06-21T08:00:00Z.
+    public var simulatedStart: Double?
     /// Socket path; nil picks the default for the user (see `defaultSocketPath`).
     public var socket: String?
     /// Also serve gpsd JSON on TCP ("127.0.0.1:2947"); off unless given.

@@ -48,6 +48,17 @@ extension Setting {
                     return nil
                 },
                 current: { .number(Double($0.seed)) }),
+        Setting("simStart", flag: "sim-start", type: .string, nullable: true, reload: .restart,
+                help: "when the simulated trip starts, UTC (ISO 8601, e.g. 2026-12-21T21:30:00Z): the sky, the Sun and a satellite's passes follow it; "
+                    + "null: 2026-06-21T08:00:00Z",
+                expected: "a UTC time such as 2026-06-21T21:30:00Z (1970 to 2199), or null",
+                store: { c, v in
+                    guard let text = v.stringValue else { c.simulatedStart = nil; return nil }
+                    guard let time = CivilTime.parseISO8601(text), time >= 0, time < 7_258_118_400 else { return .notExpected }
+                    c.simulatedStart = time
+                    return nil
+                },
+                current: { c in c.simulatedStart.map { .string(CivilTime(unixSeconds: $0).iso8601) } ?? .null }),
         Setting("faults", flag: "fault", type: .string, reload: .restart,
                 help: "faults for the simulated trip, KIND@SECONDS[+DURATION] separated by commas (e.g. magnet@120,gps-outage@300); KIND is one of "
                     + SimulatedFault.Kind.allCases.map(\.rawValue).joined(separator: ", "),

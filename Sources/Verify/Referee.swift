@@ -33,6 +33,14 @@ public enum Referee {
         c.display = "none"
         c.faults = trip.faults
         c.figure8First = true
+        c.simulatedStart = trip.startUTC
+        if let elements = trip.satelliteTLE {
+            let file = folder + "/satellite.tle"
+            do { try replaceFile(file, with: Array(elements.utf8)) } catch {
+                return Outcome(checks: [.missing(trip: trip.name, name: "the device ran", "cannot write \(file): \(error)")], log: [])
+            }
+            c.satelliteTLE = file
+        }
         c.realTimePriority = nil
         c.lockMemory = false
         // A safety net: the recorder ends the trip on time; this ends it if the recorder cannot.

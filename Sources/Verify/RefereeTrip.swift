@@ -12,6 +12,10 @@ public struct RefereeTrip: Sendable {
     public let duration: Double
     /// What the trip is about, for the table and the README.
     public let summary: String
+    /// UTC the trip starts at; nil for the scenarios' summer morning.
+    public var startUTC: Double? = nil
+    /// A satellite's two-line elements the device is given (its passes announced).
+    public var satelliteTLE: String? = nil
 
     /// Every trip `lodestone verify --scenario all` runs, in order. Every trip calibrates its
     /// compass by itself from uncalibrated: a figure-8 first, or the boat's swing. The trips that judge the
@@ -41,7 +45,22 @@ public struct RefereeTrip: Sendable {
         walk(with: .diskFull, named: "disk-full", "the data directory's disk is full for 30 s while a track records"),
         RefereeTrip(name: "no-magnetometer", scenario: .walk, board: .simulatedWithoutMagnetometer, faults: [], duration: 180,
                     summary: "a board with no magnetometer"),
+        RefereeTrip(name: "night", scenario: .still, board: .simulatedBoard, faults: [], duration: 1_320,
+                    summary: "lying still in Zurich from 23:30 on midsummer night, given the ISS's elements: its pass overhead is announced",
+                    startUTC: nightStart, satelliteTLE: nightISS),
     ]
+
+    /// 2026-06-21T21:30:00Z: 23:30 in Zurich, the Sun 16° below the horizon.
+    static let nightStart = 1_782_077_400.0
+    /// Elements of the ISS's orbit (51.64°, 15.5 revolutions a day) placed so that it rises
+    /// in the west-north-west at 21:40 UTC, passes overhead at 21:45 and sets at 21:51, sunlit
+    /// over a dark sky: a visible pass 10 minutes into the night trip.
+    public static let nightISS = """
+        ISS (ZARYA)
+        1 25544U 98067A   26172.87500000  .00016717  00000-0  30270-3 0  9995
+        2 25544  51.6390 124.0000 0003912  41.7000 252.0000 15.49815827 59991
+
+        """
 
     /// A 240 s walk with one fault from 150 s, once the device has settled.
     static func walk(with fault: SimulatedFault.Kind, named name: String, _ summary: String) -> RefereeTrip {
@@ -54,7 +73,7 @@ public struct RefereeTrip: Sendable {
     /// The same trip ended after `duration` world seconds.
     public func shortened(to duration: Double) -> RefereeTrip {
         RefereeTrip(name: name, scenario: scenario, board: board, faults: faults, duration: duration,
-                    summary: summary + ", first \(Int(duration)) s")
+                    summary: summary + ", first \(Int(duration)) s", startUTC: startUTC, satelliteTLE: satelliteTLE)
     }
 
     /// Whether the trip is free of faults (false warnings are judged there).
@@ -63,6 +82,8 @@ public struct RefereeTrip: Sendable {
     /// The world time the calibration manoeuvre ends: every trip starts with one, the
     /// figure-8's turns (30 s) or the boat's swing (120 s).
     var calibrationEnd: Double { Scenario(scenario, figure8First: true).calibrationEnd ?? 30 }
+    /// The world the trip runs in.
+    var world: Scenario { Scenario(scenario, figure8First: true, startUTC: startUTC) }
     /// The heading error p95 allowed after the calibration, degrees: 1 for a compass calibrated
     /// by a figure-8; 2 for a boat calibrated by its swing and sailing at 6-18 degrees of heel
     /// (a swing cannot see the vertical soft iron, which the heel brings into the heading: the

@@ -24,7 +24,7 @@ struct TripJudge {
         self.reports = reports
         self.speed = speed
         self.track = track
-        scenario = Scenario(trip.scenario, figure8First: true)
+        scenario = trip.world
         faults = FaultPlan(trip.faults)
         declination = Angle.degrees(atan2(scenario.earthField.east, scenario.earthField.north))
     }
@@ -106,6 +106,7 @@ struct TripJudge {
         rows += weatherWordChecks()
         rows += trackChecks()
         rows += stationChecks()
+        rows += satelliteChecks()
         rows.append(clockCheck())
         return rows
     }

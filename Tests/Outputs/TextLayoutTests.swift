@@ -59,8 +59,9 @@ import Testing
                 for page in DisplayPage.allCases {
                     let found = Self.problems(Self.runs(page, model, width: width, height: height, theme: theme),
                                               width: width, height: height, name: "\(name) \(page.rawValue) \(width)x\(height) \(theme.rawValue)")
-                    if getenv("LODESTONE_LAYOUT_SHOTS") != nil, !(found.overlaps + found.outside + found.missing).isEmpty {
-                        // The failing frame as a picture, to look at.
+                    let shots = getenv("LODESTONE_LAYOUT_SHOTS").map { String(cString: $0) }
+                    if let shots, shots == "all" || !(found.overlaps + found.outside + found.missing).isEmpty {
+                        // The failing frame (or, with "all", every frame) as a picture, to look at.
                         let frame = MemoryFramebuffer(width: width, height: height, format: .rgb565)
                         GraphicPages.draw(page, model, theme: theme, on: frame)
                         let png = PNGEncoder.encode(frame)

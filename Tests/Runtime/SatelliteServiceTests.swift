@@ -1,11 +1,13 @@
 import Glibc
 import LodestoneCore
 import LodestoneDomain
+import LodestoneHAL
 import LodestoneOutputs
 @testable import LodestoneRuntime
 import Testing
 @testable import LodestoneServices
 @testable import LodestoneStorage
+import LodestoneVerify
 
 /// The ISS over the running device: one EVENT per visible pass, the configured minutes before
 /// it rises, and nothing for passes that cannot be seen.
@@ -33,5 +35,34 @@ import Testing
             #expect(event.line.contains("\"event\":\"satellitePass\"") && event.line.contains("\"satellite\":\"ISS (ZARYA)\""), "\(event.line)")
         }
         #expect(SatelliteService(file: "/tmp/no-such-\(getpid()).tle", satellite: nil, alertMinutes: 5) == nil)
+    }
+
+    /// The night trip's pass drawn where a person looks up: during the pass the ISS is on the
+    /// sky chart (overhead at its culmination), named, and its name clear of the others.
+    @Test func theNightTripsPassIsOnTheSkyChart() throws {
+        let file = "/tmp/lodestone-night-iss-\(getpid()).tle"
+        defer { unlink(file) }
+        #expect(writeFileAtomically(file, Array(RefereeTrip.nightISS.utf8)))
+        let service = try #require(SatelliteService(file: file, satellite: nil, alertMinutes: 5))
+        let zurich = (latitude: 47.3769, longitude: 8.5417)
+        let culmination = CivilTime(year: 2026, month: 6, day: 21, hour: 21, minute: 45, second: 37).unixSeconds
+        let now = try #require(service.position(place: zurich, time: culmination))
+        #expect(now.altitude > 80 && now.sunlit, "\(now)")
+        #expect(service.position(place: zurich, time: culmination - 3_600) == nil, "below the horizon an hour before")
+        var model = DisplayModel()
+        model.chart = SkyChart.at(culmination, latitude: zurich.latitude, longitude: zurich.longitude,
+                                  satellite: (service.name, now.altitude, now.azimuth, now.sunlit))
+        for (width, height) in [(320, 240), (800, 480)] {
+            let frame = MemoryFramebuffer(width: width, height: height, format: .rgb565)
+            frame.textRuns = []
+            GraphicPages.draw(.chart, model, theme: .night, on: frame)
+            let runs = frame.textRuns ?? []
+            if getenv("LODESTONE_LAYOUT_SHOTS") != nil { _ = writeFileAtomically("/tmp/iss-chart-\(width)x\(height).png", PNGEncoder.encode(frame)) }
+            let name = runs.first { $0.text.hasPrefix("ISS") }
+            #expect(name != nil, "the ISS named on the \(width)x\(height) chart: \(runs.map(\.text))")
+            if let name {
+                #expect(!runs.contains { $0 != name && $0.x < name.x + name.width && name.x < $0.x + $0.width && $0.y < name.y + name.height && name.y < $0.y + $0.height })
+            }
+        }
     }
 }

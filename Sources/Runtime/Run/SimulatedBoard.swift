@@ -17,7 +17,7 @@ package final class SimulatedBoard {
          configuration: Configuration) throws(SimulatedGPS.Failure) {
         // The clock runs at the trip's pace (see `Runner`), so the world moves at its own.
         let faults = FaultPlan(configuration.faults)
-        world = SimulatedWorld(scenario: Scenario(scenario, figure8First: configuration.figure8First), clock: clock, faults: faults)
+        world = SimulatedWorld(scenario: Scenario(scenario, figure8First: configuration.figure8First, startUTC: configuration.simulatedStart), clock: clock, faults: faults)
         for chip in [board.imu, board.magnetometer, board.barometer].compactMap({ $0 }) {
             let truth = chip.mounting == .identity ? world as any SensorTruthSource : MountedTruth(world, mounting: chip.mounting)
             // A chip inside another (the MPU-9250's AK8963) is already there.

@@ -54,11 +54,16 @@ public struct Scenario: Sendable {
         case still, walking, running, vehicle
     }
 
-    public init(_ name: ScenarioName, figure8First: Bool = false) {
+    /// UTC at scenario time 0 unless told otherwise: 2026-06-21T08:00:00Z, a summer morning.
+    public static let defaultStartUTC = 1_782_028_800.0
+
+    /// `startUTC`: when the trip starts (the sky, the Sun's and a satellite's passes follow
+    /// it); nil for the summer morning.
+    public init(_ name: ScenarioName, figure8First: Bool = false, startUTC: Double? = nil) {
         self.name = name
         // The walk starts with one anyway; the boat swings.
         self.figure8First = figure8First && name != .walk && name != .boat
-        startUTC = 1_782_028_800   // 2026-06-21T08:00:00Z
+        self.startUTC = startUTC ?? Self.defaultStartUTC
         switch name {
         case .walk, .still, .drive:
             // Zurich, 408 m. Field from the World Magnetic Model 2025 for mid-2026 (about 3.4 deg east).

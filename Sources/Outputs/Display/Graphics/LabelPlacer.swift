@@ -32,13 +32,25 @@ struct LabelPlacer {
     /// ("Bluemlisalp" in 9 columns is "Bluemlis."), never cut silently.
     static func shortened(_ text: String, to columns: Int) -> String {
         guard text.count > columns, columns > 0 else { return columns > 0 ? text : "" }
-        var words = text.split(separator: " ")
-        while words.count > 1 && words.joined(separator: " ").count > columns { words.removeLast() }
-        while words.count > 1, let last = words.last, last.allSatisfy({ "–—-/·:,;|+".contains($0) }) { words.removeLast() }
-        var joined = words.joined(separator: " ")
-        if let last = joined.last, ",;:".contains(last) { joined.removeLast() }
-        guard joined.count > columns else { return joined }
-        return columns >= 3 ? String(joined.prefix(columns - 1)) + "." : String(joined.prefix(columns))
+        // Cut at spaces, keeping the text's own spacing (columns line up).
+        func trimmed(_ text: Substring) -> Substring {
+            var text = text
+            while text.last == " " { text.removeLast() }
+            return text
+        }
+        func dropLastWord(_ text: Substring) -> Substring? {
+            let text = trimmed(text)
+            guard let space = text.lastIndex(of: " ") else { return nil }
+            return trimmed(text[..<space])
+        }
+        var kept = Substring(text)
+        while kept.count > columns, let shorter = dropLastWord(kept) { kept = shorter }
+        while let last = kept.split(separator: " ").last, last.allSatisfy({ "–—-/·:,;|+".contains($0) }), let shorter = dropLastWord(kept) {
+            kept = shorter
+        }
+        if let last = kept.last, ",;:".contains(last) { kept = kept.dropLast() }
+        guard kept.count > columns else { return String(kept) }
+        return columns >= 3 ? String(kept.prefix(columns - 1)) + "." : String(kept.prefix(columns))
     }
 
     /// A name before figures that must stay ("Rüschlikon Schiffstation Süd" + " 2 nm 212°"):

@@ -11,7 +11,7 @@ enum PressureGraphs {
         guard let weather = model.weather, weather.stationPressure.isFinite else {
             var y = top + textScale
             for (text, ink) in [("WAITING FOR THE BAROMETER", Ink.warning)] + stationLines {
-                canvas.text(String(text.prefix(columns)), x: textScale, y: y, scale: textScale, ink: ink)
+                canvas.text(LabelPlacer.shortened(text, to: columns), x: textScale, y: y, scale: textScale, ink: ink)
                 y += lineHeight
             }
             return
@@ -35,7 +35,7 @@ enum PressureGraphs {
         lines += stationLines
         if let alert = model.alert { lines.append(("! " + alert, .warning)) }
         for (text, ink) in lines {
-            canvas.text(String(text.prefix(columns)), x: textScale, y: y, scale: textScale, ink: ink)
+            canvas.text(LabelPlacer.shortened(text, to: columns), x: textScale, y: y, scale: textScale, ink: ink)
             y += lineHeight
         }
         let gap = textScale * 3

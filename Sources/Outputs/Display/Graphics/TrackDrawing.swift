@@ -61,7 +61,7 @@ enum TrackDrawing {
             let (wx, wy) = at(w.latitude, w.longitude)
             canvas.rect(x: wx - dot / 2, y: wy - dot / 2, width: dot, height: dot, ink: .warning)
             // The name beside the mark where it is free of the others and of north's letter.
-            let name = String(w.name.prefix(12))
+            let name = LabelPlacer.shortened(w.name, to: 12)
             if let spot = names.place(width: Canvas.textWidth(name, scale: textScale), height: Font5x7.height * textScale, nearX: wx, nearY: wy + Font5x7.height * textScale / 2, gap: dot) {
                 canvas.text(name, x: spot.x, y: spot.y, scale: textScale, ink: .warning)
             }

@@ -65,7 +65,7 @@ enum CompassPage {
         if !page.wide {
             if let declination = state.declination {
                 let other = showsTrue ? "MAG \(fixed(attitude.magneticHeading, 0))°" : "TRUE \(fixed(state.trueHeading ?? .nan, 0))°"
-                page.line(String("\(other) DEC \(declination >= 0 ? "+" : "")\(fixed(declination, 1))°".prefix(page.columns)))
+                page.line("\(other) DEC \(declination >= 0 ? "+" : "")\(fixed(declination, 1))°")
             }
             page.line("R \(fixed(attitude.roll, 1))° P \(fixed(attitude.pitch, 1))°")
             if let steps = compass.steps { page.line("STEPS \(steps)" + (compass.floors.map { " FL +\($0.up) -\($0.down)" } ?? "")) }

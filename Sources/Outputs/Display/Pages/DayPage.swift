@@ -23,7 +23,7 @@ enum DayPage {
             page.line("DIST " + units.distance(day.distance))
             page.line("FLOORS +\(day.floorsUp) -\(day.floorsDown)")
             page.line("ACTIVE " + countdown(day.activeSeconds, compact: true))
-            if day.cadence > 0 { page.line(String("\(day.state.uppercased()) \(fixed(day.cadence, 0))/MIN".prefix(page.columns)), ink: .dim) }
+            if day.cadence > 0 { page.line("\(day.state.uppercased()) \(fixed(day.cadence, 0))/MIN", ink: .dim) }
         }
     }
 

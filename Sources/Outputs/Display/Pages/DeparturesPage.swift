@@ -13,7 +13,7 @@ enum DeparturesPage {
         if page.wide {
             page.line(panel.stop + (way.map { "  (\($0))" } ?? ""), ink: .accent)
         } else {
-            page.line(String(panel.stop.prefix(page.columns)), ink: .accent)
+            page.line(panel.stop, ink: .accent)
             if let way { page.line(way, ink: .dim) }
         }
         if panel.onlyMarked { page.line(page.wide ? "Only marked departures (flip to show all)" : "MARKED ONLY", ink: .dim) }

@@ -31,11 +31,11 @@ enum PositionPage {
             page.line(CoordinateText.ddm(fix.longitude, latitude: false), ink: .accent)
             page.line("\(units.altitude(fix.altitudeMSL)) \(mode) \(fix.satellitesUsed) SATS")
             let figures = (accuracy.map { "+-" + units.distance($0) } ?? "+-?") + (confidence.map { " \($0)%" } ?? "") + " " + units.speed(fix.speed)
-            page.line(String(figures.prefix(page.columns)), ink: (confidence ?? 100) < 40 ? .warning : .text)
+            page.line(figures, ink: (confidence ?? 100) < 40 ? .warning : .text)
             // A medium panel has the rows for the rest.
             if page.remaining >= 6 {
-                page.line(String("HDOP \(fixed(fix.hdop, 1)) \(fix.satellitesUsed)/\(fix.satellitesVisible) SATS".prefix(page.columns)), ink: .dim)
-                page.line(String("COURSE \(fixed(fix.course, 0))°".prefix(page.columns)), ink: .dim)
+                page.line("HDOP \(fixed(fix.hdop, 1)) \(fix.satellitesUsed)/\(fix.satellitesVisible) SATS", ink: .dim)
+                page.line("COURSE \(fixed(fix.course, 0))°", ink: .dim)
                 if let confidence { page.line("CONFIDENCE \(confidence)%", ink: confidence >= 70 ? .good : (confidence >= 40 ? .text : .warning)) }
             }
         }

@@ -46,7 +46,7 @@ enum SkyPage {
             page.line(wide ? "Next   no sun event within 200 days" : "NO EVENT IN 200 D", ink: .accent)
         }
         // A place that is not the fix's is said, so nobody reads another place's times as theirs.
-        if let note = sky.placeNote { page.line(wide ? note : note.uppercased(), ink: .warning) }
+        if let note = sky.placeNote { page.paragraph(wide ? note : note.uppercased(), ink: .warning) }
         if wide {
             page.field("Sun", "altitude \(fixed(sky.sunAltitude, 1))°  azimuth \(fixed(sky.sunAzimuth, 0))°  \(sky.light)", labelWidth: 7)
             page.field("Day", sky.dayLength.isFinite ? countdown(sky.dayLength) : "--", labelWidth: 7)

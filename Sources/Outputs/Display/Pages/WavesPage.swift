@@ -26,14 +26,14 @@ enum WavesPage {
         }
         let width = min(page.columns, 96)
         // Narrow panels get the short words, so nothing is cut.
-        page.line(String((page.wide ? panel.stop + "  " + panel.day : panel.stop).prefix(page.columns)), ink: .accent)
+        page.line((page.wide ? panel.stop + "  " + panel.day : panel.stop), ink: .accent)
         if let best = panel.sessions.first {
-            page.line(String((page.wide ? "Best " + best.text : "BEST " + (panel.bestShort ?? best.text)).prefix(page.columns)), ink: .good)
+            page.line((page.wide ? "Best " + best.text : "BEST " + (panel.bestShort ?? best.text)), ink: .good)
         } else {
             page.line(page.wide ? "No session today (60-120 min of waves in the light)" : "NO SESSION", ink: .dim)
         }
         let next = page.wide ? panel.next.map { "Next " + $0 } : panel.nextShort.map { "NEXT " + $0 }
-        page.line(String((next ?? (page.wide ? "No more waves today" : "NO MORE TODAY")).prefix(page.columns)), ink: next == nil ? .dim : .text)
+        page.line((next ?? (page.wide ? "No more waves today" : "NO MORE TODAY")), ink: next == nil ? .dim : .text)
         guard width >= 8, panel.end > panel.start, page.remaining >= 2 else { return }
         let (counts, band, sessions) = timeline(panel, width: width)
         if page.remaining >= 4 { page.line(String(counts)) }
@@ -41,16 +41,16 @@ enum WavesPage {
         if page.remaining >= 2 { sessions.write(on: &page) }
         if page.remaining >= 2 { page.line(hourLabels(panel, width: width), ink: .dim) }
         if page.wide || panel.sun.count + panel.frequency.count + 2 <= page.columns {
-            page.line(String((panel.sun + "  " + panel.frequency).prefix(page.columns)), ink: .dim)
+            page.line((panel.sun + "  " + panel.frequency), ink: .dim)
         } else {
-            page.line(String(panel.sun.prefix(page.columns)), ink: .dim)
+            page.line(panel.sun, ink: .dim)
         }
         // Where the panel is tall enough, the coming waves one per line.
         let coming = panel.waves.filter { $0.time >= panel.now }
         guard page.remaining >= 3, !coming.isEmpty else { return }
         page.blank()
         page.line(page.wide ? "Coming" : "COMING", ink: .dim)
-        for wave in coming.prefix(page.remaining) { page.line(String(wave.text.prefix(page.columns))) }
+        for wave in coming.prefix(page.remaining) { page.line(wave.text) }
     }
 
     /// A row of characters each with its ink.
