@@ -22,6 +22,8 @@ package final class TrackService {
     package private(set) var recording: TrackRecording?
     private var stillSince: Double?
     package private(set) var autoPaused = false
+    /// The next point starts a segment: the recording was paused (by hand or by itself).
+    private var segmentPending = false
 
     package init(store: TrackStore, mode: TrackSampler.Mode = .every(5)) {
         self.store = store
@@ -30,14 +32,19 @@ package final class TrackService {
         if let recovered = TrackRecording(recovering: store.recordingPath) {
             recording = recovered
             state = .recording
-            Log.info("track '\(recovered.name)' recovered after an interruption: \(recovered.points.count) points kept; recording continues")
+            // The way points were taken goes on as it was (a recording from before the header
+            // kept it takes the configured way).
+            if let kept = recovered.extra.interval.flatMap(TrackSampler.Mode.init) { sampler = TrackSampler(kept) }
+            Log.info("track '\(recovered.name)' recovered after an interruption: \(recovered.points.count) points kept, "
+                + "points \(sampler.mode.description == "adaptive" ? "adaptive" : "every \(sampler.mode.description) s"); recording continues")
         }
     }
 
     /// `?TRACK`: starts, pauses, resumes or stops the recording, or reports.
     package func handle(_ request: TrackRequest, at utc: Double) -> Report {
         switch request {
-        case .start(let name, let tags, let mode): return start(name: name, tags: TrackFile.tags(tags.joined(separator: ",")), mode: mode, at: utc)
+        case .start(let name, let tags, let mode, let notes):
+            return start(name: name, tags: TrackFile.tags(tags.joined(separator: ",")), mode: mode, notes: notes, at: utc)
         case .pause: return pause()
         case .resume: return resume()
         case .stop: return stop()
@@ -45,16 +52,19 @@ package final class TrackService {
         }
     }
 
-    func start(name: String?, tags: [String] = [], mode: TrackSampler.Mode? = nil, at utc: Double) -> Report {
+    func start(name: String?, tags: [String] = [], mode: TrackSampler.Mode? = nil, notes: String? = nil, at utc: Double) -> Report {
         if state != .stopped { return report("already recording '\(recording?.name ?? "")'") }
         guard makeDirectories(store.directory) else { return .error("cannot create \(store.directory)") }
         let title = name ?? "Track " + TrackStore.id(started: utc)
-        guard let started = TrackRecording(path: store.recordingPath, name: title, started: utc, tags: tags) else {
+        let chosen = mode ?? defaultMode
+        guard let started = TrackRecording(path: store.recordingPath, name: title, started: utc, tags: tags,
+                                           extra: TrackFile.Extra(interval: chosen.description, notes: notes ?? "")) else {
             return .error("cannot start recording: " + WriteFailure(path: store.recordingPath, errno: errno).description)
         }
         recording = started
         state = .recording
-        sampler = TrackSampler(mode ?? defaultMode)
+        sampler = TrackSampler(chosen)
+        segmentPending = false
         return report("recording")
     }
 
@@ -67,6 +77,7 @@ package final class TrackService {
         if state == .paused {
             state = .recording
             sampler.reset()
+            segmentPending = true
         }
         return report(nil)
     }
@@ -112,15 +123,18 @@ package final class TrackService {
             if let since = stillSince, utc - since >= Self.stillTime { autoPaused = true }
         } else {
             stillSince = nil
+            if autoPaused { segmentPending = true }
             autoPaused = false
         }
         guard !autoPaused,
               sampler.take(time: utc, latitude: fix.latitude, longitude: fix.longitude, speed: speed, course: fix.course) else { return nil }
         let accuracy = fix.eph.isFinite ? fix.eph : (fix.hdop.isFinite ? fix.hdop * 5 : .nan)
-        recording.append(TrackPoint(time: utc, latitude: fix.latitude, longitude: fix.longitude, gpsAltitude: fix.altitudeMSL,
-                                    baroAltitude: navigation.barometricAltitude,
-                                    pressure: navigation.pressure.map { $0.pressure / 100 } ?? .nan,
-                                    speed: speed, accuracy: accuracy), now: now)
+        var point = TrackPoint(time: utc, latitude: fix.latitude, longitude: fix.longitude, gpsAltitude: fix.altitudeMSL,
+                               baroAltitude: navigation.barometricAltitude, pressure: navigation.pressure.map { $0.pressure / 100 } ?? .nan,
+                               speed: speed, accuracy: accuracy)
+        point.startsSegment = segmentPending && !recording.points.isEmpty
+        segmentPending = false
+        recording.append(point, now: now)
         let failing = recording.writeError != 0
         if failing && storageProblem == nil {
             storageProblem = WriteFailure(path: recording.path, errno: recording.writeError).description

@@ -11,7 +11,9 @@ enum TrackExport {
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         out += #"<gpx version="1.1" creator="Lodestone" xmlns="http://www.topografix.com/GPX/1/1">"# + "\n"
         out += "  <trk>\n    <name>\(escape(name))</name>\n" + (notes.isEmpty ? "" : "    <desc>\(escape(notes))</desc>\n") + "    <trkseg>\n"
-        for (p, ele) in zip(points, elevation) {
+        for (index, (p, ele)) in zip(points, elevation).enumerated() {
+            // A pause ends the segment: apps draw no line across it.
+            if p.startsSegment && index > 0 { out += "    </trkseg>\n    <trkseg>\n" }
             out += "      <trkpt lat=\"\(fixed(p.latitude, 7))\" lon=\"\(fixed(p.longitude, 7))\">"
             if ele.isFinite { out += "<ele>\(fixed(ele, 1))</ele>" }
             if p.time.isFinite { out += "<time>\(CivilTime(unixSeconds: p.time).iso8601)</time>" }

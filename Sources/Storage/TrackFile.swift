@@ -18,12 +18,31 @@ package enum TrackFile {
     static let magic = "# lodestone track 1"
     static let recordMagic = "# lodestone track 2"
 
-    package typealias Parsed = (name: String, started: Double, tags: [String], points: [TrackPoint], skipped: Int, validBytes: Int, headerDamaged: Bool)
+    package typealias Parsed = (name: String, started: Double, tags: [String], points: [TrackPoint], skipped: Int, validBytes: Int,
+                                headerDamaged: Bool, extra: Extra)
 
-    static func header(name: String, started: Double, tags: [String]) -> String {
-        let clean = String(name.unicodeScalars.filter { $0 != "\n" && $0 != "\r" })
-        return recordMagic + " name=" + clean + " started=" + String(Int64(started))
-            + (tags.isEmpty ? "" : " tags=" + tags.joined(separator: ",")) + "\n"
+    /// What else the header keeps, so a recording recovered after a crash goes on as it was:
+    /// how points were taken (`interval=5`, `interval=adaptive`), the notes, and what the
+    /// track is (`source=import` for one brought in from a file, `times=none` for one whose
+    /// file had no times: its times are made up, one second apart, and never exported).
+    package struct Extra: Sendable, Equatable {
+        package var interval: String?
+        package var notes = ""
+        package var imported = false
+        package var timeless = false
+        package init(interval: String? = nil, notes: String = "", imported: Bool = false, timeless: Bool = false) {
+            (self.interval, self.notes, self.imported, self.timeless) = (interval, notes, imported, timeless)
+        }
+    }
+
+    static func header(name: String, started: Double, tags: [String], extra: Extra = Extra()) -> String {
+        func line(_ text: String) -> String { String(text.unicodeScalars.filter { $0 != "\n" && $0 != "\r" }) }
+        return recordMagic + " name=" + line(name) + " started=" + String(Int64(started))
+            + (tags.isEmpty ? "" : " tags=" + tags.joined(separator: ","))
+            + (extra.interval.map { " interval=" + $0 } ?? "")
+            + (extra.imported ? " source=import" : "") + (extra.timeless ? " times=none" : "")
+            // The notes run to the end of the line (they may hold spaces): always last.
+            + (extra.notes.isEmpty ? "" : " notes=" + line(extra.notes)) + "\n"
     }
 
     /// Tags as given by a person ("Hike, Alps "): lower case, no spaces or commas, no repeats.
@@ -39,8 +58,9 @@ package enum TrackFile {
     /// A point's record: its figures, comma-separated, empty where unknown.
     static func body(_ p: TrackPoint) -> String {
         func n(_ v: Double, _ d: Int) -> String { v.isFinite ? fixed(v, d) : "" }
+        // A ninth field "s" marks the first point after a pause (older readers skip it whole).
         return [n(p.time, 1), n(p.latitude, 7), n(p.longitude, 7), n(p.gpsAltitude, 1), n(p.baroAltitude, 1),
-                n(p.pressure, 2), n(p.speed, 2), n(p.accuracy, 1)].joined(separator: ",")
+                n(p.pressure, 2), n(p.speed, 2), n(p.accuracy, 1)].joined(separator: ",") + (p.startsSegment ? ",s" : "")
     }
 
     /// A point as version 1 wrote it: its figures, `*` and the checksum.
@@ -49,19 +69,36 @@ package enum TrackFile {
         return body + "*" + checksum(body) + "\n"
     }
 
-    /// A point from its figures; nil unless there are eight with a time and a position.
+    /// A point from its figures; nil unless there are eight with a time and a position (and
+    /// perhaps the segment's mark).
     static func point(_ body: Substring) -> TrackPoint? {
-        let fields = body.split(separator: ",", omittingEmptySubsequences: false).map { DecimalNumber.parse($0) ?? .nan }
+        var parts = body.split(separator: ",", omittingEmptySubsequences: false)
+        let startsSegment = parts.count == 9 && parts.last == "s"
+        if startsSegment { parts.removeLast() }
+        let fields = parts.map { DecimalNumber.parse($0) ?? .nan }
         guard fields.count == 8, fields[0].isFinite, fields[1].isFinite, fields[2].isFinite else { return nil }
-        return TrackPoint(time: fields[0], latitude: fields[1], longitude: fields[2], gpsAltitude: fields[3],
-                          baroAltitude: fields[4], pressure: fields[5], speed: fields[6], accuracy: fields[7])
+        var point = TrackPoint(time: fields[0], latitude: fields[1], longitude: fields[2], gpsAltitude: fields[3],
+                               baroAltitude: fields[4], pressure: fields[5], speed: fields[6], accuracy: fields[7])
+        point.startsSegment = startsSegment
+        return point
     }
 
     /// The name, start and tags of a header line (either version); what is damaged reads as unknown.
-    static func headerFields(_ raw: Substring) -> (name: String, started: Double, tags: [String]) {
+    static func headerFields(_ raw: Substring) -> (name: String, started: Double, tags: [String], extra: Extra) {
         var name = "", started = 0.0, tags: [String] = []
+        var extra = Extra()
+        var raw = raw
+        // Searched after the start, so a name holding " notes=" stays whole.
+        let afterStart = raw.firstRange(of: " started=")?.upperBound ?? raw.startIndex
+        if let notes = raw[afterStart...].firstRange(of: " notes=") {
+            extra.notes = String(raw[notes.upperBound...]).trimmingNewline
+            raw = raw[..<notes.lowerBound]
+        }
         // The record form's header ends in "\n": it is no part of the last field.
         for part in raw.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+            if part.hasPrefix("interval=") { extra.interval = String(part.dropFirst(9)) }
+            if part == "source=import" { extra.imported = true }
+            if part == "times=none" { extra.timeless = true }
             // A start no calendar can write (a damaged header) is unknown: 0.
             if part.hasPrefix("started="), let t = DecimalNumber.parse(part.dropFirst(8)), CivilTime.writableSeconds.contains(t) {
                 started = t
@@ -72,7 +109,7 @@ package enum TrackFile {
         if let nameStart = raw.firstRange(of: " name="), let nameEnd = raw.firstRange(of: " started="), nameStart.upperBound <= nameEnd.lowerBound {
             name = String(raw[nameStart.upperBound..<nameEnd.lowerBound])
         }
-        return (name, started, tags)
+        return (name, started, tags, extra)
     }
 
     /// A track file's contents, in either version: torn or corrupt points are skipped and
@@ -83,7 +120,7 @@ package enum TrackFile {
             return parse(String(decoding: bytes, as: UTF8.self))
         }
         let log = RecordLog.parseSkipping(bytes)
-        var header = (name: "", started: 0.0, tags: [String]())
+        var header = (name: "", started: 0.0, tags: [String](), extra: Extra())
         var points: [TrackPoint] = []
         var headerDamaged = true
         var skipped = (log.skippedBytes > 0 ? 1 : 0) + (log.validBytes < bytes.count ? 1 : 0)
@@ -98,7 +135,7 @@ package enum TrackFile {
                 skipped += 1
             }
         }
-        return (header.name, header.started, header.tags, points, skipped, log.validBytes, headerDamaged)
+        return (header.name, header.started, header.tags, points, skipped, log.validBytes, headerDamaged, header.extra)
     }
 
 
@@ -112,7 +149,7 @@ package enum TrackFile {
     /// A track of version 1 (text lines); torn or corrupt lines are skipped and counted.
     package static func parse(_ text: String) -> Parsed? {
         guard !text.isEmpty else { return nil }
-        var header = (name: "", started: 0.0, tags: [String]())
+        var header = (name: "", started: 0.0, tags: [String](), extra: Extra())
         var points: [TrackPoint] = []
         var skipped = 0, offset = 0, valid = 0
         var first = true, headerDamaged = false
@@ -141,7 +178,7 @@ package enum TrackFile {
             points.append(point)
             valid = offset + length
         }
-        return first ? nil : (header.name, header.started, header.tags, points, skipped, valid, headerDamaged)
+        return first ? nil : (header.name, header.started, header.tags, points, skipped, valid, headerDamaged, header.extra)
     }
 }
 
@@ -151,6 +188,8 @@ package final class TrackRecording {
     package let name: String
     let started: Double
     package let tags: [String]
+    /// The interval mode, notes and origin the header keeps.
+    package let extra: TrackFile.Extra
     private var fd: Int32
     private var lastSync: MonotonicNanoseconds = 0
     package private(set) var points: [TrackPoint]
@@ -162,14 +201,14 @@ package final class TrackRecording {
 
     /// Starts a new recording at `path` (which must not exist); nil with errno set when the
     /// file cannot be created or its header written (a full disk).
-    package init?(path: String, name: String, started: Double, tags: [String] = []) {
+    package init?(path: String, name: String, started: Double, tags: [String] = [], extra: TrackFile.Extra = TrackFile.Extra()) {
         let fd: Int32
         do { fd = try GuardedOpen.store(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND) } catch {
             // Said by the caller through errno: a link or a foreign file in its place is EPERM.
             errno = error.found != nil ? EPERM : error.errno
             return nil
         }
-        let header = RecordLog.framed(Array(TrackFile.header(name: name, started: started, tags: tags).utf8))
+        let header = RecordLog.framed(Array(TrackFile.header(name: name, started: started, tags: tags, extra: extra).utf8))
         let failure = header.withUnsafeBytes { writeWhole(fd, $0, path: path) }
         guard failure == 0, fsync(fd) == 0 else {
             let code = failure != 0 ? failure : errno
@@ -183,6 +222,7 @@ package final class TrackRecording {
         self.name = name
         self.started = started
         self.tags = tags
+        self.extra = extra
         points = []
     }
 
@@ -192,7 +232,8 @@ package final class TrackRecording {
     package init?(recovering path: String) {
         guard fileExists(path), let bytes = try? readStoreBytes(path), var parsed = TrackFile.parse(bytes) else { return nil }
         if bytes.first != RecordLog.sync[0] {
-            var converted = RecordLog.framed(Array(TrackFile.header(name: parsed.name, started: parsed.started, tags: parsed.tags).utf8))
+            var converted = RecordLog.framed(Array(TrackFile.header(name: parsed.name, started: parsed.started, tags: parsed.tags,
+                                                                    extra: parsed.extra).utf8))
             for point in parsed.points { converted += RecordLog.framed(Array(TrackFile.body(point).utf8)) }
             guard writeFileAtomically(path, converted) else { return nil }
             parsed.validBytes = converted.count
@@ -207,6 +248,7 @@ package final class TrackRecording {
         name = parsed.name
         started = parsed.started
         tags = parsed.tags
+        extra = parsed.extra
         points = parsed.points
     }
 
@@ -254,5 +296,14 @@ package final class TrackRecording {
         }
         unwritten = 0
         return true
+    }
+}
+
+extension String {
+    /// Without the line's end ("\n", "\r\n").
+    var trimmingNewline: String {
+        var text = self
+        while text.last == "\n" || text.last == "\r" || text.last == "\r\n" { text.removeLast() }
+        return text
     }
 }

@@ -19,11 +19,22 @@ public struct TrackStore: Sendable {
         public var tags: [String] = []
         /// The person's notes, written after the fact.
         public var notes = ""
+        /// From the first point to the last, pauses included.
+        public var totalTime = 0.0
+        /// Kept on the device: never published by MQTT, left out of exports unless asked.
+        public var isPrivate = false
+        /// Brought in from a file that had no times: its shape only.
+        public var timeless = false
+
+        /// Seconds per kilometre while moving (0 before any distance).
+        public var pace: Double { distance > 0 ? movingTime / (distance / 1000) : 0 }
     }
 
-    /// How `list` orders its answer.
+    /// How `list` orders its answer: `date` (newest first), `distance` (longest first),
+    /// `duration` (longest first), `pace` (fastest first), `name`; and the older words
+    /// `newest`, `oldest`, `longest`, `shortest`.
     public enum Order: String, CaseIterable, Sendable {
-        case newest, oldest, longest, shortest, name
+        case date, distance, duration, pace, name, newest, oldest, longest, shortest
     }
 
     /// What `list` keeps: every given condition must hold.
@@ -56,7 +67,11 @@ public struct TrackStore: Sendable {
 
         func sort(_ list: inout [Summary]) {
             switch order {
-            case .newest: list.sort { $0.started > $1.started }
+            case .newest, .date: list.sort { $0.started > $1.started }
+            case .distance: list.sort { $0.distance > $1.distance }
+            case .duration: list.sort { $0.totalTime > $1.totalTime }
+            // Tracks with no distance have no pace: last.
+            case .pace: list.sort { ($0.pace > 0 ? $0.pace : .infinity) < ($1.pace > 0 ? $1.pace : .infinity) }
             case .oldest: list.sort { $0.started < $1.started }
             case .longest: list.sort { $0.distance > $1.distance }
             case .shortest: list.sort { $0.distance < $1.distance }
@@ -90,14 +105,8 @@ public struct TrackStore: Sendable {
             if fileExists(summaryPath) || fileExists(trackPath) { continue }
             let summary = Summary(id: id, name: recording.name, started: recording.started, distance: statistics.distance,
                                   movingTime: statistics.movingTime, elevationGain: statistics.elevationGain, points: statistics.points,
-                                  tags: recording.tags)
-            var w = JSONObjectWriter()
-            w.string("id", id)
-            w.string("name", summary.name)
-            w.raw("tags", "[" + summary.tags.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
-            w.number("started", summary.started, decimals: 0)
-            w.raw("statistics", TrackExport.statisticsJSON(statistics, includeProfile: false))
-            guard writeFileAtomically(summaryPath, Array((w.finished + "\n").utf8)) else { return nil }
+                                  tags: recording.tags, notes: recording.extra.notes, totalTime: statistics.totalTime)
+            guard writeFileAtomically(summaryPath, Array(Self.summaryJSON(summary, statistics: statistics, extra: recording.extra).utf8)) else { return nil }
             guard link(recording.path, trackPath) == 0 else {
                 let taken = errno == EEXIST
                 unlink(summaryPath)
@@ -108,6 +117,21 @@ public struct TrackStore: Sendable {
             return summary
         }
         return nil
+    }
+
+    /// A summary file's text: what `list` reads without the points.
+    static func summaryJSON(_ summary: Summary, statistics: TrackStatistics, extra: TrackFile.Extra) -> String {
+        var w = JSONObjectWriter()
+        w.string("id", summary.id)
+        w.string("name", summary.name)
+        w.raw("tags", "[" + summary.tags.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
+        w.number("started", summary.started, decimals: 0)
+        if !summary.notes.isEmpty { w.string("notes", summary.notes) }
+        if summary.isPrivate { w.bool("private", true) }
+        if extra.imported { w.bool("imported", true) }
+        if extra.timeless { w.bool("timeless", true) }
+        w.raw("statistics", TrackExport.statisticsJSON(statistics, includeProfile: false))
+        return w.finished + "\n"
     }
 
     /// The summaries matching the query, in its order.
@@ -138,7 +162,7 @@ public struct TrackStore: Sendable {
                 let started = track.points.first?.time ?? 0
                 let summary = Summary(id: id, name: track.name, started: started.isFinite ? started : 0, distance: statistics.distance,
                                       movingTime: statistics.movingTime, elevationGain: statistics.elevationGain,
-                                      points: statistics.points, tags: [])
+                                      points: statistics.points, tags: [], totalTime: statistics.totalTime)
                 warnings.append("\(summaryPath) is missing or damaged: the summary was rebuilt from the track's \(statistics.points) points")
                 if query.matches(summary) { result.append(summary) }
                 continue
@@ -150,6 +174,9 @@ public struct TrackStore: Sendable {
                                   tags: json["tags"]?.arrayValue?.compactMap(\.stringValue) ?? [])
             var annotated = summary
             annotated.notes = json["notes"]?.stringValue ?? ""
+            annotated.totalTime = s?["totalTime"]?.numberValue ?? 0
+            annotated.isPrivate = json["private"]?.boolValue ?? false
+            annotated.timeless = json["timeless"]?.boolValue ?? false
             if query.matches(annotated) { result.append(annotated) }
         }
         query.sort(&result)
@@ -179,7 +206,7 @@ public struct TrackStore: Sendable {
 
     /// Renames a stored track and sets its notes (nil leaves either as it is), in its summary;
     /// the points are not touched. A summary missing or damaged is rebuilt from the points first.
-    public func edit(id: String, name: String?, notes: String?) throws(StorageError) -> Summary {
+    public func edit(id: String, name: String?, notes: String?, isPrivate: Bool? = nil) throws(StorageError) -> Summary {
         guard contains(id: id) else { throw StorageError("no track '\(id)' in \(directory); see 'lodestone track list'") }
         let summaryPath = directory + "/" + id + ".json"
         guard var json = (try? readStoreText(summaryPath, limit: 1 << 20)).flatMap({ try? JSONValue.parse($0) }), case .object(var members) = json,
@@ -194,6 +221,7 @@ public struct TrackStore: Sendable {
             w.number("started", track.points.first?.time.isFinite == true ? (track.points.first?.time ?? 0) : 0, decimals: 0)
             w.raw("statistics", TrackExport.statisticsJSON(statistics, includeProfile: false))
             if let notes { w.string("notes", notes) }
+            if isPrivate == true { w.bool("private", true) }
             guard writeFileAtomically(summaryPath, Array((w.finished + "\n").utf8)) else { throw StorageError("cannot write \(summaryPath)") }
             return try summary(id: id)
         }
@@ -202,6 +230,10 @@ public struct TrackStore: Sendable {
         }
         if let name { set("name", name) }
         if let notes { set("notes", notes) }
+        if let isPrivate {
+            members.removeAll { $0.0 == "private" }
+            if isPrivate { members.append(("private", .bool(true))) }
+        }
         json = .object(members)
         guard writeFileAtomically(summaryPath, Array((json.serialized + "\n").utf8)) else { throw StorageError("cannot write \(summaryPath)") }
         return try summary(id: id)

@@ -11,15 +11,16 @@ import LodestoneStorage
 /// with stored tracks (list, show, export, delete).
 enum TrackCommand {
     static let help = """
-    Usage: lodestone track start [--name NAME] [--tags a,b] [--interval 1..30|adaptive] [--socket PATH]
+    Usage: lodestone track start [--name NAME] [--tags a,b] [--notes TEXT] [--interval 1..30|adaptive] [--socket PATH]
            lodestone track pause | resume | stop   [--socket PATH]
            lodestone track back                    [--socket PATH]   (take me back along it to the start)
            lodestone track list [--search TEXT] [--tag TAG] [--since YYYY-MM-DD] [--until YYYY-MM-DD]
-                                [--min-km KM] [--max-km KM] [--sort newest|oldest|longest|shortest|name]
-                                [--units metric|imperial|nautical] [--json]
-           lodestone track show ID [--plot [--out FILE.png] [--size WxH] [--heading-up] [--units SET] [--theme day|night]]
+                                [--min-km KM] [--max-km KM] [--sort date|distance|duration|pace|name]
+                                [--page N] [--units metric|imperial|nautical] [--json]
+           lodestone track show ID [--units SET] [--json]
+           lodestone track show ID --plot [--out FILE.png] [--size WxH] [--heading-up] [--units SET] [--theme day|night]
            lodestone track export ID [--format gpx|csv|json] [--private] [--trim "LAT,LON[,M];..."] [--keep-times]
-           lodestone track edit ID [--name NAME] [--notes TEXT]   (rename ID NAME is the same as --name)
+           lodestone track edit ID [--name NAME] [--notes TEXT] [--private|--public]   (rename ID NAME is --name)
            lodestone track delete ID [--yes]
            (the stored-track commands take --data-dir DIR)
 
@@ -37,8 +38,16 @@ enum TrackCommand {
     edit renames a stored track and gives it notes after the fact (the export's name and
     description). delete asks first on a terminal; elsewhere (a script) it needs --yes.
 
-    list finds stored tracks: every word of --search must be in the name, the id or a tag;
-    --since and --until take UTC dates (--until is inclusive). export writes GPX 1.1 (for every
+    show prints the summary: distance, moving and total time, average and best pace, the
+    splits per kilometre (per mile with --units imperial, nautical mile with nautical),
+    elevation gain and loss past a 3 m dead band, the highest and lowest points; --json the
+    whole track with its points.
+
+    list finds stored tracks, 50 to a page (--page N for the next): every word of --search
+    must be in the name, the id or a tag; --since and --until take UTC dates (--until is
+    inclusive); --sort date (newest first, the default), distance, duration, pace (fastest
+    first) or name. A private track (edit --private) never leaves the device by MQTT and is
+    left out of export-all unless asked. export writes GPX 1.1 (for every
     GPS app), CSV or JSON to stdout. To share a track without showing where you live, --private
     drops every point within 500 m of the places listed in <data-dir>/private-places (one
     "LAT,LON" or "LAT,LON,RADIUS_M" per line) and of those given with --trim, and drops the
@@ -53,8 +62,8 @@ enum TrackCommand {
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: OptionSpec(valued: ["name", "tags", "interval", "socket", "data-dir", "search", "tag", "units",
-                                                                        "since", "until", "min-km", "max-km", "sort", "format", "trim", "notes", "out", "size", "theme"],
-                                                               flags: ["json", "private", "keep-times", "yes", "plot", "heading-up"]), command: "track")
+                                                                        "since", "until", "min-km", "max-km", "sort", "format", "trim", "notes", "out", "size", "theme", "page"],
+                                                               flags: ["json", "private", "public", "keep-times", "yes", "plot", "heading-up"]), command: "track")
         guard let action = options.positional.first else {
             throw UsageError(message: "track what? start, pause, resume, stop, list, show, export, edit, rename or delete (see 'lodestone track --help')")
         }
@@ -73,7 +82,9 @@ enum TrackCommand {
             let tags = options.values["tags"].map { $0.split(separator: ",").map(String.init) } ?? []
             let request: TrackRequest
             switch action {
-            case "start": request = .start(name: options.values["name"], tags: tags, mode: mode)
+            case "start":
+                if let notes = options.values["notes"], notes.utf8.count > 4000 { throw UsageError(message: "notes are at most 4000 bytes") }
+                request = .start(name: options.values["name"], tags: tags, mode: mode, notes: options.values["notes"])
             case "pause": request = .pause
             case "resume": request = .resume
             default: request = .stop
@@ -85,42 +96,7 @@ enum TrackCommand {
                 return "track \(state)\(detail)"
             }
         case "list":
-            let order = try options.values["sort"].map { (text: String) throws(UsageError) -> TrackStore.Order in
-                guard let order = TrackStore.Order(rawValue: text) else {
-                    throw UsageError(message: "--sort takes " + TrackStore.Order.allCases.map(\.rawValue).joined(separator: ", ") + ", not '\(text)'")
-                }
-                return order
-            } ?? .newest
-            let query = TrackStore.Query(text: options.values["search"], tag: options.values["tag"], from: try day(options, "since"),
-                                         to: try day(options, "until").map { $0 + 86_400 },
-                                         minimumDistance: try options.number("min-km", in: 0...100_000).map { $0 * 1000 },
-                                         maximumDistance: try options.number("max-km", in: 0...100_000).map { $0 * 1000 }, order: order)
-            let (tracks, warnings) = store.listReporting(query)
-            for warning in warnings { Log.warning(warning) }
-            if options.flags.contains("json") {
-                let items = tracks.map { t -> String in
-                    var w = JSONObjectWriter()
-                    w.string("id", t.id)
-                    w.string("name", t.name)
-                    w.string("started", CivilTime(unixSeconds: t.started).iso8601)
-                    w.number("distance", t.distance, decimals: 1)
-                    w.number("movingTime", t.movingTime, decimals: 0)
-                    w.number("elevationGain", t.elevationGain, decimals: 1)
-                    w.integer("points", t.points)
-                    w.raw("tags", "[" + t.tags.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
-                    if !t.notes.isEmpty { w.string("notes", t.notes) }
-                    return w.finished
-                }
-                writeOut("[" + items.joined(separator: ",") + "]\n")
-            } else if tracks.isEmpty {
-                writeOut("no tracks in \(store.directory) match\n")
-            } else {
-                let units = try Units.option(options)
-                for t in tracks {
-                    writeOut("\(t.id)  \(units.distance(t.distance))  \(fixed(t.movingTime / 60, 0)) min moving  +\(units.altitude(t.elevationGain))  \(t.name)\(t.tags.isEmpty ? "" : "  #" + t.tags.joined(separator: " #"))\n")
-                }
-            }
-            return 0
+            return try TrackListCommand.run(options, store: store)
         case "back":
             // The way back is navigation, answered as WAYPOINT (see 'lodestone waypoint back').
             return try WaypointCommand.main(["back"] + options.passThrough(["socket", "json"]))
@@ -128,14 +104,19 @@ enum TrackCommand {
             guard let id else { throw UsageError(message: "\(action) which track? give its id from 'lodestone track list'") }
             let name = action == "rename" ? (options.positional.count > 2 ? options.positional[2] : nil) : options.values["name"]
             if action == "rename" && name == nil { throw UsageError(message: "rename \(id) to what? 'lodestone track rename ID \"New name\"'") }
-            guard name != nil || options.values["notes"] != nil else { throw UsageError(message: "edit needs --name or --notes") }
+            if options.flags.contains("private") && options.flags.contains("public") { throw UsageError(message: "--private or --public, not both") }
+            let privacy: Bool? = options.flags.contains("private") ? true : (options.flags.contains("public") ? false : nil)
+            guard name != nil || options.values["notes"] != nil || privacy != nil else {
+                throw UsageError(message: "edit needs --name, --notes, --private or --public")
+            }
             if let name, name.isEmpty || name.utf8.count > 200 { throw UsageError(message: "a track's name is 1 to 200 bytes") }
             if let notes = options.values["notes"], notes.utf8.count > 4000 { throw UsageError(message: "notes are at most 4000 bytes") }
             guard let change = StoreChange.begin(dataDirectory) else { return 1 }
             defer { withExtendedLifetime(change) {} }
             do {
-                let summary = try store.edit(id: id, name: name, notes: options.values["notes"])
-                writeOut("\(id): \"\(summary.name)\"" + (summary.notes.isEmpty ? "" : ", notes: \(summary.notes)") + "\n")
+                let summary = try store.edit(id: id, name: name, notes: options.values["notes"], isPrivate: privacy)
+                writeOut("\(id): \"\(summary.name)\"" + (summary.notes.isEmpty ? "" : ", notes: \(summary.notes)")
+                         + (summary.isPrivate ? ", private" : "") + "\n")
                 return 0
             } catch {
                 Log.error(error.description)
@@ -162,6 +143,16 @@ enum TrackCommand {
                 return 0
             }
             if action == "show" && options.flags.contains("plot") { return try TrackPlotCommand.run(id: id, store: store, options: options) }
+            if action == "show" && !options.flags.contains("json") {
+                // A terminal gets the summary a runner reads; the points are --json's.
+                guard let track = store.loadReporting(id: id), let summary = try? store.summary(id: id) else {
+                    Log.error("no track '\(id)' in \(store.directory); see 'lodestone track list'")
+                    return 1
+                }
+                if let warning = track.warning { Log.warning(warning) }
+                writeOut(TrackSummaryText.text(summary: summary, points: track.points, timeless: summary.timeless, units: try Units.option(options)))
+                return 0
+            }
             let format = action == "show" ? "json" : (options.values["format"] ?? "gpx")
             guard ["gpx", "csv", "json"].contains(format) else { throw UsageError(message: "--format takes gpx, csv or json") }
             guard store.contains(id: id) else {

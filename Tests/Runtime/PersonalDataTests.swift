@@ -40,7 +40,7 @@ import Testing
         let (_, gpx) = end.finish(try end.spawn(["track", "export", id, "--data-dir", directory]))
         #expect(gpx.contains("<name>Ridge at dawn</name>") && gpx.contains("<desc>fog until 9, then clear</desc>"), "\(gpx.prefix(400))")
         let (bad, why) = end.finish(try end.spawn(["track", "edit", id, "--data-dir", directory]))
-        #expect(bad == 2 && why.contains("--name or --notes"))
+        #expect(bad == 2 && why.contains("--name, --notes, --private or --public"))
     }
 
     /// Without a terminal to ask on, delete wants --yes and keeps the track until given it.

@@ -12,6 +12,9 @@ public struct TrackPoint: Sendable, Equatable {
     /// Speed over ground m/s, and the receiver's horizontal accuracy in metres (NaN when unknown).
     public var speed: Double
     public var accuracy: Double
+    /// The first point after a pause: a new segment (GPX `<trkseg>`), with no distance or moving
+    /// time across the gap before it.
+    public var startsSegment = false
 
     public init(time: Double, latitude: Double, longitude: Double, gpsAltitude: Double = .nan, baroAltitude: Double = .nan,
                 pressure: Double = .nan, speed: Double = .nan, accuracy: Double = .nan) {

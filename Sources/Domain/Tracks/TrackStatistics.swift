@@ -11,8 +11,10 @@ public struct TrackStatistics: Sendable, Equatable {
     public var maximumSpeed = 0.0
     public var elevationGain = 0.0
     public var elevationLoss = 0.0
-    /// Seconds for each completed kilometre.
+    /// Seconds for each completed split (a kilometre unless asked otherwise).
     public var splits: [Double] = []
+    /// The length of a split, metres.
+    public var splitLength = 1000.0
     public var points = 0
     /// Distance along the track (m) and fused altitude (m), at most `profileLength` pairs.
     public var profile: [(distance: Double, altitude: Double)] = []
@@ -42,8 +44,9 @@ public struct TrackStatistics: Sendable, Equatable {
 
     /// - Parameter elevations: one per point (`TrackElevation.of` the whole recording when the
     ///   points are a trimmed part of it); computed from the points when nil.
-    public static func of(_ track: [TrackPoint], elevations given: [Double]? = nil) -> TrackStatistics {
+    public static func of(_ track: [TrackPoint], elevations given: [Double]? = nil, splitLength: Double = 1000) -> TrackStatistics {
         var s = TrackStatistics()
+        s.splitLength = splitLength > 0 ? splitLength : 1000
         s.points = track.count
         guard let first = track.first else { return s }
         let elevations = given.flatMap { $0.count == track.count ? $0 : nil } ?? TrackElevation.of(track)
@@ -55,8 +58,20 @@ public struct TrackStatistics: Sendable, Equatable {
         var reference = elevations.first ?? .nan
         var profile: [(Double, Double)] = reference.isFinite ? [(0, reference)] : []
         var splitStart = first.time
-        var nextSplit = 1000.0
+        var nextSplit = s.splitLength
         for (point, altitude) in zip(track.dropFirst(), elevations.dropFirst()) {
+            if point.startsSegment {
+                // Across a pause: the time passes, but nothing was walked that counts.
+                if previous != anchor {
+                    s.distance += Geodesy.distance(latitude1: anchor.latitude, longitude1: anchor.longitude,
+                                                   latitude2: previous.latitude, longitude2: previous.longitude)
+                }
+                if point.time > previous.time { s.totalTime += point.time - previous.time }
+                anchor = point
+                previous = point
+                if altitude.isFinite { profile.append((s.distance, altitude)) }
+                continue
+            }
             let leg = Geodesy.distance(latitude1: previous.latitude, longitude1: previous.longitude,
                                        latitude2: point.latitude, longitude2: point.longitude)
             let interval = point.time - previous.time
@@ -77,7 +92,7 @@ public struct TrackStatistics: Sendable, Equatable {
             while along >= nextSplit {
                 s.splits.append(point.time - splitStart)
                 splitStart = point.time
-                nextSplit += 1000
+                nextSplit += s.splitLength
             }
             if altitude.isFinite { profile.append((along, altitude)) }
             if altitude.isFinite {

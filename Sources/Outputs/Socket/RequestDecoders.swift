@@ -96,7 +96,7 @@ extension TrackRequest {
                 }
                 tags = texts
             }
-            return .start(name: try fields.text("name", limit: 200), tags: tags, mode: mode)
+            return .start(name: try fields.text("name", limit: 200), tags: tags, mode: mode, notes: try fields.text("notes", limit: 4000))
         case "pause"?: return .pause
         case "resume"?: return .resume
         case "stop"?: return .stop
