@@ -15,9 +15,10 @@ package final class TrackService {
     /// How points are taken when a start does not say: every 5 s unless configured.
     var defaultMode = TrackSampler.Mode.every(5)
     private var sampler = TrackSampler(.every(5))
-    /// Below this speed for `stillTime` seconds the recording pauses itself.
-    static let stillSpeed = 0.3
-    static let stillTime = 10.0
+    /// Below `stillSpeed` (m/s) for `stillTime` seconds the recording pauses itself
+    /// (`tracks.autoPauseSpeed`, `tracks.autoPauseSeconds`).
+    let stillSpeed: Double
+    let stillTime: Double
     package private(set) var state = State.stopped
     package private(set) var recording: TrackRecording?
     private var stillSince: Double?
@@ -25,8 +26,9 @@ package final class TrackService {
     /// The next point starts a segment: the recording was paused (by hand or by itself).
     private var segmentPending = false
 
-    package init(store: TrackStore, mode: TrackSampler.Mode = .every(5)) {
+    package init(store: TrackStore, mode: TrackSampler.Mode = .every(5), autoPause: (speed: Double, seconds: Double) = (0.3, 10)) {
         self.store = store
+        (stillSpeed, stillTime) = autoPause
         defaultMode = mode
         sampler = TrackSampler(mode)
         if let recovered = TrackRecording(recovering: store.recordingPath) {
@@ -118,9 +120,9 @@ package final class TrackService {
     private func record(_ fix: GPSFix, utc: Double, navigation: NavigationState, now: MonotonicNanoseconds,
                         into recording: TrackRecording) -> (active: Bool, message: String)? {
         let speed = fix.speed
-        if speed.isFinite && speed < Self.stillSpeed {
+        if speed.isFinite && speed < stillSpeed {
             if stillSince == nil { stillSince = utc }
-            if let since = stillSince, utc - since >= Self.stillTime { autoPaused = true }
+            if let since = stillSince, utc - since >= stillTime { autoPaused = true }
         } else {
             stillSince = nil
             if autoPaused { segmentPending = true }

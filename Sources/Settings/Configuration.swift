@@ -130,6 +130,9 @@ public struct Configuration: Sendable, Equatable {
     public var timeZone: String?
     /// How tracks take points unless a start says otherwise.
     public var trackInterval = TrackSampler.Mode.every(5)
+    /// Auto-pause: below this speed (m/s) for this long (s) a recording pauses itself.
+    public var autoPauseSpeed = 0.3
+    public var autoPauseSeconds = 10.0
 
     public init() {}
 

@@ -206,6 +206,10 @@ extension Setting {
                     if case .every(let seconds) = c.trackInterval { return .number(seconds) }
                     return .string(c.trackInterval.description)
                 }),
+        number("tracks.autoPauseSpeed", unit: "m/s", 0...5, reload: .restart,
+               "a recording pauses itself below this speed (0.3 m/s: a person standing; a slow paddler may want 0.1)", \.autoPauseSpeed),
+        number("tracks.autoPauseSeconds", unit: "s", 1...600, reload: .restart,
+               "how long below the auto-pause speed before the recording pauses itself", \.autoPauseSeconds),
     ]
 
     nonisolated(unsafe) static let sky: [Setting] = [

@@ -1,6 +1,7 @@
 import Glibc
 import LodestoneCore
 import LodestoneDomain
+import LodestoneSettings
 @testable import LodestoneRuntime
 import Testing
 @testable import LodestoneServices
@@ -121,6 +122,23 @@ import Testing
         #expect(try store.edit(id: id, name: nil, notes: nil, isPrivate: true).isPrivate)
         #expect(try store.summary(id: id).isPrivate)
         #expect(try !store.edit(id: id, name: nil, notes: nil, isPrivate: false).isPrivate)
+    }
+
+    /// Auto-pause's speed and time are settings: a slow paddler at 0.2 m/s keeps recording with
+    /// 0.1 m/s, and is paused by the default 0.3 m/s after 10 s.
+    @Test func autoPauseFollowsItsSettings() throws {
+        for (limit, paused) in [((0.3, 10.0), true), ((0.1, 30.0), false)] {
+            let service = TrackService(store: TrackStore(dataDirectory: Self.folder("autopause")), mode: .every(1), autoPause: limit)
+            _ = service.start(name: "Paddle", at: 1_782_028_800)
+            for t in 1...60 {
+                _ = service.add(Self.fix(Double(t), north: Double(t) * 0.2, speed: 0.2), state: NavigationState(), now: UInt64(t) * 1_000_000_000, time: 0)
+            }
+            #expect(service.autoPaused == paused, "\(limit)")
+            _ = service.stop()
+        }
+        var c = Configuration()
+        #expect(Setting.all.first { $0.key == "tracks.autoPauseSpeed" }?.apply(.number(0.1), to: &c) == nil && c.autoPauseSpeed == 0.1)
+        #expect(Setting.all.first { $0.key == "tracks.autoPauseSeconds" }?.apply(.number(0), to: &c) != nil)
     }
 }
 
