@@ -17,14 +17,59 @@ public enum GPXReader {
     }
 
     public static func waypoints(_ text: String) throws(Failure) -> Result {
-        let bytes = Array(text.utf8)
-        var index = 0
-        var sawGPX = false, closedGPX = false
         var result = Result(waypoints: [], skipped: 0)
         var current: (attributes: [String: String], fields: [String: String])?
         var field: String?
         var value = ""
+        try scan(text) { event throws(Failure) in
+            switch event {
+            case .text(let text): if field != nil { value += text }
+            case .close(let name, _):
+                if name == "wpt", let wpt = current {
+                    if let waypoint = waypoint(wpt.attributes, wpt.fields) { result.waypoints.append(waypoint) } else { result.skipped += 1 }
+                    current = nil
+                } else if let open = field, open == name {
+                    current?.fields[open] = value.trimmedWhitespace
+                    field = nil
+                }
+            case .open(let name, let attributes, let selfClosing, _):
+                if name == "wpt" {
+                    current = (attributes, [:])
+                    if selfClosing {
+                        result.skipped += 1
+                        current = nil
+                    }
+                } else if current != nil, ["name", "ele", "desc", "cmt", "sym", "time"].contains(name), !selfClosing {
+                    field = name
+                    value = ""
+                }
+            }
+        }
+        return result
+    }
 
+    /// What the reader meets, in order: an element opening (its local name, attributes, whether
+    /// it closes itself, and its line), one closing, or text (entities decoded, CDATA as is).
+    enum Event {
+        case open(String, [String: String], selfClosing: Bool, line: Int)
+        case close(String, line: Int)
+        case text(String)
+    }
+
+    /// Reads the XML of a GPX file as events; refuses a file that is not GPX or is cut short.
+    static func scan(_ text: String, _ handle: (Event) throws(Failure) -> Void) throws(Failure) {
+        let bytes = Array(text.utf8)
+        var index = 0
+        var line = 1, counted = 0
+        var sawGPX = false, closedGPX = false
+
+        func currentLine() -> Int {
+            while counted < index && counted < bytes.count {
+                if bytes[counted] == UInt8(ascii: "\n") { line += 1 }
+                counted += 1
+            }
+            return line
+        }
         func starts(_ prefix: String) -> Bool {
             let p = Array(prefix.utf8)
             return index + p.count <= bytes.count && bytes[index..<(index + p.count)].elementsEqual(p)
@@ -40,57 +85,39 @@ public enum GPXReader {
                 }
                 i += 1
             }
-            throw Failure(description: "the file ends inside a '\(terminator)' construct: it is cut short or not XML")
+            throw Failure(description: "line \(currentLine()): the file ends inside a '\(terminator)' construct: it is cut short or not XML")
         }
 
         while index < bytes.count {
             if bytes[index] != UInt8(ascii: "<") {
                 let start = index
                 while index < bytes.count && bytes[index] != UInt8(ascii: "<") { index += 1 }
-                if field != nil { value += decode(String(decoding: bytes[start..<index], as: UTF8.self)) }
+                try handle(.text(decode(String(decoding: bytes[start..<index], as: UTF8.self))))
                 continue
             }
             if starts("<!--") { index += 4; _ = try skip(past: "-->"); continue }
             if starts("<![CDATA[") {
                 index += 9
-                let body = try skip(past: "]]>")
-                if field != nil { value += String(decoding: body, as: UTF8.self) }
+                try handle(.text(String(decoding: try skip(past: "]]>"), as: UTF8.self)))
                 continue
             }
             if starts("<?") || starts("<!") { index += 2; _ = try skip(past: ">"); continue }
+            let at = currentLine()
             index += 1
-            let tag = try tagText(try skip(past: ">"))
+            let tag: (name: String, closing: Bool, selfClosing: Bool, attributes: [String: String])
+            do { tag = try tagText(try skip(past: ">")) } catch { throw Failure(description: "line \(at): \(error.description)") }
             let name = localName(tag.name)
             if tag.closing {
                 if name == "gpx" { closedGPX = true }
-                if name == "wpt", let wpt = current {
-                    if let waypoint = waypoint(wpt.attributes, wpt.fields) {
-                        result.waypoints.append(waypoint)
-                    } else {
-                        result.skipped += 1
-                    }
-                    current = nil
-                } else if let open = field, open == name {
-                    current?.fields[open] = value.trimmedWhitespace
-                    field = nil
-                }
+                try handle(.close(name, line: at))
                 continue
             }
             if name == "gpx" { sawGPX = true }
-            if name == "wpt" {
-                current = (tag.attributes, [:])
-                if tag.selfClosing {
-                    result.skipped += 1
-                    current = nil
-                }
-            } else if current != nil, ["name", "ele", "desc", "cmt", "sym", "time"].contains(name), !tag.selfClosing {
-                field = name
-                value = ""
-            }
+            try handle(.open(name, tag.attributes, selfClosing: tag.selfClosing, line: at))
+            if tag.selfClosing { try handle(.close(name, line: at)) }
         }
         guard sawGPX else { throw Failure(description: "not a GPX file: no <gpx> element") }
         guard closedGPX else { throw Failure(description: "the file is cut short: <gpx> is never closed; nothing was imported") }
-        return result
     }
 
     static func waypoint(_ attributes: [String: String], _ fields: [String: String]) -> Waypoint? {

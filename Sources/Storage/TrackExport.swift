@@ -51,6 +51,7 @@ enum TrackExport {
             item.number("pressure", p.pressure, decimals: 2)
             item.number("speed", p.speed, decimals: 2)
             item.number("accuracy", p.accuracy, decimals: 1)
+            if p.startsSegment { item.bool("startsSegment", true) }
             return item.finished
         }
         w.raw("points", "[" + list.joined(separator: ",") + "]")

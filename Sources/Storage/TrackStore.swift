@@ -134,6 +134,34 @@ public struct TrackStore: Sendable {
         return w.finished + "\n"
     }
 
+    /// Files imported tracks as tracks like any other, all or none: when one cannot be
+    /// written, the ones already filed by this import are removed again.
+    public func add(_ tracks: [TrackImport.Track], tags: [String] = []) throws(StorageError) -> [Summary] {
+        guard makeDirectories(directory) else { throw StorageError("cannot create \(directory)") }
+        var filed: [Summary] = []
+        let now = Double(time(nil))
+        for (index, given) in tracks.enumerated() {
+            var track = given
+            // A track without times is filed as brought in now, a second a point (never shown).
+            if track.timeless { for i in track.points.indices { track.points[i].time = now + Double(i) } }
+            let path = directory + "/import-\(getpid())-\(index).track"
+            let extra = TrackFile.Extra(notes: track.notes, imported: true, timeless: track.timeless)
+            guard let started = track.points.first?.time,
+                  let recording = TrackRecording(path: path, name: track.name, started: started, tags: tags, extra: extra) else {
+                for done in filed { _ = delete(id: done.id) }
+                throw StorageError("cannot write \(path): " + WriteFailure(path: path, errno: errno).description)
+            }
+            for point in track.points { recording.append(point, now: 0) }
+            guard recording.flush(), let summary = file(recording) else {
+                unlink(path)
+                for done in filed { _ = delete(id: done.id) }
+                throw StorageError("cannot file the imported track '\(track.name)' in \(directory) (check the free space); nothing was added")
+            }
+            filed.append(summary)
+        }
+        return filed
+    }
+
     /// The summaries matching the query, in its order.
     public func list(_ query: Query = Query()) -> [Summary] { listReporting(query).summaries }
 
@@ -265,7 +293,8 @@ public struct TrackStore: Sendable {
         var kept = pairs.map(\.0)
         let elevations = pairs.map(\.1)
         let statistics = TrackStatistics.of(kept, elevations: elevations)
-        if privacy?.dropTimes == true { for i in kept.indices { kept[i].time = .nan } }
+        // A track imported without times has made-up ones: never exported.
+        if privacy?.dropTimes == true || summary?.timeless == true { for i in kept.indices { kept[i].time = .nan } }
         switch format {
         case "gpx": return TrackExport.gpx(name: track.name, points: kept, elevations: elevations, notes: summary?.notes ?? "")
         case "csv": return TrackExport.csv(kept, elevations: elevations)

@@ -21,6 +21,7 @@ enum TrackCommand {
            lodestone track show ID --plot [--out FILE.png] [--size WxH] [--heading-up] [--units SET] [--theme day|night]
            lodestone track export ID [--format gpx|csv|json] [--private] [--trim "LAT,LON[,M];..."] [--keep-times]
            lodestone track edit ID [--name NAME] [--notes TEXT] [--private|--public]   (rename ID NAME is --name)
+           lodestone track import FILE.gpx|FILE.json [--tags a,b]
            lodestone track delete ID [--yes]
            (the stored-track commands take --data-dir DIR)
 
@@ -34,6 +35,12 @@ enum TrackCommand {
     end (@) and the waypoints near it, north (or the last leg's course, --heading-up) up, a
     scale bar, the elevation profile and the kilometre splits; to the terminal, or to a PNG
     with --out (default 800x480).
+
+    import brings tracks in from a GPX file (1.0 or 1.1, from any app: every track with its
+    segments, elevations and times) or from 'track export --format json' (one track or a
+    list): each becomes a track like any other (list, show, plot, export, the way back). A
+    track without times keeps its shape and says it has none. A file with a point that is
+    wrong is refused with its line, and nothing is added.
 
     edit renames a stored track and gives it notes after the fact (the export's name and
     description). delete asks first on a terminal; elsewhere (a script) it needs --yes.
@@ -65,7 +72,7 @@ enum TrackCommand {
                                                                         "since", "until", "min-km", "max-km", "sort", "format", "trim", "notes", "out", "size", "theme", "page"],
                                                                flags: ["json", "private", "public", "keep-times", "yes", "plot", "heading-up"]), command: "track")
         guard let action = options.positional.first else {
-            throw UsageError(message: "track what? start, pause, resume, stop, list, show, export, edit, rename or delete (see 'lodestone track --help')")
+            throw UsageError(message: "track what? start, pause, resume, stop, list, show, export, import, edit, rename or delete (see 'lodestone track --help')")
         }
         let dataDirectory = options.values["data-dir"] ?? Configuration.defaultDataDirectory()
         let store = TrackStore(dataDirectory: dataDirectory)
@@ -97,6 +104,29 @@ enum TrackCommand {
             }
         case "list":
             return try TrackListCommand.run(options, store: store)
+        case "import":
+            guard let file = id else { throw UsageError(message: "import which file? 'lodestone track import walk.gpx' (GPX or JSON)") }
+            let tracks: [TrackImport.Track]
+            do { tracks = try TrackImport.tracks(try readTextFile(file, limit: 256 << 20)) } catch let failure as TrackImport.Failure {
+                Log.error("\(file): \(failure.description); nothing was imported")
+                return 1
+            } catch {
+                Log.error("\(file): \(error); nothing was imported")
+                return 1
+            }
+            guard let change = StoreChange.begin(dataDirectory) else { return 1 }
+            defer { withExtendedLifetime(change) {} }
+            do {
+                let tags = options.values["tags"].map { TrackFile.tags($0) } ?? []
+                for (summary, track) in zip(try store.add(tracks, tags: tags), tracks) {
+                    writeOut("imported \(summary.id)  \(fixed(summary.distance / 1000, 2)) km  \(summary.points) points  \(summary.name)"
+                             + (track.timeless ? "  (no times in the file: its shape only)" : "") + "\n")
+                }
+                return 0
+            } catch {
+                Log.error(error.description)
+                return 1
+            }
         case "back":
             // The way back is navigation, answered as WAYPOINT (see 'lodestone waypoint back').
             return try WaypointCommand.main(["back"] + options.passThrough(["socket", "json"]))
@@ -177,7 +207,7 @@ enum TrackCommand {
             writeOut(text)
             return 0
         default:
-            throw UsageError(message: "unknown track action '\(action)': start, pause, resume, stop, list, show, export or delete")
+            throw UsageError(message: "unknown track action '\(action)': start, pause, resume, stop, list, show, export, import, edit or delete")
         }
     }
 

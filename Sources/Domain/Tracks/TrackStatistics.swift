@@ -55,6 +55,9 @@ public struct TrackStatistics: Sendable, Equatable {
         // jitter (a metre or two each second, at a standstill or along a straight path) does
         // not add up to kilometres over a day.
         var anchor = first
+        // Whether the last point seen is the anchor (compared by position in the track: a point
+        // with an unknown figure, NaN, is never == itself).
+        var atAnchor = true
         var reference = elevations.first ?? .nan
         var profile: [(Double, Double)] = reference.isFinite ? [(0, reference)] : []
         var splitStart = first.time
@@ -62,12 +65,15 @@ public struct TrackStatistics: Sendable, Equatable {
         for (point, altitude) in zip(track.dropFirst(), elevations.dropFirst()) {
             if point.startsSegment {
                 // Across a pause: the time passes, but nothing was walked that counts.
-                if previous != anchor {
+                if !atAnchor {
                     s.distance += Geodesy.distance(latitude1: anchor.latitude, longitude1: anchor.longitude,
                                                    latitude2: previous.latitude, longitude2: previous.longitude)
                 }
                 if point.time > previous.time { s.totalTime += point.time - previous.time }
                 anchor = point
+                atAnchor = true
+                // The split's clock stops over the pause.
+                if point.time > previous.time { splitStart += point.time - previous.time }
                 previous = point
                 if altitude.isFinite { profile.append((s.distance, altitude)) }
                 continue
@@ -81,8 +87,9 @@ public struct TrackStatistics: Sendable, Equatable {
                 s.distance += fromAnchor
                 anchor = point
             }
+            atAnchor = fromAnchor >= minimumLeg
             // How far along the track this point is (the last point's is the whole distance).
-            let along = anchor == point ? s.distance : s.distance + fromAnchor
+            let along = atAnchor ? s.distance : s.distance + fromAnchor
             if interval > 0 {
                 s.totalTime += interval
                 let speed = point.speed.isFinite ? point.speed : leg / interval
@@ -107,7 +114,7 @@ public struct TrackStatistics: Sendable, Equatable {
             }
             previous = point
         }
-        if let last = track.last, last != anchor {
+        if let last = track.last, !atAnchor {
             s.distance += Geodesy.distance(latitude1: anchor.latitude, longitude1: anchor.longitude,
                                            latitude2: last.latitude, longitude2: last.longitude)
         }

@@ -1,0 +1,151 @@
+import LodestoneCore
+import LodestoneDomain
+import LodestoneEncoding
+
+/// Tracks brought in from files: GPX 1.0 and 1.1 from any app (every `<trk>`, its segments,
+/// elevations and times) and the JSON `track export --format json` writes (one track, or a
+/// list of them). Every point is checked; the first one wrong refuses the whole file with its
+/// line (GPX) or its place (JSON), so nothing is half added. A track whose points lack times
+/// keeps its shape and says it has none.
+public enum TrackImport {
+    public struct Track: Sendable {
+        public var name: String
+        public var notes: String
+        public var points: [TrackPoint]
+        /// The file gave no times (or not for every point): the shape only.
+        public var timeless: Bool
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The tracks of a GPX or JSON file's text, by its first character.
+    public static func tracks(_ text: String) throws(Failure) -> [Track] {
+        let start = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.first
+        return start == "{" || start == "[" ? try json(text) : try gpx(text)
+    }
+
+    public static func gpx(_ text: String) throws(Failure) -> [Track] {
+        var tracks: [Track] = []
+        var track: (name: String, notes: String, points: [(TrackPoint, hasTime: Bool)])?
+        var newSegment = false
+        var point: (TrackPoint, hasTime: Bool, line: Int)?
+        var field: String?, value = ""
+        do {
+            try GPXReader.scan(text) { event throws(GPXReader.Failure) in
+                switch event {
+                case .text(let text): if field != nil { value += text }
+                case .open(let name, let attributes, _, let line):
+                    switch name {
+                    case "trk": track = ("", "", [])
+                    case "trkseg": newSegment = !(track?.points.isEmpty ?? true)
+                    case "trkpt":
+                        guard track != nil else { return }
+                        guard let latitude = attributes["lat"].flatMap(DecimalNumber.parse), abs(latitude) <= 90,
+                              let longitude = attributes["lon"].flatMap(DecimalNumber.parse), abs(longitude) <= 180 else {
+                            throw GPXReader.Failure(description: "line \(line): a <trkpt> needs lat from -90 to 90 and lon from -180 to 180, "
+                                + "found lat=\"\(attributes["lat"] ?? "")\" lon=\"\(attributes["lon"] ?? "")\"")
+                        }
+                        var p = TrackPoint(time: .nan, latitude: latitude, longitude: longitude)
+                        p.startsSegment = newSegment
+                        newSegment = false
+                        point = (p, false, line)
+                    case "name", "desc", "ele", "time":
+                        if track != nil { (field, value) = (name, "") }
+                    default: break
+                    }
+                case .close(let name, let line):
+                    let text = value.trimmedWhitespace
+                    switch name {
+                    case "trkpt":
+                        if let done = point { track?.points.append((done.0, done.hasTime)) }
+                        point = nil
+                    case "ele" where point != nil:
+                        guard let metres = DecimalNumber.parse(text), abs(metres) < 100_000 else {
+                            throw GPXReader.Failure(description: "line \(line): <ele> must be metres, found '\(text)'")
+                        }
+                        point?.0.gpsAltitude = metres
+                    case "time" where point != nil:
+                        guard let time = CivilTime.parseISO8601(text), CivilTime.writableSeconds.contains(time) else {
+                            throw GPXReader.Failure(description: "line \(line): <time> must be an ISO 8601 time, found '\(text)'")
+                        }
+                        point?.0.time = time
+                        point?.hasTime = true
+                    case "name" where point == nil: track?.name = text
+                    case "desc" where point == nil: track?.notes = text
+                    case "trk":
+                        if let done = track { tracks.append(try finished(done.name, done.notes, done.points, where: "line \(line)")) }
+                        track = nil
+                    default: break
+                    }
+                    if field == name { field = nil }
+                }
+            }
+        } catch {
+            throw Failure(description: error.description)
+        }
+        let kept = tracks.filter { !$0.points.isEmpty }
+        guard !kept.isEmpty else { throw Failure(description: "no track points: the file has no <trk> with a <trkpt> (waypoints go in with 'lodestone waypoint import')") }
+        return kept
+    }
+
+    /// A track as read: its times checked to run forward, or made up (a second apart, from
+    /// 2000-01-01) when any point has none.
+    static func finished(_ name: String, _ notes: String, _ read: [(TrackPoint, hasTime: Bool)], where place: String) throws(GPXReader.Failure) -> Track {
+        var points = read.map(\.0)
+        let timeless = read.contains { !$0.hasTime }
+        if timeless {
+            for index in points.indices { points[index].time = 946_684_800 + Double(index) }
+        } else if let back = points.indices.dropFirst().first(where: { points[$0].time < points[$0 - 1].time }) {
+            throw GPXReader.Failure(description: "\(place): the track's times go backwards at its point \(back + 1)")
+        }
+        return Track(name: name.isEmpty ? "Imported track" : name, notes: notes, points: points, timeless: timeless)
+    }
+
+    public static func json(_ text: String) throws(Failure) -> [Track] {
+        let value: JSONValue
+        do { value = try JSONValue.parse(text) } catch { throw Failure(description: error.description) }
+        let list = value.arrayValue ?? [value]
+        var tracks: [Track] = []
+        for (index, item) in list.enumerated() {
+            let place = list.count > 1 ? "track \(index + 1)" : "the track"
+            guard let points = item["points"]?.arrayValue else { throw Failure(description: "\(place): no \"points\" list (is it 'track export --format json' output?)") }
+            var read: [(TrackPoint, hasTime: Bool)] = []
+            for (number, p) in points.enumerated() {
+                guard let latitude = p["lat"]?.numberValue, abs(latitude) <= 90, let longitude = p["lon"]?.numberValue, abs(longitude) <= 180 else {
+                    throw Failure(description: "\(place), point \(number + 1): needs \"lat\" from -90 to 90 and \"lon\" from -180 to 180")
+                }
+                var point = TrackPoint(time: .nan, latitude: latitude, longitude: longitude)
+                func metres(_ key: String) throws(Failure) -> Double {
+                    guard let given = p[key], given != .null else { return .nan }
+                    guard let figure = given.numberValue, abs(figure) < 100_000 else {
+                        throw Failure(description: "\(place), point \(number + 1): \"\(key)\" must be a number")
+                    }
+                    return figure
+                }
+                point.gpsAltitude = try metres("gpsAltitude")
+                if !point.gpsAltitude.isFinite { point.gpsAltitude = try metres("elevation") }
+                point.baroAltitude = try metres("baroAltitude")
+                point.pressure = try metres("pressure")
+                point.speed = try metres("speed")
+                point.accuracy = try metres("accuracy")
+                point.startsSegment = p["startsSegment"]?.boolValue ?? false
+                var hasTime = false
+                if let given = p["time"]?.stringValue {
+                    guard let time = CivilTime.parseISO8601(given), CivilTime.writableSeconds.contains(time) else {
+                        throw Failure(description: "\(place), point \(number + 1): \"time\" must be an ISO 8601 time, found '\(given)'")
+                    }
+                    (point.time, hasTime) = (time, true)
+                }
+                read.append((point, hasTime))
+            }
+            guard !read.isEmpty else { continue }
+            do { tracks.append(try finished(item["name"]?.stringValue ?? "", item["notes"]?.stringValue ?? "", read, where: place)) } catch {
+                throw Failure(description: error.description)
+            }
+        }
+        guard !tracks.isEmpty else { throw Failure(description: "no track points in the file") }
+        return tracks
+    }
+}
