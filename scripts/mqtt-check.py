@@ -165,6 +165,16 @@ def fleet(binary, workdir, ports, outage):
         time.sleep(8)
         central.stop()
         timeline.append(("central down", time.time()))
+        # Two tracks end while the central broker is away: one to reach home, one private.
+        sock = os.path.join(workdir, "lodestone.sock")
+        track = lambda *args: subprocess.run([binary, "track"] + list(args) + ["--socket", sock], capture_output=True, text=True)
+        track("start", "--name", "Harbour loop", "--interval", "1")
+        time.sleep(4)
+        stopped = track("stop").stdout
+        track("start", "--name", "Home", "--private")
+        time.sleep(2)
+        track("stop")
+        timeline.append(("tracks ended: " + stopped.strip(), time.time()))
         time.sleep(outage / 2)
         device.stop()
         device.start()
@@ -194,6 +204,8 @@ def fleet(binary, workdir, ports, outage):
         messages = list(subscriber.messages)
     found = chain(messages, "lodestone/boat1/state")
     found["messages"] = len(messages)
+    tracks = {t: p for t, p, _ in messages if t.startswith("lodestone/boat1/track/")}
+    found["trackTopics"] = sorted(tracks)
     found["timeline"] = [(what, round(when - timeline[0][1], 1)) for what, when in timeline]
     problems = []
     expected = (outage + 40) * 0.6
@@ -203,6 +215,14 @@ def fleet(binary, workdir, ports, outage):
         problems.append("the state chain is broken (seq before, previous named, seq after): %s" % found["breaks"])
     if not found["inOrder"]:
         problems.append("state messages arrived out of order")
+    gpx = [t for t in tracks if not t.endswith("/summary")]
+    summaries = [json.loads(p) for t, p in tracks.items() if t.endswith("/summary")]
+    if len(gpx) != 1 or "<trk>" not in tracks.get(gpx[0] if gpx else "", "") or "<name>Harbour loop</name>" not in tracks.get(gpx[0] if gpx else "", ""):
+        problems.append("the finished track's GPX did not reach the central broker: %s" % sorted(tracks))
+    if len(summaries) != 1 or summaries[0].get("name") != "Harbour loop" or gpx and not gpx[0].endswith("/" + summaries[0].get("id", "?")):
+        problems.append("the finished track's summary: %s" % summaries)
+    if any("Home" in p for p in tracks.values()):
+        problems.append("a private track was published")
     return found, problems
 
 

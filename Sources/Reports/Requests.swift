@@ -26,7 +26,7 @@ public enum LevelRequest: Sendable, Equatable {
 public enum TrackRequest: Sendable, Equatable {
     case report
     /// Tags as the person wrote them (normalised where they are stored).
-    case start(name: String?, tags: [String], mode: TrackSampler.Mode?, notes: String? = nil)
+    case start(name: String?, tags: [String], mode: TrackSampler.Mode?, notes: String? = nil, isPrivate: Bool = false)
     case pause, resume, stop
 }
 

@@ -45,8 +45,8 @@ package final class TrackService {
     /// `?TRACK`: starts, pauses, resumes or stops the recording, or reports.
     package func handle(_ request: TrackRequest, at utc: Double) -> Report {
         switch request {
-        case .start(let name, let tags, let mode, let notes):
-            return start(name: name, tags: TrackFile.tags(tags.joined(separator: ",")), mode: mode, notes: notes, at: utc)
+        case .start(let name, let tags, let mode, let notes, let isPrivate):
+            return start(name: name, tags: TrackFile.tags(tags.joined(separator: ",")), mode: mode, notes: notes, isPrivate: isPrivate, at: utc)
         case .pause: return pause()
         case .resume: return resume()
         case .stop: return stop()
@@ -54,13 +54,14 @@ package final class TrackService {
         }
     }
 
-    func start(name: String?, tags: [String] = [], mode: TrackSampler.Mode? = nil, notes: String? = nil, at utc: Double) -> Report {
+    func start(name: String?, tags: [String] = [], mode: TrackSampler.Mode? = nil, notes: String? = nil, isPrivate: Bool = false,
+               at utc: Double) -> Report {
         if state != .stopped { return report("already recording '\(recording?.name ?? "")'") }
         guard makeDirectories(store.directory) else { return .error("cannot create \(store.directory)") }
         let title = name ?? "Track " + TrackStore.id(started: utc)
         let chosen = mode ?? defaultMode
         guard let started = TrackRecording(path: store.recordingPath, name: title, started: utc, tags: tags,
-                                           extra: TrackFile.Extra(interval: chosen.description, notes: notes ?? "")) else {
+                                           extra: TrackFile.Extra(interval: chosen.description, notes: notes ?? "", isPrivate: isPrivate)) else {
             return .error("cannot start recording: " + WriteFailure(path: store.recordingPath, errno: errno).description)
         }
         recording = started
@@ -100,11 +101,21 @@ package final class TrackService {
         self.recording = nil
         state = .stopped
         storageProblem = nil
+        finished.append(summary)
         return report("saved as \(summary.id): \(fixed(summary.distance / 1000, 2)) km")
     }
 
     /// The track button: start, or stop a running recording.
     package func toggle(at utc: Double) -> Report { state == .stopped ? start(name: nil, at: utc) : stop() }
+
+    /// Tracks filed since the outputs last asked (`takeFinished`): MQTT sends them home.
+    private var finished: [TrackStore.Summary] = []
+
+    /// The tracks that ended since the last call.
+    package func takeFinished() -> [TrackStore.Summary] {
+        defer { finished.removeAll() }
+        return finished
+    }
 
     /// What the recording's writes last did: nil while they work, else why they fail.
     package private(set) var storageProblem: String?

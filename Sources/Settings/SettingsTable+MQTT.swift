@@ -55,6 +55,9 @@ extension Setting {
                  expected: "topic levels without + or # or empty levels, \"homeassistant\"", \.discoveryPrefixText),
         mqtt("queueLimit", type: .integer, range: 100...1_000_000, "the most QoS 1 messages kept while the broker is away; the oldest go first, counted",
              store: { s, v in s.queueLimit = v.numberValue.flatMap { Int(whole: $0) } ?? s.queueLimit; return nil }, current: { .number(Double($0.queueLimit)) }),
+        mqtt("tracks", type: .boolean,
+             "publish each track that ends (not the private ones): its GPX to PREFIX/DEVICE/track/ID, a JSON summary to .../track/ID/summary, QoS 1 through the outbox",
+             store: { s, v in s.tracks = v.boolValue ?? s.tracks; return nil }, current: { .bool($0.tracks) }),
     ]
 }
 

@@ -30,8 +30,10 @@ package enum TrackFile {
         package var notes = ""
         package var imported = false
         package var timeless = false
-        package init(interval: String? = nil, notes: String = "", imported: Bool = false, timeless: Bool = false) {
-            (self.interval, self.notes, self.imported, self.timeless) = (interval, notes, imported, timeless)
+        /// Started as private: filed private, never published.
+        package var isPrivate = false
+        package init(interval: String? = nil, notes: String = "", imported: Bool = false, timeless: Bool = false, isPrivate: Bool = false) {
+            (self.interval, self.notes, self.imported, self.timeless, self.isPrivate) = (interval, notes, imported, timeless, isPrivate)
         }
     }
 
@@ -40,7 +42,7 @@ package enum TrackFile {
         return recordMagic + " name=" + line(name) + " started=" + String(Int64(started))
             + (tags.isEmpty ? "" : " tags=" + tags.joined(separator: ","))
             + (extra.interval.map { " interval=" + $0 } ?? "")
-            + (extra.imported ? " source=import" : "") + (extra.timeless ? " times=none" : "")
+            + (extra.imported ? " source=import" : "") + (extra.timeless ? " times=none" : "") + (extra.isPrivate ? " private=yes" : "")
             // The notes run to the end of the line (they may hold spaces): always last.
             + (extra.notes.isEmpty ? "" : " notes=" + line(extra.notes)) + "\n"
     }
@@ -99,6 +101,7 @@ package enum TrackFile {
             if part.hasPrefix("interval=") { extra.interval = String(part.dropFirst(9)) }
             if part == "source=import" { extra.imported = true }
             if part == "times=none" { extra.timeless = true }
+            if part == "private=yes" { extra.isPrivate = true }
             // A start no calendar can write (a damaged header) is unknown: 0.
             if part.hasPrefix("started="), let t = DecimalNumber.parse(part.dropFirst(8)), CivilTime.writableSeconds.contains(t) {
                 started = t

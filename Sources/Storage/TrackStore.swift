@@ -105,7 +105,8 @@ public struct TrackStore: Sendable {
             if fileExists(summaryPath) || fileExists(trackPath) { continue }
             let summary = Summary(id: id, name: recording.name, started: recording.started, distance: statistics.distance,
                                   movingTime: statistics.movingTime, elevationGain: statistics.elevationGain, points: statistics.points,
-                                  tags: recording.tags, notes: recording.extra.notes, totalTime: statistics.totalTime)
+                                  tags: recording.tags, notes: recording.extra.notes, totalTime: statistics.totalTime,
+                                  isPrivate: recording.extra.isPrivate)
             guard writeFileAtomically(summaryPath, Array(Self.summaryJSON(summary, statistics: statistics, extra: recording.extra).utf8)) else { return nil }
             guard link(recording.path, trackPath) == 0 else {
                 let taken = errno == EEXIST

@@ -11,7 +11,7 @@ import LodestoneStorage
 /// with stored tracks (list, show, export, delete).
 enum TrackCommand {
     static let help = """
-    Usage: lodestone track start [--name NAME] [--tags a,b] [--notes TEXT] [--interval 1..30|adaptive] [--socket PATH]
+    Usage: lodestone track start [--name NAME] [--tags a,b] [--notes TEXT] [--interval 1..30|adaptive] [--private] [--socket PATH]
            lodestone track pause | resume | stop   [--socket PATH]
            lodestone track back                    [--socket PATH]   (take me back along it to the start)
            lodestone track list [--search TEXT] [--tag TAG] [--since YYYY-MM-DD] [--until YYYY-MM-DD]
@@ -91,7 +91,8 @@ enum TrackCommand {
             switch action {
             case "start":
                 if let notes = options.values["notes"], notes.utf8.count > 4000 { throw UsageError(message: "notes are at most 4000 bytes") }
-                request = .start(name: options.values["name"], tags: tags, mode: mode, notes: options.values["notes"])
+                request = .start(name: options.values["name"], tags: tags, mode: mode, notes: options.values["notes"],
+                                 isPrivate: options.flags.contains("private"))
             case "pause": request = .pause
             case "resume": request = .resume
             default: request = .stop

@@ -1,5 +1,4 @@
 import LodestoneCore
-import LodestoneEncoding
 import LodestoneOutputs
 import LodestoneStorage
 
@@ -25,7 +24,7 @@ enum TrackListCommand {
         guard page <= pages else { throw UsageError(message: "--page \(page): there \(pages == 1 ? "is 1 page" : "are \(pages) pages") of \(found.count) tracks") }
         let tracks = Array(found.dropFirst((page - 1) * pageSize).prefix(pageSize))
         if options.flags.contains("json") {
-            writeOut("[" + tracks.map(json).joined(separator: ",") + "]\n")
+            writeOut("[" + tracks.map(\.json).joined(separator: ",") + "]\n")
             return 0
         }
         guard !tracks.isEmpty else {
@@ -44,23 +43,5 @@ enum TrackListCommand {
             writeOut("page \(page) of \(pages) (\(found.count) tracks)" + (page < pages ? "; --page \(page + 1) for more" : "") + "\n")
         }
         return 0
-    }
-
-    static func json(_ t: TrackStore.Summary) -> String {
-        var w = JSONObjectWriter()
-        w.string("id", t.id)
-        w.string("name", t.name)
-        w.string("started", CivilTime(unixSeconds: t.started).iso8601)
-        w.number("distance", t.distance, decimals: 1)
-        w.number("movingTime", t.movingTime, decimals: 0)
-        w.number("totalTime", t.totalTime, decimals: 0)
-        w.number("pace", t.pace > 0 ? t.pace : .nan, decimals: 0)
-        w.number("elevationGain", t.elevationGain, decimals: 1)
-        w.integer("points", t.points)
-        w.raw("tags", "[" + t.tags.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
-        if !t.notes.isEmpty { w.string("notes", t.notes) }
-        if t.isPrivate { w.bool("private", true) }
-        if t.timeless { w.bool("timeless", true) }
-        return w.finished
     }
 }

@@ -30,6 +30,8 @@ public struct MQTTSettings: Sendable, Equatable {
     public var discoveryPrefix = "homeassistant"
     /// The most QoS 1 messages kept while the broker is away; the oldest go first, counted.
     public var queueLimit = 20_000
+    /// Finished tracks published (their GPX and a summary) to `<prefix>/<device>/track/<id>`.
+    public var tracks = true
 
     public init(broker: String) { self.broker = broker }
 

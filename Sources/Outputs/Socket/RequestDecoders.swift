@@ -96,7 +96,9 @@ extension TrackRequest {
                 }
                 tags = texts
             }
-            return .start(name: try fields.text("name", limit: 200), tags: tags, mode: mode, notes: try fields.text("notes", limit: 4000))
+            if let given = json?["private"], given.boolValue == nil { throw RequestError("?TRACK private must be true or false") }
+            return .start(name: try fields.text("name", limit: 200), tags: tags, mode: mode, notes: try fields.text("notes", limit: 4000),
+                          isPrivate: json?["private"]?.boolValue ?? false)
         case "pause"?: return .pause
         case "resume"?: return .resume
         case "stop"?: return .stop

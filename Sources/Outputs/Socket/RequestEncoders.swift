@@ -75,7 +75,7 @@ extension TrackRequest: SocketRequest {
     public var argument: JSONValue? {
         switch self {
         case .report: return nil
-        case .start(let name, let tags, let mode, let notes):
+        case .start(let name, let tags, let mode, let notes, let isPrivate):
             var interval: JSONValue?
             switch mode {
             case .every(let seconds)?: interval = .number(seconds)
@@ -83,7 +83,8 @@ extension TrackRequest: SocketRequest {
             case nil: interval = nil
             }
             return object([("action", .string("start")), ("name", string(name)),
-                           ("tags", tags.isEmpty ? nil : .array(tags.map { .string($0) })), ("interval", interval), ("notes", string(notes))])
+                           ("tags", tags.isEmpty ? nil : .array(tags.map { .string($0) })), ("interval", interval), ("notes", string(notes)),
+                           ("private", isPrivate ? .bool(true) : nil)])
         case .pause: return object([("action", .string("pause"))])
         case .resume: return object([("action", .string("resume"))])
         case .stop: return object([("action", .string("stop"))])

@@ -1,5 +1,6 @@
 import LodestoneOutputs
 import LodestoneReports
+import LodestoneServices
 
 /// The one seam every report passes on its way out: the socket's gpsd JSON, NMEA 0183 (to its
 /// listeners and to the socket's NMEA watchers), Signal K, MQTT and the display each take the same `Report`
@@ -70,8 +71,17 @@ final class OutputFanout {
         web?.server.service()
     }
 
-    /// MQTT's session and its publication when due.
-    func tickMQTT(utc: Double) { mqtt?.tick(utc: utc) }
+    /// MQTT's session and its publication when due; the tracks that ended since, sent home
+    /// (unless private, or `mqtt.tracks` is off).
+    func tickMQTT(utc: Double, tracks: TrackService?) {
+        if let tracks {
+            for summary in tracks.takeFinished() where !summary.isPrivate {
+                guard let mqtt, mqtt.settings.tracks, let gpx = tracks.store.export(id: summary.id, format: "gpx") else { continue }
+                mqtt.publishTrack(id: summary.id, gpx: Array(gpx.utf8), summary: Array(summary.json.utf8))
+            }
+        }
+        mqtt?.tick(utc: utc)
+    }
 
     /// The MQTT session as STATUS shows it.
     var mqttStatus: MQTTStatus? {

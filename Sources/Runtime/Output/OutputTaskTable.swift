@@ -23,7 +23,7 @@ enum OutputTaskTable {
             // 25 Hz: a moving rose is drawn every 75 ms (13 frames a second); otherwise a call
             // finds nothing due and returns.
             ScheduledTask(name: "display", rateHz: 25, budgetMicroseconds: 15000, priority: 9) { [unowned loop] in loop.displayDriver.redrawWhenDue() },
-            ScheduledTask(name: "mqtt", rateHz: 10, budgetMicroseconds: 2000, priority: 11) { [unowned loop] in loop.context.fanout.tickMQTT(utc: loop.context.utcNow()) },
+            ScheduledTask(name: "mqtt", rateHz: 10, budgetMicroseconds: 2000, priority: 11) { [unowned loop] in loop.context.fanout.tickMQTT(utc: loop.context.utcNow(), tracks: loop.context.services.tracks) },
             ScheduledTask(name: "streams", rateHz: 50, budgetMicroseconds: 1000, priority: 10) { [unowned loop] in loop.context.fanout.flushStreams() },
         ]
     }
