@@ -95,7 +95,10 @@ public struct TrackStore: Sendable {
     @discardableResult
     package func file(_ recording: TrackRecording) -> Summary? {
         recording.sync()
-        let statistics = TrackStatistics.of(recording.points)
+        // The points as they are stored (figures rounded), so the summary says what `show`
+        // and the exports will work out from the file.
+        let stored = recording.points.map { TrackFile.point(Substring(TrackFile.body($0))) ?? $0 }
+        let statistics = TrackStatistics.of(stored)
         // Two tracks started in the same second get "-2", "-3": link() never replaces a file,
         // so a second recording can never overwrite the first.
         let stamp = Self.id(started: recording.started)
