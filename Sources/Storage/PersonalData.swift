@@ -15,12 +15,18 @@ public enum PersonalData {
     /// timetable only when asked), each file as stored, so that `import-all` restores it; a GPX
     /// copy of every track and of the waypoints for other programs; and first of all
     /// `manifest.json` with each file's path, size and SHA-256.
-    public static func archive(dataDirectory: String, now: Double, withTimetable: Bool = false)
+    /// Private tracks are left out (and said) unless `withPrivate`.
+    public static func archive(dataDirectory: String, now: Double, withTimetable: Bool = false, withPrivate: Bool = false)
         -> (bytes: [UInt8], contents: Contents, warnings: [String]) {
         var files: [(path: String, bytes: [UInt8])] = []
         var warnings: [String] = []
+        let privateTracks = withPrivate ? [] : Set(TrackStore(dataDirectory: dataDirectory).list().filter(\.isPrivate).map(\.id))
+        if !privateTracks.isEmpty {
+            warnings.append("\(privateTracks.count) private track\(privateTracks.count == 1 ? " is" : "s are") left out (--with-private carries them)")
+        }
         for store in BackupStores.all where store.merge != .readableCopy && (!store.optional || withTimetable) {
             for path in storedFiles(store, dataDirectory: dataDirectory, warnings: &warnings) {
+                if store.path == "tracks", let located = BackupStores.locate(path), privateTracks.contains(located.item) { continue }
                 let full = dataDirectory + "/" + path
                 guard let size = regularFileSize(full) else { continue }
                 guard size <= store.largestFile else {
@@ -50,7 +56,7 @@ public enum PersonalData {
         let tracks = TrackStore(dataDirectory: dataDirectory)
         let (summaries, trackWarnings) = tracks.listReporting()
         warnings += trackWarnings
-        for summary in summaries.sorted(by: { $0.id < $1.id }) where BackupStores.locate("gpx/\(summary.id).gpx") != nil {
+        for summary in summaries.sorted(by: { $0.id < $1.id }) where BackupStores.locate("gpx/\(summary.id).gpx") != nil && !privateTracks.contains(summary.id) {
             if let gpx = tracks.export(id: summary.id, format: "gpx") { files.append(("gpx/\(summary.id).gpx", Array(gpx.utf8))) }
         }
         let waypoints = WaypointStore(dataDirectory: dataDirectory).loadLogging()

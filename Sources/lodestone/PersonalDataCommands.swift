@@ -10,7 +10,7 @@ import LodestoneStorage
 /// archive or deleted (privacy).
 enum PersonalDataCommands {
     static let exportHelp = """
-    Usage: lodestone export-all [--out FILE.tar] [--with-timetable] [--data-dir DIR]
+    Usage: lodestone export-all [--out FILE.tar] [--with-timetable] [--with-private] [--data-dir DIR]
 
     Writes everything the device keeps to one tar archive (any tar or archive tool opens it),
     by default lodestone-export-YYYYMMDD-HHMMSS.tar in the current folder: every track (and the
@@ -21,7 +21,8 @@ enum PersonalDataCommands {
     file is carried as stored, so 'lodestone import-all' restores it; a GPX copy of every track
     and of the waypoints (gpx/) is for other programs. The first file, manifest.json, lists
     every other file with its size and SHA-256 (check an unpacked archive with sha256sum).
-    An existing FILE is replaced only when it is a regular file.
+    A private track (track start --private, track edit ID --private) is left out, and said,
+    unless --with-private. An existing FILE is replaced only when it is a regular file.
     """
 
     static let importHelp = """
@@ -59,13 +60,14 @@ enum PersonalDataCommands {
     """
 
     static func exportAll(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["out", "data-dir"], flags: ["with-timetable"]), command: "export-all")
+        let options = try Options(arguments, spec: OptionSpec(valued: ["out", "data-dir"], flags: ["with-timetable", "with-private"]), command: "export-all")
         guard options.positional.isEmpty else { throw UsageError(message: "'export-all' takes no arguments (give --out FILE.tar)") }
         let directory = options.values["data-dir"] ?? Configuration.defaultDataDirectory()
         let now = OutputClock.unixTime()
         let out = options.values["out"] ?? "lodestone-export-\(CivilTime(unixSeconds: now).compactStamp).tar"
         let (bytes, contents, warnings) = PersonalData.archive(dataDirectory: directory, now: now,
-                                                               withTimetable: options.flags.contains("with-timetable"))
+                                                               withTimetable: options.flags.contains("with-timetable"),
+                                                               withPrivate: options.flags.contains("with-private"))
         for warning in warnings { Log.warning(warning) }
         do { try replaceFile(out, with: bytes) } catch {
             Log.error(error.description)

@@ -140,6 +140,30 @@ import Testing
         #expect(Setting.all.first { $0.key == "tracks.autoPauseSpeed" }?.apply(.number(0.1), to: &c) == nil && c.autoPauseSpeed == 0.1)
         #expect(Setting.all.first { $0.key == "tracks.autoPauseSeconds" }?.apply(.number(0), to: &c) != nil)
     }
+
+    /// export-all leaves private tracks out unless asked.
+    @Test func privateTracksStayOutOfTheBackup() throws {
+        let directory = Self.folder("backup")
+        let store = TrackStore(dataDirectory: directory)
+        for (name, isPrivate) in [("Ridge", false), ("Home to work", true)] {
+            let service = TrackService(store: store, mode: .every(1))
+            _ = service.start(name: name, isPrivate: isPrivate, at: 1_782_028_800 + (isPrivate ? 86_400 : 0))
+            for t in 1...30 {
+                var fix = Self.fix(Double(t), north: Double(t) * 1.5, speed: 1.5)
+                fix.utc = (fix.utc ?? 0) + (isPrivate ? 86_400 : 0)
+                _ = service.add(fix, state: NavigationState(), now: UInt64(t) * 1_000_000_000, time: 0)
+            }
+            _ = service.stop()
+        }
+        let hidden = try #require(store.list().first { $0.isPrivate }?.id)
+        let kept = try #require(store.list().first { !$0.isPrivate }?.id)
+        let without = PersonalData.archive(dataDirectory: directory, now: 1_782_300_000)
+        let text = String(decoding: without.bytes, as: UTF8.self)
+        #expect(!text.contains(hidden) && text.contains(kept) && without.contents.tracks == 1)
+        #expect(without.warnings.contains { $0.contains("1 private track is left out") })
+        let with = PersonalData.archive(dataDirectory: directory, now: 1_782_300_000, withPrivate: true)
+        #expect(with.contents.tracks == 2 && String(decoding: with.bytes, as: UTF8.self).contains(hidden))
+    }
 }
 
 extension String {
