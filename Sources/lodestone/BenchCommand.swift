@@ -44,6 +44,14 @@ enum BenchCommand {
                 }
                 writeOut((options.flags.contains("json") ? timetableJSON(figures) : timetableLines(figures)) + "\n")
                 return 0
+            case "tracks":
+                guard let figures = LargeTrackBench.run() else {
+                    Log.error("the 30,000-point track could not be made or read in /tmp")
+                    return 1
+                }
+                writeOut("a 30,000-point track: list \(fixed(figures.listMilliseconds, 1)) ms, show \(fixed(figures.showMilliseconds, 1)) ms, "
+                         + "plot \(fixed(figures.plotMilliseconds, 1)) ms, export \(fixed(figures.exportMilliseconds, 1)) ms\n")
+                return 0
             case "clients":
                 // The socket-load comparison alone, with and without the sampling thread pinned.
                 for pin in [false, true] {
@@ -53,7 +61,7 @@ enum BenchCommand {
                     }
                 }
                 return 0
-            default: throw UsageError(message: "--kernel takes attitude, nmea, tpv, sky, display, web, startup, runtime, timetable or clients")
+            default: throw UsageError(message: "--kernel takes attitude, nmea, tpv, sky, display, web, startup, runtime, timetable, tracks or clients")
             }
         }
         let seconds = try options.number("seconds", in: 0.5...600) ?? 5
@@ -82,6 +90,8 @@ enum BenchCommand {
         let runtime = RuntimeCostBench.run()
         if !json { writeOut("track list and search with 1,000 stored tracks...\n") }
         let trackList = TrackListBench.run()
+        if !json { writeOut("one 30,000-point track listed, shown, plotted and exported...\n") }
+        let largeTrack = LargeTrackBench.run()
         if !json { writeOut("timetable: import a national feed (10,000 stops, 1,000,000 stop times), then answer departures...\n") }
         let timetable = TimetableBench.run()
         if !json { writeOut("the sampling loop with no socket clients, then with 100 at 50 Hz (10 s each)...\n") }
@@ -164,6 +174,17 @@ enum BenchCommand {
         } else {
             report.null("trackList")
         }
+        if let largeTrack {
+            var w = JSONObjectWriter()
+            w.integer("largePoints", largeTrack.points)
+            w.number("largeListMs", largeTrack.listMilliseconds, decimals: 1)
+            w.number("largeShowMs", largeTrack.showMilliseconds, decimals: 1)
+            w.number("largePlotMs", largeTrack.plotMilliseconds, decimals: 1)
+            w.number("largeExportMs", largeTrack.exportMilliseconds, decimals: 1)
+            report.raw("tracks", w.finished)
+        } else {
+            report.null("tracks")
+        }
         if let timetable { report.raw("timetable", timetableJSON(timetable)) } else { report.null("timetable") }
         if let clientLoad {
             func figures(_ run: ClientLoadBench.Run) -> String {
@@ -213,6 +234,8 @@ enum BenchCommand {
             writeOut("start-up: " + (startup.map { "first ATT \(fixed($0.firstATTms, 0)) ms after the start, first TPV \(fixed($0.firstTPVms, 0)) ms after the receiver's first sentence" } ?? "not measured") + "\n")
             writeOut("gpsd reports: " + (reportCost.tpv.map { "TPV \(fixed($0, 0)) instructions, " } ?? "")
                      + (reportCost.sky.map { "SKY (20 satellites) \(fixed($0, 0)) instructions" } ?? reportCost.note ?? "not measured") + "\n")
+            writeOut("a 30,000-point track: " + (largeTrack.map { "list \(fixed($0.listMilliseconds, 0)) ms, show \(fixed($0.showMilliseconds, 0)) ms, "
+                + "plot \(fixed($0.plotMilliseconds, 0)) ms, export \(fixed($0.exportMilliseconds, 0)) ms (the budget is 1000 each)" } ?? "could not be made in /tmp") + "\n")
             writeOut("track list: " + (trackList.map { "\(fixed($0.listMilliseconds, 1)) ms to list, \(fixed($0.searchMilliseconds, 1)) ms to search \($0.tracks) tracks" }
                                        ?? "could not create the tracks in /tmp") + "\n")
             writeOut("timetable: " + (timetable.map(timetableLines) ?? "could not create the feed in /tmp") + "\n")

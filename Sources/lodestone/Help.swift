@@ -109,6 +109,8 @@ enum Help {
     startup, clients, timetable (import a synthetic national feed of 10,000 stops and
     1,000,000 stop times, then time cold departures answers), web --updates N --clients C
     (the web server streaming N tenths of a second of ATT at 10 Hz and TPV, SKY and ENV at
-    1 Hz to C browsers on a loopback port: what callgrind counts for web.instructionsPerClientSecond).
+    1 Hz to C browsers on a loopback port: what callgrind counts for web.instructionsPerClientSecond),
+    tracks (one 30,000-point track listed, shown, plotted and exported by the command line:
+    tracks.largeShowMs and the others).
     """
 }
