@@ -53,7 +53,7 @@ let package = Package(
                 path: "Sources/Sampling"),
         // Samples into reports: the compass, the position, the weather, the tracks and the rest.
         .target(name: "LodestoneServices",
-                dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDomain", "LodestoneReports", "LodestoneSettings",
+                dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDomain", "LodestoneReports", "LodestoneSettings",
                                "LodestoneSampling", "LodestoneStorage"],
                 path: "Sources/Services"),
         // The wiring: the two task tables, the output loop, the run and its reload.

@@ -47,13 +47,7 @@ public enum JPEGEncoder {
         segment(0xDB, dqt, into: &out)
         segment(0xC0, [8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 3,
                        1, 0x11, 0, 2, 0x11, 1, 3, 0x11, 1], into: &out)
-        var dht: [UInt8] = []
-        for (class_, id, spec) in [(0, 0, JPEGTables.dcLuminance), (1, 0, JPEGTables.acLuminance),
-                                   (0, 1, JPEGTables.dcChrominance), (1, 1, JPEGTables.acChrominance)] {
-            dht.append(UInt8(class_ << 4 | id))
-            dht += spec.bits + spec.values
-        }
-        segment(0xC4, dht, into: &out)
+        out += huffmanSegment()
         segment(0xDA, [3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0], into: &out)
 
         let codes = [JPEGTables.dcLuminance.codes, JPEGTables.acLuminance.codes, JPEGTables.dcChrominance.codes, JPEGTables.acChrominance.codes]
@@ -170,6 +164,46 @@ enum DCT {
                 out[v * 8 + u] = sum
             }
         }
+        return out
+    }
+}
+
+extension JPEGEncoder {
+    /// A camera's own JPEG (MJPEG) with `app1` (the EXIF block) right after SOI, in place of any
+    /// EXIF it had; the standard Huffman tables put before the scan when the frame leaves them
+    /// out (as many MJPEG cameras do, MJPEG assuming them). Nil for bytes that are not a JPEG.
+    public static func insertingEXIF(_ jpeg: [UInt8], app1: [UInt8]) -> [UInt8]? {
+        guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return nil }
+        var out: [UInt8] = [0xFF, 0xD8]
+        segment(0xE1, app1, into: &out)
+        var index = 2, sawTables = false
+        while index + 4 <= jpeg.count, jpeg[index] == 0xFF {
+            let marker = jpeg[index + 1]
+            if marker == 0xDA {
+                if !sawTables { out += huffmanSegment() }
+                out += jpeg[index...]
+                return out
+            }
+            let length = Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3])
+            guard length >= 2, index + 2 + length <= jpeg.count else { return nil }
+            if marker == 0xC4 { sawTables = true }
+            let isEXIF = marker == 0xE1 && length >= 8 && Array(jpeg[(index + 4)..<(index + 8)]) == Array("Exif".utf8)
+            if !isEXIF { out += jpeg[index..<(index + 2 + length)] }
+            index += 2 + length
+        }
+        return nil
+    }
+
+    /// A DHT segment with the four tables of Annex K.3.
+    static func huffmanSegment() -> [UInt8] {
+        var dht: [UInt8] = []
+        for (class_, id, spec) in [(0, 0, JPEGTables.dcLuminance), (1, 0, JPEGTables.acLuminance),
+                                   (0, 1, JPEGTables.dcChrominance), (1, 1, JPEGTables.acChrominance)] {
+            dht.append(UInt8(class_ << 4 | id))
+            dht += spec.bits + spec.values
+        }
+        var out: [UInt8] = []
+        segment(0xC4, dht, into: &out)
         return out
     }
 }

@@ -27,6 +27,7 @@ public enum Report: Sendable {
     case poll(PollReport)
     case settings(SettingsReport)
     case pairing(PairingReport)
+    case photo(PhotoReport)
     /// A request that could not be done, and what to do instead.
     case error(String)
 
@@ -54,6 +55,7 @@ public enum Report: Sendable {
         case .poll: return .poll
         case .settings: return .settings
         case .pairing: return .pairing
+        case .photo: return .photo
         case .error: return .error
         }
     }
@@ -89,6 +91,6 @@ public enum ReportKind: String, Sendable, CaseIterable {
     case position = "TPV", satellites = "SKY", attitude = "ATT", inertial = "IMU", environment = "ENV"
     case barometer = "BARO", motion = "MOTION", event = "EVENT", sun = "SUN", track = "TRACK", waypoint = "WAYPOINT"
     case alertRules = "ALERT", log = "LOG", snapshot = "SNAPSHOT", health = "HEALTH", devices = "DEVICES", poll = "POLL"
-    case departures = "DEPARTURES", reminders = "REMINDERS", waves = "WAVES", settings = "CONFIG", pairing = "PAIRING"
+    case departures = "DEPARTURES", reminders = "REMINDERS", waves = "WAVES", settings = "CONFIG", pairing = "PAIRING", photo = "PHOTO"
     case error = "ERROR"
 }

@@ -56,8 +56,17 @@ public struct BoardDescription: Sendable, Equatable {
     public var display: String?
     /// Temperature probes, anemometer and wind vane, when the board has them.
     public var station = StationWiring()
+    /// A still camera: a V4L2 device (`"camera": {"device": "/dev/video0"}`, optionally with
+    /// `"width"` and `"height"`), or "sim" for the simulated board's.
+    public var camera: CameraWiring?
 
-    public static let buttonNames = ["bearingLock", "snapshot", "track", "log", "page"]
+    public struct CameraWiring: Sendable, Equatable {
+        public var device: String
+        public var width = 1280, height = 720
+        public init(device: String, width: Int = 1280, height: Int = 720) { (self.device, self.width, self.height) = (device, width, height) }
+    }
+
+    public static let buttonNames = ["bearingLock", "snapshot", "track", "log", "page", "photo"]
     public static let baudRates = [4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600]
 
     public init(name: String, simulated: Bool, i2c: String, imu: Chip?, magnetometer: Chip?, barometer: Chip?,
@@ -83,6 +92,7 @@ public struct BoardDescription: Sendable, Equatable {
         board.station.probes = [.init(name: "water", id: "28-00000a1b2c3d")]
         board.station.anemometer = .init(line: 17)
         board.station.vane = .init()
+        board.camera = CameraWiring(device: "sim", width: 640, height: 480)
         return board
     }()
 
@@ -113,6 +123,7 @@ public struct BoardDescription: Sendable, Equatable {
             case "temperatureProbes": board.station.probes = try reader.temperatureProbes(value)
             case "oneWire": board.station.oneWireDirectory = try reader.string(key, value, "the folder the kernel's w1 driver shows the probes in, /sys/bus/w1/devices")
             case "wind": try reader.wind(value, into: &board.station)
+            case "camera": board.camera = try reader.camera(value)
             case "display":
                 let display = try reader.string(key, value, "\"terminal\", \"none\" or \"fb:/dev/fbN\"")
                 guard display == "terminal" || display == "none" || display.hasPrefix("fb:/") else {
@@ -120,7 +131,7 @@ public struct BoardDescription: Sendable, Equatable {
                 }
                 board.display = display
             default:
-                throw reader.error(key, "unknown field; known fields: name, simulated, i2c, imu, magnetometer, barometer, gps, gpio, display, temperatureProbes, oneWire, wind")
+                throw reader.error(key, "unknown field; known fields: name, simulated, i2c, imu, magnetometer, barometer, gps, gpio, display, temperatureProbes, oneWire, wind, camera")
             }
         }
         try reader.checkAddressesDistinct(board)

@@ -119,6 +119,26 @@ struct BoardFileReader {
         return (port, baud)
     }
 
+    /// `{"device": "/dev/video0", "width": 1280, "height": 720}`.
+    func camera(_ value: JSONValue) throws(ConfigurationError) -> BoardDescription.CameraWiring {
+        guard case .object(let members) = value else { throw error("camera", "must be an object like {\"device\": \"/dev/video0\"}") }
+        var wiring = BoardDescription.CameraWiring(device: "")
+        for (field, option) in members {
+            switch field {
+            case "device": wiring.device = try string("camera.device", option, "a V4L2 device such as /dev/video0, or \"sim\"")
+            case "width", "height":
+                guard let n = option.numberValue, let whole = Int(whole: n), (16...8192).contains(whole) else {
+                    throw error("camera." + field, "must be a whole number of pixels from 16 to 8192, found \(describe(option))")
+                }
+                if field == "width" { wiring.width = whole } else { wiring.height = whole }
+            default:
+                throw error("camera." + field, "unknown field; known fields: device, width, height")
+            }
+        }
+        guard !wiring.device.isEmpty else { throw error("camera.device", "is missing: give the camera's device, /dev/video0") }
+        return wiring
+    }
+
     func gpio(_ value: JSONValue) throws(ConfigurationError) -> BoardDescription.GPIOWiring {
         guard case .object(let members) = value else {
             throw error("gpio", "must be an object like {\"chip\": \"/dev/gpiochip0\", \"buttons\": {\"bearingLock\": 5}, \"buzzer\": 12}")

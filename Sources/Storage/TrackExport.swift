@@ -6,10 +6,18 @@ import LodestoneEncoding
 /// Tracks as other tools read them: GPX 1.1 (every GPS app, gpsbabel), CSV and JSON.
 enum TrackExport {
     /// `elevations`: one per point (see `TrackElevation`); computed from the points when nil.
-    static func gpx(name: String, points: [TrackPoint], elevations: [Double]? = nil, notes: String = "") -> String {
+    /// `photos`: each a waypoint linking its file (`photos/NAME.jpg`, as `export-all` and
+    /// `export --with-photos` lay them out beside the GPX).
+    static func gpx(name: String, points: [TrackPoint], elevations: [Double]? = nil, notes: String = "", photos: [TrackPhoto] = []) -> String {
         let elevation = aligned(elevations, points)
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         out += #"<gpx version="1.1" creator="Lodestone" xmlns="http://www.topografix.com/GPX/1/1">"# + "\n"
+        for photo in photos where photo.hasPlace {
+            out += "  <wpt lat=\"\(fixed(photo.latitude, 7))\" lon=\"\(fixed(photo.longitude, 7))\">"
+            if points.first?.time.isFinite ?? true { out += "<time>\(CivilTime(unixSeconds: photo.time).iso8601)</time>" }
+            out += "<name>\(escape(photo.file))</name><link href=\"photos/\(escape(photo.file))\"><type>image/jpeg</type></link>"
+            out += "<sym>Scenic Area</sym></wpt>\n"
+        }
         out += "  <trk>\n    <name>\(escape(name))</name>\n" + (notes.isEmpty ? "" : "    <desc>\(escape(notes))</desc>\n") + "    <trkseg>\n"
         for (index, (p, ele)) in zip(points, elevation).enumerated() {
             // A pause ends the segment: apps draw no line across it.

@@ -19,7 +19,24 @@ package enum TrackFile {
     static let recordMagic = "# lodestone track 2"
 
     package typealias Parsed = (name: String, started: Double, tags: [String], points: [TrackPoint], skipped: Int, validBytes: Int,
-                                headerDamaged: Bool, extra: Extra)
+                                headerDamaged: Bool, extra: Extra, photos: [TrackPhoto])
+
+    /// A photo's record among the points: `# photo FILE TIME LAT LON` (empty figures unknown).
+    static let photoMark = "# photo "
+
+    static func photoRecord(_ photo: TrackPhoto) -> String {
+        func n(_ v: Double, _ d: Int) -> String { v.isFinite ? fixed(v, d) : "-" }
+        return photoMark + photo.file + " " + n(photo.time, 1) + " " + n(photo.latitude, 7) + " " + n(photo.longitude, 7)
+    }
+
+    static func photo(_ text: Substring) -> TrackPhoto? {
+        let parts = text.dropFirst(photoMark.count).split(separator: " ")
+        guard parts.count == 4, let time = DecimalNumber.parse(parts[1]), CivilTime.writableSeconds.contains(time),
+              parts[0].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_" }) else { return nil }
+        let latitude = DecimalNumber.parse(parts[2]).flatMap { abs($0) <= 90 ? $0 : nil } ?? .nan
+        let longitude = DecimalNumber.parse(parts[3]).flatMap { abs($0) <= 180 ? $0 : nil } ?? .nan
+        return TrackPhoto(file: String(parts[0]), time: time, latitude: latitude, longitude: longitude)
+    }
 
     /// What else the header keeps, so a recording recovered after a crash goes on as it was:
     /// how points were taken (`interval=5`, `interval=adaptive`), the notes, and what the
@@ -125,6 +142,7 @@ package enum TrackFile {
         let log = RecordLog.parseSkipping(bytes)
         var header = (name: "", started: 0.0, tags: [String](), extra: Extra())
         var points: [TrackPoint] = []
+        var photos: [TrackPhoto] = []
         var headerDamaged = true
         var skipped = (log.skippedBytes > 0 ? 1 : 0) + (log.validBytes < bytes.count ? 1 : 0)
         for (index, record) in log.records.enumerated() {
@@ -134,11 +152,13 @@ package enum TrackFile {
                 headerDamaged = false
             } else if let point = point(text) {
                 points.append(point)
+            } else if text.hasPrefix(photoMark), let photo = photo(text) {
+                photos.append(photo)
             } else {
                 skipped += 1
             }
         }
-        return (header.name, header.started, header.tags, points, skipped, log.validBytes, headerDamaged, header.extra)
+        return (header.name, header.started, header.tags, points, skipped, log.validBytes, headerDamaged, header.extra, photos)
     }
 
 
@@ -181,7 +201,7 @@ package enum TrackFile {
             points.append(point)
             valid = offset + length
         }
-        return first ? nil : (header.name, header.started, header.tags, points, skipped, valid, headerDamaged, header.extra)
+        return first ? nil : (header.name, header.started, header.tags, points, skipped, valid, headerDamaged, header.extra, [])
     }
 }
 
@@ -196,6 +216,8 @@ package final class TrackRecording {
     private var fd: Int32
     private var lastSync: MonotonicNanoseconds = 0
     package private(set) var points: [TrackPoint]
+    /// The photos taken while recording, in their records among the points.
+    package private(set) var photos: [TrackPhoto] = []
     /// Points kept in memory that could not be written yet (the newest ones), and why the
     /// last write failed (an errno; 0 when writing works). They are written as soon as the
     /// disk takes them again.
@@ -253,6 +275,7 @@ package final class TrackRecording {
         tags = parsed.tags
         extra = parsed.extra
         points = parsed.points
+        photos = parsed.photos
     }
 
     deinit { close(fd) }
@@ -272,6 +295,16 @@ package final class TrackRecording {
     }
 
     func sync() { fsync(fd) }
+
+    /// Files a photo with the track: its record goes after the points written so far (those
+    /// the disk refused first). False when the disk refuses it.
+    package func append(_ photo: TrackPhoto) -> Bool {
+        guard writeBacklog() else { return false }
+        let frame = RecordLog.framed(Array(TrackFile.photoRecord(photo).utf8))
+        guard frame.withUnsafeBytes({ writeWhole(fd, $0, path: path) }) == 0, fsync(fd) == 0 else { return false }
+        photos.append(photo)
+        return true
+    }
 
     /// Writes whatever the disk refused before and flushes; true when everything is on the disk.
     package func flush() -> Bool {

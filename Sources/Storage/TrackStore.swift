@@ -233,6 +233,13 @@ public struct TrackStore: Sendable {
         return (parsed.name, parsed.points, warning)
     }
 
+    /// The photos filed with a stored track.
+    public func photos(id: String) -> [TrackPhoto] {
+        let path = directory + "/" + id + ".track"
+        guard !id.contains("/"), let bytes = try? readStoreBytes(path), bytes.count <= 256 << 20 else { return [] }
+        return TrackFile.parse(bytes)?.photos ?? []
+    }
+
     /// Whether a track of that id is stored.
     public func contains(id: String) -> Bool { !id.contains("/") && access(directory + "/" + id + ".track", F_OK) == 0 }
 
@@ -300,7 +307,12 @@ public struct TrackStore: Sendable {
         // A track imported without times has made-up ones: never exported.
         if privacy?.dropTimes == true || summary?.timeless == true { for i in kept.indices { kept[i].time = .nan } }
         switch format {
-        case "gpx": return TrackExport.gpx(name: track.name, points: kept, elevations: elevations, notes: summary?.notes ?? "")
+        case "gpx":
+            // A shared export leaves out the photos taken inside the places it trims.
+            let photos = photos(id: id).filter { photo in
+                privacy.map { trim in !photo.hasPlace || trim.keeps(TrackPoint(time: photo.time, latitude: photo.latitude, longitude: photo.longitude)) } ?? true
+            }
+            return TrackExport.gpx(name: track.name, points: kept, elevations: elevations, notes: summary?.notes ?? "", photos: photos)
         case "csv": return TrackExport.csv(kept, elevations: elevations)
         case "json": return TrackExport.json(name: track.name, points: kept, statistics: statistics, elevations: elevations, notes: summary?.notes ?? "")
         default: return nil

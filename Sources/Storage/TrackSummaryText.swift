@@ -23,7 +23,7 @@ public enum TrackSummaryText {
         return hours > 0 ? "\(hours):\(zeroPadded(minutes, 2)):\(zeroPadded(rest, 2))" : "\(minutes):\(zeroPadded(rest, 2))"
     }
 
-    public static func text(summary: TrackStore.Summary, points: [TrackPoint], timeless: Bool, units: Units) -> String {
+    public static func text(summary: TrackStore.Summary, points: [TrackPoint], timeless: Bool, units: Units, photos: [TrackPhoto] = []) -> String {
         let (length, unit) = split(units)
         let elevations = TrackElevation.of(points)
         let s = TrackStatistics.of(points, elevations: elevations, splitLength: length)
@@ -54,6 +54,13 @@ public enum TrackSummaryText {
             }
             let rest = s.distance - Double(s.splits.count) * length
             if rest >= length / 100 { lines.append("  +" + units.distance(rest)) }
+        }
+        if !photos.isEmpty {
+            lines.append("photos     \(photos.count)")
+            for photo in photos {
+                let place = photo.hasPlace ? "  \(fixed(photo.latitude, 6)), \(fixed(photo.longitude, 6))" : "  (no fix)"
+                lines.append("  photos/\(photo.file)  " + String(CivilTime(unixSeconds: photo.time).iso8601.dropFirst(11).prefix(8)) + place)
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -181,7 +181,8 @@ enum TrackCommand {
                     return 1
                 }
                 if let warning = track.warning { Log.warning(warning) }
-                writeOut(TrackSummaryText.text(summary: summary, points: track.points, timeless: summary.timeless, units: try Units.option(options)))
+                writeOut(TrackSummaryText.text(summary: summary, points: track.points, timeless: summary.timeless, units: try Units.option(options),
+                                               photos: store.photos(id: id)))
                 return 0
             }
             let format = action == "show" ? "json" : (options.values["format"] ?? "gpx")

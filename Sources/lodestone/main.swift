@@ -23,6 +23,7 @@ let commands: [Command] = [
     Command(name: "history", help: WeatherCommands.historyHelp, main: WeatherCommands.history),
     Command(name: "log", help: LogCommand.help, main: LogCommand.main),
     Command(name: "snapshot", help: SnapshotCommand.help, main: SnapshotCommand.main),
+    Command(name: "photo", help: PhotoCommand.help, main: PhotoCommand.main),
     Command(name: "export-all", help: PersonalDataCommands.exportHelp, main: PersonalDataCommands.exportAll),
     Command(name: "import-all", help: PersonalDataCommands.importHelp, main: PersonalDataCommands.importAll),
     Command(name: "forget-all", help: PersonalDataCommands.forgetHelp, main: PersonalDataCommands.forgetAll),

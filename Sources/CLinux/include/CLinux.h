@@ -67,4 +67,20 @@ const char *lodestone_revision(void);
 /// EINVAL on a file system that cannot (the caller then takes another way).
 int lodestone_exchange_paths(const char *first, const char *second);
 
+/// V4L2 (a camera): the device's capabilities (VIDIOC_QUERYCAP, device_caps when given).
+int lodestone_v4l2_capabilities(int fd, uint32_t *capabilities);
+/// Asks for a capture format (VIDIOC_S_FMT); the size and pixel format the driver chose are
+/// written back.
+int lodestone_v4l2_set_format(int fd, uint32_t *width, uint32_t *height, uint32_t *pixelFormat, uint32_t *bytesPerLine);
+/// Memory-mapped buffers (VIDIOC_REQBUFS); the count granted is written back.
+int lodestone_v4l2_request_buffers(int fd, uint32_t *count);
+/// A buffer's place for mmap (VIDIOC_QUERYBUF).
+int lodestone_v4l2_query_buffer(int fd, uint32_t index, uint32_t *offset, uint32_t *length);
+/// Hands a buffer to the driver (VIDIOC_QBUF).
+int lodestone_v4l2_queue(int fd, uint32_t index);
+/// Takes a filled buffer back (VIDIOC_DQBUF): its index and the bytes used.
+int lodestone_v4l2_dequeue(int fd, uint32_t *index, uint32_t *bytesUsed);
+/// Starts or stops streaming (VIDIOC_STREAMON, VIDIOC_STREAMOFF).
+int lodestone_v4l2_stream(int fd, int on);
+
 #endif

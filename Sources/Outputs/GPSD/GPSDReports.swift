@@ -40,6 +40,7 @@ public enum GPSDReports {
                 json.value(raw: member.json)
             }
             json.endObject()
+        case .photo(let r): photo(r, into: &json)
         case .health(let r): health(r, into: &json)
         case .devices(let r): devices(r, into: &json)
         case .poll(let r): poll(r, into: &json)

@@ -52,6 +52,10 @@ final class ButtonActions<Clock: MonotonicClock> {
                 if let chronicle = services.chronicle { send(chronicle.logs.toggle(time: time)) }
             case ("page", _):
                 displayDriver.pageButton(event)
+            case ("photo", .longPress):
+                // A long press, so a knock in a pocket takes no picture.
+                send(context.takePhoto())
+                controls.signal(.snapshot, at: now)
             default:
                 break
             }

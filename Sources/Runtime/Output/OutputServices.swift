@@ -19,4 +19,6 @@ struct OutputServices {
     var transit: TransitService?
     /// The weather station's wind and temperature probes (when the board has them).
     var station: StationService?
+    /// The camera's shutter (when the board names a camera).
+    var photos: PhotoService?
 }

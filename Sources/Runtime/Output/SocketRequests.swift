@@ -45,6 +45,9 @@ enum SocketRequests {
             if case .back = request { return [loop.ticks.startBacktrack()] }
             return [services.waypoints?.handle(request, state: loop.context.latest) ?? .error("waypoints need a data directory")]
         }
+        table.route("PHOTO") { [unowned loop] in
+            [loop.context.takePhoto()]
+        }
         table.route("TRACK", decode: TrackRequest.decode) { [unowned loop] request in
             [services.tracks?.handle(request, at: loop.context.utcNow()) ?? .error("track recording needs a data directory")]
         }

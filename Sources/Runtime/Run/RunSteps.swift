@@ -127,7 +127,7 @@ extension Runner {
                              gpsPath: String?, gpio: (wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider)?,
                              station: WeatherStation?, dataDirectory: String, startUTC: Double?) -> OutputServices {
         let zone = (try? TimeZoneRules(c.timeZone)) ?? .utc
-        let services = OutputServices(
+        var services = OutputServices(
             controls: gpio.map { gpio in
                 let controls = Controls(wiring: gpio.wiring, provider: gpio.provider)
                 controls.sounds = c.sounds
@@ -149,7 +149,28 @@ extension Runner {
                                                   bus: board.i2c) })
         services.chronicle?.station = services.station
         services.motion?.flipAction = c.flipAction
+        services.photos = camera(board).map { PhotoService(camera: $0, store: PhotoStore(dataDirectory: dataDirectory), clock: clock) }
         return services
+    }
+
+    /// The board's camera, streaming; nil (said) when it names none or it cannot be opened.
+    static func camera(_ board: BoardDescription) -> (any Camera)? {
+        guard let wiring = board.camera else { return nil }
+        if wiring.device == "sim" {
+            guard board.simulated else {
+                Log.error("camera \"sim\" is the simulated board's; give a V4L2 device such as /dev/video0: no photos")
+                return nil
+            }
+            return SimulatedCamera(width: wiring.width, height: wiring.height)
+        }
+        do {
+            let camera = try V4L2Camera(path: wiring.device, width: wiring.width, height: wiring.height)
+            Log.info("camera \(wiring.device): \(camera.format.rawValue) \(camera.width)x\(camera.height), streaming")
+            return camera
+        } catch {
+            Log.error("camera: \(error.description); no photos")
+            return nil
+        }
     }
 
     /// The theme and units a key chose last time, unless the command line says otherwise, and

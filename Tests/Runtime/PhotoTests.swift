@@ -1,0 +1,80 @@
+import Glibc
+import LodestoneCore
+import LodestoneRuntime
+@testable import LodestoneEncoding
+import LodestoneStorage
+import Testing
+
+/// Photos from the outside: the simulated board's camera through `lodestone photo take` while
+/// a track records; the JPEG decodes (djpeg), its EXIF position is the fix the PHOTO report
+/// gave (Pillow), the track lists it and its GPX links it.
+@Suite(.serialized) struct PhotoTests {
+    @Test func aPhotoTakenOnTheTrailBelongsToTheTrack() throws {
+        let end = EndToEndTests()
+        let data = "/tmp/lodestone-e2e-photo-\(getpid())"
+        let socket = data + ".sock"
+        defer { removeTree(data) }
+        let device = try end.spawn(["run", "--speed", "10", "--socket", socket, "--display", "none", "--data-dir", data, "--duration", "60"])
+        _ = try #require(end.connect(socket))
+        usleep(3_000_000)
+        #expect(end.finish(try end.spawn(["track", "start", "--name", "Photo walk", "--interval", "1", "--socket", socket])).0 == 0)
+        usleep(2_000_000)
+        let (status, answer) = end.finish(try end.spawn(["photo", "take", "--json", "--socket", socket]))
+        #expect(status == 0, "\(answer)")
+        let photo = try JSONValue.parse(String(answer.split(separator: "\n").last ?? ""))
+        _ = end.finish(try end.spawn(["track", "stop", "--socket", socket]))
+        kill(device.pid, SIGTERM)
+        _ = end.finish(device)
+        let file = try #require(photo["file"]?.stringValue)
+        let latitude = try #require(photo["lat"]?.numberValue), longitude = try #require(photo["lon"]?.numberValue)
+        #expect(photo["track"]?.stringValue == "Photo walk" && photo["format"]?.stringValue == "yuyv")
+        let path = data + "/photos/" + file
+        let jpeg = readFileBytes(path) ?? []
+        #expect(jpeg.starts(with: [0xFF, 0xD8, 0xFF, 0xE1]), "the EXIF block right after SOI")
+        if access("/usr/bin/djpeg", X_OK) == 0 {
+            #expect(TerminalDisplayTests.output("/usr/bin/djpeg -pnm \(path) | head -c 15").hasPrefix("P6\n640 480"), "djpeg reads it")
+        } else { print("skipped: djpeg is not installed") }
+        if PhotoEncodingTests.pillow {
+            let script = "from PIL import Image; g = Image.open('\(path)').getexif().get_ifd(0x8825); d = lambda v: float(v[0]) + float(v[1]) / 60 + float(v[2]) / 3600; print('%.6f %.6f' % (d(g[2]), d(g[4])))"
+            let read = TerminalDisplayTests.output("/usr/bin/python3 -c \"\(script)\"").split(separator: " ").compactMap { Double($0.trimmingCharacters) }
+            #expect(read.count == 2 && abs((read.first ?? 0) - latitude) < 2e-6 && abs((read.last ?? 0) - longitude) < 2e-6,
+                    "EXIF \(read) against the fix \(latitude), \(longitude)")
+        } else { print("skipped: Pillow (python3-pil) is not installed") }
+        let store = TrackStore(dataDirectory: data)
+        let id = try #require(store.list().first?.id)
+        #expect(store.photos(id: id).map(\.file) == [file])
+        let (_, shown) = end.finish(try end.spawn(["track", "show", id, "--data-dir", data]))
+        #expect(shown.contains("photos     1") && shown.contains("photos/" + file), "\(shown)")
+        #expect((store.export(id: id, format: "gpx") ?? "").contains("<link href=\"photos/\(file)\">"))
+    }
+
+    /// An MJPEG frame without Huffman tables (as many cameras send) gets the standard ones and
+    /// the EXIF block; a frame that is no JPEG is refused.
+    @Test func mjpegFramesGetTheirEXIFAndTheirTables() throws {
+        let encoded = try #require(JPEGEncoder.encode(width: 16, height: 16, rgb: [UInt8](repeating: 128, count: 16 * 16 * 3)))
+        // The same frame without its DHT segment, as an MJPEG camera sends it.
+        var stripped: [UInt8] = [], index = 2
+        stripped = [0xFF, 0xD8]
+        while index + 4 <= encoded.count, encoded[index] == 0xFF, encoded[index + 1] != 0xDA {
+            let length = Int(encoded[index + 2]) << 8 | Int(encoded[index + 3])
+            if encoded[index + 1] != 0xC4 { stripped += encoded[index..<(index + 2 + length)] }
+            index += 2 + length
+        }
+        stripped += encoded[index...]
+        let app1 = EXIFWriter.app1(time: 1_782_028_800, place: nil, direction: nil)
+        let fixed = try #require(JPEGEncoder.insertingEXIF(stripped, app1: app1))
+        #expect(fixed.starts(with: [0xFF, 0xD8, 0xFF, 0xE1]))
+        #expect(stripped.count < encoded.count && fixed.count == encoded.count + 4 + app1.count, "the tables put back: \(fixed.count)")
+        if access("/usr/bin/djpeg", X_OK) == 0 {
+            let path = "/tmp/lodestone-mjpeg-\(getpid()).jpg"
+            defer { unlink(path) }
+            #expect(writeFileAtomically(path, fixed))
+            #expect(TerminalDisplayTests.output("/usr/bin/djpeg -pnm \(path) | head -c 12").hasPrefix("P6\n16 16"))
+        }
+        #expect(JPEGEncoder.insertingEXIF([0x89, 0x50, 0x4E, 0x47, 0, 0], app1: app1) == nil)
+    }
+}
+
+extension Substring {
+    var trimmingCharacters: String { String(filter { !$0.isWhitespace }) }
+}
