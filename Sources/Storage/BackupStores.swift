@@ -51,6 +51,8 @@ public enum BackupStores {
         BackupStore(path: "waypoints.json", shape: .file, merge: .waypoints, largestFile: 16 << 20),
         BackupStore(path: "logs", shape: .folders, merge: .newID(idField: nil), largestFile: 64 << 20),
         BackupStore(path: "snapshots", shape: .items(suffixes: [".json"]), merge: .newID(idField: "id"), largestFile: 1 << 20),
+        // Photos are named by their time and a track's records name them: one already here is kept.
+        BackupStore(path: "photos", shape: .items(suffixes: [".jpg"]), merge: .keepPresent, largestFile: 64 << 20),
         BackupStore(path: "alerts.json", shape: .file, merge: .keepPresent, largestFile: 1 << 20),
         BackupStore(path: "alerts.rec", shape: .file, merge: .records, largestFile: 256 << 20),
         BackupStore(path: "history.bin", shape: .file, merge: .keepPresent, largestFile: 64 << 20),

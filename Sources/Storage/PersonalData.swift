@@ -8,7 +8,7 @@ public enum PersonalData {
     /// What an archive holds, counted.
     public struct Contents: Sendable, Equatable {
         public var tracks = 0, waypoints = 0, logs = 0, snapshots = 0
-        public var logSessions = 0, alerts = 0, files = 0
+        public var logSessions = 0, alerts = 0, files = 0, photos = 0
     }
 
     /// A tar archive of everything the device keeps (every store of `BackupStores.all`, the
@@ -21,12 +21,15 @@ public enum PersonalData {
         var files: [(path: String, bytes: [UInt8])] = []
         var warnings: [String] = []
         let privateTracks = withPrivate ? [] : Set(TrackStore(dataDirectory: dataDirectory).list().filter(\.isPrivate).map(\.id))
+        // A private track's photos stay with it.
+        let privatePhotos = Set(privateTracks.flatMap { TrackStore(dataDirectory: dataDirectory).photos(id: $0).map(\.file) })
         if !privateTracks.isEmpty {
             warnings.append("\(privateTracks.count) private track\(privateTracks.count == 1 ? " is" : "s are") left out (--with-private carries them)")
         }
         for store in BackupStores.all where store.merge != .readableCopy && (!store.optional || withTimetable) {
             for path in storedFiles(store, dataDirectory: dataDirectory, warnings: &warnings) {
                 if store.path == "tracks", let located = BackupStores.locate(path), privateTracks.contains(located.item) { continue }
+                if store.path == "photos", let located = BackupStores.locate(path), privatePhotos.contains(located.name) { continue }
                 let full = dataDirectory + "/" + path
                 guard let size = regularFileSize(full) else { continue }
                 guard size <= store.largestFile else {
@@ -47,6 +50,7 @@ public enum PersonalData {
             case "tracks" where located.name.hasSuffix(".track") && located.name != "recording.track": contents.tracks += 1
             case "logs": contents.logs += 1
             case "snapshots": contents.snapshots += 1
+            case "photos": contents.photos += 1
             case "alerts.rec": contents.alerts = RecordLog.parse(bytes).records.count
             default: break
             }
@@ -113,7 +117,7 @@ public enum PersonalData {
 
     /// The records `forget-all` deletes: where the person has been and what they did there.
     /// The calibrations and the settings (alert rules, display choice) are kept.
-    public static let recordPaths = ["tracks", "waypoints.json", "logs", "snapshots", "history.bin", "alerts.rec",
+    public static let recordPaths = ["tracks", "photos", "waypoints.json", "logs", "snapshots", "history.bin", "alerts.rec",
                                      "activity.json", "last-position.json", "mqtt-outbox.rec"]
 
     /// Deletes every stored record; returns what was there and is gone.

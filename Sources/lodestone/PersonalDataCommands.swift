@@ -74,7 +74,7 @@ enum PersonalDataCommands {
             return 1
         }
         writeOut("wrote \(out): \(contents.tracks) tracks, \(contents.waypoints) waypoints, \(contents.logSessions) log sessions "
-                 + "(\(contents.logs) files), \(contents.snapshots) snapshots, \(contents.alerts) alerts; \(contents.files) files "
+                 + "(\(contents.logs) files), \(contents.snapshots) snapshots, \(contents.photos) photos, \(contents.alerts) alerts; \(contents.files) files "
                  + "(\(bytes.count / 1024) KiB)\n")
         return 0
     }

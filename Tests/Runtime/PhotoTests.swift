@@ -73,6 +73,22 @@ import Testing
         }
         #expect(JPEGEncoder.insertingEXIF([0x89, 0x50, 0x4E, 0x47, 0, 0], app1: app1) == nil)
     }
+
+    /// export-all carries the photos (not those of a private track); forget-all deletes them.
+    @Test func backupsCarryPhotosAndForgettingDeletesThem() throws {
+        let data = "/tmp/lodestone-photo-backup-\(getpid())"
+        removeTree(data)
+        defer { removeTree(data) }
+        let photos = PhotoStore(dataDirectory: data)
+        let jpeg = try #require(JPEGEncoder.encode(width: 16, height: 16, rgb: [UInt8](repeating: 90, count: 16 * 16 * 3)))
+        let file = try photos.save(jpeg, time: 1_782_028_800)
+        let second = try photos.save(jpeg, time: 1_782_028_800)
+        #expect(file == "20260621-080000.jpg" && second == "20260621-080000-2.jpg")
+        let archive = PersonalData.archive(dataDirectory: data, now: 1_782_030_000)
+        #expect(archive.contents.photos == 2 && String(decoding: archive.bytes, as: UTF8.self).contains("photos/20260621-080000.jpg"))
+        _ = PersonalData.forget(dataDirectory: data)
+        #expect(photos.list().isEmpty)
+    }
 }
 
 extension Substring {
