@@ -42,6 +42,19 @@ public final class V4L2Camera: Camera {
         text.utf8.enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
     }
 
+    /// The cameras among /dev/video0 to /dev/video63: devices that capture by streaming (a
+    /// camera's metadata nodes and encoders do not).
+    public static func captureDevices(prefix: String = "/dev/video") -> [String] {
+        (0..<64).compactMap { number in
+            let path = prefix + String(number)
+            let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            defer { close(fd) }
+            var capabilities: UInt32 = 0
+            return lodestone_v4l2_capabilities(fd, &capabilities) == 0 && capabilities & 1 != 0 && capabilities & 0x0400_0000 != 0 ? path : nil
+        }
+    }
+
     public init(path: String, width: Int = 1280, height: Int = 720) throws(CameraError) {
         name = path
         let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)

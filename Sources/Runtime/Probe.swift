@@ -21,6 +21,8 @@ public enum Probe {
         public var findings: [Finding]
         /// Addresses a kernel driver owns; they were not touched.
         public var claimedByKernel: [UInt8]
+        /// V4L2 devices that capture by streaming (cameras), by path.
+        public var cameras: [String] = []
     }
 
     /// Probes a Linux bus: "1" or "/dev/i2c-1".
@@ -33,7 +35,8 @@ public enum Probe {
             if owned { claimed.append(address) }
             return owned
         }
-        return Report(bus: path, findings: found.map { Finding(address: $0.address, chip: $0.chip) }, claimedByKernel: claimed)
+        return Report(bus: path, findings: found.map { Finding(address: $0.address, chip: $0.chip) }, claimedByKernel: claimed,
+                      cameras: V4L2Camera.captureDevices())
     }
 
     /// Probes the simulated board's bus, with the chips a board file puts there.
@@ -47,7 +50,8 @@ public enum Probe {
             }
         }
         let found = DriverCatalog<SimulatedI2CBus>.identifyAll(on: bus)
-        return Report(bus: board.i2c, findings: found.map { Finding(address: $0.address, chip: $0.chip) }, claimedByKernel: [])
+        return Report(bus: board.i2c, findings: found.map { Finding(address: $0.address, chip: $0.chip) }, claimedByKernel: [],
+                      cameras: board.camera.map { [$0.device] } ?? [])
     }
 
     /// The board-file lines for what was found: the first chip of each kind.
@@ -57,6 +61,7 @@ public enum Probe {
             guard let finding = report.findings.first(where: { $0.chip.kind == kind }) else { continue }
             lines.append("  \"\(kind.rawValue)\": { \"chip\": \"\(finding.chip.name)\", \"address\": \"\(hexByte(finding.address))\" }")
         }
+        if let camera = report.cameras.first { lines.append("  \"camera\": { \"device\": \"\(camera)\" }") }
         return "{\n" + lines.joined(separator: ",\n") + "\n}"
     }
 
@@ -73,6 +78,7 @@ public enum Probe {
         }
         root.raw("chips", "[" + chips.joined(separator: ",") + "]")
         root.raw("claimedByKernel", "[" + report.claimedByKernel.map { "\"\(hexByte($0))\"" }.joined(separator: ",") + "]")
+        root.raw("cameras", "[" + report.cameras.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
         return root.finished
     }
 
@@ -85,7 +91,8 @@ public enum Probe {
         for address in report.claimedByKernel {
             out += "  \(hexByte(address))  owned by a kernel driver: skipped (unbind it to use the chip here)\n"
         }
-        if !report.findings.isEmpty { out += "\nfor the board file:\n" + boardSnippet(report) + "\n" }
+        for camera in report.cameras { out += "camera \(camera): captures by streaming\n" }
+        if !report.findings.isEmpty || !report.cameras.isEmpty { out += "\nfor the board file:\n" + boardSnippet(report) + "\n" }
         return out
     }
 }
