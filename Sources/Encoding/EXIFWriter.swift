@@ -14,15 +14,19 @@ public enum EXIFWriter {
         }
     }
 
-    /// The APP1 segment's body for a photo taken at UTC `time`; `place` and `direction`
-    /// (degrees, with whether it is from true north) when known.
-    public static func app1(time: Double, place: Place?, direction: (degrees: Double, isTrue: Bool)?, camera: String = "Lodestone") -> [UInt8] {
-        let civil = CivilTimeText(time)
-        var ifd0: [Entry] = [Entry(tag: 0x010F, ascii: camera), Entry(tag: 0x0132, ascii: civil.exif)]
-        let exif: [Entry] = [Entry(tag: 0x9000, type: 7, count: 4, data: Array("0232".utf8)),
-                             Entry(tag: 0x9003, ascii: civil.exif), Entry(tag: 0x9011, ascii: "+00:00")]
+    /// The APP1 segment's body for a photo taken at UTC `time` (nil: a shared photo's time
+    /// left out); `place` and `direction` (degrees, with whether it is from true north) when
+    /// known, and only with a time (the GPS time and date are part of the place).
+    public static func app1(time: Double?, place: Place?, direction: (degrees: Double, isTrue: Bool)?, camera: String = "Lodestone") -> [UInt8] {
+        let civil = CivilTimeText(time ?? 0)
+        var ifd0: [Entry] = [Entry(tag: 0x010F, ascii: camera)]
+        var exif: [Entry] = [Entry(tag: 0x9000, type: 7, count: 4, data: Array("0232".utf8))]
+        if time != nil {
+            ifd0.append(Entry(tag: 0x0132, ascii: civil.exif))
+            exif += [Entry(tag: 0x9003, ascii: civil.exif), Entry(tag: 0x9011, ascii: "+00:00")]
+        }
         var gps: [Entry] = []
-        if let place, place.latitude.isFinite, place.longitude.isFinite, abs(place.latitude) <= 90, abs(place.longitude) <= 180 {
+        if time != nil, let place, place.latitude.isFinite, place.longitude.isFinite, abs(place.latitude) <= 90, abs(place.longitude) <= 180 {
             gps.append(Entry(tag: 0x0000, type: 1, count: 4, data: [2, 3, 0, 0]))
             gps.append(Entry(tag: 0x0001, ascii: place.latitude >= 0 ? "N" : "S"))
             gps.append(Entry(tag: 0x0002, rationals: sexagesimal(abs(place.latitude))))

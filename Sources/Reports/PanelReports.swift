@@ -53,6 +53,8 @@ public struct TrackPanel: Sendable {
     public var path: [(latitude: Double, longitude: Double)] = []
     public var here: (latitude: Double, longitude: Double)?
     public var waypoints: [(name: String, latitude: Double, longitude: Double)] = []
+    /// Where the track's photos were taken.
+    public var photos: [(latitude: Double, longitude: Double)] = []
     public var profile: [Double] = []
     public var splits: [Double] = []
     /// Heading-up (the heading) or north-up (nil).

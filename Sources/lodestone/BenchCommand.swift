@@ -49,8 +49,8 @@ enum BenchCommand {
                     Log.error("the 30,000-point track could not be made or read in /tmp")
                     return 1
                 }
-                writeOut("a 30,000-point track: list \(fixed(figures.listMilliseconds, 1)) ms, show \(fixed(figures.showMilliseconds, 1)) ms, "
-                         + "plot \(fixed(figures.plotMilliseconds, 1)) ms, export \(fixed(figures.exportMilliseconds, 1)) ms\n")
+                writeOut("a 30,000-point track with \(figures.photos) photos: list \(fixed(figures.listMilliseconds, 1)) ms, show \(fixed(figures.showMilliseconds, 1)) ms, "
+                         + "plot \(fixed(figures.plotMilliseconds, 1)) ms, export with the photos \(fixed(figures.exportMilliseconds, 1)) ms\n")
                 return 0
             case "clients":
                 // The socket-load comparison alone, with and without the sampling thread pinned.
@@ -177,6 +177,7 @@ enum BenchCommand {
         if let largeTrack {
             var w = JSONObjectWriter()
             w.integer("largePoints", largeTrack.points)
+            w.integer("largePhotos", largeTrack.photos)
             w.number("largeListMs", largeTrack.listMilliseconds, decimals: 1)
             w.number("largeShowMs", largeTrack.showMilliseconds, decimals: 1)
             w.number("largePlotMs", largeTrack.plotMilliseconds, decimals: 1)

@@ -20,6 +20,7 @@ enum TrackCommand {
            lodestone track show ID [--units SET] [--json]
            lodestone track show ID --plot [--out FILE.png] [--size WxH] [--heading-up] [--units SET] [--theme day|night]
            lodestone track export ID [--format gpx|csv|json] [--private] [--trim "LAT,LON[,M];..."] [--keep-times]
+           lodestone track export ID --with-photos [--out FILE.tar] [--private] [--trim ...]
            lodestone track edit ID [--name NAME] [--notes TEXT] [--private|--public]   (rename ID NAME is --name)
            lodestone track import FILE.gpx|FILE.json [--tags a,b]
            lodestone track delete ID [--yes]
@@ -58,7 +59,9 @@ enum TrackCommand {
     GPS app), CSV or JSON to stdout. To share a track without showing where you live, --private
     drops every point within 500 m of the places listed in <data-dir>/private-places (one
     "LAT,LON" or "LAT,LON,RADIUS_M" per line) and of those given with --trim, and drops the
-    times (--keep-times keeps them).
+    times (--keep-times keeps them). --with-photos writes a tar (default ID.tar) of the GPX
+    and the track's photos (photos/); with --private the photos taken inside those places are
+    left out and the others lose the position in their EXIF.
 
     Examples:
       lodestone track start --name "Ridge walk" --tags hike,alps --interval adaptive
@@ -70,7 +73,7 @@ enum TrackCommand {
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: OptionSpec(valued: ["name", "tags", "interval", "socket", "data-dir", "search", "tag", "units",
                                                                         "since", "until", "min-km", "max-km", "sort", "format", "trim", "notes", "out", "size", "theme", "page"],
-                                                               flags: ["json", "private", "public", "keep-times", "yes", "plot", "heading-up"]), command: "track")
+                                                               flags: ["json", "private", "public", "keep-times", "yes", "plot", "heading-up", "with-photos"]), command: "track")
         guard let action = options.positional.first else {
             throw UsageError(message: "track what? start, pause, resume, stop, list, show, export, import, edit, rename or delete (see 'lodestone track --help')")
         }
@@ -202,6 +205,20 @@ enum TrackCommand {
                 Log.warning("--private: no places to trim (add them to the private-places file or give --trim); times are still dropped")
             }
             if let warning = store.loadReporting(id: id)?.warning { Log.warning(warning) }
+            if options.flags.contains("with-photos") {
+                let out = options.values["out"] ?? id + ".tar"
+                guard let made = store.exportWithPhotos(id: id, privacy: privacy, now: OutputClock.unixTime()) else {
+                    Log.error("no track '\(id)' in \(store.directory); see 'lodestone track list'")
+                    return 1
+                }
+                for file in made.missing { Log.warning("photo \(file) is not in the photos folder: left out") }
+                do { try replaceFile(out, with: made.archive) } catch {
+                    Log.error(error.description)
+                    return 1
+                }
+                writeOut("wrote \(out): \(id).gpx and \(made.photos) photos\(privacy == nil ? "" : " (shared: their EXIF positions removed)")\n")
+                return 0
+            }
             guard let text = store.export(id: id, format: format, privacy: privacy) else {
                 Log.error("no track '\(id)' in \(store.directory); see 'lodestone track list'")
                 return 1

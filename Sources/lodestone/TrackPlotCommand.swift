@@ -26,6 +26,7 @@ enum TrackPlotCommand {
         panel.profile = statistics.profile.map(\.altitude)
         panel.splits = statistics.splits
         panel.path = track.points.filter { $0.latitude.isFinite && $0.longitude.isFinite }.map { ($0.latitude, $0.longitude) }
+        panel.photos = store.photos(id: id).filter(\.hasPlace).map { ($0.latitude, $0.longitude) }
         guard !panel.path.isEmpty else {
             Log.error("track '\(id)' has no points to draw")
             return 1

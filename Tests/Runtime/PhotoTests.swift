@@ -46,6 +46,19 @@ import Testing
         let (_, shown) = end.finish(try end.spawn(["track", "show", id, "--data-dir", data]))
         #expect(shown.contains("photos     1") && shown.contains("photos/" + file), "\(shown)")
         #expect((store.export(id: id, format: "gpx") ?? "").contains("<link href=\"photos/\(file)\">"))
+        // With its photos, in a tar; shared, the photo far from the trimmed place keeps its
+        // picture but not its position, and one inside it is left out.
+        let tar = data + "/walk.tar"
+        let (exported, said) = end.finish(try end.spawn(["track", "export", id, "--with-photos", "--out", tar, "--data-dir", data]))
+        #expect(exported == 0 && said.contains("1 photos"), "\(said)")
+        #expect(TerminalDisplayTests.output("tar -tf \(tar)").contains("photos/" + file))
+        let far = "\(fixed(latitude + 1, 4)),\(fixed(longitude, 4))", near = "\(fixed(latitude, 5)),\(fixed(longitude, 5)),200"
+        _ = end.finish(try end.spawn(["track", "export", id, "--with-photos", "--private", "--trim", far, "--out", tar, "--data-dir", data]))
+        let shared = TerminalDisplayTests.output("tar -xOf \(tar) photos/\(file) | /usr/bin/python3 -c \"import sys, io; from PIL import Image; "
+            + "e = Image.open(io.BytesIO(sys.stdin.buffer.read())).getexif(); print('gps', len(e.get_ifd(0x8825)), 'time', e.get(0x132))\"")
+        if PhotoEncodingTests.pillow { #expect(shared.contains("gps 0 time None"), "\(shared)") }
+        _ = end.finish(try end.spawn(["track", "export", id, "--with-photos", "--private", "--trim", near, "--out", tar, "--data-dir", data]))
+        #expect(!TerminalDisplayTests.output("tar -tf \(tar)").contains("photos/"), "the photo inside the trimmed place is left out")
     }
 
     /// An MJPEG frame without Huffman tables (as many cameras send) gets the standard ones and

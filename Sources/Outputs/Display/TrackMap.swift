@@ -30,6 +30,8 @@ public enum TrackMap {
             }
         }
         for w in track.waypoints { put(w.name.first.map { Character($0.uppercased()) } ?? "W", w.latitude, w.longitude) }
+        // A photo is "*" (a waypoint's initial is a letter).
+        for photo in track.photos { put("*", photo.latitude, photo.longitude) }
         if let start = track.path.first { put("S", start.latitude, start.longitude) }
         if let here = track.here ?? track.path.last { put("@", here.latitude, here.longitude) }
         var out = grid.map { (String($0), Ink.text) }

@@ -66,6 +66,15 @@ enum TrackDrawing {
                 canvas.text(name, x: spot.x, y: spot.y, scale: textScale, ink: .warning)
             }
         }
+        // The photos: a camera's outline (a box with its lens), so they read apart from waypoints.
+        for photo in track.photos {
+            let (px, py) = at(photo.latitude, photo.longitude)
+            canvas.rect(x: px - dot, y: py - dot * 2 / 3, width: dot * 2 + 1, height: 1, ink: .accent)
+            canvas.rect(x: px - dot, y: py + dot * 2 / 3, width: dot * 2 + 1, height: 1, ink: .accent)
+            canvas.rect(x: px - dot, y: py - dot * 2 / 3, width: 1, height: dot * 4 / 3 + 1, ink: .accent)
+            canvas.rect(x: px + dot, y: py - dot * 2 / 3, width: 1, height: dot * 4 / 3 + 1, ink: .accent)
+            canvas.circle(cx: px, cy: py, radius: max(1, dot / 3), ink: .accent)
+        }
         if let start = track.path.first {
             let (sx, sy) = at(start.latitude, start.longitude)
             canvas.disc(cx: sx, cy: sy, radius: dot, ink: .good)
