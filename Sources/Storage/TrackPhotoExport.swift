@@ -8,12 +8,12 @@ extension TrackStore {
     /// places are left out, and the others lose the position in their EXIF (their time is kept
     /// unless the times are dropped too). Nil when the track is not there.
     public func exportWithPhotos(id: String, privacy: PrivacyTrim? = nil, now: Double) -> (archive: [UInt8], photos: Int, missing: [String])? {
-        guard let gpx = export(id: id, format: "gpx", privacy: privacy) else { return nil }
+        guard let loaded = loadWithPhotos(id: id), let gpx = export(id: id, loaded: loaded, format: "gpx", privacy: privacy) else { return nil }
         let store = PhotoStore(dataDirectory: String(directory.dropLast("/tracks".count)))
         var tar = TarArchive()
         tar.add(id + ".gpx", Array(gpx.utf8), modified: now)
         var added = 0, missing: [String] = []
-        for photo in photos(id: id) {
+        for photo in loaded.photos {
             if let privacy, photo.hasPlace, !privacy.keeps(TrackPoint(time: photo.time, latitude: photo.latitude, longitude: photo.longitude)) { continue }
             guard let bytes = try? readStoreBytes(store.path(photo.file)) else { missing.append(photo.file); continue }
             var kept = bytes

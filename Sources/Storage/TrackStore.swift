@@ -223,6 +223,11 @@ public struct TrackStore: Sendable {
     /// A stored track's name and points, and what damage was found reading it (nil when none):
     /// points torn or corrupt are skipped and counted, a damaged header loses only the name.
     public func loadReporting(id: String) -> (name: String, points: [TrackPoint], warning: String?)? {
+        loadWithPhotos(id: id).map { ($0.name, $0.points, $0.warning) }
+    }
+
+    /// A stored track's name, points and photos, read once, and what damage was found.
+    public func loadWithPhotos(id: String) -> (name: String, points: [TrackPoint], photos: [TrackPhoto], warning: String?)? {
         let path = directory + "/" + id + ".track"
         guard !id.contains("/"), fileExists(path), let bytes = try? readStoreBytes(path), bytes.count <= 256 << 20,
               let parsed = TrackFile.parse(bytes) else { return nil }
@@ -230,7 +235,7 @@ public struct TrackStore: Sendable {
         if parsed.headerDamaged { problems.append("its header is damaged (the name and start are lost)") }
         if parsed.skipped > 0 { problems.append("\(parsed.skipped) damaged or torn lines were skipped") }
         let warning = problems.isEmpty ? nil : "\(path): " + problems.joined(separator: "; ") + "; \(parsed.points.count) points kept"
-        return (parsed.name, parsed.points, warning)
+        return (parsed.name, parsed.points, parsed.photos, warning)
     }
 
     /// The photos filed with a stored track.
@@ -292,7 +297,13 @@ public struct TrackStore: Sendable {
 
     /// The track in GPX, CSV or JSON; trimmed for sharing when `privacy` is given.
     public func export(id: String, format: String, privacy: PrivacyTrim? = nil) -> String? {
-        guard var track = load(id: id) else { return nil }
+        loadWithPhotos(id: id).flatMap { export(id: id, loaded: $0, format: format, privacy: privacy) }
+    }
+
+    /// The export of a track already read.
+    public func export(id: String, loaded: (name: String, points: [TrackPoint], photos: [TrackPhoto], warning: String?), format: String,
+                privacy: PrivacyTrim?) -> String? {
+        var track = loaded
         // The name given after the fact (the summary's) over the one recorded.
         let summary = try? self.summary(id: id)
         if let summary, !summary.name.isEmpty { track.name = summary.name }
@@ -309,7 +320,7 @@ public struct TrackStore: Sendable {
         switch format {
         case "gpx":
             // A shared export leaves out the photos taken inside the places it trims.
-            let photos = photos(id: id).filter { photo in
+            let photos = track.photos.filter { photo in
                 privacy.map { trim in !photo.hasPlace || trim.keeps(TrackPoint(time: photo.time, latitude: photo.latitude, longitude: photo.longitude)) } ?? true
             }
             return TrackExport.gpx(name: track.name, points: kept, elevations: elevations, notes: summary?.notes ?? "", photos: photos)

@@ -179,13 +179,13 @@ enum TrackCommand {
             if action == "show" && options.flags.contains("plot") { return try TrackPlotCommand.run(id: id, store: store, options: options) }
             if action == "show" && !options.flags.contains("json") {
                 // A terminal gets the summary a runner reads; the points are --json's.
-                guard let track = store.loadReporting(id: id), let summary = try? store.summary(id: id) else {
+                guard let track = store.loadWithPhotos(id: id), let summary = try? store.summary(id: id) else {
                     Log.error("no track '\(id)' in \(store.directory); see 'lodestone track list'")
                     return 1
                 }
                 if let warning = track.warning { Log.warning(warning) }
                 writeOut(TrackSummaryText.text(summary: summary, points: track.points, timeless: summary.timeless, units: try Units.option(options),
-                                               photos: store.photos(id: id)))
+                                               photos: track.photos))
                 return 0
             }
             let format = action == "show" ? "json" : (options.values["format"] ?? "gpx")
@@ -204,7 +204,6 @@ enum TrackCommand {
             if let privacy, privacy.places.isEmpty {
                 Log.warning("--private: no places to trim (add them to the private-places file or give --trim); times are still dropped")
             }
-            if let warning = store.loadReporting(id: id)?.warning { Log.warning(warning) }
             if options.flags.contains("with-photos") {
                 let out = options.values["out"] ?? id + ".tar"
                 guard let made = store.exportWithPhotos(id: id, privacy: privacy, now: OutputClock.unixTime()) else {
@@ -219,7 +218,9 @@ enum TrackCommand {
                 writeOut("wrote \(out): \(id).gpx and \(made.photos) photos\(privacy == nil ? "" : " (shared: their EXIF positions removed)")\n")
                 return 0
             }
-            guard let text = store.export(id: id, format: format, privacy: privacy) else {
+            let loaded = store.loadWithPhotos(id: id)
+            if let warning = loaded?.warning { Log.warning(warning) }
+            guard let loaded, let text = store.export(id: id, loaded: loaded, format: format, privacy: privacy) else {
                 Log.error("no track '\(id)' in \(store.directory); see 'lodestone track list'")
                 return 1
             }

@@ -11,7 +11,7 @@ import LodestoneStorage
 /// it, to the terminal in text cells, or to a PNG (`--out`) at a panel's size.
 enum TrackPlotCommand {
     static func run(id: String, store: TrackStore, options: Options) throws(UsageError) -> Int32 {
-        guard let track = store.loadReporting(id: id) else {
+        guard let track = store.loadWithPhotos(id: id) else {
             Log.error("no track '\(id)' in \(store.directory); see 'lodestone track list'")
             return 1
         }
@@ -26,7 +26,7 @@ enum TrackPlotCommand {
         panel.profile = statistics.profile.map(\.altitude)
         panel.splits = statistics.splits
         panel.path = track.points.filter { $0.latitude.isFinite && $0.longitude.isFinite }.map { ($0.latitude, $0.longitude) }
-        panel.photos = store.photos(id: id).filter(\.hasPlace).map { ($0.latitude, $0.longitude) }
+        panel.photos = track.photos.filter(\.hasPlace).map { ($0.latitude, $0.longitude) }
         guard !panel.path.isEmpty else {
             Log.error("track '\(id)' has no points to draw")
             return 1
