@@ -183,7 +183,15 @@ def run_checks(lodestone, port, sock):
     good = {**auth, "X-Lodestone-Token": session.get("token", ""), "Origin": "http://127.0.0.1:%d" % port}
     status, _, body = request(port, "POST", "/api/v1/track", headers=good, body=start)
     check(status == 200 and b'"TRACK"' in body, "starting a track should answer TRACK, got %s %s" % (status, body[:200]))
-    time.sleep(4)
+    time.sleep(2)
+    # The shutter from the page: a PHOTO that belongs to the track being recorded.
+    status, _, body = request(port, "POST", "/api/v1/photo", headers=good, body="{}")
+    photo = parsed(body)
+    check(status == 200 and photo.get("class") == "PHOTO" and photo.get("track") == "web-check walk",
+          "the web app's shutter should answer PHOTO with the track: %s %s" % (status, body[:300]))
+    status, _, _ = request(port, "POST", "/api/v1/photo", headers=auth, body="{}")
+    check(status == 403, "the shutter without the token should be refused, got %s" % status)
+    time.sleep(2)
     status, _, body = request(port, "POST", "/api/v1/track", headers=good, body=json.dumps({"action": "stop"}))
     check(status == 200, "stopping the track should answer 200, got %s %s" % (status, body[:200]))
     # The stored track through the API: listed, its figures, its GPX valid against GPX 1.1.
@@ -194,6 +202,16 @@ def run_checks(lodestone, port, sock):
     if check(status == 200 and ids, "GET /api/v1/tracks should list the track: %s %s" % (status, body[:300])):
         status, _, body = request(port, "GET", "/api/v1/tracks/" + ids[0], headers=auth)
         check(status == 200 and (b'"points"' in body or b'"statistics"' in body), "the track's figures: %s %s" % (status, body[:200]))
+        files = [p.get("file") for p in parsed(body).get("photos", [])]
+        check(files == [photo.get("file")], "the track's JSON should name its photo: %s against %s" % (files, photo.get("file")))
+        if files:
+            status, headers, picture = request(port, "GET", "/api/v1/photos/" + files[0], headers=auth)
+            check(status == 200 and headers.get("content-type") == "image/jpeg" and picture[:3] == b"\xff\xd8\xff",
+                  "the photo should be served as a JPEG: %s %s" % (status, headers.get("content-type")))
+            status, _, _ = request(port, "GET", "/api/v1/photos/" + files[0])
+            check(status == 401, "a photo without the pairing should be 401, got %s" % status)
+            status, _, _ = request(port, "GET", "/api/v1/photos/..%2Fweb-pairings.json", headers=auth)
+            check(status in (400, 404), "a name that climbs out of the photos should be refused, got %s" % status)
         status, headers, body = request(port, "GET", "/api/v1/tracks/%s.gpx" % ids[0], headers=auth)
         check(status == 200 and headers.get("content-type") == "application/gpx+xml", "the GPX download: %s %s" % (status, headers.get("content-type")))
         xsd = os.environ.get("GPX_XSD", "")

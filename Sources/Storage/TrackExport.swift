@@ -43,7 +43,8 @@ enum TrackExport {
         return out
     }
 
-    static func json(name: String, points: [TrackPoint], statistics: TrackStatistics, elevations: [Double]? = nil, notes: String = "") -> String {
+    static func json(name: String, points: [TrackPoint], statistics: TrackStatistics, elevations: [Double]? = nil, notes: String = "",
+                     photos: [TrackPhoto] = []) -> String {
         var w = JSONObjectWriter()
         w.string("name", name)
         if !notes.isEmpty { w.string("notes", notes) }
@@ -63,6 +64,18 @@ enum TrackExport {
             return item.finished
         }
         w.raw("points", "[" + list.joined(separator: ",") + "]")
+        if !photos.isEmpty {
+            w.raw("photos", "[" + photos.map { photo in
+                var item = JSONObjectWriter()
+                item.string("file", photo.file)
+                if points.first?.time.isFinite ?? true { item.string("time", CivilTime(unixSeconds: photo.time).iso8601) }
+                if photo.hasPlace {
+                    item.number("lat", photo.latitude, decimals: 7)
+                    item.number("lon", photo.longitude, decimals: 7)
+                }
+                return item.finished
+            }.joined(separator: ",") + "]")
+        }
         return w.finished + "\n"
     }
 

@@ -14,7 +14,7 @@ extension TrackStore {
         tar.add(id + ".gpx", Array(gpx.utf8), modified: now)
         var added = 0, missing: [String] = []
         for photo in loaded.photos {
-            if let privacy, photo.hasPlace, !privacy.keeps(TrackPoint(time: photo.time, latitude: photo.latitude, longitude: photo.longitude)) { continue }
+            if let privacy, !privacy.keeps(photo) { continue }
             guard let bytes = try? readStoreBytes(store.path(photo.file)) else { missing.append(photo.file); continue }
             var kept = bytes
             if let privacy {
@@ -25,5 +25,12 @@ extension TrackStore {
             added += 1
         }
         return (tar.finished, added, missing)
+    }
+}
+
+extension PrivacyTrim {
+    /// Whether a shared export keeps a photo: not when it was taken inside a trimmed place.
+    func keeps(_ photo: TrackPhoto) -> Bool {
+        !photo.hasPlace || keeps(TrackPoint(time: photo.time, latitude: photo.latitude, longitude: photo.longitude))
     }
 }

@@ -317,15 +317,15 @@ public struct TrackStore: Sendable {
         let statistics = TrackStatistics.of(kept, elevations: elevations)
         // A track imported without times has made-up ones: never exported.
         if privacy?.dropTimes == true || summary?.timeless == true { for i in kept.indices { kept[i].time = .nan } }
+        // A shared export leaves out the photos taken inside the places it trims.
+        let photos = track.photos.filter { privacy?.keeps($0) ?? true }
         switch format {
         case "gpx":
-            // A shared export leaves out the photos taken inside the places it trims.
-            let photos = track.photos.filter { photo in
-                privacy.map { trim in !photo.hasPlace || trim.keeps(TrackPoint(time: photo.time, latitude: photo.latitude, longitude: photo.longitude)) } ?? true
-            }
             return TrackExport.gpx(name: track.name, points: kept, elevations: elevations, notes: summary?.notes ?? "", photos: photos)
         case "csv": return TrackExport.csv(kept, elevations: elevations)
-        case "json": return TrackExport.json(name: track.name, points: kept, statistics: statistics, elevations: elevations, notes: summary?.notes ?? "")
+        case "json":
+            return TrackExport.json(name: track.name, points: kept, statistics: statistics, elevations: elevations, notes: summary?.notes ?? "",
+                                    photos: photos)
         default: return nil
         }
     }

@@ -11,7 +11,18 @@ enum WebReads {
     static func routes(dataDirectory: String) -> [String: (HTTPRequest) -> HTTPResponse] {
         let tracks = TrackStore(dataDirectory: dataDirectory)
         let waypoints = WaypointStore(dataDirectory: dataDirectory)
+        let photos = PhotoStore(dataDirectory: dataDirectory)
         return [
+            // GET /api/v1/photos/NAME.jpg: a photo as it is kept.
+            "/api/v1/photos": { request in
+                let name = String(request.path.dropFirst("/api/v1/photos/".count))
+                guard request.path.hasPrefix("/api/v1/photos/"), name.hasSuffix(".jpg"), BackupStores.isSafeName(Substring(name)),
+                      let bytes = try? readStoreBytes(photos.path(name), limit: 64 << 20) else {
+                    return .text(404, "no photo \(name): a track's JSON (GET /api/v1/tracks/ID) names its photos")
+                }
+                return HTTPResponse(status: 200, headers: [.init(name: "content-type", value: "image/jpeg"),
+                                                          .init(name: "cache-control", value: "private, max-age=86400")], body: bytes)
+            },
             "/api/v1/tracks": { request in
                 let rest = String(request.path.dropFirst("/api/v1/tracks".count))
                 return rest.isEmpty ? list(tracks, request) : track(tracks, id: String(rest.dropFirst()))

@@ -36,6 +36,12 @@ enum WebWrites {
                     return failure("\(error)", status: 500)
                 }
             },
+            // POST /api/v1/photo: the shutter, as ?PHOTO; (PHOTO, or ERROR without a camera).
+            "/api/v1/photo": { [unowned loop] _, _ in
+                let report = loop.context.takePhoto()
+                if case .error = report { return .json(GPSDReports.line(report), status: 422) }
+                return .json(GPSDReports.line(report))
+            },
             // POST /api/v1/favourite {"stop":ID,"favourite":true|false}.
             "/api/v1/favourite": { [unowned loop] _, body in
                 guard let transit = loop.context.services.transit else { return WebLiveReads.noTimetable }
