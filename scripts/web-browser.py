@@ -114,7 +114,10 @@ def main():
         driver.get("http://127.0.0.1:%d/#track" % port)
         time.sleep(2)
         driver.find_element(By.ID, "track-start").click()
-        time.sleep(6)
+        time.sleep(4)
+        # A photo from the page's shutter, while the track records.
+        driver.find_element(By.ID, "track-photo").click()
+        time.sleep(2)
         check("recording" in driver.find_element(By.ID, "track-state").text, "the track page should say recording: %s" % driver.find_element(By.ID, "track-state").text)
         driver.find_element(By.ID, "track-stop").click()
         time.sleep(2)
@@ -180,6 +183,11 @@ def history_checks(driver, port, lodestone, data, workdir, shots):
     rows[0].click()
     time.sleep(2)
     check(driver.find_element(By.ID, "history-detail").is_displayed(), "a track opened on the history page should show its detail")
+    # The photo taken from the page, shown with the track and loaded (the device serves it).
+    images = driver.find_elements(By.CSS_SELECTOR, "#detail-photos img")
+    loaded = [driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) for image in images]
+    findings["photosShown"] = len(images)
+    check(images and all(loaded), "the track's photo should be shown on the history page, loaded: %s" % loaded)
     link = driver.find_element(By.ID, "detail-gpx")
     href = link.get_attribute("href")
     check(link.get_attribute("download"), "the GPX link should download")

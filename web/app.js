@@ -182,7 +182,7 @@ function showHealth(health) {
 
 // A track on a plain map: its path, its start, where it ends, the waypoints near it, north and
 // a scale bar of a round distance. No tiles: the device has no map data and no internet.
-function drawTrackMap(canvas, track, waypoints) {
+function drawTrackMap(canvas, track, waypoints, photos) {
   const { context, width: size } = fitCanvas(canvas, canvas.clientWidth || 360);
   const metresPerDegree = 111320;
   const near = (waypoints || []).filter((w) => track.length === 0 || track.some(([lat, lon]) => Math.abs(lat - w.lat) < 0.05 && Math.abs(lon - w.lon) < 0.05));
@@ -215,6 +215,10 @@ function drawTrackMap(canvas, track, waypoints) {
     if (wx + 10 + labelWidth <= size - 4) context.fillText(w.name, wx + 9, wy + 4);
     else context.fillText(w.name, Math.max(4, size - 6 - labelWidth), wy - 11);
   }
+  // The photos taken along it: a small framed square each.
+  context.strokeStyle = themeColour("--fg", "#111");
+  context.lineWidth = 2;
+  for (const p of (photos || []).filter((p) => isFinite(p.lat) && isFinite(p.lon))) context.strokeRect(x(p.lon) - 5, y(p.lat) - 4, 10, 8);
   if (track.length > 0) {
     context.fillText("S", x(track[0][1]) - 4, y(track[0][0]) - 8);
     const [lat, lon] = track[track.length - 1];
@@ -363,6 +367,10 @@ async function start() {
   $("track-pause").addEventListener("click", () => act("track", { action: "pause" }));
   $("track-stop").addEventListener("click", () => act("track", { action: "stop" }));
   $("track-back").addEventListener("click", () => act("waypoint", { action: "back" }));
+  $("track-photo").addEventListener("click", async () => {
+    const reply = await act("photo", {});
+    if (reply && reply.class === "PHOTO") setText("link", `photo ${reply.file}` + (reply.track ? ` with ${reply.track}` : ""));
+  });
   $("copy").addEventListener("click", async () => {
     const text = $("dd").textContent;
     try { await navigator.clipboard.writeText(text); setText("link", "copied"); } catch (error) { setText("link", text); }

@@ -64,7 +64,18 @@ async function openTrack(summary) {
   const track = await getJSON(`/api/v1/tracks/${encodeURIComponent(summary.id)}`);
   if (!track || !track.points) return;
   const path = track.points.filter((p) => isFinite(p.lat) && isFinite(p.lon)).map((p) => [p.lat, p.lon]);
-  drawTrackMap($("detail-map"), path, state.waypoints);
+  drawTrackMap($("detail-map"), path, state.waypoints, track.photos);
+  // The track's photos, each opening at full size.
+  const photos = $("detail-photos");
+  photos.replaceChildren(...(track.photos || []).map((p) => {
+    const link = document.createElement("a");
+    link.href = `/api/v1/photos/${encodeURIComponent(p.file)}`;
+    link.target = "_blank";
+    const image = document.createElement("img");
+    image.src = link.href; image.loading = "lazy"; image.width = 96; image.alt = `Photo ${p.file}`;
+    link.append(image);
+    return link;
+  }));
   const s = track.statistics || {};
   const profile = (s.profile || []).map(([d, e]) => [d, e]);
   drawGraph($("detail-profile"), profile, { height: 120, decimals: 0, unit: "m", label: (d) => distance(d), empty: "no elevation recorded" });
