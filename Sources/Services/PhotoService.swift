@@ -12,10 +12,11 @@ import LodestoneStorage
 package final class PhotoService {
     let camera: any Camera
     package let store: PhotoStore
-    let clock: any MonotonicClock
+    /// Real time, for the shutter's figure (the simulated board's clock runs at the trip's pace).
+    let clock = SystemMonotonicClock()
 
-    package init(camera: any Camera, store: PhotoStore, clock: any MonotonicClock) {
-        (self.camera, self.store, self.clock) = (camera, store, clock)
+    package init(camera: any Camera, store: PhotoStore) {
+        (self.camera, self.store) = (camera, store)
     }
 
     /// Takes a photo at UTC `time`; PHOTO, or ERROR saying what failed.

@@ -149,7 +149,7 @@ extension Runner {
                                                   bus: board.i2c) })
         services.chronicle?.station = services.station
         services.motion?.flipAction = c.flipAction
-        services.photos = camera(board).map { PhotoService(camera: $0, store: PhotoStore(dataDirectory: dataDirectory), clock: clock) }
+        services.photos = camera(board).map { PhotoService(camera: $0, store: PhotoStore(dataDirectory: dataDirectory)) }
         return services
     }
 
