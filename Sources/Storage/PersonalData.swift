@@ -20,9 +20,10 @@ public enum PersonalData {
         -> (bytes: [UInt8], contents: Contents, warnings: [String]) {
         var files: [(path: String, bytes: [UInt8])] = []
         var warnings: [String] = []
-        let privateTracks = withPrivate ? [] : Set(TrackStore(dataDirectory: dataDirectory).list().filter(\.isPrivate).map(\.id))
+        let trackStore = TrackStore(dataDirectory: dataDirectory)
+        let privateTracks = withPrivate ? [] : Set(trackStore.list().filter(\.isPrivate).map(\.id))
         // A private track's photos stay with it.
-        let privatePhotos = Set(privateTracks.flatMap { TrackStore(dataDirectory: dataDirectory).photos(id: $0).map(\.file) })
+        let privatePhotos = Set(privateTracks.flatMap { trackStore.photos(id: $0).map(\.file) })
         if !privateTracks.isEmpty {
             warnings.append("\(privateTracks.count) private track\(privateTracks.count == 1 ? " is" : "s are") left out (--with-private carries them)")
         }

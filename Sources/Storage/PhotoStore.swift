@@ -23,14 +23,5 @@ public struct PhotoStore: Sendable {
     }
 
     /// The photos kept, oldest first.
-    public func list() -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasSuffix(".jpg") { names.append(name) }
-        }
-        return names.sorted()
-    }
+    public func list() -> [String] { directoryEntries(directory).filter { $0.hasSuffix(".jpg") }.sorted() }
 }

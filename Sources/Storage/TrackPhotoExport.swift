@@ -9,7 +9,7 @@ extension TrackStore {
     /// unless the times are dropped too). Nil when the track is not there.
     public func exportWithPhotos(id: String, privacy: PrivacyTrim? = nil, now: Double) -> (archive: [UInt8], photos: Int, missing: [String])? {
         guard let loaded = loadWithPhotos(id: id), let gpx = export(id: id, loaded: loaded, format: "gpx", privacy: privacy) else { return nil }
-        let store = PhotoStore(dataDirectory: String(directory.dropLast("/tracks".count)))
+        let store = PhotoStore(dataDirectory: dataDirectory)
         var tar = TarArchive()
         tar.add(id + ".gpx", Array(gpx.utf8), modified: now)
         var added = 0, missing: [String] = []

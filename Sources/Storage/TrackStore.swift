@@ -81,7 +81,12 @@ public struct TrackStore: Sendable {
     }
 
     public let directory: String
-    public init(dataDirectory: String) { directory = dataDirectory + "/tracks" }
+    /// The data directory the tracks are kept under (their photos are beside them).
+    public let dataDirectory: String
+    public init(dataDirectory: String) {
+        self.dataDirectory = dataDirectory
+        directory = dataDirectory + "/tracks"
+    }
 
     package var recordingPath: String { directory + "/recording.track" }
 
@@ -239,11 +244,7 @@ public struct TrackStore: Sendable {
     }
 
     /// The photos filed with a stored track.
-    public func photos(id: String) -> [TrackPhoto] {
-        let path = directory + "/" + id + ".track"
-        guard !id.contains("/"), let bytes = try? readStoreBytes(path), bytes.count <= 256 << 20 else { return [] }
-        return TrackFile.parse(bytes)?.photos ?? []
-    }
+    public func photos(id: String) -> [TrackPhoto] { loadWithPhotos(id: id)?.photos ?? [] }
 
     /// Whether a track of that id is stored.
     public func contains(id: String) -> Bool { !id.contains("/") && access(directory + "/" + id + ".track", F_OK) == 0 }
@@ -258,15 +259,12 @@ public struct TrackStore: Sendable {
             // Rebuild from the points, then edit.
             guard let track = loadReporting(id: id) else { throw StorageError("\(directory)/\(id).track cannot be read") }
             let statistics = TrackStatistics.of(track.points)
-            var w = JSONObjectWriter()
-            w.string("id", id)
-            w.string("name", name ?? track.name)
-            w.raw("tags", "[]")
-            w.number("started", track.points.first?.time.isFinite == true ? (track.points.first?.time ?? 0) : 0, decimals: 0)
-            w.raw("statistics", TrackExport.statisticsJSON(statistics, includeProfile: false))
-            if let notes { w.string("notes", notes) }
-            if isPrivate == true { w.bool("private", true) }
-            guard writeFileAtomically(summaryPath, Array((w.finished + "\n").utf8)) else { throw StorageError("cannot write \(summaryPath)") }
+            let started = track.points.first?.time ?? 0
+            let rebuilt = Summary(id: id, name: name ?? track.name, started: started.isFinite ? started : 0, distance: statistics.distance,
+                                  movingTime: statistics.movingTime, elevationGain: statistics.elevationGain, points: statistics.points,
+                                  notes: notes ?? "", totalTime: statistics.totalTime, isPrivate: isPrivate == true)
+            let text = Self.summaryJSON(rebuilt, statistics: statistics, extra: TrackFile.Extra())
+            guard writeFileAtomically(summaryPath, Array(text.utf8)) else { throw StorageError("cannot write \(summaryPath)") }
             return try summary(id: id)
         }
         func set(_ key: String, _ value: String) {
