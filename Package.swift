@@ -95,3 +95,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// The ThreadSanitizer run of the lock-free ring and latest-value cell (scripts/test) needs the
+/// core layer and its tests alone: with LODESTONE_CORE_ONLY set the package is only those, so
+/// that run does not build every layer a second time under the sanitizer.
+if Context.environment["LODESTONE_CORE_ONLY"] != nil {
+    let core: Set<String> = ["CLinux", "LodestoneCore", "LodestoneEncoding", "CoreTests"]
+    package.targets = package.targets.filter { core.contains($0.name) }
+    package.products = []
+}

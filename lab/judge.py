@@ -13,8 +13,11 @@ import json
 import os
 import re
 import struct
+import subprocess
 import sys
 import zlib
+
+import exif
 
 GRAVITY = 9.80665
 
@@ -387,6 +390,68 @@ class Judge:
         self.others_work(s, "wrong-chip/others-work")
         self.run_ended_cleanly(s, "wrong-chip/clean-exit")
 
+    def camera(self):
+        s = self.scenario("camera")
+        if not s:
+            return
+        probe = s.json("probe.json") or {}
+        self.check("camera/probe", "/dev/video0" in (probe.get("cameras") or []),
+                   "lodestone probe --json to list /dev/video0 (vivid: %s) among its cameras; got %s"
+                   % ((s.text("video0.name") or "?").strip(), short(s.text("probe.json") or s.text("probe.err") or "nothing")))
+        photo = s.json("photo.json") or {}
+        self.check("camera/take", s.rc("photo.rc") == 0 and photo.get("class") == "PHOTO" and photo.get("format") in ("mjpeg", "yuyv", "rgb24"),
+                   "lodestone photo take --json to exit 0 with a PHOTO report; got status %s: %s %s"
+                   % (s.rc("photo.rc"), short(s.text("photo.json") or ""), short(s.text("photo.err") or "")))
+        path = s.path(os.path.basename(photo.get("file") or "no-file"))
+        if not os.path.exists(path):
+            self.check("camera/jpeg", False, "the photo %s among the files copied from the guest's photos folder" % photo.get("file"))
+            return
+        jpeg = open(path, "rb").read()
+        # Decoded by libjpeg's own djpeg: the file is a JPEG any viewer opens, at the size the
+        # device reported, and it holds vivid's colour bars rather than one flat colour.
+        decoded = subprocess.run(["djpeg", "-pnm", path], capture_output=True)
+        image = None
+        if decoded.returncode == 0:
+            with open(s.path("photo.ppm"), "wb") as f:
+                f.write(decoded.stdout)
+            image = read_ppm(s.path("photo.ppm"))
+        colours = len({image[2][i:i + 3] for i in range(0, len(image[2]), 3 * 97)}) if image else 0
+        self.check("camera/jpeg", image is not None and (image[0], image[1]) == (photo.get("width"), photo.get("height")) and colours >= 6,
+                   "djpeg to decode %s (%d bytes) at the reported %sx%s with the test pattern's colours; got %s, %d colours, djpeg: %s"
+                   % (os.path.basename(path), len(jpeg), photo.get("width"), photo.get("height"),
+                      "%dx%d" % image[:2] if image else "nothing", colours, short(decoded.stderr.decode(errors="replace") or "ok")))
+        if image:
+            write_png(os.path.join(self.results, "camera-photo.png"), image)
+        blocks = exif.read(jpeg)
+        if not blocks:
+            self.check("camera/exif", False, "an EXIF block (APP1 Exif) in the photo")
+            return
+        with open(os.path.join(self.results, "camera-exif.txt"), "w") as f:
+            f.write("%s (%d bytes, %dx%d)\n%s\n" % (os.path.basename(path), len(jpeg), photo.get("width", 0), photo.get("height", 0), exif.dump(blocks)))
+        gps = blocks["gps"]
+        lat, lon = exif.degrees(gps, "Latitude"), exif.degrees(gps, "Longitude")
+        tpv = [r for r in of_class(s.reports("watch.jsonl"), "TPV") if r.get("mode", 0) >= 2 and r.get("status") != 5]
+        near = [r for r in tpv if abs(r.get("lat", 0) - (lat or 0)) <= 1e-6 and abs(r.get("lon", 0) - (lon or 0)) <= 1e-6]
+        self.check("camera/exif-position", lat is not None and lon is not None and abs(lat - LAT) <= 1e-6 and abs(lon - LON) <= 1e-6
+                   and near and abs((photo.get("lat") or 0) - lat) <= 1e-6 and abs((photo.get("lon") or 0) - lon) <= 1e-6,
+                   "the EXIF GPS position to be the fix the UART gave (%.7f, %.7f, as %d TPVs said) within 1e-6 deg; got %s, %s (PHOTO %s, %s)"
+                   % (LAT, LON, len(tpv), lat, lon, photo.get("lat"), photo.get("lon")))
+        altitude = gps.get("GPSAltitude")
+        self.check("camera/exif-altitude", isinstance(altitude, float) and isinstance(photo.get("alt"), (int, float))
+                   and abs(altitude - photo["alt"]) <= 0.051,
+                   "GPSAltitude to be the PHOTO's altitude %s (given to 0.1 m) within 0.05 m; got %s" % (photo.get("alt"), altitude))
+        stamp = "%s %s" % (gps.get("GPSDateStamp"), blocks["exif"].get("DateTimeOriginal"))
+        taken = re.match(r"(\d{4})-(\d\d)-(\d\d)T(\d\d:\d\d:\d\d)", photo.get("time") or "")
+        expected = "%s:%s:%s %s:%s:%s %s" % (taken.groups()[:3] * 2 + (taken.group(4),)) if taken else "(no time in PHOTO)"
+        self.check("camera/exif-time", stamp == expected,
+                   "GPSDateStamp and DateTimeOriginal to be the PHOTO's time in UTC (%s); got %s" % (expected, stamp))
+        second = s.json("photo2.json") or {}
+        milliseconds = second.get("shutterMs")
+        print("     shutter with the camera streaming, under emulation: %s ms (format %s)" % (milliseconds, second.get("format")))
+        self.check("camera/listed", os.path.basename(path) in (s.text("photos.txt") or ""),
+                   "lodestone photo list to show %s; got %s" % (os.path.basename(path), short(s.text("photos.txt") or "")))
+        self.run_ended_cleanly(s, "camera/clean-exit")
+
     def framebuffer(self):
         s = self.scenario("framebuffer")
         if not s:
@@ -619,7 +684,7 @@ def main():
         "probe": judge.probe, "values": judge.values, "uart": judge.uart,
         "fault-kernel-before": lambda: judge.fault_kernel("fault-kernel-before", False),
         "fault-kernel-after": lambda: judge.fault_kernel("fault-kernel-after", True),
-        "wrong-chip": judge.wrong_chip, "framebuffer": judge.framebuffer, "bad-paths": judge.bad_paths,
+        "wrong-chip": judge.wrong_chip, "camera": judge.camera, "framebuffer": judge.framebuffer, "bad-paths": judge.bad_paths,
         "smbus-fallback": judge.smbus_fallback, "normal-user": judge.normal_user, "gpio": judge.gpio,
     }
     for name in args.scenarios.split():
