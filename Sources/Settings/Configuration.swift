@@ -194,7 +194,7 @@ public struct Configuration: Sendable, Equatable {
             }
             for (member, item) in members { try apply(name: member, value: item, prefix: key, file: file) }
         } else {
-            throw ConfigurationError(file: file, key: key, problem: "unknown key; known keys: " + Setting.keys(under: prefix).joined(separator: ", "))
+            throw ConfigurationError(file: file, key: key, problem: "unknown key" + NearestWord.hint(name, among: Setting.keys(under: prefix)) + "; known keys: " + Setting.keys(under: prefix).joined(separator: ", "))
         }
     }
 

@@ -27,8 +27,8 @@ extension Setting {
 
     nonisolated(unsafe) static let board: [Setting] = [
         Setting("board", flag: "board", type: .path, reload: .restart,
-                help: "the board: sim, the simulated board, or a board file (installed in /usr/share/lodestone/boards; 'lodestone probe' prints the lines for the chips it finds)",
-                expected: "\"sim\" or the path of a board file",
+                help: "the board: sim, the simulated board; a board's name (raspberry-pi-4: a file NAME.json in /etc/lodestone/boards, /usr/share/lodestone/boards or ./boards); or a board file's path ('lodestone probe' prints the lines for the chips it finds)",
+                expected: "\"sim\", a board's name or the path of a board file",
                 store: { c, v in c.board = v.stringValue ?? c.board; return nil },
                 current: { .string($0.board) }),
         Setting("scenario", flag: "scenario", type: .choice, choices: ScenarioName.allCases.map(\.rawValue), reload: .restart,

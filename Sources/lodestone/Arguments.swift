@@ -4,6 +4,12 @@ import LodestoneOutputs
 /// A usage error: exit status 2 and one line saying what to type instead.
 struct UsageError: Error {
     var message: String
+
+    /// "unknown track action 'lst'; did you mean 'list'? (one of: start, stop, list ...)".
+    static func unknown(_ what: String, _ word: String, among known: [String]) -> UsageError {
+        let choices = known.count > 1 ? known.dropLast().joined(separator: ", ") + " or " + (known.last ?? "") : known.joined()
+        return UsageError(message: "unknown \(what) '\(word)'" + NearestWord.hint(word, among: known) + " (one of: \(choices))")
+    }
 }
 
 /// The options a command accepts: those that take a value and plain flags.
@@ -49,7 +55,9 @@ struct Options {
                 }
                 values[name] = value
             } else {
-                throw UsageError(message: "unknown option --\(name) for '\(command)' (see 'lodestone \(command) --help')")
+                let known = Array(spec.valued.union(spec.flags)).sorted() + ["help"]
+                throw UsageError(message: "unknown option --\(name) for '\(command)'" + NearestWord.hint(name, among: known, prefix: "--")
+                    + " (see 'lodestone \(command) --help')")
             }
         }
     }

@@ -1,49 +1,24 @@
 import LodestoneDomain
 enum Help {
-    static let overview = """
-    lodestone: a real-time sensor runtime for compass, GPS, barometer and sky on small Linux boards
+    /// The overview: what it is, then every command of the table with its one line.
+    @MainActor static var overview: String {
+        let width = commands.map(\.name.count).max() ?? 10
+        let lines = (commands.map { ($0.name, $0.summary) } + [("help", "show this text, or 'lodestone help <command>'")])
+            .map { "  " + $0.0 + String(repeating: " ", count: max(1, width + 2 - $0.0.count)) + $0.1 }
+        return """
+        lodestone: a real-time sensor runtime for compass, GPS, barometer and sky on small Linux boards
 
-    Usage: lodestone <command> [options]
+        Usage: lodestone <command> [options]
 
-    Commands:
-      run       sample the sensors and publish heading, position, pressure (default: simulated board)
-      watch     print the live report stream of a running instance, like gpspipe -w
-      web       the web app's browsers: pair one (a one-time address), list them, forget one
-      status    show a running instance's sensor health and scheduler table
-      track     record tracks (start, pause, resume, stop) and list, show, export (GPX), edit, delete them
-      waypoint  save places, list them by distance, navigate to one, export GPX
-      baro      the barometer's reference (QNH or a known altitude), altitude and weather trend
-      alert     weather and altitude alerts: list, set (on/off, threshold), history
-      history   min, max, mean and a graph of pressure, altitude, temperature over 1h to 7d
-      log       logging sessions (start, stop, status) and the stored ones (list, export CSV/JSON)
-      snapshot  capture every current value at once; list, show, compare, export (JSON/CSV)
-      export-all  everything the device keeps in one archive with a checked manifest (a backup)
-      import-all  restore an export-all archive, checked first: --merge (default) or --replace
-      forget-all  delete every stored record (privacy): forget-all --yes
-      sky       sunrise, sunset, twilights, golden and blue hours and the next season for a place and date
-      seasons   the next equinoxes and solstices and the current season's progress
-      eclipses  the next solar and lunar eclipses, and when and how much of each is seen from a place
-      timetable import a GTFS feed (zip or folder) to keep on the device, near a place if asked
-      departures  the next departures from a stop of the imported timetable, offline
-      waves     the day's ferry waves at a stop or a spot on the shore, the best sessions, how often
-      wetsuit   what to wear in the water, from its temperature, the air's and the wind
-      passes    satellite passes (the ISS by default) from a local TLE file, SGP4/SDP4
-      screenshot  draw a display page of the simulated device to a PNG file
-      lock      lock a bearing to follow (deviation and off-course alerts), or --off
-      level     the bubble level, or --zero it on a reference surface
-      calibrate fit the magnetometer's hard- and soft-iron correction (figure-8 calibration)
-      probe     find the supported sensor chips on an I2C bus and print board-file lines for them
-      nmea      NMEA 0183 in, gpsd JSON (TPV and SKY) out
-      declination  magnetic declination, inclination and field at a place and date (WMM2025)
-      config    the settings: every key and flag (keys), a file checked (check), a commented file (example)
-      completion  bash completion of the commands and run's options
-      verify    run simulated trips and judge what the device publishes against the world's truth
-      bench     measure the scheduler, the rings and allocations, and print the figures
-      help      show this text, or 'lodestone help <command>'
+        Commands:
 
-    Run 'lodestone <command> --help' for the options of a command.
-    Exit status: 0 success, 1 runtime failure, 2 usage error.
-    """
+        """ + lines.joined(separator: "\n") + """
+
+
+        Run 'lodestone <command> --help' for the options of a command.
+        Exit status: 0 success, 1 runtime failure, 2 usage error.
+        """
+    }
 
     static let run = RunHelp.text
 

@@ -53,7 +53,7 @@ enum LogCommand {
             if let given = options.values["streams"] {
                 streams = given.split(separator: ",").map(String.init)
                 if let unknown = streams.first(where: { !LogStore.streams.contains($0) }) {
-                    throw UsageError(message: "unknown stream '\(unknown)'; streams: " + LogStore.streams.joined(separator: ", "))
+                    throw UsageError.unknown("stream", unknown, among: LogStore.streams)
                 }
             }
             var duration: Double?
@@ -108,7 +108,7 @@ enum LogCommand {
             writeOut(format == "csv" ? LogStore.csv(session) : LogStore.json(session))
             return 0
         default:
-            throw UsageError(message: "unknown log action '\(action)': start, stop, status, list, export or delete")
+            throw UsageError.unknown("log action", action, among: ["start", "stop", "status", "list", "export", "delete"])
         }
     }
 

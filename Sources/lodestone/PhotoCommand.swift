@@ -38,7 +38,7 @@ enum PhotoCommand {
             for photo in photos { writeOut(store.path(photo) + "\n") }
             return 0
         case let other:
-            throw UsageError(message: other.map { "unknown photo action '\($0)': take or list" } ?? "photo what? take or list (see 'lodestone photo --help')")
+            throw other.map { UsageError.unknown("photo action", $0, among: ["take", "list"]) } ?? UsageError(message: "photo what? take or list (see 'lodestone photo --help')")
         }
     }
 }

@@ -24,8 +24,8 @@ enum RunHelp {
 
     Examples:
       lodestone run --duration 60 --scenario boat --speed 10 --stats
-      lodestone run --board /usr/share/lodestone/boards/raspberry-pi-4.json
-      lodestone run --board boards/sim-turned.json --display fb:/tmp/screen.raw
+      lodestone run --board raspberry-pi-4
+      lodestone run --board ./my-board.json --display fb:/tmp/screen.raw
     """
 
     /// One entry per flag: `--flag VALUE`, the help wrapped beside it, the default.

@@ -110,7 +110,7 @@ enum SnapshotCommand {
             }
             return 0
         default:
-            throw UsageError(message: "unknown snapshot action '\(action)': take, list, show, delete, export or compare")
+            throw UsageError.unknown("snapshot action", action, among: ["take", "list", "show", "delete", "export", "compare"])
         }
     }
 }

@@ -227,7 +227,7 @@ enum TrackCommand {
             writeOut(text)
             return 0
         default:
-            throw UsageError(message: "unknown track action '\(action)': start, pause, resume, stop, list, show, export, import, edit or delete")
+            throw UsageError.unknown("track action", action, among: ["start", "pause", "resume", "stop", "list", "show", "export", "import", "edit", "delete"])
         }
     }
 

@@ -150,7 +150,7 @@ enum WaypointCommand {
             }
             return 1
         default:
-            throw UsageError(message: "unknown waypoint action '\(action)': add, goto, stop, nearest, list, delete, export or import")
+            throw UsageError.unknown("waypoint action", action, among: ["add", "goto", "stop", "nearest", "list", "delete", "export", "import"])
         }
     }
 

@@ -120,7 +120,7 @@ enum WeatherCommands {
             throw UsageError(message: "which stream? --stream " + HistoryStreams.names.joined(separator: "|"))
         }
         guard HistoryStreams.names.contains(stream) else {
-            throw UsageError(message: "unknown stream '\(stream)'; streams: " + HistoryStreams.names.joined(separator: ", "))
+            throw UsageError.unknown("stream", stream, among: HistoryStreams.names)
         }
         let rangeText = options.values["range"] ?? "6h"
         guard let range = History.Range(rawValue: rangeText) else { throw UsageError(message: "--range takes 1h, 6h, 24h or 7d") }
