@@ -86,6 +86,10 @@ public struct GPSFix: Sendable, Equatable {
     public var epv = Double.nan
     /// Predicted through a short gap in the receiver's fixes, not measured (gpsd's status 5).
     public var deadReckoning = false
+    /// Bytes of the receiver's burst on the line up to `received` (its sentences before and
+    /// including this fix's last): at the line's baud rate, how long before `received` the
+    /// burst began, which is when the receiver starts sending after the fix's epoch.
+    public var burstBytes: Int32 = 0
 
     public init() {}
 

@@ -53,6 +53,9 @@ public final class SensorPipeline: @unchecked Sendable {
     private var parser = NMEAParser()
     /// When the GPS last sent a byte.
     private var lastByteTime: MonotonicNanoseconds = 0
+    /// Bytes read since the line was last quiet (the burst so far).
+    private var burstBytes: Int32 = 0
+    private var burstStart: MonotonicNanoseconds = 0
     private let serialBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 512, alignment: 8)
     private var lastFixTime: MonotonicNanoseconds = 0
     /// The fix interval asked of the receiver, as this thread has seen it.
@@ -197,6 +200,9 @@ public final class SensorPipeline: @unchecked Sendable {
                 return
             }
             if count == 0 { break }
+            // A read after a quiet line starts a new burst.
+            if lastByteTime == 0 || now &- lastByteTime >= Self.quietLine { (burstBytes, burstStart) = (0, now) }
+            burstBytes &+= Int32(truncatingIfNeeded: count)
             lastByteTime = now
             framer.feed(UnsafeRawBufferPointer(rebasing: serialBuffer[0..<count])) { sentence in
                 let dropped = parser.outOfLimits
@@ -228,6 +234,10 @@ public final class SensorPipeline: @unchecked Sendable {
     }
 
     private func publish(_ fix: GPSFix, at now: MonotonicNanoseconds) {
+        var fix = fix
+        // A cycle completed by the next burst's first sentence was read in an earlier burst:
+        // its length is not known (0).
+        fix.burstBytes = fix.received >= burstStart ? burstBytes : 0
         groundAcceleration.add(speed: fix.speed, time: Double(fix.received) / 1e9)
         current.fix = fix
         lastFixTime = now

@@ -20,6 +20,11 @@ public struct Configuration: Sendable, Equatable {
     public var seed: UInt64 = 1
     /// UTC the simulated trip starts at (seconds since 1970); nil: 2026-06-21T08:00:00Z.
     public var simulatedStart: Double?
+    /// The simulated trip starts at the system's time plus this many seconds when it starts
+    /// ("now+0.25": a receiver whose clock is 0.25 s ahead); overrides `simulatedStart`.
+    public var simulatedStartFromNow: Double?
+    /// chrony's SOCK refclock socket: each fix's time offset is sent there (nil: off).
+    public var chronySocket: String?
     /// Socket path; nil picks the default for the user (see `defaultSocketPath`).
     public var socket: String?
     /// Also serve gpsd JSON on TCP ("127.0.0.1:2947"); off unless given.

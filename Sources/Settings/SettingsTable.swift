@@ -50,15 +50,27 @@ extension Setting {
                 current: { .number(Double($0.seed)) }),
         Setting("simStart", flag: "sim-start", type: .string, nullable: true, reload: .restart,
                 help: "when the simulated trip starts, UTC (ISO 8601, e.g. 2026-12-21T21:30:00Z): the sky, the Sun and a satellite's passes follow it; "
+                    + "or now, now+S, now-S: the system's time at the start plus S seconds (the simulated receiver's clock that far off, for trying chrony); "
                     + "null: 2026-06-21T08:00:00Z",
-                expected: "a UTC time such as 2026-06-21T21:30:00Z (1970 to 2199), or null",
+                expected: "a UTC time such as 2026-06-21T21:30:00Z (1970 to 2199), now, now+S or now-S (S up to 86400 seconds), or null",
                 store: { c, v in
-                    guard let text = v.stringValue else { c.simulatedStart = nil; return nil }
+                    guard let text = v.stringValue else { (c.simulatedStart, c.simulatedStartFromNow) = (nil, nil); return nil }
+                    if text.hasPrefix("now") {
+                        let rest = text.dropFirst(3)
+                        guard rest.isEmpty || rest.first == "+" || rest.first == "-",
+                              let seconds = rest.isEmpty ? 0 : Double(rest.dropFirst()).map({ rest.first == "-" ? -$0 : $0 }),
+                              seconds.isFinite, abs(seconds) <= 86_400 else { return .notExpected }
+                        (c.simulatedStart, c.simulatedStartFromNow) = (nil, seconds)
+                        return nil
+                    }
                     guard let time = CivilTime.parseISO8601(text), time >= 0, time < 7_258_118_400 else { return .notExpected }
-                    c.simulatedStart = time
+                    (c.simulatedStart, c.simulatedStartFromNow) = (time, nil)
                     return nil
                 },
-                current: { c in c.simulatedStart.map { .string(CivilTime(unixSeconds: $0).iso8601) } ?? .null }),
+                current: { c in
+                    if let ahead = c.simulatedStartFromNow { return .string(ahead == 0 ? "now" : (ahead > 0 ? "now+" : "now-") + DecimalText.compact(abs(ahead), 3)) }
+                    return c.simulatedStart.map { .string(CivilTime(unixSeconds: $0).iso8601) } ?? .null
+                }),
         Setting("faults", flag: "fault", type: .string, reload: .restart,
                 help: "faults for the simulated trip, KIND@SECONDS[+DURATION] separated by commas (e.g. magnet@120,gps-outage@300); KIND is one of "
                     + SimulatedFault.Kind.allCases.map(\.rawValue).joined(separator: ", "),
@@ -111,6 +123,9 @@ extension Setting {
         text("signalKUDP", flag: "signalk-udp", type: .address, reload: .live, expected: "a UDP address with its port, \"192.168.1.20:8375\"",
              "send Signal K deltas as UDP datagrams, one each, for its \"Signal K over UDP\" connection, e.g. 192.168.1.20:8375",
              accepts: { NetworkAddress.destination($0, defaultPort: nil) != nil }, \.signalKUDP),
+        text("chrony.socket", flag: "chrony-socket", type: .path, reload: .restart,
+             "send the GPS time to chrony, as samples for its SOCK refclock at this socket (chrony's 'refclock SOCK PATH'): the system clock set from GPS on a board without a real-time clock; null: off",
+             \.chronySocket),
         text("http.listen", flag: "http", type: .address, reload: .restart, expected: "an address to listen on, \"0.0.0.0:8080\" (a bare port means 127.0.0.1)",
              "serve the web app to phones and tablets over HTTP, e.g. 0.0.0.0:8080 for the boat's network; null: off",
              accepts: { NetworkAddress.parse($0) != nil }, \.httpListen),

@@ -83,4 +83,10 @@ int lodestone_v4l2_dequeue(int fd, uint32_t *index, uint32_t *bytesUsed);
 /// Starts or stops streaming (VIDIOC_STREAMON, VIDIOC_STREAMOFF).
 int lodestone_v4l2_stream(int fd, int on);
 
+/// One sample for chrony's SOCK refclock, sent as a datagram to its socket at `path`: the
+/// system time of the measurement, the offset of the true time from it (seconds), whether it
+/// is a pulse (PPS: only the fraction of the second is meant) and the leap indicator. The
+/// layout is chrony's `struct sock_sample`, with this platform's `struct timeval`. Returns
+/// the bytes sent or -1 with errno set.
+long lodestone_chrony_send(int fd, const char *path, long long seconds, long microseconds, double offset, int pulse, int leap);
 #endif

@@ -68,6 +68,14 @@ extension GPSDReports {
             w.integer("delivered", mqtt.delivered)
             w.endObject()
         }
+        if let chrony = report.chrony {
+            w.beginObject("chrony")
+            w.string("socket", chrony.socket)
+            w.integer("samples", chrony.samples)
+            w.number("offset", chrony.offset, decimals: 6)
+            if let problem = chrony.problem { w.string("error", problem) }
+            w.endObject()
+        }
         let loop = report.loop
         w.beginObject("loop")
         w.number("rateHz", loop.rateHz, decimals: 1)

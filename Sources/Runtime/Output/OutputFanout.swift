@@ -14,6 +14,8 @@ final class OutputFanout {
     var signalK: SignalKOutput?
     /// The MQTT output, when configured.
     var mqtt: MQTTFeed?
+    /// chrony's SOCK refclock, fed each fix's time (nil: off).
+    var chrony: ChronyFeed?
     /// The display, when there is one.
     var display: DisplayFeed?
     /// The web app, when served.

@@ -74,6 +74,8 @@ final class SampleIntake<Clock: MonotonicClock> {
     /// service; what is published and recorded is the filtered position.
     private func drainFixes() {
         let now = context.clock.now()
+        // The system's clock beside the device's monotonic one, for chrony's samples.
+        let systemNow = context.fanout.chrony == nil ? 0 : OutputClock.unixTime()
         let services = context.services
         let state = services.motion?.motion ?? .walking
         let context = self.context
@@ -87,6 +89,8 @@ final class SampleIntake<Clock: MonotonicClock> {
                         + "positions carry the device's time")
                 }
                 raw.utc = deviceClock.utc(at: raw.received)
+            } else if let chrony = context.fanout.chrony, let utc = raw.utc, raw.received != 0, raw.received <= now, !raw.deadReckoning {
+                chrony.send(utc: utc, receivedAt: systemNow - Double(now &- raw.received) / 1e9, burstBytes: raw.burstBytes)
             }
             guard let fix = services.positions.map({ $0.add(raw, motion: state, now: now) }) ?? raw else { return }
             send(.position(context.positionReport(fix)))

@@ -222,6 +222,14 @@ public enum Runner {
             loop.context.fanout.mqtt = MQTTFeed(settings: settings, dataDirectory: dataDirectory, now: OutputClock.unixTime())
             Log.info("publishing to the MQTT broker at \(settings.broker) under \(settings.topicPrefix)/\(settings.deviceName)/")
         }
+        if let path = c.chronySocket {
+            if board.simulated && c.speed != 1 {
+                Log.warning("chrony: the simulated trip runs at speed \(DecimalText.compact(c.speed, 2)): its time is no clock for the system, so chrony is not sent it (use --speed 1)")
+            } else {
+                loop.context.fanout.chrony = ChronyFeed(path: path, baud: board.simulated ? nil : board.gpsBaud)
+                Log.info("sending the GPS time to chrony at \(path) (chrony.conf: refclock SOCK \(path) refid GPS)")
+            }
+        }
         loop.reload = reload
         // The sensors are open and the socket serves: a Type=notify service is ready now.
         let notifier = ServiceNotifier()

@@ -17,7 +17,10 @@ package final class SimulatedBoard {
          configuration: Configuration) throws(SimulatedGPS.Failure) {
         // The clock runs at the trip's pace (see `Runner`), so the world moves at its own.
         let faults = FaultPlan(configuration.faults)
-        world = SimulatedWorld(scenario: Scenario(scenario, figure8First: configuration.figure8First, startUTC: configuration.simulatedStart), clock: clock, faults: faults)
+        // "now+S": the trip's time is the system's plus S from the world's first instant, so the
+        // simulated receiver's clock is S seconds off the system's (what chrony is then shown).
+        let start = configuration.simulatedStartFromNow.map { OutputClock.unixTime() + $0 } ?? configuration.simulatedStart
+        world = SimulatedWorld(scenario: Scenario(scenario, figure8First: configuration.figure8First, startUTC: start), clock: clock, faults: faults)
         for chip in [board.imu, board.magnetometer, board.barometer].compactMap({ $0 }) {
             let truth = chip.mounting == .identity ? world as any SensorTruthSource : MountedTruth(world, mounting: chip.mounting)
             // A chip inside another (the MPU-9250's AK8963) is already there.
