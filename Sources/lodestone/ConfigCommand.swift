@@ -1,3 +1,4 @@
+import Glibc
 import LodestoneCore
 import LodestoneOutputs
 import LodestoneRuntime
@@ -11,6 +12,7 @@ enum ConfigCommand {
     Usage: lodestone config keys [--json]
            lodestone config check FILE [--socket PATH]
            lodestone config example [--service]
+           lodestone config hand-over USER [--data-dir DIR]
 
     Every setting of 'lodestone run' is declared once, in one table: its key in the
     configuration file, its command-line flag, type, unit, default, range or choices, and
@@ -26,6 +28,10 @@ enum ConfigCommand {
                 "// key" comment (keys starting with // are comments); --service: with the
                 values the system service runs with (its socket, /var/lib/lodestone, no display),
                 as the package installs it in /etc/lodestone/lodestone.json
+      hand-over gives USER what root's runs left in the data folder (default
+                /var/lib/lodestone), so a service running as USER can write its stores: only
+                root's folders and files with no other name, never following or changing a
+                link (the package's postinst runs it for the lodestone account; root only)
 
     Nested keys are objects in the file: "rates.imu" is written {"rates": {"imu": 100}}.
 
@@ -36,7 +42,7 @@ enum ConfigCommand {
     """
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["socket"], flags: ["json", "service"]), command: "config")
+        let options = try Options(arguments, spec: OptionSpec(valued: ["socket", "data-dir"], flags: ["json", "service"]), command: "config")
         switch options.positional.first {
         case "keys":
             guard options.positional.count == 1 else { throw UsageError(message: "'config keys' takes no arguments (see 'lodestone config --help')") }
@@ -52,11 +58,30 @@ enum ConfigCommand {
             }
             writeOut(example(configuration))
             return 0
+        case "hand-over":
+            guard options.positional.count == 2 else { throw UsageError(message: "'config hand-over' takes one USER (see 'lodestone config --help')") }
+            return handOver(to: options.positional[1], directory: options.values["data-dir"] ?? "/var/lib/lodestone")
         case nil:
-            throw UsageError(message: "'config' needs keys, check FILE or example (see 'lodestone config --help')")
+            throw UsageError(message: "'config' needs keys, check FILE, example or hand-over USER (see 'lodestone config --help')")
         case let other?:
-            throw UsageError(message: "unknown 'config \(other)'; known: keys, check, example (see 'lodestone config --help')")
+            throw UsageError.unknown("config action", other, among: ["keys", "check", "example", "hand-over"])
         }
+    }
+
+    /// `config hand-over USER`: root's files in the data folder given to USER.
+    static func handOver(to user: String, directory: String) -> Int32 {
+        guard geteuid() == 0 else {
+            Log.error("config hand-over changes files' owner: run it as root (sudo)")
+            return 1
+        }
+        guard let account = getpwnam(user) else {
+            Log.error("no user '\(user)' on this system")
+            return 1
+        }
+        let outcome = StateHandover.give(directory, to: account.pointee.pw_uid, group: account.pointee.pw_gid)
+        for reason in outcome.leftAlone { Log.warning("left as it is: " + reason) }
+        writeOut("\(outcome.changed) entries of \(directory) given to \(user)\n")
+        return 0
     }
 
     /// The table as JSON: one object per setting, every field present (null when it has none).
