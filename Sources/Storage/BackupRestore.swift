@@ -29,10 +29,14 @@ public enum BackupRestore {
         public var summary: Summary
     }
 
-    public static func restore(_ backup: CheckedBackup, into dataDirectory: String, mode: Mode) throws(Failure) -> Summary {
+    /// `progress`: the store being restored, and how many of the stores are done.
+    public static func restore(_ backup: CheckedBackup, into dataDirectory: String, mode: Mode,
+                               progress: ((_ store: String, _ done: Int, _ total: Int) -> Void)? = nil) throws(Failure) -> Summary {
         var restorer = Restorer(backup: backup, directory: dataDirectory, mode: mode)
+        let carried = BackupStores.all.filter { $0.merge != .readableCopy && (!$0.optional || backup.manifest.withTimetable) }
         do {
-            for store in BackupStores.all where store.merge != .readableCopy && (!store.optional || backup.manifest.withTimetable) {
+            for (index, store) in carried.enumerated() {
+                progress?(store.path, index, carried.count)
                 try restorer.restore(store)
             }
         } catch {

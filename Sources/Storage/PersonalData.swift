@@ -16,7 +16,9 @@ public enum PersonalData {
     /// copy of every track and of the waypoints for other programs; and first of all
     /// `manifest.json` with each file's path, size and SHA-256.
     /// Private tracks are left out (and said) unless `withPrivate`.
-    public static func archive(dataDirectory: String, now: Double, withTimetable: Bool = false, withPrivate: Bool = false)
+    /// `progress`: the store being read, and how many of the stores are done.
+    public static func archive(dataDirectory: String, now: Double, withTimetable: Bool = false, withPrivate: Bool = false,
+                               progress: ((_ store: String, _ done: Int, _ total: Int) -> Void)? = nil)
         -> (bytes: [UInt8], contents: Contents, warnings: [String]) {
         var files: [(path: String, bytes: [UInt8])] = []
         var warnings: [String] = []
@@ -27,7 +29,9 @@ public enum PersonalData {
         if !privateTracks.isEmpty {
             warnings.append("\(privateTracks.count) private track\(privateTracks.count == 1 ? " is" : "s are") left out (--with-private carries them)")
         }
-        for store in BackupStores.all where store.merge != .readableCopy && (!store.optional || withTimetable) {
+        let carried = BackupStores.all.filter { $0.merge != .readableCopy && (!$0.optional || withTimetable) }
+        for (index, store) in carried.enumerated() {
+            progress?(store.path, index, carried.count)
             for path in storedFiles(store, dataDirectory: dataDirectory, warnings: &warnings) {
                 if store.path == "tracks", let located = BackupStores.locate(path), privateTracks.contains(located.item) { continue }
                 if store.path == "photos", let located = BackupStores.locate(path), privatePhotos.contains(located.name) { continue }

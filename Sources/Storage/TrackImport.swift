@@ -21,12 +21,14 @@ public enum TrackImport {
     }
 
     /// The tracks of a GPX or JSON file's text, by its first character.
-    public static func tracks(_ text: String) throws(Failure) -> [Track] {
+    /// `progress`: a GPX file's line reached and its lines in all.
+    public static func tracks(_ text: String, progress: ((_ line: Int, _ lines: Int) -> Void)? = nil) throws(Failure) -> [Track] {
         let start = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.first
-        return start == "{" || start == "[" ? try json(text) : try gpx(text)
+        return start == "{" || start == "[" ? try json(text) : try gpx(text, progress: progress)
     }
 
-    public static func gpx(_ text: String) throws(Failure) -> [Track] {
+    public static func gpx(_ text: String, progress: ((_ line: Int, _ lines: Int) -> Void)? = nil) throws(Failure) -> [Track] {
+        let lines = progress == nil ? 0 : text.utf8.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
         var tracks: [Track] = []
         var track: (name: String, notes: String, points: [(TrackPoint, hasTime: Bool)])?
         var newSegment = false
@@ -41,6 +43,7 @@ public enum TrackImport {
                     case "trk": track = ("", "", [])
                     case "trkseg": newSegment = !(track?.points.isEmpty ?? true)
                     case "trkpt":
+                        progress?(line, lines)
                         guard track != nil else { return }
                         guard let latitude = attributes["lat"].flatMap(DecimalNumber.parse), abs(latitude) <= 90,
                               let longitude = attributes["lon"].flatMap(DecimalNumber.parse), abs(longitude) <= 180 else {

@@ -65,9 +65,13 @@ enum PersonalDataCommands {
         let directory = options.values["data-dir"] ?? Configuration.defaultDataDirectory()
         let now = OutputClock.unixTime()
         let out = options.values["out"] ?? "lodestone-export-\(CivilTime(unixSeconds: now).compactStamp).tar"
+        let progress = TerminalProgress()
         let (bytes, contents, warnings) = PersonalData.archive(dataDirectory: directory, now: now,
                                                                withTimetable: options.flags.contains("with-timetable"),
-                                                               withPrivate: options.flags.contains("with-private"))
+                                                               withPrivate: options.flags.contains("with-private")) { store, done, total in
+            progress.update("exporting \(store)", done: done, total: total, unit: "stores")
+        }
+        progress.finish()
         for warning in warnings { Log.warning(warning) }
         do { try replaceFile(out, with: bytes) } catch {
             Log.error(error.description)
@@ -108,10 +112,16 @@ enum PersonalDataCommands {
         defer { withExtendedLifetime(change) {} }
         let summary: BackupRestore.Summary
         var failure: String?
-        do { summary = try BackupRestore.restore(backup, into: directory, mode: mode) } catch {
+        let progress = TerminalProgress()
+        do {
+            summary = try BackupRestore.restore(backup, into: directory, mode: mode) { store, done, total in
+                progress.update("restoring \(store)", done: done, total: total, unit: "stores")
+            }
+        } catch {
             summary = error.summary
             failure = error.description
         }
+        progress.finish()
         if options.flags.contains("json") {
             var w = JSONObjectWriter()
             w.string("archive", archive)

@@ -79,10 +79,17 @@ enum TimetableCommand {
         let feed = options.positional[1]
         let store = TimetableStore(dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory())
         let (timetable, summary): (Timetable, GTFSImport.Summary)
-        do { (timetable, summary) = try GTFSImport.read(feed, filter: filter) } catch {
+        let progress = TerminalProgress()
+        do {
+            (timetable, summary) = try GTFSImport.read(feed, filter: filter) { table, done, total in
+                progress.update("importing \(table)", done: done, total: total, unit: "MB")
+            }
+        } catch {
+            progress.finish()
             Log.error(error.description + (store.exists ? "; the timetable kept before stays" : ""))
             return 1
         }
+        progress.finish()
         guard !timetable.stops.isEmpty else {
             Log.error("\(feed): no stop is left after the filters (widen --radius, or check --near and --route-type)")
             return 1

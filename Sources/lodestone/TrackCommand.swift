@@ -111,7 +111,15 @@ enum TrackCommand {
         case "import":
             guard let file = id else { throw UsageError(message: "import which file? 'lodestone track import walk.gpx' (GPX or JSON)") }
             let tracks: [TrackImport.Track]
-            do { tracks = try TrackImport.tracks(try readTextFile(file, limit: 256 << 20)) } catch let failure as TrackImport.Failure {
+            let progress = TerminalProgress()
+            defer { progress.finish() }
+            do {
+                tracks = try TrackImport.tracks(try readTextFile(file, limit: 256 << 20)) { line, lines in
+                    progress.update("reading \(file)", done: line, total: lines, unit: "lines")
+                }
+                progress.finish()
+            } catch let failure as TrackImport.Failure {
+                progress.finish()
                 Log.error("\(file): \(failure.description); nothing was imported")
                 return 1
             } catch {

@@ -30,6 +30,17 @@ enum FeedFiles {
         do { self = .zip(source, try ZipArchive(bytes)) } catch { throw GTFSImport.Failure(description: "\(source): \(error.description)") }
     }
 
+    /// The size of the file `name` (inflated, for a zip entry), when the feed has it.
+    func size(_ name: String) -> Int? {
+        switch self {
+        case .folder(let folder):
+            var info = stat()
+            return stat(folder + "/" + name, &info) == 0 ? Int(info.st_size) : nil
+        case .zip(_, let archive):
+            return archive.entry(name).map(\.size)
+        }
+    }
+
     /// Hands the file `name` to `reader` piece by piece (it returns false to stop); false when
     /// the feed has no such file.
     func read(_ name: String, reader: @escaping (ArraySlice<UInt8>) -> Bool) throws(GTFSImport.Failure) -> Bool {

@@ -27,7 +27,9 @@ public enum GTFSImport {
         public var skipped: [String] = []
     }
 
-    public static func read(_ source: String, filter: Filter = Filter()) throws(Failure) -> (Timetable, Summary) {
+    /// `progress`: the table being read, its bytes so far and in all (when known).
+    public static func read(_ source: String, filter: Filter = Filter(),
+                            progress: ((_ table: String, _ done: Int, _ total: Int?) -> Void)? = nil) throws(Failure) -> (Timetable, Summary) {
         let files = try FeedFiles(source)
         /// Reads the table `name` row by row into `each`; false when the feed has none (and it
         /// is optional). A refusal names the source, the file and the line.
@@ -37,8 +39,12 @@ public enum GTFSImport {
             var csv = CSVReader(file: name, required: required)
             var refusal: CSVReader.Failure?
             let found: Bool
+            let size = files.size(name)
+            var done = 0
             do throws(Failure) {
                 found = try files.read(name) { piece in
+                    done += piece.count
+                    progress?(name, done, size)
                     do throws(CSVReader.Failure) { try csv.feed(piece, each: each) } catch {
                         refusal = error
                         return false
