@@ -16,16 +16,18 @@ let fuzzing = Context.environment["LODESTONE_FUZZ"] != nil
 let package = Package(
     name: "Lodestone",
     products: [
-        .executable(name: "lodestone", targets: ["lodestone"]),
+        .executable(name: "lodestone", targets: ["lodestone"])
     ],
     targets: [
         // C system libraries and the small shims Swift cannot express (variadic ioctl, fcntl, prctl, CPU_SET).
-        .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod",
-                       providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(
+            name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod",
+            providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CI2C", path: "Sources/CI2C", providers: [.apt(["libi2c-dev"])]),
-        .target(name: "CLinux", path: "Sources/CLinux",
-                cSettings: [.define("LODESTONE_REVISION", to: "\"\(revision)\"")],
-                linkerSettings: [.linkedLibrary("util")]),
+        .target(
+            name: "CLinux", path: "Sources/CLinux",
+            cSettings: [.define("LODESTONE_REVISION", to: "\"\(revision)\"")],
+            linkerSettings: [.linkedLibrary("util")]),
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
 
         .target(name: "LodestoneCore", dependencies: ["CLinux"], path: "Sources/Core"),
@@ -37,47 +39,66 @@ let package = Package(
         .target(name: "LodestoneDomain", dependencies: ["LodestoneCore"], path: "Sources/Domain"),
         .target(name: "LodestoneReports", dependencies: ["LodestoneCore", "LodestoneDomain"], path: "Sources/Reports"),
         // The adapters: reports in, gpsd JSON, NMEA 0183, Signal K, MQTT and the display out.
-        .target(name: "LodestoneOutputs", dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneReports", "LodestoneHAL", "CLinux"],
-                path: "Sources/Outputs", exclude: fuzzing ? ["Web/WebApp.swift"] : [], plugins: fuzzing ? [] : ["WebAssets"]),
+        .target(
+            name: "LodestoneOutputs", dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneReports", "LodestoneHAL", "CLinux"],
+            path: "Sources/Outputs", exclude: fuzzing ? ["Web/WebApp.swift"] : [], plugins: fuzzing ? [] : ["WebAssets"]),
         // What the owner chose: the configuration, the board description, the settings table.
-        .target(name: "LodestoneSettings",
-                dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneOutputs"],
-                path: "Sources/Settings"),
+        .target(
+            name: "LodestoneSettings",
+            dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneOutputs"],
+            path: "Sources/Settings"),
         // The files the device keeps.
-        .target(name: "LodestoneStorage",
-                dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneReports", "LodestoneOutputs", "CLinux"],
-                path: "Sources/Storage"),
+        .target(
+            name: "LodestoneStorage",
+            dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneReports", "LodestoneOutputs", "CLinux"],
+            path: "Sources/Storage"),
         // The sensors wired to the board: drivers chosen, read at a fixed rate into rings.
-        .target(name: "LodestoneSampling",
-                dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneSettings"],
-                path: "Sources/Sampling"),
+        .target(
+            name: "LodestoneSampling",
+            dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneSettings"],
+            path: "Sources/Sampling"),
         // Samples into reports: the compass, the position, the weather, the tracks and the rest.
-        .target(name: "LodestoneServices",
-                dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDomain", "LodestoneReports", "LodestoneSettings",
-                               "LodestoneSampling", "LodestoneStorage"],
-                path: "Sources/Services"),
+        .target(
+            name: "LodestoneServices",
+            dependencies: [
+                "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDomain", "LodestoneReports", "LodestoneSettings",
+                "LodestoneSampling", "LodestoneStorage"
+            ],
+            path: "Sources/Services"),
         // The wiring: the two task tables, the output loop, the run and its reload.
-        .target(name: "LodestoneRuntime",
-                dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
-                               "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling",
-                               "LodestoneServices", "CLinux"],
-                path: "Sources/Runtime"),
+        .target(
+            name: "LodestoneRuntime",
+            dependencies: [
+                "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
+                "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling",
+                "LodestoneServices", "CLinux"
+            ],
+            path: "Sources/Runtime"),
         // The referee: the device on the simulated board, judged against the simulator's truth.
-        .target(name: "LodestoneVerify",
-                dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneSim", "LodestoneOutputs",
-                               "LodestoneSettings", "LodestoneStorage", "LodestoneRuntime"],
-                path: "Sources/Verify"),
+        .target(
+            name: "LodestoneVerify",
+            dependencies: [
+                "LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneSim", "LodestoneOutputs",
+                "LodestoneSettings", "LodestoneStorage", "LodestoneRuntime"
+            ],
+            path: "Sources/Verify"),
         // The benchmarks `lodestone bench` runs.
-        .target(name: "LodestoneBench",
-                dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
-                               "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling",
-                               "LodestoneRuntime", "CLinux", "CAllocationCounter"],
-                path: "Sources/Bench"),
-        .executableTarget(name: "lodestone",
-                          dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
-                                         "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling",
-                                         "LodestoneServices", "LodestoneRuntime", "LodestoneVerify", "LodestoneBench"],
-                          path: "Sources/lodestone"),
+        .target(
+            name: "LodestoneBench",
+            dependencies: [
+                "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
+                "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling",
+                "LodestoneRuntime", "CLinux", "CAllocationCounter"
+            ],
+            path: "Sources/Bench"),
+        .executableTarget(
+            name: "lodestone",
+            dependencies: [
+                "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
+                "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling",
+                "LodestoneServices", "LodestoneRuntime", "LodestoneVerify", "LodestoneBench"
+            ],
+            path: "Sources/lodestone"),
 
         // The web app's files (web/) compiled into the Outputs module at build time.
         .executableTarget(name: "web-assets", path: "Plugins/WebAssetsTool"),
@@ -87,11 +108,21 @@ let package = Package(
         .testTarget(name: "HALTests", dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneSim", "LodestoneDevices", "CLinux"], path: "Tests/HAL"),
         .testTarget(name: "DevicesTests", dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim"], path: "Tests/Devices"),
         .testTarget(name: "SimTests", dependencies: ["LodestoneCore", "LodestoneSim", "LodestoneHAL", "LodestoneDevices"], path: "Tests/Sim"),
-        .testTarget(name: "DomainTests", dependencies: ["LodestoneDomain", "LodestoneCore", "LodestoneSim"], path: "Tests/Domain",
-                    exclude: ["Vectors"]),
-        .testTarget(name: "OutputsTests", dependencies: ["LodestoneOutputs", "LodestoneEncoding", "LodestoneReports", "LodestoneHAL", "LodestoneCore", "LodestoneDomain"], path: "Tests/Outputs",
-                    exclude: ["Screens"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["LodestoneRuntime", "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling", "LodestoneServices", "LodestoneVerify", "LodestoneBench", "lodestone"], path: "Tests/Runtime"),
+        .testTarget(
+            name: "DomainTests", dependencies: ["LodestoneDomain", "LodestoneCore", "LodestoneSim"], path: "Tests/Domain",
+            exclude: ["Vectors"]),
+        .testTarget(
+            name: "OutputsTests",
+            dependencies: ["LodestoneOutputs", "LodestoneEncoding", "LodestoneReports", "LodestoneHAL", "LodestoneCore", "LodestoneDomain"],
+            path: "Tests/Outputs",
+            exclude: ["Screens"]),
+        .testTarget(
+            name: "RuntimeTests",
+            dependencies: [
+                "LodestoneRuntime", "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
+                "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling", "LodestoneServices", "LodestoneVerify",
+                "LodestoneBench", "lodestone"
+            ], path: "Tests/Runtime")
     ],
     swiftLanguageModes: [.v6]
 )

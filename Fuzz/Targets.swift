@@ -1,7 +1,7 @@
 // Coverage-guided fuzz targets (libFuzzer). One binary holds them all; FUZZ_TARGET picks the
-package // one to run (scripts/fuzz builds and runs them). Each feeds the bytes to a reader of outside
-// input exactly as the program does; any trap, overflow or sanitizer report is a crash.
-import Glibc
+package  // one to run (scripts/fuzz builds and runs them). Each feeds the bytes to a reader of outside
+    // input exactly as the program does; any trap, overflow or sanitizer report is a crash.
+    import Glibc
 import LodestoneCore
 import LodestoneEncoding
 import LodestoneHAL
@@ -22,7 +22,8 @@ final class UnusedBus: I2CBus {
     func transfer(address: UInt8, write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer) throws(I2CError) {}
 }
 
-let boardChips: [ChipInfo] = MPU6050<UnusedBus>.chips + MPU9250<UnusedBus>.chips + LSM6DS<UnusedBus>.chips
+let boardChips: [ChipInfo] =
+    MPU6050<UnusedBus>.chips + MPU9250<UnusedBus>.chips + LSM6DS<UnusedBus>.chips
     + QMC5883L<UnusedBus>.chips + HMC5883L<UnusedBus>.chips + LIS3MDL<UnusedBus>.chips + AK8963<UnusedBus>.chips
     + BMP280<UnusedBus>.chips + BMP3<UnusedBus>.chips + LPS22HB<UnusedBus>.chips + MS5611<UnusedBus>.chips
 

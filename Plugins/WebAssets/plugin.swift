@@ -14,10 +14,13 @@ import PackagePlugin
                 && FileManager.default.fileExists(atPath: web.appending(path: name).path(), isDirectory: &directory) && !directory.boolValue
         }.sorted()
         let output = context.pluginWorkDirectoryURL.appending(path: "WebAssets.swift")
-        return [.buildCommand(displayName: "Compiling the web app's \(files.count) files into \(target.name)",
-                              executable: try context.tool(named: "web-assets").url,
-                              arguments: [web.path(), output.path()] + files,
-                              inputFiles: files.map { web.appending(path: $0) },
-                              outputFiles: [output])]
+        return [
+            .buildCommand(
+                displayName: "Compiling the web app's \(files.count) files into \(target.name)",
+                executable: try context.tool(named: "web-assets").url,
+                arguments: [web.path(), output.path()] + files,
+                inputFiles: files.map { web.appending(path: $0) },
+                outputFiles: [output])
+        ]
     }
 }

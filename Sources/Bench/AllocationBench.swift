@@ -22,8 +22,9 @@ public enum AllocationBench {
 
     public static func run(ticks: Int = 1000, warmUpTicks: Int = 1500, board: BoardDescription = .simulatedBoard) -> Result {
         guard lodestone_allocation_counter_active() == 1 else {
-            return Result(ticks: ticks, overN: 0, over2N: 0, perTick: nil,
-                          note: "the allocation counter is not active in this build (sanitizers replace malloc)")
+            return Result(
+                ticks: ticks, overN: 0, over2N: 0, perTick: nil,
+                note: "the allocation counter is not active in this build (sanitizers replace malloc)")
         }
         var configuration = Configuration()
         configuration.scenario = "walk"
@@ -31,21 +32,28 @@ public enum AllocationBench {
         configuration.loopRateHz = 1000
         let clock = SystemMonotonicClock()
         guard let simulated = try? SimulatedBoard(board: board, scenario: .walk, clock: clock, configuration: configuration),
-              let serial = try? LinuxSerialPort(path: simulated.gps.devicePath, baudRate: 9600) else {
+            let serial = try? LinuxSerialPort(path: simulated.gps.devicePath, baudRate: 9600)
+        else {
             return Result(ticks: ticks, overN: 0, over2N: 0, perTick: nil, note: "the simulated board could not start")
         }
         simulated.gps.start(clock: clock)
         defer { simulated.gps.stop() }
-        let pipeline = BoardWiring.pipeline(board: board, bus: { _ in simulated.bus }, gps: serial, clock: clock,
-                                            qnh: configuration.qnh)
-        guard let scheduler = try? FixedRateScheduler(loopRateHz: configuration.loopRateHz,
-                                                      tasks: TaskTable.tasks(for: pipeline, configuration: configuration),
-                                                      clock: clock) else {
+        let pipeline = BoardWiring.pipeline(
+            board: board, bus: { _ in simulated.bus }, gps: serial, clock: clock,
+            qnh: configuration.qnh)
+        guard
+            let scheduler = try? FixedRateScheduler(
+                loopRateHz: configuration.loopRateHz,
+                tasks: TaskTable.tasks(for: pipeline, configuration: configuration),
+                clock: clock)
+        else {
             return Result(ticks: ticks, overN: 0, over2N: 0, perTick: nil, note: "the task table was refused")
         }
         // The output side drains the rings as `run` does, so they reach their steady state too.
-        let drain = { pipeline.imuRing.drain { _ in }; pipeline.magneticRing.drain { _ in }
-                      pipeline.pressureRing.drain { _ in }; pipeline.fixRing.drain { _ in } }
+        let drain = {
+            pipeline.imuRing.drain { _ in }; pipeline.magneticRing.drain { _ in }
+            pipeline.pressureRing.drain { _ in }; pipeline.fixRing.drain { _ in }
+        }
         scheduler.run(ticks: warmUpTicks)
         drain()
         let start = lodestone_thread_allocations()
@@ -55,7 +63,8 @@ public enum AllocationBench {
         let after2N = lodestone_thread_allocations()
         let overN = Int(afterN - start), over2N = Int(after2N - afterN)
         let fixes = pipeline.state.read().fix.hasPosition
-        return Result(ticks: ticks, overN: overN, over2N: over2N, perTick: Double(over2N - overN) / Double(ticks),
-                      note: fixes ? nil : "no GPS fix was parsed during the measurement")
+        return Result(
+            ticks: ticks, overN: overN, over2N: over2N, perTick: Double(over2N - overN) / Double(ticks),
+            note: fixes ? nil : "no GPS fix was parsed during the measurement")
     }
 }

@@ -15,8 +15,11 @@ public enum AttitudeCostBench {
         for index in 0..<64 {
             let angle = Double(index) * 0.1
             let q = Quaternion(roll: 0.3 * sin(angle), pitch: 0.2 * cos(angle), yaw: angle)
-            readings.append((Vector3(0.2 * sin(angle), 0.1, 0.3 * cos(angle)),
-                             q.rotateInverse(Vector3(0, 0, -9.80665)), q.rotateInverse(Vector3(20, 1, 43))))
+            readings.append(
+                (
+                    Vector3(0.2 * sin(angle), 0.1, 0.3 * cos(angle)),
+                    q.rotateInverse(Vector3(0, 0, -9.80665)), q.rotateInverse(Vector3(20, 1, 43))
+                ))
         }
         var filter = AttitudeFilter()
         var bias = GyroBiasEstimator()
@@ -33,8 +36,9 @@ public enum AttitudeCostBench {
     }
 
     public static func run(updates: Int = 10_000) -> (Figures?, String?) {
-        let (counts, note) = Callgrind.count(kernel: "attitude", functions: ["*AttitudeFilter*update*", "*GyroBiasEstimator*update*"],
-                                       count: updates)
+        let (counts, note) = Callgrind.count(
+            kernel: "attitude", functions: ["*AttitudeFilter*update*", "*GyroBiasEstimator*update*"],
+            count: updates)
         guard let counts else { return (nil, note) }
         return (Figures(update: counts[0], gyroBias: counts[1]), nil)
     }

@@ -20,9 +20,14 @@ public enum Callgrind {
         for function in functions {
             let output = "/tmp/lodestone-callgrind-\(getpid()).out"
             defer { unlink(output) }
-            guard let (status, _) = runProgram(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + output,
-                                                 "--toggle-collect=" + function,
-                                                 target, "bench", "--kernel", kernel, "--updates", String(updates)] + arguments) else {
+            guard
+                let (status, _) = runProgram(
+                    [
+                        "valgrind", "--tool=callgrind", "--callgrind-out-file=" + output,
+                        "--toggle-collect=" + function,
+                        target, "bench", "--kernel", kernel, "--updates", String(updates)
+                    ] + arguments)
+            else {
                 return (nil, "valgrind not found: install valgrind to count instructions")
             }
             guard status == 0, let total = summary(output), total > 0 else {
@@ -61,7 +66,8 @@ public enum Callgrind {
                 if !name.isEmpty { names[id] = name }
                 if line.hasPrefix("cfn=") { callee = names[id] ?? name } else { current = names[id] ?? name }
             } else if line.hasPrefix("calls="), matches(callee), caller(current),
-                      let count = line.dropFirst(6).split(separator: " ").first.flatMap({ Double($0) }) {
+                let count = line.dropFirst(6).split(separator: " ").first.flatMap({ Double($0) })
+            {
                 total += count
             }
         }

@@ -31,9 +31,14 @@ public enum ClientLoadBench {
         let directory = "/tmp/lodestone-bench-clients-\(getpid())"
         let socket = directory + ".sock"
         defer { removeTree(directory) }
-        guard let pid = startProgram([executable, "run", "--scenario", "still", "--no-adaptive", "--display", "none", "--socket", socket,
-                                      "--data-dir", directory, "--duration", String(Int(seconds) + 30)]
-                                      + (pin ? ["--cpu", String(max(0, sysconf(Int32(_SC_NPROCESSORS_ONLN)) - 1))] : [])) else { return nil }
+        guard
+            let pid = startProgram(
+                [
+                    executable, "run", "--scenario", "still", "--no-adaptive", "--display", "none", "--socket", socket,
+                    "--data-dir", directory, "--duration", String(Int(seconds) + 30)
+                ]
+                    + (pin ? ["--cpu", String(max(0, sysconf(Int32(_SC_NPROCESSORS_ONLN)) - 1))] : []))
+        else { return nil }
         defer { stopProgram(pid) }
         var probe: ReportClient?
         for _ in 0..<100 where probe == nil {
@@ -41,7 +46,7 @@ public enum ClientLoadBench {
             if probe == nil { usleep(100_000) }
         }
         guard let probe else { return nil }
-        usleep(2_000_000)   // past the start: threads up, first fix
+        usleep(2_000_000)  // past the start: threads up, first fix
         var clients: [ReportClient] = []
         for _ in 0..<count {
             guard let client = try? ReportClient(path: socket) else { break }
@@ -62,9 +67,10 @@ public enum ClientLoadBench {
             if line.contains(#""class":"HEALTH""#) { health = try? JSONValue.parse(line) }
         }
         guard let loop = health?["loop"] else { return nil }
-        return Run(clients: clients.count, latenessP99: loop["latenessP99us"]?.numberValue ?? .nan,
-                   latenessMax: loop["latenessMaxus"]?.numberValue ?? .nan, overruns: Int(whole: loop["overruns"]?.numberValue ?? -1) ?? -1,
-                   reportsPerClientPerSecond: clients.isEmpty ? 0 : Double(received) / Double(clients.count) / seconds,
-                   droppedClients: Int(whole: health?["droppedClients"]?.numberValue ?? 0) ?? 0)
+        return Run(
+            clients: clients.count, latenessP99: loop["latenessP99us"]?.numberValue ?? .nan,
+            latenessMax: loop["latenessMaxus"]?.numberValue ?? .nan, overruns: Int(whole: loop["overruns"]?.numberValue ?? -1) ?? -1,
+            reportsPerClientPerSecond: clients.isEmpty ? 0 : Double(received) / Double(clients.count) / seconds,
+            droppedClients: Int(whole: health?["droppedClients"]?.numberValue ?? 0) ?? 0)
     }
 }

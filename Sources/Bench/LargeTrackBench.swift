@@ -28,15 +28,19 @@ public enum LargeTrackBench {
         let started = 1_782_028_800.0
         guard let recording = TrackRecording(path: store.recordingPath, name: "Long day", started: started, tags: ["hike"]) else { return nil }
         let photos = PhotoStore(dataDirectory: directory)
-        guard let picture = JPEGEncoder.encode(width: 640, height: 480, rgb: (0..<(640 * 480 * 3)).map { UInt8(truncatingIfNeeded: $0 / 7) }) else { return nil }
+        guard let picture = JPEGEncoder.encode(width: 640, height: 480, rgb: (0..<(640 * 480 * 3)).map { UInt8(truncatingIfNeeded: $0 / 7) }) else {
+            return nil
+        }
         for second in 0..<count {
             let t = Double(second)
             if second % (count / 50) == count / 100, let file = try? photos.save(picture, time: started + t) {
                 _ = recording.append(TrackPhoto(file: file, time: started + t, latitude: 46.6 + t * 1.2e-5, longitude: 7.8))
             }
-            recording.append(TrackPoint(time: started + t, latitude: 46.6 + t * 1.2e-5 + 2e-4 * sin(t / 90), longitude: 7.8 + 3e-4 * cos(t / 70),
-                                        gpsAltitude: 600 + 900 * sin(t / Double(count) * .pi), baroAltitude: 601 + 900 * sin(t / Double(count) * .pi),
-                                        pressure: 940, speed: 1.3, accuracy: 4), now: UInt64(second) * 1_000_000_000)
+            recording.append(
+                TrackPoint(
+                    time: started + t, latitude: 46.6 + t * 1.2e-5 + 2e-4 * sin(t / 90), longitude: 7.8 + 3e-4 * cos(t / 70),
+                    gpsAltitude: 600 + 900 * sin(t / Double(count) * .pi), baroAltitude: 601 + 900 * sin(t / Double(count) * .pi),
+                    pressure: 940, speed: 1.3, accuracy: 4), now: UInt64(second) * 1_000_000_000)
         }
         guard let summary = store.file(recording) else { return nil }
         let clock = SystemMonotonicClock()
@@ -50,9 +54,11 @@ public enum LargeTrackBench {
             return fastest
         }
         guard let list = best(["track", "list"]), let show = best(["track", "show", summary.id]),
-              let plot = best(["track", "show", summary.id, "--plot", "--out", directory + "/plot.png"]),
-              let export = best(["track", "export", summary.id, "--with-photos", "--out", directory + "/day.tar"]) else { return nil }
-        return Result(points: count, listMilliseconds: list, showMilliseconds: show, plotMilliseconds: plot, exportMilliseconds: export,
-                      photos: store.photos(id: summary.id).count)
+            let plot = best(["track", "show", summary.id, "--plot", "--out", directory + "/plot.png"]),
+            let export = best(["track", "export", summary.id, "--with-photos", "--out", directory + "/day.tar"])
+        else { return nil }
+        return Result(
+            points: count, listMilliseconds: list, showMilliseconds: show, plotMilliseconds: plot, exportMilliseconds: export,
+            photos: store.photos(id: summary.id).count)
     }
 }

@@ -14,7 +14,7 @@ public enum NMEACostBench {
         "$GPGSV,3,2,11,24,66,193,47,25,33,058,42,29,13,322,36,31,09,037,33*70",
         "$GPGSV,3,3,11,02,05,144,,10,12,266,30,26,02,104,*4D",
         "$GPRMC,123519.00,A,4807.03812,N,01131.00046,E,0.022,84.4,230394,,,A*6B",
-        "$GPVTG,84.4,T,,M,0.022,N,0.041,K,A*0F",
+        "$GPVTG,84.4,T,,M,0.022,N,0.041,K,A*0F"
     ]
 
     /// 100 cycles of the mix, each a second later than the one before (so each is a fix), with
@@ -85,4 +85,3 @@ public enum NMEACostBench {
         return best
     }
 }
-

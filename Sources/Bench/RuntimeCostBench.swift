@@ -40,9 +40,13 @@ public enum RuntimeCostBench {
             unlink(profile)
         }
         guard runProgram(["strip", "--strip-debug", "-o", stripped, executable])?.status == 0 else { return (nil, "strip failed") }
-        guard let pid = startProgram(["valgrind", "--tool=callgrind", "--separate-threads=yes", "--instr-atstart=no",
-                                      "--callgrind-out-file=" + profile, stripped, "run", "--speed", String(speed),
-                                      "--display", "none", "--socket", socket, "--data-dir", directory, "--duration", "600"]) else {
+        guard
+            let pid = startProgram([
+                "valgrind", "--tool=callgrind", "--separate-threads=yes", "--instr-atstart=no",
+                "--callgrind-out-file=" + profile, stripped, "run", "--speed", String(speed),
+                "--display", "none", "--socket", socket, "--data-dir", directory, "--duration", "600"
+            ])
+        else {
             return (nil, "valgrind not found: install valgrind to count instructions")
         }
         var stopped = false
@@ -109,7 +113,8 @@ public enum RuntimeCostBench {
         for thread in 1..<10 {
             let path = profile + ".1-0\(thread)"
             guard fileExists(path), let total = Callgrind.summary(path),
-                  let annotated = runProgram(["callgrind_annotate", "--inclusive=yes", "--threshold=100", path])?.output else { continue }
+                let annotated = runProgram(["callgrind_annotate", "--inclusive=yes", "--threshold=100", path])?.output
+            else { continue }
             if annotated.contains("OutputLoop") {
                 output += total
                 if steady >= steadyTicks { allocationsPerReport = allocations(perReportIn: profile + "-0\(thread)") }
@@ -117,8 +122,11 @@ public enum RuntimeCostBench {
                 sampling += total - inclusive(of: "SimulatedI2CBusC0A3HAL0dE0AadEP8transfer", in: annotated)
             }
         }
-        return (Figures(sampling: sampling / deviceSeconds, output: output / deviceSeconds, deviceSeconds: deviceSeconds,
-                        outputAllocationsPerReport: allocationsPerReport), nil)
+        return (
+            Figures(
+                sampling: sampling / deviceSeconds, output: output / deviceSeconds, deviceSeconds: deviceSeconds,
+                outputAllocationsPerReport: allocationsPerReport), nil
+        )
     }
 
     /// The device's time (loop ticks at 200 Hz) past which the walk is in steady state: its
@@ -129,8 +137,9 @@ public enum RuntimeCostBench {
     /// interposed malloc calling the C library's is one allocation, not two.
     static func allocations(perReportIn path: String) -> Double? {
         guard let allocations = Callgrind.calls(in: path, to: { allocators.contains($0) }, from: { !allocators.contains($0) }),
-              let reports = Callgrind.calls(in: path, to: { $0.contains("ReportServerC9broadcast") && !$0.contains("Sentence") }),
-              reports > 0 else { return nil }
+            let reports = Callgrind.calls(in: path, to: { $0.contains("ReportServerC9broadcast") && !$0.contains("Sentence") }),
+            reports > 0
+        else { return nil }
         return allocations / reports
     }
 

@@ -29,16 +29,19 @@ public enum SchedulerLatencyBench {
         let thread = LoopThread()
         thread.start(name: "bench-sched") {
             // cyclictest holds the CPU wake-up latency at 0 by default; so does this side.
-            var outcome = RealTime.apply(RealTimeOptions(fifoPriority: 50, cpu: nil, lockMemory: true,
-                                                         timerSlackNanoseconds: 1, keepCPUAwake: true))
+            var outcome = RealTime.apply(
+                RealTimeOptions(
+                    fifoPriority: 50, cpu: nil, lockMemory: true,
+                    timerSlackNanoseconds: 1, keepCPUAwake: true))
             defer { outcome.releaseWakeLatency() }
             let task = ScheduledTask(name: "noop", rateHz: rateHz, budgetMicroseconds: 1, priority: 0) {}
             guard let scheduler = try? FixedRateScheduler(loopRateHz: rateHz, tasks: [task], clock: clock) else { return }
             scheduler.run(ticks: ticks)
-            let result = LatencyFigures(p50Microseconds: scheduler.latenessPercentile(0.5),
-                                        p99Microseconds: scheduler.latenessPercentile(0.99),
-                                        maxMicroseconds: scheduler.latenessMaximum,
-                                        samples: ticks)
+            let result = LatencyFigures(
+                p50Microseconds: scheduler.latenessPercentile(0.5),
+                p99Microseconds: scheduler.latenessPercentile(0.99),
+                maxMicroseconds: scheduler.latenessMaximum,
+                samples: ticks)
             UnsafeMutablePointer<LatencyFigures>(bitPattern: figuresAddress)?.initialize(to: result)
             UnsafeMutablePointer<Bool>(bitPattern: fifoAddress)?.initialize(to: outcome.fifo)
         }
@@ -89,7 +92,8 @@ public enum SchedulerLatencyBench {
             }
             return maximum ?? Double(counts.last?.0 ?? 0)
         }
-        return LatencyFigures(p50Microseconds: percentile(0.5), p99Microseconds: percentile(0.99),
-                              maxMicroseconds: maximum ?? percentile(1), samples: total)
+        return LatencyFigures(
+            p50Microseconds: percentile(0.5), p99Microseconds: percentile(0.99),
+            maxMicroseconds: maximum ?? percentile(1), samples: total)
     }
 }

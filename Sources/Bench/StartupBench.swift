@@ -20,8 +20,12 @@ public enum StartupBench {
         defer { removeTree(directory) }
         let clock = SystemMonotonicClock()
         let started = clock.now()
-        guard let pid = startProgram([executable, "run", "--display", "none", "--socket", socket, "--data-dir", directory,
-                                      "--duration", "20"]) else { return nil }
+        guard
+            let pid = startProgram([
+                executable, "run", "--display", "none", "--socket", socket, "--data-dir", directory,
+                "--duration", "20"
+            ])
+        else { return nil }
         defer { stopProgram(pid) }
         var client: ReportClient?
         while client == nil && clock.now() &- started < 10_000_000_000 {

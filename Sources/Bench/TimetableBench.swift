@@ -64,8 +64,9 @@ public enum TimetableBench {
             return t.departures(from: stop, after: time, count: 5).count
         }
         guard let busy = best({ answer { $0.stops(matching: SyntheticFeed.busyStopID).first } }),
-              let search = best({ answer { $0.stops(matching: feed.searchWords).first } }),
-              let nearest = best({ answer { SyntheticFeed.nearest(to: feed.searchPosition, in: $0) } }) else { return nil }
+            let search = best({ answer { $0.stops(matching: feed.searchWords).first } }),
+            let nearest = best({ answer { SyntheticFeed.nearest(to: feed.searchPosition, in: $0) } })
+        else { return nil }
 
         // The same answer from the feed alone: the index removed, as an older import has none.
         guard unlink(store.indexPath) == 0 else { return nil }
@@ -73,10 +74,11 @@ public enum TimetableBench {
         guard answer({ $0.stops(matching: SyntheticFeed.busyStopID).first }) != nil else { return nil }
         let feedMilliseconds = Double(clock.now() - feedStart) / 1e6
 
-        return Result(stops: timetable.stops.count, trips: timetable.trips.count, stopTimes: feed.stopTimes,
-                      importMilliseconds: importMilliseconds, importPeakKilobytes: imported.peakKilobytes, indexBytes: indexBytes,
-                      busyStopMilliseconds: busy.0, searchMilliseconds: search.0, nearestMilliseconds: nearest.0,
-                      feedMilliseconds: feedMilliseconds, busyStopCalls: busyStopCalls, departures: busy.1)
+        return Result(
+            stops: timetable.stops.count, trips: timetable.trips.count, stopTimes: feed.stopTimes,
+            importMilliseconds: importMilliseconds, importPeakKilobytes: imported.peakKilobytes, indexBytes: indexBytes,
+            busyStopMilliseconds: busy.0, searchMilliseconds: search.0, nearestMilliseconds: nearest.0,
+            feedMilliseconds: feedMilliseconds, busyStopCalls: busyStopCalls, departures: busy.1)
     }
 
 }
@@ -161,8 +163,13 @@ public struct SyntheticFeed: Sendable {
         }
         files.append(("trips.txt", Array(text.utf8)))
         files.append(("stop_times.txt", times))
-        files.append(("calendar.txt", Array(("service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\n"
-            + "WD,1,1,1,1,1,0,0,20260101,20261231\nWE,0,0,0,0,0,1,1,20260101,20261231\n").utf8)))
+        files.append(
+            (
+                "calendar.txt",
+                Array(
+                    ("service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\n"
+                        + "WD,1,1,1,1,1,0,0,20260101,20261231\nWE,0,0,0,0,0,1,1,20260101,20261231\n").utf8)
+            ))
         // Holidays: the weekday service off and the weekend one on; the extra service on a few Saturdays.
         text = "service_id,date,exception_type\n"
         for date in [20_260_403, 20_260_406, 20_260_514, 20_260_525, 20_261_225] { text += "WD,\(date),2\nWE,\(date),1\n" }
@@ -180,7 +187,11 @@ public struct SyntheticFeed: Sendable {
     /// The stop nearest a position, as `lodestone departures --lat --lon` finds it.
     public static func nearest(to here: (latitude: Double, longitude: Double), in t: Timetable) -> Int? {
         t.stops.indices.map { index in
-            (index, Geodesy.inverse(latitude1: here.latitude, longitude1: here.longitude, latitude2: t.stops[index].latitude, longitude2: t.stops[index].longitude).distance)
+            (
+                index,
+                Geodesy.inverse(latitude1: here.latitude, longitude1: here.longitude, latitude2: t.stops[index].latitude, longitude2: t.stops[index].longitude)
+                    .distance
+            )
         }.min { $0.1 < $1.1 }?.0
     }
 }

@@ -22,11 +22,16 @@ public enum TrackListBench {
         let names = ["Ridge walk", "Harbour sail", "Morning run", "Lake loop", "Forest trail"]
         for index in 0..<count {
             let started = 1_750_000_000 + Double(index) * 86_400
-            guard let recording = TrackRecording(path: store.recordingPath, name: names[index % names.count] + " \(index)",
-                                                 started: started, tags: index % 3 == 0 ? ["hike"] : ["sail"]) else { return nil }
+            guard
+                let recording = TrackRecording(
+                    path: store.recordingPath, name: names[index % names.count] + " \(index)",
+                    started: started, tags: index % 3 == 0 ? ["hike"] : ["sail"])
+            else { return nil }
             for second in 0..<20 {
-                recording.append(TrackPoint(time: started + Double(second) * 5, latitude: 47 + Double(second) * 1e-4, longitude: 8,
-                                            gpsAltitude: 400, speed: 1.4), now: 0)
+                recording.append(
+                    TrackPoint(
+                        time: started + Double(second) * 5, latitude: 47 + Double(second) * 1e-4, longitude: 8,
+                        gpsAltitude: 400, speed: 1.4), now: 0)
             }
             guard store.file(recording) != nil else { return nil }
         }

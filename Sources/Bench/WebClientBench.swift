@@ -46,8 +46,10 @@ public enum WebClientBench {
                     let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
                     guard count > 0 else { break }
                     // "\nid: " starts every event after the head.
-                    for i in 0..<max(0, count - 3) where buffer[i] == UInt8(ascii: "i") && buffer[i + 1] == UInt8(ascii: "d") && buffer[i + 2] == UInt8(ascii: ":")
-                        && (i == 0 || buffer[i - 1] == 10) {
+                    for i in 0..<max(0, count - 3)
+                    where buffer[i] == UInt8(ascii: "i") && buffer[i + 1] == UInt8(ascii: "d") && buffer[i + 2] == UInt8(ascii: ":")
+                        && (i == 0 || buffer[i - 1] == 10)
+                    {
                         received[index] += 1
                     }
                 }
@@ -72,8 +74,11 @@ public enum WebClientBench {
         if tick % 10 == 0 {
             list.append(ReportCostBench.position)
             list.append(ReportCostBench.satellites)
-            list.append(.environment(EnvironmentReport(pressure: PressureSample(time: 0, pressure: 96_520, temperature: 14.5), barometricAltitude: 470,
-                                                       qnh: 1013.25, weather: nil, device: "/dev/i2c-1", time: time)))
+            list.append(
+                .environment(
+                    EnvironmentReport(
+                        pressure: PressureSample(time: 0, pressure: 96_520, temperature: 14.5), barometricAltitude: 470,
+                        qnh: 1013.25, weather: nil, device: "/dev/i2c-1", time: time)))
         }
         return list
     }
@@ -122,8 +127,9 @@ public enum WebClientBench {
 
     public static func run(ticks: Int = 2000) -> (Figures?, String?) {
         func perTick(_ clients: Int) -> (Double?, String?) {
-            let (counts, note) = Callgrind.count(kernel: "web", functions: ["*WebServer*publish*", "*WebServer*service*"], count: ticks,
-                                                 arguments: ["--clients", String(clients)])
+            let (counts, note) = Callgrind.count(
+                kernel: "web", functions: ["*WebServer*publish*", "*WebServer*service*"], count: ticks,
+                arguments: ["--clients", String(clients)])
             return (counts.map { $0.reduce(0, +) }, note)
         }
         let (idle, note) = perTick(0)

@@ -92,8 +92,9 @@ public struct AxisMapping: Sendable, Equatable, CustomStringConvertible {
         var result: [AxisMapping] = []
         for p in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
             for bits in 0..<8 {
-                let m = AxisMapping(unchecked: (p[0], p[1], p[2]),
-                                    (bits & 1 == 0 ? 1 : -1, bits & 2 == 0 ? 1 : -1, bits & 4 == 0 ? 1 : -1))
+                let m = AxisMapping(
+                    unchecked: (p[0], p[1], p[2]),
+                    (bits & 1 == 0 ? 1 : -1, bits & 2 == 0 ? 1 : -1, bits & 4 == 0 ? 1 : -1))
                 if m.determinant == 1 { result.append(m) }
             }
         }

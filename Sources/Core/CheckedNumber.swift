@@ -16,7 +16,8 @@ public extension FixedWidthInteger {
         // Compared as Double first: converting first is what traps. Each bound is exact in
         // Double to within its own rounding, and `exactly` decides the edge.
         guard rounded.isFinite, rounded >= Double(range.lowerBound), rounded <= Double(range.upperBound),
-              let exact = Self(exactly: rounded), range.contains(exact) else { return nil }
+            let exact = Self(exactly: rounded), range.contains(exact)
+        else { return nil }
         self = exact
     }
 }

@@ -18,7 +18,7 @@ public struct CivilTime: Sendable, Equatable {
     }
 
     /// The instants a calendar date is written for: 0001-01-01 to 9999-12-31 (four-digit years).
-    public static let writableSeconds = -62_135_596_800.0 ... 253_402_300_799.0
+    public static let writableSeconds = -62_135_596_800.0...253_402_300_799.0
 
     /// Splits seconds since 1970-01-01T00:00:00Z into a calendar date and time of day. An
     /// instant outside `writableSeconds` (a damaged file's 1e308, NaN) is held at its nearer
@@ -74,9 +74,10 @@ public struct CivilTime: Sendable, Equatable {
     public static func parseDate(_ text: String) -> (year: Int, month: Int, day: Int)? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+        else { return nil }
         return (year, month, day)
     }
 
@@ -100,10 +101,11 @@ public struct CivilTime: Sendable, Equatable {
             return value
         }
         guard chars.count >= 19, chars[4] == UInt8(ascii: "-"), chars[7] == UInt8(ascii: "-"),
-              chars[10] == UInt8(ascii: "T") || chars[10] == UInt8(ascii: " "), chars[13] == UInt8(ascii: ":"),
-              chars[16] == UInt8(ascii: ":"), let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let whole = number(17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, whole < 61 else { return nil }
+            chars[10] == UInt8(ascii: "T") || chars[10] == UInt8(ascii: " "), chars[13] == UInt8(ascii: ":"),
+            chars[16] == UInt8(ascii: ":"), let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            let hour = number(11, 2), let minute = number(14, 2), let whole = number(17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, whole < 61
+        else { return nil }
         var index = 19
         var second = Double(whole)
         if index < chars.count && chars[index] == UInt8(ascii: ".") {

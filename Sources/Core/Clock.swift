@@ -24,8 +24,9 @@ public final class SystemMonotonicClock: MonotonicClock {
     }
 
     public func sleep(until deadline: MonotonicNanoseconds) {
-        var target = timespec(tv_sec: Int(deadline / nanosecondsPerSecond),
-                              tv_nsec: Int(deadline % nanosecondsPerSecond))
+        var target = timespec(
+            tv_sec: Int(deadline / nanosecondsPerSecond),
+            tv_nsec: Int(deadline % nanosecondsPerSecond))
         // EINTR (a signal) only shortens the sleep; retry until the deadline.
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
     }

@@ -11,8 +11,10 @@ public struct ScheduledTask: Sendable {
     public var priority: Int
     public var body: @Sendable () -> Void
 
-    public init(name: String, rateHz: Double, budgetMicroseconds: Double, priority: Int,
-                body: @escaping @Sendable () -> Void) {
+    public init(
+        name: String, rateHz: Double, budgetMicroseconds: Double, priority: Int,
+        body: @escaping @Sendable () -> Void
+    ) {
         self.name = name
         self.rateHz = rateHz
         self.budgetMicroseconds = budgetMicroseconds
@@ -80,8 +82,9 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
                 throw .badTaskRate(task: task.name, rateHz: task.rateHz, loopRateHz: loopRateHz)
             }
             guard task.budgetMicroseconds * 1000 < Double(tick) else {
-                throw .budgetExceedsTick(task: task.name, budgetMicroseconds: task.budgetMicroseconds,
-                                         tickMicroseconds: Double(tick) / 1000)
+                throw .budgetExceedsTick(
+                    task: task.name, budgetMicroseconds: task.budgetMicroseconds,
+                    tickMicroseconds: Double(tick) / 1000)
             }
         }
         self.clock = clock
@@ -92,12 +95,14 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
         period = tasks.map { UInt64((1e9 / $0.rateHz).rounded()) }
         budget = tasks.map { UInt64($0.budgetMicroseconds * 1000) }
         nextDue = Array(repeating: 0, count: tasks.count)
-        stats = tasks.map { var s = TaskStatistics(); s.rateHz = $0.rateHz; return s }
+        stats = tasks.map {
+            var s = TaskStatistics(); s.rateHz = $0.rateHz; return s
+        }
         taskStatistics = stats.map { LatestValue($0) }
         requestedPeriod = tasks.map { _ in PeriodRequest() }
         loop.rateHz = loopRateHz
         loopStatistics = LatestValue(loop)
-        publishEvery = max(1, UInt64(loopRateHz))   // percentiles once a second
+        publishEvery = max(1, UInt64(loopRateHz))  // percentiles once a second
     }
 
     /// Asks for a task to run at a new rate from its next run on; safe from another thread and

@@ -11,8 +11,8 @@ public final class LatestValue<Value>: @unchecked Sendable {
     private let buffers: UnsafeMutablePointer<Value>
     /// Index of the middle buffer, with `freshBit` set when it holds a value the reader has not seen.
     private let middle: Atomic<Int>
-    private var back = 1      // writer-owned
-    private var front = 0     // reader-owned
+    private var back = 1  // writer-owned
+    private var front = 0  // reader-owned
     private static var freshBit: Int { 4 }
 
     public init(_ initial: Value) {

@@ -42,10 +42,11 @@ public struct Quaternion: Sendable, Equatable {
 
     @inlinable
     public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
-        Quaternion(w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
-                   x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-                   y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-                   z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w)
+        Quaternion(
+            w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
+            x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+            y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+            z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w)
     }
 
     @inlinable

@@ -17,8 +17,10 @@ public struct RealTimeOptions: Sendable, Equatable {
     /// 10-30 us more punctual, at the cost of idle power: off by default on a battery device.
     public var keepCPUAwake: Bool
 
-    public init(fifoPriority: Int32? = 50, cpu: Int? = nil, lockMemory: Bool = true,
-                timerSlackNanoseconds: UInt? = 1, keepCPUAwake: Bool = false) {
+    public init(
+        fifoPriority: Int32? = 50, cpu: Int? = nil, lockMemory: Bool = true,
+        timerSlackNanoseconds: UInt? = 1, keepCPUAwake: Bool = false
+    ) {
         self.fifoPriority = fifoPriority
         self.cpu = cpu
         self.lockMemory = lockMemory
@@ -26,8 +28,9 @@ public struct RealTimeOptions: Sendable, Equatable {
         self.keepCPUAwake = keepCPUAwake
     }
 
-    public static let none = RealTimeOptions(fifoPriority: nil, cpu: nil, lockMemory: false,
-                                             timerSlackNanoseconds: nil)
+    public static let none = RealTimeOptions(
+        fifoPriority: nil, cpu: nil, lockMemory: false,
+        timerSlackNanoseconds: nil)
 }
 
 /// What applying the options achieved: one line per option, ready for the log.
@@ -70,7 +73,7 @@ public enum RealTime {
             // touched in its first ticks and stays in memory, while what it never touches (most
             // of the program, reserved stacks and heap) is not made resident just to be locked:
             // 12 MB resident instead of 36. Older kernels lock everything at once.
-            let onFault: Int32 = 4   // MCL_ONFAULT
+            let onFault: Int32 = 4  // MCL_ONFAULT
             if mlockall(MCL_CURRENT | MCL_FUTURE | onFault) == 0 || mlockall(MCL_CURRENT | MCL_FUTURE) == 0 {
                 outcome.memoryLocked = true
             } else {
@@ -80,7 +83,9 @@ public enum RealTime {
         if options.keepCPUAwake {
             outcome.wakeLatencyHandle = holdWakeLatencyAtZero()
             if outcome.wakeLatencyHandle < 0 {
-                outcome.messages.append("CPU wake-up latency not held at 0 (/dev/cpu_dma_latency: \(errorText())): idle CPUs may wake 10-30 us late; run as root or grant write access to that device")
+                outcome.messages.append(
+                    "CPU wake-up latency not held at 0 (/dev/cpu_dma_latency: \(errorText())): idle CPUs may wake 10-30 us late; run as root or grant write access to that device"
+                )
             }
         }
         if let priority = options.fifoPriority {
@@ -88,7 +93,9 @@ public enum RealTime {
             if pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters) == 0 {
                 outcome.fifo = true
             } else {
-                outcome.messages.append("SCHED_FIFO priority \(priority) not permitted: running at normal priority; grant CAP_SYS_NICE or an rtprio limit (see README, Real-time) for tighter timing")
+                outcome.messages.append(
+                    "SCHED_FIFO priority \(priority) not permitted: running at normal priority; grant CAP_SYS_NICE or an rtprio limit (see README, Real-time) for tighter timing"
+                )
             }
         }
         return outcome
@@ -135,13 +142,15 @@ public final class LoopThread: @unchecked Sendable {
     @discardableResult
     public func start(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
         let box = Unmanaged.passRetained(Box(body, name)).toOpaque()
-        let result = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
-            _ = box.name.withCString { lodestone_set_thread_name($0) }
-            box.body()
-            return nil
-        }, box)
+        let result = pthread_create(
+            &thread, nil,
+            { raw in
+                guard let raw else { return nil }
+                let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
+                _ = box.name.withCString { lodestone_set_thread_name($0) }
+                box.body()
+                return nil
+            }, box)
         if result != 0 {
             Unmanaged<Box>.fromOpaque(box).release()
             return false

@@ -105,7 +105,8 @@ public final class SPSCRing<Element>: @unchecked Sendable {
         }
         // The slot `head` reuses held item `head - capacity`; the consumer may still be copying it.
         if policy == .overwriteOldest
-            && readingIndex.pointee.load(ordering: .sequentiallyConsistent) == head - capacity {
+            && readingIndex.pointee.load(ordering: .sequentiallyConsistent) == head - capacity
+        {
             overflowCount.pointee.add(1, ordering: .relaxed)
             return false
         }

@@ -25,7 +25,7 @@ public enum StateHandover {
             return outcome
         }
         if top.st_uid == 0, fchown(fd, uid, gid) == 0 { outcome.changed += 1 }
-        walk(fd, path: directory, device: top.st_dev, uid: uid, gid: gid, depth: 0, into: &outcome)   // closes fd
+        walk(fd, path: directory, device: top.st_dev, uid: uid, gid: gid, depth: 0, into: &outcome)  // closes fd
         return outcome
     }
 

@@ -6,7 +6,7 @@ import Glibc
 public struct TimeZoneRules: Sendable {
     public let name: String
     private let transitions: [Int64]
-    private let offsets: [Int32]      // per transition: the offset that starts there
+    private let offsets: [Int32]  // per transition: the offset that starts there
     private let initial: Int32
     private let rule: PosixRule?
 
@@ -27,7 +27,8 @@ public struct TimeZoneRules: Sendable {
             return
         }
         guard !wanted.contains(".."), !wanted.hasPrefix("/"),
-              let bytes = Self.read(zoneDirectory + "/" + wanted), let parsed = Self.parse(bytes) else {
+            let bytes = Self.read(zoneDirectory + "/" + wanted), let parsed = Self.parse(bytes)
+        else {
             throw Failure(description: "unknown time zone '\(wanted)': give an IANA name such as Europe/Zurich or an offset such as +02:00")
         }
         (self.name, transitions, offsets, initial, rule) = (wanted, parsed.transitions, parsed.offsets, parsed.initial, parsed.rule)
@@ -66,7 +67,10 @@ public struct TimeZoneRules: Sendable {
 
     static func systemZoneName() -> String {
         if let text = read("/etc/timezone").map({ String(decoding: $0, as: UTF8.self) }),
-           let line = text.split(whereSeparator: \.isNewline).first, !line.isEmpty { return String(line) }
+            let line = text.split(whereSeparator: \.isNewline).first, !line.isEmpty
+        {
+            return String(line)
+        }
         var buffer = [CChar](repeating: 0, count: 512)
         let n = readlink("/etc/localtime", &buffer, buffer.count - 1)
         if n > 0, let range = String(cString: buffer).firstRange(of: "zoneinfo/") {
@@ -179,12 +183,13 @@ package struct PosixRule: Sendable {
             let fields = part.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
             // POSIX: hours up to 167 (a week, for transition times), minutes and seconds under 60.
             guard (1...3).contains(fields.count), let hours = fields[0], (0...167).contains(hours),
-                  fields.dropFirst().allSatisfy({ $0.map { (0...59).contains($0) } ?? false }) else { return nil }
+                fields.dropFirst().allSatisfy({ $0.map { (0...59).contains($0) } ?? false })
+            else { return nil }
             let seconds = hours * 3600 + (fields.count > 1 ? (fields[1] ?? 0) * 60 : 0) + (fields.count > 2 ? (fields[2] ?? 0) : 0)
             return sign * seconds
         }
         guard name(), let std = offset() else { return nil }
-        standard = -std   // POSIX counts west as positive
+        standard = -std  // POSIX counts west as positive
         guard !rest.isEmpty else { (daylight, start, end) = (nil, nil, nil); return }
         guard name() else { return nil }
         if rest.first != "," { daylight = offset().map { -$0 } ?? standard + 3600 } else { daylight = standard + 3600 }
@@ -208,7 +213,7 @@ package struct PosixRule: Sendable {
         let year = CivilTime(unixSeconds: Double(t) + Double(standard)).year
         func instant(_ r: (month: Int, week: Int, weekday: Int, time: Int), offset: Int) -> Int64 {
             let first = CivilTime.days(year: year, month: r.month, day: 1)
-            let firstWeekday = ((first % 7) + 11) % 7   // 1970-01-01 was a Thursday (4)
+            let firstWeekday = ((first % 7) + 11) % 7  // 1970-01-01 was a Thursday (4)
             var day = 1 + (r.weekday - firstWeekday + 7) % 7 + (r.week - 1) * 7
             let monthDays = CivilTime.days(year: r.month == 12 ? year + 1 : year, month: r.month == 12 ? 1 : r.month + 1, day: 1) - first
             while day > monthDays { day -= 7 }

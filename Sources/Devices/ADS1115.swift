@@ -104,9 +104,10 @@ public struct ADS1115<Bus: I2CBus> {
         guard readBack & mask == config & mask else {
             // DeviceError carries bytes: report the first byte that differs.
             let highDiffers = (readBack ^ config) & 0x7F00 != 0
-            throw .wrongChip(chip: "ADS1115", register: Self.configRegister,
-                             expected: UInt8(truncatingIfNeeded: highDiffers ? config >> 8 : config),
-                             found: UInt8(truncatingIfNeeded: highDiffers ? readBack >> 8 : readBack))
+            throw .wrongChip(
+                chip: "ADS1115", register: Self.configRegister,
+                expected: UInt8(truncatingIfNeeded: highDiffers ? config >> 8 : config),
+                found: UInt8(truncatingIfNeeded: highDiffers ? readBack >> 8 : readBack))
         }
         self.channel = channel
         self.range = range

@@ -43,7 +43,8 @@ public struct AK8963<Bus: I2CBus>: ChipDriver {
     public static func identify(bus: Bus, address: UInt8) -> ChipInfo? {
         let device = I2CRegisterDevice(bus: bus, address: address)
         guard (try? device.readRegister(wia)) == chipID,
-              let status = try? device.readRegister(st1), status & 0xFC == 0 else { return nil }
+            let status = try? device.readRegister(st1), status & 0xFC == 0
+        else { return nil }
         return chips[0]
     }
 
@@ -58,7 +59,7 @@ public struct AK8963<Bus: I2CBus>: ChipDriver {
 
     public mutating func start() throws(DeviceError) {
         try device.expectIdentity(chip: "AK8963", register: Self.wia, value: Self.chipID)
-        try device.write(Self.control2, 0x01)                 // SRST: back to power-down
+        try device.write(Self.control2, 0x01)  // SRST: back to power-down
         try device.write(Self.control1, Self.powerDown)
         try settle()
         try device.write(Self.control1, Self.fuseROMAccess)
@@ -92,8 +93,11 @@ public struct AK8963<Bus: I2CBus>: ChipDriver {
         guard buffer[7] & 0x08 == 0 else { return nil }
         let scale = resolution.microteslaPerCount
         let adjust = sensitivityAdjustment
-        return MagneticSample(time: time, field: Vector3(Double(buffer.int16LE(1)) * scale * adjust.x,
-                                                         Double(buffer.int16LE(3)) * scale * adjust.y,
-                                                         Double(buffer.int16LE(5)) * scale * adjust.z))
+        return MagneticSample(
+            time: time,
+            field: Vector3(
+                Double(buffer.int16LE(1)) * scale * adjust.x,
+                Double(buffer.int16LE(3)) * scale * adjust.y,
+                Double(buffer.int16LE(5)) * scale * adjust.z))
     }
 }

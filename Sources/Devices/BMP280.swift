@@ -25,8 +25,10 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
         public var t1: UInt16, t2: Int16, t3: Int16
         public var p1: UInt16, p2: Int16, p3: Int16, p4: Int16, p5: Int16, p6: Int16, p7: Int16, p8: Int16, p9: Int16
 
-        public init(t1: UInt16, t2: Int16, t3: Int16, p1: UInt16, p2: Int16, p3: Int16, p4: Int16, p5: Int16,
-                    p6: Int16, p7: Int16, p8: Int16, p9: Int16) {
+        public init(
+            t1: UInt16, t2: Int16, t3: Int16, p1: UInt16, p2: Int16, p3: Int16, p4: Int16, p5: Int16,
+            p6: Int16, p7: Int16, p8: Int16, p9: Int16
+        ) {
             (self.t1, self.t2, self.t3) = (t1, t2, t3)
             (self.p1, self.p2, self.p3, self.p4, self.p5, self.p6, self.p7, self.p8, self.p9) = (p1, p2, p3, p4, p5, p6, p7, p8, p9)
         }
@@ -96,8 +98,10 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
     private let buffer = RegisterBuffer(count: 24)
 
     public static var chips: [ChipInfo] {
-        [ChipInfo(name: "bmp280", displayName: "BMP280", kind: .barometer, addresses: [0x76, 0x77]),
-         ChipInfo(name: "bme280", displayName: "BME280", kind: .barometer, addresses: [0x76, 0x77])]
+        [
+            ChipInfo(name: "bmp280", displayName: "BMP280", kind: .barometer, addresses: [0x76, 0x77]),
+            ChipInfo(name: "bme280", displayName: "BME280", kind: .barometer, addresses: [0x76, 0x77])
+        ]
     }
 
     static func variant(chipID: UInt8) -> Variant? { Variant.allCases.first { $0.chipID == chipID } }
@@ -113,9 +117,11 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
     /// temperature) with a x4 IIR filter: about 26 readings a second, 1.3 Pa of noise. A
     /// BME280 adds x1 humidity (the datasheet's weather and indoor settings; humidity changes
     /// slowly and each oversampling step costs another 2.3 ms).
-    public init(bus: Bus, address: UInt8 = 0x76, pressureOversampling: Oversampling = .x16,
-                temperatureOversampling: Oversampling = .x2, humidityOversampling: Oversampling = .x1,
-                filter: Filter = .x4) {
+    public init(
+        bus: Bus, address: UInt8 = 0x76, pressureOversampling: Oversampling = .x16,
+        temperatureOversampling: Oversampling = .x2, humidityOversampling: Oversampling = .x1,
+        filter: Filter = .x4
+    ) {
         device = I2CRegisterDevice(bus: bus, address: address)
         self.pressureOversampling = pressureOversampling
         self.temperatureOversampling = temperatureOversampling
@@ -150,17 +156,19 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
             return nil
         }
         try device.read(Self.calibrationRegister, into: buffer.slice(24))
-        let c = Calibration(t1: UInt16(bitPattern: buffer.int16LE(0)), t2: buffer.int16LE(2), t3: buffer.int16LE(4),
-                            p1: UInt16(bitPattern: buffer.int16LE(6)), p2: buffer.int16LE(8), p3: buffer.int16LE(10),
-                            p4: buffer.int16LE(12), p5: buffer.int16LE(14), p6: buffer.int16LE(16),
-                            p7: buffer.int16LE(18), p8: buffer.int16LE(20), p9: buffer.int16LE(22))
+        let c = Calibration(
+            t1: UInt16(bitPattern: buffer.int16LE(0)), t2: buffer.int16LE(2), t3: buffer.int16LE(4),
+            p1: UInt16(bitPattern: buffer.int16LE(6)), p2: buffer.int16LE(8), p3: buffer.int16LE(10),
+            p4: buffer.int16LE(12), p5: buffer.int16LE(14), p6: buffer.int16LE(16),
+            p7: buffer.int16LE(18), p8: buffer.int16LE(20), p9: buffer.int16LE(22))
         // A floating SDA line reads 0xFF everywhere, a dead one 0x00: neither is a real trimming set.
         guard c.t1 != 0, c.p1 != 0, c.t1 != 0xFFFF, c.p1 != 0xFFFF else { throw .invalidCalibration(chip: name) }
         if variant.measuresHumidity {
             let h1 = try device.read(Self.humidityCalibrationRegister1)
             try device.read(Self.humidityCalibrationRegister2, into: buffer.slice(7))
-            let h = HumidityCalibration(h1: h1, e1: buffer[0], e2: buffer[1], e3: buffer[2], e4: buffer[3],
-                                        e5: buffer[4], e6: buffer[5], e7: buffer[6])
+            let h = HumidityCalibration(
+                h1: h1, e1: buffer[0], e2: buffer[1], e3: buffer[2], e4: buffer[3],
+                e5: buffer[4], e6: buffer[5], e7: buffer[6])
             // dig_H2 scales the whole result: zero would read 0 %RH for ever.
             guard h.h2 != 0, !(h1 == 0xFF && h.h2 == -1) else { throw .invalidCalibration(chip: name) }
             humidityCalibration = h
@@ -170,8 +178,9 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
             // ctrl_hum only takes effect when ctrl_meas is written after it (BME280 section 5.4.3).
             try device.write(Self.humidityControlRegister, humidityOversampling.rawValue)
         }
-        try device.write(Self.controlRegister,
-                         temperatureOversampling.rawValue << 5 | pressureOversampling.rawValue << 2 | 0b11)
+        try device.write(
+            Self.controlRegister,
+            temperatureOversampling.rawValue << 5 | pressureOversampling.rawValue << 2 | 0b11)
         calibration = c
         return c
     }
@@ -202,8 +211,9 @@ public struct BMP280<Bus: I2CBus>: ChipDriver {
             if rawHumidity == 0x8000 { return nil }
             humidity = Double(Self.humidityQ22_10(rawHumidity, fine: fine, humidityCalibration)) / 1024
         }
-        return PressureSample(time: time, pressure: pressure, temperature: Double(Self.centidegrees(fine: fine)) / 100,
-                              humidity: humidity)
+        return PressureSample(
+            time: time, pressure: pressure, temperature: Double(Self.centidegrees(fine: fine)) / 100,
+            humidity: humidity)
     }
 
     // MARK: Compensation (datasheet section 3.11.3), wrapping arithmetic so that a garbled

@@ -44,8 +44,10 @@ public struct BMP3<Bus: I2CBus>: ChipDriver {
         public var p1: Int16, p2: Int16, p3: Int8, p4: Int8, p5: UInt16, p6: UInt16, p7: Int8, p8: Int8
         public var p9: Int16, p10: Int8, p11: Int8
 
-        public init(t1: UInt16, t2: UInt16, t3: Int8, p1: Int16, p2: Int16, p3: Int8, p4: Int8, p5: UInt16, p6: UInt16,
-                    p7: Int8, p8: Int8, p9: Int16, p10: Int8, p11: Int8) {
+        public init(
+            t1: UInt16, t2: UInt16, t3: Int8, p1: Int16, p2: Int16, p3: Int8, p4: Int8, p5: UInt16, p6: UInt16,
+            p7: Int8, p8: Int8, p9: Int16, p10: Int8, p11: Int8
+        ) {
             (self.t1, self.t2, self.t3) = (t1, t2, t3)
             (self.p1, self.p2, self.p3, self.p4, self.p5, self.p6) = (p1, p2, p3, p4, p5, p6)
             (self.p7, self.p8, self.p9, self.p10, self.p11) = (p7, p8, p9, p10, p11)
@@ -100,8 +102,10 @@ public struct BMP3<Bus: I2CBus>: ChipDriver {
     private let buffer = RegisterBuffer(count: 21)
 
     public static var chips: [ChipInfo] {
-        [ChipInfo(name: "bmp388", displayName: "BMP388", kind: .barometer, addresses: [0x77, 0x76]),
-         ChipInfo(name: "bmp390", displayName: "BMP390", kind: .barometer, addresses: [0x77, 0x76])]
+        [
+            ChipInfo(name: "bmp388", displayName: "BMP388", kind: .barometer, addresses: [0x77, 0x76]),
+            ChipInfo(name: "bmp390", displayName: "BMP390", kind: .barometer, addresses: [0x77, 0x76])
+        ]
     }
 
     static func variant(chipID: UInt8) -> Variant? { Variant.allCases.first { $0.chipID == chipID } }
@@ -116,8 +120,10 @@ public struct BMP3<Bus: I2CBus>: ChipDriver {
     /// Defaults follow the datasheet's "drone" use case (table of recommended settings by use
     /// case): x8 pressure, x1 temperature, a light IIR filter, 50 Hz; a low-noise reading that
     /// still follows a hand being raised.
-    public init(bus: Bus, address: UInt8 = 0x77, pressureOversampling: Oversampling = .x8,
-                temperatureOversampling: Oversampling = .x1, outputRate: OutputRate = .hz50, filter: Filter = .c3) {
+    public init(
+        bus: Bus, address: UInt8 = 0x77, pressureOversampling: Oversampling = .x8,
+        temperatureOversampling: Oversampling = .x1, outputRate: OutputRate = .hz50, filter: Filter = .c3
+    ) {
         device = I2CRegisterDevice(bus: bus, address: address)
         self.pressureOversampling = pressureOversampling
         self.temperatureOversampling = temperatureOversampling
@@ -193,14 +199,15 @@ public struct BMP3<Bus: I2CBus>: ChipDriver {
             parameters = loaded
         }
         try device.read(Self.statusRegister, into: buffer.slice(7))
-        guard buffer[0] & 0x20 != 0 else { return nil }   // drdy_press
+        guard buffer[0] & 0x20 != 0 else { return nil }  // drdy_press
         let rawPressure = UInt32(buffer[3]) << 16 | UInt32(buffer[2]) << 8 | UInt32(buffer[1])
         let rawTemperature = UInt32(buffer[6]) << 16 | UInt32(buffer[5]) << 8 | UInt32(buffer[4])
         let temperature = Self.temperature(raw: Double(rawTemperature), parameters)
         let pressure = Self.pressure(raw: Double(rawPressure), temperature: temperature, parameters)
         // Operating range 300..1250 hPa and -40..85 degC (datasheet "Operating conditions"), with a margin.
         guard pressure.isFinite, temperature.isFinite, pressure > 25_000, pressure < 130_000,
-              temperature > -45, temperature < 90 else { throw .implausibleReading(chip: variant.displayName) }
+            temperature > -45, temperature < 90
+        else { throw .implausibleReading(chip: variant.displayName) }
         return PressureSample(time: time, pressure: pressure, temperature: temperature)
     }
 

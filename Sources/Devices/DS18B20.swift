@@ -81,7 +81,8 @@ public enum DS18B20 {
         let verdictLine = lines[0].split(separator: " ")
         let valueLine = lines[1].split(separator: " ")
         guard verdictLine.count >= 9, valueLine.count >= 10,
-              let verdict = verdictLine.last, let value = valueLine.last, value.hasPrefix("t=") else {
+            let verdict = verdictLine.last, let value = valueLine.last, value.hasPrefix("t=")
+        else {
             return .failure(.malformed("expected nine scratchpad bytes, the CRC verdict and t="))
         }
         var scratchpad: [UInt8] = []

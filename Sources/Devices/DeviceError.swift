@@ -18,7 +18,8 @@ public enum DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .bus(let error):
             return error.description
         case .wrongChip(let chip, let register, let expected, let found):
-            return "expected a \(chip) (ID register \(hexByte(register)) = \(hexByte(expected))) but read \(hexByte(found)): check the chip type and address in the board file"
+            return
+                "expected a \(chip) (ID register \(hexByte(register)) = \(hexByte(expected))) but read \(hexByte(found)): check the chip type and address in the board file"
         case .invalidCalibration(let chip):
             return "the \(chip) returned invalid calibration data: check the wiring (a floating data line reads all ones) or replace the chip"
         case .implausibleReading(let chip):

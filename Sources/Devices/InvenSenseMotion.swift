@@ -37,8 +37,10 @@ public enum InvenSenseMotion {
     }
 
     /// Writes the rate, the two ranges and DLPF_CFG 3 (about 42 Hz bandwidth on either chip).
-    static func configure<Bus: I2CBus>(_ device: I2CRegisterDevice<Bus>, rateHz: Double, accelerometer: AccelerometerRange,
-                                       gyroscope: GyroscopeRange) throws(DeviceError) {
+    static func configure<Bus: I2CBus>(
+        _ device: I2CRegisterDevice<Bus>, rateHz: Double, accelerometer: AccelerometerRange,
+        gyroscope: GyroscopeRange
+    ) throws(DeviceError) {
         try device.write(config, 0x03)
         try device.write(sampleRateDivider, divider(for: rateHz))
         try device.write(gyroConfig, gyroscope.rawValue << 3)
@@ -47,19 +49,23 @@ public enum InvenSenseMotion {
 
     /// INT_STATUS and the 14 data bytes in one burst, so data-ready and data belong together;
     /// nil when no new sample is ready. `temperature` converts the raw die temperature.
-    static func readSample<Bus: I2CBus>(_ device: I2CRegisterDevice<Bus>, _ buffer: RegisterBuffer, at time: MonotonicNanoseconds,
-                                        accelerometer: AccelerometerRange, gyroscope: GyroscopeRange,
-                                        temperature: (Int16) -> Double) throws(DeviceError) -> ImuSample? {
+    static func readSample<Bus: I2CBus>(
+        _ device: I2CRegisterDevice<Bus>, _ buffer: RegisterBuffer, at time: MonotonicNanoseconds,
+        accelerometer: AccelerometerRange, gyroscope: GyroscopeRange,
+        temperature: (Int16) -> Double
+    ) throws(DeviceError) -> ImuSample? {
         try device.read(interruptStatus, into: buffer.slice(15))
         guard buffer[0] & 0x01 != 0 else { return nil }
         let acceleration = standardGravity / accelerometer.countsPerG
         let rotation = Double.pi / 180 / gyroscope.countsPerDegreePerSecond
         return ImuSample(
             time: time,
-            acceleration: Vector3(Double(buffer.int16BE(1)) * acceleration, Double(buffer.int16BE(3)) * acceleration,
-                                  Double(buffer.int16BE(5)) * acceleration),
-            rotationRate: Vector3(Double(buffer.int16BE(9)) * rotation, Double(buffer.int16BE(11)) * rotation,
-                                  Double(buffer.int16BE(13)) * rotation),
+            acceleration: Vector3(
+                Double(buffer.int16BE(1)) * acceleration, Double(buffer.int16BE(3)) * acceleration,
+                Double(buffer.int16BE(5)) * acceleration),
+            rotationRate: Vector3(
+                Double(buffer.int16BE(9)) * rotation, Double(buffer.int16BE(11)) * rotation,
+                Double(buffer.int16BE(13)) * rotation),
             temperature: temperature(buffer.int16BE(7)))
     }
 }

@@ -61,8 +61,10 @@ public struct LIS3MDL<Bus: I2CBus>: ChipDriver {
 
     /// Defaults: +-4 G (0.015 uT per count; Earth's field is under 0.65 G), ultra-high
     /// performance (the lowest noise), 80 Hz.
-    public init(bus: Bus, address: UInt8 = 0x1C, range: Range = .gauss4,
-                operatingMode: OperatingMode = .ultraHighPerformance, outputRate: OutputRate = .hz80) {
+    public init(
+        bus: Bus, address: UInt8 = 0x1C, range: Range = .gauss4,
+        operatingMode: OperatingMode = .ultraHighPerformance, outputRate: OutputRate = .hz80
+    ) {
         device = I2CRegisterDevice(bus: bus, address: address)
         self.range = range
         self.operatingMode = operatingMode
@@ -79,16 +81,19 @@ public struct LIS3MDL<Bus: I2CBus>: ChipDriver {
         try device.write(Self.control1, operatingMode.rawValue << 5 | outputRate.rawValue << 2)
         try device.write(Self.control2, range.rawValue << 5)
         try device.write(Self.control4, operatingMode.rawValue << 2)
-        try device.write(Self.control5, 0x40)        // BDU: low and high bytes from one conversion
-        try device.write(Self.control3, 0x00)        // MD = 00: continuous conversion
+        try device.write(Self.control5, 0x40)  // BDU: low and high bytes from one conversion
+        try device.write(Self.control3, 0x00)  // MD = 00: continuous conversion
     }
 
     /// The newest field, or nil when no new measurement is ready.
     public mutating func read(at time: MonotonicNanoseconds) throws(DeviceError) -> MagneticSample? {
         try device.read(Self.status | Self.autoIncrement, into: buffer.slice(7))
-        guard buffer[0] & 0x08 != 0 else { return nil }        // ZYXDA
+        guard buffer[0] & 0x08 != 0 else { return nil }  // ZYXDA
         let scale = 1 / range.countsPerMicrotesla
-        return MagneticSample(time: time, field: Vector3(Double(buffer.int16LE(1)) * scale, Double(buffer.int16LE(3)) * scale,
-                                                         Double(buffer.int16LE(5)) * scale))
+        return MagneticSample(
+            time: time,
+            field: Vector3(
+                Double(buffer.int16LE(1)) * scale, Double(buffer.int16LE(3)) * scale,
+                Double(buffer.int16LE(5)) * scale))
     }
 }

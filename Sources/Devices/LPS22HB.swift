@@ -76,7 +76,7 @@ public struct LPS22HB<Bus: I2CBus>: ChipDriver {
     public mutating func read(at time: MonotonicNanoseconds) throws(DeviceError) -> PressureSample? {
         guard started else { throw .invalidCalibration(chip: "LPS22HB") }
         try device.read(Self.statusRegister, into: buffer.slice(6))
-        guard buffer[0] & 0x01 != 0 else { return nil }   // P_DA
+        guard buffer[0] & 0x01 != 0 else { return nil }  // P_DA
         let rawPressure = Int32(bitPattern: UInt32(buffer[3]) << 24 | UInt32(buffer[2]) << 16 | UInt32(buffer[1]) << 8) >> 8
         let rawTemperature = Int16(bitPattern: UInt16(buffer[5]) << 8 | UInt16(buffer[4]))
         // hPa = counts / 4096, so pascal = counts * 100 / 4096 (exact in a Double).

@@ -75,8 +75,10 @@ public struct LSM6DS<Bus: I2CBus>: ChipDriver {
     private let buffer = RegisterBuffer(count: 14)
 
     public static var chips: [ChipInfo] {
-        [ChipInfo(name: "lsm6ds3", displayName: "LSM6DS3", kind: .imu, addresses: [0x6A, 0x6B]),
-         ChipInfo(name: "lsm6dsox", displayName: "LSM6DSOX", kind: .imu, addresses: [0x6A, 0x6B])]
+        [
+            ChipInfo(name: "lsm6ds3", displayName: "LSM6DS3", kind: .imu, addresses: [0x6A, 0x6B]),
+            ChipInfo(name: "lsm6dsox", displayName: "LSM6DSOX", kind: .imu, addresses: [0x6A, 0x6B])
+        ]
     }
 
     /// The LSM6DS3TR-C is a revision of the LSM6DS3 and shares its board-file name.
@@ -90,8 +92,10 @@ public struct LSM6DS<Bus: I2CBus>: ChipDriver {
     public init(bus: Bus, address: UInt8) { self.init(bus: bus, address: address, accelerometerRange: .g4) }
 
     /// Defaults: +-4 g, +-500 deg/s, 104 Hz (the rate a 100 Hz task reads).
-    public init(bus: Bus, address: UInt8 = 0x6A, accelerometerRange: AccelerometerRange = .g4,
-                gyroscopeRange: GyroscopeRange = .dps500, outputRate: OutputRate = .hz104) {
+    public init(
+        bus: Bus, address: UInt8 = 0x6A, accelerometerRange: AccelerometerRange = .g4,
+        gyroscopeRange: GyroscopeRange = .dps500, outputRate: OutputRate = .hz104
+    ) {
         device = I2CRegisterDevice(bus: bus, address: address)
         self.accelerometerRange = accelerometerRange
         self.gyroscopeRange = gyroscopeRange
@@ -128,10 +132,12 @@ public struct LSM6DS<Bus: I2CBus>: ChipDriver {
         let rotation = gyroscopeRange.millidegreesPerSecondPerCount / 1000 * Double.pi / 180
         return ImuSample(
             time: time,
-            acceleration: Vector3(Double(buffer.int16LE(8)) * acceleration, Double(buffer.int16LE(10)) * acceleration,
-                                  Double(buffer.int16LE(12)) * acceleration),
-            rotationRate: Vector3(Double(buffer.int16LE(2)) * rotation, Double(buffer.int16LE(4)) * rotation,
-                                  Double(buffer.int16LE(6)) * rotation),
+            acceleration: Vector3(
+                Double(buffer.int16LE(8)) * acceleration, Double(buffer.int16LE(10)) * acceleration,
+                Double(buffer.int16LE(12)) * acceleration),
+            rotationRate: Vector3(
+                Double(buffer.int16LE(2)) * rotation, Double(buffer.int16LE(4)) * rotation,
+                Double(buffer.int16LE(6)) * rotation),
             temperature: Double(buffer.int16LE(0)) / variant.temperatureCountsPerDegree + 25)
     }
 }

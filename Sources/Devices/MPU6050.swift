@@ -34,8 +34,10 @@ public struct MPU6050<Bus: I2CBus>: ChipDriver {
     public init(bus: Bus, address: UInt8) { self.init(bus: bus, address: address, accelerometerRange: .g4) }
 
     /// Defaults: +-4 g (footsteps and a flip fit), +-500 deg/s, 100 samples a second.
-    public init(bus: Bus, address: UInt8 = 0x68, accelerometerRange: AccelerometerRange = .g4,
-                gyroscopeRange: GyroscopeRange = .dps500, sampleRateHz: Double = 100) {
+    public init(
+        bus: Bus, address: UInt8 = 0x68, accelerometerRange: AccelerometerRange = .g4,
+        gyroscopeRange: GyroscopeRange = .dps500, sampleRateHz: Double = 100
+    ) {
         device = I2CRegisterDevice(bus: bus, address: address)
         self.accelerometerRange = accelerometerRange
         self.gyroscopeRange = gyroscopeRange
@@ -46,15 +48,18 @@ public struct MPU6050<Bus: I2CBus>: ChipDriver {
         try device.expectIdentity(chip: "MPU-6050", register: Self.whoAmI, value: Self.chipID)
         try device.write(Self.powerManagement1, 0x01)
         // DLPF 44 Hz: the gyro output rate becomes 1 kHz.
-        try InvenSenseMotion.configure(device, rateHz: sampleRateHz, accelerometer: accelerometerRange,
-                                       gyroscope: gyroscopeRange)
+        try InvenSenseMotion.configure(
+            device, rateHz: sampleRateHz, accelerometer: accelerometerRange,
+            gyroscope: gyroscopeRange)
         try device.write(InvenSenseMotion.interruptEnable, 0x01)
     }
 
     /// The newest sample in SI units (m/s^2, rad/s, degrees Celsius), or nil when none is ready.
     public mutating func read(at time: MonotonicNanoseconds) throws(DeviceError) -> ImuSample? {
-        try InvenSenseMotion.readSample(device, buffer, at: time, accelerometer: accelerometerRange,
-                                        gyroscope: gyroscopeRange) { Double($0) / 340 + 36.53 }
+        try InvenSenseMotion.readSample(
+            device, buffer, at: time, accelerometer: accelerometerRange,
+            gyroscope: gyroscopeRange
+        ) { Double($0) / 340 + 36.53 }
     }
 }
 

@@ -32,8 +32,10 @@ public struct MPU9250<Bus: I2CBus>: ChipDriver {
     private let buffer = RegisterBuffer(count: 15)
 
     public static var chips: [ChipInfo] {
-        [ChipInfo(name: "mpu9250", displayName: "MPU-9250", kind: .imu, addresses: [0x68, 0x69]),
-         ChipInfo(name: "mpu9255", displayName: "MPU-9255", kind: .imu, addresses: [0x68, 0x69])]
+        [
+            ChipInfo(name: "mpu9250", displayName: "MPU-9250", kind: .imu, addresses: [0x68, 0x69]),
+            ChipInfo(name: "mpu9255", displayName: "MPU-9255", kind: .imu, addresses: [0x68, 0x69])
+        ]
     }
 
     public static func identify(bus: Bus, address: UInt8) -> ChipInfo? {
@@ -46,8 +48,10 @@ public struct MPU9250<Bus: I2CBus>: ChipDriver {
     public init(bus: Bus, address: UInt8) { self.init(bus: bus, address: address, accelerometerRange: .g4) }
 
     /// Defaults: +-4 g (footsteps and a flip fit), +-500 deg/s, 100 samples a second.
-    public init(bus: Bus, address: UInt8 = 0x68, accelerometerRange: AccelerometerRange = .g4,
-                gyroscopeRange: GyroscopeRange = .dps500, sampleRateHz: Double = 100) {
+    public init(
+        bus: Bus, address: UInt8 = 0x68, accelerometerRange: AccelerometerRange = .g4,
+        gyroscopeRange: GyroscopeRange = .dps500, sampleRateHz: Double = 100
+    ) {
         device = I2CRegisterDevice(bus: bus, address: address)
         self.accelerometerRange = accelerometerRange
         self.gyroscopeRange = gyroscopeRange
@@ -61,22 +65,25 @@ public struct MPU9250<Bus: I2CBus>: ChipDriver {
         }
         // Awake, clock auto-selected (the gyro PLL when it is ready, section 4.28).
         try device.write(Self.powerManagement1, 0x01)
-        try device.write(Self.powerManagement2, 0x00)       // every axis on
+        try device.write(Self.powerManagement2, 0x00)  // every axis on
         // DLPF_CFG 3 with FCHOICE_B 00: 41 Hz bandwidth, 1 kHz internal rate (section 4.6).
-        try InvenSenseMotion.configure(device, rateHz: sampleRateHz, accelerometer: accelerometerRange,
-                                       gyroscope: gyroscopeRange)
+        try InvenSenseMotion.configure(
+            device, rateHz: sampleRateHz, accelerometer: accelerometerRange,
+            gyroscope: gyroscopeRange)
         // ACCEL_FCHOICE_B 0, A_DLPFCFG 3: 41 Hz bandwidth, 1 kHz rate (section 4.8).
         try device.write(Self.accelConfig2, 0x03)
         // The bypass only connects the AK8963 while the MPU's own I2C master is off.
         try device.write(Self.userControl, 0x00)
         try device.write(Self.interruptPinConfig, Self.bypassEnable)
-        try device.write(InvenSenseMotion.interruptEnable, 0x01)        // RAW_RDY_EN: data ready in INT_STATUS
+        try device.write(InvenSenseMotion.interruptEnable, 0x01)  // RAW_RDY_EN: data ready in INT_STATUS
     }
 
     /// The newest sample in SI units (m/s^2, rad/s, degrees Celsius), or nil when none is ready.
     public mutating func read(at time: MonotonicNanoseconds) throws(DeviceError) -> ImuSample? {
-        try InvenSenseMotion.readSample(device, buffer, at: time, accelerometer: accelerometerRange,
-                                        gyroscope: gyroscopeRange) { Double($0) / Self.temperatureCountsPerDegree + 21 }
+        try InvenSenseMotion.readSample(
+            device, buffer, at: time, accelerometer: accelerometerRange,
+            gyroscope: gyroscopeRange
+        ) { Double($0) / Self.temperatureCountsPerDegree + 21 }
     }
 }
 

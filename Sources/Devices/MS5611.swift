@@ -89,8 +89,10 @@ public struct MS5611<Bus: I2CBus>: ChipDriver {
 
     /// Defaults are the highest resolution (0.012 mbar RMS at OSR 4096): a full pressure and
     /// temperature cycle then takes about 18 ms, so samples come at up to about 55 Hz.
-    public init(bus: Bus, address: UInt8 = 0x77, pressureOversampling: Oversampling = .x4096,
-                temperatureOversampling: Oversampling = .x4096) {
+    public init(
+        bus: Bus, address: UInt8 = 0x77, pressureOversampling: Oversampling = .x4096,
+        temperatureOversampling: Oversampling = .x4096
+    ) {
         device = I2CRegisterDevice(bus: bus, address: address)
         self.pressureOversampling = pressureOversampling
         self.temperatureOversampling = temperatureOversampling
@@ -135,9 +137,11 @@ public struct MS5611<Bus: I2CBus>: ChipDriver {
             let result = Self.compensate(d1: d1, d2: d2, calibration)
             // Operating range -40..85 degC and 10..1200 mbar (datasheet "Operating conditions").
             guard result.temperature >= -4000, result.temperature <= 8500,
-                  result.pressure >= 1000, result.pressure <= 120_000 else { throw .implausibleReading(chip: "MS5611") }
-            return PressureSample(time: time, pressure: Double(result.pressure),
-                                  temperature: Double(result.temperature) / 100)
+                result.pressure >= 1000, result.pressure <= 120_000
+            else { throw .implausibleReading(chip: "MS5611") }
+            return PressureSample(
+                time: time, pressure: Double(result.pressure),
+                temperature: Double(result.temperature) / 100)
         }
     }
 
@@ -147,8 +151,9 @@ public struct MS5611<Bus: I2CBus>: ChipDriver {
         var byte = code
         do {
             try withUnsafeBytes(of: &byte) { (write) throws(I2CError) in
-                try device.bus.transfer(address: device.address, write: write,
-                                        read: UnsafeMutableRawBufferPointer(start: nil, count: 0))
+                try device.bus.transfer(
+                    address: device.address, write: write,
+                    read: UnsafeMutableRawBufferPointer(start: nil, count: 0))
             }
         } catch { throw .bus(error) }
     }
@@ -207,12 +212,12 @@ public struct MS5611<Bus: I2CBus>: ChipDriver {
     /// The divisions are the datasheet's (truncating toward zero, as C does), not shifts.
     public static func compensate(d1: UInt32, d2: UInt32, _ c: Calibration) -> Compensation {
         let dT = Int64(d2) - Int64(c.c5) * 256
-        var temperature = 2000 + dT * Int64(c.c6) / 8_388_608            // 2^23
-        var offset = Int64(c.c2) * 65_536 + Int64(c.c4) * dT / 128       // 2^16, 2^7
+        var temperature = 2000 + dT * Int64(c.c6) / 8_388_608  // 2^23
+        var offset = Int64(c.c2) * 65_536 + Int64(c.c4) * dT / 128  // 2^16, 2^7
         var sensitivity = Int64(c.c1) * 32_768 + Int64(c.c3) * dT / 256  // 2^15, 2^8
         if temperature < 2000 {
             let cold = (temperature - 2000) * (temperature - 2000)
-            let t2 = dT * dT / 2_147_483_648                              // 2^31
+            let t2 = dT * dT / 2_147_483_648  // 2^31
             var offset2 = 5 * cold / 2
             var sensitivity2 = 5 * cold / 4
             if temperature < -1500 {
@@ -225,7 +230,7 @@ public struct MS5611<Bus: I2CBus>: ChipDriver {
             sensitivity -= sensitivity2
         }
         // D1 * SENS fits comfortably: 2^24 * 2^32 < 2^63.
-        let pressure = (Int64(d1) * sensitivity / 2_097_152 - offset) / 32_768   // 2^21, 2^15
+        let pressure = (Int64(d1) * sensitivity / 2_097_152 - offset) / 32_768  // 2^21, 2^15
         return Compensation(dT: dT, temperature: temperature, offset: offset, sensitivity: sensitivity, pressure: pressure)
     }
 }

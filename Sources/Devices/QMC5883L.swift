@@ -37,15 +37,18 @@ public struct QMC5883L<Bus: I2CBus>: ChipDriver {
     public static func identify(bus: Bus, address: UInt8) -> ChipInfo? {
         let device = I2CRegisterDevice(bus: bus, address: address)
         guard (try? device.readRegister(idRegister)) == chipID,
-              let status = try? device.readRegister(statusRegister), status & 0xF8 == 0 else { return nil }
+            let status = try? device.readRegister(statusRegister), status & 0xF8 == 0
+        else { return nil }
         return chips[0]
     }
 
     public init(bus: Bus, address: UInt8) { self.init(bus: bus, address: address, range: .gauss8) }
 
     /// Defaults: 8 G range (a strong nearby magnet does not saturate it), 100 Hz, x512 oversampling.
-    public init(bus: Bus, address: UInt8 = 0x0D, range: Range = .gauss8, outputRate: OutputRate = .hz100,
-                oversampling: Oversampling = .x512) {
+    public init(
+        bus: Bus, address: UInt8 = 0x0D, range: Range = .gauss8, outputRate: OutputRate = .hz100,
+        oversampling: Oversampling = .x512
+    ) {
         device = I2CRegisterDevice(bus: bus, address: address)
         self.range = range
         self.outputRate = outputRate
@@ -56,8 +59,8 @@ public struct QMC5883L<Bus: I2CBus>: ChipDriver {
         // 0x0D reads 0xFF on this chip; that is also what a floating bus returns, so the
         // address (0x0D, which no HMC5883L uses) does most of the identifying.
         try device.expectIdentity(chip: "QMC5883L", register: Self.idRegister, value: Self.chipID)
-        try device.write(Self.control2, 0x80)            // soft reset
-        try device.write(Self.setResetPeriod, 0x01)      // recommended by the datasheet
+        try device.write(Self.control2, 0x80)  // soft reset
+        try device.write(Self.setResetPeriod, 0x01)  // recommended by the datasheet
         try device.write(Self.control1, oversampling.rawValue << 6 | range.rawValue << 4 | outputRate.rawValue << 2 | 0b01)
     }
 
@@ -67,10 +70,11 @@ public struct QMC5883L<Bus: I2CBus>: ChipDriver {
         let status = try device.read(Self.statusRegister)
         guard status & 0x01 != 0 else { return nil }
         try device.read(0x00, into: buffer.slice(6))
-        guard status & 0x02 == 0 else { return nil }      // overflow: a magnet too close, not a chip fault
+        guard status & 0x02 == 0 else { return nil }  // overflow: a magnet too close, not a chip fault
         let scale = 1 / range.countsPerMicrotesla
-        let field = Vector3(Double(buffer.int16LE(0)) * scale, Double(buffer.int16LE(2)) * scale,
-                            Double(buffer.int16LE(4)) * scale)
+        let field = Vector3(
+            Double(buffer.int16LE(0)) * scale, Double(buffer.int16LE(2)) * scale,
+            Double(buffer.int16LE(4)) * scale)
         return MagneticSample(time: time, field: field)
     }
 }

@@ -97,7 +97,8 @@ extension NavigationState {
     /// heading on the gyro alone or from an uncalibrated chip, which can be tens of degrees off.
     public var trustedMagneticHeading: Double? {
         guard let attitude, attitude.magneticHeading.isFinite, magnetometerHealth == .ok, magnetic != nil,
-              calibrationHeadingError != nil, !headingSettling else { return nil }
+            calibrationHeadingError != nil, !headingSettling
+        else { return nil }
         return attitude.magneticHeading
     }
 }

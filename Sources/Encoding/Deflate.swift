@@ -7,10 +7,10 @@ package enum Deflate {
     package static func raw(_ data: [UInt8], after prefix: [UInt8] = []) -> [UInt8] {
         var bits = BitWriter()
         bits.bytes = prefix
-        bits.write(1, count: 1)     // the final block
-        bits.write(1, count: 2)     // fixed Huffman codes
+        bits.write(1, count: 1)  // the final block
+        bits.write(1, count: 2)  // fixed Huffman codes
         compress(data, into: &bits)
-        literal(256, into: &bits)   // end of block
+        literal(256, into: &bits)  // end of block
         bits.flush()
         return bits.bytes
     }
@@ -83,8 +83,10 @@ package enum Deflate {
 
     static let lengthBases = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
     static let lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
-    static let distanceBases = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073,
-                                4097, 6145, 8193, 12289, 16385, 24577]
+    static let distanceBases = [
+        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073,
+        4097, 6145, 8193, 12289, 16385, 24577
+    ]
     static let distanceExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
 
     static func match(length: Int, distance: Int, into bits: inout BitWriter) {

@@ -64,7 +64,9 @@ public enum Inflate {
 
         /// Throws unless `count` more bytes stay within the limit.
         func room(_ count: Int) throws(Failure) {
-            guard dropped + bytes.count + count <= limit else { throw Failure("more than \(limit) bytes: refused (the archive is damaged or a bomb)", isPastLimit: true) }
+            guard dropped + bytes.count + count <= limit else {
+                throw Failure("more than \(limit) bytes: refused (the archive is damaged or a bomb)", isPastLimit: true)
+            }
         }
 
         /// Hands over a full piece and keeps only the window.
@@ -178,13 +180,17 @@ public enum Inflate {
 
     static let lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
     static let lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
-    static let distanceBase = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073,
-                               4097, 6145, 8193, 12_289, 16_385, 24_577]
+    static let distanceBase = [
+        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073,
+        4097, 6145, 8193, 12_289, 16_385, 24_577
+    ]
     static let distanceExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
 
     /// The fixed codes of RFC 1951 3.2.6 (their lengths are sound, so building them cannot fail).
-    static let fixedLiteral: Huffman = (try? Huffman(lengths: [Int](repeating: 8, count: 144) + [Int](repeating: 9, count: 112)
-                                                         + [Int](repeating: 7, count: 24) + [Int](repeating: 8, count: 8))) ?? emptyCode
+    static let fixedLiteral: Huffman =
+        (try? Huffman(
+            lengths: [Int](repeating: 8, count: 144) + [Int](repeating: 9, count: 112)
+                + [Int](repeating: 7, count: 24) + [Int](repeating: 8, count: 8))) ?? emptyCode
     static let fixedDistance: Huffman = (try? Huffman(lengths: [Int](repeating: 5, count: 30))) ?? emptyCode
     static let emptyCode = Huffman()
 

@@ -25,8 +25,10 @@ public enum JPEGEncoder {
         }
     }
 
-    static func encodeRGB(width: Int, height: Int, quality: Int, app1: [UInt8]?,
-                       rgb pixel: (Int, Int) -> (Double, Double, Double)) -> [UInt8] {
+    static func encodeRGB(
+        width: Int, height: Int, quality: Int, app1: [UInt8]?,
+        rgb pixel: (Int, Int) -> (Double, Double, Double)
+    ) -> [UInt8] {
         encodeYCbCr(width: width, height: height, quality: quality, app1: app1) { x, y in
             let (r, g, b) = pixel(x, y)
             // JFIF's conversion (full range).
@@ -34,19 +36,27 @@ public enum JPEGEncoder {
         }
     }
 
-    static func encodeYCbCr(width: Int, height: Int, quality: Int, app1: [UInt8]?,
-                            _ pixel: (Int, Int) -> (Double, Double, Double)) -> [UInt8] {
+    static func encodeYCbCr(
+        width: Int, height: Int, quality: Int, app1: [UInt8]?,
+        _ pixel: (Int, Int) -> (Double, Double, Double)
+    ) -> [UInt8] {
         let tables = [scaled(JPEGTables.luminanceQuantisation, quality), scaled(JPEGTables.chrominanceQuantisation, quality)]
         var out: [UInt8] = [0xFF, 0xD8]
-        if let app1 { segment(0xE1, app1, into: &out) } else {
+        if let app1 {
+            segment(0xE1, app1, into: &out)
+        } else {
             // JFIF APP0: version 1.01, no density given (aspect 1:1), no thumbnail.
             segment(0xE0, Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0], into: &out)
         }
         var dqt: [UInt8] = []
         for (id, table) in tables.enumerated() { dqt.append(UInt8(id)); dqt += JPEGTables.zigzag.map { table[$0] } }
         segment(0xDB, dqt, into: &out)
-        segment(0xC0, [8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 3,
-                       1, 0x11, 0, 2, 0x11, 1, 3, 0x11, 1], into: &out)
+        segment(
+            0xC0,
+            [
+                8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 3,
+                1, 0x11, 0, 2, 0x11, 1, 3, 0x11, 1
+            ], into: &out)
         out += huffmanSegment()
         segment(0xDA, [3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0], into: &out)
 
@@ -197,8 +207,10 @@ extension JPEGEncoder {
     /// A DHT segment with the four tables of Annex K.3.
     static func huffmanSegment() -> [UInt8] {
         var dht: [UInt8] = []
-        for (class_, id, spec) in [(0, 0, JPEGTables.dcLuminance), (1, 0, JPEGTables.acLuminance),
-                                   (0, 1, JPEGTables.dcChrominance), (1, 1, JPEGTables.acChrominance)] {
+        for (class_, id, spec) in [
+            (0, 0, JPEGTables.dcLuminance), (1, 0, JPEGTables.acLuminance),
+            (0, 1, JPEGTables.dcChrominance), (1, 1, JPEGTables.acChrominance)
+        ] {
             dht.append(UInt8(class_ << 4 | id))
             dht += spec.bits + spec.values
         }

@@ -168,7 +168,7 @@ struct JSONParser {
                 case UInt8(ascii: "f"): escaped = 0x0C
                 case UInt8(ascii: "u"):
                     guard index + 4 < bytes.count,
-                          let code = UInt32(String(decoding: bytes[(index + 1)...(index + 4)], as: UTF8.self), radix: 16)
+                        let code = UInt32(String(decoding: bytes[(index + 1)...(index + 4)], as: UTF8.self), radix: 16)
                     else { throw error("bad \\u escape") }
                     index += 5
                     let scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
@@ -189,10 +189,12 @@ struct JSONParser {
     mutating func number() throws(JSONParseError) -> (Double, String) {
         let start = index
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index])
-            || bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: "e")
-            || bytes[index] == UInt8(ascii: "E") || bytes[index] == UInt8(ascii: "+")
-            || (bytes[index] == UInt8(ascii: "-") && index > start) {
+        while index < bytes.count,
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index])
+                || bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: "e")
+                || bytes[index] == UInt8(ascii: "E") || bytes[index] == UInt8(ascii: "+")
+                || (bytes[index] == UInt8(ascii: "-") && index > start)
+        {
             index += 1
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)

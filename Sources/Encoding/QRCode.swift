@@ -31,7 +31,9 @@ public struct QRCode: Sendable, Equatable {
 
     /// The symbol of `bytes`; nil when they are more than version 10 at level M holds.
     public init?(_ bytes: [UInt8]) {
-        guard let version = (1...Self.largestVersion).first(where: { Self.dataCapacityBits($0) >= Self.bitsNeeded(bytes.count, version: $0) }) else { return nil }
+        guard let version = (1...Self.largestVersion).first(where: { Self.dataCapacityBits($0) >= Self.bitsNeeded(bytes.count, version: $0) }) else {
+            return nil
+        }
         self.version = version
         size = 17 + 4 * version
         modules = [Bool](repeating: false, count: size * size)
@@ -250,10 +252,12 @@ public struct QRCode: Sendable, Equatable {
             for horizontal in [true, false] {
                 var run = 0
                 var previous: Bool?
-                var pattern = 0   // the last 11 modules as bits, dark 1
+                var pattern = 0  // the last 11 modules as bits, dark 1
                 for i in 0..<size {
                     let dark = horizontal ? self[i, line] : self[line, i]
-                    if dark == previous { run += 1 } else {
+                    if dark == previous {
+                        run += 1
+                    } else {
                         if run >= 5 { total += run - 2 }
                         run = 1
                         previous = dark

@@ -60,9 +60,10 @@ public final class V4L2Camera: Camera {
         let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
-            throw CameraError("\(path): \(String(cString: strerror(code)))"
-                + (code == ENOENT ? " (is the camera plugged in? 'lodestone probe' lists the cameras it finds)" : "")
-                + (code == EACCES ? " (add the user to the 'video' group)" : ""))
+            throw CameraError(
+                "\(path): \(String(cString: strerror(code)))"
+                    + (code == ENOENT ? " (is the camera plugged in? 'lodestone probe' lists the cameras it finds)" : "")
+                    + (code == EACCES ? " (add the user to the 'video' group)" : ""))
         }
         self.fd = fd
         var capabilities: UInt32 = 0
@@ -97,7 +98,8 @@ public final class V4L2Camera: Camera {
         for index in 0..<count {
             var offset: UInt32 = 0, length: UInt32 = 0
             guard lodestone_v4l2_query_buffer(fd, index, &offset, &length) == 0,
-                  let address = mmap(nil, Int(length), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)), address != MAP_FAILED else {
+                let address = mmap(nil, Int(length), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)), address != MAP_FAILED
+            else {
                 release()
                 throw CameraError("\(path): cannot map buffer \(index)")
             }
@@ -141,8 +143,12 @@ public final class V4L2Camera: Camera {
         let bytes = Array(UnsafeRawBufferPointer(rebasing: buffer[0..<min(buffer.count, Int(newest.used))]))
         _ = lodestone_v4l2_queue(fd, newest.index)
         // Lines padded by the driver are packed here.
-        let packed = format == .mjpeg ? bytes : Self.packed(bytes, width: width, height: height, bytesPerLine: bytesPerLine,
-                                                              bytesPerPixel: format == .yuyv ? 2 : 3)
+        let packed =
+            format == .mjpeg
+            ? bytes
+            : Self.packed(
+                bytes, width: width, height: height, bytesPerLine: bytesPerLine,
+                bytesPerPixel: format == .yuyv ? 2 : 3)
         return CameraFrame(format: format, width: width, height: height, bytes: packed)
     }
 

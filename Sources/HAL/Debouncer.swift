@@ -29,7 +29,7 @@ public struct Debouncer: Sendable {
     public mutating func settled(at now: MonotonicNanoseconds) -> Bool? {
         guard pending, now >= lastEdge, now - lastEdge >= settle else { return nil }
         pending = false
-        guard candidate != level else { return nil }   // a glitch that came back: no change
+        guard candidate != level else { return nil }  // a glitch that came back: no change
         level = candidate
         return level
     }

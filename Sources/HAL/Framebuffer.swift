@@ -12,8 +12,10 @@ public enum FramebufferError: Error, Equatable, Sendable, CustomStringConvertibl
 
     public var description: String {
         switch self {
-        case .notFound(let p): return "\(p) does not exist: enable the display's overlay (dtoverlay=...), check the number (ls /dev/fb*) or choose another with --display"
-        case .notADevice(let p): return "\(p) is not a framebuffer device: check the number (ls /dev/fb*); a picture in a file is --display fb:FILE outside /dev"
+        case .notFound(let p):
+            return "\(p) does not exist: enable the display's overlay (dtoverlay=...), check the number (ls /dev/fb*) or choose another with --display"
+        case .notADevice(let p):
+            return "\(p) is not a framebuffer device: check the number (ls /dev/fb*); a picture in a file is --display fb:FILE outside /dev"
         case .permissionDenied(let p): return "permission denied opening \(p): install udev/99-lodestone.rules and add the user to group lodestone"
         case .unsupportedFormat(let p, let bpp): return "\(p) uses \(bpp) bits per pixel: supported are 16 (RGB565), 32 (XRGB8888) and 1 (mono)"
         case .system(let e, let p): return "framebuffer \(p) failed with errno \(e)"
@@ -262,7 +264,8 @@ public final class MemoryFramebuffer: Framebuffer {
     @discardableResult
     public func presentChanges(on screen: any Framebuffer, shadow: MemoryFramebuffer) -> Int {
         guard shadow.lineLength == lineLength, shadow.height == height, screen.pixels.count >= lineLength * height,
-              let source = pixels.baseAddress, let previous = shadow.pixels.baseAddress, let target = screen.pixels.baseAddress else {
+            let source = pixels.baseAddress, let previous = shadow.pixels.baseAddress, let target = screen.pixels.baseAddress
+        else {
             present(on: screen)
             return lineLength * height
         }
@@ -271,8 +274,12 @@ public final class MemoryFramebuffer: Framebuffer {
             let start = row * lineLength
             guard memcmp(source + start, previous + start, lineLength) != 0 else { continue }
             var first = 0, last = lineLength - 1
-            while first < last && source.load(fromByteOffset: start + first, as: UInt8.self) == previous.load(fromByteOffset: start + first, as: UInt8.self) { first += 1 }
-            while last > first && source.load(fromByteOffset: start + last, as: UInt8.self) == previous.load(fromByteOffset: start + last, as: UInt8.self) { last -= 1 }
+            while first < last && source.load(fromByteOffset: start + first, as: UInt8.self) == previous.load(fromByteOffset: start + first, as: UInt8.self) {
+                first += 1
+            }
+            while last > first && source.load(fromByteOffset: start + last, as: UInt8.self) == previous.load(fromByteOffset: start + last, as: UInt8.self) {
+                last -= 1
+            }
             let count = last - first + 1
             (target + start + first).copyMemory(from: source + start + first, byteCount: count)
             (previous + start + first).copyMemory(from: source + start + first, byteCount: count)

@@ -10,7 +10,8 @@ public enum GPIOError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .noSuchChip(let c): return "GPIO chip \(c) not found: list the chips with gpiodetect and put the label it shows in brackets in gpio.chip in the board file"
+        case .noSuchChip(let c):
+            return "GPIO chip \(c) not found: list the chips with gpiodetect and put the label it shows in brackets in gpio.chip in the board file"
         case .noSuchLine(let c, let o): return "\(c) has no line \(o): list the lines with gpioinfo and fix the board file"
         case .lineBusy(let c, let o): return "\(c) line \(o) is used by another program or a kernel driver (see gpioinfo)"
         case .permissionDenied(let c): return "permission denied on \(c): install udev/99-lodestone.rules and add the user to group lodestone"

@@ -22,7 +22,8 @@ public enum I2CError: Error, Equatable, Sendable, CustomStringConvertible {
         case .busError(let a): return "I2C bus error talking to \(hexByte(a)): check pull-ups and cable length"
         case .timeout(let a): return "I2C transfer to \(hexByte(a)) timed out: the bus may be held low; power-cycle the sensor"
         case .busy(let a): return "I2C address \(hexByte(a)) is owned by a kernel driver: unbind it or remove the device-tree overlay"
-        case .permissionDenied(let p): return "permission denied opening \(p): install udev/99-lodestone.rules and add the user to group lodestone (README: Running as a normal user)"
+        case .permissionDenied(let p):
+            return "permission denied opening \(p): install udev/99-lodestone.rules and add the user to group lodestone (README: Running as a normal user)"
         case .noSuchBus(let p): return "\(p) does not exist: enable I2C (dtparam=i2c_arm=on, or modprobe i2c-dev) and check the bus number"
         case .unsupported(let what): return "the I2C adapter cannot do \(what)"
         case .system(let e, let a): return "I2C transfer to \(hexByte(a)) failed with errno \(e)"
@@ -35,8 +36,9 @@ public enum I2CError: Error, Equatable, Sendable, CustomStringConvertible {
 public protocol I2CBus: AnyObject {
     /// Writes `write` to the device at `address`, then (when `read` is not empty) reads
     /// `read.count` bytes from it.
-    func transfer(address: UInt8, write: UnsafeRawBufferPointer,
-                  read: UnsafeMutableRawBufferPointer) throws(I2CError)
+    func transfer(
+        address: UInt8, write: UnsafeRawBufferPointer,
+        read: UnsafeMutableRawBufferPointer) throws(I2CError)
 }
 
 /// One chip on a bus, seen as a bank of 8-bit registers: what register-mapped sensors are.

@@ -20,8 +20,8 @@ public struct I2CAdapterCapabilities: Sendable, Equatable {
         smbusReadByteData = functions & 0x0008_0000 != 0
         smbusWriteByteData = functions & 0x0010_0000 != 0
         smbusReadWordData = functions & 0x0020_0000 != 0
-        smbusReadBlock = functions & 0x0400_0000 != 0      // I2C_FUNC_SMBUS_READ_I2C_BLOCK
-        smbusWriteBlock = functions & 0x0800_0000 != 0     // I2C_FUNC_SMBUS_WRITE_I2C_BLOCK
+        smbusReadBlock = functions & 0x0400_0000 != 0  // I2C_FUNC_SMBUS_READ_I2C_BLOCK
+        smbusWriteBlock = functions & 0x0800_0000 != 0  // I2C_FUNC_SMBUS_WRITE_I2C_BLOCK
     }
 
     /// One step of a transfer on this adapter.

@@ -108,7 +108,7 @@ final class LinuxGPIOOutput: DigitalOutput {
     }
 
     deinit {
-        _ = gpiod_line_set_value(line, 0)   // a buzzer left on is the worst way to stop
+        _ = gpiod_line_set_value(line, 0)  // a buzzer left on is the worst way to stop
         gpiod_line_release(line)
     }
 

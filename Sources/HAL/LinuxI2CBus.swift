@@ -34,8 +34,10 @@ public final class LinuxI2CBus: I2CBus {
 
     deinit { close(fd) }
 
-    public func transfer(address: UInt8, write: UnsafeRawBufferPointer,
-                         read: UnsafeMutableRawBufferPointer) throws(I2CError) {
+    public func transfer(
+        address: UInt8, write: UnsafeRawBufferPointer,
+        read: UnsafeMutableRawBufferPointer
+    ) throws(I2CError) {
         guard let step = capabilities.plan(writeCount: write.count, readCount: read.count) else {
             throw .unsupported(capabilities.unsupportedReason(writeCount: write.count, readCount: read.count))
         }
@@ -61,8 +63,10 @@ public final class LinuxI2CBus: I2CBus {
             try check(i2c_smbus_write_byte_data(fd, write[0], write[1]))
         case .writeBlock:
             guard let base = write.baseAddress else { return }
-            try check(i2c_smbus_write_i2c_block_data(fd, write[0], UInt8(write.count - 1),
-                                                     (base + 1).assumingMemoryBound(to: UInt8.self)))
+            try check(
+                i2c_smbus_write_i2c_block_data(
+                    fd, write[0], UInt8(write.count - 1),
+                    (base + 1).assumingMemoryBound(to: UInt8.self)))
         case .receiveBytes:
             for index in 0..<read.count {
                 let value = i2c_smbus_read_byte(fd)
@@ -81,8 +85,10 @@ public final class LinuxI2CBus: I2CBus {
 
     /// Consecutive registers through SMBus transactions of at most `chunkSize` bytes; the
     /// register address advances with each chunk as the chip's own auto-increment would.
-    private func readRegisters(_ register: UInt8, into read: UnsafeMutableRawBufferPointer, chunkSize: Int,
-                               address: UInt8) throws(I2CError) {
+    private func readRegisters(
+        _ register: UInt8, into read: UnsafeMutableRawBufferPointer, chunkSize: Int,
+        address: UInt8
+    ) throws(I2CError) {
         guard let base = read.baseAddress else { return }
         var offset = 0
         while offset < read.count {

@@ -10,7 +10,7 @@ public final class LinuxSerialPort: SerialPort {
     public static let supportedBaudRates: [Int: speed_t] = [
         4800: speed_t(B4800), 9600: speed_t(B9600), 19200: speed_t(B19200), 38400: speed_t(B38400),
         57600: speed_t(B57600), 115200: speed_t(B115200), 230400: speed_t(B230400),
-        460800: speed_t(B460800), 921600: speed_t(B921600),
+        460800: speed_t(B460800), 921600: speed_t(B921600)
     ]
 
     public init(path: String, baudRate: Int = 9600) throws(SerialError) {

@@ -24,10 +24,12 @@ public final class ReconnectingSerialPort: SerialPort {
     static var initialBackoff: UInt64 { 500_000_000 }
     static var maximumBackoff: UInt64 { 5_000_000_000 }
 
-    public init(path: String, baudRate: Int, clock: any MonotonicClock,
-                opener: @escaping (String, Int) throws(SerialError) -> any SerialPort = { (path, baud) throws(SerialError) in
-                    try LinuxSerialPort(path: path, baudRate: baud)
-                }) {
+    public init(
+        path: String, baudRate: Int, clock: any MonotonicClock,
+        opener: @escaping (String, Int) throws(SerialError) -> any SerialPort = { (path, baud) throws(SerialError) in
+            try LinuxSerialPort(path: path, baudRate: baud)
+        }
+    ) {
         self.path = path
         self.baudRate = baudRate
         self.clock = clock
@@ -78,7 +80,7 @@ public final class ReconnectingSerialPort: SerialPort {
     }
 
     private func lose(_ error: SerialError) {
-        port = nil   // closes the descriptor
+        port = nil  // closes the descriptor
         disconnections += 1
         lastError = error
         retryAt = clock.now() + Self.initialBackoff

@@ -53,8 +53,10 @@ public struct AttitudeReport: Sendable {
 
     /// The report of a published state: its measured values, nothing standing in for one not
     /// measured.
-    public init(state: NavigationState, device: String, time: Double, calibration: CalibrationStatus? = nil,
-                lock: BearingLockFigures? = nil, level: Bool? = nil) {
+    public init(
+        state: NavigationState, device: String, time: Double, calibration: CalibrationStatus? = nil,
+        lock: BearingLockFigures? = nil, level: Bool? = nil
+    ) {
         self.init(device: device, time: time)
         if let attitude = state.attitude {
             (roll, pitch) = (attitude.roll, attitude.pitch)

@@ -85,8 +85,9 @@ public struct WavesPanel: Sendable {
     /// "sun 05:35-21:25", and "20 lit waves, every 30 min".
     public var sun: String, frequency: String
     public init(stop: String, day: String, latitude: Double, longitude: Double, now: Double, start: Double, end: Double, sun: String, frequency: String) {
-        (self.stop, self.day, self.latitude, self.longitude, self.now, self.start, self.end, self.sun, self.frequency)
-            = (stop, day, latitude, longitude, now, start, end, sun, frequency)
+        (self.stop, self.day, self.latitude, self.longitude, self.now, self.start, self.end, self.sun, self.frequency) = (
+            stop, day, latitude, longitude, now, start, end, sun, frequency
+        )
     }
 }
 

@@ -15,8 +15,10 @@ public struct PhotoReport: Sendable, Equatable {
     public var format: String
     public var milliseconds: Double
 
-    public init(file: String, time: Double, latitude: Double?, longitude: Double?, altitude: Double?, direction: Double?,
-                directionIsTrue: Bool, track: String?, width: Int, height: Int, bytes: Int, format: String, milliseconds: Double) {
+    public init(
+        file: String, time: Double, latitude: Double?, longitude: Double?, altitude: Double?, direction: Double?,
+        directionIsTrue: Bool, track: String?, width: Int, height: Int, bytes: Int, format: String, milliseconds: Double
+    ) {
         (self.file, self.time, self.latitude, self.longitude, self.altitude) = (file, time, latitude, longitude, altitude)
         (self.direction, self.directionIsTrue, self.track, self.width, self.height) = (direction, directionIsTrue, track, width, height)
         (self.bytes, self.format, self.milliseconds) = (bytes, format, milliseconds)

@@ -35,10 +35,13 @@ public struct WaypointReport: Sendable {
     /// While taking the person back along the track: the distance left to the start along it,
     /// the distance from the path, and whether that is off track.
     public var backtrack: (remaining: Double, crossTrack: Double, offTrack: Bool)?
-    public init(waypoint: Waypoint?, bearing: Double? = nil, distance: Double? = nil, relativeBearing: Double? = nil,
-                timeToGo: Double? = nil, message: String?) {
-        (self.waypoint, self.bearing, self.distance, self.relativeBearing, self.timeToGo, self.message)
-            = (waypoint, bearing, distance, relativeBearing, timeToGo, message)
+    public init(
+        waypoint: Waypoint?, bearing: Double? = nil, distance: Double? = nil, relativeBearing: Double? = nil,
+        timeToGo: Double? = nil, message: String?
+    ) {
+        (self.waypoint, self.bearing, self.distance, self.relativeBearing, self.timeToGo, self.message) = (
+            waypoint, bearing, distance, relativeBearing, timeToGo, message
+        )
     }
 }
 
@@ -86,7 +89,9 @@ public struct DeparturesReport: Sendable {
     public var departures: [Item]
     public var message: String?
     public init(stopID: String, stopName: String, zone: TimeZoneRules, distance: Double?, bearing: Double?, departures: [Item], message: String? = nil) {
-        (self.stopID, self.stopName, self.zone, self.distance, self.bearing, self.departures, self.message) = (stopID, stopName, zone, distance, bearing, departures, message)
+        (self.stopID, self.stopName, self.zone, self.distance, self.bearing, self.departures, self.message) = (
+            stopID, stopName, zone, distance, bearing, departures, message
+        )
     }
 }
 
@@ -100,8 +105,10 @@ public struct RemindersReport: Sendable {
         public var route: String, headsign: String, trip: String
         /// When the trip leaves, and when the reminder sounds (UTC seconds).
         public var departure: Double, at: Double
-        public init(id: String, stopID: String, stopName: String, zone: TimeZoneRules, route: String, headsign: String, trip: String,
-                    departure: Double, at: Double) {
+        public init(
+            id: String, stopID: String, stopName: String, zone: TimeZoneRules, route: String, headsign: String, trip: String,
+            departure: Double, at: Double
+        ) {
             (self.id, self.stopID, self.stopName, self.zone) = (id, stopID, stopName, zone)
             (self.route, self.headsign, self.trip, self.departure, self.at) = (route, headsign, trip, departure, at)
         }

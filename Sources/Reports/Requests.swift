@@ -81,9 +81,11 @@ public enum LogRequest: Sendable, Equatable {
     case stop
 
     /// The values a logging session can record, by name.
-    public static let streams = ["pressure", "seaLevelPressure", "altitude", "temperature", "humidity", "latitude", "longitude",
-                                 "gpsAltitude", "speed", "course", "heading", "roll", "pitch",
-                                 "waterTemperature", "windSpeed", "windGust", "windDirection"]
+    public static let streams = [
+        "pressure", "seaLevelPressure", "altitude", "temperature", "humidity", "latitude", "longitude",
+        "gpsAltitude", "speed", "course", "heading", "roll", "pitch",
+        "waterTemperature", "windSpeed", "windGust", "windDirection"
+    ]
     public static let defaultStreams = ["pressure", "seaLevelPressure", "altitude", "temperature"]
 }
 

@@ -42,10 +42,12 @@ public struct HealthReport: Sendable {
     public var chrony: (socket: String, samples: Int, offset: Double, problem: String?)?
     /// The weather station's parts (anemometer, vane converter, probes), when the board has them.
     public var station: [DeviceEntry] = []
-    public init(state: NavigationState, sensorsChanged: (imu: Double?, magnetometer: Double?, barometer: Double?, gps: Double?) = (nil, nil, nil, nil),
-                loop: LoopStatistics, tasks: [TaskLine], outputTasks: [TaskLine] = [], ringOverflows: Int, clients: Int,
-                droppedClients: Int = 0, profile: String? = nil, gpsInterval: Double? = nil, storage: String? = nil,
-                sensorProblems: SensorProblemTexts = SensorProblemTexts()) {
+    public init(
+        state: NavigationState, sensorsChanged: (imu: Double?, magnetometer: Double?, barometer: Double?, gps: Double?) = (nil, nil, nil, nil),
+        loop: LoopStatistics, tasks: [TaskLine], outputTasks: [TaskLine] = [], ringOverflows: Int, clients: Int,
+        droppedClients: Int = 0, profile: String? = nil, gpsInterval: Double? = nil, storage: String? = nil,
+        sensorProblems: SensorProblemTexts = SensorProblemTexts()
+    ) {
         sensors = (state.imuHealth, state.magnetometerHealth, state.barometerHealth, state.gpsHealth)
         (gpsRejected, gpsRejectedReason) = (state.gpsRejected, state.gpsRejectedReason)
         (self.sensorsChanged, self.loop, self.tasks, self.outputTasks) = (sensorsChanged, loop, tasks, outputTasks)

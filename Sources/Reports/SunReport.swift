@@ -22,8 +22,10 @@ public struct SunReport: Sendable {
     /// Where the place comes from: "fix", "configured" or "lastFix" (no fix now and none
     /// configured: the last place a fix gave).
     public var placeSource = "fix"
-    public init(time: Double, zone: TimeZoneRules, latitude: Double, longitude: Double, altitude: Double, azimuth: Double, light: String,
-                sunrise: Double?, sunset: Double?, dayLength: Double, next: Next?, moonPhase: String, moonIllumination: Double) {
+    public init(
+        time: Double, zone: TimeZoneRules, latitude: Double, longitude: Double, altitude: Double, azimuth: Double, light: String,
+        sunrise: Double?, sunset: Double?, dayLength: Double, next: Next?, moonPhase: String, moonIllumination: Double
+    ) {
         (self.time, self.zone, self.latitude, self.longitude, self.altitude, self.azimuth) = (time, zone, latitude, longitude, altitude, azimuth)
         (self.light, self.sunrise, self.sunset, self.dayLength, self.next) = (light, sunrise, sunset, dayLength, next)
         (self.moonPhase, self.moonIllumination) = (moonPhase, moonIllumination)

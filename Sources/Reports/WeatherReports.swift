@@ -15,10 +15,13 @@ public struct EnvironmentReport: Sendable {
     public var time: Double
     /// Where the device is (the hemisphere turns the forecaster's winds and seasons), when known.
     public var latitude: Double?
-    public init(pressure: PressureSample?, barometricAltitude: Double, qnh: Double, weather: WeatherFigures?, device: String, time: Double,
-                station: StationFigures? = nil, latitude: Double? = nil) {
-        (self.pressure, self.barometricAltitude, self.qnh, self.weather, self.device, self.time, self.station, self.latitude)
-            = (pressure, barometricAltitude, qnh, weather, device, time, station, latitude)
+    public init(
+        pressure: PressureSample?, barometricAltitude: Double, qnh: Double, weather: WeatherFigures?, device: String, time: Double,
+        station: StationFigures? = nil, latitude: Double? = nil
+    ) {
+        (self.pressure, self.barometricAltitude, self.qnh, self.weather, self.device, self.time, self.station, self.latitude) = (
+            pressure, barometricAltitude, qnh, weather, device, time, station, latitude
+        )
     }
 }
 
@@ -31,8 +34,9 @@ extension EnvironmentReport {
         guard let weather, let pressure = weather.seaLevelPressure, let trend = weather.trend else { return nil }
         let wind = station?.wind
         let from = wind?.trueWind?.angle ?? (wind?.apparent == nil ? wind?.direction : nil)
-        return WeatherOutlook(seaLevelPressure: pressure, threeHourChange: trend.threeHourChange ?? trend.hPaPerHour * 3, windFrom: from,
-                              time: time, latitude: latitude)
+        return WeatherOutlook(
+            seaLevelPressure: pressure, threeHourChange: trend.threeHourChange ?? trend.hPaPerHour * 3, windFrom: from,
+            time: time, latitude: latitude)
     }
 }
 

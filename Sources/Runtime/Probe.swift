@@ -35,8 +35,9 @@ public enum Probe {
             if owned { claimed.append(address) }
             return owned
         }
-        return Report(bus: path, findings: found.map { Finding(address: $0.address, chip: $0.chip) }, claimedByKernel: claimed,
-                      cameras: V4L2Camera.captureDevices())
+        return Report(
+            bus: path, findings: found.map { Finding(address: $0.address, chip: $0.chip) }, claimedByKernel: claimed,
+            cameras: V4L2Camera.captureDevices())
     }
 
     /// Probes the simulated board's bus, with the chips a board file puts there.
@@ -50,8 +51,9 @@ public enum Probe {
             }
         }
         let found = DriverCatalog<SimulatedI2CBus>.identifyAll(on: bus)
-        return Report(bus: board.i2c, findings: found.map { Finding(address: $0.address, chip: $0.chip) }, claimedByKernel: [],
-                      cameras: board.camera.map { [$0.device] } ?? [])
+        return Report(
+            bus: board.i2c, findings: found.map { Finding(address: $0.address, chip: $0.chip) }, claimedByKernel: [],
+            cameras: board.camera.map { [$0.device] } ?? [])
     }
 
     /// The board-file lines for what was found: the first chip of each kind.

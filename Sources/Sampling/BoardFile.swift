@@ -11,8 +11,10 @@ extension BoardDescription {
         do { text = try readTextFile(path) } catch {
             let names = installedNames()
             let hint = path.contains("/") ? "" : NearestWord.hint(path, among: names)
-            throw ConfigurationError(file: path, key: nil, problem: error.description + hint + "; give --board sim, a board's name ("
-                + (names.isEmpty ? "none installed" : names.joined(separator: ", ")) + ") or the path of a board file", what: "board file")
+            throw ConfigurationError(
+                file: path, key: nil,
+                problem: error.description + hint + "; give --board sim, a board's name ("
+                    + (names.isEmpty ? "none installed" : names.joined(separator: ", ")) + ") or the path of a board file", what: "board file")
         }
         return try parse(text, file: path)
     }

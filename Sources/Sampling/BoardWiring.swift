@@ -9,9 +9,11 @@ package enum BoardWiring {
     /// - Parameter bus: the bus for a device path; nil when it could not be opened (the chip
     ///   is then left out, and the reason was logged by the caller).
     /// - Parameter gpio: where the IMU's data-ready line comes from, when the board wires one.
-    package static func pipeline<Bus: I2CBus>(board: BoardDescription, bus: (String) -> Bus?, gps: (any SerialPort)?,
-                                      clock: any MonotonicClock, qnh: Double,
-                                      gpio: (any GPIOLineProvider)? = nil, imuRateHz: Double = 100) -> SensorPipeline {
+    package static func pipeline<Bus: I2CBus>(
+        board: BoardDescription, bus: (String) -> Bus?, gps: (any SerialPort)?,
+        clock: any MonotonicClock, qnh: Double,
+        gpio: (any GPIOLineProvider)? = nil, imuRateHz: Double = 100
+    ) -> SensorPipeline {
         typealias Catalog = DriverCatalog<Bus>
         let imu = board.imu.flatMap { chip in bus(board.bus(of: chip)).flatMap { Catalog.imu(chip.chip, bus: $0, address: chip.address) } }
         let magnetometer = board.magnetometer.flatMap { chip in
@@ -26,9 +28,10 @@ package enum BoardWiring {
                 Log.warning("IMU data-ready line \(line): \(error.description); polling the IMU instead")
             }
         }
-        return SensorPipeline(clock: clock, imu: imu, magnetometer: magnetometer, barometer: barometer, gps: gps, qnh: qnh,
-                              imuMounting: board.imu?.mounting ?? .identity,
-                              magnetometerMounting: board.magnetometer?.mounting ?? .identity,
-                              imuDataReady: dataReady, imuRateHz: imuRateHz)
+        return SensorPipeline(
+            clock: clock, imu: imu, magnetometer: magnetometer, barometer: barometer, gps: gps, qnh: qnh,
+            imuMounting: board.imu?.mounting ?? .identity,
+            magnetometerMounting: board.magnetometer?.mounting ?? .identity,
+            imuDataReady: dataReady, imuRateHz: imuRateHz)
     }
 }

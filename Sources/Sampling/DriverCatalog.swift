@@ -24,14 +24,18 @@ public enum DriverCatalog<Bus: I2CBus> {
     }
 
     public static var magnetometers: [DriverEntry<Bus, MagneticSample>] {
-        [DriverEntry(QMC5883L<Bus>.self), DriverEntry(HMC5883L<Bus>.self), DriverEntry(LIS3MDL<Bus>.self),
-         DriverEntry(AK8963<Bus>.self)]
+        [
+            DriverEntry(QMC5883L<Bus>.self), DriverEntry(HMC5883L<Bus>.self), DriverEntry(LIS3MDL<Bus>.self),
+            DriverEntry(AK8963<Bus>.self)
+        ]
     }
 
     public static var barometers: [DriverEntry<Bus, PressureSample>] {
         // The MS5611 has no ID register: it is identified by its PROM checksum, tried last.
-        [DriverEntry(BMP280<Bus>.self), DriverEntry(BMP3<Bus>.self), DriverEntry(LPS22HB<Bus>.self),
-         DriverEntry(MS5611<Bus>.self)]
+        [
+            DriverEntry(BMP280<Bus>.self), DriverEntry(BMP3<Bus>.self), DriverEntry(LPS22HB<Bus>.self),
+            DriverEntry(MS5611<Bus>.self)
+        ]
     }
 
     public static func imu(_ name: String, bus: Bus, address: UInt8) -> AnySensor<ImuSample>? {

@@ -86,10 +86,12 @@ public final class SensorPipeline: @unchecked Sendable {
     /// - Parameters:
     ///   - imuMounting, magnetometerMounting: how each chip sits on the board (board axis from
     ///     chip axis); identity for a breakout lying flat with its markings forward.
-    public init(clock: any MonotonicClock, imu: AnySensor<ImuSample>?, magnetometer: AnySensor<MagneticSample>?,
-                barometer: AnySensor<PressureSample>?, gps: (any SerialPort)?, qnh: Double,
-                imuMounting: AxisMapping = .identity, magnetometerMounting: AxisMapping = .identity,
-                imuDataReady: (any DigitalInput)? = nil, imuRateHz: Double = 100) {
+    public init(
+        clock: any MonotonicClock, imu: AnySensor<ImuSample>?, magnetometer: AnySensor<MagneticSample>?,
+        barometer: AnySensor<PressureSample>?, gps: (any SerialPort)?, qnh: Double,
+        imuMounting: AxisMapping = .identity, magnetometerMounting: AxisMapping = .identity,
+        imuDataReady: (any DigitalInput)? = nil, imuRateHz: Double = 100
+    ) {
         self.clock = clock
         attitude = AttitudeFilter()
         gyroBias = GyroBiasEstimator()
@@ -138,8 +140,9 @@ public final class SensorPipeline: @unchecked Sendable {
             if let calibration = accelerometerCalibration.read() {
                 force = calibration.apply(force * (1 / Self.standardGravity)) * Self.standardGravity
             }
-            let body = ImuSample(time: sample.time, acceleration: imuAxes.apply(force),
-                                 rotationRate: imuAxes.apply(sample.rotationRate), temperature: sample.temperature)
+            let body = ImuSample(
+                time: sample.time, acceleration: imuAxes.apply(force),
+                rotationRate: imuAxes.apply(sample.rotationRate), temperature: sample.temperature)
             current.imu = body
             imuRing.push(body)
             updateAttitude(body)
@@ -163,8 +166,9 @@ public final class SensorPipeline: @unchecked Sendable {
                 appliedCalibration = calibration
             }
             let corrected = calibration?.apply(sample.field) ?? sample.field
-            let body = MagneticSample(time: sample.time, field: magnetometerAxes.apply(corrected), raw: sample.field,
-                                      specificForce: lastGravity ?? current.imu?.acceleration)
+            let body = MagneticSample(
+                time: sample.time, field: magnetometerAxes.apply(corrected), raw: sample.field,
+                specificForce: lastGravity ?? current.imu?.acceleration)
             current.magnetic = body
             magneticRing.push(body)
             hadMagneticField = true
@@ -218,8 +222,10 @@ public final class SensorPipeline: @unchecked Sendable {
                     skyCycles = parser.skyCycles
                     let sky = parser.sky, fix = parser.fix
                     for index in 0..<sky.count {
-                        skyRing.push(SkyItem(satellite: sky[index], endsCycle: index == sky.count - 1,
-                                             hdop: fix.hdop, pdop: fix.pdop, vdop: fix.vdop))
+                        skyRing.push(
+                            SkyItem(
+                                satellite: sky[index], endsCycle: index == sky.count - 1,
+                                hdop: fix.hdop, pdop: fix.pdop, vdop: fix.vdop))
                     }
                 }
             }
@@ -277,12 +283,14 @@ public final class SensorPipeline: @unchecked Sendable {
     private func gravityAlone(_ sample: ImuSample, rate: Vector3) -> Vector3 {
         let fix = current.fix
         guard fix.hasPosition, fix.speed.isFinite, fix.course.isFinite, fix.speed > 0.5, fix.speed < 200,
-              sample.time > fix.received, sample.time - fix.received < 3_000_000_000 else { return sample.acceleration }
+            sample.time > fix.received, sample.time - fix.received < 3_000_000_000
+        else { return sample.acceleration }
         // The filter's frame points at magnetic north; the receiver's course is true.
         let trusted = appliedCalibration != nil && current.magnetic != nil && !current.magneticInterference
-        return GravityAlone.estimate(acceleration: sample.acceleration, rate: rate, orientation: attitude.orientation, speed: fix.speed,
-                                     alongAcceleration: groundAcceleration.value,
-                                     magneticCourse: trusted ? fix.course - (current.declination ?? 0) : nil)
+        return GravityAlone.estimate(
+            acceleration: sample.acceleration, rate: rate, orientation: attitude.orientation, speed: fix.speed,
+            alongAcceleration: groundAcceleration.value,
+            magneticCourse: trusted ? fix.course - (current.declination ?? 0) : nil)
     }
 
     public func process() {
@@ -292,15 +300,17 @@ public final class SensorPipeline: @unchecked Sendable {
         if current.imu != nil {
             // Without a magnetometer the filter's yaw is only the gyro's drift from where it
             // started: never published as a heading.
-            current.attitude = TiltCompensatedHeading(roll: attitude.roll, pitch: attitude.pitch,
-                                                      magneticHeading: hadMagneticField ? attitude.heading : .nan)
+            current.attitude = TiltCompensatedHeading(
+                roll: attitude.roll, pitch: attitude.pitch,
+                magneticHeading: hadMagneticField ? attitude.heading : .nan)
             current.rateOfTurn = turnRate.degreesPerSecond
             current.headingSettling = attitude.isSettlingHeading
         }
         updateCompass(interval: interval, now: now)
         if let pressure = current.pressure {
-            current.barometricAltitude = BarometricAltitude.altitude(pressure: pressure.pressure,
-                                                                     reference: current.seaLevelPressure)
+            current.barometricAltitude = BarometricAltitude.altitude(
+                pressure: pressure.pressure,
+                reference: current.seaLevelPressure)
         }
         current.updated = now
         publishedHealth = current.healthChanged.note(current, since: publishedHealth, at: now)
@@ -312,9 +322,10 @@ public final class SensorPipeline: @unchecked Sendable {
     /// newest stored: until the magnetometer's next reading takes a new one up, the heading is
     /// still the old one's.
     private func updateCompass(interval: Double, now: MonotonicNanoseconds) {
-        compass.update(&current, expected: expectedField.read(), calibration: appliedCalibration, orientation: attitude.orientation,
-                       magnetometerUsed: attitude.magnetometerUsed, magneticErrorSine: attitude.magneticErrorSine,
-                       interval: interval, now: now)
+        compass.update(
+            &current, expected: expectedField.read(), calibration: appliedCalibration, orientation: attitude.orientation,
+            magnetometerUsed: attitude.magnetometerUsed, magneticErrorSine: attitude.magneticErrorSine,
+            interval: interval, now: now)
     }
 
     static var standardGravity: Double { 9.80665 }

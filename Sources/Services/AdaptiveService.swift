@@ -20,12 +20,15 @@ package final class AdaptiveService<Clock: MonotonicClock> {
     private var nextPowerRead: MonotonicNanoseconds = 0
     private var lastOverruns: UInt64 = 0
 
-    package init(scheduler: FixedRateScheduler<Clock>, pipeline: SensorPipeline, configuration c: Configuration,
-         setGPSInterval: ((Double) -> Void)?) {
+    package init(
+        scheduler: FixedRateScheduler<Clock>, pipeline: SensorPipeline, configuration c: Configuration,
+        setGPSInterval: ((Double) -> Void)?
+    ) {
         var table = c.samplingTable
         // The configured rates are what walking uses; the other states scale from the table.
-        table.rates[.walking] = StreamRates(imu: c.imuRateHz, magnetometer: c.magnetometerRateHz, barometer: c.barometerRateHz,
-                                            processing: c.processingRateHz, gpsInterval: 1 / c.simulatedGPSRateHz)
+        table.rates[.walking] = StreamRates(
+            imu: c.imuRateHz, magnetometer: c.magnetometerRateHz, barometer: c.barometerRateHz,
+            processing: c.processingRateHz, gpsInterval: 1 / c.simulatedGPSRateHz)
         var policy = PowerPolicy(userLowPower: c.lowPower)
         policy.lowBattery = c.lowBatteryPercent
         policy.recovered = c.lowBatteryPercent + 5
@@ -34,8 +37,10 @@ package final class AdaptiveService<Clock: MonotonicClock> {
         self.pipeline = pipeline
         self.setGPSInterval = setGPSInterval
         powerDirectory = c.powerSupplyDirectory
-        taskIndices = (scheduler.taskIndex(named: "imu"), scheduler.taskIndex(named: "mag"),
-                       scheduler.taskIndex(named: "baro"), scheduler.taskIndex(named: "process"))
+        taskIndices = (
+            scheduler.taskIndex(named: "imu"), scheduler.taskIndex(named: "mag"),
+            scheduler.taskIndex(named: "baro"), scheduler.taskIndex(named: "process")
+        )
     }
 
     /// New rates for walking (a re-read configuration); the other states scale from the table
@@ -67,7 +72,7 @@ package final class AdaptiveService<Clock: MonotonicClock> {
     /// for), or the background fit starves on the still profile's few readings.
     package static func motionForRates(_ motion: MotionService?, compass: CompassService?) -> MotionState {
         let turning = motion.map { $0.classifier.rotation > $0.classifier.settings.stillRotation } ?? false
-        let handled = turning && motion?.motion == .still   // turned in the hand, not a car's bend
+        let handled = turning && motion?.motion == .still  // turned in the hand, not a car's bend
         let collecting = compass.map { $0.isCalibrating || ($0.calibration == nil && handled) } ?? false
         return collecting ? .walking : (motion?.motion ?? .walking)
     }
@@ -87,8 +92,11 @@ package final class AdaptiveService<Clock: MonotonicClock> {
             let s = scheduler.taskStatistics[index].read()
             utilisation += s.meanExecutionMicroseconds * s.rateHz / 1e6
         }
-        guard let rates = sampler.update(motion: motion, externalPower: power.externalPower, batteryPercent: power.batteryPercent,
-                                         overruns: overruns, utilisation: utilisation, interval: 1) else { return nil }
+        guard
+            let rates = sampler.update(
+                motion: motion, externalPower: power.externalPower, batteryPercent: power.batteryPercent,
+                overruns: overruns, utilisation: utilisation, interval: 1)
+        else { return nil }
         setTaskRates(rates)
         if let setGPSInterval {
             setGPSInterval(rates.gpsInterval)

@@ -53,7 +53,8 @@ struct CalibrationSession {
     ///   - up: the device's up axis in the magnetometer's axes.
     ///   - field: Earth's field where the device is, when there is a fix.
     func evaluate(up: Vector3? = nil, field: ExpectedField? = nil) -> CalibrationOutcome {
-        MagnetometerCalibration.fit(readings: readings, specificForces: forces, up: up,
-                                    field: field.map { ($0.strength, $0.inclination) }, mode: mode)
+        MagnetometerCalibration.fit(
+            readings: readings, specificForces: forces, up: up,
+            field: field.map { ($0.strength, $0.inclination) }, mode: mode)
     }
 }

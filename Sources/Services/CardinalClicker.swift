@@ -13,7 +13,7 @@ package struct CardinalClicker: Sendable {
         let quadrant = Int(shifted / 90) % 4
         guard let current = sector else { sector = quadrant; return false }
         guard quadrant != current else { return false }
-        let intoQuadrant = shifted - Double(quadrant) * 90   // 0..90 from its start
+        let intoQuadrant = shifted - Double(quadrant) * 90  // 0..90 from its start
         let crossedForward = (quadrant == (current + 1) % 4) && intoQuadrant >= 2
         let crossedBack = (quadrant == (current + 3) % 4) && intoQuadrant <= 88
         guard crossedForward || crossedBack || (quadrant + 2) % 4 == current else { return false }

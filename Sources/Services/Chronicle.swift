@@ -60,19 +60,23 @@ package final class Chronicle {
     func values(_ state: NavigationState) -> [String: Double] {
         let fix = state.fix
         let station = self.station?.figures, wind = station?.wind
-        return ["pressure": weather.station, "seaLevelPressure": weather.seaLevel, "altitude": weather.fused,
-                "temperature": weather.temperature, "humidity": weather.humidity,
-                "latitude": fix.hasPosition ? fix.latitude : .nan, "longitude": fix.hasPosition ? fix.longitude : .nan,
-                "gpsAltitude": fix.hasPosition ? fix.altitudeMSL : .nan, "speed": fix.speed, "course": fix.course,
-                "heading": state.trueHeading ?? state.attitude?.magneticHeading ?? .nan,
-                "roll": state.attitude?.roll ?? .nan, "pitch": state.attitude?.pitch ?? .nan,
-                "waterTemperature": station?.waterTemperature ?? .nan, "windSpeed": wind?.speed ?? .nan,
-                "windGust": wind?.gust ?? .nan, "windDirection": wind?.direction ?? .nan]
+        return [
+            "pressure": weather.station, "seaLevelPressure": weather.seaLevel, "altitude": weather.fused,
+            "temperature": weather.temperature, "humidity": weather.humidity,
+            "latitude": fix.hasPosition ? fix.latitude : .nan, "longitude": fix.hasPosition ? fix.longitude : .nan,
+            "gpsAltitude": fix.hasPosition ? fix.altitudeMSL : .nan, "speed": fix.speed, "course": fix.course,
+            "heading": state.trueHeading ?? state.attitude?.magneticHeading ?? .nan,
+            "roll": state.attitude?.roll ?? .nan, "pitch": state.attitude?.pitch ?? .nan,
+            "waterTemperature": station?.waterTemperature ?? .nan, "windSpeed": wind?.speed ?? .nan,
+            "windGust": wind?.gust ?? .nan, "windDirection": wind?.direction ?? .nan
+        ]
     }
 
     /// `?SNAPSHOT` (and the snapshot button): every current value, saved; answered with SNAPSHOT.
-    package func takeSnapshot(_ request: SnapshotRequest, state: NavigationState, accuracy: Double, time: Double,
-                      activity: DailyActivity? = nil) -> Report {
+    package func takeSnapshot(
+        _ request: SnapshotRequest, state: NavigationState, accuracy: Double, time: Double,
+        activity: DailyActivity? = nil
+    ) -> Report {
         let id = snapshots.newID(time: time)
         var s = Snapshot(id: id, timestamp: time, name: request.name ?? "Snapshot " + id, notes: request.notes ?? "")
         let v = values(state)

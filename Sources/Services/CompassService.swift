@@ -88,9 +88,12 @@ package final class CompassService {
         progress = 0
         swingTurned = mode == .swing ? 0 : nil
         nextProgress = now + 1_000_000_000
-        events.append(event(status: .inProgress, detail: mode == .swing
-            ? "turn the boat slowly and steadily through a full circle"
-            : "turn the device slowly through every direction, a figure-8 in the air"))
+        events.append(
+            event(
+                status: .inProgress,
+                detail: mode == .swing
+                    ? "turn the boat slowly and steadily through a full circle"
+                    : "turn the device slowly through every direction, a figure-8 in the air"))
     }
 
     /// Whether this compass calibrates by a slow full circle (the guided session in progress
@@ -131,7 +134,8 @@ package final class CompassService {
         guard fix.hasPosition, let utc = fix.utc else { return }
         let altitude = fix.altitudeHAE.isFinite ? fix.altitudeHAE : fix.altitudeMSL
         if environment.update(latitude: fix.latitude, longitude: fix.longitude, altitude: altitude, unixTime: utc),
-           let field = environment.expected {
+            let field = environment.expected
+        {
             expectedField.publish(ExpectedField(field))
             if let warning = field.warning { Log.warning(warning) }
         }
@@ -164,7 +168,8 @@ package final class CompassService {
             return
         }
         if session.mode == .swing {
-            let detail = swingTurned.flatMap { $0 > 0 ? Int(rounding: $0, in: 0...360) : nil }
+            let detail =
+                swingTurned.flatMap { $0 > 0 ? Int(rounding: $0, in: 0...360) : nil }
                 .map { "keep turning, \($0) degrees done" } ?? "keep turning, slowly and steadily through a full circle"
             events.append(event(status: .inProgress, detail: detail))
             return
@@ -196,8 +201,12 @@ package final class CompassService {
 
     private func event(status: CalibrationStatus, detail: String, missing: [CoverageDirection] = []) -> Report {
         let progress = status == .inProgress ? progress : (calibration == nil ? 0 : 1)
-        return .event(EventReport(.calibration(CalibrationProgress(status: status, progress: progress, missing: missing,
-                                                                   expectedHeadingError: calibration?.expectedHeadingError, message: detail)),
-                                  time: nil))
+        return .event(
+            EventReport(
+                .calibration(
+                    CalibrationProgress(
+                        status: status, progress: progress, missing: missing,
+                        expectedHeadingError: calibration?.expectedHeadingError, message: detail)),
+                time: nil))
     }
 }

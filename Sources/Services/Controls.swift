@@ -46,7 +46,7 @@ package final class Controls {
         for index in buttons.indices {
             edges.removeAll(keepingCapacity: true)
             do { try buttons[index].line.takeEvents { edges.append($0) } } catch {
-                continue   // a line that errors reads as idle; the next call tries again
+                continue  // a line that errors reads as idle; the next call tries again
             }
             if let event = buttons[index].button.update(edges: edges, now: now) {
                 happened.append((buttons[index].button.name, event))

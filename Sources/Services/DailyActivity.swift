@@ -68,7 +68,9 @@ package final class DailyActivity {
 
     package func save(time: Double) {
         lastSaved = time
-        file?.save(DailyActivityFile.Day(date: Self.localDate(time, zone: zone), steps: stepsToday, floorsUp: floors.up, floorsDown: floors.down,
-                                         distance: distanceToday, activeSeconds: activeSecondsToday))
+        file?.save(
+            DailyActivityFile.Day(
+                date: Self.localDate(time, zone: zone), steps: stepsToday, floorsUp: floors.up, floorsDown: floors.down,
+                distance: distanceToday, activeSeconds: activeSecondsToday))
     }
 }

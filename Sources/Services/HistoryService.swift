@@ -20,8 +20,9 @@ package final class HistoryService {
             // Never replaced unawares: the damaged file is kept beside the new one.
             let kept = loaded.histories.keys.sorted()
             let aside = setAside(path, at: OutputClock.unixTime())
-            Log.warning("\(path) is damaged: " + (kept.isEmpty ? "nothing could be read" : "kept " + kept.joined(separator: ", "))
-                + (aside.map { "; the damaged file is kept as \($0)" } ?? "; it could not be set aside and will be replaced at the next save"))
+            Log.warning(
+                "\(path) is damaged: " + (kept.isEmpty ? "nothing could be read" : "kept " + kept.joined(separator: ", "))
+                    + (aside.map { "; the damaged file is kept as \($0)" } ?? "; it could not be set aside and will be replaced at the next save"))
         }
         for name in Self.streams where histories[name] == nil { histories[name] = History() }
     }

@@ -21,8 +21,9 @@ package final class LogService {
         case .start(let interval, let names, let duration):
             if let session { return .log(report("already logging \(session.id)")) }
             do {
-                session = try LogSession(id: freshID(started: time), logsDirectory: store.directory, fields: names,
-                                         interval: interval, started: time, duration: duration, limitBytes: limitBytes)
+                session = try LogSession(
+                    id: freshID(started: time), logsDirectory: store.directory, fields: names,
+                    interval: interval, started: time, duration: duration, limitBytes: limitBytes)
             } catch {
                 return .error(error.description)
             }
@@ -57,11 +58,13 @@ package final class LogService {
 
     /// LOG: whether logging, the session, its records, bytes and the estimated use.
     func report(_ message: String?) -> LogReport {
-        LogReport(session: session.map { s in
-            LogReport.Session(id: s.id, streams: s.fields, interval: s.interval, records: s.records, bytes: s.bytes,
-                              estimatedBytesPerHour: s.estimatedBytesPerHour,
-                              secondsLeft: s.stopAt.map { max(0, $0 - s.started - Double(s.records) * s.interval) })
-        }, message: message)
+        LogReport(
+            session: session.map { s in
+                LogReport.Session(
+                    id: s.id, streams: s.fields, interval: s.interval, records: s.records, bytes: s.bytes,
+                    estimatedBytesPerHour: s.estimatedBytesPerHour,
+                    secondsLeft: s.stopAt.map { max(0, $0 - s.started - Double(s.records) * s.interval) })
+            }, message: message)
     }
 
     /// A session id no earlier session has: the start's stamp, with "-2", "-3" for sessions

@@ -48,10 +48,12 @@ package final class MotionService {
         defer { lastSample = sample.time }
         guard lastSample != 0, sample.time > lastSample else { return }
         let interval = Double(sample.time - lastSample) / 1e9
-        guard interval < 0.5 else { return }   // a gap (the output thread stalled): start afresh next time
+        guard interval < 0.5 else { return }  // a gap (the output thread stalled): start afresh next time
         _ = steps.update(specificForce: sample.acceleration, interval: interval)
-        if let change = classifier.update(specificForce: sample.acceleration, rotationRate: sample.rotationRate,
-                                          cadence: steps.cadence, gpsSpeed: gpsSpeed, interval: interval) {
+        if let change = classifier.update(
+            specificForce: sample.acceleration, rotationRate: sample.rotationRate,
+            cadence: steps.cadence, gpsSpeed: gpsSpeed, interval: interval)
+        {
             events.append(.event(EventReport(.motion(from: change.from, to: change.to), time: time)))
         }
         if flip.update(specificForce: sample.acceleration, rotationRate: sample.rotationRate, interval: interval) != nil {
@@ -78,8 +80,12 @@ package final class MotionService {
             // Released: no course to be on or off (and no "back on course" for the release).
             if lock.bearing == nil { courseEvents = EventDeadBand(Self.courseDeadBand) }
             if lock.bearing != nil, let offCourse = courseEvents.update(lock.isOffCourse, interval: interval) {
-                events.append(.event(EventReport(offCourse ? .offCourse(deviation: lock.deviation ?? .nan, bearing: lock.bearing ?? .nan)
-                                                          : .onCourse(bearing: lock.bearing ?? .nan), time: time)))
+                events.append(
+                    .event(
+                        EventReport(
+                            offCourse
+                                ? .offCourse(deviation: lock.deviation ?? .nan, bearing: lock.bearing ?? .nan)
+                                : .onCourse(bearing: lock.bearing ?? .nan), time: time)))
             }
         }
         // Handed over, not emptied in place: the caller's copy would make emptying it copy
@@ -93,7 +99,9 @@ package final class MotionService {
 
     /// Locks a given bearing, or the current heading; returns the report to answer with.
     package func lockBearing(_ bearing: Double?, time: Double) -> Report {
-        if let bearing { lock.lock(bearing: bearing) } else if !lock.lockCurrentHeading() {
+        if let bearing {
+            lock.lock(bearing: bearing)
+        } else if !lock.lockCurrentHeading() {
             return .error("no heading to lock yet")
         }
         return lockReport(time: time)
@@ -135,7 +143,8 @@ package final class MotionService {
 
     /// MOTION: steps, cadence, distance, motion state, level, at `time`.
     package func report(time: Double) -> MotionReport {
-        MotionReport(time: time, state: classifier.state, steps: steps.steps, cadence: steps.cadence, distance: steps.distance,
-                     level: level.isLevel, tilt: level.tilt, nightTheme: nightTheme)
+        MotionReport(
+            time: time, state: classifier.state, steps: steps.steps, cadence: steps.cadence, distance: steps.distance,
+            level: level.isLevel, tilt: level.tilt, nightTheme: nightTheme)
     }
 }

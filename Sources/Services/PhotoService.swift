@@ -24,7 +24,8 @@ package final class PhotoService {
         let start = clock.now()
         let frame: CameraFrame
         do { frame = try camera.capture(timeoutMilliseconds: 1000) } catch { return .error("no photo: \(error.description)") }
-        let place = fix.hasPosition
+        let place =
+            fix.hasPosition
             ? EXIFWriter.Place(latitude: fix.latitude, longitude: fix.longitude, altitude: fix.mode == .threeD ? fix.altitudeMSL : .nan) : nil
         let app1 = EXIFWriter.app1(time: time, place: place, direction: place == nil ? nil : direction)
         let jpeg: [UInt8]?
@@ -39,15 +40,19 @@ package final class PhotoService {
         var track: String?
         if let recording = tracks?.recording {
             let photo = TrackPhoto(file: file, time: time, latitude: place?.latitude ?? .nan, longitude: place?.longitude ?? .nan)
-            if recording.append(photo) { track = recording.name } else {
+            if recording.append(photo) {
+                track = recording.name
+            } else {
                 Log.warning("photo \(file) is kept, but the track '\(recording.name)' could not note it (is the disk full?)")
             }
         }
         let milliseconds = Double(clock.now() &- start) / 1e6
-        return .photo(PhotoReport(file: file, time: time, latitude: place?.latitude, longitude: place?.longitude,
-                                  altitude: place.flatMap { $0.altitude.isFinite ? $0.altitude : nil },
-                                  direction: place == nil ? nil : direction?.degrees, directionIsTrue: direction?.isTrue ?? false,
-                                  track: track, width: frame.width, height: frame.height, bytes: jpeg.count, format: frame.format.rawValue,
-                                  milliseconds: milliseconds))
+        return .photo(
+            PhotoReport(
+                file: file, time: time, latitude: place?.latitude, longitude: place?.longitude,
+                altitude: place.flatMap { $0.altitude.isFinite ? $0.altitude : nil },
+                direction: place == nil ? nil : direction?.degrees, directionIsTrue: direction?.isTrue ?? false,
+                track: track, width: frame.width, height: frame.height, bytes: jpeg.count, format: frame.format.rawValue,
+                milliseconds: milliseconds))
     }
 }

@@ -39,7 +39,8 @@ package final class PositionService {
         lastRaw = (raw.latitude, raw.longitude, raw.utc)
         lastPositionAt = raw.received != 0 ? raw.received : now
         guard filter.add(latitude: raw.latitude, longitude: raw.longitude, accuracy: Self.sigma(raw), time: time, motion: motion),
-              let estimate = filter.estimate(at: time) else {
+            let estimate = filter.estimate(at: time)
+        else {
             return nil
         }
         var published = raw
@@ -120,8 +121,9 @@ package final class PositionService {
         let age = age(now)
         // While the receiver is still acquiring, only a long wait is worth a warning.
         guard fix.hasPosition || age >= 10 else { return (0, []) }
-        return FixQuality.assess(satellites: fix.satellitesUsed, hdop: fix.hdop, error: Self.sigma(fix), age: age,
-                                 threeD: fix.mode == .threeD, frozen: repeats >= Self.frozenAfter,
-                                 noFixAfter: max(3, 3 * pace.expected(at: now)), previous: warnings)
+        return FixQuality.assess(
+            satellites: fix.satellitesUsed, hdop: fix.hdop, error: Self.sigma(fix), age: age,
+            threeD: fix.mode == .threeD, frozen: repeats >= Self.frozenAfter,
+            noFixAfter: max(3, 3 * pace.expected(at: now)), previous: warnings)
     }
 }

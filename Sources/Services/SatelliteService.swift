@@ -26,10 +26,11 @@ package final class SatelliteService {
         }
         let parsed = TwoLineElements.all(in: text)
         for problem in parsed.problems { Log.warning("\(file): \(problem)") }
-        let chosen = parsed.sets.first { tle in
-            if let wanted { return String(tle.catalogNumber) == wanted || tle.name.lowercased().contains(wanted.lowercased()) }
-            return tle.catalogNumber == 25544 || tle.name.uppercased().hasPrefix("ISS")
-        } ?? (wanted == nil ? parsed.sets.first : nil)
+        let chosen =
+            parsed.sets.first { tle in
+                if let wanted { return String(tle.catalogNumber) == wanted || tle.name.lowercased().contains(wanted.lowercased()) }
+                return tle.catalogNumber == 25544 || tle.name.uppercased().hasPrefix("ISS")
+            } ?? (wanted == nil ? parsed.sets.first : nil)
         guard let tle = chosen, let model = try? SGP4(tle) else {
             Log.warning("\(file): no satellite \(wanted.map { "'\($0)' " } ?? "")that can be propagated; no satellite passes")
             return nil
@@ -43,15 +44,21 @@ package final class SatelliteService {
     package func tick(place: (latitude: Double, longitude: Double), time: Double) -> [Report] {
         let moved = computedAt.map { abs($0.latitude - place.latitude) > 0.5 || abs($0.longitude - place.longitude) > 0.5 } ?? true
         if moved || time - computed >= Self.refresh || time < computed {
-            passes = SatellitePasses.passes(satellite, from: time, to: time + Self.horizon, latitude: place.latitude, longitude: place.longitude,
-                                            minimumAltitude: 10).filter(\.visible)
+            passes = SatellitePasses.passes(
+                satellite, from: time, to: time + Self.horizon, latitude: place.latitude, longitude: place.longitude,
+                minimumAltitude: 10
+            ).filter(\.visible)
             (computed, computedAt) = (time, place)
         }
         var reports: [Report] = []
         for pass in passes where !announced.contains(pass.rise) && time >= pass.rise - alertMinutes * 60 && time < pass.rise {
             announced.insert(pass.rise)
-            reports.append(.event(EventReport(.satellitePass(satellite: name, rise: pass.rise, culmination: pass.culmination,
-                                                             maximumAltitude: pass.maximumAltitude, riseAzimuth: pass.riseAzimuth), time: time)))
+            reports.append(
+                .event(
+                    EventReport(
+                        .satellitePass(
+                            satellite: name, rise: pass.rise, culmination: pass.culmination,
+                            maximumAltitude: pass.maximumAltitude, riseAzimuth: pass.riseAzimuth), time: time)))
         }
         return reports
     }

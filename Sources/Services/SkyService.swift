@@ -66,9 +66,11 @@ package final class SkyService {
 
     /// The events a person is told about, by name.
     static func marks(_ e: SunEvents) -> [(String, Double)] {
-        [("blueHourMorningStart", e.blueHourMorning.start), ("sunrise", e.sunrise), ("goldenHourMorningStart", e.goldenHourMorning.start),
-         ("goldenHourEveningStart", e.goldenHourEvening.start), ("sunset", e.sunset), ("blueHourEveningStart", e.blueHourEvening.start)]
-            .compactMap { name, t in t.map { (name, $0) } }
+        [
+            ("blueHourMorningStart", e.blueHourMorning.start), ("sunrise", e.sunrise), ("goldenHourMorningStart", e.goldenHourMorning.start),
+            ("goldenHourEveningStart", e.goldenHourEvening.start), ("sunset", e.sunset), ("blueHourEveningStart", e.blueHourEvening.start)
+        ]
+        .compactMap { name, t in t.map { (name, $0) } }
     }
 
     /// The local day's events, computed once a day (or when the observer moved 10 km).
@@ -138,11 +140,12 @@ package final class SkyService {
     func report(place: (latitude: Double, longitude: Double), events: SunEvents, time: Double) -> SunReport {
         let sun = SolarPosition.at(time, latitude: place.latitude, longitude: place.longitude)
         let next = Self.first(after: time, Self.marks(events)) ?? Self.first(after: time, laterEvents(place: place).marks)
-        return SunReport(time: time, zone: zone, latitude: place.latitude, longitude: place.longitude, altitude: sun.apparentAltitude,
-                         azimuth: sun.azimuth, light: SunEvents.light(at: time, latitude: place.latitude, longitude: place.longitude).rawValue,
-                         sunrise: events.sunrise, sunset: events.sunset, dayLength: events.dayLength,
-                         next: next.map { SunReport.Next(event: $0.name, time: $0.time) },
-                         moonPhase: MoonPhases.name(elongation: MoonPhases.elongation(at: time)), moonIllumination: MoonPhases.illumination(at: time))
+        return SunReport(
+            time: time, zone: zone, latitude: place.latitude, longitude: place.longitude, altitude: sun.apparentAltitude,
+            azimuth: sun.azimuth, light: SunEvents.light(at: time, latitude: place.latitude, longitude: place.longitude).rawValue,
+            sunrise: events.sunrise, sunset: events.sunset, dayLength: events.dayLength,
+            next: next.map { SunReport.Next(event: $0.name, time: $0.time) },
+            moonPhase: MoonPhases.name(elongation: MoonPhases.elongation(at: time)), moonIllumination: MoonPhases.illumination(at: time))
     }
 
     /// What the sky page shows: the next event with its countdown, the day's events, the Sun,
@@ -150,7 +153,8 @@ package final class SkyService {
     package func panel(_ state: NavigationState, time: Double) -> SkyPanel? {
         guard let place = observer(state) else { return placeless(time: time) }
         if let cached = cachedPanel, time >= cached.time, time - cached.time < 30, cached.next.map({ time < $0 }) ?? true,
-           abs(cached.latitude - place.latitude) < 0.01, abs(cached.longitude - place.longitude) < 0.01 {
+            abs(cached.latitude - place.latitude) < 0.01, abs(cached.longitude - place.longitude) < 0.01
+        {
             var panel = cached.panel
             if let next = panel.next, let at = cached.next { panel.next = (next.name, next.clock, at - time) }
             return panel
@@ -169,13 +173,15 @@ package final class SkyService {
         }
         var panel = SkyPanel()
         if let next = nextEvent(time: time, state: state) { panel.next = (next.name, clock(next.time) ?? "--:--", next.time - time) }
-        panel.events = [("astronomicalDawn", clock(events.astronomicalDawn)), ("nauticalDawn", clock(events.nauticalDawn)),
-                        ("civilDawn", clock(events.civilDawn)), ("blueHourMorning", span(events.blueHourMorning)),
-                        ("sunrise", clock(events.sunrise)), ("goldenHourMorning", span(events.goldenHourMorning)),
-                        ("solarNoon", clock(events.solarNoon)), ("goldenHourEvening", span(events.goldenHourEvening)),
-                        ("sunset", clock(events.sunset)), ("blueHourEvening", span(events.blueHourEvening)),
-                        ("civilDusk", clock(events.civilDusk)), ("nauticalDusk", clock(events.nauticalDusk)),
-                        ("astronomicalDusk", clock(events.astronomicalDusk))].map { SkyPanel.Moment(name: $0.0, clock: $0.1) }
+        panel.events = [
+            ("astronomicalDawn", clock(events.astronomicalDawn)), ("nauticalDawn", clock(events.nauticalDawn)),
+            ("civilDawn", clock(events.civilDawn)), ("blueHourMorning", span(events.blueHourMorning)),
+            ("sunrise", clock(events.sunrise)), ("goldenHourMorning", span(events.goldenHourMorning)),
+            ("solarNoon", clock(events.solarNoon)), ("goldenHourEvening", span(events.goldenHourEvening)),
+            ("sunset", clock(events.sunset)), ("blueHourEvening", span(events.blueHourEvening)),
+            ("civilDusk", clock(events.civilDusk)), ("nauticalDusk", clock(events.nauticalDusk)),
+            ("astronomicalDusk", clock(events.astronomicalDusk))
+        ].map { SkyPanel.Moment(name: $0.0, clock: $0.1) }
         panel.dayLength = events.dayLength
         let sun = SolarPosition.at(time, latitude: place.latitude, longitude: place.longitude)
         (panel.sunAltitude, panel.sunAzimuth) = (sun.apparentAltitude, sun.azimuth)

@@ -37,8 +37,9 @@ package final class TrackService {
             // The way points were taken goes on as it was (a recording from before the header
             // kept it takes the configured way).
             if let kept = recovered.extra.interval.flatMap(TrackSampler.Mode.init) { sampler = TrackSampler(kept) }
-            Log.info("track '\(recovered.name)' recovered after an interruption: \(recovered.points.count) points kept, "
-                + "points \(sampler.mode.description == "adaptive" ? "adaptive" : "every \(sampler.mode.description) s"); recording continues")
+            Log.info(
+                "track '\(recovered.name)' recovered after an interruption: \(recovered.points.count) points kept, "
+                    + "points \(sampler.mode.description == "adaptive" ? "adaptive" : "every \(sampler.mode.description) s"); recording continues")
         }
     }
 
@@ -54,14 +55,19 @@ package final class TrackService {
         }
     }
 
-    func start(name: String?, tags: [String] = [], mode: TrackSampler.Mode? = nil, notes: String? = nil, isPrivate: Bool = false,
-               at utc: Double) -> Report {
+    func start(
+        name: String?, tags: [String] = [], mode: TrackSampler.Mode? = nil, notes: String? = nil, isPrivate: Bool = false,
+        at utc: Double
+    ) -> Report {
         if state != .stopped { return report("already recording '\(recording?.name ?? "")'") }
         guard makeDirectories(store.directory) else { return .error("cannot create \(store.directory)") }
         let title = name ?? "Track " + TrackStore.id(started: utc)
         let chosen = mode ?? defaultMode
-        guard let started = TrackRecording(path: store.recordingPath, name: title, started: utc, tags: tags,
-                                           extra: TrackFile.Extra(interval: chosen.description, notes: notes ?? "", isPrivate: isPrivate)) else {
+        guard
+            let started = TrackRecording(
+                path: store.recordingPath, name: title, started: utc, tags: tags,
+                extra: TrackFile.Extra(interval: chosen.description, notes: notes ?? "", isPrivate: isPrivate))
+        else {
             return .error("cannot start recording: " + WriteFailure(path: store.recordingPath, errno: errno).description)
         }
         recording = started
@@ -91,12 +97,14 @@ package final class TrackService {
         // stays open (and in memory) and the stop says why.
         guard recording.flush() else {
             let reason = WriteFailure(path: recording.path, errno: recording.writeError).description
-            return .error("cannot save the track: \(recording.unwritten) points are not on the disk yet (\(reason)); "
-                + "the recording goes on in memory: stop again once there is space")
+            return .error(
+                "cannot save the track: \(recording.unwritten) points are not on the disk yet (\(reason)); "
+                    + "the recording goes on in memory: stop again once there is space")
         }
         guard let summary = store.file(recording) else {
-            return .error("cannot save the track's summary in \(store.directory) (check the free space); "
-                + "its points are kept in \(recording.path)")
+            return .error(
+                "cannot save the track's summary in \(store.directory) (check the free space); "
+                    + "its points are kept in \(recording.path)")
         }
         self.recording = nil
         state = .stopped
@@ -128,8 +136,10 @@ package final class TrackService {
         return change.map { .event(EventReport(.storage(active: $0.active, message: $0.message), time: time)) }
     }
 
-    private func record(_ fix: GPSFix, utc: Double, navigation: NavigationState, now: MonotonicNanoseconds,
-                        into recording: TrackRecording) -> (active: Bool, message: String)? {
+    private func record(
+        _ fix: GPSFix, utc: Double, navigation: NavigationState, now: MonotonicNanoseconds,
+        into recording: TrackRecording
+    ) -> (active: Bool, message: String)? {
         let speed = fix.speed
         if speed.isFinite && speed < stillSpeed {
             if stillSince == nil { stillSince = utc }
@@ -140,11 +150,13 @@ package final class TrackService {
             autoPaused = false
         }
         guard !autoPaused,
-              sampler.take(time: utc, latitude: fix.latitude, longitude: fix.longitude, speed: speed, course: fix.course) else { return nil }
+            sampler.take(time: utc, latitude: fix.latitude, longitude: fix.longitude, speed: speed, course: fix.course)
+        else { return nil }
         let accuracy = fix.eph.isFinite ? fix.eph : (fix.hdop.isFinite ? fix.hdop * 5 : .nan)
-        var point = TrackPoint(time: utc, latitude: fix.latitude, longitude: fix.longitude, gpsAltitude: fix.altitudeMSL,
-                               baroAltitude: navigation.barometricAltitude, pressure: navigation.pressure.map { $0.pressure / 100 } ?? .nan,
-                               speed: speed, accuracy: accuracy)
+        var point = TrackPoint(
+            time: utc, latitude: fix.latitude, longitude: fix.longitude, gpsAltitude: fix.altitudeMSL,
+            baroAltitude: navigation.barometricAltitude, pressure: navigation.pressure.map { $0.pressure / 100 } ?? .nan,
+            speed: speed, accuracy: accuracy)
         point.startsSegment = segmentPending && !recording.points.isEmpty
         segmentPending = false
         recording.append(point, now: now)
@@ -165,9 +177,13 @@ package final class TrackService {
 
     /// TRACK: the recording's state, name, points and distance so far.
     func report(_ message: String?) -> Report {
-        .track(TrackReport(state: state.rawValue, autoPaused: autoPaused, recording: recording.map {
-            TrackReport.Recording(name: $0.name, tags: $0.tags, interval: sampler.mode.description, points: $0.points.count,
-                                  distance: TrackStatistics.of($0.points).distance)
-        }, message: message))
+        .track(
+            TrackReport(
+                state: state.rawValue, autoPaused: autoPaused,
+                recording: recording.map {
+                    TrackReport.Recording(
+                        name: $0.name, tags: $0.tags, interval: sampler.mode.description, points: $0.points.count,
+                        distance: TrackStatistics.of($0.points).distance)
+                }, message: message))
     }
 }

@@ -36,8 +36,9 @@ package final class TransitService {
         if name == nil, let favourite = preferences.favourites().first, let index = timetable.stops(matching: favourite).first { return (index, nil, nil) }
         guard state.fix.hasPosition else { return nil }
         return timetable.stops.indices.map { index -> (Int, Double?, Double?) in
-            let leg = Geodesy.inverse(latitude1: state.fix.latitude, longitude1: state.fix.longitude,
-                                      latitude2: timetable.stops[index].latitude, longitude2: timetable.stops[index].longitude)
+            let leg = Geodesy.inverse(
+                latitude1: state.fix.latitude, longitude1: state.fix.longitude,
+                latitude2: timetable.stops[index].latitude, longitude2: timetable.stops[index].longitude)
             return (index, leg.distance, leg.bearing)
         }.min { ($0.1 ?? .infinity) < ($1.1 ?? .infinity) }
     }
@@ -53,20 +54,24 @@ package final class TransitService {
             message = list.message
         }
         guard let chosen = stop(named: request.stop, state: state) else { return noStop(request.stop) }
-        let from = request.at ?? request.day.flatMap(CivilTime.parseDate).map { zone(of: chosen.index).midnight(year: $0.year, month: $0.month, day: $0.day) } ?? time
+        let from =
+            request.at ?? request.day.flatMap(CivilTime.parseDate).map { zone(of: chosen.index).midnight(year: $0.year, month: $0.month, day: $0.day) } ?? time
         let list = timetable.departures(from: chosen.index, after: from, count: request.count)
         let marks = marks(now: time)
         let stop = timetable.stops[chosen.index]
         let items = list.map { d in
-            var item = DeparturesReport.Item(time: d.time, route: d.route, headsign: d.headsign, trip: d.trip, minutes: Int(((d.time - from) / 60).rounded(.down)),
-                                             mark: TransitPreferences.mark(for: d, in: marks).map { ($0.label, $0.rating) })
+            var item = DeparturesReport.Item(
+                time: d.time, route: d.route, headsign: d.headsign, trip: d.trip, minutes: Int(((d.time - from) / 60).rounded(.down)),
+                mark: TransitPreferences.mark(for: d, in: marks).map { ($0.label, $0.rating) })
             item.next = d.next.map { timetable.stops[$0].name }
             item.light = WaveDay.Light.at(d.time, latitude: stop.latitude, longitude: stop.longitude).rawValue
             item.forecast = outlook?.forecast(at: d.time)
             return item
         }
-        return .departures(DeparturesReport(stopID: stop.id, stopName: stop.name, zone: zone(of: chosen.index),
-                                            distance: chosen.distance, bearing: chosen.bearing, departures: items, message: message))
+        return .departures(
+            DeparturesReport(
+                stopID: stop.id, stopName: stop.name, zone: zone(of: chosen.index),
+                distance: chosen.distance, bearing: chosen.bearing, departures: items, message: message))
     }
 
     package func handle(_ request: ReminderRequest, state: NavigationState, time: Double) -> Report {
@@ -93,8 +98,10 @@ package final class TransitService {
             return remindersReport(message: "reminder \(same.id) is already set for the \(departure.route) to \(departure.headsign)")
         }
         let id = String((reminders.compactMap { Int($0.id) }.max() ?? 0) + 1)
-        reminders.append(ReminderStore.Reminder(id: id, stop: stop.id, trip: trip, route: departure.route, headsign: departure.headsign,
-                                                departure: departure.time, at: departure.time - minutes * 60))
+        reminders.append(
+            ReminderStore.Reminder(
+                id: id, stop: stop.id, trip: trip, route: departure.route, headsign: departure.headsign,
+                departure: departure.time, at: departure.time - minutes * 60))
         reminders.sort { $0.at < $1.at }
         return saved(message: "reminder \(id): \(Int(minutes)) min before the \(departure.route) to \(departure.headsign)")
     }
@@ -109,12 +116,15 @@ package final class TransitService {
     }
 
     package func remindersReport(message: String? = nil) -> Report {
-        .reminders(RemindersReport(reminders: reminders.map { r in
-            let index = timetable.stops(matching: r.stop).first
-            return RemindersReport.Reminder(id: r.id, stopID: r.stop, stopName: index.map { timetable.stops[$0].name } ?? r.stop,
-                                            zone: index.map(zone(of:)) ?? .utc, route: r.route, headsign: r.headsign, trip: r.trip,
-                                            departure: r.departure, at: r.at)
-        }, message: message))
+        .reminders(
+            RemindersReport(
+                reminders: reminders.map { r in
+                    let index = timetable.stops(matching: r.stop).first
+                    return RemindersReport.Reminder(
+                        id: r.id, stopID: r.stop, stopName: index.map { timetable.stops[$0].name } ?? r.stop,
+                        zone: index.map(zone(of:)) ?? .utc, route: r.route, headsign: r.headsign, trip: r.trip,
+                        departure: r.departure, at: r.at)
+                }, message: message))
     }
 
     /// The favourite stops' ids, in the person's order.
@@ -128,8 +138,9 @@ package final class TransitService {
     }
 
     private func noStop(_ name: String?) -> Report {
-        .error(name.map { $0 == "nearest" ? "no GPS fix yet for the nearest stop: give a stop" : "no stop matches '\($0)'" }
-               ?? "no favourite stop and no GPS fix for the nearest: give a stop")
+        .error(
+            name.map { $0 == "nearest" ? "no GPS fix yet for the nearest stop: give a stop" : "no stop matches '\($0)'" }
+                ?? "no favourite stop and no GPS fix for the nearest: give a stop")
     }
 
     private func zone(of index: Int) -> TimeZoneRules { (try? TimeZoneRules(timetable.stops[index].timeZone)) ?? .utc }
@@ -151,8 +162,12 @@ package final class TransitService {
         reminders.removeAll { reminder in
             guard time >= reminder.at else { return false }
             guard time < reminder.departure, let index = timetable.stops(matching: reminder.stop).first else { return true }
-            due.append(.event(EventReport(.departureReminder(stop: timetable.stops[index].name, route: reminder.route, headsign: reminder.headsign,
-                                                             departure: reminder.departure, zone: zone(of: index)), time: time)))
+            due.append(
+                .event(
+                    EventReport(
+                        .departureReminder(
+                            stop: timetable.stops[index].name, route: reminder.route, headsign: reminder.headsign,
+                            departure: reminder.departure, zone: zone(of: index)), time: time)))
             return true
         }
         do { try store.save(reminders) } catch { Log.warning(error.description + "; a reminder already given may sound again after a restart") }

@@ -31,8 +31,9 @@ package final class WaypointService {
                 // only the elevation given with it (not this receiver's, perhaps far away).
                 elevation = elevation ?? state.fix.altitudeMSL
             }
-            let waypoint = Waypoint(name: name, latitude: latitude ?? 0, longitude: longitude ?? 0, elevation: elevation ?? .nan,
-                                    symbol: symbol ?? "Flag", notes: notes ?? "", created: state.fix.utc ?? OutputClock.unixTime())
+            let waypoint = Waypoint(
+                name: name, latitude: latitude ?? 0, longitude: longitude ?? 0, elevation: elevation ?? .nan,
+                symbol: symbol ?? "Flag", notes: notes ?? "", created: state.fix.utc ?? OutputClock.unixTime())
             do { try store.add(waypoint) } catch { return .error(error.description) }
             return report(message: "saved '\(name)'")
         case .goto(let name):
@@ -49,8 +50,10 @@ package final class WaypointService {
             guard let nearest = Navigation.sorted(store.loadLogging(), latitude: state.fix.latitude, longitude: state.fix.longitude).first else {
                 return .error("no waypoints saved yet: add one with 'lodestone waypoint add NAME'")
             }
-            return .waypoint(WaypointReport(waypoint: nearest.waypoint, bearing: nearest.bearing, distance: nearest.distance,
-                                            message: "nearest: '\(nearest.waypoint.name)'"))
+            return .waypoint(
+                WaypointReport(
+                    waypoint: nearest.waypoint, bearing: nearest.bearing, distance: nearest.distance,
+                    message: "nearest: '\(nearest.waypoint.name)'"))
         case .stop:
             target = nil
             navigation = nil
@@ -95,20 +98,23 @@ package final class WaypointService {
             let point = Waypoint(name: "the way back", latitude: now.target.latitude, longitude: now.target.longitude)
             backPoint = point
             let heading = state.trueHeading ?? state.attitude?.magneticHeading
-            navigation = Navigation.to(point, latitude: state.fix.latitude, longitude: state.fix.longitude, heading: heading,
-                                       speed: state.fix.speed.isFinite ? state.fix.speed : nil)
+            navigation = Navigation.to(
+                point, latitude: state.fix.latitude, longitude: state.fix.longitude, heading: heading,
+                speed: state.fix.speed.isFinite ? state.fix.speed : nil)
             return
         }
         guard let target, state.fix.hasPosition else { return }
         let heading = state.trueHeading ?? state.attitude?.magneticHeading
-        navigation = Navigation.to(target, latitude: state.fix.latitude, longitude: state.fix.longitude, heading: heading,
-                                   speed: state.fix.speed.isFinite ? state.fix.speed : nil)
+        navigation = Navigation.to(
+            target, latitude: state.fix.latitude, longitude: state.fix.longitude, heading: heading,
+            speed: state.fix.speed.isFinite ? state.fix.speed : nil)
     }
 
     /// WAYPOINT: the target and the way to it.
     package func report(message: String?) -> Report {
-        var report = WaypointReport(waypoint: target ?? (backtrack == nil ? nil : backPoint), bearing: navigation?.bearing, distance: navigation?.distance,
-                                    relativeBearing: navigation?.relativeBearing, timeToGo: navigation?.timeToGo, message: message)
+        var report = WaypointReport(
+            waypoint: target ?? (backtrack == nil ? nil : backPoint), bearing: navigation?.bearing, distance: navigation?.distance,
+            relativeBearing: navigation?.relativeBearing, timeToGo: navigation?.timeToGo, message: message)
         if backtrack != nil, let guidance {
             report.backtrack = (guidance.remaining, guidance.crossTrack, guidance.offTrack)
             // The time to the start, not to the next point, at the current speed.

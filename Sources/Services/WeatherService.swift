@@ -81,8 +81,9 @@ package final class WeatherService {
             guard station.isFinite else { return .error("?BARO altitude needs a barometer reading: try again in a second") }
             let implied = BarometricAltitude.seaLevelPressure(pressure: station * 100, altitude: metres) / 100
             guard Self.qnhRange.contains(implied) else {
-                return .error("?BARO altitude \(DecimalText.compact(metres, 1)) m at \(DecimalText.compact(station, 1)) hPa implies a QNH of "
-                    + "\(DecimalText.compact(implied, 0)) hPa, outside \(Int(Self.qnhRange.lowerBound)) to \(Int(Self.qnhRange.upperBound)) hPa")
+                return .error(
+                    "?BARO altitude \(DecimalText.compact(metres, 1)) m at \(DecimalText.compact(station, 1)) hPa implies a QNH of "
+                        + "\(DecimalText.compact(implied, 0)) hPa, outside \(Int(Self.qnhRange.lowerBound)) to \(Int(Self.qnhRange.upperBound)) hPa")
             }
             qnh = implied
             fusion = AltitudeFusion()
@@ -115,7 +116,8 @@ package final class WeatherService {
     /// The reduced figures ENV and BARO carry.
     package var figures: WeatherFigures {
         let known = isReferenced
-        return WeatherFigures(seaLevelPressure: known && seaLevel.isFinite ? seaLevel : nil,
-                              altitudeFused: known && fused.isFinite ? fused : nil, trend: reading)
+        return WeatherFigures(
+            seaLevelPressure: known && seaLevel.isFinite ? seaLevel : nil,
+            altitudeFused: known && fused.isFinite ? fused : nil, trend: reading)
     }
 }

@@ -17,8 +17,10 @@ public struct BoardDescription: Sendable, Equatable {
         /// A GPIO line wired to the chip's data-ready interrupt pin, if any.
         public var dataReadyLine: Int?
 
-        public init(chip: String, address: UInt8, bus: String? = nil, mounting: AxisMapping = .identity,
-                    dataReadyLine: Int? = nil) {
+        public init(
+            chip: String, address: UInt8, bus: String? = nil, mounting: AxisMapping = .identity,
+            dataReadyLine: Int? = nil
+        ) {
             self.chip = chip
             self.address = address
             self.bus = bus
@@ -69,8 +71,10 @@ public struct BoardDescription: Sendable, Equatable {
     public static let buttonNames = ["bearingLock", "snapshot", "track", "log", "page", "photo"]
     public static let baudRates = [4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600]
 
-    public init(name: String, simulated: Bool, i2c: String, imu: Chip?, magnetometer: Chip?, barometer: Chip?,
-                gpsPort: String?, gpsBaud: Int) {
+    public init(
+        name: String, simulated: Bool, i2c: String, imu: Chip?, magnetometer: Chip?, barometer: Chip?,
+        gpsPort: String?, gpsBaud: Int
+    ) {
         self.name = name
         self.simulated = simulated
         self.i2c = i2c
@@ -108,8 +112,9 @@ public struct BoardDescription: Sendable, Equatable {
             throw reader.error(nil, "not valid JSON: \(error.description)")
         }
         guard case .object(let members) = root else { throw reader.error(nil, "a board file holds one JSON object") }
-        var board = BoardDescription(name: path, simulated: false, i2c: "/dev/i2c-1", imu: nil, magnetometer: nil,
-                                     barometer: nil, gpsPort: nil, gpsBaud: 9600)
+        var board = BoardDescription(
+            name: path, simulated: false, i2c: "/dev/i2c-1", imu: nil, magnetometer: nil,
+            barometer: nil, gpsPort: nil, gpsBaud: 9600)
         for (key, value) in members {
             switch key {
             case "name": board.name = try reader.string(key, value, "a string")
@@ -121,7 +126,8 @@ public struct BoardDescription: Sendable, Equatable {
             case "gps": (board.gpsPort, board.gpsBaud) = try reader.gps(value)
             case "gpio": board.gpio = try reader.gpio(value)
             case "temperatureProbes": board.station.probes = try reader.temperatureProbes(value)
-            case "oneWire": board.station.oneWireDirectory = try reader.string(key, value, "the folder the kernel's w1 driver shows the probes in, /sys/bus/w1/devices")
+            case "oneWire":
+                board.station.oneWireDirectory = try reader.string(key, value, "the folder the kernel's w1 driver shows the probes in, /sys/bus/w1/devices")
             case "wind": try reader.wind(value, into: &board.station)
             case "camera": board.camera = try reader.camera(value)
             case "display":
@@ -131,7 +137,10 @@ public struct BoardDescription: Sendable, Equatable {
                 }
                 board.display = display
             default:
-                throw reader.error(key, "unknown field; known fields: name, simulated, i2c, imu, magnetometer, barometer, gps, gpio, display, temperatureProbes, oneWire, wind, camera")
+                throw reader.error(
+                    key,
+                    "unknown field; known fields: name, simulated, i2c, imu, magnetometer, barometer, gps, gpio, display, temperatureProbes, oneWire, wind, camera"
+                )
             }
         }
         try reader.checkAddressesDistinct(board)

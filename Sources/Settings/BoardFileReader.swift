@@ -61,7 +61,10 @@ struct BoardFileReader {
             case "dataReady":
                 // Only these drivers switch the chip's interrupt pin on, and only the IMU's is read.
                 guard ["mpu6050", "mpu9250", "mpu9255"].contains(name) else {
-                    throw error(path, "the \(info.displayName) is polled (its driver does not enable a data-ready pin): remove this field; data-ready lines are supported for the MPU-6050 and MPU-9250")
+                    throw error(
+                        path,
+                        "the \(info.displayName) is polled (its driver does not enable a data-ready pin): remove this field; data-ready lines are supported for the MPU-6050 and MPU-9250"
+                    )
                 }
                 chip.dataReadyLine = try line(path, option)
             default:
@@ -69,7 +72,9 @@ struct BoardFileReader {
             }
         }
         guard sawAddress else {
-            throw error(key + ".address", "is missing: give the chip's I2C address, for a \(info.displayName) one of \(info.addresses.map { hexByte($0) }.joined(separator: ", "))")
+            throw error(
+                key + ".address",
+                "is missing: give the chip's I2C address, for a \(info.displayName) one of \(info.addresses.map { hexByte($0) }.joined(separator: ", "))")
         }
         return chip
     }
@@ -152,7 +157,9 @@ struct BoardFileReader {
         for (field, option) in members {
             let path = "gpio." + field
             switch field {
-            case "chip": wiring.chip = try string(path, option, "a chip label such as \"pinctrl-bcm2711\" (gpiodetect lists them) or a device path such as /dev/gpiochip0")
+            case "chip":
+                wiring.chip = try string(
+                    path, option, "a chip label such as \"pinctrl-bcm2711\" (gpiodetect lists them) or a device path such as /dev/gpiochip0")
             case "buzzer":
                 wiring.buzzer = try line(path, option)
                 try claim(wiring.buzzer ?? 0, path)
@@ -178,8 +185,10 @@ struct BoardFileReader {
 
     /// Two chips on one bus at one address would read each other's registers.
     func checkAddressesDistinct(_ board: BoardDescription) throws(ConfigurationError) {
-        let chips: [(String, BoardDescription.Chip)] = [("imu", board.imu), ("magnetometer", board.magnetometer),
-                                                        ("barometer", board.barometer)].compactMap { name, chip in chip.map { (name, $0) } }
+        let chips: [(String, BoardDescription.Chip)] = [
+            ("imu", board.imu), ("magnetometer", board.magnetometer),
+            ("barometer", board.barometer)
+        ].compactMap { name, chip in chip.map { (name, $0) } }
         for i in chips.indices {
             for j in chips.indices where j > i {
                 let (a, b) = (chips[i], chips[j])

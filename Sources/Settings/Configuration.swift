@@ -151,8 +151,9 @@ public struct Configuration: Sendable, Equatable {
         do { text = try readTextFile(path) } catch { throw ConfigurationError(file: path, key: nil, problem: error.description) }
         try load(text: text, file: path)
         if let mqtt, mqtt.password != nil, mqtt.passwordFile == nil, PrivateFolder.othersMayRead(path) {
-            Log.warning("\(path) holds the MQTT password and other users can read it: 'chmod 600 \(path)', or give the password "
-                        + "in a file of its own as mqtt.passwordFile (a systemd credential)")
+            Log.warning(
+                "\(path) holds the MQTT password and other users can read it: 'chmod 600 \(path)', or give the password "
+                    + "in a file of its own as mqtt.passwordFile (a systemd credential)")
         }
     }
 
@@ -199,7 +200,10 @@ public struct Configuration: Sendable, Equatable {
             }
             for (member, item) in members { try apply(name: member, value: item, prefix: key, file: file) }
         } else {
-            throw ConfigurationError(file: file, key: key, problem: "unknown key" + NearestWord.hint(name, among: Setting.keys(under: prefix)) + "; known keys: " + Setting.keys(under: prefix).joined(separator: ", "))
+            throw ConfigurationError(
+                file: file, key: key,
+                problem: "unknown key" + NearestWord.hint(name, among: Setting.keys(under: prefix)) + "; known keys: "
+                    + Setting.keys(under: prefix).joined(separator: ", "))
         }
     }
 
@@ -210,15 +214,19 @@ public struct Configuration: Sendable, Equatable {
     /// Checks the combination of settings, whatever their source (`file` when it is one file's).
     public func validate(file: String? = nil) throws(ConfigurationError) {
         if let mqtt, mqtt.broker.isEmpty {
-            throw ConfigurationError(file: file, key: "mqtt.broker", problem: "is needed with the other MQTT settings: the broker's address, \"192.168.1.10:1883\"")
+            throw ConfigurationError(
+                file: file, key: "mqtt.broker", problem: "is needed with the other MQTT settings: the broker's address, \"192.168.1.10:1883\"")
         }
         if let observer, !observer.latitude.isFinite || !observer.longitude.isFinite {
             throw ConfigurationError(file: file, key: "observer", problem: "needs both latitude and longitude, {\"latitude\": 47.37, \"longitude\": 8.54}")
         }
-        for (name, rate) in [("imu", imuRateHz), ("magnetometer", magnetometerRateHz), ("barometer", barometerRateHz),
-                             ("gps", gpsPollRateHz), ("processing", processingRateHz)] where rate > loopRateHz {
-            throw ConfigurationError(file: file, key: "rates." + name,
-                                     problem: "\(fixed(rate, 1)) Hz is faster than the loop rate \(fixed(loopRateHz, 1)) Hz: raise loopRateHz or lower the rate")
+        for (name, rate) in [
+            ("imu", imuRateHz), ("magnetometer", magnetometerRateHz), ("barometer", barometerRateHz),
+            ("gps", gpsPollRateHz), ("processing", processingRateHz)
+        ] where rate > loopRateHz {
+            throw ConfigurationError(
+                file: file, key: "rates." + name,
+                problem: "\(fixed(rate, 1)) Hz is faster than the loop rate \(fixed(loopRateHz, 1)) Hz: raise loopRateHz or lower the rate")
         }
     }
 

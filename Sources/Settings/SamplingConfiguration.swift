@@ -8,8 +8,10 @@ import LodestoneEncoding
 /// member named in the error.
 extension Configuration {
     /// What each rate may be: Hz for streams, seconds for the GPS interval.
-    static let rateRanges: [String: ClosedRange<Double>] = ["imu": 1...1000, "magnetometer": 1...1000, "barometer": 0.5...200,
-                                                             "processing": 1...1000, "gpsInterval": 0.1...60]
+    static let rateRanges: [String: ClosedRange<Double>] = [
+        "imu": 1...1000, "magnetometer": 1...1000, "barometer": 0.5...200,
+        "processing": 1...1000, "gpsInterval": 0.1...60
+    ]
 
     /// `{"still": {"imu": 25, ...}, ...}` over the table's rows.
     static func applySamplingRates(_ value: JSONValue, to table: inout SamplingTable) -> Setting.Refusal? {
@@ -37,7 +39,8 @@ extension Configuration {
                 return .at(key: prefix + name, "unknown rate; known: \(StreamRates.names.joined(separator: ", "))")
             }
             guard let n = option.numberValue, range.contains(n) else {
-                return .at(key: prefix + name, "must be a number from \(fixed(range.lowerBound, 1)) to \(fixed(range.upperBound, 0)), found \(describe(option))")
+                return .at(
+                    key: prefix + name, "must be a number from \(fixed(range.lowerBound, 1)) to \(fixed(range.upperBound, 0)), found \(describe(option))")
             }
             rates[name] = n
         }

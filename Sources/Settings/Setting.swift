@@ -53,10 +53,12 @@ public struct Setting {
     /// The value a configuration holds, as the file would write it (`null` when unset).
     public let current: (Configuration) -> JSONValue
 
-    init(_ key: String, flag: String? = nil, type: ValueType, unit: String? = nil, range: ClosedRange<Double>? = nil,
-         choices: [String]? = nil, nullable: Bool = false, reload: Reload, help: String, flagSets: JSONValue? = nil,
-         expected: String? = nil, store: @escaping (inout Configuration, JSONValue) -> Refusal?,
-         current: @escaping (Configuration) -> JSONValue) {
+    init(
+        _ key: String, flag: String? = nil, type: ValueType, unit: String? = nil, range: ClosedRange<Double>? = nil,
+        choices: [String]? = nil, nullable: Bool = false, reload: Reload, help: String, flagSets: JSONValue? = nil,
+        expected: String? = nil, store: @escaping (inout Configuration, JSONValue) -> Refusal?,
+        current: @escaping (Configuration) -> JSONValue
+    ) {
         self.key = key
         self.flag = flag
         self.type = type

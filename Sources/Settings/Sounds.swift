@@ -20,16 +20,18 @@ package struct SoundSettings: Sendable, Equatable {
         ("long", OutputPattern(steps: [400])),
         ("warble", OutputPattern(steps: [120, 60, 120, 60, 120, 60, 120])),
         ("alarm", OutputPattern(steps: [300, 150, 300, 150, 300, 600], repeats: 2)),
-        ("none", OutputPattern(steps: [])),
+        ("none", OutputPattern(steps: []))
     ]
     static var patternNames: String { library.map(\.name).joined(separator: ", ") }
 
     static func pattern(named name: String) -> OutputPattern? { library.first { $0.name == name }?.pattern }
 
     /// Each kind's pattern by name; the defaults are the ones the buttons have always made.
-    var chosen: [Kind: String] = [.button: "blip", .longPress: "double", .alert: "alarm", .offCourse: "triple",
-                                  .level: "tick", .snapshot: "double", .lock: "double", .cardinal: "tick",
-                                  .satellitePass: "warble", .departure: "triple"]
+    var chosen: [Kind: String] = [
+        .button: "blip", .longPress: "double", .alert: "alarm", .offCourse: "triple",
+        .level: "tick", .snapshot: "double", .lock: "double", .cardinal: "tick",
+        .satellitePass: "warble", .departure: "triple"
+    ]
     var mute = false
     /// Local minutes of the day from and to (the window may pass midnight); nil: none.
     var quietHours: (from: Int, to: Int)?
@@ -66,7 +68,8 @@ package struct SoundSettings: Sendable, Equatable {
     static func minutes(_ text: Substring) -> Int? {
         let parts = text.split(separator: ":")
         guard parts.count == 2, parts[0].count <= 2, parts[1].count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]),
-              (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+            (0...23).contains(hour), (0...59).contains(minute)
+        else { return nil }
         return hour * 60 + minute
     }
 

@@ -119,7 +119,9 @@ extension BoardFileReader {
             let path = "wind.vane." + field
             switch field {
             case "chip":
-                guard option.stringValue?.lowercased() == "ads1115" else { throw error(path, "the vane is read through an \"ads1115\"; found \(describe(option))") }
+                guard option.stringValue?.lowercased() == "ads1115" else {
+                    throw error(path, "the vane is read through an \"ads1115\"; found \(describe(option))")
+                }
             case "address": vane.address = try address(path, option, displayName: "ADS1115", addresses: [0x48, 0x49, 0x4A, 0x4B])
             case "bus": vane.bus = try string(path, option, "a device path such as /dev/i2c-1")
             case "channel": vane.channel = Int(try number(path, option, in: 0...3, "the converter's input"))
@@ -127,7 +129,9 @@ extension BoardFileReader {
             case "seriesOhms": vane.seriesOhms = try number(path, option, in: 100...1_000_000, "ohms")
             case "northOffset": vane.northOffset = try number(path, option, in: -360...360, "degrees")
             case "aboard":
-                guard let flag = option.boolValue else { throw error(path, "must be true (the vane turns with a boat) or false (a fixed mast), found \(describe(option))") }
+                guard let flag = option.boolValue else {
+                    throw error(path, "must be true (the vane turns with a boat) or false (a fixed mast), found \(describe(option))")
+                }
                 vane.aboard = flag
             case "directions":
                 guard let rows = option.arrayValue, rows.count >= 2 else {
@@ -136,7 +140,8 @@ extension BoardFileReader {
                 var table: [[Double]] = []
                 for (index, row) in rows.enumerated() {
                     guard let pair = row.arrayValue, pair.count == 2, let degrees = pair.first?.numberValue, let ohms = pair.last?.numberValue,
-                          degrees.isFinite, (0..<360).contains(degrees), ohms.isFinite, ohms > 0, ohms < 10_000_000 else {
+                        degrees.isFinite, (0..<360).contains(degrees), ohms.isFinite, ohms > 0, ohms < 10_000_000
+                    else {
                         throw error(path, "entry \(index + 1) must be [degrees 0..<360, ohms > 0], found \(describe(row))")
                     }
                     table.append([degrees, ohms])

@@ -17,8 +17,10 @@ public struct SensorTruth: Sendable, Equatable {
     /// Relative humidity, percent.
     public var humidity: Double
 
-    public init(specificForce: Vector3, rotationRate: Vector3, magneticField: Vector3,
-                pressure: Double, temperature: Double, humidity: Double) {
+    public init(
+        specificForce: Vector3, rotationRate: Vector3, magneticField: Vector3,
+        pressure: Double, temperature: Double, humidity: Double
+    ) {
         self.specificForce = specificForce
         self.rotationRate = rotationRate
         self.magneticField = magneticField

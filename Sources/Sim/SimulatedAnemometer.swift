@@ -45,7 +45,8 @@ public final class SimulatedAnemometer: DigitalInput, @unchecked Sendable {
         // The deck's motion changes slowly beside the wind's gusts: once per read.
         let deck = aboard ? world.state(at: worldNow) : nil
         while t + Self.step <= worldNow {
-            let wind = deck.map { world.scenario.apparentWind(at: t, speed: $0.speed, course: $0.course, heading: $0.yaw).speed }
+            let wind =
+                deck.map { world.scenario.apparentWind(at: t, speed: $0.speed, course: $0.course, heading: $0.yaw).speed }
                 ?? world.scenario.windSpeed(at: t)
             let hertz = wind / metresPerSecondPerHertz
             let before = turns

@@ -25,10 +25,12 @@ extension CalibrationStore {
         guard let path = path(sensor: "accelerometer"), fileExists(path) else { return nil }
         do {
             let root = try JSONValue.parse(try readStoreText(path, limit: 16 * 1024))
-            let calibration = AccelerometerCalibration(offset: try CalibrationJSON.vector(root["offset"], "offset"),
-                                                       scale: try CalibrationJSON.vector(root["scale"], "scale"))
+            let calibration = AccelerometerCalibration(
+                offset: try CalibrationJSON.vector(root["offset"], "offset"),
+                scale: try CalibrationJSON.vector(root["scale"], "scale"))
             guard [calibration.scale.x, calibration.scale.y, calibration.scale.z].allSatisfy({ $0 > 0.8 && $0 < 1.25 }),
-                  calibration.offset.length < 0.5 else {
+                calibration.offset.length < 0.5
+            else {
                 throw CalibrationFileError(message: "values out of range")
             }
             return calibration

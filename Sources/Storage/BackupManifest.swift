@@ -48,13 +48,18 @@ public struct BackupManifest: Sendable, Equatable {
         w.bool("withTimetable", withTimetable)
         for (key, count) in counts { w.integer(key, count) }
         // One file a line: readable, and a diff of two backups shows what changed.
-        w.raw("files", files.isEmpty ? "[]" : "[\n" + files.map { file in
-            var f = JSONObjectWriter()
-            f.string("path", file.path)
-            f.integer("size", file.size)
-            f.string("sha256", file.sha256)
-            return f.finished
-        }.joined(separator: ",\n") + "\n]")
+        w.raw(
+            "files",
+            files.isEmpty
+                ? "[]"
+                : "[\n"
+                    + files.map { file in
+                        var f = JSONObjectWriter()
+                        f.string("path", file.path)
+                        f.integer("size", file.size)
+                        f.string("sha256", file.sha256)
+                        return f.finished
+                    }.joined(separator: ",\n") + "\n]")
         return w.finished + "\n"
     }
 
@@ -84,7 +89,8 @@ public struct BackupManifest: Sendable, Equatable {
                 throw TarReader.Damage("its manifest gives \(path) a size that is not a whole number from 0 to \(store.largestFile) bytes")
             }
             guard let digest = item["sha256"]?.stringValue, digest.utf8.count == 64,
-                  digest.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else {
+                digest.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) })
+            else {
                 throw TarReader.Damage("its manifest gives \(path) no SHA-256 (64 lowercase hex digits)")
             }
             guard seen.insert(path).inserted else { throw TarReader.Damage("its manifest lists \(path) twice") }
@@ -96,8 +102,9 @@ public struct BackupManifest: Sendable, Equatable {
                 if let number = value.numberValue, let count = Int(whole: number, in: 0...Int(Int32.max)) { counts.append((key, count)) }
             }
         }
-        return BackupManifest(created: root["created"]?.stringValue ?? "", by: root["by"]?.stringValue ?? "", withTimetable: withTimetable,
-                              counts: counts, files: files)
+        return BackupManifest(
+            created: root["created"]?.stringValue ?? "", by: root["by"]?.stringValue ?? "", withTimetable: withTimetable,
+            counts: counts, files: files)
     }
 }
 

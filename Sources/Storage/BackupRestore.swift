@@ -30,8 +30,10 @@ public enum BackupRestore {
     }
 
     /// `progress`: the store being restored, and how many of the stores are done.
-    public static func restore(_ backup: CheckedBackup, into dataDirectory: String, mode: Mode,
-                               progress: ((_ store: String, _ done: Int, _ total: Int) -> Void)? = nil) throws(Failure) -> Summary {
+    public static func restore(
+        _ backup: CheckedBackup, into dataDirectory: String, mode: Mode,
+        progress: ((_ store: String, _ done: Int, _ total: Int) -> Void)? = nil
+    ) throws(Failure) -> Summary {
         var restorer = Restorer(backup: backup, directory: dataDirectory, mode: mode)
         let carried = BackupStores.all.filter { $0.merge != .readableCopy && (!$0.optional || backup.manifest.withTimetable) }
         do {
@@ -121,8 +123,11 @@ private struct Restorer {
     func loaders(_ files: [ArchivedFile], from id: String, to candidate: String, idField: String?) -> [Loader] {
         let backup = backup
         return files.map { file in
-            (name: candidate + file.name.dropFirst(id.count),
-             bytes: { () throws(StorageError) -> [UInt8] in Self.renamingID(try Self.contents(backup, file), to: candidate, field: idField, name: file.name) })
+            (
+                name: candidate + file.name.dropFirst(id.count),
+                bytes: { () throws(StorageError) -> [UInt8] in Self.renamingID(try Self.contents(backup, file), to: candidate, field: idField, name: file.name)
+                }
+            )
         }
     }
 
@@ -373,7 +378,8 @@ private struct Restorer {
     /// A renamed item's JSON file with its id member changed to the new id; other files as they are.
     static func renamingID(_ bytes: [UInt8], to id: String, field: String?, name: String) -> [UInt8] {
         guard let field, name.hasSuffix(".json"), let json = try? JSONValue.parse(String(decoding: bytes, as: UTF8.self)),
-              case .object(var members) = json, let index = members.firstIndex(where: { $0.0 == field }) else { return bytes }
+            case .object(var members) = json, let index = members.firstIndex(where: { $0.0 == field })
+        else { return bytes }
         members[index].1 = .string(id)
         return Array((JSONValue.object(members).serialized + "\n").utf8)
     }

@@ -64,7 +64,7 @@ public enum BackupStores {
         BackupStore(path: "timetable-favourites.json", shape: .file, merge: .keepPresent, largestFile: 1 << 20),
         BackupStore(path: "timetable-marks.csv", shape: .file, merge: .keepPresent, largestFile: 1 << 20),
         BackupStore(path: "timetable", shape: .whole, merge: .keepPresent, largestFile: 256 << 20, optional: true),
-        BackupStore(path: "gpx", shape: .items(suffixes: [".gpx"]), merge: .readableCopy, largestFile: 512 << 20),
+        BackupStore(path: "gpx", shape: .items(suffixes: [".gpx"]), merge: .readableCopy, largestFile: 512 << 20)
     ]
 
     /// The file names a backup may hold: letters, digits, '-', '_' and '.', not leading, at most
@@ -82,7 +82,8 @@ public enum BackupStores {
     public static func locate(_ path: String) -> (store: BackupStore, item: String, name: String)? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard path.utf8.count <= 100, !path.hasPrefix("/"), parts.allSatisfy(isSafeName), let top = parts.first,
-              let store = all.first(where: { $0.path == top }) else { return nil }
+            let store = all.first(where: { $0.path == top })
+        else { return nil }
         switch store.shape {
         case .file:
             return parts.count == 1 ? (store, store.path, store.path) : nil

@@ -75,7 +75,8 @@ public enum CalibrationJSON {
         guard case .object = value else { throw CalibrationFileError(message: "expected a JSON object, found \(value.kind)") }
         guard let version = value["version"]?.numberValue else { throw CalibrationFileError(message: "no \"version\"") }
         guard version == Double(CalibrationJSON.version) else {
-            throw CalibrationFileError(message: "version \(numberText(version, decimals: 3)) is not supported (this build reads version \(CalibrationJSON.version))")
+            throw CalibrationFileError(
+                message: "version \(numberText(version, decimals: 3)) is not supported (this build reads version \(CalibrationJSON.version))")
         }
         var model = FieldFit.Model.ellipsoid
         if let name = value["model"] {
@@ -88,8 +89,9 @@ public enum CalibrationJSON {
         guard case .array(let rows)? = value["softIron"], rows.count == 3 else {
             throw CalibrationFileError(message: "\"softIron\" must be 3 rows of 3 numbers")
         }
-        let softIron = Matrix3(try vector(rows[0], "softIron row 1"), try vector(rows[1], "softIron row 2"),
-                               try vector(rows[2], "softIron row 3"))
+        let softIron = Matrix3(
+            try vector(rows[0], "softIron row 1"), try vector(rows[1], "softIron row 2"),
+            try vector(rows[2], "softIron row 3"))
         let fieldStrength = try number(value, "fieldStrength")
         let residual = try number(value, "residualRMS")
         let coverage = try number(value, "coverage")
@@ -103,21 +105,25 @@ public enum CalibrationJSON {
         guard determinant > 0.1 && determinant < 10 else {
             throw CalibrationFileError(message: "\"softIron\" is not a plausible correction (determinant \(numberText(determinant, decimals: 4)))")
         }
-        guard fieldStrength > 0 && fieldStrength < 1000 else { throw CalibrationFileError(message: "\"fieldStrength\" must be a positive number of microtesla") }
+        guard fieldStrength > 0 && fieldStrength < 1000 else {
+            throw CalibrationFileError(message: "\"fieldStrength\" must be a positive number of microtesla")
+        }
         guard residual >= 0 else { throw CalibrationFileError(message: "\"residualRMS\" must not be negative") }
         guard (0...1).contains(coverage) else { throw CalibrationFileError(message: "\"coverage\" must be from 0 to 1") }
         guard headingError >= 0 && headingError <= 180 else { throw CalibrationFileError(message: "\"expectedHeadingError\" must be 0..180 degrees") }
         if let uncertainty, !(uncertainty >= 0 && uncertainty <= 180) {
             throw CalibrationFileError(message: "\"headingUncertainty\" must be 0..180 degrees")
         }
-        return MagnetometerCalibration(model: model, hardIronOffset: offset, softIron: softIron, fieldStrength: fieldStrength,
-                                       residualRMS: residual, coverage: coverage, expectedHeadingError: headingError,
-                                       headingUncertainty: uncertainty)
+        return MagnetometerCalibration(
+            model: model, hardIronOffset: offset, softIron: softIron, fieldStrength: fieldStrength,
+            residualRMS: residual, coverage: coverage, expectedHeadingError: headingError,
+            headingUncertainty: uncertainty)
     }
 
     static func vector(_ value: JSONValue?, _ name: String) throws(CalibrationFileError) -> Vector3 {
         guard case .array(let items)? = value, items.count == 3,
-              let x = items[0].numberValue, let y = items[1].numberValue, let z = items[2].numberValue else {
+            let x = items[0].numberValue, let y = items[1].numberValue, let z = items[2].numberValue
+        else {
             throw CalibrationFileError(message: "\"\(name)\" must be an array of 3 numbers")
         }
         return Vector3(x, y, z)

@@ -31,11 +31,13 @@ package struct DailyActivityFile {
 
     package func load() -> Day? {
         guard let text = readStoreTextIfPresent(path, limit: 4096), let json = try? JSONValue.parse(text),
-              let date = json["date"]?.stringValue, date.utf8.count == 10 else { return nil }
+            let date = json["date"]?.stringValue, date.utf8.count == 10
+        else { return nil }
         func count(_ key: String) -> Int { json[key]?.numberValue.flatMap { Int(whole: $0, in: 0...100_000_000) } ?? 0 }
         func amount(_ key: String, _ most: Double) -> Double { json[key]?.numberValue.flatMap { $0.isFinite && $0 >= 0 && $0 <= most ? $0 : nil } ?? 0 }
-        return Day(date: date, steps: count("steps"), floorsUp: count("floorsUp"), floorsDown: count("floorsDown"),
-                   distance: amount("distance", 1_000_000), activeSeconds: amount("activeSeconds", 86_400))
+        return Day(
+            date: date, steps: count("steps"), floorsUp: count("floorsUp"), floorsDown: count("floorsDown"),
+            distance: amount("distance", 1_000_000), activeSeconds: amount("activeSeconds", 86_400))
     }
 
     package func save(_ day: Day) {

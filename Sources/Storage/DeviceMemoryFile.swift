@@ -23,7 +23,8 @@ package struct DeviceMemoryFile {
 
     package func displayChoice() -> DisplayChoice? {
         guard let json = read("display.json"), let theme = json["theme"]?.stringValue.flatMap(Theme.init(rawValue:)),
-              let units = json["units"]?.stringValue.flatMap(Units.init(rawValue:)) else { return nil }
+            let units = json["units"]?.stringValue.flatMap(Units.init(rawValue:))
+        else { return nil }
         return DisplayChoice(theme: theme, units: units)
     }
 
@@ -49,7 +50,8 @@ package struct DeviceMemoryFile {
 
     package func lastPosition() -> LastPosition? {
         guard let json = read("last-position.json"), let latitude = json["latitude"]?.numberValue, let longitude = json["longitude"]?.numberValue,
-              abs(latitude) <= 90, abs(longitude) <= 180, let time = json["time"]?.numberValue, time.isFinite else { return nil }
+            abs(latitude) <= 90, abs(longitude) <= 180, let time = json["time"]?.numberValue, time.isFinite
+        else { return nil }
         return LastPosition(latitude: latitude, longitude: longitude, time: time)
     }
 

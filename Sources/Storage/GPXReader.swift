@@ -122,10 +122,12 @@ public enum GPXReader {
 
     static func waypoint(_ attributes: [String: String], _ fields: [String: String]) -> Waypoint? {
         guard let latitude = attributes["lat"].flatMap({ Double($0) }), let longitude = attributes["lon"].flatMap({ Double($0) }),
-              abs(latitude) <= 90, abs(longitude) <= 180, let name = fields["name"], !name.isEmpty else { return nil }
-        return Waypoint(name: name, latitude: latitude, longitude: longitude, elevation: fields["ele"].flatMap { Double($0) } ?? .nan,
-                        symbol: fields["sym"].flatMap { $0.isEmpty ? nil : $0 } ?? "Flag",
-                        notes: fields["desc"] ?? fields["cmt"] ?? "", created: fields["time"].flatMap(CivilTime.parseISO8601) ?? 0)
+            abs(latitude) <= 90, abs(longitude) <= 180, let name = fields["name"], !name.isEmpty
+        else { return nil }
+        return Waypoint(
+            name: name, latitude: latitude, longitude: longitude, elevation: fields["ele"].flatMap { Double($0) } ?? .nan,
+            symbol: fields["sym"].flatMap { $0.isEmpty ? nil : $0 } ?? "Flag",
+            notes: fields["desc"] ?? fields["cmt"] ?? "", created: fields["time"].flatMap(CivilTime.parseISO8601) ?? 0)
     }
 
     /// `name a="1" b='2'` or `/name` or `name/`.
@@ -180,7 +182,9 @@ public enum GPXReader {
             case "quot": out += "\""
             case "apos": out += "'"
             default:
-                let code = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16)
+                let code =
+                    entity.hasPrefix("#x")
+                    ? UInt32(entity.dropFirst(2), radix: 16)
                     : entity.hasPrefix("#") ? UInt32(entity.dropFirst(1)) : nil
                 if let code, let scalar = Unicode.Scalar(code) { out.unicodeScalars.append(scalar) } else { out += "&" + entity + ";" }
             }

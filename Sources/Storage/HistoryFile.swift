@@ -74,8 +74,11 @@ package enum HistoryFile {
                 guard let count = get32(), count <= 4096 else { return false }
                 for _ in 0..<count {
                     guard let index = get64(), let minimum = get64(), let maximum = get64(), let sum = get64(), let n = get32() else { return false }
-                    history.restore(level: level, bucket: History.Bucket(index: Int64(bitPattern: index), minimum: Double(bitPattern: minimum),
-                                                                         maximum: Double(bitPattern: maximum), sum: Double(bitPattern: sum), count: n))
+                    history.restore(
+                        level: level,
+                        bucket: History.Bucket(
+                            index: Int64(bitPattern: index), minimum: Double(bitPattern: minimum),
+                            maximum: Double(bitPattern: maximum), sum: Double(bitPattern: sum), count: n))
                 }
             }
             result[name] = history
@@ -94,15 +97,18 @@ public enum HistoryStreams {
         return "\(path) is damaged: " + (kept.isEmpty ? "nothing could be read from it" : "only " + kept.joined(separator: ", ") + " could be read")
     }
 
-    public static let names = ["pressure", "seaLevelPressure", "altitude", "temperature", "humidity",
-                                "waterTemperature", "windSpeed", "windGust"]
+    public static let names = [
+        "pressure", "seaLevelPressure", "altitude", "temperature", "humidity",
+        "waterTemperature", "windSpeed", "windGust"
+    ]
 
     /// The Zambretti forecast from the kept sea-level pressure (its newest minute and the change
     /// over the 3 hours before) when that minute is at most an hour before `now`: what the
     /// command line gives beside departures and waves. The kept history has no wind direction.
     public static func outlook(dataDirectory: String, now: Double, latitude: Double?) -> WeatherOutlook? {
         guard let history = HistoryFile.read(dataDirectory + "/history.bin")?.histories["seaLevelPressure"],
-              let newest = history.newest(changeOver: 3 * 3600), newest.time <= now + 60, now - newest.time <= 3600 else { return nil }
+            let newest = history.newest(changeOver: 3 * 3600), newest.time <= now + 60, now - newest.time <= 3600
+        else { return nil }
         return WeatherOutlook(seaLevelPressure: newest.value, threeHourChange: newest.change, windFrom: nil, time: newest.time, latitude: latitude)
     }
 

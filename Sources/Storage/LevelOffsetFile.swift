@@ -13,7 +13,8 @@ package struct LevelOffsetFile {
     /// The saved offset; nil when there is none, or it is damaged or not nearly level.
     package func load() -> (roll: Double, pitch: Double)? {
         guard let text = readStoreTextIfPresent(path, limit: 4096), let json = try? JSONValue.parse(text),
-              let roll = json["roll"]?.numberValue, let pitch = json["pitch"]?.numberValue, abs(roll) < 45, abs(pitch) < 45 else { return nil }
+            let roll = json["roll"]?.numberValue, let pitch = json["pitch"]?.numberValue, abs(roll) < 45, abs(pitch) < 45
+        else { return nil }
         return (roll, pitch)
     }
 

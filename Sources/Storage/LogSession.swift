@@ -26,8 +26,10 @@ package final class LogSession {
     private var log: RecordLog?
     private var nextRecord = -Double.infinity
 
-    package init(id: String, logsDirectory: String, fields: [String], interval: Double, started: Double, duration: Double?,
-         limitBytes: Int) throws(StorageError) {
+    package init(
+        id: String, logsDirectory: String, fields: [String], interval: Double, started: Double, duration: Double?,
+        limitBytes: Int
+    ) throws(StorageError) {
         self.id = id
         directory = logsDirectory + "/" + id
         self.fields = fields
@@ -63,9 +65,11 @@ package final class LogSession {
     package func write(_ values: [String: Double], time: Double) -> String? {
         if let stopAt, time >= stopAt { return "its duration is over" }
         nextRecord = interval > 0 ? (nextRecord.isFinite ? max(nextRecord + interval, time) : time + interval) : time
-        let line = ([JSONObjectWriter.format(time, decimals: 3)] + fields.map { name in
-            values[name].map { $0.isFinite ? JSONObjectWriter.format($0, decimals: 6) : "" } ?? ""
-        }).joined(separator: ",")
+        let line =
+            ([JSONObjectWriter.format(time, decimals: 3)]
+            + fields.map { name in
+                values[name].map { $0.isFinite ? JSONObjectWriter.format($0, decimals: 6) : "" } ?? ""
+            }).joined(separator: ",")
         do {
             if let log, log.size > Self.segmentBytes {
                 if let problem = Self.diskProblem(directory: directory, limitBytes: limitBytes, used: bytes) { return problem }
@@ -85,7 +89,7 @@ package final class LogSession {
     /// Bytes an hour at the current record size and rate.
     package var estimatedBytesPerHour: Double {
         let perRecord = records > 0 ? Double(bytes) / Double(records) : Double(12 + 10 * fields.count)
-        let perHour = interval > 0 ? 3600 / interval : 3600 * 25   // every sample: the barometer's 25 Hz
+        let perHour = interval > 0 ? 3600 / interval : 3600 * 25  // every sample: the barometer's 25 Hz
         return perRecord * perHour
     }
 

@@ -67,7 +67,8 @@ public struct LogStore: Sendable {
     public static func csv(_ session: Session) -> String {
         var out = (["time"] + session.fields).joined(separator: ",") + "\n"
         for row in session.rows {
-            out += ([CivilTime(unixSeconds: row.time).iso8601] + row.values.map { $0.isFinite ? JSONObjectWriter.format($0, decimals: 6) : "" })
+            out +=
+                ([CivilTime(unixSeconds: row.time).iso8601] + row.values.map { $0.isFinite ? JSONObjectWriter.format($0, decimals: 6) : "" })
                 .joined(separator: ",") + "\n"
         }
         return out

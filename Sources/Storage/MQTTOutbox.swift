@@ -45,7 +45,8 @@ package final class MQTTOutbox: MQTTQueue {
             let opened = try RecordLog(path: path, now: now)
             log = opened
             if opened.recovery.cutBytes > 0 || opened.recovery.skippedBytes > 0 {
-                Log.warning("\(path): \(opened.recovery.cutBytes + opened.recovery.skippedBytes) damaged bytes left out; \(opened.recovery.records) records kept")
+                Log.warning(
+                    "\(path): \(opened.recovery.cutBytes + opened.recovery.skippedBytes) damaged bytes left out; \(opened.recovery.records) records kept")
             }
             load(try RecordLog.records(path: path).records)
         } catch {
@@ -220,8 +221,9 @@ package final class MQTTOutbox: MQTTQueue {
         guard record.count >= 12 else { return nil }
         let topicLength = Int(record[10]) << 8 | Int(record[11])
         guard 12 + topicLength <= record.count else { return nil }
-        return Message(sequence: word(record, at: 1), topic: String(decoding: record[12..<(12 + topicLength)], as: UTF8.self),
-                       payload: Array(record[(12 + topicLength)...]), retain: record[9] == 1)
+        return Message(
+            sequence: word(record, at: 1), topic: String(decoding: record[12..<(12 + topicLength)], as: UTF8.self),
+            payload: Array(record[(12 + topicLength)...]), retain: record[9] == 1)
     }
 
     static func done(_ sequence: UInt64) -> [UInt8] {

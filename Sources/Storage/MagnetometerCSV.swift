@@ -50,7 +50,8 @@ public enum MagnetometerCSV {
                     acceleration = accelerationColumns.map { found[$0] ?? 0 }
                     recording.specificForces = []
                 } else if !present.isEmpty {
-                    throw CSVFormatError(message: "line \(lineNumber): accelerometer columns need all of ax, ay, az (found only \(present.joined(separator: ", ")))")
+                    throw CSVFormatError(
+                        message: "line \(lineNumber): accelerometer columns need all of ax, ay, az (found only \(present.joined(separator: ", ")))")
                 }
                 time = found["t"]
                 if time != nil { recording.times = [] }
@@ -58,7 +59,8 @@ public enum MagnetometerCSV {
                 continue
             }
             guard cells.count == width,
-                  let field = vector(cells, magnetic) else {
+                let field = vector(cells, magnetic)
+            else {
                 recording.badLine(lineNumber)
                 continue
             }
@@ -90,15 +92,19 @@ public enum MagnetometerCSV {
         }
         let missing = requiredColumns.filter { found[$0] == nil }
         guard missing.isEmpty else {
-            throw CSVFormatError(message: "line \(line): the header needs columns mx, my, mz (microtesla); missing \(missing.joined(separator: ", ")) in '\(cells.joined(separator: ","))'")
+            throw CSVFormatError(
+                message:
+                    "line \(line): the header needs columns mx, my, mz (microtesla); missing \(missing.joined(separator: ", ")) in '\(cells.joined(separator: ","))'"
+            )
         }
         return found
     }
 
     static func vector(_ cells: [String], _ indices: [Int]) -> Vector3? {
         guard indices.count == 3, indices.allSatisfy({ cells.indices.contains($0) }),
-              let x = Double(cells[indices[0]]), let y = Double(cells[indices[1]]), let z = Double(cells[indices[2]]),
-              x.isFinite, y.isFinite, z.isFinite else { return nil }
+            let x = Double(cells[indices[0]]), let y = Double(cells[indices[1]]), let z = Double(cells[indices[2]]),
+            x.isFinite, y.isFinite, z.isFinite
+        else { return nil }
         return Vector3(x, y, z)
     }
 

@@ -17,9 +17,12 @@ public enum PersonalData {
     /// `manifest.json` with each file's path, size and SHA-256.
     /// Private tracks are left out (and said) unless `withPrivate`.
     /// `progress`: the store being read, and how many of the stores are done.
-    public static func archive(dataDirectory: String, now: Double, withTimetable: Bool = false, withPrivate: Bool = false,
-                               progress: ((_ store: String, _ done: Int, _ total: Int) -> Void)? = nil)
-        -> (bytes: [UInt8], contents: Contents, warnings: [String]) {
+    public static func archive(
+        dataDirectory: String, now: Double, withTimetable: Bool = false, withPrivate: Bool = false,
+        progress: ((_ store: String, _ done: Int, _ total: Int) -> Void)? = nil
+    )
+        -> (bytes: [UInt8], contents: Contents, warnings: [String])
+    {
         var files: [(path: String, bytes: [UInt8])] = []
         var warnings: [String] = []
         let trackStore = TrackStore(dataDirectory: dataDirectory)
@@ -65,7 +68,8 @@ public enum PersonalData {
         let tracks = TrackStore(dataDirectory: dataDirectory)
         let (summaries, trackWarnings) = tracks.listReporting()
         warnings += trackWarnings
-        for summary in summaries.sorted(by: { $0.id < $1.id }) where BackupStores.locate("gpx/\(summary.id).gpx") != nil && !privateTracks.contains(summary.id) {
+        for summary in summaries.sorted(by: { $0.id < $1.id }) where BackupStores.locate("gpx/\(summary.id).gpx") != nil && !privateTracks.contains(summary.id)
+        {
             if let gpx = tracks.export(id: summary.id, format: "gpx") { files.append(("gpx/\(summary.id).gpx", Array(gpx.utf8))) }
         }
         let waypoints = WaypointStore(dataDirectory: dataDirectory).loadLogging()
@@ -75,8 +79,10 @@ public enum PersonalData {
 
         let manifest = BackupManifest(
             created: CivilTime(unixSeconds: now).iso8601, by: Version.line, withTimetable: withTimetable,
-            counts: [("tracks", contents.tracks), ("waypoints", contents.waypoints), ("logSessions", contents.logSessions),
-                     ("logFiles", contents.logs), ("snapshotFiles", contents.snapshots), ("alerts", contents.alerts)],
+            counts: [
+                ("tracks", contents.tracks), ("waypoints", contents.waypoints), ("logSessions", contents.logSessions),
+                ("logFiles", contents.logs), ("snapshotFiles", contents.snapshots), ("alerts", contents.alerts)
+            ],
             files: files.map { BackupManifest.File(path: $0.path, size: $0.bytes.count, sha256: SHA256.hex($0.bytes)) })
         var tar = TarArchive()
         tar.add(BackupManifest.name, Array(manifest.json.utf8), modified: now)
@@ -122,8 +128,10 @@ public enum PersonalData {
 
     /// The records `forget-all` deletes: where the person has been and what they did there.
     /// The calibrations and the settings (alert rules, display choice) are kept.
-    public static let recordPaths = ["tracks", "photos", "waypoints.json", "logs", "snapshots", "history.bin", "alerts.rec",
-                                     "activity.json", "last-position.json", "mqtt-outbox.rec"]
+    public static let recordPaths = [
+        "tracks", "photos", "waypoints.json", "logs", "snapshots", "history.bin", "alerts.rec",
+        "activity.json", "last-position.json", "mqtt-outbox.rec"
+    ]
 
     /// Deletes every stored record; returns what was there and is gone.
     public static func forget(dataDirectory: String) -> [String] {

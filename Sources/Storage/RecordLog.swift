@@ -85,7 +85,8 @@ public final class RecordLog {
     }
 
     static func read(path: String, missingIsEmpty: Bool) throws(StorageError)
-        -> (records: [[UInt8]], recovery: Recovery, validBytes: Int) {
+        -> (records: [[UInt8]], recovery: Recovery, validBytes: Int)
+    {
         let bytes: [UInt8]
         do { bytes = try readStoreBytes(path) } catch {
             if error.isMissing && missingIsEmpty { return ([], Recovery(records: 0, cutBytes: 0), 0) }

@@ -18,7 +18,8 @@ public struct SnapshotStore: Sendable {
     /// An id from the time: YYYYMMDD-HHMMSS, with -2, -3... when taken within the same second.
     public func newID(time: Double) -> String {
         let t = CivilTime(unixSeconds: time)
-        let base = zeroPadded(t.year, 4) + zeroPadded(t.month, 2) + zeroPadded(t.day, 2) + "-" + zeroPadded(t.hour, 2)
+        let base =
+            zeroPadded(t.year, 4) + zeroPadded(t.month, 2) + zeroPadded(t.day, 2) + "-" + zeroPadded(t.hour, 2)
             + zeroPadded(t.minute, 2) + zeroPadded(Int(t.second), 2)
         var id = base, number = 2
         while fileExists(directory + "/" + id + ".json") {
@@ -29,7 +30,8 @@ public struct SnapshotStore: Sendable {
     }
 
     public func save(_ snapshot: Snapshot) throws(StorageError) {
-        guard makeDirectories(directory), writeFileAtomically(directory + "/" + snapshot.id + ".json", Array((SnapshotJSON.object(snapshot) + "\n").utf8)) else {
+        guard makeDirectories(directory), writeFileAtomically(directory + "/" + snapshot.id + ".json", Array((SnapshotJSON.object(snapshot) + "\n").utf8))
+        else {
             throw StorageError("cannot write \(directory)/\(snapshot.id).json")
         }
     }
@@ -74,8 +76,9 @@ public struct SnapshotStore: Sendable {
         var out = (["id", "timestamp", "name", "notes", "weather.conditions"] + columns).joined(separator: ",") + "\n"
         for s in snapshots {
             let numbers = s.numbers.map { $0.value.isFinite ? JSONObjectWriter.format($0.value, decimals: 7) : "" }
-            out += ([s.id, CivilTime(unixSeconds: s.timestamp).iso8601, csvField(s.name), csvField(s.notes), csvField(s.conditions)]
-                    + numbers).joined(separator: ",") + "\n"
+            out +=
+                ([s.id, CivilTime(unixSeconds: s.timestamp).iso8601, csvField(s.name), csvField(s.notes), csvField(s.conditions)]
+                + numbers).joined(separator: ",") + "\n"
         }
         return out
     }

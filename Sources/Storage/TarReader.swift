@@ -127,7 +127,8 @@ public enum TarReader {
             throw Damage("\(shown) is an entry of type \(shownType), not a plain file: a backup holds only files")
         }
         guard prefix.isEmpty, !name.isEmpty else { throw Damage("the entry at byte \(offset) has a name longer than a backup writes") }
-        guard !name.hasPrefix("/"), !name.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }) else {
+        guard !name.hasPrefix("/"), !name.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0 == "." || $0.isEmpty })
+        else {
             throw Damage("\(name) reaches out of the data directory: refused")
         }
         guard let size = octal(header[124..<136]) else { throw Damage("\(name): its size field is damaged") }
@@ -161,7 +162,9 @@ public enum TarReader {
         while offset < source.size {
             let count = min(65_536, source.size - offset)
             guard let chunk = source.read(at: offset, count: count) else { throw Damage("cannot read byte \(offset) of the archive") }
-            guard chunk.allSatisfy({ $0 == 0 }) else { throw Damage("there are bytes after the archive's end marker (at \(offset)): it was changed or joined to something") }
+            guard chunk.allSatisfy({ $0 == 0 }) else {
+                throw Damage("there are bytes after the archive's end marker (at \(offset)): it was changed or joined to something")
+            }
             offset += count
         }
     }

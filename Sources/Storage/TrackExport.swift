@@ -37,14 +37,19 @@ enum TrackExport {
         func n(_ v: Double, _ d: Int) -> String { v.isFinite ? fixed(v, d) : "" }
         var out = "time,lat,lon,elevation,gpsAltitude,baroAltitude,pressure,speed,accuracy\n"
         for (p, ele) in zip(points, aligned(elevations, points)) {
-            out += [p.time.isFinite ? CivilTime(unixSeconds: p.time).iso8601 : "", n(p.latitude, 7), n(p.longitude, 7), n(ele, 1),
-                    n(p.gpsAltitude, 1), n(p.baroAltitude, 1), n(p.pressure, 2), n(p.speed, 2), n(p.accuracy, 1)].joined(separator: ",") + "\n"
+            out +=
+                [
+                    p.time.isFinite ? CivilTime(unixSeconds: p.time).iso8601 : "", n(p.latitude, 7), n(p.longitude, 7), n(ele, 1),
+                    n(p.gpsAltitude, 1), n(p.baroAltitude, 1), n(p.pressure, 2), n(p.speed, 2), n(p.accuracy, 1)
+                ].joined(separator: ",") + "\n"
         }
         return out
     }
 
-    static func json(name: String, points: [TrackPoint], statistics: TrackStatistics, elevations: [Double]? = nil, notes: String = "",
-                     photos: [TrackPhoto] = []) -> String {
+    static func json(
+        name: String, points: [TrackPoint], statistics: TrackStatistics, elevations: [Double]? = nil, notes: String = "",
+        photos: [TrackPhoto] = []
+    ) -> String {
         var w = JSONObjectWriter()
         w.string("name", name)
         if !notes.isEmpty { w.string("notes", notes) }
@@ -65,16 +70,19 @@ enum TrackExport {
         }
         w.raw("points", "[" + list.joined(separator: ",") + "]")
         if !photos.isEmpty {
-            w.raw("photos", "[" + photos.map { photo in
-                var item = JSONObjectWriter()
-                item.string("file", photo.file)
-                if points.first?.time.isFinite ?? true { item.string("time", CivilTime(unixSeconds: photo.time).iso8601) }
-                if photo.hasPlace {
-                    item.number("lat", photo.latitude, decimals: 7)
-                    item.number("lon", photo.longitude, decimals: 7)
-                }
-                return item.finished
-            }.joined(separator: ",") + "]")
+            w.raw(
+                "photos",
+                "["
+                    + photos.map { photo in
+                        var item = JSONObjectWriter()
+                        item.string("file", photo.file)
+                        if points.first?.time.isFinite ?? true { item.string("time", CivilTime(unixSeconds: photo.time).iso8601) }
+                        if photo.hasPlace {
+                            item.number("lat", photo.latitude, decimals: 7)
+                            item.number("lon", photo.longitude, decimals: 7)
+                        }
+                        return item.finished
+                    }.joined(separator: ",") + "]")
         }
         return w.finished + "\n"
     }
@@ -96,8 +104,13 @@ enum TrackExport {
         w.number("elevationLoss", s.elevationLoss, decimals: 1)
         w.raw("splits", "[" + s.splits.map { JSONObjectWriter.format($0, decimals: 0) }.joined(separator: ",") + "]")
         if includeProfile {
-            w.raw("profile", "[" + s.profile.map { "[" + JSONObjectWriter.format($0.distance, decimals: 0) + ","
-                + JSONObjectWriter.format($0.altitude, decimals: 1) + "]" }.joined(separator: ",") + "]")
+            w.raw(
+                "profile",
+                "["
+                    + s.profile.map {
+                        "[" + JSONObjectWriter.format($0.distance, decimals: 0) + ","
+                            + JSONObjectWriter.format($0.altitude, decimals: 1) + "]"
+                    }.joined(separator: ",") + "]")
         }
         return w.finished
     }

@@ -18,8 +18,10 @@ package enum TrackFile {
     static let magic = "# lodestone track 1"
     static let recordMagic = "# lodestone track 2"
 
-    package typealias Parsed = (name: String, started: Double, tags: [String], points: [TrackPoint], skipped: Int, validBytes: Int,
-                                headerDamaged: Bool, extra: Extra, photos: [TrackPhoto])
+    package typealias Parsed = (
+        name: String, started: Double, tags: [String], points: [TrackPoint], skipped: Int, validBytes: Int,
+        headerDamaged: Bool, extra: Extra, photos: [TrackPhoto]
+    )
 
     /// A photo's record among the points: `# photo FILE TIME LAT LON` (empty figures unknown).
     static let photoMark = "# photo "
@@ -32,7 +34,8 @@ package enum TrackFile {
     static func photo(_ text: Substring) -> TrackPhoto? {
         let parts = text.dropFirst(photoMark.count).split(separator: " ")
         guard parts.count == 4, let time = DecimalNumber.parse(parts[1]), CivilTime.writableSeconds.contains(time),
-              parts[0].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_" }) else { return nil }
+            parts[0].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_" })
+        else { return nil }
         let latitude = DecimalNumber.parse(parts[2]).flatMap { abs($0) <= 90 ? $0 : nil } ?? .nan
         let longitude = DecimalNumber.parse(parts[3]).flatMap { abs($0) <= 180 ? $0 : nil } ?? .nan
         return TrackPhoto(file: String(parts[0]), time: time, latitude: latitude, longitude: longitude)
@@ -78,8 +81,10 @@ package enum TrackFile {
     static func body(_ p: TrackPoint) -> String {
         func n(_ v: Double, _ d: Int) -> String { v.isFinite ? fixed(v, d) : "" }
         // A ninth field "s" marks the first point after a pause (older readers skip it whole).
-        return [n(p.time, 1), n(p.latitude, 7), n(p.longitude, 7), n(p.gpsAltitude, 1), n(p.baroAltitude, 1),
-                n(p.pressure, 2), n(p.speed, 2), n(p.accuracy, 1)].joined(separator: ",") + (p.startsSegment ? ",s" : "")
+        return [
+            n(p.time, 1), n(p.latitude, 7), n(p.longitude, 7), n(p.gpsAltitude, 1), n(p.baroAltitude, 1),
+            n(p.pressure, 2), n(p.speed, 2), n(p.accuracy, 1)
+        ].joined(separator: ",") + (p.startsSegment ? ",s" : "")
     }
 
     /// A point as version 1 wrote it: its figures, `*` and the checksum.
@@ -96,8 +101,9 @@ package enum TrackFile {
         if startsSegment { parts.removeLast() }
         let fields = parts.map { DecimalNumber.parse($0) ?? .nan }
         guard fields.count == 8, fields[0].isFinite, fields[1].isFinite, fields[2].isFinite else { return nil }
-        var point = TrackPoint(time: fields[0], latitude: fields[1], longitude: fields[2], gpsAltitude: fields[3],
-                               baroAltitude: fields[4], pressure: fields[5], speed: fields[6], accuracy: fields[7])
+        var point = TrackPoint(
+            time: fields[0], latitude: fields[1], longitude: fields[2], gpsAltitude: fields[3],
+            baroAltitude: fields[4], pressure: fields[5], speed: fields[6], accuracy: fields[7])
         point.startsSegment = startsSegment
         return point
     }
@@ -161,7 +167,6 @@ package enum TrackFile {
         return (header.name, header.started, header.tags, points, skipped, log.validBytes, headerDamaged, header.extra, photos)
     }
 
-
     static func checksum(_ body: String) -> String {
         var sum: UInt8 = 0
         for byte in body.utf8 { sum ^= byte }
@@ -191,10 +196,11 @@ package enum TrackFile {
                     valid = offset + length
                     continue
                 }
-                headerDamaged = true   // read as a point (it may be one, with the header lost before it)
+                headerDamaged = true  // read as a point (it may be one, with the header lost before it)
             }
             guard let star = raw.lastIndex(of: "*"), checksum(String(raw[..<star])) == raw[raw.index(after: star)...],
-                  let point = point(raw[..<star]) else {
+                let point = point(raw[..<star])
+            else {
                 skipped += 1
                 continue
             }
@@ -257,8 +263,12 @@ package final class TrackRecording {
     package init?(recovering path: String) {
         guard fileExists(path), let bytes = try? readStoreBytes(path), var parsed = TrackFile.parse(bytes) else { return nil }
         if bytes.first != RecordLog.sync[0] {
-            var converted = RecordLog.framed(Array(TrackFile.header(name: parsed.name, started: parsed.started, tags: parsed.tags,
-                                                                    extra: parsed.extra).utf8))
+            var converted = RecordLog.framed(
+                Array(
+                    TrackFile.header(
+                        name: parsed.name, started: parsed.started, tags: parsed.tags,
+                        extra: parsed.extra
+                    ).utf8))
             for point in parsed.points { converted += RecordLog.framed(Array(TrackFile.body(point).utf8)) }
             guard writeFileAtomically(path, converted) else { return nil }
             parsed.validBytes = converted.count

@@ -46,9 +46,11 @@ public enum TrackImport {
                         progress?(line, lines)
                         guard track != nil else { return }
                         guard let latitude = attributes["lat"].flatMap(DecimalNumber.parse), abs(latitude) <= 90,
-                              let longitude = attributes["lon"].flatMap(DecimalNumber.parse), abs(longitude) <= 180 else {
-                            throw GPXReader.Failure(description: "line \(line): a <trkpt> needs lat from -90 to 90 and lon from -180 to 180, "
-                                + "found lat=\"\(attributes["lat"] ?? "")\" lon=\"\(attributes["lon"] ?? "")\"")
+                            let longitude = attributes["lon"].flatMap(DecimalNumber.parse), abs(longitude) <= 180
+                        else {
+                            throw GPXReader.Failure(
+                                description: "line \(line): a <trkpt> needs lat from -90 to 90 and lon from -180 to 180, "
+                                    + "found lat=\"\(attributes["lat"] ?? "")\" lon=\"\(attributes["lon"] ?? "")\"")
                         }
                         var p = TrackPoint(time: .nan, latitude: latitude, longitude: longitude)
                         p.startsSegment = newSegment
@@ -89,7 +91,9 @@ public enum TrackImport {
             throw Failure(description: error.description)
         }
         let kept = tracks.filter { !$0.points.isEmpty }
-        guard !kept.isEmpty else { throw Failure(description: "no track points: the file has no <trk> with a <trkpt> (waypoints go in with 'lodestone waypoint import')") }
+        guard !kept.isEmpty else {
+            throw Failure(description: "no track points: the file has no <trk> with a <trkpt> (waypoints go in with 'lodestone waypoint import')")
+        }
         return kept
     }
 
@@ -113,7 +117,9 @@ public enum TrackImport {
         var tracks: [Track] = []
         for (index, item) in list.enumerated() {
             let place = list.count > 1 ? "track \(index + 1)" : "the track"
-            guard let points = item["points"]?.arrayValue else { throw Failure(description: "\(place): no \"points\" list (is it 'track export --format json' output?)") }
+            guard let points = item["points"]?.arrayValue else {
+                throw Failure(description: "\(place): no \"points\" list (is it 'track export --format json' output?)")
+            }
             var read: [(TrackPoint, hasTime: Bool)] = []
             for (number, p) in points.enumerated() {
                 guard let latitude = p["lat"]?.numberValue, abs(latitude) <= 90, let longitude = p["lon"]?.numberValue, abs(longitude) <= 180 else {

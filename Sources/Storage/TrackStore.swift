@@ -48,8 +48,10 @@ public struct TrackStore: Sendable {
         public var maximumDistance: Double?
         public var order = Order.newest
 
-        public init(text: String? = nil, tag: String? = nil, from: Double? = nil, to: Double? = nil,
-                    minimumDistance: Double? = nil, maximumDistance: Double? = nil, order: Order = .newest) {
+        public init(
+            text: String? = nil, tag: String? = nil, from: Double? = nil, to: Double? = nil,
+            minimumDistance: Double? = nil, maximumDistance: Double? = nil, order: Order = .newest
+        ) {
             (self.text, self.tag, self.from, self.to) = (text, tag, from, to)
             (self.minimumDistance, self.maximumDistance, self.order) = (minimumDistance, maximumDistance, order)
         }
@@ -111,10 +113,11 @@ public struct TrackStore: Sendable {
             let id = suffix == 1 ? stamp : stamp + "-\(suffix)"
             let summaryPath = directory + "/" + id + ".json", trackPath = directory + "/" + id + ".track"
             if fileExists(summaryPath) || fileExists(trackPath) { continue }
-            let summary = Summary(id: id, name: recording.name, started: recording.started, distance: statistics.distance,
-                                  movingTime: statistics.movingTime, elevationGain: statistics.elevationGain, points: statistics.points,
-                                  tags: recording.tags, notes: recording.extra.notes, totalTime: statistics.totalTime,
-                                  isPrivate: recording.extra.isPrivate)
+            let summary = Summary(
+                id: id, name: recording.name, started: recording.started, distance: statistics.distance,
+                movingTime: statistics.movingTime, elevationGain: statistics.elevationGain, points: statistics.points,
+                tags: recording.tags, notes: recording.extra.notes, totalTime: statistics.totalTime,
+                isPrivate: recording.extra.isPrivate)
             guard writeFileAtomically(summaryPath, Array(Self.summaryJSON(summary, statistics: statistics, extra: recording.extra).utf8)) else { return nil }
             guard link(recording.path, trackPath) == 0 else {
                 let taken = errno == EEXIST
@@ -156,7 +159,8 @@ public struct TrackStore: Sendable {
             let path = directory + "/import-\(getpid())-\(index).track"
             let extra = TrackFile.Extra(notes: track.notes, imported: true, timeless: track.timeless)
             guard let started = track.points.first?.time,
-                  let recording = TrackRecording(path: path, name: track.name, started: started, tags: tags, extra: extra) else {
+                let recording = TrackRecording(path: path, name: track.name, started: started, tags: tags, extra: extra)
+            else {
                 for done in filed { _ = delete(id: done.id) }
                 throw StorageError("cannot write \(path): " + WriteFailure(path: path, errno: errno).description)
             }
@@ -190,25 +194,28 @@ public struct TrackStore: Sendable {
             let id = String(name.dropLast(6))
             let summaryPath = directory + "/" + id + ".json"
             guard let text = try? readStoreText(summaryPath, limit: 1 << 20), let json = try? JSONValue.parse(text),
-                  json["id"]?.stringValue == id else {
+                json["id"]?.stringValue == id
+            else {
                 guard let track = loadReporting(id: id) else {
                     warnings.append("\(directory)/\(name): unreadable, and its summary is missing or damaged")
                     continue
                 }
                 let statistics = TrackStatistics.of(track.points)
                 let started = track.points.first?.time ?? 0
-                let summary = Summary(id: id, name: track.name, started: started.isFinite ? started : 0, distance: statistics.distance,
-                                      movingTime: statistics.movingTime, elevationGain: statistics.elevationGain,
-                                      points: statistics.points, tags: [], totalTime: statistics.totalTime)
+                let summary = Summary(
+                    id: id, name: track.name, started: started.isFinite ? started : 0, distance: statistics.distance,
+                    movingTime: statistics.movingTime, elevationGain: statistics.elevationGain,
+                    points: statistics.points, tags: [], totalTime: statistics.totalTime)
                 warnings.append("\(summaryPath) is missing or damaged: the summary was rebuilt from the track's \(statistics.points) points")
                 if query.matches(summary) { result.append(summary) }
                 continue
             }
             let s = json["statistics"]
-            let summary = Summary(id: id, name: json["name"]?.stringValue ?? "", started: json["started"]?.numberValue ?? 0,
-                                  distance: s?["distance"]?.numberValue ?? 0, movingTime: s?["movingTime"]?.numberValue ?? 0,
-                                  elevationGain: s?["elevationGain"]?.numberValue ?? 0, points: Int(whole: s?["points"]?.numberValue ?? 0, in: 0...Int(Int32.max)) ?? 0,
-                                  tags: json["tags"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+            let summary = Summary(
+                id: id, name: json["name"]?.stringValue ?? "", started: json["started"]?.numberValue ?? 0,
+                distance: s?["distance"]?.numberValue ?? 0, movingTime: s?["movingTime"]?.numberValue ?? 0,
+                elevationGain: s?["elevationGain"]?.numberValue ?? 0, points: Int(whole: s?["points"]?.numberValue ?? 0, in: 0...Int(Int32.max)) ?? 0,
+                tags: json["tags"]?.arrayValue?.compactMap(\.stringValue) ?? [])
             var annotated = summary
             annotated.notes = json["notes"]?.stringValue ?? ""
             annotated.totalTime = s?["totalTime"]?.numberValue ?? 0
@@ -235,7 +242,8 @@ public struct TrackStore: Sendable {
     public func loadWithPhotos(id: String) -> (name: String, points: [TrackPoint], photos: [TrackPhoto], warning: String?)? {
         let path = directory + "/" + id + ".track"
         guard !id.contains("/"), fileExists(path), let bytes = try? readStoreBytes(path), bytes.count <= 256 << 20,
-              let parsed = TrackFile.parse(bytes) else { return nil }
+            let parsed = TrackFile.parse(bytes)
+        else { return nil }
         var problems: [String] = []
         if parsed.headerDamaged { problems.append("its header is damaged (the name and start are lost)") }
         if parsed.skipped > 0 { problems.append("\(parsed.skipped) damaged or torn lines were skipped") }
@@ -255,14 +263,16 @@ public struct TrackStore: Sendable {
         guard contains(id: id) else { throw StorageError("no track '\(id)' in \(directory); see 'lodestone track list'") }
         let summaryPath = directory + "/" + id + ".json"
         guard var json = (try? readStoreText(summaryPath, limit: 1 << 20)).flatMap({ try? JSONValue.parse($0) }), case .object(var members) = json,
-              json["id"]?.stringValue == id else {
+            json["id"]?.stringValue == id
+        else {
             // Rebuild from the points, then edit.
             guard let track = loadReporting(id: id) else { throw StorageError("\(directory)/\(id).track cannot be read") }
             let statistics = TrackStatistics.of(track.points)
             let started = track.points.first?.time ?? 0
-            let rebuilt = Summary(id: id, name: name ?? track.name, started: started.isFinite ? started : 0, distance: statistics.distance,
-                                  movingTime: statistics.movingTime, elevationGain: statistics.elevationGain, points: statistics.points,
-                                  notes: notes ?? "", totalTime: statistics.totalTime, isPrivate: isPrivate == true)
+            let rebuilt = Summary(
+                id: id, name: name ?? track.name, started: started.isFinite ? started : 0, distance: statistics.distance,
+                movingTime: statistics.movingTime, elevationGain: statistics.elevationGain, points: statistics.points,
+                notes: notes ?? "", totalTime: statistics.totalTime, isPrivate: isPrivate == true)
             let text = Self.summaryJSON(rebuilt, statistics: statistics, extra: TrackFile.Extra())
             guard writeFileAtomically(summaryPath, Array(text.utf8)) else { throw StorageError("cannot write \(summaryPath)") }
             return try summary(id: id)
@@ -299,8 +309,10 @@ public struct TrackStore: Sendable {
     }
 
     /// The export of a track already read.
-    public func export(id: String, loaded: (name: String, points: [TrackPoint], photos: [TrackPhoto], warning: String?), format: String,
-                privacy: PrivacyTrim?) -> String? {
+    public func export(
+        id: String, loaded: (name: String, points: [TrackPoint], photos: [TrackPhoto], warning: String?), format: String,
+        privacy: PrivacyTrim?
+    ) -> String? {
         var track = loaded
         // The name given after the fact (the summary's) over the one recorded.
         let summary = try? self.summary(id: id)
@@ -322,8 +334,9 @@ public struct TrackStore: Sendable {
             return TrackExport.gpx(name: track.name, points: kept, elevations: elevations, notes: summary?.notes ?? "", photos: photos)
         case "csv": return TrackExport.csv(kept, elevations: elevations)
         case "json":
-            return TrackExport.json(name: track.name, points: kept, statistics: statistics, elevations: elevations, notes: summary?.notes ?? "",
-                                    photos: photos)
+            return TrackExport.json(
+                name: track.name, points: kept, statistics: statistics, elevations: elevations, notes: summary?.notes ?? "",
+                photos: photos)
         default: return nil
         }
     }

@@ -38,13 +38,15 @@ public enum TrackSummaryText {
         } else {
             lines.append("moving     " + clock(s.movingTime) + "   total " + clock(s.totalTime))
             let perSplit = s.distance > 0 ? s.movingTime / (s.distance / length) : .nan
-            lines.append("pace       " + clock(perSplit) + " /\(unit) average" + (s.splits.min().map { "   " + clock($0) + " /\(unit) best split" } ?? "")
-                + (s.averageMovingSpeed > 0 ? "   (" + units.speed(s.averageMovingSpeed) + ")" : ""))
+            lines.append(
+                "pace       " + clock(perSplit) + " /\(unit) average" + (s.splits.min().map { "   " + clock($0) + " /\(unit) best split" } ?? "")
+                    + (s.averageMovingSpeed > 0 ? "   (" + units.speed(s.averageMovingSpeed) + ")" : ""))
         }
         let known = elevations.filter(\.isFinite)
         if let high = known.max(), let low = known.min() {
-            lines.append("climb      +" + units.altitude(s.elevationGain) + "  -" + units.altitude(s.elevationLoss)
-                + "   highest " + units.altitude(high) + "  lowest " + units.altitude(low))
+            lines.append(
+                "climb      +" + units.altitude(s.elevationGain) + "  -" + units.altitude(s.elevationLoss)
+                    + "   highest " + units.altitude(high) + "  lowest " + units.altitude(low))
         }
         if !timeless && !s.splits.isEmpty {
             lines.append("splits")

@@ -32,7 +32,12 @@ public struct WaypointStore: Sendable {
         if let json = try? JSONValue.parse(text), case .array(let items) = json {
             let waypoints = items.compactMap(Self.waypoint)
             let skipped = items.count - waypoints.count
-            return (waypoints, skipped == 0 ? nil : "\(path): \(skipped) of \(items.count) entries are not waypoints (a name, a latitude within ±90 and a longitude within ±180) and were skipped")
+            return (
+                waypoints,
+                skipped == 0
+                    ? nil
+                    : "\(path): \(skipped) of \(items.count) entries are not waypoints (a name, a latitude within ±90 and a longitude within ±180) and were skipped"
+            )
         }
         // One waypoint per line: keep every line that still reads as one.
         var kept: [Waypoint] = []
@@ -49,8 +54,11 @@ public struct WaypointStore: Sendable {
             }
         }
         guard let aside = setAside(path, at: OutputClock.unixTime()) else {
-            return (kept, "\(path) is damaged (\(damagedLines) unreadable lines; \(kept.count) waypoints read) and cannot be set aside: "
-                + "nothing will be saved over it until it is repaired or moved")
+            return (
+                kept,
+                "\(path) is damaged (\(damagedLines) unreadable lines; \(kept.count) waypoints read) and cannot be set aside: "
+                    + "nothing will be saved over it until it is repaired or moved"
+            )
         }
         do {
             try save(kept)
@@ -72,12 +80,14 @@ public struct WaypointStore: Sendable {
 
     static func waypoint(_ item: JSONValue) -> Waypoint? {
         guard let name = item["name"]?.stringValue, let lat = item["lat"]?.numberValue, let lon = item["lon"]?.numberValue,
-              abs(lat) <= 90, abs(lon) <= 180 else { return nil }
+            abs(lat) <= 90, abs(lon) <= 180
+        else { return nil }
         // A creation time no calendar can write (a damaged 1e308) is unknown, not year 9999.
         let created = item["created"]?.numberValue ?? 0
-        return Waypoint(name: name, latitude: lat, longitude: lon, elevation: item["ele"]?.numberValue ?? .nan,
-                        symbol: item["symbol"]?.stringValue ?? "Flag", notes: item["notes"]?.stringValue ?? "",
-                        created: CivilTime.writableSeconds.contains(created) ? created : 0)
+        return Waypoint(
+            name: name, latitude: lat, longitude: lon, elevation: item["ele"]?.numberValue ?? .nan,
+            symbol: item["symbol"]?.stringValue ?? "Flag", notes: item["notes"]?.stringValue ?? "",
+            created: CivilTime.writableSeconds.contains(created) ? created : 0)
     }
 
     public func save(_ waypoints: [Waypoint]) throws(Failure) {
@@ -140,8 +150,10 @@ public struct WaypointStore: Sendable {
                 let renamedBefore = { (name: String) in
                     name.hasPrefix(waypoint.name + " (") && name.hasSuffix(")") && Int(name.dropFirst(waypoint.name.count + 2).dropLast()) != nil
                 }
-                if all.contains(where: { ($0.name == waypoint.name || renamedBefore($0.name))
-                    && Geodesy.distance(latitude1: $0.latitude, longitude1: $0.longitude, latitude2: waypoint.latitude, longitude2: waypoint.longitude) < 1 }) {
+                if all.contains(where: {
+                    ($0.name == waypoint.name || renamedBefore($0.name))
+                        && Geodesy.distance(latitude1: $0.latitude, longitude1: $0.longitude, latitude2: waypoint.latitude, longitude2: waypoint.longitude) < 1
+                }) {
                     summary.unchanged += 1
                     continue
                 }

@@ -108,7 +108,8 @@ package final class WebPairingStore: WebPairings {
         }
         for entry in list {
             guard let id = entry["id"]?.stringValue, id.utf8.count <= 16, let digest = entry["digest"]?.stringValue, digest.utf8.count == 64,
-                  let paired = entry["paired"]?.numberValue, paired.isFinite else {
+                let paired = entry["paired"]?.numberValue, paired.isFinite
+            else {
                 Log.warning("\(path): a browser entry without its id, digest or time is left out")
                 continue
             }

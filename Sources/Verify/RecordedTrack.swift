@@ -17,8 +17,9 @@ struct RecordedTrack {
     static func newest(dataDirectory: String) -> RecordedTrack? {
         let store = TrackStore(dataDirectory: dataDirectory)
         guard let summary = store.list().first, let track = store.load(id: summary.id),
-              let gpx = store.export(id: summary.id, format: "gpx"), let csv = store.export(id: summary.id, format: "csv"),
-              let json = store.export(id: summary.id, format: "json") else { return nil }
+            let gpx = store.export(id: summary.id, format: "gpx"), let csv = store.export(id: summary.id, format: "csv"),
+            let json = store.export(id: summary.id, format: "json")
+        else { return nil }
         return RecordedTrack(summary: summary, points: track.points, gpx: gpx, csv: csv, json: json)
     }
 
@@ -34,7 +35,8 @@ struct RecordedTrack {
     var csvElevations: [Double] {
         let lines = csv.split(separator: "\n")
         guard let header = lines.first?.split(separator: ",", omittingEmptySubsequences: false),
-              let column = header.firstIndex(of: "elevation") else { return [] }
+            let column = header.firstIndex(of: "elevation")
+        else { return [] }
         return lines.dropFirst().map { line in
             let cells = line.split(separator: ",", omittingEmptySubsequences: false)
             return column < cells.count ? Double(cells[column]) ?? .nan : .nan
@@ -45,10 +47,11 @@ struct RecordedTrack {
     var jsonElevations: (points: [Double], profile: [Double]) {
         guard let value = try? JSONValue.parse(json) else { return ([], []) }
         let points = value["points"]?.arrayValue?.map { $0["elevation"]?.numberValue ?? .nan } ?? []
-        let profile = value["statistics"]?["profile"]?.arrayValue?.compactMap { pair -> Double? in
-            guard let items = pair.arrayValue, items.count == 2 else { return nil }
-            return items[1].numberValue
-        } ?? []
+        let profile =
+            value["statistics"]?["profile"]?.arrayValue?.compactMap { pair -> Double? in
+                guard let items = pair.arrayValue, items.count == 2 else { return nil }
+                return items[1].numberValue
+            } ?? []
         return (points, profile)
     }
 }

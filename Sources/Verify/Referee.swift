@@ -54,8 +54,9 @@ public enum Referee {
         guard status == 0 else {
             return Outcome(checks: [.missing(trip: trip.name, name: "the device ran", "lodestone run exited with \(status)")], log: log)
         }
-        let judge = TripJudge(trip: trip, reports: recorder.reports, speed: speed,
-                              track: RecordedTrack.newest(dataDirectory: c.dataDir ?? folder + "/data"))
+        let judge = TripJudge(
+            trip: trip, reports: recorder.reports, speed: speed,
+            track: RecordedTrack.newest(dataDirectory: c.dataDir ?? folder + "/data"))
         return Outcome(checks: judge.checks(), log: log, trace: trace ? judge.trace() : "")
     }
 

@@ -15,13 +15,15 @@ public struct RefereeCheck: Sendable, Equatable {
     public var detail: String
 
     init(trip: String, name: String, measured: Double, atMost limit: Double, unit: String, _ detail: String) {
-        self.init(trip: trip, name: name, measured: measured, comparison: "<=", limit: limit, unit: unit,
-                  passed: measured.isFinite && measured <= limit, detail: detail)
+        self.init(
+            trip: trip, name: name, measured: measured, comparison: "<=", limit: limit, unit: unit,
+            passed: measured.isFinite && measured <= limit, detail: detail)
     }
 
     init(trip: String, name: String, measured: Double, atLeast limit: Double, unit: String, _ detail: String) {
-        self.init(trip: trip, name: name, measured: measured, comparison: ">=", limit: limit, unit: unit,
-                  passed: measured.isFinite && measured >= limit, detail: detail)
+        self.init(
+            trip: trip, name: name, measured: measured, comparison: ">=", limit: limit, unit: unit,
+            passed: measured.isFinite && measured >= limit, detail: detail)
     }
 
     init(trip: String, name: String, measured: Double, comparison: String, limit: Double, unit: String, passed: Bool, detail: String) {
@@ -37,8 +39,9 @@ public struct RefereeCheck: Sendable, Equatable {
 
     /// A check with nothing to measure (no samples where there should be some) fails.
     static func missing(trip: String, name: String, _ detail: String) -> RefereeCheck {
-        RefereeCheck(trip: trip, name: name, measured: .nan, comparison: "", limit: .nan, unit: "", passed: false,
-                     detail: "no data: " + detail)
+        RefereeCheck(
+            trip: trip, name: name, measured: .nan, comparison: "", limit: .nan, unit: "", passed: false,
+            detail: "no data: " + detail)
     }
 
     public var json: String {

@@ -22,20 +22,27 @@ public struct RefereeTrip: Sendable {
     /// pressure trend run past the 30 minutes the trend needs; the fault trips start their fault
     /// once the device has settled after its figure-8.
     public static let all: [RefereeTrip] = [
-        RefereeTrip(name: "walk", scenario: .walk, board: .simulatedBoard, faults: [], duration: 2400,
-                    summary: "figure-8, then a hike with turns, a flip, climbs and a falling barometer"),
-        RefereeTrip(name: "boat", scenario: .boat, board: .simulatedBoard, faults: [], duration: 2400,
-                    summary: "a swing (one slow circle under engine, the compass in the hull's iron), then sailing at 3 m/s with swell and heel"),
-        RefereeTrip(name: "drive", scenario: .drive, board: .simulatedBoard, faults: [], duration: 600,
-                    summary: "figure-8 in the car park, then 15 m/s with turns and hills"),
-        RefereeTrip(name: "still", scenario: .still, board: .simulatedBoard, faults: [], duration: 2400,
-                    summary: "figure-8, then lying on a table"),
-        RefereeTrip(name: "walk-turned", scenario: .walk, board: .simulatedTurned, faults: [], duration: 400,
-                    summary: "the walk with the IMU turned a quarter and the magnetometer upside down"),
-        RefereeTrip(name: "boat-turned", scenario: .boat, board: .simulatedTurned, faults: [], duration: 400,
-                    summary: "the sail with the turned board"),
-        RefereeTrip(name: "drive-turned", scenario: .drive, board: .simulatedTurned, faults: [], duration: 400,
-                    summary: "the drive with the turned board"),
+        RefereeTrip(
+            name: "walk", scenario: .walk, board: .simulatedBoard, faults: [], duration: 2400,
+            summary: "figure-8, then a hike with turns, a flip, climbs and a falling barometer"),
+        RefereeTrip(
+            name: "boat", scenario: .boat, board: .simulatedBoard, faults: [], duration: 2400,
+            summary: "a swing (one slow circle under engine, the compass in the hull's iron), then sailing at 3 m/s with swell and heel"),
+        RefereeTrip(
+            name: "drive", scenario: .drive, board: .simulatedBoard, faults: [], duration: 600,
+            summary: "figure-8 in the car park, then 15 m/s with turns and hills"),
+        RefereeTrip(
+            name: "still", scenario: .still, board: .simulatedBoard, faults: [], duration: 2400,
+            summary: "figure-8, then lying on a table"),
+        RefereeTrip(
+            name: "walk-turned", scenario: .walk, board: .simulatedTurned, faults: [], duration: 400,
+            summary: "the walk with the IMU turned a quarter and the magnetometer upside down"),
+        RefereeTrip(
+            name: "boat-turned", scenario: .boat, board: .simulatedTurned, faults: [], duration: 400,
+            summary: "the sail with the turned board"),
+        RefereeTrip(
+            name: "drive-turned", scenario: .drive, board: .simulatedTurned, faults: [], duration: 400,
+            summary: "the drive with the turned board"),
         walk(with: .magnet, named: "magnet", "a magnet held beside the device for 15 s while walking"),
         walk(with: .silentMagnetometer, named: "silent-sensor", "the magnetometer stops answering for 5 s while walking"),
         walk(with: .gpsOutage, named: "gps-outage", "the receiver loses the sky for 30 s while walking"),
@@ -43,11 +50,13 @@ public struct RefereeTrip: Sendable {
         walk(with: .gpsSilence, named: "gps-silence", "the receiver sends nothing for 30 s while walking"),
         walk(with: .gpsGarbage, named: "gps-garbage", "the receiver's line carries noise for 30 s while walking"),
         walk(with: .diskFull, named: "disk-full", "the data directory's disk is full for 30 s while a track records"),
-        RefereeTrip(name: "no-magnetometer", scenario: .walk, board: .simulatedWithoutMagnetometer, faults: [], duration: 180,
-                    summary: "a board with no magnetometer"),
-        RefereeTrip(name: "night", scenario: .still, board: .simulatedBoard, faults: [], duration: 1_320,
-                    summary: "lying still in Zurich from 23:30 on midsummer night, given the ISS's elements: its pass overhead is announced",
-                    startUTC: nightStart, satelliteTLE: nightISS),
+        RefereeTrip(
+            name: "no-magnetometer", scenario: .walk, board: .simulatedWithoutMagnetometer, faults: [], duration: 180,
+            summary: "a board with no magnetometer"),
+        RefereeTrip(
+            name: "night", scenario: .still, board: .simulatedBoard, faults: [], duration: 1_320,
+            summary: "lying still in Zurich from 23:30 on midsummer night, given the ISS's elements: its pass overhead is announced",
+            startUTC: nightStart, satelliteTLE: nightISS)
     ]
 
     /// 2026-06-21T21:30:00Z: 23:30 in Zurich, the Sun 16° below the horizon.
@@ -64,16 +73,18 @@ public struct RefereeTrip: Sendable {
 
     /// A 240 s walk with one fault from 150 s, once the device has settled.
     static func walk(with fault: SimulatedFault.Kind, named name: String, _ summary: String) -> RefereeTrip {
-        RefereeTrip(name: name, scenario: .walk, board: .simulatedBoard, faults: [SimulatedFault(kind: fault, start: 150)],
-                    duration: 240, summary: summary)
+        RefereeTrip(
+            name: name, scenario: .walk, board: .simulatedBoard, faults: [SimulatedFault(kind: fault, start: 150)],
+            duration: 240, summary: summary)
     }
 
     public static func named(_ name: String) -> RefereeTrip? { all.first { $0.name == name } }
 
     /// The same trip ended after `duration` world seconds.
     public func shortened(to duration: Double) -> RefereeTrip {
-        RefereeTrip(name: name, scenario: scenario, board: board, faults: faults, duration: duration,
-                    summary: summary + ", first \(Int(duration)) s", startUTC: startUTC, satelliteTLE: satelliteTLE)
+        RefereeTrip(
+            name: name, scenario: scenario, board: board, faults: faults, duration: duration,
+            summary: summary + ", first \(Int(duration)) s", startUTC: startUTC, satelliteTLE: satelliteTLE)
     }
 
     /// Whether the trip is free of faults (false warnings are judged there).

@@ -14,9 +14,11 @@ extension TripJudge {
         }
         let start = scenario.startUTC
         let lead = Configuration().satelliteAlertMinutes * 60
-        let due = SatellitePasses.passes(satellite, from: start, to: start + trip.duration + lead,
-                                         latitude: scenario.startLatitude, longitude: scenario.startLongitude, minimumAltitude: 10)
-            .filter { $0.visible && $0.rise - lead >= start + 60 && $0.rise - lead <= start + trip.duration - 30 }
+        let due = SatellitePasses.passes(
+            satellite, from: start, to: start + trip.duration + lead,
+            latitude: scenario.startLatitude, longitude: scenario.startLongitude, minimumAltitude: 10
+        )
+        .filter { $0.visible && $0.rise - lead >= start + 60 && $0.rise - lead <= start + trip.duration - 30 }
         guard !due.isEmpty else { return [.missing(trip: trip.name, name: name, "the elements give no visible pass to announce during the trip")] }
         let events = reports.filter { $0.reportClass == "EVENT" && $0.json["event"]?.stringValue == "satellitePass" }
         return due.map { pass in
@@ -28,8 +30,9 @@ extension TripJudge {
             guard let announced, let at = time(announced) else {
                 return .missing(trip: trip.name, name: name, "no satellitePass EVENT for the pass rising at \(rise)")
             }
-            return RefereeCheck(trip: trip.name, name: name, measured: (pass.rise - start - at) / 60, atLeast: lead / 60 - 0.5, unit: "min",
-                                "before the pass rising at \(rise), \(fixed(pass.maximumAltitude, 0))° high")
+            return RefereeCheck(
+                trip: trip.name, name: name, measured: (pass.rise - start - at) / 60, atLeast: lead / 60 - 0.5, unit: "min",
+                "before the pass rising at \(rise), \(fixed(pass.maximumAltitude, 0))° high")
         }
     }
 }

@@ -17,9 +17,10 @@ extension TripJudge {
         reports.compactMap { report in
             guard report.reportClass == "ENV", let t = time(report) else { return nil }
             let json = report.json
-            return StationReading(t: t, speed: json["windSpeed"]?.numberValue, gust: json["windGust"]?.numberValue,
-                                  direction: json["windDirection"]?.numberValue, seconds: json["windSeconds"]?.numberValue,
-                                  water: json["waterTemperature"]?.numberValue)
+            return StationReading(
+                t: t, speed: json["windSpeed"]?.numberValue, gust: json["windGust"]?.numberValue,
+                direction: json["windDirection"]?.numberValue, seconds: json["windSeconds"]?.numberValue,
+                water: json["waterTemperature"]?.numberValue)
         }
     }
 
@@ -46,24 +47,32 @@ extension TripJudge {
             guard judged > 0 else {
                 return [.missing(trip: trip.name, name: "wind mean speed", "no ENV carried a wind over a minute or more")]
             }
-            rows.append(RefereeCheck(trip: trip.name, name: "wind mean speed error", measured: speedError, atMost: 0.15, unit: "m/s",
-                                     "largest difference of ENV windSpeed from the world's mean wind over the same window, \(judged) reports"))
-            rows.append(RefereeCheck(trip: trip.name, name: "wind gust error", measured: 100 * gustError, atMost: 8, unit: "%",
-                                     "largest difference of ENV windGust from the world's highest 3 s mean over the same window"))
+            rows.append(
+                RefereeCheck(
+                    trip: trip.name, name: "wind mean speed error", measured: speedError, atMost: 0.15, unit: "m/s",
+                    "largest difference of ENV windSpeed from the world's mean wind over the same window, \(judged) reports"))
+            rows.append(
+                RefereeCheck(
+                    trip: trip.name, name: "wind gust error", measured: 100 * gustError, atMost: 8, unit: "%",
+                    "largest difference of ENV windGust from the world's highest 3 s mean over the same window"))
             if wiring.vane != nil {
-                rows.append(directions > 0
-                    ? RefereeCheck(trip: trip.name, name: "wind direction error", measured: directionError, atMost: 8, unit: "°",
-                                   "largest difference of ENV windDirection (a 16-step vane) from the world's mean wind direction, \(directions) reports")
-                    : .missing(trip: trip.name, name: "wind direction error", "no ENV carried a wind direction"))
+                rows.append(
+                    directions > 0
+                        ? RefereeCheck(
+                            trip: trip.name, name: "wind direction error", measured: directionError, atMost: 8, unit: "°",
+                            "largest difference of ENV windDirection (a 16-step vane) from the world's mean wind direction, \(directions) reports")
+                        : .missing(trip: trip.name, name: "wind direction error", "no ENV carried a wind direction"))
             }
         }
         if wiring.probes.contains(where: { $0.name == "water" }) {
             let waters = readings.compactMap { r in r.water.map { (r.t, $0) } }
             let worst = waters.map { abs($0.1 - scenario.waterTemperature(at: $0.0)) }.max()
-            rows.append(worst.map {
-                RefereeCheck(trip: trip.name, name: "water temperature error", measured: $0, atMost: 0.1, unit: "°C",
-                             "largest difference of ENV waterTemperature from the world's water, \(waters.count) reports (the probe reads 1/16 °C)")
-            } ?? .missing(trip: trip.name, name: "water temperature error", "no ENV carried waterTemperature"))
+            rows.append(
+                worst.map {
+                    RefereeCheck(
+                        trip: trip.name, name: "water temperature error", measured: $0, atMost: 0.1, unit: "°C",
+                        "largest difference of ENV waterTemperature from the world's water, \(waters.count) reports (the probe reads 1/16 °C)")
+                } ?? .missing(trip: trip.name, name: "water temperature error", "no ENV carried waterTemperature"))
         }
         return rows
     }

@@ -20,8 +20,10 @@ extension TripJudge {
             // than this that alone is more than 1%, and the check would judge the sky, not the device.
             if truth >= Self.shortestJudgedPath {
                 let error = abs(track.summary.distance - truth) / truth
-                rows.append(RefereeCheck(trip: trip.name, name: "track distance error", measured: 100 * error, atMost: 1, unit: "%",
-                                         "\(DecimalText.format(track.summary.distance, 0)) m recorded against \(DecimalText.format(truth, 0)) m travelled"))
+                rows.append(
+                    RefereeCheck(
+                        trip: trip.name, name: "track distance error", measured: 100 * error, atMost: 1, unit: "%",
+                        "\(DecimalText.format(track.summary.distance, 0)) m recorded against \(DecimalText.format(truth, 0)) m travelled"))
             }
         }
         let gpx = track.gpxElevations, csv = track.csvElevations, (json, profile) = track.jsonElevations
@@ -32,8 +34,10 @@ extension TripJudge {
         }
         if csv.count != gpx.count || json.count != gpx.count { disagreeing += abs(csv.count - gpx.count) + abs(json.count - gpx.count) }
         if !Self.isOrderedSubsequence(profile, of: gpx) { disagreeing += 1 }
-        rows.append(RefereeCheck(trip: trip.name, name: "one elevation per point", measured: Double(disagreeing), atMost: 0, unit: "points",
-                                 "points of \(gpx.count) whose GPX ele, CSV elevation and JSON elevation differ (plus 1 if the profile is not drawn from them)"))
+        rows.append(
+            RefereeCheck(
+                trip: trip.name, name: "one elevation per point", measured: Double(disagreeing), atMost: 0, unit: "points",
+                "points of \(gpx.count) whose GPX ele, CSV elevation and JSON elevation differ (plus 1 if the profile is not drawn from them)"))
         return rows
     }
 
@@ -87,7 +91,8 @@ extension TripJudge {
                 // The rate is published to 0.01 hPa/h: a band edge within that rounding is not judged.
                 let nearEdge = [-1.0, -0.5, 0.5, 1.0].contains { abs(rate - $0) <= 0.005 }
                 if published == nil || (!nearEdge && published != PressureTrend.Band(hPaPerHour: rate))
-                    || trend["forecast"]?.stringValue != published?.forecast {
+                    || trend["forecast"]?.stringValue != published?.forecast
+                {
                     disagreeing += 1
                 }
                 for message in pending where !agrees(message, band) && !agrees(message, published) { disagreeing += 1 }
@@ -95,14 +100,18 @@ extension TripJudge {
                 band = published
             }
             if report.reportClass == "EVENT", report.json["event"]?.stringValue == "alert",
-               report.json["alert"]?.stringValue == AlertRules.Kind.rapidFall.rawValue {
+                report.json["alert"]?.stringValue == AlertRules.Kind.rapidFall.rawValue
+            {
                 judged += 1
                 pending.append(report.json["message"]?.stringValue ?? "")
             }
         }
         for message in pending where !agrees(message, band) { disagreeing += 1 }
         guard judged > 0 else { return [] }
-        return [RefereeCheck(trip: trip.name, name: "weather words agree", measured: Double(disagreeing), atMost: 0, unit: "reports",
-                             "ENV trends and pressure alerts whose band, forecast and alert text disagree (\(judged) judged)")]
+        return [
+            RefereeCheck(
+                trip: trip.name, name: "weather words agree", measured: Double(disagreeing), atMost: 0, unit: "reports",
+                "ENV trends and pressure alerts whose band, forecast and alert text disagree (\(judged) judged)")
+        ]
     }
 }

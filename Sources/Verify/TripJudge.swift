@@ -59,11 +59,13 @@ struct TripJudge {
     var attitudes: [Attitude] {
         reports.compactMap { report in
             guard report.reportClass == "ATT", let t = time(report),
-                  let roll = report.json["roll"]?.numberValue, let pitch = report.json["pitch"]?.numberValue else { return nil }
-            return Attitude(t: t, heading: report.json["heading"]?.numberValue, magneticHeading: report.json["mheading"]?.numberValue,
-                            roll: roll, pitch: pitch, accuracy: report.json["headingAccuracy"]?.numberValue ?? .nan,
-                            interference: report.json["interference"]?.boolValue ?? false,
-                            calibration: report.json["calibration"]?.stringValue)
+                let roll = report.json["roll"]?.numberValue, let pitch = report.json["pitch"]?.numberValue
+            else { return nil }
+            return Attitude(
+                t: t, heading: report.json["heading"]?.numberValue, magneticHeading: report.json["mheading"]?.numberValue,
+                roll: roll, pitch: pitch, accuracy: report.json["headingAccuracy"]?.numberValue ?? .nan,
+                interference: report.json["interference"]?.boolValue ?? false,
+                calibration: report.json["calibration"]?.stringValue)
         }
     }
 
@@ -76,9 +78,11 @@ struct TripJudge {
         func cell(_ v: Double?) -> String { v.map { $0.isFinite ? DecimalText.format($0, 2) : "" } ?? "" }
         for a in attitudes {
             guard let s = states[a.t] else { continue }
-            let fields = [cell(a.t), scenario.activity(at: a.t).rawValue, cell(a.roll), cell(s.roll), cell(a.pitch), cell(s.pitch),
-                          cell(a.magneticHeading), cell(Angle.heading(s.yaw - declination)), cell(a.accuracy),
-                          a.interference ? "1" : "0", a.calibration ?? ""]
+            let fields = [
+                cell(a.t), scenario.activity(at: a.t).rawValue, cell(a.roll), cell(s.roll), cell(a.pitch), cell(s.pitch),
+                cell(a.magneticHeading), cell(Angle.heading(s.yaw - declination)), cell(a.accuracy),
+                a.interference ? "1" : "0", a.calibration ?? ""
+            ]
             text += fields.joined(separator: ",") + "\n"
         }
         return text
@@ -95,8 +99,10 @@ struct TripJudge {
             rows += headingChecks(attitudes, states)
         } else {
             let headings = attitudes.filter { $0.heading != nil || $0.magneticHeading != nil }.count
-            rows.append(RefereeCheck(trip: trip.name, name: "no heading without a magnetometer", measured: Double(headings),
-                                     atMost: 0, unit: "ATT", "ATT reports carrying heading or mheading"))
+            rows.append(
+                RefereeCheck(
+                    trip: trip.name, name: "no heading without a magnetometer", measured: Double(headings),
+                    atMost: 0, unit: "ATT", "ATT reports carrying heading or mheading"))
         }
         rows += motionChecks(states)
         rows += rateChecks()
@@ -131,14 +137,17 @@ struct TripJudge {
             }
         }
         guard !errors.isEmpty else { return [.missing(trip: trip.name, name: "roll and pitch error p95", "no ATT after \(trip.manoeuvre)")] }
-        let settleRow = settled.map {
-            RefereeCheck(trip: trip.name, name: "attitude settled after \(trip.manoeuvre)", measured: $0 - trip.calibrationEnd, atMost: 3,
-                         unit: "s", "until roll and pitch stay within 2 deg of the truth for \(Int(Self.settledHold)) s")
-        } ?? .missing(trip: trip.name, name: "attitude settled after \(trip.manoeuvre)", "roll and pitch never stayed within 2 deg")
+        let settleRow =
+            settled.map {
+                RefereeCheck(
+                    trip: trip.name, name: "attitude settled after \(trip.manoeuvre)", measured: $0 - trip.calibrationEnd, atMost: 3,
+                    unit: "s", "until roll and pitch stay within 2 deg of the truth for \(Int(Self.settledHold)) s")
+            } ?? .missing(trip: trip.name, name: "attitude settled after \(trip.manoeuvre)", "roll and pitch never stayed within 2 deg")
         return [
-            RefereeCheck(trip: trip.name, name: "roll and pitch error p95", measured: quantile(errors, 0.95), atMost: 1.0, unit: "deg",
-                         "\(errors.count) ATT reports from 10 s after \(trip.manoeuvre)"),
-            settleRow,
+            RefereeCheck(
+                trip: trip.name, name: "roll and pitch error p95", measured: quantile(errors, 0.95), atMost: 1.0, unit: "deg",
+                "\(errors.count) ATT reports from 10 s after \(trip.manoeuvre)"),
+            settleRow
         ]
     }
 
@@ -150,8 +159,11 @@ struct TripJudge {
         let calibrated = attitudes.first { $0.calibration == "calibrated" || $0.calibration == "good" }?.t
         guard let calibrated else {
             let last = attitudes.last?.calibration ?? "none"
-            return [RefereeCheck(trip: trip.name, name: "calibrated by \(trip.manoeuvre)", measured: .nan, comparison: "", limit: .nan,
-                                 unit: "", passed: false, detail: "the calibration never completed (last status \(last))")]
+            return [
+                RefereeCheck(
+                    trip: trip.name, name: "calibrated by \(trip.manoeuvre)", measured: .nan, comparison: "", limit: .nan,
+                    unit: "", passed: false, detail: "the calibration never completed (last status \(last))")
+            ]
         }
         var trueErrors: [Double] = [], magneticErrors: [Double] = [], excess: [Double] = []
         var honest = 0, judged = 0
@@ -167,20 +179,26 @@ struct TripJudge {
         }
         guard judged > 0 else { return [.missing(trip: trip.name, name: "heading error p95", "no heading after the calibration")] }
         var rows = [
-            RefereeCheck(trip: trip.name, name: "calibrated by \(trip.manoeuvre)", measured: calibrated, atMost: trip.calibrationEnd + 30,
-                         unit: "s", "world time the background calibration completed"),
-            RefereeCheck(trip: trip.name, name: "magnetic heading error p95", measured: quantile(magneticErrors, 0.95), atMost: trip.headingLimit,
-                         unit: "deg", "\(magneticErrors.count) ATT reports after the calibration"),
-            RefereeCheck(trip: trip.name, name: "headingAccuracy covers the error", measured: Double(honest) / Double(judged),
-                         atLeast: 0.95, unit: "share", "true error within 2x the published one-sigma"),
-            RefereeCheck(trip: trip.name, name: "headingAccuracy understatement p95", measured: quantile(excess, 0.95), atMost: 1.0,
-                         unit: "deg", "true error minus the published one-sigma"),
+            RefereeCheck(
+                trip: trip.name, name: "calibrated by \(trip.manoeuvre)", measured: calibrated, atMost: trip.calibrationEnd + 30,
+                unit: "s", "world time the background calibration completed"),
+            RefereeCheck(
+                trip: trip.name, name: "magnetic heading error p95", measured: quantile(magneticErrors, 0.95), atMost: trip.headingLimit,
+                unit: "deg", "\(magneticErrors.count) ATT reports after the calibration"),
+            RefereeCheck(
+                trip: trip.name, name: "headingAccuracy covers the error", measured: Double(honest) / Double(judged),
+                atLeast: 0.95, unit: "share", "true error within 2x the published one-sigma"),
+            RefereeCheck(
+                trip: trip.name, name: "headingAccuracy understatement p95", measured: quantile(excess, 0.95), atMost: 1.0,
+                unit: "deg", "true error minus the published one-sigma")
         ]
         if trueErrors.isEmpty {
             rows.append(.missing(trip: trip.name, name: "true heading error p95", "no true heading (declination unknown)"))
         } else {
-            rows.append(RefereeCheck(trip: trip.name, name: "true heading error p95", measured: quantile(trueErrors, 0.95), atMost: trip.headingLimit,
-                                     unit: "deg", "\(trueErrors.count) ATT reports after the calibration"))
+            rows.append(
+                RefereeCheck(
+                    trip: trip.name, name: "true heading error p95", measured: quantile(trueErrors, 0.95), atMost: trip.headingLimit,
+                    unit: "deg", "\(trueErrors.count) ATT reports after the calibration"))
         }
         return rows
     }
@@ -199,8 +217,11 @@ struct TripJudge {
             if state == scenario.activity(at: t).rawValue { right += 1 }
         }
         guard total > 0 else { return [.missing(trip: trip.name, name: "motion state correct", "no MOTION reports")] }
-        return [RefereeCheck(trip: trip.name, name: "motion state correct", measured: Double(right) / Double(total), atLeast: 0.95,
-                             unit: "share", "\(total) MOTION reports against the scenario's activity")]
+        return [
+            RefereeCheck(
+                trip: trip.name, name: "motion state correct", measured: Double(right) / Double(total), atLeast: 0.95,
+                unit: "share", "\(total) MOTION reports against the scenario's activity")
+        ]
     }
 
     /// The sampling rates in HEALTH against the policy table's rates for the true state (a
@@ -222,19 +243,24 @@ struct TripJudge {
             let activity = scenario.activity(at: t)
             if scenario.activity(at: max(0, t - 10)) != activity || calibrating { continue }
             guard let motion = MotionState(rawValue: activity.rawValue),
-                  let rates = SamplingTable.defaults.rates[motion],
-                  let tasks = report.json["tasks"]?.arrayValue else { continue }
+                let rates = SamplingTable.defaults.rates[motion],
+                let tasks = report.json["tasks"]?.arrayValue
+            else { continue }
             var rate: [String: Double] = [:]
             for task in tasks { if let name = task["name"]?.stringValue { rate[name] = task["rateHz"]?.numberValue } }
             total += 1
-            let agrees = rate["imu"].map { abs($0 - rates.imu) < 0.5 } ?? false
+            let agrees =
+                rate["imu"].map { abs($0 - rates.imu) < 0.5 } ?? false
                 && rate["baro"].map { abs($0 - rates.barometer) < 0.5 } ?? false
                 && (!trip.hasMagnetometer || rate["mag"].map { abs($0 - rates.magnetometer) < 0.5 } ?? false)
             if agrees { right += 1 }
         }
         guard total > 0 else { return [.missing(trip: trip.name, name: "sampling rates follow the state", "no HEALTH reports")] }
-        return [RefereeCheck(trip: trip.name, name: "sampling rates follow the state", measured: Double(right) / Double(total),
-                             atLeast: 0.95, unit: "share", "\(total) HEALTH reports against the policy table")]
+        return [
+            RefereeCheck(
+                trip: trip.name, name: "sampling rates follow the state", measured: Double(right) / Double(total),
+                atLeast: 0.95, unit: "share", "\(total) HEALTH reports against the policy table")
+        ]
     }
 
     /// No warnings in a trip without faults.
@@ -247,10 +273,12 @@ struct TripJudge {
         let when = noFixTimes.isEmpty ? "" : " (at " + noFixTimes.map { DecimalText.format($0, 1) + " s" }.joined(separator: ", ") + ")"
         let flagged = attitudes.filter { $0.t >= trip.calibrationEnd + 5 && $0.interference }.count
         return [
-            RefereeCheck(trip: trip.name, name: "false noFix warnings", measured: Double(noFix), atMost: 0, unit: "EVENTs",
-                         "gps noFix warnings without an outage" + when),
-            RefereeCheck(trip: trip.name, name: "false interference flags", measured: Double(flagged), atMost: 0, unit: "ATT",
-                         "ATT reports flagging interference without a magnet"),
+            RefereeCheck(
+                trip: trip.name, name: "false noFix warnings", measured: Double(noFix), atMost: 0, unit: "EVENTs",
+                "gps noFix warnings without an outage" + when),
+            RefereeCheck(
+                trip: trip.name, name: "false interference flags", measured: Double(flagged), atMost: 0, unit: "ATT",
+                "ATT reports flagging interference without a magnet")
         ]
     }
 
@@ -261,14 +289,18 @@ struct TripJudge {
         var errors: [Double] = []
         for report in reports where report.reportClass == "ENV" {
             guard let t = time(report), t >= 1800 + 60, let trend = report.json["trend"],
-                  let rate = trend["rate"]?.numberValue, let minutes = trend["minutes"]?.numberValue, minutes >= 30 else { continue }
+                let rate = trend["rate"]?.numberValue, let minutes = trend["minutes"]?.numberValue, minutes >= 30
+            else { continue }
             let window = minutes * 60
             let trueRate = (scenario.seaLevelPressure(at: t) - scenario.seaLevelPressure(at: t - window)) / 100 / (window / 3600)
             errors.append(abs(rate - trueRate))
         }
         guard !errors.isEmpty else { return [.missing(trip: trip.name, name: "pressure trend error", "no trend after 30 minutes")] }
-        return [RefereeCheck(trip: trip.name, name: "pressure trend error", measured: errors.max() ?? .nan, atMost: 0.2, unit: "hPa/h",
-                             "\(errors.count) ENV reports against the true sea-level change over the trend's window")]
+        return [
+            RefereeCheck(
+                trip: trip.name, name: "pressure trend error", measured: errors.max() ?? .nan, atMost: 0.2, unit: "hPa/h",
+                "\(errors.count) ENV reports against the true sea-level change over the trend's window")
+        ]
     }
 
     /// Every report's time on one base: the world's time when it arrived. A report stamped
@@ -285,7 +317,8 @@ struct TripJudge {
             if difference > worst { (worst, worstClass) = (difference, report.reportClass) }
         }
         guard counted > 0 else { return .missing(trip: trip.name, name: "one clock", "no report carried a time") }
-        return RefereeCheck(trip: trip.name, name: "one clock", measured: worst, atMost: max(2, 0.25 * speed), unit: "s",
-                            "largest difference between a report's time and the world's when it arrived (\(counted) reports, the worst a \(worstClass))")
+        return RefereeCheck(
+            trip: trip.name, name: "one clock", measured: worst, atMost: max(2, 0.25 * speed), unit: "s",
+            "largest difference between a report's time and the world's when it arrived (\(counted) reports, the worst a \(worstClass))")
     }
 }

@@ -35,7 +35,9 @@ final class TripRecorder: RunObserver, @unchecked Sendable {
     }
 
     func simulationStarted(world: SimulatedWorld, clock: any MonotonicClock) {
-        state.withLock { $0.world = world; $0.clock = clock }
+        state.withLock {
+            $0.world = world; $0.clock = clock
+        }
     }
 
     func outputsStarted(stop: @escaping @Sendable () -> Void) {

@@ -22,8 +22,9 @@ enum AccelerometerCommand {
         for line in lines {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
             guard fields.count > max(x, y, z),
-                  let ax = Double(fields[x].trimmingCharacters(in: " \t")), let ay = Double(fields[y].trimmingCharacters(in: " \t")),
-                  let az = Double(fields[z].trimmingCharacters(in: " \t")) else { continue }
+                let ax = Double(fields[x].trimmingCharacters(in: " \t")), let ay = Double(fields[y].trimmingCharacters(in: " \t")),
+                let az = Double(fields[z].trimmingCharacters(in: " \t"))
+            else { continue }
             readings.append(Vector3(ax, ay, az))
         }
         switch AccelerometerCalibration.fit(readings: readings) {
@@ -44,8 +45,10 @@ enum AccelerometerCommand {
                 return (w.finished + "\n", 0)
             }
             let o = calibration.offset, s = calibration.scale
-            return ("accelerometer calibrated\noffset  \(fixed(o.x, 4)) \(fixed(o.y, 4)) \(fixed(o.z, 4)) g\n"
-                    + "scale   \(fixed(s.x, 4)) \(fixed(s.y, 4)) \(fixed(s.z, 4))\n" + saved, 0)
+            return (
+                "accelerometer calibrated\noffset  \(fixed(o.x, 4)) \(fixed(o.y, 4)) \(fixed(o.z, 4)) g\n"
+                    + "scale   \(fixed(s.x, 4)) \(fixed(s.y, 4)) \(fixed(s.z, 4))\n" + saved, 0
+            )
         }
     }
 

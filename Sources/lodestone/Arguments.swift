@@ -26,10 +26,11 @@ struct Options {
 
     /// The named options as arguments again, to hand to another command.
     func passThrough(_ names: [String]) -> ArraySlice<String> {
-        ArraySlice(names.flatMap { name -> [String] in
-            if let value = values[name] { return ["--" + name, value] }
-            return flags.contains(name) ? ["--" + name] : []
-        })
+        ArraySlice(
+            names.flatMap { name -> [String] in
+                if let value = values[name] { return ["--" + name, value] }
+                return flags.contains(name) ? ["--" + name] : []
+            })
     }
 
     init(_ arguments: ArraySlice<String>, spec: OptionSpec, command: String) throws(UsageError) {
@@ -56,8 +57,9 @@ struct Options {
                 values[name] = value
             } else {
                 let known = Array(spec.valued.union(spec.flags)).sorted() + ["help"]
-                throw UsageError(message: "unknown option --\(name) for '\(command)'" + NearestWord.hint(name, among: known, prefix: "--")
-                    + " (see 'lodestone \(command) --help')")
+                throw UsageError(
+                    message: "unknown option --\(name) for '\(command)'" + NearestWord.hint(name, among: known, prefix: "--")
+                        + " (see 'lodestone \(command) --help')")
             }
         }
     }

@@ -8,8 +8,9 @@ import LodestoneEncoding
 
 enum BenchCommand {
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["seconds", "trials", "kernel", "updates", "logs", "clients"], flags: ["json"]),
-                                  command: "bench")
+        let options = try Options(
+            arguments, spec: OptionSpec(valued: ["seconds", "trials", "kernel", "updates", "logs", "clients"], flags: ["json"]),
+            command: "bench")
         // `lodestone bench timetable` names one bench as --kernel does.
         if let kernel = options.values["kernel"] ?? options.positional.first {
             // The measured work alone, for the bench's own callgrind runs.
@@ -49,15 +50,18 @@ enum BenchCommand {
                     Log.error("the 30,000-point track could not be made or read in /tmp")
                     return 1
                 }
-                writeOut("a 30,000-point track with \(figures.photos) photos: list \(fixed(figures.listMilliseconds, 1)) ms, show \(fixed(figures.showMilliseconds, 1)) ms, "
-                         + "plot \(fixed(figures.plotMilliseconds, 1)) ms, export with the photos \(fixed(figures.exportMilliseconds, 1)) ms\n")
+                writeOut(
+                    "a 30,000-point track with \(figures.photos) photos: list \(fixed(figures.listMilliseconds, 1)) ms, show \(fixed(figures.showMilliseconds, 1)) ms, "
+                        + "plot \(fixed(figures.plotMilliseconds, 1)) ms, export with the photos \(fixed(figures.exportMilliseconds, 1)) ms\n")
                 return 0
             case "clients":
                 // The socket-load comparison alone, with and without the sampling thread pinned.
                 for pin in [false, true] {
                     guard let load = ClientLoadBench.run(pin: pin) else { return 1 }
                     for run in [load.idle, load.loaded] {
-                        writeOut("pinned \(pin) clients \(run.clients): p99 \(fixed(run.latenessP99, 1)) us, max \(fixed(run.latenessMax, 1)) us, \(run.overruns) overruns, \(fixed(run.reportsPerClientPerSecond, 1)) reports/client/s\n")
+                        writeOut(
+                            "pinned \(pin) clients \(run.clients): p99 \(fixed(run.latenessP99, 1)) us, max \(fixed(run.latenessMax, 1)) us, \(run.overruns) overruns, \(fixed(run.reportsPerClientPerSecond, 1)) reports/client/s\n"
+                        )
                     }
                 }
                 return 0
@@ -79,7 +83,8 @@ enum BenchCommand {
         let nmeaInstructions = Callgrind.count(kernel: "nmea", functions: ["*NMEAParser*parse*"], count: 7000).0?.first
         // Real receivers' mixes too, when the logs are beside the project.
         let logs = options.values["logs"] ?? NMEACostBench.sharedLogs
-        let logInstructions = access(logs, F_OK) == 0
+        let logInstructions =
+            access(logs, F_OK) == 0
             ? Callgrind.count(kernel: "nmea", functions: ["*NMEAParser*parse*"], count: 50_000, arguments: ["--logs", logs]).0?.first : nil
         let nmeaNanoseconds = NMEACostBench.nanosecondsPerSentence()
         if !json { writeOut("gpsd report instructions, TPV and SKY with 20 satellites (callgrind)...\n") }
@@ -220,7 +225,11 @@ enum BenchCommand {
         if !json { writeOut("display: the compass page turning at 480x320, instructions per pixel and frame (callgrind)...\n") }
         let display = DisplayBench.run()
         var displayJSON = JSONObjectWriter()
-        if let perPixel = display.perPixel { displayJSON.number("compassInstructionsPerPixel", perPixel, decimals: 1) } else { displayJSON.null("compassInstructionsPerPixel") }
+        if let perPixel = display.perPixel {
+            displayJSON.number("compassInstructionsPerPixel", perPixel, decimals: 1)
+        } else {
+            displayJSON.null("compassInstructionsPerPixel")
+        }
         if let note = display.note { displayJSON.string("note", note) }
         report.raw("display", displayJSON.finished)
         if json {
@@ -229,27 +238,47 @@ enum BenchCommand {
             writeOut(human(latency, ring, allocations))
             let cost = attitude.0.map { "\(fixed($0.update, 0)) instructions per update, plus \(fixed($0.gyroBias, 0)) for the gyro bias (callgrind)" }
             writeOut("attitude filter: \(cost ?? attitude.1 ?? "not measured")\n")
-            writeOut("NMEA parser: \(nmeaInstructions.map { fixed($0, 0) + " instructions, " } ?? "")\(fixed(nmeaNanoseconds, 1)) ns per sentence"
-                     + (logInstructions.map { "; \(fixed($0, 0)) instructions per sentence on the receiver logs" } ?? "") + "\n")
+            writeOut(
+                "NMEA parser: \(nmeaInstructions.map { fixed($0, 0) + " instructions, " } ?? "")\(fixed(nmeaNanoseconds, 1)) ns per sentence"
+                    + (logInstructions.map { "; \(fixed($0, 0)) instructions per sentence on the receiver logs" } ?? "") + "\n")
             writeOut("runtime: " + (runtime.0.map(runtimeLine) ?? runtime.1 ?? "not measured") + "\n")
-            writeOut("start-up: " + (startup.map { "first ATT \(fixed($0.firstATTms, 0)) ms after the start, first TPV \(fixed($0.firstTPVms, 0)) ms after the receiver's first sentence" } ?? "not measured") + "\n")
-            writeOut("gpsd reports: " + (reportCost.tpv.map { "TPV \(fixed($0, 0)) instructions, " } ?? "")
-                     + (reportCost.sky.map { "SKY (20 satellites) \(fixed($0, 0)) instructions" } ?? reportCost.note ?? "not measured") + "\n")
-            writeOut("a 30,000-point track: " + (largeTrack.map { "list \(fixed($0.listMilliseconds, 0)) ms, show \(fixed($0.showMilliseconds, 0)) ms, "
-                + "plot \(fixed($0.plotMilliseconds, 0)) ms, export \(fixed($0.exportMilliseconds, 0)) ms (the budget is 1000 each)" } ?? "could not be made in /tmp") + "\n")
-            writeOut("track list: " + (trackList.map { "\(fixed($0.listMilliseconds, 1)) ms to list, \(fixed($0.searchMilliseconds, 1)) ms to search \($0.tracks) tracks" }
-                                       ?? "could not create the tracks in /tmp") + "\n")
+            writeOut(
+                "start-up: "
+                    + (startup.map {
+                        "first ATT \(fixed($0.firstATTms, 0)) ms after the start, first TPV \(fixed($0.firstTPVms, 0)) ms after the receiver's first sentence"
+                    } ?? "not measured") + "\n")
+            writeOut(
+                "gpsd reports: " + (reportCost.tpv.map { "TPV \(fixed($0, 0)) instructions, " } ?? "")
+                    + (reportCost.sky.map { "SKY (20 satellites) \(fixed($0, 0)) instructions" } ?? reportCost.note ?? "not measured") + "\n")
+            writeOut(
+                "a 30,000-point track: "
+                    + (largeTrack.map {
+                        "list \(fixed($0.listMilliseconds, 0)) ms, show \(fixed($0.showMilliseconds, 0)) ms, "
+                            + "plot \(fixed($0.plotMilliseconds, 0)) ms, export \(fixed($0.exportMilliseconds, 0)) ms (the budget is 1000 each)"
+                    } ?? "could not be made in /tmp") + "\n")
+            writeOut(
+                "track list: "
+                    + (trackList.map { "\(fixed($0.listMilliseconds, 1)) ms to list, \(fixed($0.searchMilliseconds, 1)) ms to search \($0.tracks) tracks" }
+                        ?? "could not create the tracks in /tmp") + "\n")
             writeOut("timetable: " + (timetable.map(timetableLines) ?? "could not create the feed in /tmp") + "\n")
             writeOut("web app: \(web.compressed) bytes gzipped (\(web.files) files, \(web.plain) bytes plain; the budget is 150 KB)\n")
-            writeOut("web browsers: " + (browsers.map { "\(fixed($0.instructionsPerClientSecond, 0)) instructions per browser and second "
-                + "(the budget is 200,000); the server \(fixed($0.idlePerSecond, 0))/s with none, \(fixed($0.twentyPerSecond, 0))/s with 20" }
-                ?? browserNote ?? "not measured") + "\n")
-            writeOut("display: " + (display.perPixel.map { "the turning compass at 480x320 costs \(fixed($0, 1)) instructions per pixel and frame (the budget is 40)" }
-                                    ?? display.note ?? "not measured") + "\n")
+            writeOut(
+                "web browsers: "
+                    + (browsers.map {
+                        "\(fixed($0.instructionsPerClientSecond, 0)) instructions per browser and second "
+                            + "(the budget is 200,000); the server \(fixed($0.idlePerSecond, 0))/s with none, \(fixed($0.twentyPerSecond, 0))/s with 20"
+                    }
+                        ?? browserNote ?? "not measured") + "\n")
+            writeOut(
+                "display: "
+                    + (display.perPixel.map { "the turning compass at 480x320 costs \(fixed($0, 1)) instructions per pixel and frame (the budget is 40)" }
+                        ?? display.note ?? "not measured") + "\n")
             if let clientLoad {
                 for run in [clientLoad.idle, clientLoad.loaded] {
-                    writeOut("socket clients \(run.clients): loop wake-up lateness p99 \(fixed(run.latenessP99, 1)) us, max \(fixed(run.latenessMax, 1)) us, "
-                             + "\(run.overruns) overruns; \(fixed(run.reportsPerClientPerSecond, 1)) reports per client per second, \(run.droppedClients) dropped\n")
+                    writeOut(
+                        "socket clients \(run.clients): loop wake-up lateness p99 \(fixed(run.latenessP99, 1)) us, max \(fixed(run.latenessMax, 1)) us, "
+                            + "\(run.overruns) overruns; \(fixed(run.reportsPerClientPerSecond, 1)) reports per client per second, \(run.droppedClients) dropped\n"
+                    )
                 }
             } else {
                 writeOut("socket clients: could not run lodestone\n")
@@ -305,7 +334,8 @@ enum BenchCommand {
 
     static func human(_ l: SchedulerLatencyResult, _ r: RingThroughputBench.Result, _ a: AllocationBench.Result) -> String {
         var out = "\nwake-up lateness at \(fixed(l.rateHz, 0)) Hz (\(l.fifo ? "SCHED_FIFO 50" : "SCHED_OTHER")), microseconds:\n"
-        out += "  lodestone   p50 \(fixed(l.scheduler.p50Microseconds, 1))  p99 \(fixed(l.scheduler.p99Microseconds, 1))  max \(fixed(l.scheduler.maxMicroseconds, 1))\n"
+        out +=
+            "  lodestone   p50 \(fixed(l.scheduler.p50Microseconds, 1))  p99 \(fixed(l.scheduler.p99Microseconds, 1))  max \(fixed(l.scheduler.maxMicroseconds, 1))\n"
         if let c = l.cyclictest {
             out += "  cyclictest  p50 \(fixed(c.p50Microseconds, 1))  p99 \(fixed(c.p99Microseconds, 1))  max \(fixed(c.maxMicroseconds, 1))\n"
         } else {

@@ -27,12 +27,13 @@ struct CommandUsage {
 
     init(command: String, help: String) {
         if command == "run" {
-            options = Setting.all.compactMap { setting in
-                guard let flag = setting.flag else { return nil }
-                if setting.flagSets != nil { return Option(name: flag, choices: nil) }
-                let choices = flag == "board" ? ["sim"] + BoardDescription.installedNames().filter { $0 != "sim" } : setting.choices ?? []
-                return Option(name: flag, choices: choices, isPath: setting.type == .path && flag != "board")
-            } + [Option(name: "config", choices: [], isPath: true)]
+            options =
+                Setting.all.compactMap { setting in
+                    guard let flag = setting.flag else { return nil }
+                    if setting.flagSets != nil { return Option(name: flag, choices: nil) }
+                    let choices = flag == "board" ? ["sim"] + BoardDescription.installedNames().filter { $0 != "sim" } : setting.choices ?? []
+                    return Option(name: flag, choices: choices, isPath: setting.type == .path && flag != "board")
+                } + [Option(name: "config", choices: [], isPath: true)]
             return
         }
         for line in Self.usageLines(help) {

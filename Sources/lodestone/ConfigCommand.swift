@@ -9,37 +9,37 @@ import LodestoneSettings
 /// before it is installed, and a commented file to start from.
 enum ConfigCommand {
     static let help = """
-    Usage: lodestone config keys [--json]
-           lodestone config check FILE [--socket PATH]
-           lodestone config example [--service]
-           lodestone config hand-over USER [--data-dir DIR]
+        Usage: lodestone config keys [--json]
+               lodestone config check FILE [--socket PATH]
+               lodestone config example [--service]
+               lodestone config hand-over USER [--data-dir DIR]
 
-    Every setting of 'lodestone run' is declared once, in one table: its key in the
-    configuration file, its command-line flag, type, unit, default, range or choices, and
-    whether a SIGHUP applies it (live) or it waits for a restart.
+        Every setting of 'lodestone run' is declared once, in one table: its key in the
+        configuration file, its command-line flag, type, unit, default, range or choices, and
+        whether a SIGHUP applies it (live) or it waits for a restart.
 
-      keys      the table: one line per setting, or with --json an array of
-                {key, flag, type, unit, default, min, max, choices, reload, help}
-      check     reads FILE as 'run --config FILE' would and says what is wrong with it (exit 1),
-                else what a reload of the running device (on --socket, default the usual
-                socket) would change, each change marked live or restart; with no device
-                running, what FILE changes from the defaults
-      example   a configuration file with every setting at its default, each explained by a
-                "// key" comment (keys starting with // are comments); --service: with the
-                values the system service runs with (its socket, /var/lib/lodestone, no display),
-                as the package installs it in /etc/lodestone/lodestone.json
-      hand-over gives USER what root's runs left in the data folder (default
-                /var/lib/lodestone), so a service running as USER can write its stores: only
-                root's folders and files with no other name, never following or changing a
-                link (the package's postinst runs it for the lodestone account; root only)
+          keys      the table: one line per setting, or with --json an array of
+                    {key, flag, type, unit, default, min, max, choices, reload, help}
+          check     reads FILE as 'run --config FILE' would and says what is wrong with it (exit 1),
+                    else what a reload of the running device (on --socket, default the usual
+                    socket) would change, each change marked live or restart; with no device
+                    running, what FILE changes from the defaults
+          example   a configuration file with every setting at its default, each explained by a
+                    "// key" comment (keys starting with // are comments); --service: with the
+                    values the system service runs with (its socket, /var/lib/lodestone, no display),
+                    as the package installs it in /etc/lodestone/lodestone.json
+          hand-over gives USER what root's runs left in the data folder (default
+                    /var/lib/lodestone), so a service running as USER can write its stores: only
+                    root's folders and files with no other name, never following or changing a
+                    link (the package's postinst runs it for the lodestone account; root only)
 
-    Nested keys are objects in the file: "rates.imu" is written {"rates": {"imu": 100}}.
+        Nested keys are objects in the file: "rates.imu" is written {"rates": {"imu": 100}}.
 
-    Examples:
-      lodestone config keys
-      lodestone config check /etc/lodestone/lodestone.json
-      lodestone config example > lodestone.json
-    """
+        Examples:
+          lodestone config keys
+          lodestone config check /etc/lodestone/lodestone.json
+          lodestone config example > lodestone.json
+        """
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: OptionSpec(valued: ["socket", "data-dir"], flags: ["json", "service"]), command: "config")
@@ -86,19 +86,20 @@ enum ConfigCommand {
 
     /// The table as JSON: one object per setting, every field present (null when it has none).
     static func keysJSON() -> String {
-        "[" + Setting.all.map { setting in
-            var members: [(String, JSONValue)] = [("key", .string(setting.key))]
-            members.append(("flag", setting.flag.map { .string("--" + $0) } ?? .null))
-            members.append(("type", .string(setting.type.rawValue)))
-            members.append(("unit", setting.unit.map { .string($0) } ?? .null))
-            members.append(("default", setting.defaultValue))
-            members.append(("min", setting.min.map { .number($0) } ?? .null))
-            members.append(("max", setting.max.map { .number($0) } ?? .null))
-            members.append(("choices", setting.choices.map { .array($0.map { .string($0) }) } ?? .null))
-            members.append(("reload", .string(setting.reload.rawValue)))
-            members.append(("help", .string(setting.help)))
-            return JSONValue.object(members).serialized
-        }.joined(separator: ",\n") + "]"
+        "["
+            + Setting.all.map { setting in
+                var members: [(String, JSONValue)] = [("key", .string(setting.key))]
+                members.append(("flag", setting.flag.map { .string("--" + $0) } ?? .null))
+                members.append(("type", .string(setting.type.rawValue)))
+                members.append(("unit", setting.unit.map { .string($0) } ?? .null))
+                members.append(("default", setting.defaultValue))
+                members.append(("min", setting.min.map { .number($0) } ?? .null))
+                members.append(("max", setting.max.map { .number($0) } ?? .null))
+                members.append(("choices", setting.choices.map { .array($0.map { .string($0) }) } ?? .null))
+                members.append(("reload", .string(setting.reload.rawValue)))
+                members.append(("help", .string(setting.help)))
+                return JSONValue.object(members).serialized
+            }.joined(separator: ",\n") + "]"
     }
 
     /// The table for a person: key, flag, default and range, then the help indented below.
@@ -126,7 +127,8 @@ enum ConfigCommand {
             return 1
         }
         writeOut("\(path): valid\n")
-        let (against, what) = runningSettings(socket).map { ($0, "the device running on \(socket)") }
+        let (against, what) =
+            runningSettings(socket).map { ($0, "the device running on \(socket)") }
             ?? (Dictionary(uniqueKeysWithValues: Setting.all.map { ($0.key, $0.defaultValue) }), "the defaults (no device answers on \(socket))")
         let changes = Setting.all.filter { setting in
             guard let before = against[setting.key] else { return false }
@@ -151,7 +153,8 @@ enum ConfigCommand {
         client.send(PlainRequest.config.text)
         while let line = client.readLine(timeoutMilliseconds: 3000) {
             guard line.contains("\"class\":\"CONFIG\""), let report = try? JSONValue.parse(line),
-                  case .object(let members)? = report["settings"] else { continue }
+                case .object(let members)? = report["settings"]
+            else { continue }
             return Dictionary(members, uniquingKeysWith: { _, last in last })
         }
         return nil
@@ -160,7 +163,8 @@ enum ConfigCommand {
     /// A configuration file with every top-level key at its value in `configuration`,
     /// explained in comments.
     static func example(_ configuration: Configuration = Configuration()) -> String {
-        var out = "{\n  \"//\": \"Lodestone's configuration (lodestone run --config FILE; /etc/lodestone/lodestone.json for the service). "
+        var out =
+            "{\n  \"//\": \"Lodestone's configuration (lodestone run --config FILE; /etc/lodestone/lodestone.json for the service). "
             + "Keys starting with // are comments; 'lodestone config keys' lists every setting.\""
         var written = Set<String>()
         for setting in Setting.all {
@@ -168,7 +172,9 @@ enum ConfigCommand {
             guard !written.contains(top) else { continue }
             written.insert(top)
             let members = Setting.all.filter { $0.key == top || $0.key.hasPrefix(top + ".") }
-            let comment = members.count == 1 ? setting.help
+            let comment =
+                members.count == 1
+                ? setting.help
                 : members.map { String($0.key.dropFirst(top.count + 1)) + ": " + $0.help }.joined(separator: "; ")
             out += ",\n  " + JSONObjectWriter.quoted("// " + top) + ": " + JSONObjectWriter.quoted(comment)
             // A setting left unset by default (an output that is off) is only explained.

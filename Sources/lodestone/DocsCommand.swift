@@ -4,19 +4,19 @@ import LodestoneCore
 /// docs folder, from the command table, the commands' help and the settings table.
 enum DocsCommand {
     static let help = """
-    Usage: lodestone docs man DIR
-           lodestone docs reference DIR
+        Usage: lodestone docs man DIR
+               lodestone docs reference DIR
 
-    man writes lodestone.1, lodestone-COMMAND.1 for every command and lodestone.json.5 into
-    DIR (the package installs them; 'man -l DIR/lodestone.1' reads one in place). reference
-    writes the docs' reference pages commands.md and settings.md. Both are made from the
-    command table, each command's help and the table of settings, so they never disagree
-    with 'lodestone help' and 'lodestone config keys'; the tests compare docs/reference
-    with what this writes.
+        man writes lodestone.1, lodestone-COMMAND.1 for every command and lodestone.json.5 into
+        DIR (the package installs them; 'man -l DIR/lodestone.1' reads one in place). reference
+        writes the docs' reference pages commands.md and settings.md. Both are made from the
+        command table, each command's help and the table of settings, so they never disagree
+        with 'lodestone help' and 'lodestone config keys'; the tests compare docs/reference
+        with what this writes.
 
-    Example:
-      lodestone docs man /tmp/man && man -l /tmp/man/lodestone-track.1
-    """
+        Example:
+          lodestone docs man /tmp/man && man -l /tmp/man/lodestone-track.1
+        """
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: OptionSpec(valued: [], flags: []), command: "docs")

@@ -9,28 +9,31 @@ import LodestoneStorage
 /// `lodestone log`: logging sessions on the running instance, and the stored ones.
 enum LogCommand {
     static let help = """
-    Usage: lodestone log start [--interval 1s..1h|every] [--streams a,b,..] [--for DURATION] [--socket PATH]
-           lodestone log stop | status                    [--socket PATH] [--json]
-           lodestone log list [--json]                    [--data-dir DIR]
-           lodestone log export ID [--format csv|json]    [--data-dir DIR]
-           lodestone log delete ID                        [--data-dir DIR]
+        Usage: lodestone log start [--interval 1s..1h|every] [--streams a,b,..] [--for DURATION] [--socket PATH]
+               lodestone log stop | status                    [--socket PATH] [--json]
+               lodestone log list [--json]                    [--data-dir DIR]
+               lodestone log export ID [--format csv|json]    [--data-dir DIR]
+               lodestone log delete ID                        [--data-dir DIR]
 
-    A session writes the chosen streams every interval (default 10s; 'every' writes each
-    barometer sample) to framed, checksummed files synced each second: a power cut loses at
-    most the last second, and the next read keeps every intact record. It stops after --for
-    (e.g. 90m, 6h, 2d), when stopped, or before the disk fills. status shows the records, the
-    bytes and the estimated use per hour. The log button starts and stops a default session.
-    Streams: \(LogStore.streams.joined(separator: ", ")).
-    export writes CSV (a header row, ISO-8601 times, one column per stream) or JSON.
+        A session writes the chosen streams every interval (default 10s; 'every' writes each
+        barometer sample) to framed, checksummed files synced each second: a power cut loses at
+        most the last second, and the next read keeps every intact record. It stops after --for
+        (e.g. 90m, 6h, 2d), when stopped, or before the disk fills. status shows the records, the
+        bytes and the estimated use per hour. The log button starts and stops a default session.
+        Streams: \(LogStore.streams.joined(separator: ", ")).
+        export writes CSV (a header row, ISO-8601 times, one column per stream) or JSON.
 
-    Examples:
-      lodestone log start --interval 1m --streams pressure,temperature --for 7d
-      lodestone log export 20260621-080000 --format csv > trip.csv
-    """
+        Examples:
+          lodestone log start --interval 1m --streams pressure,temperature --for 7d
+          lodestone log export 20260621-080000 --format csv > trip.csv
+        """
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["interval", "streams", "for", "socket", "data-dir", "format"],
-                                                               flags: ["json"]), command: "log")
+        let options = try Options(
+            arguments,
+            spec: OptionSpec(
+                valued: ["interval", "streams", "for", "socket", "data-dir", "format"],
+                flags: ["json"]), command: "log")
         guard let action = options.positional.first else {
             throw UsageError(message: "log what? start, stop, status, list, export or delete (see 'lodestone log --help')")
         }
@@ -58,12 +61,17 @@ enum LogCommand {
             }
             var duration: Double?
             if let text = options.values["for"] {
-                guard let seconds = Self.duration(text), seconds > 0 else { throw UsageError(message: "--for takes a duration like 90m, 6h or 2d, not '\(text)'") }
+                guard let seconds = Self.duration(text), seconds > 0 else {
+                    throw UsageError(message: "--for takes a duration like 90m, 6h or 2d, not '\(text)'")
+                }
                 duration = seconds
             }
-            let request: LogRequest = action == "status" ? .report : (action == "stop" ? .stop : .start(interval: interval, streams: streams, duration: duration))
-            return LockCommand.exchange(request.text, socket: options.values["socket"], json: options.flags.contains("json"),
-                                        answer: [#""class":"LOG""#]) { report in
+            let request: LogRequest =
+                action == "status" ? .report : (action == "stop" ? .stop : .start(interval: interval, streams: streams, duration: duration))
+            return LockCommand.exchange(
+                request.text, socket: options.values["socket"], json: options.flags.contains("json"),
+                answer: [#""class":"LOG""#]
+            ) { report in
                 var text = report["logging"]?.boolValue == true ? "logging \(report["id"]?.stringValue ?? "")" : "not logging"
                 if let records = Int(whole: report["records"]?.numberValue ?? .nan, in: 0...Int.max) { text += ": \(records) records" }
                 if let perHour = report["estimatedBytesPerHour"]?.numberValue { text += ", about \(fixed(perHour / 1e6, 2)) MB per hour" }
@@ -73,15 +81,17 @@ enum LogCommand {
         case "list":
             let sessions = store.ids().compactMap(store.load)
             if options.flags.contains("json") {
-                writeOut("[" + sessions.map { s in
-                    var w = JSONObjectWriter()
-                    w.string("id", s.id)
-                    w.raw("fields", "[" + s.fields.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
-                    w.integer("records", s.rows.count)
-                    w.integer("bytes", s.bytes)
-                    w.integer("cutBytes", s.cutBytes)
-                    return w.finished
-                }.joined(separator: ",") + "]\n")
+                writeOut(
+                    "["
+                        + sessions.map { s in
+                            var w = JSONObjectWriter()
+                            w.string("id", s.id)
+                            w.raw("fields", "[" + s.fields.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
+                            w.integer("records", s.rows.count)
+                            w.integer("bytes", s.bytes)
+                            w.integer("cutBytes", s.cutBytes)
+                            return w.finished
+                        }.joined(separator: ",") + "]\n")
             } else if sessions.isEmpty {
                 writeOut("no logging sessions in \(store.directory)\n")
             } else {

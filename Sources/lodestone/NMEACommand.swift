@@ -9,21 +9,21 @@ import LodestoneRuntime
 /// TPV per fix epoch and a SKY per satellite cycle. Lines that are not sentences are skipped.
 enum NMEACommand {
     static let help = """
-    Usage: lodestone nmea [FILE]
+        Usage: lodestone nmea [FILE]
 
-    Reads NMEA 0183 (from FILE, or standard input) and prints one gpsd-style JSON report per
-    line: a TPV for each fix epoch (mode, time, lat, lon, altMSL, altHAE, geoidSep, speed,
-    track, eph, epv) and a SKY for each complete satellite cycle. Sentences from every talker
-    (GP, GN, GL, GA, GB, BD, GQ, GI) are read: GGA, RMC, GSA, GSV, VTG, GLL, ZDA, GNS, GST,
-    and Garmin's PGRMZ altitude. Each burst is merged as gpsd merges it, so the fixes match
-    what gpsd reports for the same receiver.
-    Lines that are not valid sentences (bad checksum, truncated, binary) are counted and
-    skipped, and so is a sentence with a field no receiver can report (a speed above
-    515 m/s, an altitude outside -500 to 18,000 m, a course outside 0-360, a negative DOP):
-    it is dropped whole. The counts go to standard error at the end.
+        Reads NMEA 0183 (from FILE, or standard input) and prints one gpsd-style JSON report per
+        line: a TPV for each fix epoch (mode, time, lat, lon, altMSL, altHAE, geoidSep, speed,
+        track, eph, epv) and a SKY for each complete satellite cycle. Sentences from every talker
+        (GP, GN, GL, GA, GB, BD, GQ, GI) are read: GGA, RMC, GSA, GSV, VTG, GLL, ZDA, GNS, GST,
+        and Garmin's PGRMZ altitude. Each burst is merged as gpsd merges it, so the fixes match
+        what gpsd reports for the same receiver.
+        Lines that are not valid sentences (bad checksum, truncated, binary) are counted and
+        skipped, and so is a sentence with a field no receiver can report (a speed above
+        515 m/s, an altitude outside -500 to 18,000 m, a course outside 0-360, a negative DOP):
+        it is dropped whole. The counts go to standard error at the end.
 
-    Example: lodestone nmea receiver.log | grep TPV
-    """
+        Example: lodestone nmea receiver.log | grep TPV
+        """
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: OptionSpec(valued: [], flags: []), command: "nmea")
@@ -56,8 +56,9 @@ enum NMEACommand {
         writeOut(output)
         let dropped = converter.parser.outOfLimits
         let impossible = converter.parser.lastOutOfLimits.map { ", \(dropped) dropped for an impossible field (the last: \($0.description))" } ?? ""
-        Log.info("\(converter.parser.accepted) sentences read, \(converter.parser.rejected) rejected, "
-                 + "\(converter.framer.garbled) garbled and \(converter.framer.overlong) overlong lines skipped" + impossible)
+        Log.info(
+            "\(converter.parser.accepted) sentences read, \(converter.parser.rejected) rejected, "
+                + "\(converter.framer.garbled) garbled and \(converter.framer.overlong) overlong lines skipped" + impossible)
         return 0
     }
 }
@@ -113,8 +114,11 @@ struct NMEAConverter: ~Copyable {
             if parser.skyCycles != skyCycles {
                 skyCycles = parser.skyCycles
                 let view = parser.sky, fix = parser.fix
-                emit(GPSDReports.sky(SatelliteReport(satellites: (0..<view.count).map { view[$0] }, hdop: fix.hdop, pdop: fix.pdop,
-                                                     vdop: fix.vdop, device: device)))
+                emit(
+                    GPSDReports.sky(
+                        SatelliteReport(
+                            satellites: (0..<view.count).map { view[$0] }, hdop: fix.hdop, pdop: fix.pdop,
+                            vdop: fix.vdop, device: device)))
             }
         }
     }

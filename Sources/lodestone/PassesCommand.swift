@@ -8,23 +8,26 @@ import LodestoneStorage
 /// `lodestone passes`: when satellites cross the observer's sky, from a local TLE file.
 enum PassesCommand {
     static let help = """
-    Usage: lodestone passes --tle FILE --lat L --lon L [--days D] [--date YYYY-MM-DD] [--satellite NAME|NUMBER]
-                            [--min-altitude DEG] [--elevation M] [--tz ZONE] [--json]
+        Usage: lodestone passes --tle FILE --lat L --lon L [--days D] [--date YYYY-MM-DD] [--satellite NAME|NUMBER]
+                                [--min-altitude DEG] [--elevation M] [--tz ZONE] [--json]
 
-    Propagates the element sets in FILE (two-line elements, several per file, names on the
-    line before each) with SGP4/SDP4 and lists each pass: rise, culmination (time, altitude,
-    azimuth) and set, and whether it is visible (the satellite sunlit while the Sun is more
-    than 6° below the observer's horizon). By default the ISS when the file has it, else every
-    satellite; from now (or the start of --date) for --days (default 3). Nothing is downloaded: keep the file up to date yourself
-    (elements older than a couple of weeks drift by kilometres).
+        Propagates the element sets in FILE (two-line elements, several per file, names on the
+        line before each) with SGP4/SDP4 and lists each pass: rise, culmination (time, altitude,
+        azimuth) and set, and whether it is visible (the satellite sunlit while the Sun is more
+        than 6° below the observer's horizon). By default the ISS when the file has it, else every
+        satellite; from now (or the start of --date) for --days (default 3). Nothing is downloaded: keep the file up to date yourself
+        (elements older than a couple of weeks drift by kilometres).
 
-    Example:
-      lodestone passes --tle stations.txt --lat 46.95 --lon 7.45 --tz Europe/Zurich
-    """
+        Example:
+          lodestone passes --tle stations.txt --lat 46.95 --lon 7.45 --tz Europe/Zurich
+        """
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["tle", "lat", "lon", "days", "date", "satellite", "min-altitude", "elevation", "tz"],
-                                                               flags: ["json"]), command: "passes")
+        let options = try Options(
+            arguments,
+            spec: OptionSpec(
+                valued: ["tle", "lat", "lon", "days", "date", "satellite", "min-altitude", "elevation", "tz"],
+                flags: ["json"]), command: "passes")
         guard let file = options.values["tle"] else { throw UsageError(message: "passes needs --tle FILE (two-line element sets)") }
         guard let latitude = try options.number("lat", in: -90...90), let longitude = try options.number("lon", in: -180...180) else {
             throw UsageError(message: "passes needs the place: --lat DEGREES --lon DEGREES")
@@ -64,16 +67,18 @@ enum PassesCommand {
                 Log.warning("\(label): cannot be propagated (\(error)); skipped")
                 continue
             }
-            let passes = SatellitePasses.passes(satellite, from: start, to: start + days * 86_400, latitude: latitude, longitude: longitude,
-                                                height: height, minimumAltitude: minimum)
+            let passes = SatellitePasses.passes(
+                satellite, from: start, to: start + days * 86_400, latitude: latitude, longitude: longitude,
+                height: height, minimumAltitude: minimum)
             for p in passes {
                 if options.flags.contains("json") {
                     items.append(SkyAnswer.pass(p, satellite: label, catalogNumber: tle.catalogNumber, zone: zone))
                 } else {
                     func clock(_ t: Double) -> String { String(zone.iso8601(t).dropFirst(5).prefix(14)).replacingT }
-                    writeOut("\(label)  rise \(clock(p.rise)) \(CompassPoint.name(p.riseAzimuth))  top \(clock(p.culmination)) "
-                             + "\(fixed(p.maximumAltitude, 0))° \(CompassPoint.name(p.culminationAzimuth))  set \(clock(p.set)) "
-                             + "\(CompassPoint.name(p.setAzimuth))\(p.visible ? "  visible" : "")\n")
+                    writeOut(
+                        "\(label)  rise \(clock(p.rise)) \(CompassPoint.name(p.riseAzimuth))  top \(clock(p.culmination)) "
+                            + "\(fixed(p.maximumAltitude, 0))° \(CompassPoint.name(p.culminationAzimuth))  set \(clock(p.set)) "
+                            + "\(CompassPoint.name(p.setAzimuth))\(p.visible ? "  visible" : "")\n")
                 }
             }
         }

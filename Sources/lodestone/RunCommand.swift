@@ -19,7 +19,8 @@ enum RunCommand {
             throw UsageError(message: "'run' takes no arguments, found '\(options.positional[0])' (see 'lodestone run --help')")
         }
         var configuration = Configuration()
-        let configFile = options.values["config"]
+        let configFile =
+            options.values["config"]
             ?? (fileExists(Configuration.defaultConfigurationFile) ? Configuration.defaultConfigurationFile : nil)
         if let configFile {
             // A file that contradicts itself is the file's error (exit 1, named); one that the

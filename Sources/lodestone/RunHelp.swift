@@ -7,26 +7,26 @@ import LodestoneSettings
 /// `lodestone run --help`: the options are the settings table's flags, with their defaults.
 enum RunHelp {
     static let text = """
-    Usage: lodestone run [options]
+        Usage: lodestone run [options]
 
-    Samples the IMU, magnetometer, barometer and GPS on a fixed-rate loop and publishes the
-    results on a local socket (gpsd JSON), the terminal or a framebuffer display. Without a
-    board it runs the simulated board, so it works on any Linux machine.
+        Samples the IMU, magnetometer, barometer and GPS on a fixed-rate loop and publishes the
+        results on a local socket (gpsd JSON), the terminal or a framebuffer display. Without a
+        board it runs the simulated board, so it works on any Linux machine.
 
-    Options (each is also a key of the configuration file: 'lodestone config keys'):
+        Options (each is also a key of the configuration file: 'lodestone config keys'):
 
-    """ + options + """
+        """ + options + """
 
-    Keys on the terminal display: 1-9 pick a page, tab, space, n or the right arrow the next,
-    p or the left arrow the previous; t day/night theme; u metric, imperial, nautical; q quit. A board's
-    page button steps through the pages and a long press on it toggles the theme, as does the
-    flip gesture (face down and back).
+            Keys on the terminal display: 1-9 pick a page, tab, space, n or the right arrow the next,
+            p or the left arrow the previous; t day/night theme; u metric, imperial, nautical; q quit. A board's
+            page button steps through the pages and a long press on it toggles the theme, as does the
+            flip gesture (face down and back).
 
-    Examples:
-      lodestone run --duration 60 --scenario boat --speed 10 --stats
-      lodestone run --board raspberry-pi-4
-      lodestone run --board ./my-board.json --display fb:/tmp/screen.raw
-    """
+            Examples:
+              lodestone run --duration 60 --scenario boat --speed 10 --stats
+              lodestone run --board raspberry-pi-4
+              lodestone run --board ./my-board.json --display fb:/tmp/screen.raw
+            """
 
     /// One entry per flag: `--flag VALUE`, the help wrapped beside it, the default.
     static var options: String {

@@ -10,41 +10,42 @@ import LodestoneStorage
 /// into memory, then writes the page as a PNG.
 enum ScreenshotCommand {
     static let help = """
-    Usage: lodestone screenshot --out FILE.png [--size WxH] [--page NAME] [options]
+        Usage: lodestone screenshot --out FILE.png [--size WxH] [--page NAME] [options]
 
-    Runs the simulated board for a few seconds (so the GPS has a fix and the filters have
-    settled), draws one display page as the framebuffer display would on a screen of that
-    size, and writes it to a PNG file. The picture is what a device with that panel shows.
+        Runs the simulated board for a few seconds (so the GPS has a fix and the filters have
+        settled), draws one display page as the framebuffer display would on a screen of that
+        size, and writes it to a PNG file. The picture is what a device with that panel shows.
 
-    Options:
-      --out FILE.png          where to write the picture (required)
-      --size WxH              the screen in pixels (default 320x240): 128x64 and smaller use
-                              the small layout, 240x240 and 320x240 the medium one, 480x320
-                              and up the large one
-      --page NAME             compass (default), position, level, barometer, sky, chart, track,
-                              departures, waves, health, connect
-      --format rgb565|xrgb8888|mono
-                              the panel's pixel format (default rgb565); mono is one bit
-      --theme day|night       colours (default day)
-      --units SET             metric, imperial or nautical figures (default metric)
-      --north true|magnetic  the main heading's north (default true)
-      --scenario NAME         simulated trip: walk (default), boat, still, drive
-      --settle S              seconds to run before the picture (default 4, 1..60)
-      --config FILE           configuration file (observer, time zone...)
-      --data-dir DIR          show the timetable, favourites and marks kept there (read only)
-      --layout-json FILE      also write the page's text runs as JSON, [{"text","x","y","w",
-                              "h","missingGlyphs"}] in pixels: what the layout tests check for
-                              text over text, text off the panel and missing glyphs
-      --http ADDR             the web app's address for the connect page's QR code (default
-                              there 127.0.0.1 on a free port: a picture of the page, whose
-                              code pairs nothing once the screenshot ends)
+        Options:
+          --out FILE.png          where to write the picture (required)
+          --size WxH              the screen in pixels (default 320x240): 128x64 and smaller use
+                                  the small layout, 240x240 and 320x240 the medium one, 480x320
+                                  and up the large one
+          --page NAME             compass (default), position, level, barometer, sky, chart, track,
+                                  departures, waves, health, connect
+          --format rgb565|xrgb8888|mono
+                                  the panel's pixel format (default rgb565); mono is one bit
+          --theme day|night       colours (default day)
+          --units SET             metric, imperial or nautical figures (default metric)
+          --north true|magnetic  the main heading's north (default true)
+          --scenario NAME         simulated trip: walk (default), boat, still, drive
+          --settle S              seconds to run before the picture (default 4, 1..60)
+          --config FILE           configuration file (observer, time zone...)
+          --data-dir DIR          show the timetable, favourites and marks kept there (read only)
+          --layout-json FILE      also write the page's text runs as JSON, [{"text","x","y","w",
+                                  "h","missingGlyphs"}] in pixels: what the layout tests check for
+                                  text over text, text off the panel and missing glyphs
+          --http ADDR             the web app's address for the connect page's QR code (default
+                                  there 127.0.0.1 on a free port: a picture of the page, whose
+                                  code pairs nothing once the screenshot ends)
 
-    Examples:
-      lodestone screenshot --page sky --size 480x320 --out sky.png
-      lodestone screenshot --page compass --size 128x64 --format mono --out compass.png
-    """
+        Examples:
+          lodestone screenshot --page sky --size 480x320 --out sky.png
+          lodestone screenshot --page compass --size 128x64 --format mono --out compass.png
+        """
 
-    static let spec = OptionSpec(valued: ["out", "size", "page", "format", "theme", "units", "scenario", "settle", "config", "data-dir", "http", "north", "layout-json"], flags: [])
+    static let spec = OptionSpec(
+        valued: ["out", "size", "page", "format", "theme", "units", "scenario", "settle", "config", "data-dir", "http", "north", "layout-json"], flags: [])
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: spec, command: "screenshot")

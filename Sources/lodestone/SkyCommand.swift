@@ -9,30 +9,30 @@ import LodestoneReports
 /// place and date.
 enum SkyCommand {
     static let skyHelp = """
-    Usage: lodestone sky --lat L --lon L [--date YYYY-MM-DD] [--tz ZONE] [--elevation M] [--json]
+        Usage: lodestone sky --lat L --lon L [--date YYYY-MM-DD] [--tz ZONE] [--elevation M] [--json]
 
-    The Sun's events of that local calendar day: astronomical, nautical and civil dawn, blue
-    hour, sunrise, golden hour, solar noon, golden hour, sunset, blue hour, civil, nautical and
-    astronomical dusk, and the day's length; the Sun's altitude and azimuth now; the Moon's
-    phase, illumination, age, rise and set and its next phases; the planets' altitude,
-    azimuth, magnitude, rise, transit and set (and the phase of Mercury and Venus); the next
-    equinox or solstice. Without --date, "now" is the present moment; with it, the day's start. Sunrise and sunset are for the Sun's centre at -0.833° (refraction and
-    the semi-diameter); events that do not happen that day (polar day and night, nights that
-    never get dark) are null. ZONE is an IANA name (Europe/Zurich) or an offset (+02:00);
-    default the system's zone. Times are ISO-8601 with the zone's offset.
+        The Sun's events of that local calendar day: astronomical, nautical and civil dawn, blue
+        hour, sunrise, golden hour, solar noon, golden hour, sunset, blue hour, civil, nautical and
+        astronomical dusk, and the day's length; the Sun's altitude and azimuth now; the Moon's
+        phase, illumination, age, rise and set and its next phases; the planets' altitude,
+        azimuth, magnitude, rise, transit and set (and the phase of Mercury and Venus); the next
+        equinox or solstice. Without --date, "now" is the present moment; with it, the day's start. Sunrise and sunset are for the Sun's centre at -0.833° (refraction and
+        the semi-diameter); events that do not happen that day (polar day and night, nights that
+        never get dark) are null. ZONE is an IANA name (Europe/Zurich) or an offset (+02:00);
+        default the system's zone. Times are ISO-8601 with the zone's offset.
 
-    Examples:
-      lodestone sky --lat 46.55 --lon 7.98 --date 2026-06-21 --tz Europe/Zurich
-      lodestone sky --lat 69.65 --lon 18.96 --tz +01:00 --json
-    """
+        Examples:
+          lodestone sky --lat 46.55 --lon 7.98 --date 2026-06-21 --tz Europe/Zurich
+          lodestone sky --lat 69.65 --lon 18.96 --tz +01:00 --json
+        """
 
     static let seasonsHelp = """
-    Usage: lodestone seasons [--count N] [--lat L] [--tz ZONE] [--json]
+        Usage: lodestone seasons [--count N] [--lat L] [--tz ZONE] [--json]
 
-    The next equinoxes and solstices (computed from the Sun's position, 1900-2100), the days
-    until each (whole days in the local zone), what each means for the hemisphere of --lat
-    (default northern), and how far the current astronomical season has gone.
-    """
+        The next equinoxes and solstices (computed from the Sun's position, 1900-2100), the days
+        until each (whole days in the local zone), what each means for the hemisphere of --lat
+        (default northern), and how far the current astronomical season has gone.
+        """
 
     static func sky(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: OptionSpec(valued: ["lat", "lon", "date", "tz", "elevation"], flags: ["json"]), command: "sky")
@@ -48,11 +48,16 @@ enum SkyCommand {
         let reference = options.values["date"] == nil ? now : start
         let upcoming = Seasons.upcoming(after: reference, count: 4)
         if options.flags.contains("json") {
-            writeOut(SkyAnswer.json(latitude: latitude, longitude: longitude, elevation: elevation, zone: zone,
-                                    date: (year, month, day), reference: reference) + "\n")
+            writeOut(
+                SkyAnswer.json(
+                    latitude: latitude, longitude: longitude, elevation: elevation, zone: zone,
+                    date: (year, month, day), reference: reference) + "\n")
         } else {
-            func line(_ label: String, _ t: Double?) { writeOut(label.padding(18) + (t.map { String(zone.iso8601($0).dropFirst(11).prefix(8)) } ?? "--") + "\n") }
-            writeOut("Sun on \(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(day, 2)) at \(fixed(latitude, 4)), \(fixed(longitude, 4)) (\(zone.name))\n")
+            func line(_ label: String, _ t: Double?) {
+                writeOut(label.padding(18) + (t.map { String(zone.iso8601($0).dropFirst(11).prefix(8)) } ?? "--") + "\n")
+            }
+            writeOut(
+                "Sun on \(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(day, 2)) at \(fixed(latitude, 4)), \(fixed(longitude, 4)) (\(zone.name))\n")
             func span(_ label: String, _ s: SunEvents.Span) {
                 let clock = { (t: Double?) in t.map { String(zone.iso8601($0).dropFirst(11).prefix(8)) } ?? "--" }
                 writeOut(label.padding(18) + clock(s.start) + " - " + clock(s.end) + "\n")
@@ -83,11 +88,13 @@ enum SkyCommand {
                 let sky = position.horizontal(unixTime: reference, latitude: latitude, longitude: longitude)
                 let events = PlanetPosition.events(planet, from: start, to: end, latitude: latitude, longitude: longitude)
                 func clock(_ t: Double?) -> String { t.map { String(zone.iso8601($0).dropFirst(11).prefix(5)) } ?? "--:--" }
-                writeOut(planet.name.padding(18) + "mag \(fixed(position.magnitude, 1))  alt \(fixed(sky.altitude, 0))° az \(fixed(sky.azimuth, 0))°"
-                         + "  rise \(clock(events.rise))  transit \(clock(events.transit))  set \(clock(events.set))\n")
+                writeOut(
+                    planet.name.padding(18) + "mag \(fixed(position.magnitude, 1))  alt \(fixed(sky.altitude, 0))° az \(fixed(sky.azimuth, 0))°"
+                        + "  rise \(clock(events.rise))  transit \(clock(events.transit))  set \(clock(events.set))\n")
             }
             if let first = upcoming.first {
-                writeOut("next season".padding(18) + "\(first.event.name): \(zone.iso8601(first.time)) (\(zone.localDays(from: reference, to: first.time)) days)\n")
+                writeOut(
+                    "next season".padding(18) + "\(first.event.name): \(zone.iso8601(first.time)) (\(zone.localDays(from: reference, to: first.time)) days)\n")
             }
         }
         return 0
@@ -107,7 +114,9 @@ enum SkyCommand {
                 writeOut("\(progress.season.capitalizedFirst): day \(Int(progress.elapsed)) of \(Int(progress.total.rounded()))\n")
             }
             for (event, time) in upcoming {
-                writeOut("\(zone.iso8601(time))  \(event.name.padding(18))  in \(zone.localDays(from: now, to: time)) days  \(event.description(northern: northern))\n")
+                writeOut(
+                    "\(zone.iso8601(time))  \(event.name.padding(18))  in \(zone.localDays(from: now, to: time)) days  \(event.description(northern: northern))\n"
+                )
             }
         }
         return 0

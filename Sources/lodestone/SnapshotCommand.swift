@@ -11,28 +11,29 @@ import LodestoneStorage
 /// work with the stored snapshots.
 enum SnapshotCommand {
     static let help = """
-    Usage: lodestone snapshot take [--name NAME] [--notes TEXT]   [--socket PATH] [--json]
-           lodestone snapshot list [--json]
-           lodestone snapshot show ID
-           lodestone snapshot delete ID
-           lodestone snapshot export [ID] [--format json|csv]
-           lodestone snapshot compare ID1 ID2 [--json]
-           (all but take read --data-dir DIR)
+        Usage: lodestone snapshot take [--name NAME] [--notes TEXT]   [--socket PATH] [--json]
+               lodestone snapshot list [--json]
+               lodestone snapshot show ID
+               lodestone snapshot delete ID
+               lodestone snapshot export [ID] [--format json|csv]
+               lodestone snapshot compare ID1 ID2 [--json]
+               (all but take read --data-dir DIR)
 
-    take asks the running instance to capture position, altitude, pressure, attitude, weather
-    and the raw motion sensors at once (the snapshot button does the same). export writes one
-    snapshot, or all of them, as JSON or CSV (a header row, one row per snapshot). compare
-    gives every value's change from the first to the second, the time between them, and the
-    distance and bearing from the first place to the second.
+        take asks the running instance to capture position, altitude, pressure, attitude, weather
+        and the raw motion sensors at once (the snapshot button does the same). export writes one
+        snapshot, or all of them, as JSON or CSV (a header row, one row per snapshot). compare
+        gives every value's change from the first to the second, the time between them, and the
+        distance and bearing from the first place to the second.
 
-    Examples:
-      lodestone snapshot take --name "Col de Balme" --notes "wind from the west"
-      lodestone snapshot export --format csv > snapshots.csv
-    """
+        Examples:
+          lodestone snapshot take --name "Col de Balme" --notes "wind from the west"
+          lodestone snapshot export --format csv > snapshots.csv
+        """
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["name", "notes", "socket", "data-dir", "format"], flags: ["json"]),
-                                  command: "snapshot")
+        let options = try Options(
+            arguments, spec: OptionSpec(valued: ["name", "notes", "socket", "data-dir", "format"], flags: ["json"]),
+            command: "snapshot")
         guard let action = options.positional.first else {
             throw UsageError(message: "snapshot what? take, list, show, delete, export or compare (see 'lodestone snapshot --help')")
         }
@@ -42,8 +43,10 @@ enum SnapshotCommand {
         switch action {
         case "take":
             let request = SnapshotRequest(name: options.values["name"], notes: options.values["notes"])
-            return LockCommand.exchange(request.text, socket: options.values["socket"], json: options.flags.contains("json"),
-                                        answer: [#""class":"SNAPSHOT""#]) { report in
+            return LockCommand.exchange(
+                request.text, socket: options.values["socket"], json: options.flags.contains("json"),
+                answer: [#""class":"SNAPSHOT""#]
+            ) { report in
                 "snapshot \(report["id"]?.stringValue ?? "?") saved: \(report["name"]?.stringValue ?? "")"
             }
         case "list":
@@ -81,8 +84,10 @@ enum SnapshotCommand {
                 guard let one = store.load(id: id) else { Log.error("no snapshot '\(id)' in \(store.directory)"); return 1 }
                 chosen = [one]
             }
-            writeOut(format == "csv" ? SnapshotStore.csv(chosen)
-                     : (ids.isEmpty ? "[" + chosen.map(SnapshotJSON.object).joined(separator: ",\n") + "]\n" : SnapshotJSON.object(chosen[0]) + "\n"))
+            writeOut(
+                format == "csv"
+                    ? SnapshotStore.csv(chosen)
+                    : (ids.isEmpty ? "[" + chosen.map(SnapshotJSON.object).joined(separator: ",\n") + "]\n" : SnapshotJSON.object(chosen[0]) + "\n"))
             return 0
         case "compare":
             guard ids.count == 2 else { throw UsageError(message: "compare takes two snapshot ids") }

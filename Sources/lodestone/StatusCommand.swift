@@ -43,7 +43,8 @@ enum StatusCommand {
             out += "\ngps: \(fixed(rejected, 0)) sentences rejected, the last for \(report["gps"]?["rejectedReason"]?.stringValue ?? "?")"
         }
         if let loop = report["loop"] {
-            out += "\nloop \(fixed(loop["rateHz"]?.numberValue ?? .nan, 0)) Hz: \(fixed(loop["ticks"]?.numberValue ?? .nan, 0)) ticks, "
+            out +=
+                "\nloop \(fixed(loop["rateHz"]?.numberValue ?? .nan, 0)) Hz: \(fixed(loop["ticks"]?.numberValue ?? .nan, 0)) ticks, "
                 + "\(fixed(loop["overruns"]?.numberValue ?? .nan, 0)) overruns, wake-up lateness p50 "
                 + "\(fixed(loop["latenessP50us"]?.numberValue ?? .nan, 0)) us p99 \(fixed(loop["latenessP99us"]?.numberValue ?? .nan, 0)) us"
         }

@@ -22,8 +22,11 @@ struct StoreChange {
         case .failure(let refusal):
             switch refusal {
             case .held:
-                Log.error(refusal.description + (throughSocket ? ": make the change through it (give its --socket PATH) or stop it first"
-                                                               : ": stop it first, then make the change"))
+                Log.error(
+                    refusal.description
+                        + (throughSocket
+                            ? ": make the change through it (give its --socket PATH) or stop it first"
+                            : ": stop it first, then make the change"))
             case .refused(let reason), .unusable(let reason): Log.error(reason)
             }
             return nil

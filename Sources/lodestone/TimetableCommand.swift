@@ -12,52 +12,52 @@ import LodestoneStorage
 /// and the next departures from a stop, offline.
 enum TimetableCommand {
     static let importHelp = """
-    Usage: lodestone timetable import FEED [--near LAT,LON] [--radius KM] [--route-type N] [--data-dir DIR]
+        Usage: lodestone timetable import FEED [--near LAT,LON] [--radius KM] [--route-type N] [--data-dir DIR]
 
-    Reads a GTFS static feed (a .zip, or its folder) and keeps it in <data-dir>/timetable: the
-    stops, routes, trips, stop times and service calendars. --near with --radius (km, default
-    10) keeps only the stops within reach and what serves them; --route-type keeps one kind of
-    route (4 ferries, 3 buses, 2 rail), so a national feed fits on a card. It says what it kept
-    and what it skipped; a malformed file is refused with its name and line, and the timetable
-    kept before stays. The new timetable is written beside the old one and takes its place in
-    one step: an import that is interrupted leaves the old timetable, whole.
+        Reads a GTFS static feed (a .zip, or its folder) and keeps it in <data-dir>/timetable: the
+        stops, routes, trips, stop times and service calendars. --near with --radius (km, default
+        10) keeps only the stops within reach and what serves them; --route-type keeps one kind of
+        route (4 ferries, 3 buses, 2 rail), so a national feed fits on a card. It says what it kept
+        and what it skipped; a malformed file is refused with its name and line, and the timetable
+        kept before stays. The new timetable is written beside the old one and takes its place in
+        one step: an import that is interrupted leaves the old timetable, whole.
 
-    Example:
-      lodestone timetable import ch-gtfs.zip --near 46.686,7.77 --radius 20 --route-type 4
-    """
+        Example:
+          lodestone timetable import ch-gtfs.zip --near 46.686,7.77 --radius 20 --route-type 4
+        """
 
     static let departuresHelp = """
-    Usage: lodestone departures [--stop NAME|ID|nearest|favourite] [--count N] [--at WHEN] [--lat L --lon L] [--json] [--data-dir DIR]
-           lodestone departures search WORDS
-           lodestone departures favourite add STOP | remove STOP | move STOP POSITION | list
-           lodestone departures remind TRIP [--stop STOP] [--minutes N]   [--socket PATH]
-           lodestone departures reminders [cancel ID]                     [--socket PATH]
+        Usage: lodestone departures [--stop NAME|ID|nearest|favourite] [--count N] [--at WHEN] [--lat L --lon L] [--json] [--data-dir DIR]
+               lodestone departures search WORDS
+               lodestone departures favourite add STOP | remove STOP | move STOP POSITION | list
+               lodestone departures remind TRIP [--stop STOP] [--minutes N]   [--socket PATH]
+               lodestone departures reminders [cancel ID]                     [--socket PATH]
 
-    The next departures from a stop of the imported timetable: the time in the stop's zone,
-    the route, the headsign and the minutes to go, honouring the service calendars and their
-    exceptions and trips past midnight. --stop takes a stop's id or words of its name, or
-    nearest (the default): the stop nearest --lat/--lon, else the running instance's position,
-    given with its distance and bearing. --at asks for another moment than now: a date
-    (2026-12-24: from the start of that day at the stop), a local time at the stop
-    (2026-12-24T09:30), or a time with its offset (2026-12-24T09:30:00+01:00). A departure on
-    another day than today carries its weekday; the countdown reads "in 37 min",
-    "in 1 h 37 min", "tomorrow 09:34" or "in 3 days".
-    --json prints {"stop":{"id","name"},"departures":[{"time","route","headsign","trip","next","minutes","light",
-    "forecast","mark"}],"validUntil"}: light is day (the Sun's centre at or above -0.833°), twilight (down to
-    -6°) or dark, at the stop; forecast is the Zambretti forecast {"letter","text","trend"} from the pressure
-    'lodestone run' kept (history.bin, its newest minute at most an hour old), for departures in its 12 hours,
-    else null.
+        The next departures from a stop of the imported timetable: the time in the stop's zone,
+        the route, the headsign and the minutes to go, honouring the service calendars and their
+        exceptions and trips past midnight. --stop takes a stop's id or words of its name, or
+        nearest (the default): the stop nearest --lat/--lon, else the running instance's position,
+        given with its distance and bearing. --at asks for another moment than now: a date
+        (2026-12-24: from the start of that day at the stop), a local time at the stop
+        (2026-12-24T09:30), or a time with its offset (2026-12-24T09:30:00+01:00). A departure on
+        another day than today carries its weekday; the countdown reads "in 37 min",
+        "in 1 h 37 min", "tomorrow 09:34" or "in 3 days".
+        --json prints {"stop":{"id","name"},"departures":[{"time","route","headsign","trip","next","minutes","light",
+        "forecast","mark"}],"validUntil"}: light is day (the Sun's centre at or above -0.833°), twilight (down to
+        -6°) or dark, at the stop; forecast is the Zambretti forecast {"letter","text","trend"} from the pressure
+        'lodestone run' kept (history.bin, its newest minute at most an hour old), for departures in its 12 hours,
+        else null.
 
-    remind sets a reminder on the running device (an EVENT and the buzzer N minutes before the
-    trip leaves, default 10; the stop as --stop above, default the favourite or the nearest);
-    reminders lists them with their ids, reminders cancel ID cancels one. They are kept in
-    <data-dir>/timetable-reminders.json and survive a restart; each sounds once.
+        remind sets a reminder on the running device (an EVENT and the buzzer N minutes before the
+        trip leaves, default 10; the stop as --stop above, default the favourite or the nearest);
+        reminders lists them with their ids, reminders cancel ID cancels one. They are kept in
+        <data-dir>/timetable-reminders.json and survive a restart; each sounds once.
 
-    search lists the stops whose name holds every word. favourite keeps stops in an order of
-    your own; --stop favourite asks for the first. Marks from <data-dir>/timetable-marks.csv
-    ("match,label,rating": a route's id or name, a trip id, or a headsign pattern with *; a
-    rating from 0 to 5) are shown with each departure they match.
-    """
+        search lists the stops whose name holds every word. favourite keeps stops in an order of
+        your own; --stop favourite asks for the first. Marks from <data-dir>/timetable-marks.csv
+        ("match,label,rating": a route's id or name, a trip id, or a headsign pattern with *; a
+        rating from 0 to 5) are shown with each departure they match.
+        """
 
     static func importFeed(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: OptionSpec(valued: ["near", "radius", "route-type", "data-dir"], flags: []), command: "timetable")
@@ -104,8 +104,9 @@ enum TimetableCommand {
     }
 
     static func departures(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["stop", "count", "at", "lat", "lon", "data-dir", "socket", "minutes"], flags: ["json"]),
-                                  command: "departures")
+        let options = try Options(
+            arguments, spec: OptionSpec(valued: ["stop", "count", "at", "lat", "lon", "data-dir", "socket", "minutes"], flags: ["json"]),
+            command: "departures")
         let count = try options.integer("count", in: 1...100) ?? 5
         if let action = options.positional.first, action == "remind" || action == "reminders" {
             return try reminders(action, Array(options.positional.dropFirst()), options: options)
@@ -130,12 +131,14 @@ enum TimetableCommand {
         var chosen: Int?
         var way = ""
         if wanted == "nearest" {
-            guard let here = latitude.flatMap({ lat in longitude.map { (lat, $0) } }) ?? WaypointCommand.runningPosition(socket: options.values["socket"]) else {
+            guard let here = latitude.flatMap({ lat in longitude.map { (lat, $0) } }) ?? WaypointCommand.runningPosition(socket: options.values["socket"])
+            else {
                 Log.error("no position for the nearest stop: give --lat and --lon, --stop NAME, or run 'lodestone run' with a GPS fix")
                 return 1
             }
             let ranked = timetable.stops.indices.map { index -> (Int, Double, Double) in
-                let leg = Geodesy.inverse(latitude1: here.0, longitude1: here.1, latitude2: timetable.stops[index].latitude, longitude2: timetable.stops[index].longitude)
+                let leg = Geodesy.inverse(
+                    latitude1: here.0, longitude1: here.1, latitude2: timetable.stops[index].latitude, longitude2: timetable.stops[index].longitude)
                 return (index, leg.distance, leg.bearing)
             }.min { $0.1 < $1.1 }
             chosen = ranked?.0
@@ -144,7 +147,9 @@ enum TimetableCommand {
             let matches = timetable.stops(matching: wanted)
             guard let first = matches.first else { Log.error("no stop matches '\(wanted)'"); return 1 }
             if matches.count > 1 && !options.flags.contains("json") {
-                Log.warning("\(matches.count) stops match '\(wanted)': \(matches.prefix(5).map { timetable.stops[$0].name }.joined(separator: ", ")); the first is shown")
+                Log.warning(
+                    "\(matches.count) stops match '\(wanted)': \(matches.prefix(5).map { timetable.stops[$0].name }.joined(separator: ", ")); the first is shown"
+                )
             }
             chosen = first
         }
@@ -154,8 +159,9 @@ enum TimetableCommand {
         if let at = options.values["at"] { now = try moment(at, zone: zone) }
         let list = timetable.departures(from: index, after: now, count: count)
         // The forecast from the kept pressure (made at most an hour ago), for its 12 hours.
-        let outlook = HistoryStreams.outlook(dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory(),
-                                             now: OutputClock.unixTime(), latitude: stop.latitude)
+        let outlook = HistoryStreams.outlook(
+            dataDirectory: options.values["data-dir"] ?? Configuration.defaultDataDirectory(),
+            now: OutputClock.unixTime(), latitude: stop.latitude)
         let (marks, problems) = preferences.marks()
         for problem in problems { Log.warning(problem) }
         func mark(_ d: Timetable.Departure) -> TransitPreferences.Mark? { TransitPreferences.mark(for: d, in: marks) }
@@ -197,12 +203,15 @@ enum TimetableCommand {
         let otherDays = list.contains { zone.localDays(from: now, to: $0.time) != 0 }
         for d in list {
             let days = zone.localDays(from: now, to: d.time)
-            let clock = (days == 0 ? (otherDays ? String(repeating: " ", count: 10) : "") : DepartureWords.day(d.time, zone: zone) + " ")
+            let clock =
+                (days == 0 ? (otherDays ? String(repeating: " ", count: 10) : "") : DepartureWords.day(d.time, zone: zone) + " ")
                 + DepartureWords.clock(d.time, zone: zone)
             let note = mark(d).map { "  " + $0.label + " " + String(repeating: "*", count: $0.rating) } ?? ""
             let next = d.next.map { "  next " + timetable.stops[$0].name } ?? ""
             let forecast = outlook?.forecast(at: d.time).map { "  \($0.letter) \($0.text)" } ?? ""
-            writeOut("  \(clock)  \(d.route.padding(12))  \(d.headsign.padding(20))  \(DepartureWords.countdown(to: d.time, from: now, zone: zone))\(note)\(next)\(forecast)\n")
+            writeOut(
+                "  \(clock)  \(d.route.padding(12))  \(d.headsign.padding(20))  \(DepartureWords.countdown(to: d.time, from: now, zone: zone))\(note)\(next)\(forecast)\n"
+            )
         }
         return 0
     }
@@ -214,9 +223,12 @@ enum TimetableCommand {
         static func warning(_ timetable: Timetable, now: Double) -> String? {
             guard let until = timetable.validUntil else { return nil }
             let today = CivilTime(unixSeconds: now)
-            let days = CivilTime.days(year: until / 10_000, month: until / 100 % 100, day: until % 100) - CivilTime.days(year: today.year, month: today.month, day: today.day)
+            let days =
+                CivilTime.days(year: until / 10_000, month: until / 100 % 100, day: until % 100)
+                - CivilTime.days(year: today.year, month: today.month, day: today.day)
             guard days < 14 else { return nil }
-            return days < 0 ? "the timetable's services ended on \(text(until)): import a newer feed"
+            return days < 0
+                ? "the timetable's services ended on \(text(until)): import a newer feed"
                 : "the timetable's services end on \(text(until)), in \(days) days: import a newer feed before then"
         }
     }
@@ -233,8 +245,9 @@ enum TimetableCommand {
             let guess = asUTC - Double(zone.offset(at: asUTC))
             return asUTC - Double(zone.offset(at: guess))
         }
-        throw UsageError(message: "--at takes a date (2026-12-24), a local time at the stop (2026-12-24T09:30) or a time with its offset "
-            + "(2026-12-24T09:30:00+01:00), not '\(text)'")
+        throw UsageError(
+            message: "--at takes a date (2026-12-24), a local time at the stop (2026-12-24T09:30) or a time with its offset "
+                + "(2026-12-24T09:30:00+01:00), not '\(text)'")
     }
 
     /// `remind TRIP`, `reminders`, `reminders cancel ID`: the running device's ?REMINDER.
@@ -252,14 +265,16 @@ enum TimetableCommand {
         default:
             throw UsageError(message: "reminders takes nothing (the list) or cancel ID")
         }
-        return LockCommand.exchange(request.text, socket: options.values["socket"], json: options.flags.contains("json"), answer: [#""class":"REMINDERS""#]) { report in
+        return LockCommand.exchange(request.text, socket: options.values["socket"], json: options.flags.contains("json"), answer: [#""class":"REMINDERS""#]) {
+            report in
             var lines = (report["message"]?.stringValue).map { [$0] } ?? []
             let list = report["reminders"]?.arrayValue ?? []
             if list.isEmpty && request == .list { lines.append("no reminders set: 'lodestone departures remind TRIP'") }
             for r in list {
                 let departure = r["departure"]?.stringValue ?? "", at = r["at"]?.stringValue ?? ""
-                lines.append("\(r["id"]?.stringValue ?? "?")  \(departure.prefix(16).replacing("T", with: " "))  \(r["route"]?.stringValue ?? "") to "
-                             + "\(r["headsign"]?.stringValue ?? "") from \(r["stop"]?["name"]?.stringValue ?? "")  (reminded at \(at.dropFirst(11).prefix(5)))")
+                lines.append(
+                    "\(r["id"]?.stringValue ?? "?")  \(departure.prefix(16).replacing("T", with: " "))  \(r["route"]?.stringValue ?? "") to "
+                        + "\(r["headsign"]?.stringValue ?? "") from \(r["stop"]?["name"]?.stringValue ?? "")  (reminded at \(at.dropFirst(11).prefix(5)))")
             }
             return lines.joined(separator: "\n")
         }

@@ -11,71 +11,77 @@ import LodestoneStorage
 /// with stored tracks (list, show, export, delete).
 enum TrackCommand {
     static let help = """
-    Usage: lodestone track start [--name NAME] [--tags a,b] [--notes TEXT] [--interval 1..30|adaptive] [--private] [--socket PATH]
-           lodestone track pause | resume | stop   [--socket PATH]
-           lodestone track back                    [--socket PATH]   (take me back along it to the start)
-           lodestone track list [--search TEXT] [--tag TAG] [--since YYYY-MM-DD] [--until YYYY-MM-DD]
-                                [--min-km KM] [--max-km KM] [--sort date|distance|duration|pace|name]
-                                [--page N] [--units metric|imperial|nautical] [--json]
-           lodestone track show ID [--units SET] [--json]
-           lodestone track show ID --plot [--out FILE.png] [--size WxH] [--heading-up] [--units SET] [--theme day|night]
-           lodestone track export ID [--format gpx|csv|json] [--private] [--trim "LAT,LON[,M];..."] [--keep-times]
-           lodestone track export ID --with-photos [--out FILE.tar] [--private] [--trim ...]
-           lodestone track edit ID [--name NAME] [--notes TEXT] [--private|--public]   (rename ID NAME is --name)
-           lodestone track import FILE.gpx|FILE.json [--tags a,b]
-           lodestone track delete ID [--yes]
-           (the stored-track commands take --data-dir DIR)
+        Usage: lodestone track start [--name NAME] [--tags a,b] [--notes TEXT] [--interval 1..30|adaptive] [--private] [--socket PATH]
+               lodestone track pause | resume | stop   [--socket PATH]
+               lodestone track back                    [--socket PATH]   (take me back along it to the start)
+               lodestone track list [--search TEXT] [--tag TAG] [--since YYYY-MM-DD] [--until YYYY-MM-DD]
+                                    [--min-km KM] [--max-km KM] [--sort date|distance|duration|pace|name]
+                                    [--page N] [--units metric|imperial|nautical] [--json]
+               lodestone track show ID [--units SET] [--json]
+               lodestone track show ID --plot [--out FILE.png] [--size WxH] [--heading-up] [--units SET] [--theme day|night]
+               lodestone track export ID [--format gpx|csv|json] [--private] [--trim "LAT,LON[,M];..."] [--keep-times]
+               lodestone track export ID --with-photos [--out FILE.tar] [--private] [--trim ...]
+               lodestone track edit ID [--name NAME] [--notes TEXT] [--private|--public]   (rename ID NAME is --name)
+               lodestone track import FILE.gpx|FILE.json [--tags a,b]
+               lodestone track delete ID [--yes]
+               (the stored-track commands take --data-dir DIR)
 
-    Recording runs in 'lodestone run': a point every 5 s while moving (or every 1..30 s, or
-    adaptive: on every turn, every 50 m and at least every 30 s), paused by itself while
-    standing still (no phantom distance), written so that a power cut loses at most the last
-    second; after a crash the next start continues the track. The track button on a board's
-    GPIO starts and stops it too.
+        Recording runs in 'lodestone run': a point every 5 s while moving (or every 1..30 s, or
+        adaptive: on every turn, every 50 m and at least every 30 s), paused by itself while
+        standing still (no phantom distance), written so that a power cut loses at most the last
+        second; after a crash the next start continues the track. The track button on a board's
+        GPIO starts and stops it too.
 
-    show --plot draws the track as the device's track page does: the path with its start (S),
-    end (@) and the waypoints near it, north (or the last leg's course, --heading-up) up, a
-    scale bar, the elevation profile and the kilometre splits; to the terminal, or to a PNG
-    with --out (default 800x480).
+        show --plot draws the track as the device's track page does: the path with its start (S),
+        end (@) and the waypoints near it, north (or the last leg's course, --heading-up) up, a
+        scale bar, the elevation profile and the kilometre splits; to the terminal, or to a PNG
+        with --out (default 800x480).
 
-    import brings tracks in from a GPX file (1.0 or 1.1, from any app: every track with its
-    segments, elevations and times) or from 'track export --format json' (one track or a
-    list): each becomes a track like any other (list, show, plot, export, the way back). A
-    track without times keeps its shape and says it has none. A file with a point that is
-    wrong is refused with its line, and nothing is added.
+        import brings tracks in from a GPX file (1.0 or 1.1, from any app: every track with its
+        segments, elevations and times) or from 'track export --format json' (one track or a
+        list): each becomes a track like any other (list, show, plot, export, the way back). A
+        track without times keeps its shape and says it has none. A file with a point that is
+        wrong is refused with its line, and nothing is added.
 
-    edit renames a stored track and gives it notes after the fact (the export's name and
-    description). delete asks first on a terminal; elsewhere (a script) it needs --yes.
+        edit renames a stored track and gives it notes after the fact (the export's name and
+        description). delete asks first on a terminal; elsewhere (a script) it needs --yes.
 
-    show prints the summary: distance, moving and total time, average and best pace, the
-    splits per kilometre (per mile with --units imperial, nautical mile with nautical),
-    elevation gain and loss past a 3 m dead band, the highest and lowest points; --json the
-    whole track with its points.
+        show prints the summary: distance, moving and total time, average and best pace, the
+        splits per kilometre (per mile with --units imperial, nautical mile with nautical),
+        elevation gain and loss past a 3 m dead band, the highest and lowest points; --json the
+        whole track with its points.
 
-    list finds stored tracks, 50 to a page (--page N for the next): every word of --search
-    must be in the name, the id or a tag; --since and --until take UTC dates (--until is
-    inclusive); --sort date (newest first, the default), distance, duration, pace (fastest
-    first) or name. A private track (edit --private) never leaves the device by MQTT and is
-    left out of export-all unless asked. export writes GPX 1.1 (for every
-    GPS app), CSV or JSON to stdout. To share a track without showing where you live, --private
-    drops every point within 500 m of the places listed in <data-dir>/private-places (one
-    "LAT,LON" or "LAT,LON,RADIUS_M" per line) and of those given with --trim, and drops the
-    times (--keep-times keeps them). --with-photos writes a tar (default ID.tar) of the GPX
-    and the track's photos (photos/); with --private the photos taken inside those places are
-    left out and the others lose the position in their EXIF.
+        list finds stored tracks, 50 to a page (--page N for the next): every word of --search
+        must be in the name, the id or a tag; --since and --until take UTC dates (--until is
+        inclusive); --sort date (newest first, the default), distance, duration, pace (fastest
+        first) or name. A private track (edit --private) never leaves the device by MQTT and is
+        left out of export-all unless asked. export writes GPX 1.1 (for every
+        GPS app), CSV or JSON to stdout. To share a track without showing where you live, --private
+        drops every point within 500 m of the places listed in <data-dir>/private-places (one
+        "LAT,LON" or "LAT,LON,RADIUS_M" per line) and of those given with --trim, and drops the
+        times (--keep-times keeps them). --with-photos writes a tar (default ID.tar) of the GPX
+        and the track's photos (photos/); with --private the photos taken inside those places are
+        left out and the others lose the position in their EXIF.
 
-    Examples:
-      lodestone track start --name "Ridge walk" --tags hike,alps --interval adaptive
-      lodestone track list --search ridge --since 2026-06-01 --sort longest
-      lodestone track export 20260621-080000 > ridge.gpx
-      lodestone track export 20260621-080000 --private --trim 47.3769,8.5417 > share.gpx
-    """
+        Examples:
+          lodestone track start --name "Ridge walk" --tags hike,alps --interval adaptive
+          lodestone track list --search ridge --since 2026-06-01 --sort longest
+          lodestone track export 20260621-080000 > ridge.gpx
+          lodestone track export 20260621-080000 --private --trim 47.3769,8.5417 > share.gpx
+        """
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["name", "tags", "interval", "socket", "data-dir", "search", "tag", "units",
-                                                                        "since", "until", "min-km", "max-km", "sort", "format", "trim", "notes", "out", "size", "theme", "page"],
-                                                               flags: ["json", "private", "public", "keep-times", "yes", "plot", "heading-up", "with-photos"]), command: "track")
+        let options = try Options(
+            arguments,
+            spec: OptionSpec(
+                valued: [
+                    "name", "tags", "interval", "socket", "data-dir", "search", "tag", "units",
+                    "since", "until", "min-km", "max-km", "sort", "format", "trim", "notes", "out", "size", "theme", "page"
+                ],
+                flags: ["json", "private", "public", "keep-times", "yes", "plot", "heading-up", "with-photos"]), command: "track")
         guard let action = options.positional.first else {
-            throw UsageError(message: "track what? start, pause, resume, stop, list, show, export, import, edit, rename or delete (see 'lodestone track --help')")
+            throw UsageError(
+                message: "track what? start, pause, resume, stop, list, show, export, import, edit, rename or delete (see 'lodestone track --help')")
         }
         let dataDirectory = options.values["data-dir"] ?? Configuration.defaultDataDirectory()
         let store = TrackStore(dataDirectory: dataDirectory)
@@ -94,14 +100,17 @@ enum TrackCommand {
             switch action {
             case "start":
                 if let notes = options.values["notes"], notes.utf8.count > 4000 { throw UsageError(message: "notes are at most 4000 bytes") }
-                request = .start(name: options.values["name"], tags: tags, mode: mode, notes: options.values["notes"],
-                                 isPrivate: options.flags.contains("private"))
+                request = .start(
+                    name: options.values["name"], tags: tags, mode: mode, notes: options.values["notes"],
+                    isPrivate: options.flags.contains("private"))
             case "pause": request = .pause
             case "resume": request = .resume
             default: request = .stop
             }
-            return LockCommand.exchange(request.text, socket: options.values["socket"], json: options.flags.contains("json"),
-                                        answer: [#""class":"TRACK""#]) { report in
+            return LockCommand.exchange(
+                request.text, socket: options.values["socket"], json: options.flags.contains("json"),
+                answer: [#""class":"TRACK""#]
+            ) { report in
                 let state = report["state"]?.stringValue ?? "?"
                 let detail = report["message"]?.stringValue.map { ": " + $0 } ?? ""
                 return "track \(state)\(detail)"
@@ -131,8 +140,9 @@ enum TrackCommand {
             do {
                 let tags = options.values["tags"].map { TrackFile.tags($0) } ?? []
                 for (summary, track) in zip(try store.add(tracks, tags: tags), tracks) {
-                    writeOut("imported \(summary.id)  \(fixed(summary.distance / 1000, 2)) km  \(summary.points) points  \(summary.name)"
-                             + (track.timeless ? "  (no times in the file: its shape only)" : "") + "\n")
+                    writeOut(
+                        "imported \(summary.id)  \(fixed(summary.distance / 1000, 2)) km  \(summary.points) points  \(summary.name)"
+                            + (track.timeless ? "  (no times in the file: its shape only)" : "") + "\n")
                 }
                 return 0
             } catch {
@@ -157,8 +167,9 @@ enum TrackCommand {
             defer { withExtendedLifetime(change) {} }
             do {
                 let summary = try store.edit(id: id, name: name, notes: options.values["notes"], isPrivate: privacy)
-                writeOut("\(id): \"\(summary.name)\"" + (summary.notes.isEmpty ? "" : ", notes: \(summary.notes)")
-                         + (summary.isPrivate ? ", private" : "") + "\n")
+                writeOut(
+                    "\(id): \"\(summary.name)\"" + (summary.notes.isEmpty ? "" : ", notes: \(summary.notes)")
+                        + (summary.isPrivate ? ", private" : "") + "\n")
                 return 0
             } catch {
                 Log.error(error.description)
@@ -192,8 +203,10 @@ enum TrackCommand {
                     return 1
                 }
                 if let warning = track.warning { Log.warning(warning) }
-                writeOut(TrackSummaryText.text(summary: summary, points: track.points, timeless: summary.timeless, units: try Units.option(options),
-                                               photos: track.photos))
+                writeOut(
+                    TrackSummaryText.text(
+                        summary: summary, points: track.points, timeless: summary.timeless, units: try Units.option(options),
+                        photos: track.photos))
                 return 0
             }
             let format = action == "show" ? "json" : (options.values["format"] ?? "gpx")

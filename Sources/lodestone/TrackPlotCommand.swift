@@ -38,8 +38,10 @@ enum TrackPlotCommand {
         }
         // Heading up: the last leg's course (the way the person was going at the end).
         if options.flags.contains("heading-up"), let end = panel.path.last,
-           let before = panel.path.dropLast().last(where: { $0.latitude != end.latitude || $0.longitude != end.longitude }) {
-            panel.headingUp = Geodesy.inverse(latitude1: before.latitude, longitude1: before.longitude, latitude2: end.latitude, longitude2: end.longitude).bearing
+            let before = panel.path.dropLast().last(where: { $0.latitude != end.latitude || $0.longitude != end.longitude })
+        {
+            panel.headingUp =
+                Geodesy.inverse(latitude1: before.latitude, longitude1: before.longitude, latitude2: end.latitude, longitude2: end.longitude).bearing
         }
         guard let out = options.values["out"] else {
             let size = terminalCells()

@@ -37,8 +37,9 @@ enum VerifyCommand {
     }
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["scenario", "speed", "seed", "duration", "trace"], flags: ["json", "log"]),
-                                  command: "verify")
+        let options = try Options(
+            arguments, spec: OptionSpec(valued: ["scenario", "speed", "seed", "duration", "trace"], flags: ["json", "log"]),
+            command: "verify")
         guard options.positional.isEmpty else {
             throw UsageError(message: "'verify' takes no arguments, found '\(options.positional[0])' (see 'lodestone verify --help')")
         }

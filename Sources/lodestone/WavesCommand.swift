@@ -9,38 +9,38 @@ import LodestoneStorage
 /// sessions and how often the waves come, offline from the imported timetable.
 enum WavesCommand {
     static let help = """
-    Usage: lodestone waves (--stop NAME|ID | --spot LAT,LON [--radius M]) [--date YYYY-MM-DD] [--json] [--data-dir DIR]
+        Usage: lodestone waves (--stop NAME|ID | --spot LAT,LON [--radius M]) [--date YYYY-MM-DD] [--json] [--data-dir DIR]
 
-    Every departure of that local date (default today) from the stop, or every ship passing
-    within --radius metres (default 1500) of the spot, as a wave: its time (at a spot, when the
-    wake arrives), route, headsign, trip, ship and how many waves it makes (from the marks in
-    <data-dir>/timetable-marks.csv, "match,label,rating,waves" with waves 1 to 3; 1 without),
-    its points (2 for 1 wave, 5 for 2, 10 for 3) and its light: day (the Sun's centre at or
-    above -0.833°), twilight (down to -6°) or dark. Then the day's sunrise, sunset, civil dawn
-    and dusk and daylight; the best sessions (from a wave to a later one, 60 to 120 minutes, no
-    gap over 60 minutes and no wave in the dark; scored by their waves' points, a twilight
-    wave a fifth; up to three that share no wave); and the frequency of the lit waves (count,
-    mean gap, per local hour).
+        Every departure of that local date (default today) from the stop, or every ship passing
+        within --radius metres (default 1500) of the spot, as a wave: its time (at a spot, when the
+        wake arrives), route, headsign, trip, ship and how many waves it makes (from the marks in
+        <data-dir>/timetable-marks.csv, "match,label,rating,waves" with waves 1 to 3; 1 without),
+        its points (2 for 1 wave, 5 for 2, 10 for 3) and its light: day (the Sun's centre at or
+        above -0.833°), twilight (down to -6°) or dark. Then the day's sunrise, sunset, civil dawn
+        and dusk and daylight; the best sessions (from a wave to a later one, 60 to 120 minutes, no
+        gap over 60 minutes and no wave in the dark; scored by their waves' points, a twilight
+        wave a fifth; up to three that share no wave); and the frequency of the lit waves (count,
+        mean gap, per local hour).
 
-    At a spot each trip is placed between its consecutive calls, by time, along its shape in
-    the feed (shapes.txt, by shape_dist_traveled) or else on the straight line between the
-    stops; where it passes closest (distance d, at time t, speed v on that leg) the
-    Kelvin wedge (half-angle 19.47°) reaches the shore at t + d / tan(19.47°) / v.
+        At a spot each trip is placed between its consecutive calls, by time, along its shape in
+        the feed (shapes.txt, by shape_dist_traveled) or else on the straight line between the
+        stops; where it passes closest (distance d, at time t, speed v on that leg) the
+        Kelvin wedge (half-angle 19.47°) reaches the shore at t + d / tan(19.47°) / v.
 
-    --json prints {"place","date","zone","daylight","waves":[{"time","route","headsign","trip",
-    "ship","waves","points","light","forecast"} (and "distance", "arrival" at a spot)],"sessions":[{"start",
-    "end","waves","score"}],"frequency":{"count","meanGapMinutes","byHour"}}, times ISO-8601 with
-    the zone's offset. The running device answers ?WAVES={"stop":..,"date":..} or
-    {"spot":[lat,lon],"radius":M} with the same object (class WAVES).
+        --json prints {"place","date","zone","daylight","waves":[{"time","route","headsign","trip",
+        "ship","waves","points","light","forecast"} (and "distance", "arrival" at a spot)],"sessions":[{"start",
+        "end","waves","score"}],"frequency":{"count","meanGapMinutes","byHour"}}, times ISO-8601 with
+        the zone's offset. The running device answers ?WAVES={"stop":..,"date":..} or
+        {"spot":[lat,lon],"radius":M} with the same object (class WAVES).
 
-    forecast is the Zambretti forecast {"letter","text","trend"} from the sea-level pressure
-    'lodestone run' kept (history.bin; the running device uses its live one, with the wind's
-    direction), for the waves in the 12 hours after it was made, else null.
+        forecast is the Zambretti forecast {"letter","text","trend"} from the sea-level pressure
+        'lodestone run' kept (history.bin; the running device uses its live one, with the wind's
+        direction), for the waves in the 12 hours after it was made, else null.
 
-    Examples:
-      lodestone waves --stop "Zürich Bürkliplatz" --date 2026-07-04
-      lodestone waves --spot 47.3405,8.5600 --radius 1200 --json
-    """
+        Examples:
+          lodestone waves --stop "Zürich Bürkliplatz" --date 2026-07-04
+          lodestone waves --spot 47.3405,8.5600 --radius 1200 --json
+        """
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: OptionSpec(valued: ["stop", "spot", "radius", "date", "data-dir"], flags: ["json"]), command: "waves")
@@ -86,7 +86,12 @@ enum WavesCommand {
             writeOut(WavesAnswer.json(day) { (timetable.stops[$0].id, timetable.stops[$0].name) } + "\n")
             return 0
         }
-        writeOut(WavesAnswer.text(day, placeName: { if case .stop(let i) = $0 { return timetable.stops[i].name }; return nil }))
+        writeOut(
+            WavesAnswer.text(
+                day,
+                placeName: {
+                    if case .stop(let i) = $0 { return timetable.stops[i].name }; return nil
+                }))
         return 0
     }
 }

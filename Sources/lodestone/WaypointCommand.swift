@@ -10,36 +10,39 @@ import LodestoneStorage
 /// `lodestone waypoint`: save places, list them by distance, navigate to one.
 enum WaypointCommand {
     static let help = """
-    Usage: lodestone waypoint add NAME [--lat L --lon L [--ele M]] [--symbol SYM] [--notes TEXT] [--socket PATH]
-           lodestone waypoint goto NAME | back | stop             [--socket PATH]
-           lodestone waypoint nearest [--lat L --lon L] [--json]  [--socket PATH] [--data-dir DIR]
-           lodestone waypoint list [--lat L --lon L] [--json]     [--socket PATH] [--data-dir DIR]
-                                   [--units metric|imperial|nautical] (also for nearest)
-           lodestone waypoint delete NAME | export | import FILE.gpx   [--data-dir DIR]
+        Usage: lodestone waypoint add NAME [--lat L --lon L [--ele M]] [--symbol SYM] [--notes TEXT] [--socket PATH]
+               lodestone waypoint goto NAME | back | stop             [--socket PATH]
+               lodestone waypoint nearest [--lat L --lon L] [--json]  [--socket PATH] [--data-dir DIR]
+               lodestone waypoint list [--lat L --lon L] [--json]     [--socket PATH] [--data-dir DIR]
+                                       [--units metric|imperial|nautical] (also for nearest)
+               lodestone waypoint delete NAME | export | import FILE.gpx   [--data-dir DIR]
 
-    add saves the current GPS position of the running instance under a unique name with a GPX
-    symbol (Flag, Campground, Water Source, ...), with the fix's altitude. Given --lat and --lon
-    it needs no running instance: a place planned at home is written to the store (a running
-    instance finds it there), with the elevation --ele gives, or none. goto navigates to a
-    waypoint: WAYPOINT reports once a second give the bearing (true), the distance, how far to
-    turn from the current heading (positive: right) and the time to go at the current speed.
-    back takes you back along the track being recorded (or the newest stored one) to its
-    start: the way to the path's next point back, the distance left along it, and a warning
-    when you are more than 50 m off it. stop ends either.
-    list sorts by distance and bearing from here: the given point, else the running instance's
-    position, else it lists by name. nearest names the closest one. export prints GPX 1.1;
-    import reads the waypoints (wpt) of a GPX file from any GPS app, keeps every saved one, and
-    gives a taken name a number ("Hut (2)") when it is another place.
+        add saves the current GPS position of the running instance under a unique name with a GPX
+        symbol (Flag, Campground, Water Source, ...), with the fix's altitude. Given --lat and --lon
+        it needs no running instance: a place planned at home is written to the store (a running
+        instance finds it there), with the elevation --ele gives, or none. goto navigates to a
+        waypoint: WAYPOINT reports once a second give the bearing (true), the distance, how far to
+        turn from the current heading (positive: right) and the time to go at the current speed.
+        back takes you back along the track being recorded (or the newest stored one) to its
+        start: the way to the path's next point back, the distance left along it, and a warning
+        when you are more than 50 m off it. stop ends either.
+        list sorts by distance and bearing from here: the given point, else the running instance's
+        position, else it lists by name. nearest names the closest one. export prints GPX 1.1;
+        import reads the waypoints (wpt) of a GPX file from any GPS app, keeps every saved one, and
+        gives a taken name a number ("Hut (2)") when it is another place.
 
-    Examples:
-      lodestone waypoint add Spring --symbol "Water Source" --notes "dry in August"
-      lodestone waypoint import friends-huts.gpx
-      lodestone waypoint goto Spring
-    """
+        Examples:
+          lodestone waypoint add Spring --symbol "Water Source" --notes "dry in August"
+          lodestone waypoint import friends-huts.gpx
+          lodestone waypoint goto Spring
+        """
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["lat", "lon", "ele", "symbol", "notes", "socket", "data-dir", "units"],
-                                                               flags: ["json"]), command: "waypoint")
+        let options = try Options(
+            arguments,
+            spec: OptionSpec(
+                valued: ["lat", "lon", "ele", "symbol", "notes", "socket", "data-dir", "units"],
+                flags: ["json"]), command: "waypoint")
         guard let action = options.positional.first else {
             throw UsageError(message: "waypoint what? add, goto, back, stop, nearest, list, delete, export or import (see 'lodestone waypoint --help')")
         }
@@ -49,32 +52,40 @@ enum WaypointCommand {
         let latitude = try options.number("lat", in: -90...90), longitude = try options.number("lon", in: -180...180)
         if (latitude == nil) != (longitude == nil) { throw UsageError(message: "give both --lat and --lon, or neither (the running instance's position)") }
         let elevation = try options.number("ele", in: -500...9000)
-        if elevation != nil && latitude == nil { throw UsageError(message: "--ele goes with --lat and --lon: a waypoint at the current position has the fix's altitude") }
+        if elevation != nil && latitude == nil {
+            throw UsageError(message: "--ele goes with --lat and --lon: a waypoint at the current position has the fix's altitude")
+        }
         switch action {
         case "add" where latitude != nil && !answers(options.values["socket"]):
             guard let name, !name.isEmpty else { throw UsageError(message: "add needs a waypoint name") }
             guard let change = StoreChange.begin(dataDirectory, throughSocket: true) else { return 1 }
             defer { withExtendedLifetime(change) {} }
-            let waypoint = Waypoint(name: name, latitude: latitude ?? 0, longitude: longitude ?? 0, elevation: elevation ?? .nan,
-                                    symbol: options.values["symbol"] ?? "Flag", notes: options.values["notes"] ?? "", created: OutputClock.unixTime())
+            let waypoint = Waypoint(
+                name: name, latitude: latitude ?? 0, longitude: longitude ?? 0, elevation: elevation ?? .nan,
+                symbol: options.values["symbol"] ?? "Flag", notes: options.values["notes"] ?? "", created: OutputClock.unixTime())
             do { try store.add(waypoint) } catch {
                 Log.error(error.description)
                 return 1
             }
-            writeOut("saved '\(name)' at \(fixed(waypoint.latitude, 5)), \(fixed(waypoint.longitude, 5))" + (elevation.map { ", \(fixed($0, 0)) m" } ?? "") + "\n")
+            writeOut(
+                "saved '\(name)' at \(fixed(waypoint.latitude, 5)), \(fixed(waypoint.longitude, 5))" + (elevation.map { ", \(fixed($0, 0)) m" } ?? "") + "\n")
             return 0
         case "add", "goto", "stop", "back":
             if action != "stop" && action != "back" && name == nil { throw UsageError(message: "\(action) needs a waypoint name") }
             let request: WaypointRequest
             switch action {
-            case "add": request = .add(name: name ?? "", latitude: latitude, longitude: longitude, elevation: nil,
-                                       symbol: options.values["symbol"], notes: options.values["notes"])
+            case "add":
+                request = .add(
+                    name: name ?? "", latitude: latitude, longitude: longitude, elevation: nil,
+                    symbol: options.values["symbol"], notes: options.values["notes"])
             case "goto": request = .goto(name: name ?? "")
             case "back": request = .back
             default: request = .stop
             }
-            return LockCommand.exchange(request.text, socket: options.values["socket"],
-                                        json: options.flags.contains("json"), answer: [#""class":"WAYPOINT""#]) { report in
+            return LockCommand.exchange(
+                request.text, socket: options.values["socket"],
+                json: options.flags.contains("json"), answer: [#""class":"WAYPOINT""#]
+            ) { report in
                 var text = report["message"]?.stringValue ?? ""
                 if let bearing = report["bearing"]?.numberValue, let distance = report["distance"]?.numberValue {
                     text += ": \(fixed(distance, 0)) m at \(fixed(bearing, 0))° \(CompassPoint.name(bearing))"
@@ -138,8 +149,9 @@ enum WaypointCommand {
             do {
                 let read = try GPXReader.waypoints(try readTextFile(file, limit: 64 << 20))
                 let summary = try store.importing(read.waypoints)
-                writeOut("imported from \(file): \(summary.added) new, \(summary.renamed) renamed (name taken by another place), "
-                         + "\(summary.unchanged) already saved, \(read.skipped) skipped (no name or position)\n")
+                writeOut(
+                    "imported from \(file): \(summary.added) new, \(summary.renamed) renamed (name taken by another place), "
+                        + "\(summary.unchanged) already saved, \(read.skipped) skipped (no name or position)\n")
                 return 0
             } catch let failure as GPXReader.Failure {
                 Log.error("\(file): \(failure.description)")

@@ -5,18 +5,18 @@ import LodestoneEncoding
 /// `lodestone wetsuit`: what to wear in the water, from its temperature, the air's and the wind.
 enum WetsuitCommand {
     static let help = """
-    Usage: lodestone wetsuit --water C [--air C] [--wind M/S] [--json]
+        Usage: lodestone wetsuit --water C [--air C] [--wind M/S] [--json]
 
-    The wetsuit for the water's temperature: none at 24 °C and over, a 2 mm shorty from 21,
-    3/2 mm from 17, 4/3 mm from 14, 5/4 mm with boots from 11, 6/5 mm with hood, boots and
-    gloves below 11 (each band includes its lower bound); one step thicker when air and water
-    together are below 30 °C, one more in a wind of 8 m/s or more, never past the thickest.
-    --json prints {"step":0..5,"text":".."}. The running device's station page and MQTT
-    (wetsuit) give the same for the measured water, air and wind.
+        The wetsuit for the water's temperature: none at 24 °C and over, a 2 mm shorty from 21,
+        3/2 mm from 17, 4/3 mm from 14, 5/4 mm with boots from 11, 6/5 mm with hood, boots and
+        gloves below 11 (each band includes its lower bound); one step thicker when air and water
+        together are below 30 °C, one more in a wind of 8 m/s or more, never past the thickest.
+        --json prints {"step":0..5,"text":".."}. The running device's station page and MQTT
+        (wetsuit) give the same for the measured water, air and wind.
 
-    Example:
-      lodestone wetsuit --water 16.5 --air 12 --wind 9
-    """
+        Example:
+          lodestone wetsuit --water 16.5 --air 12 --wind 9
+        """
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: OptionSpec(valued: ["water", "air", "wind"], flags: ["json"]), command: "wetsuit")

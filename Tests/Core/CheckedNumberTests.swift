@@ -18,7 +18,7 @@ import Testing
         #expect(Int(rounding: 41.6) == 42)
         #expect(Int(rounding: -0.4) == 0)
         #expect(UInt64(rounding: -1.2) == nil)
-        
+
         #expect(Int(rounding: 9.3e18) == nil, "beyond Int's 9.22e18")
         #expect(Int(rounding: .nan) == nil && Int(rounding: .infinity) == nil)
         #expect(Int(rounding: 100.4, in: 0...100) == 100 && Int(rounding: 100.6, in: 0...100) == nil)

@@ -5,7 +5,7 @@ import Testing
     @Test func knownDates() {
         #expect(CivilTime.days(year: 1970, month: 1, day: 1) == 0)
         #expect(CivilTime.days(year: 2000, month: 1, day: 1) == 10_957)
-        #expect(CivilTime.days(year: 2000, month: 3, day: 1) == 11_017)   // 2000 is a leap year
+        #expect(CivilTime.days(year: 2000, month: 3, day: 1) == 11_017)  // 2000 is a leap year
         #expect(CivilTime.days(year: 1900, month: 3, day: 1) == -25_508)  // 1900 is not
         #expect(CivilTime(unixSeconds: 1_782_028_800).iso8601 == "2026-06-21T08:00:00.000Z")
         #expect(CivilTime(unixSeconds: -1).iso8601 == "1969-12-31T23:59:59.000Z")

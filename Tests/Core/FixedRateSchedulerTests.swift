@@ -9,8 +9,10 @@ import Testing
         func hit(_ name: String) { counts[name, default: 0] += 1 }
     }
 
-    func task(_ name: String, _ rate: Double, budget: Double = 100, priority: Int = 0, runs: Runs,
-              work: @escaping @Sendable () -> Void = {}) -> ScheduledTask {
+    func task(
+        _ name: String, _ rate: Double, budget: Double = 100, priority: Int = 0, runs: Runs,
+        work: @escaping @Sendable () -> Void = {}
+    ) -> ScheduledTask {
         ScheduledTask(name: name, rateHz: rate, budgetMicroseconds: budget, priority: priority) {
             runs.hit(name)
             work()
@@ -20,11 +22,13 @@ import Testing
     @Test func runsEachTaskAtItsRate() throws {
         let clock = ManualClock()
         let runs = Runs()
-        let scheduler = try FixedRateScheduler(loopRateHz: 200, tasks: [
-            task("imu", 100, runs: runs), task("mag", 50, runs: runs), task("baro", 25, runs: runs),
-            task("odd", 30, runs: runs),
-        ], clock: clock)
-        scheduler.run(ticks: 200)   // one second
+        let scheduler = try FixedRateScheduler(
+            loopRateHz: 200,
+            tasks: [
+                task("imu", 100, runs: runs), task("mag", 50, runs: runs), task("baro", 25, runs: runs),
+                task("odd", 30, runs: runs)
+            ], clock: clock)
+        scheduler.run(ticks: 200)  // one second
         #expect(runs.counts["imu"] == 100)
         #expect(runs.counts["mag"] == 50)
         #expect(runs.counts["baro"] == 25)
@@ -36,9 +40,11 @@ import Testing
     @Test func deadlinesDoNotDrift() throws {
         let clock = ManualClock(start: 0)
         let runs = Runs()
-        let scheduler = try FixedRateScheduler(loopRateHz: 100, tasks: [
-            task("work", 100, budget: 5000, runs: runs) { clock.advance(by: 3_000_000) },   // 3 ms of a 10 ms tick
-        ], clock: clock)
+        let scheduler = try FixedRateScheduler(
+            loopRateHz: 100,
+            tasks: [
+                task("work", 100, budget: 5000, runs: runs) { clock.advance(by: 3_000_000) }  // 3 ms of a 10 ms tick
+            ], clock: clock)
         scheduler.run(ticks: 1000)
         // 1000 ticks of 10 ms from the first deadline (10 ms): the work does not push them later.
         #expect(clock.now() == 10_000_000 * 1000 + 3_000_000)
@@ -47,12 +53,14 @@ import Testing
     @Test func skipsATaskWhoseBudgetDoesNotFitAndCountsOverruns() throws {
         let clock = ManualClock()
         let runs = Runs()
-        let scheduler = try FixedRateScheduler(loopRateHz: 100, tasks: [
-            // Takes 8 ms of the 10 ms tick though its budget says 5 ms: an overrun.
-            task("greedy", 100, budget: 5000, priority: 0, runs: runs) { clock.advance(by: 8_000_000) },
-            // Needs 3 ms but only 2 ms are left: skipped, every tick.
-            task("late", 100, budget: 3000, priority: 1, runs: runs),
-        ], clock: clock)
+        let scheduler = try FixedRateScheduler(
+            loopRateHz: 100,
+            tasks: [
+                // Takes 8 ms of the 10 ms tick though its budget says 5 ms: an overrun.
+                task("greedy", 100, budget: 5000, priority: 0, runs: runs) { clock.advance(by: 8_000_000) },
+                // Needs 3 ms but only 2 ms are left: skipped, every tick.
+                task("late", 100, budget: 3000, priority: 1, runs: runs)
+            ], clock: clock)
         scheduler.run(ticks: 10)
         let greedy = scheduler.currentTaskStatistics(0)
         let late = scheduler.currentTaskStatistics(1)
@@ -67,10 +75,12 @@ import Testing
     @Test func priorityDecidesOrderWithinATick() throws {
         let clock = ManualClock()
         let order = Order()
-        let scheduler = try FixedRateScheduler(loopRateHz: 10, tasks: [
-            ScheduledTask(name: "second", rateHz: 10, budgetMicroseconds: 10, priority: 5) { order.names.append("second") },
-            ScheduledTask(name: "first", rateHz: 10, budgetMicroseconds: 10, priority: 1) { order.names.append("first") },
-        ], clock: clock)
+        let scheduler = try FixedRateScheduler(
+            loopRateHz: 10,
+            tasks: [
+                ScheduledTask(name: "second", rateHz: 10, budgetMicroseconds: 10, priority: 5) { order.names.append("second") },
+                ScheduledTask(name: "first", rateHz: 10, budgetMicroseconds: 10, priority: 1) { order.names.append("first") }
+            ], clock: clock)
         scheduler.run(ticks: 1)
         #expect(order.names == ["first", "second"])
     }
@@ -81,11 +91,13 @@ import Testing
         let clock = ManualClock(start: 0)
         let runs = Runs()
         let stall = Stall()
-        let scheduler = try FixedRateScheduler(loopRateHz: 100, tasks: [
-            task("work", 100, budget: 1000, runs: runs) {
-                if stall.once { stall.once = false; clock.advance(by: 35_000_000) }   // one 35 ms stall
-            },
-        ], clock: clock)
+        let scheduler = try FixedRateScheduler(
+            loopRateHz: 100,
+            tasks: [
+                task("work", 100, budget: 1000, runs: runs) {
+                    if stall.once { stall.once = false; clock.advance(by: 35_000_000) }  // one 35 ms stall
+                }
+            ], clock: clock)
         scheduler.run(ticks: 1)
         let afterStall = clock.now()
         #expect(scheduler.currentLoopStatistics.overruns == 1)
@@ -112,7 +124,7 @@ import Testing
         scheduler.run(ticks: 100)
         #expect((59...61).contains(runs.counts["adaptive"] ?? 0))
         #expect(scheduler.currentTaskStatistics(0).rateHz == 10)
-        scheduler.setRate(task: 0, hz: 1000)   // clamped to the loop rate
+        scheduler.setRate(task: 0, hz: 1000)  // clamped to the loop rate
         scheduler.run(ticks: 100)
         #expect((159...161).contains(runs.counts["adaptive"] ?? 0))
     }
@@ -136,7 +148,7 @@ import Testing
         let scheduler = try FixedRateScheduler(loopRateHz: 100, tasks: [task("imu", 100, runs: runs)], clock: clock)
         scheduler.run(ticks: 250)
         #expect(scheduler.taskStatistics[0].read().runs == 250)
-        #expect(scheduler.loopStatistics.read().ticks == 200)   // published once a second
+        #expect(scheduler.loopStatistics.read().ticks == 200)  // published once a second
     }
 
     @Test func latenessHistogramPercentiles() {

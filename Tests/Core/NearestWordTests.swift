@@ -3,11 +3,15 @@ import Testing
 
 /// "Did you mean ...?": the nearest known word to a mistyped one, or none.
 struct NearestWordTests {
-    static let commands = ["run", "watch", "status", "lock", "level", "track", "waypoint", "export-all", "import-all",
-                           "forget-all", "sky", "seasons", "passes", "probe", "config", "completion", "help"]
+    static let commands = [
+        "run", "watch", "status", "lock", "level", "track", "waypoint", "export-all", "import-all",
+        "forget-all", "sky", "seasons", "passes", "probe", "config", "completion", "help"
+    ]
 
-    @Test(arguments: [("runn", "run"), ("rnu", "run"), ("trak", "track"), ("exprot-all", "export-all"), ("stauts", "status"),
-                      ("complet", "completion"), ("WATCH", "watch"), ("wayponit", "waypoint"), ("seasosn", "seasons")])
+    @Test(arguments: [
+        ("runn", "run"), ("rnu", "run"), ("trak", "track"), ("exprot-all", "export-all"), ("stauts", "status"),
+        ("complet", "completion"), ("WATCH", "watch"), ("wayponit", "waypoint"), ("seasosn", "seasons")
+    ])
     func aMistypedCommandFindsItsWord(typed: String, meant: String) {
         #expect(NearestWord.to(typed, among: Self.commands) == meant)
     }

@@ -13,7 +13,8 @@ import Testing
     }
 
     func board(address: UInt8 = 0x48, noise: Bool = true, volts: @escaping @Sendable (Int) -> Double)
-        -> (SimulatedI2CBus, ADS1115Emulator) {
+        -> (SimulatedI2CBus, ADS1115Emulator)
+    {
         let bus = SimulatedI2CBus()
         let emulator = ADS1115Emulator(seed: 7, volts: volts)
         emulator.noiseEnabled = noise
@@ -65,8 +66,8 @@ import Testing
         // (DR 0b100), comparator disabled (COMP_QUE 0b11): 0b0101_0010_1000_0011 = 0x5283.
         bus.expect(0x49, write: [0x01, 0x52, 0x83])
         bus.expect(0x49, write: [0x01], reply: [0x52, 0x83])
-        bus.expect(0x49, write: [0x00], reply: [0x40, 0x00])     // 16384: half of 4.096 V
-        bus.expect(0x49, write: [0x00], reply: [0xFF, 0xFE])     // -2 LSB: an offset below ground
+        bus.expect(0x49, write: [0x00], reply: [0x40, 0x00])  // 16384: half of 4.096 V
+        bus.expect(0x49, write: [0x00], reply: [0xFF, 0xFE])  // -2 LSB: an offset below ground
         var adc = ADS1115(bus: bus, address: 0x49)
         try adc.start(channel: .ain1, range: .volts4_096, rate: .sps128)
         #expect(try adc.readVolts() == 2.048)
@@ -76,8 +77,8 @@ import Testing
 
     @Test func theOperationalStatusBitIsNotPartOfTheReadBack() throws {
         let bus = ScriptedI2CBus()
-        bus.expect(0x48, write: [0x01, 0x40, 0xE3])     // AIN0, ±6.144 V, 860 SPS
-        bus.expect(0x48, write: [0x01], reply: [0xC0, 0xE3])    // OS set on read: still a match
+        bus.expect(0x48, write: [0x01, 0x40, 0xE3])  // AIN0, ±6.144 V, 860 SPS
+        bus.expect(0x48, write: [0x01], reply: [0xC0, 0xE3])  // OS set on read: still a match
         var adc = ADS1115(bus: bus, address: 0x48)
         try adc.start(channel: .ain0, range: .volts6_144, rate: .sps860)
         #expect(bus.completed, "\(bus.mismatches)")
@@ -85,8 +86,8 @@ import Testing
 
     @Test func startRefusesAChipThatDoesNotKeepTheConfig() {
         let bus = ScriptedI2CBus()
-        bus.expect(0x48, write: [0x01, 0x44, 0x83])     // AIN0, ±2.048 V, 128 SPS
-        bus.expect(0x48, write: [0x01], reply: [0x60, 0xA0])    // a TMP102's config register
+        bus.expect(0x48, write: [0x01, 0x44, 0x83])  // AIN0, ±2.048 V, 128 SPS
+        bus.expect(0x48, write: [0x01], reply: [0x60, 0xA0])  // a TMP102's config register
         var adc = ADS1115(bus: bus, address: 0x48)
         #expect(throws: DeviceError.wrongChip(chip: "ADS1115", register: 0x01, expected: 0x44, found: 0x60)) {
             try adc.start(channel: .ain0, range: .volts2_048, rate: .sps128)
@@ -122,7 +123,7 @@ import Testing
     @Test func identifiesThePowerOnAndAConfiguredChipWithoutWriting() throws {
         let (bus, emulator) = board { _ in 0.4 }
         #expect(Driver.identify(bus: bus, address: 0x48))
-        #expect(emulator.config == 0x0583 && emulator.conversions == 0)   // nothing written
+        #expect(emulator.config == 0x0583 && emulator.conversions == 0)  // nothing written
         var adc = Driver(bus: bus)
         try adc.start(channel: .ain1, range: .volts0_512, rate: .sps8)
         #expect(Driver.identify(bus: bus, address: 0x48))
@@ -140,12 +141,12 @@ import Testing
     @Test func singleShotInTheEmulatorConvertsOnTheOSBit() throws {
         // The emulator's single-shot path, driven with raw transfers as another driver would.
         let (bus, emulator) = board(noise: false) { _ in 1.024 }
-        var start: (UInt8, UInt8, UInt8) = (0x01, 0xC5, 0x83)     // OS=1, AIN0, ±2.048 V, single-shot
+        var start: (UInt8, UInt8, UInt8) = (0x01, 0xC5, 0x83)  // OS=1, AIN0, ±2.048 V, single-shot
         try withUnsafeBytes(of: &start) { write in
             try bus.transfer(address: 0x48, write: write, read: UnsafeMutableRawBufferPointer(start: nil, count: 0))
         }
         #expect(emulator.conversion == 16384)
         let adc = Driver(bus: bus)
-        #expect(try adc.readVolts() == 1.024)      // the power-on range is ±2.048 V, as configured
+        #expect(try adc.readVolts() == 1.024)  // the power-on range is ±2.048 V, as configured
     }
 }

@@ -6,8 +6,9 @@ import Testing
 
 @Suite struct AK8963Tests {
     typealias Driver = AK8963<SimulatedI2CBus>
-    let tilted = SensorTruth(specificForce: Vector3(1.2, -2.5, -9.4), rotationRate: Vector3(0.1, -0.2, 0.3),
-                             magneticField: Vector3(18.0, -6.0, 40.0), pressure: 95_432.1, temperature: 21.5, humidity: 40)
+    let tilted = SensorTruth(
+        specificForce: Vector3(1.2, -2.5, -9.4), rotationRate: Vector3(0.1, -0.2, 0.3),
+        magneticField: Vector3(18.0, -6.0, 40.0), pressure: 95_432.1, temperature: 21.5, humidity: 40)
 
     func board(_ truth: SensorTruth? = nil) -> (ManualClock, SimulatedI2CBus, AK8963Emulator) {
         let clock = ManualClock()
@@ -22,19 +23,21 @@ import Testing
     func tolerance(_ resolution: Driver.Resolution) -> Double { 0.87 * resolution.microteslaPerCount * 1.5 }
 
     @Test func readsTheWorldInBothResolutions() throws {
-        for (resolution, rate, period) in [(Driver.Resolution.bits16, Driver.OutputRate.hz100, UInt64(10_000_000)),
-                                           (.bits14, .hz8, 125_000_000)] {
+        for (resolution, rate, period) in [
+            (Driver.Resolution.bits16, Driver.OutputRate.hz100, UInt64(10_000_000)),
+            (.bits14, .hz8, 125_000_000)
+        ] {
             let (clock, bus, emulator) = board()
-            emulator.asa = (0xB0, 0x9A, 0xC4)   // sensitivity errors of +19 %, +10 %, +27 %
+            emulator.asa = (0xB0, 0x9A, 0xC4)  // sensitivity errors of +19 %, +10 %, +27 %
             var driver = AK8963(bus: bus, resolution: resolution, outputRate: rate)
             try driver.start()
             #expect(driver.sensitivityAdjustment == Vector3(1.1875, 1.1015625, 1.265625))
-            #expect(try driver.read(at: clock.now()) == nil)          // no result yet
+            #expect(try driver.read(at: clock.now()) == nil)  // no result yet
             clock.advance(by: period)
             let sample = try #require(try driver.read(at: clock.now()))
             let expected = ChipMounting.chipAxes(fromBody: tilted.magneticField)
             #expect((sample.field - expected).length <= tolerance(resolution))
-            #expect(try driver.read(at: clock.now()) == nil)          // DRDY cleared by the read
+            #expect(try driver.read(at: clock.now()) == nil)  // DRDY cleared by the read
             clock.advance(by: period)
             #expect(try driver.read(at: clock.now()) != nil)
         }
@@ -42,7 +45,7 @@ import Testing
 
     @Test func overflowIsRejected() throws {
         var truth = tilted
-        truth.magneticField = Vector3(3000, 1500, 1000)   // |X|+|Y|+|Z| beyond 4912 uT
+        truth.magneticField = Vector3(3000, 1500, 1000)  // |X|+|Y|+|Z| beyond 4912 uT
         let (clock, bus, _) = board(truth)
         var driver = AK8963(bus: bus)
         try driver.start()
@@ -88,19 +91,19 @@ import Testing
 
     @Test func startAndReadAreTheDatasheetTransactions() throws {
         let bus = ScriptedI2CBus()
-        bus.expect(0x0C, write: [0x00], reply: [0x48])        // WIA
-        bus.expect(0x0C, write: [0x0B, 0x01])                 // CNTL2 SRST
-        bus.expect(0x0C, write: [0x0A, 0x00])                 // power-down
-        bus.expect(0x0C, write: [0x00], reply: [0x48])        // 100 us in power-down
-        bus.expect(0x0C, write: [0x0A, 0x0F])                 // fuse ROM access
-        bus.expect(0x0C, write: [0x10], reply: [0x80, 0xC0, 0x40])   // ASA: factors 1, 1.25, 0.75
+        bus.expect(0x0C, write: [0x00], reply: [0x48])  // WIA
+        bus.expect(0x0C, write: [0x0B, 0x01])  // CNTL2 SRST
+        bus.expect(0x0C, write: [0x0A, 0x00])  // power-down
+        bus.expect(0x0C, write: [0x00], reply: [0x48])  // 100 us in power-down
+        bus.expect(0x0C, write: [0x0A, 0x0F])  // fuse ROM access
+        bus.expect(0x0C, write: [0x10], reply: [0x80, 0xC0, 0x40])  // ASA: factors 1, 1.25, 0.75
         bus.expect(0x0C, write: [0x0A, 0x00])
         bus.expect(0x0C, write: [0x00], reply: [0x48])
-        bus.expect(0x0C, write: [0x0A, 0x16])                 // 16-bit, continuous mode 2
+        bus.expect(0x0C, write: [0x0A, 0x16])  // 16-bit, continuous mode 2
         // ST1 DRDY; X 1000, Y -400, Z 2000 counts little-endian; ST2 BITM.
         bus.expect(0x0C, write: [0x02], reply: [0x01, 0xE8, 0x03, 0x70, 0xFE, 0xD0, 0x07, 0x10])
-        bus.expect(0x0C, write: [0x02], reply: [0x01, 0xE8, 0x03, 0x70, 0xFE, 0xD0, 0x07, 0x18])   // HOFL
-        bus.expect(0x0C, write: [0x02], reply: [0x00, 0xE8, 0x03, 0x70, 0xFE, 0xD0, 0x07, 0x10])   // not ready
+        bus.expect(0x0C, write: [0x02], reply: [0x01, 0xE8, 0x03, 0x70, 0xFE, 0xD0, 0x07, 0x18])  // HOFL
+        bus.expect(0x0C, write: [0x02], reply: [0x00, 0xE8, 0x03, 0x70, 0xFE, 0xD0, 0x07, 0x10])  // not ready
         var driver = AK8963(bus: bus, address: 0x0C)
         try driver.start()
         let sample = try #require(try driver.read(at: 7))
@@ -130,6 +133,6 @@ import Testing
         try device.writeRegister(0x0A, 0x0F)
         #expect(try device.readRegister(0x10) == 0)
         clock.advance(by: 10_000_000)
-        #expect(try driver.read(at: clock.now()) != nil)              // still measuring
+        #expect(try driver.read(at: clock.now()) != nil)  // still measuring
     }
 }

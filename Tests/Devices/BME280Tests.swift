@@ -9,13 +9,16 @@ import Testing
 @Suite struct BME280Tests {
     typealias Driver = BMP280<SimulatedI2CBus>
 
-    let humid = SensorTruth(specificForce: Vector3(0, 0, -9.80665), rotationRate: .zero, magneticField: .zero,
-                            pressure: 98_765.4, temperature: 18.37, humidity: 63.7)
+    let humid = SensorTruth(
+        specificForce: Vector3(0, 0, -9.80665), rotationRate: .zero, magneticField: .zero,
+        pressure: 98_765.4, temperature: 18.37, humidity: 63.7)
 
     /// A production BME280's registers as posted on the Bosch Sensortec community forum ("BME280
     /// Data to test Calculations", 2019): 0x88..0x9F, 0xA1, 0xE1..0xE7, then 0xF7..0xFE.
-    static let forumCalibration: [UInt8] = [0x6C, 0x6E, 0x77, 0x66, 0x32, 0x00, 0xA8, 0x92, 0x27, 0xD5, 0xD0, 0x0B,
-                                            0x6F, 0x18, 0xCA, 0xFF, 0xF9, 0xFF, 0xAC, 0x26, 0x0A, 0xD8, 0xBD, 0x10]
+    static let forumCalibration: [UInt8] = [
+        0x6C, 0x6E, 0x77, 0x66, 0x32, 0x00, 0xA8, 0x92, 0x27, 0xD5, 0xD0, 0x0B,
+        0x6F, 0x18, 0xCA, 0xFF, 0xF9, 0xFF, 0xAC, 0x26, 0x0A, 0xD8, 0xBD, 0x10
+    ]
     static let forumH1: UInt8 = 0x4B
     static let forumHumidityBytes: [UInt8] = [0x65, 0x01, 0x00, 0x14, 0x0B, 0x00, 0x1E]
     static let forumData: [UInt8] = [0x55, 0x33, 0x80, 0x81, 0x7F, 0xB0, 0x79, 0x13]
@@ -37,8 +40,9 @@ import Testing
     /// says); adc_H = 0x7913 = 30995 gives 55478 in Q22.10 = 54.18 %RH (the post's spreadsheet:
     /// 54.17 %RH). 55478 is what the datasheet's 32-bit formula gives when transcribed by hand.
     @Test func humidityCompensationOfAPublishedChip() {
-        let c = Driver.Calibration(t1: 28268, t2: 26231, t3: 50, p1: 37544, p2: -10969, p3: 3024, p4: 6255,
-                                   p5: -54, p6: -7, p7: 9900, p8: -10230, p9: 4285)
+        let c = Driver.Calibration(
+            t1: 28268, t2: 26231, t3: 50, p1: 37544, p2: -10969, p3: 3024, p4: 6255,
+            p5: -54, p6: -7, p7: 9900, p8: -10230, p9: 4285)
         let fine = Driver.fineTemperature(530_427, c)
         #expect(fine == 125_113)
         #expect(Driver.centidegrees(fine: fine) == 2444)
@@ -132,13 +136,13 @@ import Testing
         let bus = ScriptedI2CBus()
         bus.expect(0x76, write: [0xD0], reply: [0x60])
         bus.expect(0x76, write: [0xE0, 0xB6])
-        bus.expect(0x76, write: [0xF3], reply: [0x00])   // im_update clear: the NVM copy is done
+        bus.expect(0x76, write: [0xF3], reply: [0x00])  // im_update clear: the NVM copy is done
         bus.expect(0x76, write: [0x88], reply: Self.forumCalibration)
         bus.expect(0x76, write: [0xA1], reply: [Self.forumH1])
         bus.expect(0x76, write: [0xE1], reply: Self.forumHumidityBytes)
-        bus.expect(0x76, write: [0xF5, 0x08])          // IIR x4
-        bus.expect(0x76, write: [0xF2, 0x01])          // humidity x1
-        bus.expect(0x76, write: [0xF4, 0x57])          // temperature x2, pressure x16, normal mode
+        bus.expect(0x76, write: [0xF5, 0x08])  // IIR x4
+        bus.expect(0x76, write: [0xF2, 0x01])  // humidity x1
+        bus.expect(0x76, write: [0xF4, 0x57])  // temperature x2, pressure x16, normal mode
         bus.expect(0x76, write: [0xF7], reply: Self.forumData)
         var driver = BMP280(bus: bus)
         try driver.start()

@@ -65,8 +65,10 @@ import Testing
     }
 
     /// Datasheet Table 1: temperature and its 12-bit register value.
-    @Test(arguments: [(125.0, UInt16(0x07D0)), (25.0625, 0x0191), (10.125, 0x00A2), (0.5, 0x0008),
-                      (0, 0x0000), (-0.5, 0xFFF8), (-10.125, 0xFF5E), (-25.0625, 0xFE6F), (-55, 0xFC90)])
+    @Test(arguments: [
+        (125.0, UInt16(0x07D0)), (25.0625, 0x0191), (10.125, 0x00A2), (0.5, 0x0008),
+        (0, 0x0000), (-0.5, 0xFFF8), (-10.125, 0xFF5E), (-25.0625, 0xFE6F), (-55, 0xFC90)
+    ])
     func datasheetTableOneDecodes(celsius: Double, raw: UInt16) {
         #expect(DS18B20.parseSlave(Self.slave(Self.scratchpad(raw))) == .success(celsius))
     }
@@ -114,14 +116,15 @@ import Testing
     @Test func disconnectedAndShortedProbes() {
         let ones = [UInt8](repeating: 0xFF, count: 9)
         #expect(DS18B20.parseSlave(Self.slave(ones, verdict: "NO", t: -62)) == .failure(.disconnected))
-        #expect(DS18B20.parseSlave(Self.slave(Self.scratchpad(0xF810))) == .failure(.disconnected))   // -127 °C
-        let zeros = [UInt8](repeating: 0, count: 9)     // CRC of zeros is zero: only the config byte tells
+        #expect(DS18B20.parseSlave(Self.slave(Self.scratchpad(0xF810))) == .failure(.disconnected))  // -127 °C
+        let zeros = [UInt8](repeating: 0, count: 9)  // CRC of zeros is zero: only the config byte tells
         #expect(DS18B20.parseSlave(Self.slave(zeros)) == .failure(.dataLineLow))
     }
 
     @Test func outOfRangeAndDisagreement() {
         #expect(DS18B20.parseSlave(Self.slave(Self.scratchpad(0x07E0))) == .failure(.outOfRange(celsius: 126)))
-        #expect(DS18B20.parseSlave(Self.slave(Self.scratchpad(0x0191), t: 26062))
+        #expect(
+            DS18B20.parseSlave(Self.slave(Self.scratchpad(0x0191), t: 26062))
                 == .failure(.disagreement(scratchpad: 25.0625, kernel: 26.062)))
     }
 
@@ -130,11 +133,11 @@ import Testing
         let lines = good.split(separator: "\n").map(String.init)
         let samples = [
             "", "\n\n", lines.first ?? "", "hello\nworld\n",
-            good.replacingFirst("91", with: "9g"),                     // not hex
+            good.replacingFirst("91", with: "9g"),  // not hex
             good.replacingFirst("t=25062", with: "t=abc"),
             good.replacingFirst("t=25062", with: "25062"),
-            (lines.first ?? "") + "\n" + "00 01 4b 46 7f ff 0c 10 00 t=25062\n",   // lines disagree
-            "91 01 4b : crc=91 YES\n91 01 4b t=1\n",
+            (lines.first ?? "") + "\n" + "00 01 4b 46 7f ff 0c 10 00 t=25062\n",  // lines disagree
+            "91 01 4b : crc=91 YES\n91 01 4b t=1\n"
         ]
         for text in samples {
             guard case .failure(.malformed) = DS18B20.parseSlave(text) else {

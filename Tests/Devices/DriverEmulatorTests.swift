@@ -7,12 +7,14 @@ import Testing
 /// The real drivers against the register-level emulators (written separately from the
 /// datasheets), and the BMP280's integer compensation against the datasheet's worked example.
 @Suite struct DriverEmulatorTests {
-    let tilted = SensorTruth(specificForce: Vector3(1.2, -2.5, -9.4), rotationRate: Vector3(0.1, -0.2, 0.3),
-                             magneticField: Vector3(18.0, -6.0, 40.0), pressure: 95_432.1, temperature: 21.5, humidity: 40)
+    let tilted = SensorTruth(
+        specificForce: Vector3(1.2, -2.5, -9.4), rotationRate: Vector3(0.1, -0.2, 0.3),
+        magneticField: Vector3(18.0, -6.0, 40.0), pressure: 95_432.1, temperature: 21.5, humidity: 40)
 
     @Test func bmp280CompensationMatchesTheDatasheetExample() {
-        let c = BMP280<SimulatedI2CBus>.Calibration(t1: 27504, t2: 26435, t3: -1000, p1: 36477, p2: -10685, p3: 3024,
-                                                   p4: 2855, p5: 140, p6: -7, p7: 15500, p8: -14600, p9: 6000)
+        let c = BMP280<SimulatedI2CBus>.Calibration(
+            t1: 27504, t2: 26435, t3: -1000, p1: 36477, p2: -10685, p3: 3024,
+            p4: 2855, p5: 140, p6: -7, p7: 15500, p8: -14600, p9: 6000)
         let fine = BMP280<SimulatedI2CBus>.fineTemperature(519_888, c)
         #expect(fine == 128_422)
         #expect(BMP280<SimulatedI2CBus>.centidegrees(fine: fine) == 2508)
@@ -48,16 +50,18 @@ import Testing
         bus.attach(emulator, at: 0x76)
         var driver = BMP280(bus: bus)
         try driver.start()
-        emulator.registerWritten(0xF4, 0x00)   // back to sleep: no conversion happens
-        emulator.registerWritten(0xE0, 0xB6)   // reset: data registers read 0x80000
+        emulator.registerWritten(0xF4, 0x00)  // back to sleep: no conversion happens
+        emulator.registerWritten(0xE0, 0xB6)  // reset: data registers read 0x80000
         try driver.start()
         emulator.registerWritten(0xF4, 0x00)
         #expect(try driver.read(at: 0) == nil)
     }
 
     @Test func mpu6050ReadsTheWorldInEveryRange() throws {
-        for (accel, gyro) in [(MPU6050<SimulatedI2CBus>.AccelerometerRange.g2, MPU6050<SimulatedI2CBus>.GyroscopeRange.dps250),
-                              (.g4, .dps500), (.g16, .dps2000)] {
+        for (accel, gyro) in [
+            (MPU6050<SimulatedI2CBus>.AccelerometerRange.g2, MPU6050<SimulatedI2CBus>.GyroscopeRange.dps250),
+            (.g4, .dps500), (.g16, .dps2000)
+        ] {
             let clock = ManualClock()
             let bus = SimulatedI2CBus()
             let emulator = MPU6050Emulator(truth: FixedTruth(tilted), clock: clock)
@@ -82,9 +86,9 @@ import Testing
         bus.attach(MPU6050Emulator(truth: FixedTruth(), clock: clock), at: 0x68)
         var driver = MPU6050(bus: bus, sampleRateHz: 100)
         try driver.start()
-        #expect(try driver.read(at: clock.now()) != nil)   // first sample
+        #expect(try driver.read(at: clock.now()) != nil)  // first sample
         clock.advance(by: 4_000_000)
-        #expect(try driver.read(at: clock.now()) == nil)   // 4 ms later: nothing new at 100 Hz
+        #expect(try driver.read(at: clock.now()) == nil)  // 4 ms later: nothing new at 100 Hz
         clock.advance(by: 6_000_000)
         #expect(try driver.read(at: clock.now()) != nil)
     }
@@ -102,7 +106,7 @@ import Testing
             let clean = try #require(try driver.read(at: clock.now()))
             let expected = ChipMounting.chipAxes(fromBody: tilted.magneticField)
             #expect((clean.field - expected).length < 2 / range.countsPerMicrotesla)
-            #expect(try driver.read(at: clock.now()) == nil)   // DRDY cleared by reading
+            #expect(try driver.read(at: clock.now()) == nil)  // DRDY cleared by reading
         }
         emulator.distortion.hardIron = Vector3(10, -5, 3)
         var driver = QMC5883L(bus: bus)
@@ -114,7 +118,7 @@ import Testing
 
     @Test func wrongChipAndMissingChipAreTypedErrors() {
         let bus = SimulatedI2CBus()
-        bus.attach(QMC5883LEmulator(truth: FixedTruth(), clock: ManualClock()), at: 0x68)   // a magnetometer where the IMU should be
+        bus.attach(QMC5883LEmulator(truth: FixedTruth(), clock: ManualClock()), at: 0x68)  // a magnetometer where the IMU should be
         var imu = MPU6050(bus: bus)
         #expect(throws: DeviceError.wrongChip(chip: "MPU-6050", register: 0x75, expected: 0x68, found: 0x00)) { try imu.start() }
         var baro = BMP280(bus: bus, address: 0x76)

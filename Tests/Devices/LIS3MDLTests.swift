@@ -6,8 +6,9 @@ import Testing
 
 @Suite struct LIS3MDLTests {
     typealias Driver = LIS3MDL<SimulatedI2CBus>
-    let tilted = SensorTruth(specificForce: Vector3(1.2, -2.5, -9.4), rotationRate: Vector3(0.1, -0.2, 0.3),
-                             magneticField: Vector3(18.0, -6.0, 40.0), pressure: 95_432.1, temperature: 21.5, humidity: 40)
+    let tilted = SensorTruth(
+        specificForce: Vector3(1.2, -2.5, -9.4), rotationRate: Vector3(0.1, -0.2, 0.3),
+        magneticField: Vector3(18.0, -6.0, 40.0), pressure: 95_432.1, temperature: 21.5, humidity: 40)
 
     func board(address: UInt8 = 0x1C) -> (ManualClock, SimulatedI2CBus, LIS3MDLEmulator) {
         let clock = ManualClock()
@@ -23,12 +24,12 @@ import Testing
             let (clock, bus, _) = board()
             var driver = LIS3MDL(bus: bus, range: range)
             try driver.start()
-            #expect(try driver.read(at: clock.now()) == nil)          // first result one period away
-            clock.advance(by: 12_500_000)                             // 80 Hz
+            #expect(try driver.read(at: clock.now()) == nil)  // first result one period away
+            clock.advance(by: 12_500_000)  // 80 Hz
             let sample = try #require(try driver.read(at: clock.now()))
             let expected = ChipMounting.chipAxes(fromBody: tilted.magneticField)
             #expect((sample.field - expected).length <= 0.87 / range.countsPerMicrotesla)
-            #expect(try driver.read(at: clock.now()) == nil)          // ZYXDA cleared by the read
+            #expect(try driver.read(at: clock.now()) == nil)  // ZYXDA cleared by the read
             clock.advance(by: 12_500_000)
             #expect(try driver.read(at: clock.now()) != nil)
         }
@@ -81,10 +82,10 @@ import Testing
         let device = I2CRegisterDevice(bus: bus, address: 0x1C)
         var plain = [UInt8](repeating: 0, count: 4)
         try plain.withUnsafeMutableBytes { try device.readRegisters(0x20, into: $0) }
-        #expect(plain == [0x7C, 0x7C, 0x7C, 0x7C])                   // CTRL_REG1 four times
+        #expect(plain == [0x7C, 0x7C, 0x7C, 0x7C])  // CTRL_REG1 four times
         var stepping = [UInt8](repeating: 0, count: 4)
         try stepping.withUnsafeMutableBytes { try device.readRegisters(0xA0, into: $0) }
-        #expect(stepping == [0x7C, 0x00, 0x00, 0x0C])                // CTRL_REG1...CTRL_REG4
+        #expect(stepping == [0x7C, 0x00, 0x00, 0x0C])  // CTRL_REG1...CTRL_REG4
     }
 
     @Test func hardIronShowsUpAsAnOffset() throws {

@@ -9,10 +9,12 @@ import Testing
 @Suite struct LPS22HBTests {
     typealias Driver = LPS22HB<SimulatedI2CBus>
 
-    let frosty = SensorTruth(specificForce: Vector3(0, 0, -9.80665), rotationRate: .zero, magneticField: .zero,
-                             pressure: 84_321.9, temperature: -12.34, humidity: 70)
-    let warm = SensorTruth(specificForce: Vector3(0, 0, -9.80665), rotationRate: .zero, magneticField: .zero,
-                           pressure: 102_468.2, temperature: 31.07, humidity: 20)
+    let frosty = SensorTruth(
+        specificForce: Vector3(0, 0, -9.80665), rotationRate: .zero, magneticField: .zero,
+        pressure: 84_321.9, temperature: -12.34, humidity: 70)
+    let warm = SensorTruth(
+        specificForce: Vector3(0, 0, -9.80665), rotationRate: .zero, magneticField: .zero,
+        pressure: 102_468.2, temperature: 31.07, humidity: 20)
 
     func attached(_ truth: SensorTruth, address: UInt8 = 0x5D) -> (ManualClock, SimulatedI2CBus, LPS22HBEmulator) {
         let clock = ManualClock()
@@ -44,10 +46,10 @@ import Testing
         try driver.start()
         #expect(try driver.read(at: clock.now()) != nil)
         clock.advance(by: 20_000_000)
-        #expect(try driver.read(at: clock.now()) == nil)   // 20 ms: nothing new at 25 Hz
+        #expect(try driver.read(at: clock.now()) == nil)  // 20 ms: nothing new at 25 Hz
         clock.advance(by: 20_000_000)
         #expect(try driver.read(at: clock.now()) != nil)
-        #expect(try driver.read(at: clock.now()) == nil)   // P_DA cleared by the read
+        #expect(try driver.read(at: clock.now()) == nil)  // P_DA cleared by the read
     }
 
     @Test func identifiesByWhoAmI() {
@@ -85,7 +87,7 @@ import Testing
         try driver.start()
         #expect(emulator.registers[0x11] & 0x10 != 0)
         let device = I2CRegisterDevice(bus: bus, address: 0x5D)
-        try device.writeRegister(0x11, 0x00)   // IF_ADD_INC off
+        try device.writeRegister(0x11, 0x00)  // IF_ADD_INC off
         clock.advance(by: 100_000_000)
         var bytes = [UInt8](repeating: 0, count: 3)
         try bytes.withUnsafeMutableBytes { buffer in try device.readRegisters(0x0F, into: buffer) }
@@ -93,7 +95,7 @@ import Testing
         // The driver's reset turns it back on.
         try driver.start()
         try bytes.withUnsafeMutableBytes { buffer in try device.readRegisters(0x0F, into: buffer) }
-        #expect(bytes == [0xB1, 0x3E, 0x10])   // 25 Hz, ODR/20 filter, BDU; IF_ADD_INC
+        #expect(bytes == [0xB1, 0x3E, 0x10])  // 25 Hz, ODR/20 filter, BDU; IF_ADD_INC
         #expect(try driver.read(at: clock.now()) != nil)
     }
 

@@ -6,8 +6,9 @@ import Testing
 
 @Suite struct LSM6DSTests {
     typealias Driver = LSM6DS<SimulatedI2CBus>
-    let tilted = SensorTruth(specificForce: Vector3(1.2, -2.5, -9.4), rotationRate: Vector3(0.1, -0.2, 0.3),
-                             magneticField: Vector3(18.0, -6.0, 40.0), pressure: 95_432.1, temperature: 21.5, humidity: 40)
+    let tilted = SensorTruth(
+        specificForce: Vector3(1.2, -2.5, -9.4), rotationRate: Vector3(0.1, -0.2, 0.3),
+        magneticField: Vector3(18.0, -6.0, 40.0), pressure: 95_432.1, temperature: 21.5, humidity: 40)
 
     func board(_ variant: LSM6DSEmulator.Variant, address: UInt8 = 0x6A) -> (ManualClock, SimulatedI2CBus, LSM6DSEmulator) {
         let clock = ManualClock()
@@ -21,13 +22,15 @@ import Testing
 
     @Test(arguments: [LSM6DSEmulator.Variant.lsm6ds3, .lsm6ds3trc, .lsm6dsox])
     func readsTheWorldInSeveralRanges(variant: LSM6DSEmulator.Variant) throws {
-        for (accel, gyro) in [(Driver.AccelerometerRange.g2, Driver.GyroscopeRange.dps125), (.g4, .dps500),
-                              (.g16, .dps2000)] {
+        for (accel, gyro) in [
+            (Driver.AccelerometerRange.g2, Driver.GyroscopeRange.dps125), (.g4, .dps500),
+            (.g16, .dps2000)
+        ] {
             let (clock, bus, _) = board(variant)
             var driver = LSM6DS(bus: bus, accelerometerRange: accel, gyroscopeRange: gyro)
             try driver.start()
             #expect(driver.variant.whoAmI == variant.whoAmI)
-            #expect(try driver.read(at: clock.now()) == nil)         // first sample one period away
+            #expect(try driver.read(at: clock.now()) == nil)  // first sample one period away
             clock.advance(by: 10_000_000)
             let sample = try #require(try driver.read(at: clock.now()))
             let accelResolution = accel.milligPerCount / 1000 * 9.80665
@@ -35,7 +38,7 @@ import Testing
             #expect((sample.acceleration - ChipMounting.chipAxes(fromBody: tilted.specificForce)).length <= 0.87 * accelResolution)
             #expect((sample.rotationRate - ChipMounting.chipAxes(fromBody: tilted.rotationRate)).length <= 0.87 * gyroResolution)
             #expect(abs(sample.temperature - 24.5) <= 0.5 / variant.temperatureCountsPerDegree)
-            #expect(try driver.read(at: clock.now()) == nil)         // status cleared by reading the outputs
+            #expect(try driver.read(at: clock.now()) == nil)  // status cleared by reading the outputs
         }
     }
 
@@ -72,10 +75,10 @@ import Testing
     @Test func startRestoresAutoIncrementThatWasTurnedOff() throws {
         let (clock, bus, _) = board(.lsm6dsox)
         let device = I2CRegisterDevice(bus: bus, address: 0x6A)
-        try device.writeRegister(0x12, 0x00)                         // IF_INC off
+        try device.writeRegister(0x12, 0x00)  // IF_INC off
         var bytes = [UInt8](repeating: 0, count: 2)
         try bytes.withUnsafeMutableBytes { try device.readRegisters(0x0F, into: $0) }
-        #expect(bytes == [0x6C, 0x6C])                               // the pointer stays on WHO_AM_I
+        #expect(bytes == [0x6C, 0x6C])  // the pointer stays on WHO_AM_I
         var driver = LSM6DS(bus: bus, accelerometerRange: .g8)
         try driver.start()
         clock.advance(by: 10_000_000)
@@ -88,7 +91,7 @@ import Testing
         var driver = LSM6DS(bus: bus, outputRate: .hz26)
         try driver.start()
         clock.advance(by: 20_000_000)
-        #expect(try driver.read(at: clock.now()) == nil)             // 26 Hz: 38 ms between samples
+        #expect(try driver.read(at: clock.now()) == nil)  // 26 Hz: 38 ms between samples
         clock.advance(by: 20_000_000)
         #expect(try driver.read(at: clock.now()) != nil)
     }

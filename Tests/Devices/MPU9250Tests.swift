@@ -6,8 +6,9 @@ import Testing
 
 @Suite struct MPU9250Tests {
     typealias Driver = MPU9250<SimulatedI2CBus>
-    let tilted = SensorTruth(specificForce: Vector3(1.2, -2.5, -9.4), rotationRate: Vector3(0.1, -0.2, 0.3),
-                             magneticField: Vector3(18.0, -6.0, 40.0), pressure: 95_432.1, temperature: 21.5, humidity: 40)
+    let tilted = SensorTruth(
+        specificForce: Vector3(1.2, -2.5, -9.4), rotationRate: Vector3(0.1, -0.2, 0.3),
+        magneticField: Vector3(18.0, -6.0, 40.0), pressure: 95_432.1, temperature: 21.5, humidity: 40)
 
     func board(variant: MPU9250Emulator.Variant = .mpu9250) -> (ManualClock, SimulatedI2CBus, MPU9250Emulator) {
         let clock = ManualClock()
@@ -32,7 +33,7 @@ import Testing
             #expect((sample.acceleration - ChipMounting.chipAxes(fromBody: tilted.specificForce)).length <= 0.87 * accelResolution)
             #expect((sample.rotationRate - ChipMounting.chipAxes(fromBody: tilted.rotationRate)).length <= 0.87 * gyroResolution)
             #expect(abs(sample.temperature - 24.5) <= 0.5 / 333.87)
-            #expect(try driver.read(at: clock.now()) == nil)      // INT_STATUS cleared by the read
+            #expect(try driver.read(at: clock.now()) == nil)  // INT_STATUS cleared by the read
         }
     }
 
@@ -42,7 +43,7 @@ import Testing
         try driver.start()
         #expect(try driver.read(at: clock.now()) != nil)
         clock.advance(by: 15_000_000)
-        #expect(try driver.read(at: clock.now()) == nil)          // 15 ms: nothing new at 50 Hz
+        #expect(try driver.read(at: clock.now()) == nil)  // 15 ms: nothing new at 50 Hz
         clock.advance(by: 5_000_000)
         #expect(try driver.read(at: clock.now()) != nil)
     }
@@ -83,7 +84,7 @@ import Testing
     @Test func startOpensTheBypassToTheMagnetometer() throws {
         let (clock, bus, emulator) = board()
         typealias Mag = AK8963<SimulatedI2CBus>
-        #expect(Mag.identify(bus: bus, address: 0x0C) == nil)     // hidden behind the MPU
+        #expect(Mag.identify(bus: bus, address: 0x0C) == nil)  // hidden behind the MPU
         var magnetometer = AK8963(bus: bus)
         #expect(throws: DeviceError.wrongChip(chip: "AK8963", register: 0x00, expected: 0x48, found: 0xFF)) {
             try magnetometer.start()

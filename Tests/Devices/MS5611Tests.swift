@@ -10,8 +10,9 @@ import Testing
     typealias Driver = MS5611<SimulatedI2CBus>
     /// AN520's example calibration words C1..C6.
     let an520 = MS5611<SimulatedI2CBus>.Calibration(c1: 40127, c2: 36924, c3: 23317, c4: 23282, c5: 33464, c6: 28312)
-    let cold = SensorTruth(specificForce: Vector3(0, 0, -9.80665), rotationRate: .zero, magneticField: .zero,
-                           pressure: 87_654.3, temperature: 7.25, humidity: 30)
+    let cold = SensorTruth(
+        specificForce: Vector3(0, 0, -9.80665), rotationRate: .zero, magneticField: .zero,
+        pressure: 87_654.3, temperature: 7.25, humidity: 30)
 
     @Test func compensationMatchesAN520() {
         let r = Driver.compensate(d1: 9_085_466, d2: 8_569_150, an520)
@@ -94,8 +95,9 @@ import Testing
     }
 
     @Test func readsTheWorldThroughTheEmulator() throws {
-        let warm = SensorTruth(specificForce: Vector3(0, 0, -9.80665), rotationRate: .zero, magneticField: .zero,
-                               pressure: 95_432.1, temperature: 27.3, humidity: 40)
+        let warm = SensorTruth(
+            specificForce: Vector3(0, 0, -9.80665), rotationRate: .zero, magneticField: .zero,
+            pressure: 95_432.1, temperature: 27.3, humidity: 40)
         for truth in [warm, cold] {
             for osr in [Driver.Oversampling.x256, .x1024, .x4096] {
                 let (clock, bus, _) = attached(truth)
@@ -112,32 +114,32 @@ import Testing
 
     @Test func neverBlocksAndReturnsNilUntilTheConversionTime() throws {
         let (clock, bus, emulator) = attached(cold)
-        var driver = MS5611(bus: bus)   // OSR 4096: 9.04 ms per conversion at most
+        var driver = MS5611(bus: bus)  // OSR 4096: 9.04 ms per conversion at most
         try driver.start()
-        #expect(try driver.read(at: clock.now()) == nil)          // starts D2
+        #expect(try driver.read(at: clock.now()) == nil)  // starts D2
         #expect(emulator.conversionsStarted == 1)
         clock.advance(by: 9_000_000)
-        #expect(try driver.read(at: clock.now()) == nil)          // 9.00 ms: still waiting, nothing sent
+        #expect(try driver.read(at: clock.now()) == nil)  // 9.00 ms: still waiting, nothing sent
         #expect(emulator.conversionsStarted == 1)
         clock.advance(by: 40_000)
-        #expect(try driver.read(at: clock.now()) == nil)          // 9.04 ms: fetches D2, starts D1
+        #expect(try driver.read(at: clock.now()) == nil)  // 9.04 ms: fetches D2, starts D1
         #expect(emulator.conversionsStarted == 2)
         clock.advance(by: 5_000_000)
         #expect(try driver.read(at: clock.now()) == nil)
         clock.advance(by: 4_040_000)
-        let sample = try #require(try driver.read(at: clock.now()))   // fetches D1, starts the next D2
+        let sample = try #require(try driver.read(at: clock.now()))  // fetches D1, starts the next D2
         #expect(abs(sample.pressure - cold.pressure) <= 1.5)
         #expect(emulator.conversionsStarted == 3)
-        #expect(try driver.read(at: clock.now()) == nil)          // the next cycle has only just begun
+        #expect(try driver.read(at: clock.now()) == nil)  // the next cycle has only just begun
     }
 
     @Test func identifiesByItsPROMAndNotOtherChips() {
         let (_, bus, _) = attached(cold)
         #expect(Driver.identify(bus: bus, address: 0x77) == Driver.chips[0])
         #expect(Driver.chips[0].name == "ms5611")
-        #expect(Driver.identify(bus: bus, address: 0x76) == nil)   // nothing there
+        #expect(Driver.identify(bus: bus, address: 0x76) == nil)  // nothing there
         bus.attach(BMP280Emulator(truth: FixedTruth(), clock: ManualClock()), at: 0x76)
-        #expect(Driver.identify(bus: bus, address: 0x76) == nil)   // a BMP280 has no MS5611 PROM
+        #expect(Driver.identify(bus: bus, address: 0x76) == nil)  // a BMP280 has no MS5611 PROM
     }
 
     @Test func startRejectsACorruptPROMAndAnotherChip() throws {
@@ -185,11 +187,11 @@ import Testing
         for (index, word) in prom.enumerated() {
             bus.expect(0x77, write: [0xA0 + UInt8(index) * 2], reply: [UInt8(word >> 8), UInt8(word & 0xFF)])
         }
-        bus.expect(0x77, write: [0x56])                                   // D2, OSR 2048
-        bus.expect(0x77, write: [0x00], reply: [0x82, 0xC1, 0x3E])        // D2 = 8569150
-        bus.expect(0x77, write: [0x48])                                   // D1, OSR 4096
-        bus.expect(0x77, write: [0x00], reply: [0x8A, 0xA2, 0x1A])        // D1 = 9085466
-        bus.expect(0x77, write: [0x56])                                   // the next cycle begins
+        bus.expect(0x77, write: [0x56])  // D2, OSR 2048
+        bus.expect(0x77, write: [0x00], reply: [0x82, 0xC1, 0x3E])  // D2 = 8569150
+        bus.expect(0x77, write: [0x48])  // D1, OSR 4096
+        bus.expect(0x77, write: [0x00], reply: [0x8A, 0xA2, 0x1A])  // D1 = 9085466
+        bus.expect(0x77, write: [0x56])  // the next cycle begins
         var driver = MS5611(bus: bus, pressureOversampling: .x4096, temperatureOversampling: .x2048)
         try driver.start()
         #expect(driver.calibration == an520Scripted)

@@ -58,8 +58,10 @@ import Testing
 
     @Test func aCycleWithoutHeightKeeps3DWhileAHeightIsKnown() {
         // A 5 Hz receiver: GGA and GSA once a second, RMC every cycle.
-        let burst = [gga("120000.0", satellites: "08"), "GPGSA,A,3,04,05,09,12,24,,,,,,,,2.5,1.3,2.1", rmc("120000.0"),
-                     rmc("120000.2"), rmc("120000.4")]
+        let burst = [
+            gga("120000.0", satellites: "08"), "GPGSA,A,3,04,05,09,12,24,,,,,,,,2.5,1.3,2.1", rmc("120000.0"),
+            rmc("120000.2"), rmc("120000.4")
+        ]
         let all = fixes(burst)
         #expect(all.count == 3)
         #expect(all.allSatisfy { $0.mode == .threeD }, "\(all.map(\.mode))")

@@ -58,7 +58,7 @@ import Testing
             ("GPRMC,123519.00,A,4807.038,N,01131.000,E,1.0,360.1,230394,,", .course(360.1)),
             ("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,-0.5,2.1", .dilution(-0.5)),
             ("GPGGA,123519.00,4807.038,N,01131.000,E,1,08,-1.2,545.4,M,46.9,M,,", .dilution(-1.2)),
-            ("PGRMZ,59100,f,3", .altitude(59_100 * 0.3048)),
+            ("PGRMZ,59100,f,3", .altitude(59_100 * 0.3048))
         ]
         for (body, reason) in cases {
             var parser = NMEAParser()
@@ -67,26 +67,30 @@ import Testing
         }
         // At the limits, and with the fields left empty, the sentences stand.
         var parser = NMEAParser()
-        _ = parse(nmea("GPRMC,123519.00,A,4807.038,N,01131.000,E,1000.0,360.0,230394,,")
-                  + nmea("GPGGA,123519.00,4807.038,N,01131.000,E,1,08,,18000,M,46.9,M,,")
-                  + nmea("GPGSA,A,1,,,,,,,,,,,,,,,")
-                  + nmea("GPVTG,,T,,M,,N,,K,N"), &parser)
+        _ = parse(
+            nmea("GPRMC,123519.00,A,4807.038,N,01131.000,E,1000.0,360.0,230394,,")
+                + nmea("GPGGA,123519.00,4807.038,N,01131.000,E,1,08,,18000,M,46.9,M,,")
+                + nmea("GPGSA,A,1,,,,,,,,,,,,,,,")
+                + nmea("GPVTG,,T,,M,,N,,K,N"), &parser)
         #expect(parser.outOfLimits == 0 && parser.accepted == 4)
         // A DOP of 0 is a receiver's "none" (haicom-305N in 2D, jl-micro, SkyTraq): the sentence
         // stands, the fix carries no DOP.
         var zero = NMEAParser()
-        _ = parse(nmea("GPGGA,123519.00,4807.038,N,01131.000,E,1,08,0.0,545.4,M,46.9,M,,")
-                  + nmea("GPGSA,A,2,05,12,30,,,,,,,,,,17.0,17.0,0.0"), &zero)
+        _ = parse(
+            nmea("GPGGA,123519.00,4807.038,N,01131.000,E,1,08,0.0,545.4,M,46.9,M,,")
+                + nmea("GPGSA,A,2,05,12,30,,,,,,,,,,17.0,17.0,0.0"), &zero)
         #expect(zero.outOfLimits == 0 && zero.fix.vdop.isNaN && zero.fix.hdop == 17, "\(zero.fix)")
         #expect(ImpossibleGPSField.speed(277_777.3).description == "speed 277777.3 m/s outside 0-515 m/s")
     }
 
     /// The parser's sentence types are literals: each must be what `NMEAFields.type` packs.
     @Test func sentenceTypeLiteralsMatchTheirNames() {
-        let types: [(UInt32, StaticString)] = [(NMEAParser.gga, "GGA"), (NMEAParser.rmc, "RMC"), (NMEAParser.gsa, "GSA"),
-                                                (NMEAParser.gsv, "GSV"), (NMEAParser.vtg, "VTG"), (NMEAParser.gll, "GLL"),
-                                                (NMEAParser.gns, "GNS"), (NMEAParser.zda, "ZDA"), (NMEAParser.gst, "GST"),
-                                                (NMEAParser.rmz, "RMZ")]
+        let types: [(UInt32, StaticString)] = [
+            (NMEAParser.gga, "GGA"), (NMEAParser.rmc, "RMC"), (NMEAParser.gsa, "GSA"),
+            (NMEAParser.gsv, "GSV"), (NMEAParser.vtg, "VTG"), (NMEAParser.gll, "GLL"),
+            (NMEAParser.gns, "GNS"), (NMEAParser.zda, "ZDA"), (NMEAParser.gst, "GST"),
+            (NMEAParser.rmz, "RMZ")
+        ]
         for (value, name) in types { #expect(value == NMEAFields.type(name), "\(name)") }
     }
 }

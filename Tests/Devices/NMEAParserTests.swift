@@ -61,11 +61,12 @@ import Testing
     @Test func rejectsBadChecksumsAndGarbage() {
         var framer = NMEAFramer()
         var parser = NMEAParser()
-        let hostile = "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*00\r\n"   // wrong checksum
-            + "$GPGGA,123519,4807.038,N\r\n"                                                      // no checksum
+        let hostile =
+            "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*00\r\n"  // wrong checksum
+            + "$GPGGA,123519,4807.038,N\r\n"  // no checksum
             + "\u{0}\u{1}\u{FF}binary$\u{2}\r\n"
-            + "$" + String(repeating: "A", count: 500) + "\r\n"                                   // overlong
-            + "$GPRMC,,V,,,,,,,,,,N*53\r\n"                                                        // valid, no fix
+            + "$" + String(repeating: "A", count: 500) + "\r\n"  // overlong
+            + "$GPRMC,,V,,,,,,,,,,N*53\r\n"  // valid, no fix
         let fixes = parse(hostile, framer: &framer, parser: &parser)
         #expect(fixes.isEmpty)
         #expect(parser.rejected == 2)

@@ -11,15 +11,19 @@ import Testing
 @Suite struct StartUpTimeTests {
     /// The BMP280 datasheet's worked example, dig_T1..dig_P9 as little-endian bytes at 0x88..0x9F:
     /// 27504, 26435, -1000, 36477, -10685, 3024, 2855, 140, -7, 15500, -14600, 6000.
-    static let datasheetTrimming: [UInt8] = [0x70, 0x6B, 0x43, 0x67, 0x18, 0xFC, 0x7D, 0x8E, 0x43, 0xD6, 0xD0, 0x0B,
-                                             0x27, 0x0B, 0x8C, 0x00, 0xF9, 0xFF, 0x8C, 0x3C, 0xF8, 0xC6, 0x70, 0x17]
+    static let datasheetTrimming: [UInt8] = [
+        0x70, 0x6B, 0x43, 0x67, 0x18, 0xFC, 0x7D, 0x8E, 0x43, 0xD6, 0xD0, 0x0B,
+        0x27, 0x0B, 0x8C, 0x00, 0xF9, 0xFF, 0x8C, 0x3C, 0xF8, 0xC6, 0x70, 0x17
+    ]
     static let datasheetCalibration = BMP280<SimulatedI2CBus>.Calibration(
         t1: 27504, t2: 26435, t3: -1000, p1: 36477, p2: -10685, p3: 3024, p4: 2855, p5: 140, p6: -7,
         p7: 15500, p8: -14600, p9: 6000)
     /// The BMP388 coefficients of Bosch's forum calculation sheet (with this project's P9..P11),
     /// NVM_PAR_T1..NVM_PAR_P11 as stored at 0x31..0x45.
-    static let forumNVM: [UInt8] = [0xBA, 0x6A, 0xC0, 0x49, 0xF6, 0x8B, 0x01, 0xD0, 0xF5, 0x23, 0x00, 0x1B, 0x63, 0x0F,
-                                    0x79, 0xF3, 0xF6, 0x40, 0x3D, 0x18, 0xC4]
+    static let forumNVM: [UInt8] = [
+        0xBA, 0x6A, 0xC0, 0x49, 0xF6, 0x8B, 0x01, 0xD0, 0xF5, 0x23, 0x00, 0x1B, 0x63, 0x0F,
+        0x79, 0xF3, 0xF6, 0x40, 0x3D, 0x18, 0xC4
+    ]
     static let forumCalibration = BMP3<SimulatedI2CBus>.Calibration(
         t1: 27322, t2: 18880, t3: -10, p1: 395, p2: -2608, p3: 35, p4: 0, p5: 25371, p6: 30991,
         p7: -13, p8: -10, p9: 15680, p10: 24, p11: -60)
@@ -47,19 +51,19 @@ import Testing
         let chipID: UInt8 = variant == .bmp280 ? 0x58 : 0x60
 
         try device.writeRegister(0xE0, 0xB6)
-        #expect(try device.readRegister(0xD0) == chipID)            // the ID answers at once
-        #expect(try device.readRegister(0xF3) & 0x01 == 0x01)       // im_update: copying
+        #expect(try device.readRegister(0xD0) == chipID)  // the ID answers at once
+        #expect(try device.readRegister(0xF3) & 0x01 == 0x01)  // im_update: copying
         #expect(try burst(device, 0x88, count: 24) == [UInt8](repeating: 0, count: 24))
         #expect(try device.readRegister(0xA1) == 0)
         if variant == .bme280 { #expect(try burst(device, 0xE1, count: 7) == [UInt8](repeating: 0, count: 7)) }
 
         clock.advance(by: 1_500_000)
-        try device.writeRegister(0xE0, 0xB6)                         // a second reset starts the copy again
+        try device.writeRegister(0xE0, 0xB6)  // a second reset starts the copy again
         clock.advance(by: 1_999_999)
         #expect(try device.readRegister(0xF3) & 0x01 == 0x01)
         #expect(try burst(device, 0x88, count: 24) == [UInt8](repeating: 0, count: 24))
 
-        clock.advance(by: 1)                                         // 2 ms after the last reset
+        clock.advance(by: 1)  // 2 ms after the last reset
         #expect(try device.readRegister(0xF3) & 0x01 == 0)
         #expect(try burst(device, 0x88, count: 24) == Self.datasheetTrimming)
         if variant == .bme280 {
@@ -77,7 +81,7 @@ import Testing
 
         try device.writeRegister(0x7E, 0xB6)
         #expect(try device.readRegister(0x00) == (variant == .bmp388 ? 0x50 : 0x60))
-        #expect(try device.readRegister(0x03) & 0x10 == 0)           // cmd_rdy clear: reset in progress
+        #expect(try device.readRegister(0x03) & 0x10 == 0)  // cmd_rdy clear: reset in progress
         #expect(try burst(device, 0x31, count: 21) == [UInt8](repeating: 0, count: 21))
 
         clock.advance(by: 1_999_999)
@@ -122,9 +126,9 @@ import Testing
         var driver = BMP280(bus: bus)
         try driver.start()
         #expect(emulator.isStartingUp)
-        #expect(try driver.read(at: clock.now()) == nil)            // im_update set: nothing read yet
+        #expect(try driver.read(at: clock.now()) == nil)  // im_update set: nothing read yet
         #expect(driver.calibration == nil)
-        #expect(emulator.registers[0xF4] == 0)                       // and nothing configured
+        #expect(emulator.registers[0xF4] == 0)  // and nothing configured
         clock.advance(by: 1_000_000)
         #expect(try driver.read(at: clock.now()) == nil)
         #expect(driver.calibration == nil)
@@ -205,19 +209,21 @@ import Testing
         bus.expect(0x76, write: [0xE0, 0xB6])
         bus.expect(0x76, write: [0xF3], reply: [0x01])
         bus.expect(0x76, write: [0xF3], reply: [0x09])
-        bus.expect(0x76, write: [0xF3], reply: [0x08])   // only im_update counts, not measuring (bit 3)
+        bus.expect(0x76, write: [0xF3], reply: [0x08])  // only im_update counts, not measuring (bit 3)
         bus.expect(0x76, write: [0x88], reply: Self.datasheetTrimming)
         bus.expect(0x76, write: [0xF5, 0x08])
         bus.expect(0x76, write: [0xF4, 0x57])
-        bus.expect(0x76, write: [0xF7], reply: [0x80, 0x00, 0x00, 0x80, 0x00, 0x00])   // no conversion yet
+        bus.expect(0x76, write: [0xF7], reply: [0x80, 0x00, 0x00, 0x80, 0x00, 0x00])  // no conversion yet
         var driver = BMP280(bus: bus)
         try driver.start()
         #expect(try driver.read(at: 1_000_000) == nil)
         #expect(try driver.read(at: 2_000_000) == nil)
         #expect(try driver.read(at: 3_000_000) == nil)
-        #expect(driver.calibration == BMP280<ScriptedI2CBus>.Calibration(
-            t1: 27504, t2: 26435, t3: -1000, p1: 36477, p2: -10685, p3: 3024, p4: 2855, p5: 140, p6: -7,
-            p7: 15500, p8: -14600, p9: 6000))
+        #expect(
+            driver.calibration
+                == BMP280<ScriptedI2CBus>.Calibration(
+                    t1: 27504, t2: 26435, t3: -1000, p1: 36477, p2: -10685, p3: 3024, p4: 2855, p5: 140, p6: -7,
+                    p7: 15500, p8: -14600, p9: 6000))
         #expect(bus.completed, "\(bus.mismatches)")
     }
 

@@ -16,8 +16,10 @@ import Testing
         for up in [Vector3(1, 0, 0), Vector3(-1, 0, 0), Vector3(0, 1, 0), Vector3(0, -1, 0), Vector3(0, 0, 1), Vector3(0, 0, -1)] {
             for _ in 0..<200 {
                 let truth = up
-                readings.append(Vector3(truth.x * gain.x + offset.x + noise(), truth.y * gain.y + offset.y + noise(),
-                                        truth.z * gain.z + offset.z + noise()))
+                readings.append(
+                    Vector3(
+                        truth.x * gain.x + offset.x + noise(), truth.y * gain.y + offset.y + noise(),
+                        truth.z * gain.z + offset.z + noise()))
             }
             // Turning to the next face: moving, not still.
             for step in 0..<50 { readings.append(Vector3(0.6 + Double(step) * 0.01, 0.9, 0.5)) }
@@ -34,7 +36,7 @@ import Testing
     }
 
     @Test func saysWhichFacesAreMissing() {
-        let readings = Array(recording().prefix(750))   // +x, -x, +y only
+        let readings = Array(recording().prefix(750))  // +x, -x, +y only
         #expect(AccelerometerCalibration.fit(readings: readings) == .failure(.missingPositions(["-y", "+z", "-z"])))
         #expect(AccelerometerCalibration.fit(readings: [Vector3(3, 0, 0)]) == .failure(.notStill))
     }

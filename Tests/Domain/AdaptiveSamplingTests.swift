@@ -4,11 +4,14 @@ import Testing
 /// Adaptive sampling over scripted timelines: sitting still, walking, driving, a battery
 /// running low, and a CPU overload and its recovery.
 @Suite struct AdaptiveSamplingTests {
-    func run(_ sampler: inout AdaptiveSampler, _ motion: MotionState, seconds: Int, external: Bool? = nil,
-             battery: Double? = nil, overruns: Int = 0, utilisation: Double = 0.2) {
+    func run(
+        _ sampler: inout AdaptiveSampler, _ motion: MotionState, seconds: Int, external: Bool? = nil,
+        battery: Double? = nil, overruns: Int = 0, utilisation: Double = 0.2
+    ) {
         for _ in 0..<seconds {
-            _ = sampler.update(motion: motion, externalPower: external, batteryPercent: battery,
-                               overruns: overruns, utilisation: utilisation, interval: 1)
+            _ = sampler.update(
+                motion: motion, externalPower: external, batteryPercent: battery,
+                overruns: overruns, utilisation: utilisation, interval: 1)
         }
     }
 

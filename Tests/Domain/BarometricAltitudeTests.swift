@@ -3,8 +3,10 @@ import Testing
 
 /// Against the ICAO Standard Atmosphere table (ICAO Doc 7488/3): pressure at geopotential altitude.
 @Suite struct BarometricAltitudeTests {
-    @Test(arguments: [(0.0, 101_325.0), (500, 95_460.8), (1000, 89_874.6), (2000, 79_495.2), (3000, 70_108.5),
-                      (5000, 54_019.9)])
+    @Test(arguments: [
+        (0.0, 101_325.0), (500, 95_460.8), (1000, 89_874.6), (2000, 79_495.2), (3000, 70_108.5),
+        (5000, 54_019.9)
+    ])
     func matchesTheStandardAtmosphere(altitude: Double, pressure: Double) {
         #expect(abs(BarometricAltitude.altitude(pressure: pressure) - altitude) < 2.0)
     }

@@ -14,12 +14,12 @@ import Testing
         _ = lock.update(heading: 354)
         #expect(abs((lock.deviation ?? .nan) + 1) < 1e-9)
         _ = lock.update(heading: 175)
-        #expect(abs((lock.deviation ?? .nan) + 180) < 1e-9)   // opposite: -180..<180
+        #expect(abs((lock.deviation ?? .nan) + 180) < 1e-9)  // opposite: -180..<180
 
         lock.lock(bearing: 2)
         _ = lock.update(heading: 358)
         #expect(abs((lock.deviation ?? .nan) + 4) < 1e-9)
-        lock.lock(bearing: -90)   // wrapped to 270
+        lock.lock(bearing: -90)  // wrapped to 270
         #expect(lock.bearing == 270)
     }
 
@@ -50,7 +50,7 @@ import Testing
         #expect(events.count == 4)
         guard events.count == 4 else { return }
         guard case .offCourse(let right) = events[0] else { Issue.record("first event \(events[0])"); return }
-        #expect(abs(right - 10.1) < 1e-9)   // 8.1 is 10.1 degrees right of 358: the first beyond 10
+        #expect(abs(right - 10.1) < 1e-9)  // 8.1 is 10.1 degrees right of 358: the first beyond 10
         #expect(events[1] == .backOnCourse)
         guard case .offCourse(let left) = events[2] else { Issue.record("third event \(events[2])"); return }
         #expect(left < -10)
@@ -60,7 +60,7 @@ import Testing
     @Test func unlockedItReportsNothing() {
         var lock = BearingLock()
         let locked = lock.lockCurrentHeading()
-        #expect(!locked)   // no heading yet
+        #expect(!locked)  // no heading yet
         for heading in stride(from: 0.0, to: 720, by: 7) { #expect(lock.update(heading: heading) == nil) }
         #expect(lock.deviation == nil && lock.bearing == nil)
         lock.lock(bearing: 0)

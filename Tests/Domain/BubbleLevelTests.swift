@@ -13,15 +13,15 @@ import Testing
     @Test func levelHasHysteresis() {
         var level = Self.crisp()
         #expect(level.update(roll: 1.0, pitch: 0, interval: 0.01) == nil)
-        #expect(level.update(roll: 0.3, pitch: 0.45, interval: 0.01) == nil)   // tilt 0.54
+        #expect(level.update(roll: 0.3, pitch: 0.45, interval: 0.01) == nil)  // tilt 0.54
         #expect(!level.isLevel)
-        #expect(level.update(roll: 0.3, pitch: 0.39, interval: 0.01) == .becameLevel)   // tilt 0.49
+        #expect(level.update(roll: 0.3, pitch: 0.39, interval: 0.01) == .becameLevel)  // tilt 0.49
         #expect(abs(level.tilt - (0.3 * 0.3 + 0.39 * 0.39).squareRoot()) < 1e-12)
         #expect(level.update(roll: 0.0, pitch: 0.1, interval: 0.01) == nil)
-        #expect(level.update(roll: -0.7, pitch: 0.3, interval: 0.01) == nil)    // 0.76: still level
+        #expect(level.update(roll: -0.7, pitch: 0.3, interval: 0.01) == nil)  // 0.76: still level
         #expect(level.isLevel)
-        #expect(level.update(roll: -0.7, pitch: 0.4, interval: 0.01) == .leftLevel)   // 0.81
-        #expect(level.update(roll: -0.6, pitch: 0.0, interval: 0.01) == nil)    // 0.6: not yet
+        #expect(level.update(roll: -0.7, pitch: 0.4, interval: 0.01) == .leftLevel)  // 0.81
+        #expect(level.update(roll: -0.6, pitch: 0.0, interval: 0.01) == nil)  // 0.6: not yet
         #expect(!level.isLevel)
     }
 
@@ -68,7 +68,7 @@ import Testing
     @Test func smoothingSettlesAndKeepsUpsideDownUpsideDown() {
         var level = BubbleLevel()
         _ = level.update(roll: 0, pitch: 0, interval: 0.01)
-        for _ in 0..<100 { _ = level.update(roll: 5, pitch: -3, interval: 0.01) }   // 1 s = 10 time constants
+        for _ in 0..<100 { _ = level.update(roll: 5, pitch: -3, interval: 0.01) }  // 1 s = 10 time constants
         #expect(abs(level.roll - 5) < 0.01 && abs(level.pitch + 3) < 0.01)
         var upsideDown = BubbleLevel()
         for i in 0..<200 { _ = upsideDown.update(roll: i % 2 == 0 ? 179.8 : -179.8, pitch: 0, interval: 0.01) }

@@ -9,7 +9,7 @@ import Testing
 
     @Test func theModelIsEvaluatedAgainOnlyAfterAMoveOrADay() throws {
         var environment = MagneticEnvironment()
-        let noon = 1_782_043_200.0   // 2026-06-21T12:00Z
+        let noon = 1_782_043_200.0  // 2026-06-21T12:00Z
         let first = environment.update(latitude: 47.3769, longitude: 8.5417, altitude: 408, unixTime: noon)
         #expect(first)
         let field = try #require(environment.expected)
@@ -17,7 +17,7 @@ import Testing
         let nearby = environment.update(latitude: 47.38, longitude: 8.545, altitude: 408, unixTime: noon + 600)
         #expect(!nearby)
         let moved = environment.update(latitude: 47.5, longitude: 8.5417, altitude: 408, unixTime: noon + 600)
-        #expect(moved)   // 13 km north
+        #expect(moved)  // 13 km north
         let nextDays = environment.update(latitude: 47.5, longitude: 8.5417, altitude: 408, unixTime: noon + 2 * 86_400)
         #expect(nextDays)
         let noPosition = environment.update(latitude: .nan, longitude: 8.5, altitude: 0, unixTime: noon)
@@ -32,7 +32,7 @@ import Testing
 
     @Test func aStrongOrBentFieldIsFlaggedAndClearsWithHysteresis() {
         var monitor = InterferenceMonitor()
-        monitor.update(fieldStrength: 60, dip: 63, expected: zurich, interval: 0.02)   // +24%
+        monitor.update(fieldStrength: 60, dip: 63, expected: zurich, interval: 0.02)  // +24%
         #expect(monitor.interfered)
         // Back to 12%: inside the flag limit but outside the clear limit, so still flagged.
         for _ in 0..<100 { monitor.update(fieldStrength: 54.2, dip: 63, expected: zurich, interval: 0.02) }
@@ -58,8 +58,9 @@ import Testing
         let drifting = HeadingAccuracy.estimate(calibrationError: 0.5, strengthError: 0, horizontalFraction: 0.45, secondsOnGyro: 300)
         #expect(drifting > 6 && drifting < 6.1)
         // A filter still 14 degrees from the field it was just given is that far off.
-        let following = HeadingAccuracy.estimate(calibrationError: 0.5, strengthError: 0, horizontalFraction: 0.45, secondsOnGyro: 0,
-                                                 disagreement: 14)
+        let following = HeadingAccuracy.estimate(
+            calibrationError: 0.5, strengthError: 0, horizontalFraction: 0.45, secondsOnGyro: 0,
+            disagreement: 14)
         #expect(following > 14 && following < 14.1)
     }
 }

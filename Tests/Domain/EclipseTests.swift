@@ -47,7 +47,8 @@ import Testing
         for reference in references {
             let stamp = CivilTime(unixSeconds: reference.greatest).iso8601
             guard let (index, eclipse) = ours.enumerated().min(by: { abs($0.1.greatest - reference.greatest) < abs($1.1.greatest - reference.greatest) }),
-                  abs(eclipse.greatest - reference.greatest) < 86_400 else {
+                abs(eclipse.greatest - reference.greatest) < 86_400
+            else {
                 result.missing.append(stamp)
                 continue
             }
@@ -73,8 +74,9 @@ import Testing
             return
         }
         let result = compare(kind, with: references, extraIsPenumbral: penumbral)
-        print("\(kind.rawValue) eclipses against \(file): \(result.summary)"
-              + (penumbral ? ", worst penumbral magnitude \((result.worstExtra * 10_000).rounded() / 10_000)" : ""))
+        print(
+            "\(kind.rawValue) eclipses against \(file): \(result.summary)"
+                + (penumbral ? ", worst penumbral magnitude \((result.worstExtra * 10_000).rounded() / 10_000)" : ""))
         #expect(references.count == count, "\(file) has \(references.count) rows")
         #expect(result.missing.isEmpty && result.extra.isEmpty && result.wrongType.isEmpty, "\(result.summary)")
         #expect(result.worstTime <= 60 && result.worstMagnitude <= 0.01, "\(result.summary)")
@@ -110,12 +112,14 @@ import Testing
     /// saw a deep partial eclipse, with the bulletin's coordinates, heights, contacts (UT), the
     /// Sun's altitude at each, magnitude and obscuration.
     static let nasa1999: [PublishedPartial] = [
-        PublishedPartial(place: "Oslo", latitude: 59 + 55.0 / 60, longitude: 10 + 45.0 / 60, elevation: 94,
-                         c1: "1999-08-11T09:24:38.1Z", maximum: "1999-08-11T10:35:29.3Z", c4: "1999-08-11T11:47:14.0Z",
-                         altitudes: (41, 45, 45), magnitude: 0.718, obscuration: 0.651),
-        PublishedPartial(place: "Gdansk", latitude: 54 + 23.0 / 60, longitude: 18 + 40.0 / 60, elevation: 11,
-                         c1: "1999-08-11T09:29:46.7Z", maximum: "1999-08-11T10:46:50.9Z", c4: "1999-08-11T12:03:27.7Z",
-                         altitudes: (48, 51, 48), magnitude: 0.818, obscuration: 0.776),
+        PublishedPartial(
+            place: "Oslo", latitude: 59 + 55.0 / 60, longitude: 10 + 45.0 / 60, elevation: 94,
+            c1: "1999-08-11T09:24:38.1Z", maximum: "1999-08-11T10:35:29.3Z", c4: "1999-08-11T11:47:14.0Z",
+            altitudes: (41, 45, 45), magnitude: 0.718, obscuration: 0.651),
+        PublishedPartial(
+            place: "Gdansk", latitude: 54 + 23.0 / 60, longitude: 18 + 40.0 / 60, elevation: 11,
+            c1: "1999-08-11T09:29:46.7Z", maximum: "1999-08-11T10:46:50.9Z", c4: "1999-08-11T12:03:27.7Z",
+            altitudes: (48, 51, 48), magnitude: 0.818, obscuration: 0.776)
     ]
 
     @Test func partialEclipseOf1999MatchesNASABulletin() throws {
@@ -123,13 +127,16 @@ import Testing
         for p in Self.nasa1999 {
             let local = try #require(EclipseLocal.solar(eclipse, latitude: p.latitude, longitude: p.longitude, elevation: p.elevation), "\(p.place)")
             let errors = [abs(local.c1 - Self.time(p.c1)), abs(local.maximum - Self.time(p.maximum)), abs(local.c4 - Self.time(p.c4))]
-            print("1999-08-11 at \(p.place): C1 \(Self.gap(local.c1, Self.time(p.c1))), max \(Self.gap(local.maximum, Self.time(p.maximum))), "
-                  + "C4 \(Self.gap(local.c4, Self.time(p.c4))), magnitude \(local.magnitude) (\(p.magnitude)), obscuration \(local.obscuration) (\(p.obscuration))")
+            print(
+                "1999-08-11 at \(p.place): C1 \(Self.gap(local.c1, Self.time(p.c1))), max \(Self.gap(local.maximum, Self.time(p.maximum))), "
+                    + "C4 \(Self.gap(local.c4, Self.time(p.c4))), magnitude \(local.magnitude) (\(p.magnitude)), obscuration \(local.obscuration) (\(p.obscuration))"
+            )
             #expect(errors.allSatisfy { $0 < 60 }, "\(p.place): \(errors)")
             #expect(local.type == .partial && local.c2 == nil && local.c3 == nil && local.visible)
             #expect(abs(local.magnitude - p.magnitude) < 0.005, "\(p.place) magnitude \(local.magnitude)")
             #expect(abs(local.obscuration - p.obscuration) < 0.01, "\(p.place) obscuration \(local.obscuration)")
-            #expect(abs(local.sunAltitudeAtC1 - p.altitudes.c1) < 1 && abs(local.sunAltitudeAtMaximum - p.altitudes.maximum) < 1
+            #expect(
+                abs(local.sunAltitudeAtC1 - p.altitudes.c1) < 1 && abs(local.sunAltitudeAtMaximum - p.altitudes.maximum) < 1
                     && abs(local.sunAltitudeAtC4 - p.altitudes.c4) < 1, "\(p.place) altitudes")
         }
     }
@@ -143,13 +150,16 @@ import Testing
         let eclipse = try #require(Self.eclipse(.solar, near: "2017-08-21T18:25:30Z"))
         let local = try #require(EclipseLocal.solar(eclipse, latitude: 42.85, longitude: -106.325, elevation: 1560))
         let c2 = try #require(local.c2), c3 = try #require(local.c3)
-        print("2017-08-21 at Casper: C1 \(Self.gap(local.c1, Self.time("2017-08-21T16:22:15Z"))), C2 \(Self.gap(c2, Self.time("2017-08-21T17:42:37Z"))), "
-              + "totality \(((c3 - c2) * 10).rounded() / 10) s (146), magnitude \(local.magnitude)")
+        print(
+            "2017-08-21 at Casper: C1 \(Self.gap(local.c1, Self.time("2017-08-21T16:22:15Z"))), C2 \(Self.gap(c2, Self.time("2017-08-21T17:42:37Z"))), "
+                + "totality \(((c3 - c2) * 10).rounded() / 10) s (146), magnitude \(local.magnitude)")
         #expect(local.type == .total && local.visible && local.obscuration == 1)
         #expect(abs(local.c1 - Self.time("2017-08-21T16:22:15Z")) < 60 && abs(c2 - Self.time("2017-08-21T17:42:37Z")) < 60)
         // Whole minutes, truncated or rounded: the instant lies within the minute or half a minute before it.
         #expect(c3 > Self.time("2017-08-21T17:44:30Z") && c3 < Self.time("2017-08-21T17:46:00Z"), "C3 \(Self.gap(c3, Self.time("2017-08-21T17:45:00Z")))")
-        #expect(local.c4 > Self.time("2017-08-21T19:08:30Z") && local.c4 < Self.time("2017-08-21T19:10:00Z"), "C4 \(Self.gap(local.c4, Self.time("2017-08-21T19:09:00Z")))")
+        #expect(
+            local.c4 > Self.time("2017-08-21T19:08:30Z") && local.c4 < Self.time("2017-08-21T19:10:00Z"),
+            "C4 \(Self.gap(local.c4, Self.time("2017-08-21T19:09:00Z")))")
         #expect(abs(c3 - c2 - 146) < 10, "totality \(c3 - c2) s")
     }
 
@@ -164,7 +174,7 @@ import Testing
     /// 33.2°E, 6 min 23 s, magnitude 1.0790. There the local maximum is greatest eclipse.
     static let greatestPoints = [
         GreatestPoint(date: "2017-08-21T18:25:30Z", latitude: 36.97, longitude: -87.67, greatest: "2017-08-21T18:25:30Z", duration: 160, magnitude: 1.0306),
-        GreatestPoint(date: "2027-08-02T10:06:34Z", latitude: 25.5, longitude: 33.2, greatest: "2027-08-02T10:06:34Z", duration: 383, magnitude: 1.0790),
+        GreatestPoint(date: "2027-08-02T10:06:34Z", latitude: 25.5, longitude: 33.2, greatest: "2027-08-02T10:06:34Z", duration: 383, magnitude: 1.0790)
     ]
 
     @Test func totalityAtThePointOfGreatestEclipse() throws {
@@ -172,8 +182,9 @@ import Testing
             let eclipse = try #require(Self.eclipse(.solar, near: p.date))
             let local = try #require(EclipseLocal.solar(eclipse, latitude: p.latitude, longitude: p.longitude))
             let c2 = try #require(local.c2, "\(p.date)"), c3 = try #require(local.c3, "\(p.date)")
-            print("\(p.date.prefix(10)) at the point of greatest eclipse: maximum \(Self.gap(local.maximum, Self.time(p.greatest))), "
-                  + "totality \(((c3 - c2) * 10).rounded() / 10) s (\(p.duration)), magnitude \(local.magnitude) (\(p.magnitude))")
+            print(
+                "\(p.date.prefix(10)) at the point of greatest eclipse: maximum \(Self.gap(local.maximum, Self.time(p.greatest))), "
+                    + "totality \(((c3 - c2) * 10).rounded() / 10) s (\(p.duration)), magnitude \(local.magnitude) (\(p.magnitude))")
             #expect(local.type == .total && local.visible && local.obscuration == 1)
             #expect(abs(local.maximum - Self.time(p.greatest)) < 30, "\(p.date) maximum \(Self.gap(local.maximum, Self.time(p.greatest)))")
             #expect(abs(c3 - c2 - p.duration) < 3, "\(p.date) totality \(c3 - c2) s")
@@ -214,7 +225,7 @@ import Testing
         let c = winnipeg.contacts
         let published: [(String, Double?, String)] = [
             ("P1", c.p1, "08:02:17"), ("U1", c.u1, "09:09:12"), ("U2", c.u2, "10:16:39"), ("greatest", c.greatest, "10:59:09"),
-            ("U3", c.u3, "11:41:37"), ("U4", c.u4, "12:49:03"), ("P4", c.p4, "13:56:08"),
+            ("U3", c.u3, "11:41:37"), ("U4", c.u4, "12:49:03"), ("P4", c.p4, "13:56:08")
         ]
         var report: [String] = []
         for (name, ours, theirs) in published {

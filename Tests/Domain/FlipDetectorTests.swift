@@ -21,7 +21,9 @@ import Testing
         for (hold, onRound, seed) in [(0.3, false, UInt64(1)), (1.0, true, 2), (2.0, false, 3)] {
             let trace = MotionTrace.flip(aboutY: aboutY, halfTurn: halfTurn, hold: hold, onRound: onRound, seed: seed)
             let found = Self.flips(trace)
-            #expect(found.count == 1, "about \(aboutY ? "y" : "x"), \(halfTurn) s per half-turn, held \(hold) s\(onRound ? ", on round" : ""): \(found.count) flips")
+            #expect(
+                found.count == 1, "about \(aboutY ? "y" : "x"), \(halfTurn) s per half-turn, held \(hold) s\(onRound ? ", on round" : ""): \(found.count) flips"
+            )
             // Reported as the device comes back face up: after the second half-turn began.
             if let time = found.first {
                 #expect(time > 1.5 + halfTurn + hold && time < 1.5 + 2 * halfTurn + hold + 0.5)
@@ -74,8 +76,11 @@ import Testing
         cases.append(("tapped table", MotionTrace.tapping(seconds: 60, seed: 25)))
         for axis in 0..<3 {
             for frequency in [2.0, 5.0, 8.0] {
-                cases.append(("shaken +-3 g along \(["x", "y", "z"][axis]) at \(frequency) Hz",
-                              MotionTrace.shaking(axis: axis, seconds: 2, frequency: frequency, seed: UInt64(30 + axis))))
+                cases.append(
+                    (
+                        "shaken +-3 g along \(["x", "y", "z"][axis]) at \(frequency) Hz",
+                        MotionTrace.shaking(axis: axis, seconds: 2, frequency: frequency, seed: UInt64(30 + axis))
+                    ))
             }
         }
         for (name, trace) in cases {

@@ -41,9 +41,9 @@ import Testing
         var estimator = GroundAcceleration()
         for step in 0...20 { estimator.add(speed: Double(step) * 0.1, time: Double(step) * 0.1) }
         #expect(abs(estimator.value - 1) < 1e-6)
-        estimator.add(speed: 9, time: 2.0)   // another sentence of the same fix
+        estimator.add(speed: 9, time: 2.0)  // another sentence of the same fix
         #expect(abs(estimator.value - 1) < 1e-6)
-        estimator.add(speed: 2, time: 1.0)   // the clock went back
+        estimator.add(speed: 2, time: 1.0)  // the clock went back
         #expect(estimator.value == 0)
         estimator.add(speed: .nan, time: 3.0)
         #expect(estimator.value == 0)

@@ -80,7 +80,7 @@ import Testing
             (0, "N"), (11.24, "N"), (11.25, "NNE"), (22.5, "NNE"), (33.74, "NNE"), (33.75, "NE"),
             (45, "NE"), (90, "E"), (101.25, "ESE"), (180, "S"), (191.25, "SSW"), (270, "W"),
             (348.74, "NNW"), (348.75, "N"), (359.99, "N"), (360, "N"), (-10, "N"), (-11.26, "NNW"),
-            (765, "NE"),
+            (765, "NE")
         ]
         for (heading, name) in cases {
             #expect(CompassPoint.name(heading) == name, "\(heading)")
@@ -98,8 +98,10 @@ import Testing
     }
 
     @Test func eightAndFourPoints() {
-        let eight: [(Double, String)] = [(0, "N"), (22.49, "N"), (22.5, "NE"), (67.49, "NE"), (67.5, "E"),
-                                         (200, "S"), (247.5, "W"), (337.49, "NW"), (337.5, "N")]
+        let eight: [(Double, String)] = [
+            (0, "N"), (22.49, "N"), (22.5, "NE"), (67.49, "NE"), (67.5, "E"),
+            (200, "S"), (247.5, "W"), (337.49, "NW"), (337.5, "N")
+        ]
         for (heading, name) in eight { #expect(CompassPoint.name(heading, division: .eight) == name, "\(heading)") }
         #expect(CompassPoint.fullName(225, division: .eight) == "southwest")
         let four: [(Double, String)] = [(44.9, "N"), (45, "E"), (134.9, "E"), (135, "S"), (315, "N"), (314.9, "W")]

@@ -19,8 +19,10 @@ import Testing
         var run = Run()
         for (f, w) in zip(trace.force, trace.rotation) {
             steps.update(specificForce: f, interval: trace.interval)
-            if let change = classifier.update(specificForce: f, rotationRate: w, cadence: steps.cadence,
-                                              gpsSpeed: gpsSpeed, interval: trace.interval) {
+            if let change = classifier.update(
+                specificForce: f, rotationRate: w, cadence: steps.cadence,
+                gpsSpeed: gpsSpeed, interval: trace.interval)
+            {
                 run.changes.append(change)
             }
             run.time[classifier.state, default: 0] += trace.interval
@@ -94,7 +96,8 @@ import Testing
     }
 
     @Test func getsOutOfTheCarAndWalks() {
-        let trace = MotionTrace.vehicle(seconds: 60, seed: 6) + MotionTrace.still(seconds: 15)
+        let trace =
+            MotionTrace.vehicle(seconds: 60, seed: 6) + MotionTrace.still(seconds: 15)
             + MotionTrace.gait(cadence: 1.8, seconds: 30, running: false, seed: 6).prefix(seconds: 31)
         let run = Self.classify(trace)
         print("car, stop, walk: \(Self.describe(run))")
@@ -112,8 +115,9 @@ import Testing
                 t += 0.01
                 let truth = world.state(at: t).truth
                 steps.update(specificForce: truth.specificForce, interval: 0.01)
-                _ = classifier.update(specificForce: truth.specificForce, rotationRate: truth.rotationRate,
-                                      cadence: steps.cadence, gpsSpeed: nil, interval: 0.01)
+                _ = classifier.update(
+                    specificForce: truth.specificForce, rotationRate: truth.rotationRate,
+                    cadence: steps.cadence, gpsSpeed: nil, interval: 0.01)
                 if t >= from {
                     total += 1
                     if classifier.state == expected { agreeing += 1 }

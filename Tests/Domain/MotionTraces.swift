@@ -23,9 +23,11 @@ struct MotionTrace {
 
     /// Samples `seconds` of motion at `rate`. `motion(t)` gives roll, pitch, yaw (degrees) and
     /// the acceleration (north, east, down, m/s^2) at time t.
-    init(rate: Double, seconds: Double, seed: UInt64, accelerometerNoise: Double = 0.04,
-         gyroNoise: Double = 0.004,
-         motion: (Double) -> (roll: Double, pitch: Double, yaw: Double, acceleration: Vector3)) {
+    init(
+        rate: Double, seconds: Double, seed: UInt64, accelerometerNoise: Double = 0.04,
+        gyroNoise: Double = 0.004,
+        motion: (Double) -> (roll: Double, pitch: Double, yaw: Double, acceleration: Vector3)
+    ) {
         self.rate = rate
         var random = SeededRandom(seed: seed)
         let count = Int(seconds * rate)
@@ -38,8 +40,11 @@ struct MotionTrace {
             let before = motion(t - dt)
             let specific = now.acceleration - Vector3(0, 0, 9.80665)
             let f = Self.toBody(specific, roll: now.roll, pitch: now.pitch, yaw: now.yaw)
-            force.append(f + Vector3(random.gaussian(accelerometerNoise), random.gaussian(accelerometerNoise),
-                                     random.gaussian(accelerometerNoise)))
+            force.append(
+                f
+                    + Vector3(
+                        random.gaussian(accelerometerNoise), random.gaussian(accelerometerNoise),
+                        random.gaussian(accelerometerNoise)))
             let w = Self.bodyRates(now, before, dt)
             rotation.append(w + Vector3(random.gaussian(gyroNoise), random.gaussian(gyroNoise), random.gaussian(gyroNoise)))
         }
@@ -49,14 +54,17 @@ struct MotionTrace {
         let (sr, cr) = (sin(Angle.radians(roll)), cos(Angle.radians(roll)))
         let (sp, cp) = (sin(Angle.radians(pitch)), cos(Angle.radians(pitch)))
         let (sy, cy) = (sin(Angle.radians(yaw)), cos(Angle.radians(yaw)))
-        return Vector3(cp * cy * v.x + cp * sy * v.y - sp * v.z,
-                       (sr * sp * cy - cr * sy) * v.x + (sr * sp * sy + cr * cy) * v.y + sr * cp * v.z,
-                       (cr * sp * cy + sr * sy) * v.x + (cr * sp * sy - sr * cy) * v.y + cr * cp * v.z)
+        return Vector3(
+            cp * cy * v.x + cp * sy * v.y - sp * v.z,
+            (sr * sp * cy - cr * sy) * v.x + (sr * sp * sy + cr * cy) * v.y + sr * cp * v.z,
+            (cr * sp * cy + sr * sy) * v.x + (cr * sp * sy - sr * cy) * v.y + cr * cp * v.z)
     }
 
-    static func bodyRates(_ m: (roll: Double, pitch: Double, yaw: Double, acceleration: Vector3),
-                          _ b: (roll: Double, pitch: Double, yaw: Double, acceleration: Vector3),
-                          _ dt: Double) -> Vector3 {
+    static func bodyRates(
+        _ m: (roll: Double, pitch: Double, yaw: Double, acceleration: Vector3),
+        _ b: (roll: Double, pitch: Double, yaw: Double, acceleration: Vector3),
+        _ dt: Double
+    ) -> Vector3 {
         let rollRate = Angle.radians(Angle.signed(m.roll - b.roll)) / dt
         let pitchRate = Angle.radians(Angle.signed(m.pitch - b.pitch)) / dt
         let yawRate = Angle.radians(Angle.signed(m.yaw - b.yaw)) / dt
@@ -121,7 +129,7 @@ struct MotionTrace {
                 // Heel strike: a 40 ms spike at the start of the stance.
                 let strike = (time - stepStarts[lo]) / 0.04
                 if strike < 1 { up += 0.8 * a * sin(Double.pi * strike) }
-                up = max(up, -9.3)   // no more than free fall in the flight phase
+                up = max(up, -9.3)  // no more than free fall in the flight phase
             }
             let strideSway = (Double(lo % 2) * 2 - 1) * sin(Double.pi * p) * 0.25 * a
             let forward = 0.3 * a * cos(w)
@@ -172,8 +180,9 @@ struct MotionTrace {
         }
         let vibration = tones, roadBumps = bumps
         return MotionTrace(rate: rate, seconds: seconds, seed: seed) { time in
-            var a = Vector3(1.0 * sin(2 * Double.pi * 0.1 * time), 1.5 * sin(2 * Double.pi * 0.27 * time + 1),
-                            0.4 * sin(2 * Double.pi * 0.45 * time))
+            var a = Vector3(
+                1.0 * sin(2 * Double.pi * 0.1 * time), 1.5 * sin(2 * Double.pi * 0.27 * time + 1),
+                0.4 * sin(2 * Double.pi * 0.45 * time))
             for tone in vibration {
                 let value = tone.amplitude * sin(2 * Double.pi * tone.frequency * time + tone.phase)
                 switch tone.axis {
@@ -231,8 +240,10 @@ struct MotionTrace {
     /// seconds, held face down for `hold`, turned back (the same way back, or on round the
     /// full circle) and held face up again. Hand tremor and small shoves throughout.
     /// Sampled directly in the body frame: Euler angles would lock up passing pitch 90.
-    static func flip(aboutY: Bool, halfTurn: Double, hold: Double, onRound: Bool = false,
-                     rate: Double = 100, seed: UInt64) -> MotionTrace {
+    static func flip(
+        aboutY: Bool, halfTurn: Double, hold: Double, onRound: Bool = false,
+        rate: Double = 100, seed: UInt64
+    ) -> MotionTrace {
         var random = SeededRandom(seed: seed)
         let start = 1.5
         func angle(_ time: Double) -> Double {

@@ -58,21 +58,25 @@ import Testing
             let dropout = index % 97 < 5 && index > 50
             if !inTunnel && !dropout {
                 var e = sample.east + biasEast + 0.8 * gaussian(), n = sample.north + biasNorth + 0.8 * gaussian()
-                if index % 50 == 17 {   // 2% wild fixes, 50..500 m off
+                if index % 50 == 17 {  // 2% wild fixes, 50..500 m off
                     outliers += 1
                     let jump = 50 + Double(index % 450)
                     e += jump * 0.8
                     n -= jump * 0.6
                 }
-                let accepted = filter.add(latitude: latitude0 + n / metresPerDegree, longitude: longitude0 + e / (metresPerDegree * cosine),
-                                          accuracy: accuracy / 2, time: sample.time, motion: sample.motion)
+                let accepted = filter.add(
+                    latitude: latitude0 + n / metresPerDegree, longitude: longitude0 + e / (metresPerDegree * cosine),
+                    accuracy: accuracy / 2, time: sample.time, motion: sample.motion)
                 if !accepted { rejected += 1 }
                 if accepted && index % 50 == 17 { outliersAccepted += 1 }
             }
             if let estimate = filter.estimate(at: sample.time) {
                 if inTunnel && index >= 2010 { tunnelReported += 1 }
-                filtered.append((sample.time, (estimate.longitude - longitude0) * metresPerDegree * cosine,
-                                 (estimate.latitude - latitude0) * metresPerDegree))
+                filtered.append(
+                    (
+                        sample.time, (estimate.longitude - longitude0) * metresPerDegree * cosine,
+                        (estimate.latitude - latitude0) * metresPerDegree
+                    ))
             }
         }
         func length(_ points: [(Double, Double)]) -> Double {
@@ -84,8 +88,9 @@ import Testing
         let filteredDistance = length(filtered.map { ($0.east, $0.north) })
         let worst = filtered.map { Self.distance(fromPath: truth, east: $0.east, north: $0.north) }.max() ?? .infinity
         let error = abs(filteredDistance - trueDistance) / trueDistance
-        print("position filter: distance \(filteredDistance) m vs \(trueDistance) m (\(error * 100)%), farthest from the path \(worst) m, "
-              + "outliers \(outliers), rejected \(rejected)")
+        print(
+            "position filter: distance \(filteredDistance) m vs \(trueDistance) m (\(error * 100)%), farthest from the path \(worst) m, "
+                + "outliers \(outliers), rejected \(rejected)")
         #expect(error < 0.02)
         #expect(outliersAccepted == 0, "every wild fix is rejected")
         #expect(rejected - outliers < truth.count / 100, "good fixes are kept")

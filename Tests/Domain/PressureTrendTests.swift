@@ -21,10 +21,12 @@ import Testing
         return trend
     }
 
-    @Test(arguments: [(1.5, PressureTrend.Band.risingFast, "Clearing, fair weather ahead"),
-                      (0.7, .rising, "Weather improving"), (0.1, .steady, "Stable conditions"),
-                      (-0.3, .steady, "Stable conditions"), (-0.8, .falling, "Weather deteriorating"),
-                      (-1.6, .fallingFast, "Storm approaching")])
+    @Test(arguments: [
+        (1.5, PressureTrend.Band.risingFast, "Clearing, fair weather ahead"),
+        (0.7, .rising, "Weather improving"), (0.1, .steady, "Stable conditions"),
+        (-0.3, .steady, "Stable conditions"), (-0.8, .falling, "Weather deteriorating"),
+        (-1.6, .fallingFast, "Storm approaching")
+    ])
     func eachBandIsRecognised(rate: Double, band: PressureTrend.Band, forecast: String) throws {
         let trend = Self.trend(minutes: 120) { 1013 + rate * $0 / 60 }
         let reading = try #require(trend.reading)
@@ -56,8 +58,9 @@ import Testing
             let station = seaLevel * pow(1 - altitude / 44_330.77, 5.255_88)
             let baro = BarometricAltitude.altitude(pressure: station * 100, reference: 101_325)
             let fused = fusion.update(barometric: baro, gps: altitude + (step % 2 == 0 ? 4 : -4), interval: 10)
-            trend.add(seaLevelPressure: BarometricAltitude.seaLevelPressure(pressure: station * 100, altitude: fused) / 100,
-                      time: Self.start + Double(step) * 10)
+            trend.add(
+                seaLevelPressure: BarometricAltitude.seaLevelPressure(pressure: station * 100, altitude: fused) / 100,
+                time: Self.start + Double(step) * 10)
         }
         let reading = try #require(trend.reading)
         #expect(reading.band == .steady, "\(reading.hPaPerHour) hPa/h")
@@ -68,8 +71,10 @@ import Testing
     /// BMP280 read at 10 Hz), and a GPS whose
     /// vertical error wanders by 2.5 m over minutes (as receivers' do) plus 1.5 m of noise,
     /// fused as the device fuses them. Returns the trend and the true rate at the end (hPa/h).
-    static func trip(minutes: Int, altitude: (Double) -> Double, seaLevel: (Double) -> Double,
-                     seed: UInt64) -> (trend: PressureTrend, trueRate: Double) {
+    static func trip(
+        minutes: Int, altitude: (Double) -> Double, seaLevel: (Double) -> Double,
+        seed: UInt64
+    ) -> (trend: PressureTrend, trueRate: Double) {
         var trend = PressureTrend(), fusion = AltitudeFusion()
         var state = seed, bias = 0.0
         func gaussian(_ sigma: Double) -> Double {
@@ -87,8 +92,9 @@ import Testing
             bias = 0.95 * bias + gaussian(2.5 * (1 - 0.95 * 0.95).squareRoot())
             let baro = BarometricAltitude.altitude(pressure: station * 100, reference: 101_325)
             let fused = fusion.update(barometric: baro, gps: height + bias + gaussian(1.5), interval: 10)
-            trend.add(seaLevelPressure: BarometricAltitude.seaLevelPressure(pressure: station * 100, altitude: fused) / 100,
-                      stationPressure: station, time: Self.start + Double(step) * 10)
+            trend.add(
+                seaLevelPressure: BarometricAltitude.seaLevelPressure(pressure: station * 100, altitude: fused) / 100,
+                stationPressure: station, time: Self.start + Double(step) * 10)
         }
         let end = Double(minutes), window = Double(min(minutes, PressureTrend.fitMinutes))
         return (trend, (seaLevel(end) - seaLevel(end - window)) / (window / 60))
@@ -115,8 +121,9 @@ import Testing
     func aBoatReadsTheWeatherToATenth(seed: UInt64) throws {
         let swell = { (m: Double) -> Double in 0.3 * sin(2 * Double.pi * m * 60 / 8) }
         for minutes in [35, 45, 60] {
-            let (trend, truth) = Self.trip(minutes: minutes, altitude: swell,
-                                           seaLevel: { 1016 + 0.3 * sin(2 * Double.pi * $0 / 120) }, seed: seed)
+            let (trend, truth) = Self.trip(
+                minutes: minutes, altitude: swell,
+                seaLevel: { 1016 + 0.3 * sin(2 * Double.pi * $0 / 120) }, seed: seed)
             let reading = try #require(trend.reading)
             #expect(abs(reading.hPaPerHour - truth) <= 0.2, "\(minutes) min: \(reading.hPaPerHour) against \(truth) hPa/h")
         }

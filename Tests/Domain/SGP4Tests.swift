@@ -53,7 +53,8 @@ import Testing
                 let prepared = plain.prepared(near: checkpoint)
                 for t in [checkpoint - 2_000, checkpoint - 1, checkpoint, checkpoint + 359, checkpoint + 5_000, 0, -700, 30] {
                     let a = try? plain.propagate(minutes: t), b = try? prepared.propagate(minutes: t)
-                    #expect(a?.position.0 == b?.position.0 && a?.position.1 == b?.position.1 && a?.position.2 == b?.position.2
+                    #expect(
+                        a?.position.0 == b?.position.0 && a?.position.1 == b?.position.1 && a?.position.2 == b?.position.2
                             && a?.velocity.0 == b?.velocity.0, "\(item.tle.catalogNumber) at \(t) prepared at \(checkpoint)")
                     compared += 1
                 }
@@ -89,9 +90,11 @@ import Testing
             for row in rows {
                 do {
                     let state = try propagator.propagate(minutes: row[0])
-                    let dp = ((state.position.0 - row[1]) * (state.position.0 - row[1]) + (state.position.1 - row[2]) * (state.position.1 - row[2])
+                    let dp =
+                        ((state.position.0 - row[1]) * (state.position.0 - row[1]) + (state.position.1 - row[2]) * (state.position.1 - row[2])
                         + (state.position.2 - row[3]) * (state.position.2 - row[3])).squareRoot()
-                    let dv = ((state.velocity.0 - row[4]) * (state.velocity.0 - row[4]) + (state.velocity.1 - row[5]) * (state.velocity.1 - row[5])
+                    let dv =
+                        ((state.velocity.0 - row[4]) * (state.velocity.0 - row[4]) + (state.velocity.1 - row[5]) * (state.velocity.1 - row[5])
                         + (state.velocity.2 - row[6]) * (state.velocity.2 - row[6])).squareRoot()
                     satelliteWorst = max(satelliteWorst, dp)
                     worstPosition = max(worstPosition, dp)
@@ -110,9 +113,10 @@ import Testing
                 }
             }
         }
-        print("SGP4: \(compared) states compared, worst position \(worstPosition * 1000) m, worst velocity \(worstVelocity * 1e6) mm/s; "
-              + "failing at the epoch as the reference does: \(failedAtOnce); "
-              + (failures.isEmpty ? "no other failures" : failures.prefix(12).joined(separator: "; ")))
+        print(
+            "SGP4: \(compared) states compared, worst position \(worstPosition * 1000) m, worst velocity \(worstVelocity * 1e6) mm/s; "
+                + "failing at the epoch as the reference does: \(failedAtOnce); "
+                + (failures.isEmpty ? "no other failures" : failures.prefix(12).joined(separator: "; ")))
         #expect(compared > 500)
         #expect(worstPosition < 0.001 && worstVelocity < 0.001)
         #expect(failures.isEmpty)

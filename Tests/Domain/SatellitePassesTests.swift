@@ -5,7 +5,8 @@ import Testing
 
 /// Passes: the look angles' geometry and what a pass must be.
 @Suite struct SatellitePassesTests {
-    static let debris = try! TwoLineElements(name: "DELTA 1 DEB",
+    static let debris = try! TwoLineElements(
+        name: "DELTA 1 DEB",
         line1: "1 06251U 62025E   06176.82412014  .00008885  00000-0  12808-3 0  3985",
         line2: "2 06251  58.0579  54.0425 0030035 139.1568 221.1854 15.56387291  6774")
 
@@ -57,7 +58,8 @@ import Testing
     }
 
     @Test func elementSetsAreReadFromAFileWithNames() {
-        let text = "# stations\nISS (ZARYA)\n1 25544U 98067A   24001.50000000  .00016717  00000-0  10270-3 0  9005\n2 25544  51.6416 247.4627 0006703 130.5360 325.0288 15.72125391563537\n"
+        let text =
+            "# stations\nISS (ZARYA)\n1 25544U 98067A   24001.50000000  .00016717  00000-0  10270-3 0  9005\n2 25544  51.6416 247.4627 0006703 130.5360 325.0288 15.72125391563537\n"
             + "garbage line\n1 bad\n2 bad\n"
         let (sets, problems) = TwoLineElements.all(in: text)
         #expect(sets.count == 1 && sets[0].name == "ISS (ZARYA)" && sets[0].catalogNumber == 25544)

@@ -26,7 +26,8 @@ import Testing
         for line in text.split(whereSeparator: \.isNewline).dropFirst() {
             let fields = line.split(separator: ",")
             guard fields.count >= 2, let reference = CivilTime.parseISO8601(String(fields[1])),
-                  let phase = MoonPhases.Phase.allCases.first(where: { $0.name == fields[0] }) else { continue }
+                let phase = MoonPhases.Phase.allCases.first(where: { $0.name == fields[0] })
+            else { continue }
             let ours = MoonPhases.next(phase, after: reference - 5 * 86_400)
             worst = max(worst, abs(ours - reference))
             count += 1

@@ -25,13 +25,16 @@ import Testing
         var count = 0
         for line in text.split(whereSeparator: \.isNewline).dropFirst() {
             let f = line.split(separator: ",")
-            guard f.count == 4, let planet = Planet(rawValue: String(f[0])), let jd = Double(f[1]), let ra = Double(f[2]), let dec = Double(f[3]) else { continue }
+            guard f.count == 4, let planet = Planet(rawValue: String(f[0])), let jd = Double(f[1]), let ra = Double(f[2]), let dec = Double(f[3]) else {
+                continue
+            }
             let ours = PlanetPosition.of(planet, julianEphemerisDay: jd)
             worst[planet] = max(worst[planet] ?? 0, Self.separation(ours.rightAscension, ours.declination, ra, dec))
             count += 1
         }
-        print("planets against DE421 (\(count) positions 1900-2100), worst in arcseconds: "
-              + Planet.allCases.map { "\($0.name) \(((worst[$0] ?? .nan) * 600).rounded() / 10)" }.joined(separator: ", "))
+        print(
+            "planets against DE421 (\(count) positions 1900-2100), worst in arcseconds: "
+                + Planet.allCases.map { "\($0.name) \(((worst[$0] ?? .nan) * 600).rounded() / 10)" }.joined(separator: ", "))
         #expect(count == 210)
         for planet in Planet.allCases { #expect((worst[planet] ?? 99) < 1, "\(planet.name)") }
     }

@@ -21,7 +21,8 @@ import Testing
             let counter = Self.count(trace)
             let error = Double(counter.steps - trace.trueSteps) / Double(trace.trueSteps)
             worst = max(worst, abs(error))
-            print("\(running ? "running" : "walking") \(cadence) Hz seed \(seed): \(counter.steps) of \(trace.trueSteps) steps, error \(JSONish.percent(error))")
+            print(
+                "\(running ? "running" : "walking") \(cadence) Hz seed \(seed): \(counter.steps) of \(trace.trueSteps) steps, error \(JSONish.percent(error))")
             #expect(abs(error) <= 0.03, "\(running ? "running" : "walking") at \(cadence) Hz, seed \(seed): \(counter.steps) of \(trace.trueSteps)")
         }
         print("\(running ? "running" : "walking") \(cadence) Hz: worst step count error \(JSONish.percent(worst))")

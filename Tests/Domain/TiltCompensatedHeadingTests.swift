@@ -19,8 +19,10 @@ import Testing
         return Vector3(b.x, cos(r) * b.y + sin(r) * b.z, -sin(r) * b.y + cos(r) * b.z)
     }
 
-    @Test(arguments: [(0.0, 0.0, 0.0), (90, 0, 0), (225, 0, 0), (359.5, 0, 0), (30, 20, 0), (30, 0, -25),
-                      (300, -35, 40), (135, 60, 10), (10, 10, 170)])
+    @Test(arguments: [
+        (0.0, 0.0, 0.0), (90, 0, 0), (225, 0, 0), (359.5, 0, 0), (30, 20, 0), (30, 0, -25),
+        (300, -35, 40), (135, 60, 10), (10, 10, 170)
+    ])
     func recoversAttitude(yaw: Double, pitch: Double, roll: Double) throws {
         let gravity = toBody(Vector3(0, 0, -9.80665), yaw: yaw, pitch: pitch, roll: roll)
         let magnetic = toBody(field, yaw: yaw, pitch: pitch, roll: roll)

@@ -14,8 +14,10 @@ import Testing
             let heading = course(second) * .pi / 180
             north += speed * cos(heading)
             east += speed * sin(heading)
-            if sampler.take(time: Double(second), latitude: 47 + north / 111_200, longitude: 8 + east / 75_800, speed: speed,
-                            course: course(second)) {
+            if sampler.take(
+                time: Double(second), latitude: 47 + north / 111_200, longitude: 8 + east / 75_800, speed: speed,
+                course: course(second))
+            {
                 taken.append(second)
             }
         }

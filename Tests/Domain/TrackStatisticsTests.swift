@@ -24,8 +24,9 @@ import Testing
         }
         return (0..<seconds).map { t in
             let metres = Double(t) * speed
-            return TrackPoint(time: 1_782_028_800 + Double(t), latitude: 47 + metres / 111_200, longitude: 8,
-                              baroAltitude: 400 + climb * Double(t) + 2 * noise * random(), speed: speed)
+            return TrackPoint(
+                time: 1_782_028_800 + Double(t), latitude: 47 + metres / 111_200, longitude: 8,
+                baroAltitude: 400 + climb * Double(t) + 2 * noise * random(), speed: speed)
         }
     }
 
@@ -53,10 +54,14 @@ import Testing
         }
         let points = (0..<2160).map { i -> TrackPoint in
             let t = Double(i) * 5
-            return TrackPoint(time: 1_782_028_800 + t, latitude: 47 + t * 1.2 / 111_200, longitude: 8,
-                              gpsAltitude: 400 + noise(), baroAltitude: 400 + 8.3 * t / 3600, speed: 1.2)
+            return TrackPoint(
+                time: 1_782_028_800 + t, latitude: 47 + t * 1.2 / 111_200, longitude: 8,
+                gpsAltitude: 400 + noise(), baroAltitude: 400 + 8.3 * t / 3600, speed: 1.2)
         }
-        let barometerOnly = TrackStatistics.of(points.map { var p = $0; p.gpsAltitude = .nan; return p })
+        let barometerOnly = TrackStatistics.of(
+            points.map {
+                var p = $0; p.gpsAltitude = .nan; return p
+            })
         #expect(barometerOnly.elevationGain > 20, "the drift the fusion must remove: \(barometerOnly.elevationGain)")
         let fused = TrackStatistics.of(points)
         #expect(fused.elevationGain < 8, "gain \(fused.elevationGain) m")
@@ -69,8 +74,9 @@ import Testing
     @Test func aClimbSeenByBothIsKept() {
         let points = (0..<600).map { i -> TrackPoint in
             let t = Double(i) * 5
-            return TrackPoint(time: 1_782_028_800 + t, latitude: 47 + t / 111_200, longitude: 8,
-                              gpsAltitude: 500 + t / 10 + (i % 2 == 0 ? 3 : -3), baroAltitude: 480 + t / 10, speed: 1)
+            return TrackPoint(
+                time: 1_782_028_800 + t, latitude: 47 + t / 111_200, longitude: 8,
+                gpsAltitude: 500 + t / 10 + (i % 2 == 0 ? 3 : -3), baroAltitude: 480 + t / 10, speed: 1)
         }
         let s = TrackStatistics.of(points)
         #expect(abs(s.elevationGain - 299.5) < 6, "\(s.elevationGain)")

@@ -6,7 +6,7 @@ import Testing
 /// sunrise and sunset, sessions at the edges of 60 and 120 minutes and of a 60-minute gap, dark
 /// and twilight waves, the choice of up to three sessions, the frequency by local hour.
 @Suite struct WaveDayTests {
-    static let start = 1_782_028_800.0   // 2026-06-21 08:00 UTC
+    static let start = 1_782_028_800.0  // 2026-06-21 08:00 UTC
     static func wave(_ minutes: Double, _ waves: Int = 1, _ light: WaveDay.Light = .day) -> WaveDay.Wave {
         WaveDay.Wave(time: start + minutes * 60, waves: waves, light: light)
     }
@@ -51,9 +51,9 @@ import Testing
 
     @Test func theBestThreeShareNoWaveAndTiesGoToTheEarlier() {
         // Three separate clusters; the middle one scores highest.
-        var waves = [Self.wave(0), Self.wave(60)]                       // 4
-        waves += [Self.wave(200, 3), Self.wave(230, 3), Self.wave(260, 2)] // 25
-        waves += [Self.wave(400), Self.wave(460)]                        // 4, the same as the first
+        var waves = [Self.wave(0), Self.wave(60)]  // 4
+        waves += [Self.wave(200, 3), Self.wave(230, 3), Self.wave(260, 2)]  // 25
+        waves += [Self.wave(400), Self.wave(460)]  // 4, the same as the first
         let best = WaveDay.bestSessions(waves)
         #expect(best.map(\.score) == [25, 4, 4], "\(best)")
         #expect(best.dropFirst().first?.start == Self.start, "the tie goes to the earlier start")
@@ -107,7 +107,7 @@ import Testing
 @Suite struct DepartureWordsTests {
     @Test func countdownsAndDays() throws {
         let zone = try TimeZoneRules("Europe/Zurich")
-        let now = CivilTime(year: 2026, month: 11, day: 27, hour: 8).unixSeconds   // Friday 09:00 in Zurich
+        let now = CivilTime(year: 2026, month: 11, day: 27, hour: 8).unixSeconds  // Friday 09:00 in Zurich
         #expect(DepartureWords.countdown(to: now + 37 * 60, from: now, zone: zone) == "in 37 min")
         #expect(DepartureWords.countdown(to: now + 97 * 60, from: now, zone: zone) == "in 1 h 37 min")
         #expect(DepartureWords.countdown(to: now + 10 * 3600, from: now, zone: zone) == "in 10 h 0 min")
@@ -115,7 +115,7 @@ import Testing
         #expect(DepartureWords.countdown(to: now + 3 * 86_400, from: now, zone: zone) == "in 3 days")
         #expect(DepartureWords.countdown(to: now + 20, from: now, zone: zone) == "now")
         // Late at night a boat just after midnight is counted down, not "tomorrow".
-        let late = CivilTime(year: 2026, month: 11, day: 27, hour: 22, minute: 30).unixSeconds   // 23:30 local
+        let late = CivilTime(year: 2026, month: 11, day: 27, hour: 22, minute: 30).unixSeconds  // 23:30 local
         #expect(DepartureWords.countdown(to: late + 90 * 60, from: late, zone: zone) == "in 1 h 30 min")
         #expect(DepartureWords.day(now, zone: zone) == "Fri 11-27" && DepartureWords.clock(now, zone: zone) == "09:00")
     }
@@ -124,8 +124,10 @@ import Testing
         #expect(SearchText.folded("Zürich Bürkliplatz") == "zurich burkliplatz")
         #expect(SearchText.folded("Genève ŒUVRE Malmö Łódź Straße") == "geneve oeuvre malmo lodz strasse")
         var timetable = Timetable()
-        timetable.stops = [Timetable.Stop(id: "ZH", name: "Zürich Bürkliplatz", latitude: 47.3655, longitude: 8.541, timeZone: "Europe/Zurich"),
-                           Timetable.Stop(id: "GE", name: "Genève Mont-Blanc", latitude: 46.21, longitude: 6.15, timeZone: "Europe/Zurich")]
+        timetable.stops = [
+            Timetable.Stop(id: "ZH", name: "Zürich Bürkliplatz", latitude: 47.3655, longitude: 8.541, timeZone: "Europe/Zurich"),
+            Timetable.Stop(id: "GE", name: "Genève Mont-Blanc", latitude: 46.21, longitude: 6.15, timeZone: "Europe/Zurich")
+        ]
         #expect(timetable.stops(matching: "zurich") == [0] && timetable.stops(matching: "ZÜRICH bürkli") == [0])
         #expect(timetable.stops(matching: "geneve") == [1] && timetable.stops(matching: "GE") == [1] && timetable.stops(matching: "lausanne").isEmpty)
     }

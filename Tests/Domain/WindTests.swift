@@ -9,7 +9,7 @@ import Testing
     static let table: [(degrees: Double, ohms: Double)] = [
         (0, 33_000), (22.5, 6_570), (45, 8_200), (67.5, 891), (90, 1_000), (112.5, 688),
         (135, 2_200), (157.5, 1_410), (180, 3_900), (202.5, 3_140), (225, 16_000), (247.5, 14_120),
-        (270, 120_000), (292.5, 42_120), (315, 64_900), (337.5, 21_880),
+        (270, 120_000), (292.5, 42_120), (315, 64_900), (337.5, 21_880)
     ]
 
     /// The divider with the vane on the low side: V = 3.3 × R / (R + 10 k).
@@ -36,8 +36,9 @@ import Testing
         for step in Self.table {
             let error = Self.tightSteps.contains(step.degrees) ? 0.024 : 0.03
             for factor in [1 - error, 1 + error] {
-                #expect(vane.direction(volts: Self.divider(step.ohms) * factor) == step.degrees,
-                        "\(step.degrees)° with a \(factor) voltage factor")
+                #expect(
+                    vane.direction(volts: Self.divider(step.ohms) * factor) == step.degrees,
+                    "\(step.degrees)° with a \(factor) voltage factor")
             }
         }
     }
@@ -53,22 +54,22 @@ import Testing
 
     @Test func aBrokenWireReadsNoDirection() {
         let vane = WindVane.common
-        #expect(vane.direction(volts: 0) == nil)          // shorted
-        #expect(vane.direction(volts: 3.3) == nil)        // open: the series resistor pulls to supply
-        #expect(vane.direction(volts: 0.15) == nil)       // below 0.2124 - (0.2700 - 0.2124) / 2
-        #expect(vane.direction(volts: 3.16) == nil)       // above 3.0462 + (3.0462 - 2.8592) / 2
+        #expect(vane.direction(volts: 0) == nil)  // shorted
+        #expect(vane.direction(volts: 3.3) == nil)  // open: the series resistor pulls to supply
+        #expect(vane.direction(volts: 0.15) == nil)  // below 0.2124 - (0.2700 - 0.2124) / 2
+        #expect(vane.direction(volts: 3.16) == nil)  // above 3.0462 + (3.0462 - 2.8592) / 2
         #expect(vane.direction(volts: .nan) == nil)
-        #expect(vane.direction(volts: 0.19) == 112.5)     // still within half the gap
+        #expect(vane.direction(volts: 0.19) == 112.5)  // still within half the gap
     }
 
     @Test func northOffsetWrapsPastNorth() throws {
         var vane = WindVane.common
         vane.northOffset = 30
-        #expect(vane.direction(volts: Self.divider(21_880)) == 7.5)      // 337.5 + 30
+        #expect(vane.direction(volts: Self.divider(21_880)) == 7.5)  // 337.5 + 30
         #expect(vane.direction(volts: Self.divider(33_000)) == 30)
         #expect(abs(vane.volts(forDegrees: 7.5) - Self.divider(21_880)) < 1e-12)
         vane.northOffset = -45
-        #expect(vane.direction(volts: Self.divider(6_570)) == 337.5)     // 22.5 - 45
+        #expect(vane.direction(volts: Self.divider(6_570)) == 337.5)  // 22.5 - 45
         #expect(vane.direction(volts: Self.divider(8_200)) == 0)
     }
 
@@ -85,8 +86,10 @@ import Testing
     /// A reed switch at `hertz` closures per second for `seconds`: each closure falls, chatters
     /// `bounces` times within `bounceSpan`, stays closed for `closedFraction` of the period, then
     /// opens with the same chatter, whose falling edges must not count either.
-    static func pulseTrain(hertz: Double, seconds: Double, bounces: Int, bounceSpan: Double = 0.0005,
-                           closedFraction: Double = 0.3, start: Double = 1.123) -> [Edge] {
+    static func pulseTrain(
+        hertz: Double, seconds: Double, bounces: Int, bounceSpan: Double = 0.0005,
+        closedFraction: Double = 0.3, start: Double = 1.123
+    ) -> [Edge] {
         var edges: [Edge] = []
         let period = 1 / hertz
         let gap = bounceSpan / Double(2 * max(bounces, 1))
@@ -145,9 +148,11 @@ import Testing
     }
 
     @Test func eightyHertzWithHalfAMillisecondOfBounce() {
-        let results = Self.intervals(Self.pulseTrain(hertz: 80, seconds: 6, bounces: 3, bounceSpan: 0.0005,
-                                                     closedFraction: 0.4), until: 6)
-        let expected = 80 * 2.4 / 3.6     // 53.3 m/s, 192 km/h
+        let results = Self.intervals(
+            Self.pulseTrain(
+                hertz: 80, seconds: 6, bounces: 3, bounceSpan: 0.0005,
+                closedFraction: 0.4), until: 6)
+        let expected = 80 * 2.4 / 3.6  // 53.3 m/s, 192 km/h
         for interval in results.dropFirst(2) {
             #expect(abs(interval.metresPerSecond - expected) <= 0.01 * expected, "\(interval)")
             #expect((79...81).contains(interval.pulses))
@@ -200,7 +205,7 @@ import Testing
             time += 300_000
         }
         let interval = meter.interval(endingAt: time)
-        #expect(interval.pulses == 1)       // only the first fall after a quiet line
+        #expect(interval.pulses == 1)  // only the first fall after a quiet line
         #expect(interval.bounces == 499)
     }
 
@@ -208,7 +213,7 @@ import Testing
         var meter = Anemometer()
         meter.add(rising: false, time: 5_000_000_000)
         meter.add(rising: true, time: 5_100_000_000)
-        meter.add(rising: false, time: 4_000_000_000)      // earlier than the line's last edge
+        meter.add(rising: false, time: 4_000_000_000)  // earlier than the line's last edge
         #expect(meter.interval(endingAt: 6_000_000_000).pulses == 1)
     }
 }
@@ -274,7 +279,8 @@ import Testing
 
     @Test func samplesOlderThanTenMinutesAreDropped() throws {
         // 100 s of a 30 m/s storm, then 600 s of 2 m/s: the storm has left the window.
-        let samples = Array(repeating: (speed: 30.0, direction: Optional(0.0)), count: 100)
+        let samples =
+            Array(repeating: (speed: 30.0, direction: Optional(0.0)), count: 100)
             + Array(repeating: (speed: 2.0, direction: Optional(0.0)), count: 600)
         let statistics = Self.statistics(samples)
         #expect(statistics.samples == 600)
@@ -293,7 +299,7 @@ import Testing
         var statistics = WindStatistics()
         statistics.add(speed: 9, direction: nil, at: 1 * Self.second)
         statistics.add(speed: 9, direction: nil, at: 2 * Self.second)
-        statistics.add(speed: 9, direction: nil, at: 9 * Self.second)     // seven seconds later
+        statistics.add(speed: 9, direction: nil, at: 9 * Self.second)  // seven seconds later
         #expect(statistics.gust == nil)
         #expect(statistics.now == nil)
     }
@@ -304,8 +310,8 @@ import Testing
             statistics.add(speed: 3, direction: 10, at: 5 * Self.second),
             statistics.add(speed: .nan, direction: 10, at: 6 * Self.second),
             statistics.add(speed: -1, direction: 10, at: 6 * Self.second),
-            statistics.add(speed: 4, direction: 10, at: 5 * Self.second),         // not after the newest
-            statistics.add(speed: 4, direction: .infinity, at: 6 * Self.second),  // kept without a direction
+            statistics.add(speed: 4, direction: 10, at: 5 * Self.second),  // not after the newest
+            statistics.add(speed: 4, direction: .infinity, at: 6 * Self.second)  // kept without a direction
         ]
         #expect(accepted == [true, false, false, false, true])
         #expect(statistics.samples == 2)

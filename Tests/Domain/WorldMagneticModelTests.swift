@@ -69,9 +69,11 @@ import Testing
         for row in rows {
             try #require(row.count == 18, "a row of 18 fields")
             let f = Self.model.field(latitude: row[2], longitude: row[3], altitudeKilometres: row[1], decimalYear: row[0])
-            let computed = [f.declination, f.inclination, f.horizontalIntensity, f.north, f.east, f.down, f.totalIntensity,
-                            f.rates.declination, f.rates.inclination, f.rates.horizontalIntensity, f.rates.north,
-                            f.rates.east, f.rates.down, f.rates.totalIntensity]
+            let computed = [
+                f.declination, f.inclination, f.horizontalIntensity, f.north, f.east, f.down, f.totalIntensity,
+                f.rates.declination, f.rates.inclination, f.rates.horizontalIntensity, f.rates.north,
+                f.rates.east, f.rates.down, f.rates.totalIntensity
+            ]
             // D and I are published to 0.01 degree, the rest to 1e-6. X (and so H, F) differs
             // from the file by up to 7e-4 nT while Y and Z agree to 2e-6: at the worst row
             // (2026.5, 12 km, 33, -145) a 40-digit evaluation, differentiating the potential
@@ -82,8 +84,9 @@ import Testing
                 var difference = computed[i] - row[4 + i]
                 if i == 0 { difference = Angle.signed(difference) }
                 worst.note(i, difference)
-                #expect(abs(difference) <= tolerances[i],
-                        "\(worst.names[i]) at \(row[0]) \(row[1]) km \(row[2]), \(row[3]): \(computed[i]) vs \(row[4 + i])")
+                #expect(
+                    abs(difference) <= tolerances[i],
+                    "\(worst.names[i]) at \(row[0]) \(row[1]) km \(row[2]), \(row[3]): \(computed[i]) vs \(row[4 + i])")
             }
         }
         print("WMM2025 worst |error| over \(rows.count) rows: \(worst)")
@@ -105,11 +108,12 @@ import Testing
                 (f.inclination, row[9], 0.006), (f.declination, row[10], 0.006),
                 (f.rates.north, row[12], 0.06), (f.rates.east, row[13], 0.06), (f.rates.down, row[14], 0.06),
                 (f.rates.horizontalIntensity, row[15], 0.06), (f.rates.totalIntensity, row[16], 0.06),
-                (f.rates.inclination, row[17], 0.006), (f.rates.declination, row[18], 0.006),
+                (f.rates.inclination, row[17], 0.006), (f.rates.declination, row[18], 0.006)
             ]
             for (index, (computed, published, tolerance)) in pairs.enumerated() {
-                #expect(abs(computed - published) <= tolerance,
-                        "column \(index) at \(row[0]) \(row[1]) km \(row[2]), \(row[3]): \(computed) vs \(published)")
+                #expect(
+                    abs(computed - published) <= tolerance,
+                    "column \(index) at \(row[0]) \(row[1]) km \(row[2]), \(row[3]): \(computed) vs \(published)")
             }
         }
     }
@@ -122,8 +126,10 @@ import Testing
         // 2028 is a leap year: 31 December starts after 365 of its 366 days.
         let lastDay = try #require(WorldMagneticModel.decimalYear(year: 2028, month: 12, day: 31))
         #expect(abs(lastDay - (2028 + 365.0 / 366)) < 1e-12)
-        let lastSecond = try #require(WorldMagneticModel.decimalYear(year: 2028, month: 12, day: 31, hour: 23,
-                                                                     minute: 59, second: 59.999))
+        let lastSecond = try #require(
+            WorldMagneticModel.decimalYear(
+                year: 2028, month: 12, day: 31, hour: 23,
+                minute: 59, second: 59.999))
         #expect(lastSecond < 2029 && lastSecond > 2028.99999)
         let leapDay = try #require(WorldMagneticModel.decimalYear(year: 2028, month: 2, day: 29))
         #expect(abs(leapDay - (2028 + 59.0 / 366)) < 1e-12)
@@ -166,11 +172,14 @@ import Testing
             for longitude in [-180.0, -90, 0, 45, 180, 359.9, 360] {
                 for altitude in [-10.0, 0, 400, 1000] {
                     for year in [2025.0, 2030.0, 2040.0] {
-                        let f = Self.model.field(latitude: latitude, longitude: longitude, altitudeKilometres: altitude,
-                                                 decimalYear: year)
-                        let values = [f.north, f.east, f.down, f.horizontalIntensity, f.totalIntensity, f.declination,
-                                      f.inclination, f.rates.north, f.rates.east, f.rates.down, f.rates.horizontalIntensity,
-                                      f.rates.totalIntensity, f.rates.declination, f.rates.inclination]
+                        let f = Self.model.field(
+                            latitude: latitude, longitude: longitude, altitudeKilometres: altitude,
+                            decimalYear: year)
+                        let values = [
+                            f.north, f.east, f.down, f.horizontalIntensity, f.totalIntensity, f.declination,
+                            f.inclination, f.rates.north, f.rates.east, f.rates.down, f.rates.horizontalIntensity,
+                            f.rates.totalIntensity, f.rates.declination, f.rates.inclination
+                        ]
                         let allFinite = values.allSatisfy { $0.isFinite }
                         #expect(allFinite, "\(latitude), \(longitude), \(altitude) km, \(year)")
                     }
@@ -191,9 +200,11 @@ import Testing
             var longitude = -180.0
             while longitude <= 360 {
                 for altitude in [-10.0, 1000] {
-                    let f = Self.model.field(latitude: latitude, longitude: longitude, altitudeKilometres: altitude,
-                                             decimalYear: 2027.5)
-                    #expect(f.declination.isFinite && f.inclination.isFinite && f.totalIntensity.isFinite
+                    let f = Self.model.field(
+                        latitude: latitude, longitude: longitude, altitudeKilometres: altitude,
+                        decimalYear: 2027.5)
+                    #expect(
+                        f.declination.isFinite && f.inclination.isFinite && f.totalIntensity.isFinite
                             && f.rates.declination.isFinite)
                     #expect(f.totalIntensity > 10_000 && f.totalIntensity < 70_000)
                 }

@@ -38,8 +38,11 @@ import Testing
         let high = Zambretti.forecast(pressure: 1060, threeHourChange: 0, month: 3), low = Zambretti.forecast(pressure: 940, threeHourChange: 0, month: 3)
         #expect(high?.letter == "A" && high?.exceptional == true && low?.letter == "Z" && low?.exceptional == true)
         #expect(Zambretti.forecast(pressure: 1013, threeHourChange: 0, month: 3)?.exceptional == false)
-        #expect(Zambretti.forecast(pressure: .nan, threeHourChange: 0, month: 3) == nil && Zambretti.forecast(pressure: 1013, threeHourChange: 0, month: 13) == nil)
-        #expect(Zambretti.forecast(pressure: 1013, threeHourChange: .infinity, month: 3) == nil && Zambretti.forecast(pressure: 50, threeHourChange: 0, month: 3) == nil)
+        #expect(
+            Zambretti.forecast(pressure: .nan, threeHourChange: 0, month: 3) == nil && Zambretti.forecast(pressure: 1013, threeHourChange: 0, month: 13) == nil)
+        #expect(
+            Zambretti.forecast(pressure: 1013, threeHourChange: .infinity, month: 3) == nil
+                && Zambretti.forecast(pressure: 50, threeHourChange: 0, month: 3) == nil)
         #expect(Zambretti.texts.count == 26)
     }
 

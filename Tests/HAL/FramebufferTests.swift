@@ -13,11 +13,11 @@ import Testing
         let fb = try FileFramebuffer(path: path, width: 4, height: 2, format: .rgb565)
         #expect(fb.lineLength == 8)
         fb.set(x: 1, y: 1, red: 255, green: 0, blue: 0)
-        #expect(fb.pixels[8 + 2] == 0x00 && fb.pixels[8 + 3] == 0xF8)   // 0xF800, low byte first
+        #expect(fb.pixels[8 + 2] == 0x00 && fb.pixels[8 + 3] == 0xF8)  // 0xF800, low byte first
         fb.set(x: 2, y: 0, red: 0, green: 255, blue: 0)
-        #expect(fb.pixels[4] == 0xE0 && fb.pixels[5] == 0x07)           // 0x07E0
+        #expect(fb.pixels[4] == 0xE0 && fb.pixels[5] == 0x07)  // 0x07E0
         #expect(fb.get(x: 2, y: 0) == (0, 255, 0))
-        fb.set(x: 9, y: 9, red: 255, green: 255, blue: 255)              // off screen: ignored
+        fb.set(x: 9, y: 9, red: 255, green: 255, blue: 255)  // off screen: ignored
     }
 
     @Test func xrgb8888KeepsEightBitsPerChannel() throws {
@@ -37,7 +37,7 @@ import Testing
         #expect(fb.lineLength == 2)
         fb.set(x: 0, y: 0, red: 255, green: 255, blue: 255)
         fb.set(x: 9, y: 1, red: 200, green: 200, blue: 200)
-        fb.set(x: 1, y: 0, red: 40, green: 40, blue: 40)                // dark: stays off
+        fb.set(x: 1, y: 0, red: 40, green: 40, blue: 40)  // dark: stays off
         #expect(fb.pixels[0] == 0x80 && fb.pixels[3] == 0x40)
         fb.set(x: 0, y: 0, red: 0, green: 0, blue: 0)
         #expect(fb.pixels[0] == 0x00)

@@ -15,8 +15,8 @@ import Testing
         gpio.press(5, at: 100 * ms, bounces: 4)
         var events: [EdgeEvent] = []
         try line.takeEvents { events.append($0) }
-        #expect(events.count == 9)   // 4 bounces (down, up) then down
-        #expect(button.update(edges: events, now: 105 * ms) == nil)   // still inside the settle time
+        #expect(events.count == 9)  // 4 bounces (down, up) then down
+        #expect(button.update(edges: events, now: 105 * ms) == nil)  // still inside the settle time
         #expect(button.update(now: 125 * ms) == .press)
         #expect(button.update(now: 130 * ms) == nil)
         #expect(button.isDown)
@@ -49,7 +49,7 @@ import Testing
         let gpio = SimulatedGPIO()
         let output = try gpio.output(offset: 12)
         let player = PatternPlayer(output: output)
-        player.play(.saved, at: 0)   // on 40, off 80, on 40
+        player.play(.saved, at: 0)  // on 40, off 80, on 40
         for t in stride(from: UInt64(0), through: 300 * ms, by: 5_000_000) { player.update(at: t) }
         #expect(gpio.outputs[12]?.changes == [true, false, true, false])
         #expect(!player.isPlaying)

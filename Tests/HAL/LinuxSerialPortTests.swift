@@ -12,7 +12,7 @@ import Testing
         let port = try LinuxSerialPort(path: gps.devicePath, baudRate: 9600)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
         defer { buffer.deallocate() }
-        #expect(try port.read(into: buffer) == 0)   // nothing yet, and no blocking
+        #expect(try port.read(into: buffer) == 0)  // nothing yet, and no blocking
         let sentences = gps.epoch(world.state(at: 1)).joined()
         let controllerWrite = sentences
         gps.sendForTesting(controllerWrite)

@@ -57,9 +57,9 @@ import Testing
         defer { second.unplug() }
         unlink(link)
         symlink(second.name, link)
-        #expect(throws: SerialError.self) { _ = try port.read(into: buffer) }   // back-off not yet over
+        #expect(throws: SerialError.self) { _ = try port.read(into: buffer) }  // back-off not yet over
         clock.advance(by: 600_000_000)
-        #expect(try port.read(into: buffer) == 0)   // reopened (raw mode set), nothing sent yet
+        #expect(try port.read(into: buffer) == 0)  // reopened (raw mode set), nothing sent yet
         #expect(port.isOpen)
         second.say("$GPRMC,second\r\n")
         #expect(readAll(port) == "$GPRMC,second\r\n")
@@ -76,13 +76,13 @@ import Testing
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 8, alignment: 1)
         defer { buffer.deallocate() }
         for _ in 0..<10 { _ = try? port.read(into: buffer) }
-        #expect(opens == 1)   // no retry storm inside the back-off
+        #expect(opens == 1)  // no retry storm inside the back-off
         clock.advance(by: 500_000_000)
         _ = try? port.read(into: buffer)
         #expect(opens == 2)
         clock.advance(by: 500_000_000)
         _ = try? port.read(into: buffer)
-        #expect(opens == 2)   // back-off doubled to 1 s
+        #expect(opens == 2)  // back-off doubled to 1 s
         clock.advance(by: 500_000_000)
         _ = try? port.read(into: buffer)
         #expect(opens == 3)
@@ -97,9 +97,9 @@ import Testing
         let port = try LinuxSerialPort(path: receiver.name, baudRate: 115200)
         let good = "$GPGGA,120000.00,4722.6140,N,00832.5020,E,1,08,1.0,408.0,M,47.0,M,,*5B\r\n"
         var bytes: [UInt8] = Array(good.utf8)
-        bytes += [0x00, 0xFF, 0x13, 0x80, 0x0D, 0x0A]                          // binary noise
-        bytes += Array("$GPRMC,12000".utf8)                                      // cut off by the next start
-        bytes += Array("$GPVTG,".utf8) + [UInt8](repeating: 0x41, count: 300) + [0x0D, 0x0A]   // overlong
+        bytes += [0x00, 0xFF, 0x13, 0x80, 0x0D, 0x0A]  // binary noise
+        bytes += Array("$GPRMC,12000".utf8)  // cut off by the next start
+        bytes += Array("$GPVTG,".utf8) + [UInt8](repeating: 0x41, count: 300) + [0x0D, 0x0A]  // overlong
         bytes += Array(good.utf8)
         _ = bytes.withUnsafeBytes { write(receiver.controller, $0.baseAddress, $0.count) }
         var framer = NMEAFramer()

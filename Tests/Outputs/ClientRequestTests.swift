@@ -14,11 +14,16 @@ import Testing
     }
 
     @Test func answersNonsenseWithAnErrorNotACrash() {
-        for line in ["hello", "?", "?WATCH={\"enable\":", "?WATCH={nope};", "\u{0}\u{1}\u{2}", "?WATCH=[1];",
-                     String(repeating: "?", count: 5000)] {
+        for line in [
+            "hello", "?", "?WATCH={\"enable\":", "?WATCH={nope};", "\u{0}\u{1}\u{2}", "?WATCH=[1];",
+            String(repeating: "?", count: 5000)
+        ] {
             let requests = ClientRequest.parse(line: line)
-            #expect(requests.contains { if case .invalid = $0 { return true }; return false },
-                    "\(line.prefix(20)) gave \(requests.prefix(3))")
+            #expect(
+                requests.contains {
+                    if case .invalid = $0 { return true }; return false
+                },
+                "\(line.prefix(20)) gave \(requests.prefix(3))")
             #expect(!requests.contains(.command("POLL", nil)))
         }
     }
@@ -61,7 +66,7 @@ import Testing
         ("LOG", #"{"action":"start","duration":-1}"#, "more than 0"),
         ("SNAPSHOT", #"{"name":42}"#, "text of at most 1000"),
         ("CALIBRATE", #"{"mode":"circle"}"#, "figure8"),
-        ("LEVEL", #"{"zero":"yes"}"#, "true or false"),
+        ("LEVEL", #"{"zero":"yes"}"#, "true or false")
     ])
     func decodersRefuseWhatTheHandlersCannotUse(name: String, json: String, said: String) throws {
         let argument = try JSONValue.parse(json)
@@ -84,11 +89,14 @@ import Testing
     }
 
     @Test func decodersKeepWhatIsGiven() throws {
-        #expect(try TrackRequest.decode(JSONValue.parse(#"{"action":"start","name":"Ridge","tags":["Hike"],"interval":"adaptive"}"#))
+        #expect(
+            try TrackRequest.decode(JSONValue.parse(#"{"action":"start","name":"Ridge","tags":["Hike"],"interval":"adaptive"}"#))
                 == .start(name: "Ridge", tags: ["Hike"], mode: .adaptive))
-        #expect(try WaypointRequest.decode(JSONValue.parse(#"{"action":"add","name":"Hut","lat":46.5,"lon":7.9}"#))
+        #expect(
+            try WaypointRequest.decode(JSONValue.parse(#"{"action":"add","name":"Hut","lat":46.5,"lon":7.9}"#))
                 == .add(name: "Hut", latitude: 46.5, longitude: 7.9, elevation: nil, symbol: nil, notes: nil))
-        #expect(try LogRequest.decode(JSONValue.parse(#"{"action":"start","interval":"every"}"#))
+        #expect(
+            try LogRequest.decode(JSONValue.parse(#"{"action":"start","interval":"every"}"#))
                 == .start(interval: 0, streams: LogRequest.defaultStreams, duration: nil))
         #expect(try BaroRequest.decode(nil) == .report && LevelRequest.decode(nil) == .report && CalibrateRequest.decode(nil) == .start(nil))
         #expect(try LockRequest.decode(JSONValue.parse(#"{"bearing":360}"#)) == LockRequest(bearing: 0))

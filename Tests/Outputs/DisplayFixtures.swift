@@ -48,8 +48,10 @@ enum DisplayFixtures {
         weather.trendRate = -0.7
         weather.forecast = "Weather deteriorating"
         weather.threeHourChange = -2.1
-        weather.graphs = [("1h", (0..<60).map { 1_017.5 - Double($0) / 60 }), ("6h", (0..<72).map { 1_020 - Double($0) / 24 }),
-                          ("24h", (0..<96).map { 1_019 + sin(Double($0) / 15) }), ("7d", (0..<168).map { 1_012 + Double($0 % 40) / 8 })]
+        weather.graphs = [
+            ("1h", (0..<60).map { 1_017.5 - Double($0) / 60 }), ("6h", (0..<72).map { 1_020 - Double($0) / 24 }),
+            ("24h", (0..<96).map { 1_019 + sin(Double($0) / 15) }), ("7d", (0..<168).map { 1_012 + Double($0 % 40) / 8 })
+        ]
         model.weather = weather
         // A walk along a lake shore with the weather station's anemometer and a probe in the lake.
         var station = DisplayModel.StationPanel()
@@ -58,10 +60,12 @@ enum DisplayFixtures {
         model.station = station
         var sky = SkyPanel()
         sky.next = ("sunset", "16:46", 6_360)
-        sky.events = [("astronomicalDawn", "05:49"), ("nauticalDawn", "06:25"), ("civilDawn", "07:03"), ("blueHourMorning", "07:03-07:15"),
-                      ("sunrise", "07:37"), ("goldenHourMorning", "07:15-08:24"), ("solarNoon", "12:12"), ("goldenHourEvening", "16:00-17:08"),
-                      ("sunset", "16:46"), ("blueHourEvening", "17:08-17:21"), ("civilDusk", "17:21"), ("nauticalDusk", "17:59"),
-                      ("astronomicalDusk", "18:35")].map { SkyPanel.Moment(name: $0.0, clock: $0.1) }
+        sky.events = [
+            ("astronomicalDawn", "05:49"), ("nauticalDawn", "06:25"), ("civilDawn", "07:03"), ("blueHourMorning", "07:03-07:15"),
+            ("sunrise", "07:37"), ("goldenHourMorning", "07:15-08:24"), ("solarNoon", "12:12"), ("goldenHourEvening", "16:00-17:08"),
+            ("sunset", "16:46"), ("blueHourEvening", "17:08-17:21"), ("civilDusk", "17:21"), ("nauticalDusk", "17:59"),
+            ("astronomicalDusk", "18:35")
+        ].map { SkyPanel.Moment(name: $0.0, clock: $0.1) }
         sky.dayLength = 32_940
         sky.sunAltitude = 9.8
         sky.sunAzimuth = 228
@@ -104,15 +108,18 @@ enum DisplayFixtures {
         model.health.profile = "walking"
         model.health.clients = 2
         var departures = DisplayModel.DeparturesPanel(stop: "Interlaken West")
-        departures.rows = [.init(clock: "15:20", route: "BLS", headsign: "Thun", secondsToGo: 1_200, mark: "Bluemlisalp", rating: 5),
-                           .init(clock: "16:20", route: "BLS", headsign: "Spiez", secondsToGo: 4_800),
-                           .init(clock: "17:20", route: "BLS", headsign: "Thun", secondsToGo: 8_400)]
+        departures.rows = [
+            .init(clock: "15:20", route: "BLS", headsign: "Thun", secondsToGo: 1_200, mark: "Bluemlisalp", rating: 5),
+            .init(clock: "16:20", route: "BLS", headsign: "Spiez", secondsToGo: 4_800),
+            .init(clock: "17:20", route: "BLS", headsign: "Thun", secondsToGo: 8_400)
+        ]
         model.departures = departures
         // The day's boats every hour from 08:20 to 19:20, a paddle steamer at 15:20; 15:00 now.
         let morning = CivilTime(year: 2026, month: 11, day: 26, hour: 7).unixSeconds
-        var waves = DisplayModel.WavesPanel(stop: "Interlaken West", day: "Thu 11-26", latitude: 46.683, longitude: 7.851,
-                                            now: morning + 7 * 3600, start: morning, end: morning + 11 * 3600, sun: "sun 07:37-16:46",
-                                            frequency: "9 lit waves, every 60 min")
+        var waves = DisplayModel.WavesPanel(
+            stop: "Interlaken West", day: "Thu 11-26", latitude: 46.683, longitude: 7.851,
+            now: morning + 7 * 3600, start: morning, end: morning + 11 * 3600, sun: "sun 07:37-16:46",
+            frequency: "9 lit waves, every 60 min")
         waves.hours = (0...11).map { (morning + Double($0) * 3600, zeroPadded(8 + $0, 2)) }
         for hour in 0..<12 {
             let steamer = hour == 7
@@ -148,15 +155,19 @@ enum DisplayFixtures {
         model.compass.calibratesBySwing = true
         model.compass.steps = nil
         (model.level.roll, model.level.pitch) = (-6.5, 3.1)
-        model.navigation = DisplayModel.NavigationPanel(waypoint: "Rüschlikon Schiffstation Süd", distance: 3_700, bearing: 212,
-                                                        relativeBearing: 63, eta: 940)
+        model.navigation = DisplayModel.NavigationPanel(
+            waypoint: "Rüschlikon Schiffstation Süd", distance: 3_700, bearing: 212,
+            relativeBearing: 63, eta: 940)
         model.track?.name = "Zürich Bürkliplatz – Rapperswil, über Männedorf"
         model.track?.waypoints = [("Männedorf Landungssteg", 47.2540, 8.6910), ("Île Ufenau", 47.2176, 8.7780)]
         var departures = DisplayModel.DeparturesPanel(stop: "Zürich Bürkliplatz (See)")
-        departures.rows = [.init(clock: "21:55", route: "ZSG 3732", headsign: "Rapperswil SG über Küsnacht ZH, Meilen, Männedorf", secondsToGo: 900,
-                                 mark: "MS Wädenswil", rating: 4),
-                           .init(clock: "22:25", route: "ZSG", headsign: "Thalwil – Wädenswil – Horgen", secondsToGo: 2_700),
-                           .init(clock: "23:05", route: "ZSG", headsign: "Kilchberg ZH Bendlikon", secondsToGo: 5_100)]
+        departures.rows = [
+            .init(
+                clock: "21:55", route: "ZSG 3732", headsign: "Rapperswil SG über Küsnacht ZH, Meilen, Männedorf", secondsToGo: 900,
+                mark: "MS Wädenswil", rating: 4),
+            .init(clock: "22:25", route: "ZSG", headsign: "Thalwil – Wädenswil – Horgen", secondsToGo: 2_700),
+            .init(clock: "23:05", route: "ZSG", headsign: "Kilchberg ZH Bendlikon", secondsToGo: 5_100)
+        ]
         model.departures = departures
         model.chart = SkyChart.at(CivilTime(year: 2026, month: 12, day: 21, hour: 20, minute: 40).unixSeconds, latitude: 47.32, longitude: 8.58)
         model.day = nil
@@ -189,12 +200,14 @@ enum DisplayFixtures {
         waves?.stop = "Überlingen Landungsplatz Mantelhafen"
         model.waves = waves
         var departures = DisplayModel.DeparturesPanel(stop: "Überlingen Landungsplatz Mantelhafen")
-        departures.rows = [.init(clock: "10:05", route: "BSB", headsign: "Meersburg – Hagnau – Immenstaad – Friedrichshafen", secondsToGo: 300,
-                                 mark: "MS Überlingen", rating: 3),
-                           .init(clock: "11:40", route: "BSB", headsign: "Mainau – Unteruhldingen", secondsToGo: 6_000)]
+        departures.rows = [
+            .init(
+                clock: "10:05", route: "BSB", headsign: "Meersburg – Hagnau – Immenstaad – Friedrichshafen", secondsToGo: 300,
+                mark: "MS Überlingen", rating: 3),
+            .init(clock: "11:40", route: "BSB", headsign: "Mainau – Unteruhldingen", secondsToGo: 6_000)
+        ]
         model.departures = departures
         model.health.profile = "station"
         return model
     }
 }
-

@@ -32,8 +32,9 @@ import Testing
                 // The same row on a very wide screen says more only if the text was cut.
                 if full.hasPrefix(screen.line(row)) && full.count > columns {
                     let lost = full.dropFirst(columns).first
-                    #expect(lost == " " || lost == nil || screen.line(row).last?.isNumber == false,
-                            "\(page) \(columns)x\(rows) row \(row) cut: '\(screen.line(row))' of '\(full)'")
+                    #expect(
+                        lost == " " || lost == nil || screen.line(row).last?.isNumber == false,
+                        "\(page) \(columns)x\(rows) row \(row) cut: '\(screen.line(row))' of '\(full)'")
                 }
             }
         }
@@ -189,7 +190,9 @@ import Testing
         #expect(DisplayPage.track.draw(model, columns: 80, rows: 24).text.contains(" nm"))
         // 1852 m is a nautical mile exactly, and a knot one of them an hour.
         #expect(Units.nautical.distance(1852) == "1 nm" && Units.nautical.distance(2 * 1852 + 926) == "2.5 nm" && Units.nautical.distance(150) == "150 m")
-        #expect(Units.nautical.speed(1852.0 / 3600 * 10) == "10 kn" && Units.nautical.speed(1852.0 / 3600 * 6.5) == "6.5 kn" && Units.nautical.altitude(12.4) == "12 m")
+        #expect(
+            Units.nautical.speed(1852.0 / 3600 * 10) == "10 kn" && Units.nautical.speed(1852.0 / 3600 * 6.5) == "6.5 kn"
+                && Units.nautical.altitude(12.4) == "12 m")
         #expect(Units.nautical.pressure(1013.25) == "1013.3 hPa")
         #expect(Units.metric.cycled == .imperial && Units.imperial.cycled == .nautical && Units.nautical.cycled == .metric)
     }
@@ -205,6 +208,8 @@ import Testing
     }
 
     @Test func pagesStepRoundInOrder() {
-        #expect(DisplayPage.compass.next == .position && DisplayPage.health.next == .connect && DisplayPage.connect.next == .compass && DisplayPage.compass.previous == .connect)
+        #expect(
+            DisplayPage.compass.next == .position && DisplayPage.health.next == .connect && DisplayPage.connect.next == .compass
+                && DisplayPage.compass.previous == .connect)
     }
 }

@@ -38,8 +38,9 @@ import Testing
             #expect(Font5x7.glyph(letter).map { Font5x7.row($0, 7) != 0 } == true, "\(letter) has no descender")
         }
         for letter in "acemnorsuvwxz" {
-            #expect(Font5x7.glyph(letter).map { Font5x7.row($0, 0) == 0 && Font5x7.row($0, 1) == 0 && Font5x7.row($0, 7) == 0 } == true,
-                    "\(letter) is not an x-height letter")
+            #expect(
+                Font5x7.glyph(letter).map { Font5x7.row($0, 0) == 0 && Font5x7.row($0, 1) == 0 && Font5x7.row($0, 7) == 0 } == true,
+                "\(letter) is not an x-height letter")
         }
     }
 

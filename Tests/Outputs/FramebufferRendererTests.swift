@@ -19,16 +19,19 @@ import Testing
         if graphics {
             GraphicPages.draw(page, DisplayFixtures.walk, theme: theme, on: frame)
         } else {
-            FramebufferRenderer.draw(page.draw(DisplayFixtures.walk, columns: layout.columns, rows: layout.rows, large: true),
-                                     theme: theme, layout: layout, on: frame)
+            FramebufferRenderer.draw(
+                page.draw(DisplayFixtures.walk, columns: layout.columns, rows: layout.rows, large: true),
+                theme: theme, layout: layout, on: frame)
         }
         return frame
     }
 
     @Test func layoutsFollowTheScreen() {
-        let cases: [(Int, Int, String, Int, Int)] = [(128, 64, "small", 21, 8), (240, 240, "medium", 20, 15), (320, 240, "medium", 26, 15),
-                                                    (480, 320, "large", 40, 20), (800, 480, "large", 66, 30),
-                                                    (1280, 800, "large", 42, 20), (1920, 1080, "large", 53, 22)]
+        let cases: [(Int, Int, String, Int, Int)] = [
+            (128, 64, "small", 21, 8), (240, 240, "medium", 20, 15), (320, 240, "medium", 26, 15),
+            (480, 320, "large", 40, 20), (800, 480, "large", 66, 30),
+            (1280, 800, "large", 42, 20), (1920, 1080, "large", 53, 22)
+        ]
         for (width, height, name, columns, rows) in cases {
             let layout = FramebufferLayout(width: width, height: height)
             #expect(layout.name == name && layout.columns == columns && layout.rows == rows, "\(width)x\(height): \(layout)")
@@ -115,34 +118,34 @@ import Testing
     }
 
     static let checker = """
-    import struct, sys, zlib
-    data = open(sys.argv[1], 'rb').read()
-    expected = open(sys.argv[2], 'rb').read()
-    assert data[:8] == b'\\x89PNG\\r\\n\\x1a\\n', 'signature'
-    at, idat, header = 8, b'', None
-    while at < len(data):
-        length, kind = struct.unpack('>I4s', data[at:at + 8])
-        body = data[at + 8:at + 8 + length]
-        crc, = struct.unpack('>I', data[at + 8 + length:at + 12 + length])
-        assert zlib.crc32(kind + body) == crc, 'crc of ' + kind.decode()
-        if kind == b'IHDR': header = struct.unpack('>IIBBBBB', body)
-        if kind == b'IDAT': idat += body
-        at += 12 + length
-    width, height, depth, colour, _, _, interlace = header
-    assert (depth, colour, interlace) == (8, 2, 0), header
-    raw = zlib.decompress(idat)
-    stride = width * 3
-    previous, pixels = bytearray(stride), bytearray()
-    for y in range(height):
-        kind, row = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        if kind == 2:
-            row = bytearray((a + b) & 255 for a, b in zip(row, previous))
-        else:
-            assert kind == 0, kind
-        pixels += row
-        previous = row
-    assert bytes(pixels) == expected, 'pixels differ'
-    """
+        import struct, sys, zlib
+        data = open(sys.argv[1], 'rb').read()
+        expected = open(sys.argv[2], 'rb').read()
+        assert data[:8] == b'\\x89PNG\\r\\n\\x1a\\n', 'signature'
+        at, idat, header = 8, b'', None
+        while at < len(data):
+            length, kind = struct.unpack('>I4s', data[at:at + 8])
+            body = data[at + 8:at + 8 + length]
+            crc, = struct.unpack('>I', data[at + 8 + length:at + 12 + length])
+            assert zlib.crc32(kind + body) == crc, 'crc of ' + kind.decode()
+            if kind == b'IHDR': header = struct.unpack('>IIBBBBB', body)
+            if kind == b'IDAT': idat += body
+            at += 12 + length
+        width, height, depth, colour, _, _, interlace = header
+        assert (depth, colour, interlace) == (8, 2, 0), header
+        raw = zlib.decompress(idat)
+        stride = width * 3
+        previous, pixels = bytearray(stride), bytearray()
+        for y in range(height):
+            kind, row = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+            if kind == 2:
+                row = bytearray((a + b) & 255 for a, b in zip(row, previous))
+            else:
+                assert kind == 0, kind
+            pixels += row
+            previous = row
+        assert bytes(pixels) == expected, 'pixels differ'
+        """
 
     /// Pages drawn from the fixed model must match the reviewed images in Tests/Outputs/Screens
     /// byte for byte. After a deliberate change, LODESTONE_WRITE_SCREENS=1 rewrites them (look
@@ -155,11 +158,13 @@ import Testing
                     ("\(page.rawValue)-\(size.0)x\(size.1)" + (theme == .night ? "-night" : ""), page, size.0, size.1, PixelFormat.rgb565, theme)
                 }
             }
-        } + [("sky-480x320", DisplayPage.sky, 480, 320, PixelFormat.xrgb8888, Theme.day),
-             ("compass-128x64-mono", .compass, 128, 64, .mono, .day),
-             ("level-240x240", .level, 240, 240, .rgb565, .day),
-             ("compass-480x320", .compass, 480, 320, .rgb565, .day),
-             ("track-480x320", .track, 480, 320, .rgb565, .day)]
+        } + [
+            ("sky-480x320", DisplayPage.sky, 480, 320, PixelFormat.xrgb8888, Theme.day),
+            ("compass-128x64-mono", .compass, 128, 64, .mono, .day),
+            ("level-240x240", .level, 240, 240, .rgb565, .day),
+            ("compass-480x320", .compass, 480, 320, .rgb565, .day),
+            ("track-480x320", .track, 480, 320, .rgb565, .day)
+        ]
 
     @Test(arguments: references)
     func pagesMatchTheReferenceImages(name: String, page: DisplayPage, width: Int, height: Int, format: PixelFormat, theme: Theme) throws {
@@ -168,7 +173,7 @@ import Testing
         if getenv("LODESTONE_WRITE_SCREENS") != nil { try write(png, to: path) }
         let reference = try read(path)
         if reference != png { try write(png, to: "/tmp/\(name).png") }
-        let same = reference == png   // compared first, so a failure does not print both files' bytes
+        let same = reference == png  // compared first, so a failure does not print both files' bytes
         #expect(same, "\(name) differs from \(path); the new drawing is in /tmp/\(name).png")
     }
 

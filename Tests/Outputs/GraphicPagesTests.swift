@@ -49,8 +49,10 @@ import Testing
         #expect(Self.isInk(frame, g.centreX, g.centreY - g.radius - 2, .accent), "lubber line above the rim")
         // The tick 5° right of the heading (35°, a short one) just right of the lubber line, white.
         let five = 5.0 * .pi / 180
-        let (tx, ty) = (g.centreX + Int((Double(g.radius - g.shortTick / 2) * sin(five)).rounded()),
-                        g.centreY - Int((Double(g.radius - g.shortTick / 2) * cos(five)).rounded()))
+        let (tx, ty) = (
+            g.centreX + Int((Double(g.radius - g.shortTick / 2) * sin(five)).rounded()),
+            g.centreY - Int((Double(g.radius - g.shortTick / 2) * cos(five)).rounded())
+        )
         #expect(Self.count(frame, x: tx, y: ty, half: 1, .text) > 0, "the 35° tick at \(tx),\(ty)")
         // The numeral "30" under the lubber line; "E" (accent) 60° to the right; "N" (warning) 30° left.
         func labelCentre(_ label: String, angle: Double, scale: Int) -> (Int, Int) {
@@ -85,7 +87,9 @@ import Testing
         // Rolled right and nose down: the bubble is left of and above the centre.
         #expect(centre.x < g.centreX && centre.y < g.centreY)
         #expect(abs(Double(g.centreX - centre.x) - 0.3 * Double(g.radius)) <= 1 && abs(Double(g.centreY - centre.y) - 0.2 * Double(g.radius)) <= 1)
-        #expect(Self.isInk(frame, centre.x, centre.y, .accent) && Self.count(frame, x: centre.x, y: centre.y, half: g.bubble / 2, .accent) > g.bubble * g.bubble / 2)
+        #expect(
+            Self.isInk(frame, centre.x, centre.y, .accent) && Self.count(frame, x: centre.x, y: centre.y, half: g.bubble / 2, .accent) > g.bubble * g.bubble / 2
+        )
         let mirrored = (2 * g.centreX - centre.x, 2 * g.centreY - centre.y)
         #expect(!Self.isInk(frame, mirrored.0, mirrored.1, .accent))
         // Level: the bubble is green at the centre.
@@ -132,8 +136,9 @@ import Testing
         let top = Self.header(width, height) + textScale + 2 * lineHeight + textScale
         let profile = max(lineHeight * 2, (height - top) / 5)
         let mapHeight = height - top - profile - textScale * 2
-        let plot = TrackPlot(points: track.path, marks: track.waypoints.map { ($0.latitude, $0.longitude) } + (track.here.map { [$0] } ?? []),
-                             width: Double(width), height: Double(mapHeight))
+        let plot = TrackPlot(
+            points: track.path, marks: track.waypoints.map { ($0.latitude, $0.longitude) } + (track.here.map { [$0] } ?? []),
+            width: Double(width), height: Double(mapHeight))
         func pixel(_ place: (latitude: Double, longitude: Double)) -> (Int, Int) {
             let p = plot.position(latitude: place.latitude, longitude: place.longitude)
             return (Int(p.x.rounded()), top + Int(p.y.rounded()))
@@ -143,7 +148,9 @@ import Testing
         #expect(Self.isInk(frame, here.0, here.1, .accent), "the position now at \(here)")
         let summit = pixel((46.6990, 7.8840))
         #expect(Self.isInk(frame, summit.0, summit.1, .warning), "the waypoint at \(summit)")
-        #expect(plot.contains(plot.position(latitude: 46.6863, longitude: 7.8635)) && [1.0, 2, 5].contains(plot.scaleBarMetres / pow(10, floor(log10(plot.scaleBarMetres)))))
+        #expect(
+            plot.contains(plot.position(latitude: 46.6863, longitude: 7.8635))
+                && [1.0, 2, 5].contains(plot.scaleBarMetres / pow(10, floor(log10(plot.scaleBarMetres)))))
         let up = TrackPlot(points: [(46.0, 7.0), (46.0, 7.01)], width: 100, height: 100, headingUp: 90)
         #expect(up.position(latitude: 46.0, longitude: 7.01).y < 50 && abs(up.position(latitude: 46.0, longitude: 7.01).x - 50) < 1)
     }

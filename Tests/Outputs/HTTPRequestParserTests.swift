@@ -14,7 +14,8 @@ struct HTTPRequestParserTests {
     }
 
     @Test func aBrowsersRequest() throws {
-        let text = "GET /api/v1/events?kinds=ATT%2CTPV&name=a+b HTTP/1.1\r\nHost: lodestone.local:8080\r\nAccept-Encoding: gzip, br\r\n"
+        let text =
+            "GET /api/v1/events?kinds=ATT%2CTPV&name=a+b HTTP/1.1\r\nHost: lodestone.local:8080\r\nAccept-Encoding: gzip, br\r\n"
             + "Cookie: theme=night; lodestone=abc123\r\nConnection: keep-alive\r\n\r\n"
         guard case .request(let request, let consumed) = parse(text) else { Issue.record("not parsed"); return }
         #expect(consumed == text.utf8.count)
@@ -55,7 +56,7 @@ struct HTTPRequestParserTests {
         ("GET noslash HTTP/1.1\r\nHost: x\r\n\r\n", 400),
         ("GE T / HTTP/1.1\r\nHost: x\r\n\r\n", 400),
         ("GET / HTTP/1.1\r\nHost: x\r\nBad Name: 1\r\n\r\n", 400),
-        ("GET / HTTP/1.1\r\nHost: x\r\nX-A: a\u{1}b\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: x\r\nX-A: a\u{1}b\r\n\r\n", 400)
     ])
     func refusals(text: String, expected: Int) {
         #expect(status(text) == expected, "\(text.prefix(60))")

@@ -25,9 +25,11 @@ import Testing
     @Test func theReportNamesOnlySensorsThatChanged() throws {
         var state = NavigationState()
         state.magnetometerHealth = .degraded
-        let line = GPSDReports.health(HealthReport(state: state, sensorsChanged: (nil, 1_782_028_800.5, nil, nil), loop: LoopStatistics(),
-                                                   tasks: [], outputTasks: [TaskLine(name: "sky", statistics: TaskStatistics(), budgetMicroseconds: 5000)],
-                                                   ringOverflows: 0, clients: 0))
+        let line = GPSDReports.health(
+            HealthReport(
+                state: state, sensorsChanged: (nil, 1_782_028_800.5, nil, nil), loop: LoopStatistics(),
+                tasks: [], outputTasks: [TaskLine(name: "sky", statistics: TaskStatistics(), budgetMicroseconds: 5000)],
+                ringOverflows: 0, clients: 0))
         let report = try JSONValue.parse(line)
         #expect(report["sensors"]?["magnetometer"]?.stringValue == "degraded")
         #expect(report["sensorsChanged"]?["magnetometer"]?.stringValue == "2026-06-21T08:00:00.500Z")
@@ -46,8 +48,11 @@ import Testing
         let report = try JSONValue.parse(GPSDReports.health(health))
         #expect(report["sensorErrors"]?["barometer"]?.stringValue == reason)
         #expect(report["sensorErrors"]?["imu"] == nil)
-        let devices = DevicesReport(devices: [DeviceEntry(path: "/dev/i2c-1@0x76", driver: "BMP280", health: .degraded, role: .barometer, error: reason),
-                                              DeviceEntry(path: "/dev/i2c-1@0x68", driver: "MPU6050", health: .ok, role: .imu)], activated: nil)
+        let devices = DevicesReport(
+            devices: [
+                DeviceEntry(path: "/dev/i2c-1@0x76", driver: "BMP280", health: .degraded, role: .barometer, error: reason),
+                DeviceEntry(path: "/dev/i2c-1@0x68", driver: "MPU6050", health: .ok, role: .imu)
+            ], activated: nil)
         let listed = try JSONValue.parse(GPSDReports.line(.devices(devices)))["devices"]?.arrayValue ?? []
         #expect(listed.count == 2)
         #expect(listed.first?["error"]?.stringValue == reason && listed.first?["health"]?.stringValue == "degraded")

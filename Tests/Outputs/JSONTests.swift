@@ -14,10 +14,12 @@ import Testing
         #expect(w.finished == #"{"class":"TPV","mode":3,"lat":47.376912346,"speed":0.5,"neg":-0.0001,"device":"a \"quoted\"\nname"}"#)
     }
 
-    @Test(arguments: [(0.0, 3, "0"), (1.25, 1, "1.3"), (-1.25, 1, "-1.3"), (1013.2500001, 2, "1013.25"), (0.05, 3, "0.05"),
-                      (-0.0004, 3, "0"), (123456789.123, 2, "123456789.12"),
-                      (1.5e13, 6, "15000000000000"), (1.25e13 + 0.5, 6, "12500000000000.5"), (Double.nan, 2, "null"),
-                      (Double.infinity, 1, "null")])
+    @Test(arguments: [
+        (0.0, 3, "0"), (1.25, 1, "1.3"), (-1.25, 1, "-1.3"), (1013.2500001, 2, "1013.25"), (0.05, 3, "0.05"),
+        (-0.0004, 3, "0"), (123456789.123, 2, "123456789.12"),
+        (1.5e13, 6, "15000000000000"), (1.25e13 + 0.5, 6, "12500000000000.5"), (Double.nan, 2, "null"),
+        (Double.infinity, 1, "null")
+    ])
     func formatsNumbers(value: Double, decimals: Int, expected: String) {
         #expect(JSONObjectWriter.format(value, decimals: decimals) == expected)
     }
@@ -31,8 +33,10 @@ import Testing
         #expect(value["list"] == .array([.number(1), .null, .object([])]))
     }
 
-    @Test(arguments: ["", "{", "{\"a\":}", "[1,]", "{\"a\" 1}", "tru", "\"unterminated", "{\"a\":1} x", "01x", "-",
-                      String(repeating: "[", count: 100), "{\"a\":\"\u{1}\"}", "nan", "1e999"])
+    @Test(arguments: [
+        "", "{", "{\"a\":}", "[1,]", "{\"a\" 1}", "tru", "\"unterminated", "{\"a\":1} x", "01x", "-",
+        String(repeating: "[", count: 100), "{\"a\":\"\u{1}\"}", "nan", "1e999"
+    ])
     func rejectsMalformedJSON(text: String) {
         #expect(throws: JSONParseError.self) { try JSONValue.parse(text) }
     }
@@ -65,7 +69,10 @@ import Testing
         json.string("note", "a \"quoted\"\tword\u{1}")
         json.time("time", 1_782_028_801.25)
         json.endObject()
-        #expect(json.text == #"{"class":"SKY","hdop":0.9,"satellites":[{"PRN":1,"used":true},{"PRN":2,"used":false},{"PRN":3,"used":true}],"note":"a \"quoted\"\tword\u0001","time":"2026-06-21T08:00:01.250Z"}"#)
+        #expect(
+            json.text
+                == #"{"class":"SKY","hdop":0.9,"satellites":[{"PRN":1,"used":true},{"PRN":2,"used":false},{"PRN":3,"used":true}],"note":"a \"quoted\"\tword\u0001","time":"2026-06-21T08:00:01.250Z"}"#
+        )
         let parsed = try JSONValue.parse(json.text)
         #expect(parsed["satellites"]?.arrayValue?.count == 3 && parsed["pdop"] == nil)
     }

@@ -16,7 +16,8 @@ import Testing
     }
 
     @Test func publishFlagsAndPacketIdentifier() {
-        #expect(MQTTPacket.publish(topic: "a/b", payload: [0x78], qos: 1, retain: false, packetID: 10, duplicate: true)
+        #expect(
+            MQTTPacket.publish(topic: "a/b", payload: [0x78], qos: 1, retain: false, packetID: 10, duplicate: true)
                 == [0x3A, 8, 0, 3, 0x61, 0x2F, 0x62, 0, 10, 0x78])
         // QoS 0 has no identifier and never DUP; retain is bit 0.
         #expect(MQTTPacket.publish(topic: "a", payload: [], qos: 0, retain: true, packetID: 10, duplicate: true) == [0x31, 3, 0, 1, 0x61])
@@ -25,8 +26,10 @@ import Testing
 
     /// Table 2.4: the largest value of each length of the remaining-length field.
     @Test func remainingLengthBoundaries() {
-        for (length, encoded) in [(127, [0x7F]), (128, [0x80, 0x01]), (16_383, [0xFF, 0x7F]), (16_384, [0x80, 0x80, 0x01]),
-                                  (2_097_151, [0xFF, 0xFF, 0x7F]), (2_097_152, [0x80, 0x80, 0x80, 0x01])] as [(Int, [UInt8])] {
+        for (length, encoded) in [
+            (127, [0x7F]), (128, [0x80, 0x01]), (16_383, [0xFF, 0x7F]), (16_384, [0x80, 0x80, 0x01]),
+            (2_097_151, [0xFF, 0xFF, 0x7F]), (2_097_152, [0x80, 0x80, 0x80, 0x01])
+        ] as [(Int, [UInt8])] {
             let packet = MQTTPacket.publish(topic: "", payload: [UInt8](repeating: 0, count: length - 2), qos: 0, retain: false, packetID: 0, duplicate: false)
             #expect(Array(packet.dropFirst().prefix(encoded.count)) == encoded, "\(length)")
             #expect(packet.count == 1 + encoded.count + length)
@@ -46,7 +49,8 @@ import Testing
     }
 
     @Test func refusesWhatNoBrokerSends() {
-        for bytes: [UInt8] in [[0x40, 3, 0, 1, 2], [0x30, 0xFF, 0xFF, 0xFF, 0xFF, 0x01], [0x10, 0], [0x34, 2, 0, 1], [0x32, 3, 0, 9, 0x61], [0x20, 3, 0, 0, 0]] {
+        for bytes: [UInt8] in [[0x40, 3, 0, 1, 2], [0x30, 0xFF, 0xFF, 0xFF, 0xFF, 0x01], [0x10, 0], [0x34, 2, 0, 1], [0x32, 3, 0, 9, 0x61], [0x20, 3, 0, 0, 0]]
+        {
             #expect(throws: MQTTPacket.DecodeError.self, "\(bytes)") { try MQTTPacket.decode(bytes[...]) }
         }
     }

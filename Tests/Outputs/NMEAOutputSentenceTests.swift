@@ -5,7 +5,8 @@ import Testing
 @Suite struct NMEAOutputSentenceTests {
     /// The checksum of the GGA example printed in most NMEA references.
     @Test func checksumsMatchThePublishedExample() {
-        #expect(NMEAOutputSentences.sentence("GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
+        #expect(
+            NMEAOutputSentences.sentence("GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
                 == "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47")
     }
 
@@ -28,9 +29,11 @@ import Testing
     /// Every sentence's checksum is the XOR of the bytes between $ and *, and none is longer
     /// than the standard's 82 characters.
     @Test func everySentenceIsWellFormed() {
-        let all = [NMEAOutputSentences.hdm(123.4), NMEAOutputSentences.hdt(0), NMEAOutputSentences.hdg(359.9, variation: 13.1),
-                   NMEAOutputSentences.rot(degreesPerMinute: 999.9), NMEAOutputSentences.xdrAttitude(pitch: 89.9, roll: -179.9),
-                   NMEAOutputSentences.xdrBarometer(pascal: 98_765.4, celsius: -40), NMEAOutputSentences.mda(pascal: 98_765.4, celsius: 45.5, humidity: nil)]
+        let all = [
+            NMEAOutputSentences.hdm(123.4), NMEAOutputSentences.hdt(0), NMEAOutputSentences.hdg(359.9, variation: 13.1),
+            NMEAOutputSentences.rot(degreesPerMinute: 999.9), NMEAOutputSentences.xdrAttitude(pitch: 89.9, roll: -179.9),
+            NMEAOutputSentences.xdrBarometer(pascal: 98_765.4, celsius: -40), NMEAOutputSentences.mda(pascal: 98_765.4, celsius: 45.5, humidity: nil)
+        ]
         for sentence in all {
             let body = sentence.dropFirst().prefix { $0 != "*" }
             var sum: UInt8 = 0

@@ -19,8 +19,10 @@ import Testing
     static func attitude(_ device: String) -> Report { .attitude(AttitudeReport(state: NavigationState(), device: device, time: 0)) }
 
     static func inertial(_ device: String) -> Report {
-        .inertial(InertialReport(imu: ImuSample(time: 0, acceleration: Vector3(0, 0, -9.8), rotationRate: Vector3(0, 0, 0), temperature: 20),
-                                 magnetic: nil, device: device, time: 0))
+        .inertial(
+            InertialReport(
+                imu: ImuSample(time: 0, acceleration: Vector3(0, 0, -9.8), rotationRate: Vector3(0, 0, 0), temperature: 20),
+                magnetic: nil, device: device, time: 0))
     }
 
     /// Services the server until `client` has a line, or gives up after a second.
@@ -42,7 +44,9 @@ import Testing
         #expect(version.contains(#""proto_major":3"#))
         client.send(#"?WATCH={"enable":true,"json":true};"#)
         #expect(nextLine(server, client)?.hasPrefix(#"{"class":"DEVICES""#) == true)
-        #expect(nextLine(server, client) == #"{"class":"WATCH","enable":true,"json":true,"nmea":false,"raw":0,"scaled":false,"timing":false,"split24":false,"pps":false}"#)
+        #expect(
+            nextLine(server, client)
+                == #"{"class":"WATCH","enable":true,"json":true,"nmea":false,"raw":0,"scaled":false,"timing":false,"split24":false,"pps":false}"#)
         server.broadcast(Self.position("d"))
         #expect(nextLine(server, client) == #"{"class":"TPV","device":"d","mode":3}"#)
     }
@@ -54,7 +58,7 @@ import Testing
         defer { server.shutdown() }
         server.requests.route("DEVICES") { [.devices(DevicesReport(devices: [], activated: nil))] }
         let client = try ReportClient(path: server.path)
-        _ = nextLine(server, client)   // VERSION
+        _ = nextLine(server, client)  // VERSION
         client.send(raw: #"?WATCH={"enable":true,"json":true};"#)
         #expect(nextLine(server, client)?.hasPrefix(#"{"class":"DEVICES""#) == true)
         #expect(nextLine(server, client)?.hasPrefix(#"{"class":"WATCH","enable":true"#) == true)
@@ -74,7 +78,7 @@ import Testing
         let server = try ReportServer(path: socketPath("watching"))
         defer { server.shutdown() }
         let idle = try ReportClient(path: server.path)
-        _ = nextLine(server, idle)   // VERSION
+        _ = nextLine(server, idle)  // VERSION
         server.broadcast(Self.position("d"))
         server.service(timeoutMilliseconds: 10)
         #expect(idle.readLine(timeoutMilliseconds: 50) == nil)
@@ -103,7 +107,7 @@ import Testing
         for _ in 0..<20 { server.service(timeoutMilliseconds: 5) }
         #expect(server.watchingClients == 1)
         let padded = Report.event(EventReport(.storage(active: true, message: String(repeating: "x", count: 1000)), time: nil))
-        for _ in 0..<2000 { server.broadcast(padded) }   // 2 MB to a client that reads nothing
+        for _ in 0..<2000 { server.broadcast(padded) }  // 2 MB to a client that reads nothing
         #expect(server.droppedSlowClients == 1)
         #expect(server.clientCount == 0)
     }
@@ -123,7 +127,7 @@ import Testing
             }
             for _ in 0..<50 where server.clientCount > 0 { server.service(timeoutMilliseconds: 5) }
         }
-        try cycles(200)   // warm up: buffers and tables reach their working size
+        try cycles(200)  // warm up: buffers and tables reach their working size
         let before = openDescriptors(), heapBefore = dataSegmentBytes()
         try cycles(10_000)
         #expect(server.clientCount == 0 && server.acceptedClients == 10_200)
@@ -195,7 +199,9 @@ import Testing
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         try #require(connected == 0)
         for _ in 0..<20 { server.service(timeoutMilliseconds: 5) }
         var buffer = [UInt8](repeating: 0, count: 512)

@@ -23,7 +23,9 @@ import Testing
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let fd = self.fd
-            let bound = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 } }
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            }
             guard bound, let server = try? StreamServer(.signalK, address: nil, udp: "127.0.0.1:\(UInt16(bigEndian: address.sin_port))") else {
                 close(fd)
                 return nil
@@ -143,8 +145,11 @@ import Testing
         let sample = PressureSample(time: 0, pressure: 95_000, temperature: 21.5, humidity: 48)
         let trend = PressureTrend.Reading(hPaPerHour: -1.8, band: .fallingFast, minutes: 60, threeHourChange: nil, characteristic: nil, sixHourChange: nil)
         let figures = WeatherFigures(seaLevelPressure: 1008.5, altitudeFused: 450, trend: trend)
-        receiver.output.publish(.environment(EnvironmentReport(pressure: sample, barometricAltitude: 450, qnh: 1013.25, weather: figures,
-                                                               device: "baro", time: 1_782_028_800)), now: 1_782_028_800)
+        receiver.output.publish(
+            .environment(
+                EnvironmentReport(
+                    pressure: sample, barometricAltitude: 450, qnh: 1013.25, weather: figures,
+                    device: "baro", time: 1_782_028_800)), now: 1_782_028_800)
         let deltas = receiver.deltas()
         #expect(receiver.values("environment.outside.pressure", in: deltas).first?.numberValue == 95_000)
         #expect(abs((receiver.values("environment.outside.temperature", in: deltas).first?.numberValue ?? 0) - 294.65) < 1e-9)

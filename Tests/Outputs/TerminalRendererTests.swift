@@ -13,7 +13,8 @@ import Testing
         screen.put("45", column: 8, row: 1)
         let change = renderer.frame(screen, theme: .day)
         // Only the changed cell (row 2, column 10 counted from 1), without clearing.
-        #expect(change.hasPrefix("\u{1B}[2;10H") && change.hasSuffix("5") && !change.contains("2J") && !change.contains("HEADING"), "\(change.debugDescription)")
+        #expect(
+            change.hasPrefix("\u{1B}[2;10H") && change.hasSuffix("5") && !change.contains("2J") && !change.contains("HEADING"), "\(change.debugDescription)")
     }
 
     @Test func aRepaintRewritesEveryCellWithoutClearing() {
@@ -49,6 +50,8 @@ import Testing
     @Test func keysPickAndStepPages() {
         #expect(TerminalKey.decode(Array("5".utf8)) == [.page(.sky)])
         #expect(TerminalKey.decode([0x1B, 0x5B, 0x43, 0x1B, 0x5B, 0x44, 0x09]) == [.nextPage, .previousPage, .nextPage])
-        #expect(TerminalKey.decode(Array("tuq9x0".utf8)) == [.toggleTheme, .toggleUnits, .quit, .page(.waves), .page(.day)], "9 the ninth page, 0 the tenth; x is no key")
+        #expect(
+            TerminalKey.decode(Array("tuq9x0".utf8)) == [.toggleTheme, .toggleUnits, .quit, .page(.waves), .page(.day)],
+            "9 the ninth page, 0 the tenth; x is no key")
     }
 }

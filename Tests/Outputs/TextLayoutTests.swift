@@ -40,8 +40,10 @@ import Testing
         let header = try #require(runs.first)
         #expect(header.text == "POSITION" && header.x == 0 && header.y == 0 && header.height == 14 && header.width == 8 * 12 - 2, "\(header)")
         #expect(runs.contains { $0.text.contains("SATS") && $0.y > 0 })
-        let overlapping = [TextRun(text: "A", x: 0, y: 0, width: 10, height: 10, missingGlyphs: 0), TextRun(text: "B", x: 9, y: 9, width: 10, height: 10, missingGlyphs: 1),
-                           TextRun(text: "C", x: 315, y: 0, width: 10, height: 10, missingGlyphs: 0)]
+        let overlapping = [
+            TextRun(text: "A", x: 0, y: 0, width: 10, height: 10, missingGlyphs: 0), TextRun(text: "B", x: 9, y: 9, width: 10, height: 10, missingGlyphs: 1),
+            TextRun(text: "C", x: 315, y: 0, width: 10, height: 10, missingGlyphs: 0)
+        ]
         let found = Self.problems(overlapping, width: 320, height: 240, name: "made")
         #expect(found.overlaps.count == 1 && found.outside.count == 1 && found.missing.count == 1)
     }
@@ -57,8 +59,9 @@ import Testing
         for (width, height) in Self.sizes {
             for theme in [Theme.day, .night] {
                 for page in DisplayPage.allCases {
-                    let found = Self.problems(Self.runs(page, model, width: width, height: height, theme: theme),
-                                              width: width, height: height, name: "\(name) \(page.rawValue) \(width)x\(height) \(theme.rawValue)")
+                    let found = Self.problems(
+                        Self.runs(page, model, width: width, height: height, theme: theme),
+                        width: width, height: height, name: "\(name) \(page.rawValue) \(width)x\(height) \(theme.rawValue)")
                     let shots = getenv("LODESTONE_LAYOUT_SHOTS").map { String(cString: $0) }
                     if let shots, shots == "all" || !(found.overlaps + found.outside + found.missing).isEmpty {
                         // The failing frame (or, with "all", every frame) as a picture, to look at.
@@ -79,10 +82,13 @@ import Testing
                 }
             }
         }
-        print("text layout, \(name): \(all.overlaps.count) overlaps, \(all.outside.count) runs past the edge, \(all.missing.count) runs with missing glyphs, \(all.cut.count) texts cut at the edge")
+        print(
+            "text layout, \(name): \(all.overlaps.count) overlaps, \(all.outside.count) runs past the edge, \(all.missing.count) runs with missing glyphs, \(all.cut.count) texts cut at the edge"
+        )
         for line in (all.overlaps + all.outside + all.missing + all.cut).prefix(60) { print("  " + line) }
-        #expect(all.overlaps.isEmpty && all.outside.isEmpty && all.missing.isEmpty && all.cut.isEmpty,
-                "\(all.overlaps.count) overlaps, \(all.outside.count) outside, \(all.missing.count) missing, \(all.cut.count) cut")
+        #expect(
+            all.overlaps.isEmpty && all.outside.isEmpty && all.missing.isEmpty && all.cut.isEmpty,
+            "\(all.overlaps.count) overlaps, \(all.outside.count) outside, \(all.missing.count) missing, \(all.cut.count) cut")
     }
 
     /// Lists shorten words before they cut them: whole words from the end, a dangling separator

@@ -11,8 +11,9 @@ import Testing
         var station = StationFigures()
         station.temperatures = probes
         station.wind = wind.map { StationFigures.Wind(speed: $0, gust: nil, lull: nil, now: $0, direction: 270, seconds: 600) }
-        return EnvironmentReport(pressure: PressureSample(time: 0, pressure: 96_000, temperature: barometer), barometricAltitude: 400, qnh: 1013.25,
-                                 weather: nil, device: "/dev/i2c-1", time: 1_782_028_800, station: station)
+        return EnvironmentReport(
+            pressure: PressureSample(time: 0, pressure: 96_000, temperature: barometer), barometricAltitude: 400, qnh: 1013.25,
+            weather: nil, device: "/dev/i2c-1", time: 1_782_028_800, station: station)
     }
 
     @Test func envCarriesTheWetsuitWhenTheWaterIsMeasured() {

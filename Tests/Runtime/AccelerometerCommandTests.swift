@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func fitsSavesAndLoadsSixPositions() throws {
-        var rows = ["t,az,ay,ax"]   // columns in any order
+        var rows = ["t,az,ay,ax"]  // columns in any order
         for (index, up) in [(1.0, 0.0, 0.0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)].enumerated() {
             for i in 0..<40 {
                 rows.append("\(Double(index * 40 + i) / 100),\(up.2 * 1.01 + 0.06),\(up.1 * 0.99 - 0.02),\(up.0 * 1.02 + 0.04)")

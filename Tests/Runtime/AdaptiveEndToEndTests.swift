@@ -11,8 +11,10 @@ import Testing
     @Test func aDeviceLyingStillSlowsDown() throws {
         let end = EndToEndTests()
         let socket = "/tmp/lodestone-e2e-adaptive-\(getpid()).sock"
-        let run = try end.spawn(["run", "--duration", "12", "--scenario", "still", "--socket", socket, "--display", "none",
-                                 "--data-dir", "/tmp/lodestone-e2e-data"])
+        let run = try end.spawn([
+            "run", "--duration", "12", "--scenario", "still", "--socket", socket, "--display", "none",
+            "--data-dir", "/tmp/lodestone-e2e-data"
+        ])
         let client = try #require(end.connect(socket))
         var health: JSONValue?
         for _ in 0..<20 {
@@ -39,7 +41,8 @@ import Testing
     /// Each task's rate in a HEALTH report, by name.
     static func rates(_ health: JSONValue?) -> [String: Double] {
         guard case .array(let tasks)? = health?["tasks"] else { return [:] }
-        return Dictionary(tasks.compactMap { task in task["name"]?.stringValue.map { ($0, task["rateHz"]?.numberValue ?? 0) } },
-                          uniquingKeysWith: { first, _ in first })
+        return Dictionary(
+            tasks.compactMap { task in task["name"]?.stringValue.map { ($0, task["rateHz"]?.numberValue ?? 0) } },
+            uniquingKeysWith: { first, _ in first })
     }
 }

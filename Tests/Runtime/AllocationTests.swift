@@ -11,15 +11,15 @@ import Testing
     @Test(arguments: ["sim", "sim-mpu9250", "sim-lsm6dsox", "sim-turned", "sim-bmp390"])
     func noAllocationPerTick(board name: String) throws {
         #if DEBUG
-        print("skipped: allocation counts are checked in release builds (swift test -c release --filter AllocationTests)")
+            print("skipped: allocation counts are checked in release builds (swift test -c release --filter AllocationTests)")
         #else
-        let board = try BoardDescription.load(file: BoardFileTests.boardsDirectory + "/" + name + ".json")
-        let result = AllocationBench.run(ticks: 300, warmUpTicks: 700, board: board)
-        guard result.perTick != nil else {
-            print("skipped: \(result.note ?? "allocation counter inactive")")
-            return
-        }
-        #expect(result.overN == 0 && result.over2N == 0, "\(name): \(result.overN) over N, \(result.over2N) over 2N")
+            let board = try BoardDescription.load(file: BoardFileTests.boardsDirectory + "/" + name + ".json")
+            let result = AllocationBench.run(ticks: 300, warmUpTicks: 700, board: board)
+            guard result.perTick != nil else {
+                print("skipped: \(result.note ?? "allocation counter inactive")")
+                return
+            }
+            #expect(result.overN == 0 && result.over2N == 0, "\(name): \(result.overN) over N, \(result.over2N) over 2N")
         #endif
     }
 }

@@ -25,9 +25,11 @@ import Testing
             let start = started + Double(index) * 3600
             let recording = try #require(TrackRecording(path: tracks.recordingPath, name: name, started: start, tags: ["hike"]))
             for t in 0..<30 {
-                recording.append(TrackPoint(time: start + Double(t) * 5, latitude: 47 + Double(t) * 2e-4, longitude: 8 + Double(index) * 0.01,
-                                            gpsAltitude: 408 + Double(t), baroAltitude: .nan, pressure: 965.1, speed: 1.4, accuracy: 4),
-                                 now: UInt64(t) * 5_000_000_000)
+                recording.append(
+                    TrackPoint(
+                        time: start + Double(t) * 5, latitude: 47 + Double(t) * 2e-4, longitude: 8 + Double(index) * 0.01,
+                        gpsAltitude: 408 + Double(t), baroAltitude: .nan, pressure: 965.1, speed: 1.4, accuracy: 4),
+                    now: UInt64(t) * 5_000_000_000)
             }
             #expect(tracks.file(recording) != nil)
         }
@@ -35,8 +37,9 @@ import Testing
         try waypoints.add(Waypoint(name: "Hut", latitude: 46.5, longitude: 7.9))
         try waypoints.add(Waypoint(name: "Spring", latitude: 46.51, longitude: 7.91))
         let logs = LogStore(dataDirectory: directory)
-        let session = try LogSession(id: "20260621-080000", logsDirectory: logs.directory, fields: ["pressure", "temperature"],
-                                     interval: 1, started: started, duration: nil, limitBytes: 100 << 20)
+        let session = try LogSession(
+            id: "20260621-080000", logsDirectory: logs.directory, fields: ["pressure", "temperature"],
+            interval: 1, started: started, duration: nil, limitBytes: 100 << 20)
         for second in 0..<10 { _ = session.write(["pressure": 1013 + Double(second) / 10, "temperature": 18.5], time: started + Double(second)) }
         session.close(now: started + 10)
         let snapshots = SnapshotStore(dataDirectory: directory)
@@ -64,8 +67,10 @@ import Testing
     static func listings(_ directory: String) throws -> [String] {
         let end = EndToEndTests()
         var out: [String] = []
-        for command in [["track", "list"], ["waypoint", "list", "--lat", "46.5", "--lon", "7.9"], ["log", "list"], ["snapshot", "list"],
-                        ["history", "--stream", "pressure", "--range", "24h"], ["alert", "history"]] {
+        for command in [
+            ["track", "list"], ["waypoint", "list", "--lat", "46.5", "--lon", "7.9"], ["log", "list"], ["snapshot", "list"],
+            ["history", "--stream", "pressure", "--range", "24h"], ["alert", "history"]
+        ] {
             let (status, said) = end.finish(try end.spawn(command + ["--data-dir", directory]))
             out.append("\(command.joined(separator: " ")) -> \(status)\n\(said)")
         }
@@ -159,7 +164,7 @@ import Testing
             ("an absolute path", archive(stored + [("/tmp/x", Array("x".utf8))]), "reaches out"),
             ("a link entry", archive(stored, link: "tracks/evil.track"), "link"),
             ("bytes after the end", good + Array("more".utf8), "after the archive's end"),
-            ("no manifest first", Array(archive(stored).dropFirst(512 + (manifestBytes.count + 511) / 512 * 512)), "manifest"),
+            ("no manifest first", Array(archive(stored).dropFirst(512 + (manifestBytes.count + 511) / 512 * 512)), "manifest")
         ]
         let end = EndToEndTests()
         for (what, bytes, reason) in cases {
@@ -237,8 +242,10 @@ import Testing
             unlink(tracks.recordingPath)
             let recording = try #require(TrackRecording(path: tracks.recordingPath, name: name, started: start))
             for t in 0..<12 {
-                recording.append(TrackPoint(time: start + Double(t) * 5, latitude: 46 + Double(t) * 3e-4, longitude: 7, gpsAltitude: 500,
-                                            baroAltitude: .nan, pressure: 950, speed: 1.2, accuracy: 4), now: UInt64(t) * 5_000_000_000)
+                recording.append(
+                    TrackPoint(
+                        time: start + Double(t) * 5, latitude: 46 + Double(t) * 3e-4, longitude: 7, gpsAltitude: 500,
+                        baroAltitude: .nan, pressure: 950, speed: 1.2, accuracy: 4), now: UInt64(t) * 5_000_000_000)
             }
             recording.sync()
         }
@@ -282,8 +289,10 @@ import Testing
         let bytes = PersonalData.archive(dataDirectory: directory, now: Self.started).bytes
         let backup = try CheckedBackup(ArchiveBytes(bytes))
         let paths = backup.manifest.files.map(\.path)
-        for path in ["waypoints.json", "logs/20260621-080000/0001.rec", "history.bin", "alerts.rec", "calibration/level.json",
-                     "last-position.json", "timetable-marks.csv", "gpx/waypoints.gpx"] {
+        for path in [
+            "waypoints.json", "logs/20260621-080000/0001.rec", "history.bin", "alerts.rec", "calibration/level.json",
+            "last-position.json", "timetable-marks.csv", "gpx/waypoints.gpx"
+        ] {
             #expect(paths.contains(path), "\(path) in \(paths)")
         }
         #expect(paths.filter { $0.hasPrefix("tracks/") }.count == 4 && paths.filter { $0.hasPrefix("snapshots/") }.count == 2)

@@ -26,8 +26,10 @@ import Testing
         let data = "/tmp/lodestone-baro-request-\(getpid())"
         defer { removeTree(data) }
         let socket = data + ".sock"
-        let child = try end.spawn(["run", "--scenario", "walk", "--speed", "5", "--socket", socket, "--display", "none",
-                                   "--data-dir", data, "--duration", "20"])
+        let child = try end.spawn([
+            "run", "--scenario", "walk", "--speed", "5", "--socket", socket, "--display", "none",
+            "--data-dir", data, "--duration", "20"
+        ])
         defer { kill(child.pid, SIGTERM); _ = end.finish(child) }
         let client = try #require(end.connect(socket, to: child))
         // Waits for the barometer's first reading.

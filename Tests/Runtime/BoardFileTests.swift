@@ -40,15 +40,16 @@ import Testing
     }
 
     @Test func readsEveryField() throws {
-        let board = try BoardDescription.parse("""
-        {"name":"test","i2c":"/dev/i2c-3",
-         "imu":{"chip":"MPU6050","address":"0x69","orientation":"-y,x,z","dataReady":4},
-         "magnetometer":{"chip":"qmc5883l","address":13,"bus":"/dev/i2c-4"},
-         "barometer":{"chip":"bmp280","address":"77"},
-         "gps":{"port":"/dev/ttyUSB0","baud":38400},
-         "gpio":{"chip":"/dev/gpiochip4","buttons":{"bearingLock":5,"track":13},"buzzer":12,"led":16},
-         "display":"fb:/dev/fb1"}
-        """, file: "test.json")
+        let board = try BoardDescription.parse(
+            """
+            {"name":"test","i2c":"/dev/i2c-3",
+             "imu":{"chip":"MPU6050","address":"0x69","orientation":"-y,x,z","dataReady":4},
+             "magnetometer":{"chip":"qmc5883l","address":13,"bus":"/dev/i2c-4"},
+             "barometer":{"chip":"bmp280","address":"77"},
+             "gps":{"port":"/dev/ttyUSB0","baud":38400},
+             "gpio":{"chip":"/dev/gpiochip4","buttons":{"bearingLock":5,"track":13},"buzzer":12,"led":16},
+             "display":"fb:/dev/fb1"}
+            """, file: "test.json")
         #expect(board.imu == BoardDescription.Chip(chip: "mpu6050", address: 0x69, mounting: try AxisMapping(parsing: "-y,x,z"), dataReadyLine: 4))
         #expect(board.bus(of: board.imu!) == "/dev/i2c-3")
         #expect(board.bus(of: board.magnetometer!) == "/dev/i2c-4")
@@ -78,9 +79,12 @@ import Testing
         (#"{"display":"hdmi"}"#, "'display': must be \"terminal\""),
         (#"{"wheels":4}"#, "'wheels': unknown field"),
         (#"{"magnetometer":{"chip":"qmc5883l","address":"0x0d","dataReady":4}}"#, "'magnetometer.dataReady': the QMC5883L is polled"),
-        (#"{"imu":{"chip":"mpu6050","address":"0x68"},"barometer":{"chip":"bmp280","address":"0x76"},"magnetometer":{"chip":"qmc5883l","address":"0x0d","bus":"/dev/i2c-1"}}"#, ""),
+        (
+            #"{"imu":{"chip":"mpu6050","address":"0x68"},"barometer":{"chip":"bmp280","address":"0x76"},"magnetometer":{"chip":"qmc5883l","address":"0x0d","bus":"/dev/i2c-1"}}"#,
+            ""
+        ),
         (#"[1,2]"#, "a board file holds one JSON object"),
-        (#"{"imu": "#, "not valid JSON"),
+        (#"{"imu": "#, "not valid JSON")
     ])
     func rejectsABadFileSayingWhere(text: String, expected: String) {
         do {
@@ -95,7 +99,8 @@ import Testing
 
     @Test func twoChipsCannotShareAnAddressOnOneBus() {
         // Both barometers strap to 0x76; only the bus tells them apart.
-        let text = #"{"barometer":{"chip":"bmp280","address":"0x76"},"imu":{"chip":"mpu6050","address":"0x68"},"magnetometer":{"chip":"qmc5883l","address":"0x0d"}}"#
+        let text =
+            #"{"barometer":{"chip":"bmp280","address":"0x76"},"imu":{"chip":"mpu6050","address":"0x68"},"magnetometer":{"chip":"qmc5883l","address":"0x0d"}}"#
         #expect((try? BoardDescription.parse(text, file: "ok.json")) != nil)
     }
 

@@ -23,7 +23,7 @@ import Testing
             pipeline.sampleIMU()
             pipeline.sampleMagnetometer()
         }
-        #expect(imu.registers[0x19] == 9)                    // 1 kHz / 10 = 100 Hz
+        #expect(imu.registers[0x19] == 9)  // 1 kHz / 10 = 100 Hz
         #expect((magnetometer.registers[0x09] >> 2) & 3 == 2)  // 100 Hz
         pipeline.requestChipRate(imu: 25, magnetometer: 10)
         var samples = 0
@@ -34,7 +34,7 @@ import Testing
             pipeline.sampleMagnetometer()
         }
         pipeline.imuRing.drain { _ in samples += 1 }
-        #expect(imu.registers[0x19] == 39)                   // 1 kHz / 40 = 25 Hz
+        #expect(imu.registers[0x19] == 39)  // 1 kHz / 40 = 25 Hz
         #expect((magnetometer.registers[0x09] >> 2) & 3 == 0)  // 10 Hz
         #expect(samples >= 99, "no gap across the change: \(samples) samples in 4 s at 25 Hz")
     }

@@ -13,8 +13,10 @@ import Testing
         let end = EndToEndTests()
         let data = "/tmp/lodestone-e2e-chronicle-\(getpid())"
         let socket = data + ".sock"
-        let child = try end.spawn(["run", "--scenario", "walk", "--speed", "20", "--socket", socket, "--display", "none",
-                                   "--data-dir", data, "--duration", "14"])
+        let child = try end.spawn([
+            "run", "--scenario", "walk", "--speed", "20", "--socket", socket, "--display", "none",
+            "--data-dir", data, "--duration", "14"
+        ])
         let client = try #require(end.connect(socket))
         client.send(#"?WATCH={"enable":true,"json":true};"#)
         func cli(_ arguments: [String]) throws -> (Int32, String) { end.finish(try end.spawn(arguments + ["--socket", socket])) }

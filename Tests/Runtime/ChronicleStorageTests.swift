@@ -59,11 +59,14 @@ import Testing
     @Test func aLogSessionSurvivesACutAtEveryByteAndExports() throws {
         let data = Self.directory("log")
         let store = LogStore(dataDirectory: data)
-        let session = try LogSession(id: "20260621-080000", logsDirectory: store.directory, fields: ["pressure", "temperature"],
-                                     interval: 1, started: 1_782_028_800, duration: nil, limitBytes: 100 << 20)
+        let session = try LogSession(
+            id: "20260621-080000", logsDirectory: store.directory, fields: ["pressure", "temperature"],
+            interval: 1, started: 1_782_028_800, duration: nil, limitBytes: 100 << 20)
         for second in 0..<20 {
-            #expect(session.write(["pressure": 1013 + Double(second) / 10, "temperature": second == 5 ? .nan : 18.5],
-                                  time: 1_782_028_800 + Double(second)) == nil)
+            #expect(
+                session.write(
+                    ["pressure": 1013 + Double(second) / 10, "temperature": second == 5 ? .nan : 18.5],
+                    time: 1_782_028_800 + Double(second)) == nil)
         }
         session.close(now: 1_782_028_820)
         let whole = try #require(store.load(id: "20260621-080000"))
@@ -89,8 +92,9 @@ import Testing
 
     @Test func aSessionStopsAfterItsDuration() throws {
         let data = Self.directory("duration")
-        let session = try LogSession(id: "d", logsDirectory: LogStore(dataDirectory: data).directory, fields: ["pressure"], interval: 60,
-                                     started: 0, duration: 3600, limitBytes: 100 << 20)
+        let session = try LogSession(
+            id: "d", logsDirectory: LogStore(dataDirectory: data).directory, fields: ["pressure"], interval: 60,
+            started: 0, duration: 3600, limitBytes: 100 << 20)
         var stopped: String?
         var written = 0
         for minute in 0...70 where stopped == nil {
@@ -116,10 +120,12 @@ import Testing
         (second.timestamp, second.latitude, second.seaLevelPressure) = (1_782_032_400, 46.01, 1012.1)
         try store.save(second)
         let json = try JSONValue.parse(SnapshotJSON.object(try #require(store.load(id: first.id))))
-        for path in ["id", "timestamp", "location.latitude", "location.longitude", "location.altitude", "location.accuracy",
-                     "barometer.pressure", "barometer.seaLevelPressure", "barometer.attitude.roll", "barometer.attitude.pitch",
-                     "barometer.attitude.yaw", "weather.temperature", "weather.humidity", "weather.conditions",
-                     "motion.accelerometer.x", "motion.gyroscope.y", "motion.magnetometer.z", "photoCount"] {
+        for path in [
+            "id", "timestamp", "location.latitude", "location.longitude", "location.altitude", "location.accuracy",
+            "barometer.pressure", "barometer.seaLevelPressure", "barometer.attitude.roll", "barometer.attitude.pitch",
+            "barometer.attitude.yaw", "weather.temperature", "weather.humidity", "weather.conditions",
+            "motion.accelerometer.x", "motion.gyroscope.y", "motion.magnetometer.z", "photoCount"
+        ] {
             var value: JSONValue? = json
             for key in path.split(separator: ".") { value = value?[String(key)] }
             #expect(value != nil, "\(path) is in the shape")

@@ -35,7 +35,9 @@ import Testing
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (index, byte) in path.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
         }
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
         try #require(bound == 0)
         let feed = ChronyFeed(path: path, baud: nil)
         feed.send(utc: 1_800_000_000.25, receivedAt: 1_800_000_000.0, burstBytes: 0)
@@ -74,10 +76,10 @@ import Testing
         try #require(makeDirectories(folder, mode: 0o700))
         defer { removeTree(folder) }
         let configuration = """
-        refclock SOCK \(folder)/gps.sock refid GPS poll 0 delay 0.1
-        pidfile \(folder)/chronyd.pid
-        bindcmdaddress \(folder)/chronyd.sock
-        """
+            refclock SOCK \(folder)/gps.sock refid GPS poll 0 delay 0.1
+            pidfile \(folder)/chronyd.pid
+            bindcmdaddress \(folder)/chronyd.sock
+            """
         try #require(writeFileAtomically(folder + "/chrony.conf", Array(configuration.utf8)))
         let binary = EndToEndTests()
         let chronyd = try binary.spawnProgram("/usr/sbin/chronyd", ["-x", "-d", "-u", "root", "-f", folder + "/chrony.conf"])
@@ -85,14 +87,17 @@ import Testing
         for _ in 0..<100 where !fileExists(folder + "/gps.sock") { usleep(50_000) }
         try #require(fileExists(folder + "/gps.sock"), "chronyd made its refclock socket")
         let ahead = 0.4
-        let run = try binary.spawn(["run", "--sim-start", "now+\(ahead)", "--chrony-socket", folder + "/gps.sock", "--duration", "9",
-                                    "--display", "none", "--no-adaptive", "--socket", folder + "/lodestone.sock", "--data-dir", folder + "/data"])
+        let run = try binary.spawn([
+            "run", "--sim-start", "now+\(ahead)", "--chrony-socket", folder + "/gps.sock", "--duration", "9",
+            "--display", "none", "--no-adaptive", "--socket", folder + "/lodestone.sock", "--data-dir", folder + "/data"
+        ])
         let (status, said) = binary.finish(run)
         #expect(status == 0, "\(said)")
         let (_, sources) = binary.finish(try binary.spawnProgram("/usr/bin/chronyc", ["-h", folder + "/chronyd.sock", "-n", "-c", "sources"]))
         // CSV: mode, state, name, stratum, poll, reach, last rx, adjusted offset, measured offset, error.
-        let gps = try #require(sources.split(separator: "\n").map { $0.split(separator: ",") }.first { $0.count >= 9 && $0[2] == "GPS" },
-                               "chronyc sources lists GPS: \(sources)")
+        let gps = try #require(
+            sources.split(separator: "\n").map { $0.split(separator: ",") }.first { $0.count >= 9 && $0[2] == "GPS" },
+            "chronyc sources lists GPS: \(sources)")
         let reach = Int(gps[5], radix: 8) ?? 0
         #expect(reach != 0, "the source is reachable: \(sources)")
         // chronyc gives the local clock against the source: the receiver 0.4 s ahead is the

@@ -28,7 +28,7 @@ import Testing
         // Half an hour of wandering: every orientation now and then, a reading each second.
         for second in 0..<1800 {
             let q = Quaternion(roll: (random() - 0.5) * 2 * .pi, pitch: (random() - 0.5) * .pi, yaw: random() * 2 * .pi)
-            let chipField = AxisMapping.boardToBody.apply(q.rotateInverse(earth))   // body to breakout axes
+            let chipField = AxisMapping.boardToBody.apply(q.rotateInverse(earth))  // body to breakout axes
             let raw = Vector3(chipField.x * 1.05, chipField.y * 0.96, chipField.z) + hardIron
             let force = q.rotateInverse(Vector3(0, 0, -9.80665))
             compass.add(MagneticSample(time: clock.now(), field: raw, raw: raw, specificForce: force))
@@ -56,11 +56,13 @@ import Testing
             return Double(seed >> 11) / Double(1 << 53)
         }
         var readings: [MagneticSample] = []
-        for tenth in 0..<600 {   // a minute of turning, ten readings a second
+        for tenth in 0..<600 {  // a minute of turning, ten readings a second
             let q = Quaternion(roll: (random() - 0.5) * 2 * .pi, pitch: (random() - 0.5) * .pi, yaw: random() * 2 * .pi)
             let raw = AxisMapping.boardToBody.apply(q.rotateInverse(earth)) + hardIron
-            readings.append(MagneticSample(time: 1_000_000_000 + UInt64(tenth) * 100_000_000, field: raw, raw: raw,
-                                           specificForce: q.rotateInverse(Vector3(0, 0, -9.80665))))
+            readings.append(
+                MagneticSample(
+                    time: 1_000_000_000 + UInt64(tenth) * 100_000_000, field: raw, raw: raw,
+                    specificForce: q.rotateInverse(Vector3(0, 0, -9.80665))))
         }
         let bus = SimulatedI2CBus()
         func calibration(drainingEvery batch: Int) -> MagnetometerCalibration? {

@@ -30,7 +30,7 @@ import Testing
         (["lodestone", "run", "--units", "n"], ["nautical"]),
         (["lodestone", "run", "--board", ""], ["sim", "raspberry-pi-4"]),
         (["lodestone", "help", "wa"], ["watch", "waypoint", "waves"]),
-        (["lodestone", "completion", ""], []),
+        (["lodestone", "completion", ""], [])
     ]
 
     @Test func bashOffersCommandsActionsOptionsAndChoices() throws {
@@ -69,7 +69,8 @@ import Testing
             // compadd stands in for the completion system: it prints what it is given, and zsh's
             // own matching against the typed prefix is done here.
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let program = "compadd() { [[ $1 == -- ]] && shift; print -rl -- \"$@\"; }; _files() { print -r -- FILES; }; compdef() { :; }; "
+            let program =
+                "compadd() { [[ $1 == -- ]] && shift; print -rl -- \"$@\"; }; _files() { print -r -- FILES; }; compdef() { :; }; "
                 + "source \(path); words=(\(quoted)); CURRENT=${#words}; PREFIX=${words[CURRENT]}; _lodestone"
             let (status, said) = try output("/usr/bin/zsh", ["-f", "-c", program])
             let typed = words.last ?? ""
@@ -127,7 +128,9 @@ import Testing
         for page in ["commands.md", "settings.md"] {
             let kept = (try? readTextFile("docs/reference/" + page, limit: 4 << 20)) ?? ""
             let made = (try? readTextFile(folder + "/" + page, limit: 4 << 20)) ?? ""
-            #expect(!made.isEmpty && kept == made, "docs/reference/\(page) is not what the help and settings say now: run 'lodestone docs reference docs/reference'")
+            #expect(
+                !made.isEmpty && kept == made, "docs/reference/\(page) is not what the help and settings say now: run 'lodestone docs reference docs/reference'"
+            )
         }
     }
 }

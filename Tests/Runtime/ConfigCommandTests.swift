@@ -81,14 +81,17 @@ import Testing
 
         let end = EndToEndTests()
         let socket = directory + "/run.sock"
-        let child = try end.spawn(["run", "--duration", "20", "--display", "none", "--socket", socket, "--data-dir", directory + "/data",
-                                   "--scenario", "still", "--page", "sky", "--seed", "7"])
+        let child = try end.spawn([
+            "run", "--duration", "20", "--display", "none", "--socket", socket, "--data-dir", directory + "/data",
+            "--scenario", "still", "--page", "sky", "--seed", "7"
+        ])
         defer { kill(child.pid, SIGTERM); _ = end.finish(child) }
         _ = try #require(end.connect(socket, to: child))
         let running = try Self.run(["config", "check", directory + "/good.json", "--socket", socket])
         #expect(running.output.contains("against the device running on \(socket)"), "\(running.output)")
-        #expect(running.output.contains("seed: 7 -> 1  (after a restart)") && running.output.contains("scenario: \"still\" -> \"walk\"  (after a restart)"),
-                "\(running.output)")
+        #expect(
+            running.output.contains("seed: 7 -> 1  (after a restart)") && running.output.contains("scenario: \"still\" -> \"walk\"  (after a restart)"),
+            "\(running.output)")
         #expect(running.output.contains("rates.imu: 100 -> 50  (applied by a reload (SIGHUP))") && !running.output.contains("page:"), "\(running.output)")
     }
 
@@ -115,8 +118,9 @@ import Testing
         #expect(status == 0)
         try replaceFile(directory + "/lodestone.bash", with: Array(script.utf8))
         func complete(_ words: String) -> String {
-            TerminalDisplayTests.output("/bin/bash -c 'source \(directory)/lodestone.bash; COMP_WORDS=(\(words)); "
-                                        + "COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _lodestone; echo \"${COMPREPLY[@]}\"'")
+            TerminalDisplayTests.output(
+                "/bin/bash -c 'source \(directory)/lodestone.bash; COMP_WORDS=(\(words)); "
+                    + "COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _lodestone; echo \"${COMPREPLY[@]}\"'")
         }
         #expect(complete("lodestone ru").contains("run"))
         #expect(complete("lodestone run --imu").contains("--imu-rate"))

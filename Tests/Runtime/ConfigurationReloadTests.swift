@@ -31,8 +31,10 @@ import Testing
         let socket = "/tmp/lodestone-reload-\(getpid()).sock"
         defer { unlink(file) }
         try #require(Self.save(#"{"rates": {"imu": 100}, "theme": "day"}"#, to: file))
-        let child = try runner.spawn(["run", "--config", file, "--no-adaptive", "--duration", "10", "--display", "none",
-                                      "--socket", socket, "--data-dir", "/tmp/lodestone-reload-data"])
+        let child = try runner.spawn([
+            "run", "--config", file, "--no-adaptive", "--duration", "10", "--display", "none",
+            "--socket", socket, "--data-dir", "/tmp/lodestone-reload-data"
+        ])
         try #require(runner.connect(socket) != nil)
         let before = Self.imuRate(socket)
 
@@ -66,7 +68,9 @@ import Testing
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         guard connected == 0 else { return nil }
         var text = ""
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -92,8 +96,10 @@ import Testing
         let (first, second, nmea) = (ports.first ?? 0, ports.dropFirst().first ?? 0, ports.last ?? 0)
         defer { unlink(file); unlink(data + "/alerts.json") }
         try #require(Self.save(#"{"listen": "127.0.0.1:\#(first)", "qnh": 1013.25}"#, to: file))
-        let child = try runner.spawn(["run", "--config", file, "--duration", "12", "--display", "none",
-                                      "--socket", socket, "--data-dir", data])
+        let child = try runner.spawn([
+            "run", "--config", file, "--duration", "12", "--display", "none",
+            "--socket", socket, "--data-dir", data
+        ])
         guard runner.connect(socket, to: child) != nil else { return }
         let gpsdBefore = Self.readTCP(port: first, milliseconds: 500)
 

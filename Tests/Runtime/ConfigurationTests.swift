@@ -13,11 +13,12 @@ import Testing
     }
 
     @Test func loadsEveryKey() throws {
-        let path = file("""
-        {"board":"sim","scenario":"boat","speed":10,"seed":7,"socket":"/tmp/x.sock","dataDir":"/tmp/d",
-         "display":"none","loopRateHz":400,"rates":{"imu":200,"magnetometer":100,"barometer":10,"gps":10,"processing":25},
-         "simulatedGPSRateHz":5,"qnh":1020,"realTime":{"priority":null,"cpu":1,"lockMemory":false}}
-        """)
+        let path = file(
+            """
+            {"board":"sim","scenario":"boat","speed":10,"seed":7,"socket":"/tmp/x.sock","dataDir":"/tmp/d",
+             "display":"none","loopRateHz":400,"rates":{"imu":200,"magnetometer":100,"barometer":10,"gps":10,"processing":25},
+             "simulatedGPSRateHz":5,"qnh":1020,"realTime":{"priority":null,"cpu":1,"lockMemory":false}}
+            """)
         defer { unlink(path) }
         var c = Configuration()
         try c.load(file: path)
@@ -34,7 +35,7 @@ import Testing
         (#"{"qnh": 2000}"#, "'qnh': must be a number from 850 to 1100, found 2000"),
         (#"{"realTime": {"lockMemory": "yes"}}"#, "'realTime.lockMemory': must be true or false"),
         (#"{"speed": 1,"#, "not valid JSON"),
-        ("[]", "one JSON object"),
+        ("[]", "one JSON object")
     ])
     func namesTheFileTheKeyAndTheProblem(text: String, expected: String) {
         let path = file(text)

@@ -27,8 +27,11 @@ import Testing
         let end = EndToEndTests()
         for (size, format, theme) in [("320x240", "rgb565", "day"), ("128x64", "mono", "day"), ("800x480", "rgb565", "night")] {
             let path = folder + "/connect-\(size).png"
-            let (status, output) = end.finish(try end.spawn(["screenshot", "--page", "connect", "--size", size, "--format", format, "--theme", theme,
-                                                             "--settle", "1", "--out", path]))
+            let (status, output) = end.finish(
+                try end.spawn([
+                    "screenshot", "--page", "connect", "--size", size, "--format", format, "--theme", theme,
+                    "--settle", "1", "--out", path
+                ]))
             #expect(status == 0, "\(output)")
             let (read, text) = try QRCodeTests.decode(path, with: zbarimg)
             #expect(read == 0 && Self.isPairingURL(String(text.split(separator: "\n").first ?? "")), "\(size) \(theme): '\(text)'")

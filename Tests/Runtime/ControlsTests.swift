@@ -22,10 +22,10 @@ import Testing
         #expect(controls.problems.isEmpty)
         #expect(controls.update(at: 0).isEmpty)
         gpio.press(5, at: 10 * ms)
-        #expect(controls.update(at: 15 * ms).isEmpty)   // still bouncing
+        #expect(controls.update(at: 15 * ms).isEmpty)  // still bouncing
         let events = controls.update(at: 40 * ms)
         #expect(events.count == 1 && events[0].button == "bearingLock" && events[0].event == .press)
-        #expect(gpio.outputs[12]?.level == true)   // the acknowledge blip is playing
+        #expect(gpio.outputs[12]?.level == true)  // the acknowledge blip is playing
         _ = controls.update(at: 100 * ms)
         #expect(gpio.outputs[12]?.level == false)
         let report = try JSONValue.parse(GPSDReports.line(Controls.report(button: "bearingLock", event: .press, time: 1_795_000_000)))
@@ -78,7 +78,7 @@ import Testing
         var clicker = CardinalClicker()
         var clicks: [Double] = []
         for step in 0...400 {
-            let heading = Angle.heading(350 + Double(step))   // 350° round past north twice, to 30°
+            let heading = Angle.heading(350 + Double(step))  // 350° round past north twice, to 30°
             if clicker.update(heading: heading) { clicks.append(heading) }
         }
         #expect(clicks.count == 5 && clicks.allSatisfy { Int($0) % 90 == 2 }, "\(clicks)")
@@ -113,7 +113,7 @@ import Testing
         let pipeline = BoardWiring.pipeline(board: board, bus: { _ in bus }, gps: nil, clock: clock, qnh: 1013.25, gpio: gpio)
         let pin = try #require(gpio.inputs[4])
         clock.advance(by: 10 * ms)
-        pipeline.sampleIMU()                       // brings the chip up and reads it
+        pipeline.sampleIMU()  // brings the chip up and reads it
         let transfers = bus.transfers
         clock.advance(by: 10 * ms)
         pipeline.sampleIMU()
@@ -122,7 +122,7 @@ import Testing
         pin.drive(false, at: clock.now() + 50_000)
         pipeline.sampleIMU()
         #expect(bus.transfers == transfers + 1)
-        clock.advance(by: 150 * ms)                // a silent pin falls back to polling
+        clock.advance(by: 150 * ms)  // a silent pin falls back to polling
         pipeline.sampleIMU()
         #expect(bus.transfers == transfers + 2)
     }

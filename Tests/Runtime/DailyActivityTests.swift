@@ -32,7 +32,7 @@ import Testing
         defer { removeTree(directory) }
         #expect(makeDirectories(directory))
         let zone = try TimeZoneRules("+02:00")
-        let morning = CivilTime(year: 2026, month: 6, day: 21, hour: 6).unixSeconds   // 08:00 local
+        let morning = CivilTime(year: 2026, month: 6, day: 21, hour: 6).unixSeconds  // 08:00 local
         let first = DailyActivity(zone: zone, dataDirectory: directory, now: morning)
         first.update(stepsSinceStart: 1200, altitude: 400, moving: true, time: morning)
         first.update(stepsSinceStart: 1500, altitude: 407, moving: true, time: morning + 600)
@@ -63,7 +63,9 @@ import Testing
         let zone = try TimeZoneRules("+02:00")
         let morning = CivilTime(year: 2026, month: 6, day: 21, hour: 6).unixSeconds
         let first = DailyActivity(zone: zone, dataDirectory: directory, now: morning)
-        for second in 0...600 { first.update(stepsSinceStart: second * 2, distanceSinceStart: Double(second) * 1.4, altitude: 400, moving: true, time: morning + Double(second)) }
+        for second in 0...600 {
+            first.update(stepsSinceStart: second * 2, distanceSinceStart: Double(second) * 1.4, altitude: 400, moving: true, time: morning + Double(second))
+        }
         // Ten minutes standing: no active time; a gap of an hour: none either.
         for second in 601...1200 { first.update(stepsSinceStart: 1200, distanceSinceStart: 840, altitude: 400, moving: false, time: morning + Double(second)) }
         first.update(stepsSinceStart: 1200, distanceSinceStart: 840, altitude: 400, moving: true, time: morning + 4800)
@@ -83,7 +85,8 @@ import Testing
         (day.steps, day.distance, day.floorsUp, day.floorsDown, day.activeSeconds, day.cadence, day.state) = (12_345, 8_420, 14, 3, 5_400, 112, "walking")
         model.day = day
         let wide = DisplayPage.day.draw(model, columns: 80, rows: 24).text
-        #expect(wide.contains("12,345 steps") && wide.contains("8.42 km") && wide.contains("14 up, 3 down") && wide.contains("1 h 30 min")
+        #expect(
+            wide.contains("12,345 steps") && wide.contains("8.42 km") && wide.contains("14 up, 3 down") && wide.contains("1 h 30 min")
                 && wide.contains("walking, 112 steps/min"), "\(wide)")
         let small = DisplayPage.day.draw(model, columns: 21, rows: 8).text
         #expect(small.contains("STEPS 12,345") && small.contains("FLOORS +14 -3"), "\(small)")

@@ -29,8 +29,10 @@ import Testing
         let first = try end.spawn(["run", "--duration", "30", "--socket", socket, "--display", "none", "--data-dir", directory])
         defer { kill(first.pid, SIGTERM); _ = end.finish(first) }
         guard end.connect(socket, to: first) != nil else { return }
-        let second = try end.spawn(["run", "--duration", "5", "--socket", directory + "-b.sock", "--display", "none",
-                                    "--data-dir", directory])
+        let second = try end.spawn([
+            "run", "--duration", "5", "--socket", directory + "-b.sock", "--display", "none",
+            "--data-dir", directory
+        ])
         let (status, output) = end.finish(second)
         #expect(status == 1, "\(output)")
         #expect(output.contains("\(directory) is in use by lodestone run (process \(first.pid))"), "\(output)")
@@ -74,8 +76,10 @@ import Testing
         _ = write(fd, "[]\n", 3)
         close(fd)
         try #require(chmod(directory + "/waypoints.json", 0o644) == 0)
-        let run = try end.spawn(["run", "--duration", "3", "--socket", directory + ".sock", "--display", "none",
-                                 "--data-dir", directory])
+        let run = try end.spawn([
+            "run", "--duration", "3", "--socket", directory + ".sock", "--display", "none",
+            "--data-dir", directory
+        ])
         let (status, output) = end.finish(run)
         #expect(status == 0, "\(output)")
         #expect(output.contains("private to their owner"), "\(output)")
@@ -102,8 +106,10 @@ import Testing
         }
         #expect(try read(#"{"broker": "127.0.0.1:1883", "username": "boat", "passwordFile": "\#(directory)/mqtt-password"}"#).mqtt?.password == "s3cret")
         // Both at once is a contradiction, said with the key, whatever their order.
-        for both in [#"{"broker": "127.0.0.1:1883", "password": "a", "passwordFile": "\#(directory)/mqtt-password"}"#,
-                     #"{"broker": "127.0.0.1:1883", "passwordFile": "\#(directory)/mqtt-password", "password": "a"}"#] {
+        for both in [
+            #"{"broker": "127.0.0.1:1883", "password": "a", "passwordFile": "\#(directory)/mqtt-password"}"#,
+            #"{"broker": "127.0.0.1:1883", "passwordFile": "\#(directory)/mqtt-password", "password": "a"}"#
+        ] {
             do {
                 _ = try read(both)
                 Issue.record("a password and a password file were both taken")
@@ -134,12 +140,18 @@ import Testing
         let file = directory + "/lodestone.json"
         try replaceFile(file, with: Array(#"{"mqtt": {"broker": "127.0.0.1:9", "username": "boat", "password": "s3cret"}}"#.utf8))
         try #require(chmod(file, 0o644) == 0)
-        let run = end.finish(try end.spawn(["run", "--config", file, "--duration", "1", "--socket", directory + "/s.sock",
-                                            "--display", "none", "--data-dir", directory + "/data"]))
+        let run = end.finish(
+            try end.spawn([
+                "run", "--config", file, "--duration", "1", "--socket", directory + "/s.sock",
+                "--display", "none", "--data-dir", directory + "/data"
+            ]))
         #expect(run.output.contains("holds the MQTT password and other users can read it"), "\(run.output)")
         try #require(chmod(file, 0o600) == 0)
-        let quiet = end.finish(try end.spawn(["run", "--config", file, "--duration", "1", "--socket", directory + "/s.sock",
-                                              "--display", "none", "--data-dir", directory + "/data"]))
+        let quiet = end.finish(
+            try end.spawn([
+                "run", "--config", file, "--duration", "1", "--socket", directory + "/s.sock",
+                "--display", "none", "--data-dir", directory + "/data"
+            ]))
         #expect(!quiet.output.contains("other users can read it"), "\(quiet.output)")
     }
 }

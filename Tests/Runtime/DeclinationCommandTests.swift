@@ -53,7 +53,7 @@ import Testing
         (["--lat", "0", "--lon", "0", "--date"], "--date needs a value"),
         (["--lat", "0", "--lon", "0", "--json=yes"], "--json takes no value"),
         (["--lat", "0", "--lon", "0", "--latitude", "3"], "unknown option --latitude"),
-        (["--lat", "0", "--lon", "0", "extra"], "unexpected argument 'extra'"),
+        (["--lat", "0", "--lon", "0", "extra"], "unexpected argument 'extra'")
     ])
     func refusesBadOptionsWithOneLine(words: [String], expected: String) {
         let message = Self.usageMessage(words)
@@ -83,8 +83,9 @@ import Testing
     @Test func humanTextNamesTheSides() throws {
         // In Rio de Janeiro declination is west and the field points up out of the ground.
         let request = try Self.parse(["--lat", "-22.9", "--lon", "-43.2", "--decimal-year", "2026"])
-        let field = WorldMagneticModel.wmm2025.field(latitude: request.latitude, longitude: request.longitude,
-                                                     decimalYear: request.decimalYear)
+        let field = WorldMagneticModel.wmm2025.field(
+            latitude: request.latitude, longitude: request.longitude,
+            decimalYear: request.decimalYear)
         #expect(field.declination < 0 && field.inclination < 0)
         let text = DeclinationCommand.human(field, request)
         #expect(text.hasPrefix("WMM2025 at 22.9000° S, 43.2000° W, 0.0 km, 2026.00\n"))

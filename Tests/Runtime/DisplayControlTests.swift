@@ -54,8 +54,12 @@ import Testing
         try boat.apply(key: "flipAction", value: .string("nextPage"), file: "c.json")
         #expect(boat.flipAction == .nextPage)
         #expect(throws: ConfigurationError.self) { try boat.apply(key: "flipAction", value: .string("dance"), file: "c.json") }
-        try boat.apply(key: "sounds", value: .object([("offCourse", .string("warble")), ("quietHours", .string("22:00-07:00")),
-                                                        ("cardinalClick", .bool(true))]), file: "c.json")
+        try boat.apply(
+            key: "sounds",
+            value: .object([
+                ("offCourse", .string("warble")), ("quietHours", .string("22:00-07:00")),
+                ("cardinalClick", .bool(true))
+            ]), file: "c.json")
         #expect(boat.sounds.chosen[.offCourse] == "warble" && boat.sounds.quietHours?.from == 1320 && boat.sounds.cardinalClick)
         #expect(throws: ConfigurationError.self) { try boat.apply(key: "sounds", value: .object([("alert", .string("siren"))]), file: "c.json") }
         #expect(throws: ConfigurationError.self) { try boat.apply(key: "sounds", value: .object([("quietHours", .string("late"))]), file: "c.json") }
@@ -72,7 +76,9 @@ import Testing
 @Suite(.serialized) struct ClientLoadTests {
     @Test func aHundredClientsAreEachServedAtTheirRate() throws {
         let run = try #require(ClientLoadBench.measure(clients: 100, seconds: 5, executable: EndToEndTests.executable))
-        print("100 clients: \(run.reportsPerClientPerSecond) reports per client per second, \(run.droppedClients) dropped, loop p99 \(run.latenessP99) us, \(run.overruns) overruns")
+        print(
+            "100 clients: \(run.reportsPerClientPerSecond) reports per client per second, \(run.droppedClients) dropped, loop p99 \(run.latenessP99) us, \(run.overruns) overruns"
+        )
         #expect(run.clients == 100 && run.droppedClients == 0)
         // IMU at 50 Hz and ATT at its 10 Hz: about 60 a second each.
         #expect(run.reportsPerClientPerSecond > 45 && run.reportsPerClientPerSecond < 70)

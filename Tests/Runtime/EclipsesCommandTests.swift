@@ -37,13 +37,17 @@ import Testing
     /// Spain: Burgos sees 104 s of totality by Spain's Instituto Geográfico Nacional), partial
     /// lunar 08-28 04:12:49 UT.
     @Test func jsonListsTheEclipsesWithTheAgreedKeys() throws {
-        let (status, output) = try Self.run(["eclipses", "--from", "2026-01-01", "--count", "4", "--lat", "42.3439", "--lon", "-3.6969",
-                                              "--tz", "Europe/Madrid", "--json"])
+        let (status, output) = try Self.run([
+            "eclipses", "--from", "2026-01-01", "--count", "4", "--lat", "42.3439", "--lon", "-3.6969",
+            "--tz", "Europe/Madrid", "--json"
+        ])
         #expect(status == 0, "\(output)")
         let items = try #require(try JSONValue.parse(output).arrayValue, "\(output.prefix(300))")
         #expect(items.count == 4)
-        let expected: [(String, String, String)] = [("solar", "annular", "2026-02-17T12:1"), ("lunar", "total", "2026-03-03T11:3"),
-                                                    ("solar", "total", "2026-08-12T17:4"), ("lunar", "partial", "2026-08-28T04:1")]
+        let expected: [(String, String, String)] = [
+            ("solar", "annular", "2026-02-17T12:1"), ("lunar", "total", "2026-03-03T11:3"),
+            ("solar", "total", "2026-08-12T17:4"), ("lunar", "partial", "2026-08-28T04:1")
+        ]
         for (item, (kind, type, greatest)) in zip(items, expected) {
             #expect(item["kind"]?.stringValue == kind && item["type"]?.stringValue == type, "\(item)")
             let stamp = item["greatest"]?.stringValue ?? ""
@@ -79,7 +83,7 @@ import Testing
         (["--from", "2026-02-30"], "--from takes a calendar date"),
         (["--from", "2200-01-01"], "--from 2200-01-01 is outside 1900-2100"),
         (["--lat", "95", "--lon", "0"], "--lat must be a number"),
-        (["soon"], "unexpected argument 'soon'"),
+        (["soon"], "unexpected argument 'soon'")
     ])
     func refusesBadOptions(words: [String], expected: String) throws {
         let (status, output) = try Self.run(["eclipses"] + words)

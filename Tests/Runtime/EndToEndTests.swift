@@ -55,7 +55,9 @@ import Testing
         posix_spawnattr_setsigdefault(&attributes, &stops)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = environment == nil ? posix_spawn(&pid, program, &actions, &attributes, &cArguments, environ)
+        let spawned =
+            environment == nil
+            ? posix_spawn(&pid, program, &actions, &attributes, &cArguments, environ)
             : posix_spawn(&pid, program, &actions, &attributes, &cArguments, &cEnvironment)
         try #require(spawned == 0)
         close(fds[1])
@@ -137,7 +139,9 @@ import Testing
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 } }
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
         guard bound else { close(fd); return nil }
         return (fd, UInt16(bigEndian: address.sin_port))
     }
@@ -145,8 +149,10 @@ import Testing
     /// Five seconds on the simulated board: every class arrives with plausible values.
     @Test func runProducesEveryClassOnTheSocket() throws {
         let socket = "/tmp/lodestone-e2e-\(getpid()).sock"
-        let child = try spawn(["run", "--duration", "5", "--socket", socket, "--display", "none", "--scenario", "still",
-                               "--data-dir", "/tmp/lodestone-e2e-data", "--stats"])
+        let child = try spawn([
+            "run", "--duration", "5", "--socket", socket, "--display", "none", "--scenario", "still",
+            "--data-dir", "/tmp/lodestone-e2e-data", "--stats"
+        ])
         let client = try #require(connect(socket))
         client.send(#"?WATCH={"enable":true,"json":true};"#)
         var seen: [String: JSONValue] = [:]
@@ -194,8 +200,10 @@ import Testing
         #expect(access(socket, F_OK) != 0)
     }
 
-    @Test(arguments: [(["run", "--bogus"], 2), (["run", "--duration", "abc"], 2), (["frobnicate"], 2),
-                      (["run", "--board", "/nonexistent.json", "--display", "none"], 1), (["help"], 0), (["run", "--help"], 0)])
+    @Test(arguments: [
+        (["run", "--bogus"], 2), (["run", "--duration", "abc"], 2), (["frobnicate"], 2),
+        (["run", "--board", "/nonexistent.json", "--display", "none"], 1), (["help"], 0), (["run", "--help"], 0)
+    ])
     func exitStatusesFollowTheContract(arguments: [String], expected: Int) throws {
         let (status, output) = finish(try spawn(arguments))
         #expect(Int(status) == expected, "\(output)")
@@ -226,9 +234,11 @@ import Testing
         let boards = String(Self.executable.dropLast("/.build/debug/lodestone".count)) + "/boards/"
         let socket = "/tmp/lodestone-e2e-\(board)-\(getpid()).sock"
         // Fixed rates: this is about the chips (adaptive sampling has its own test).
-        let child = try spawn(["run", "--board", boards + board + ".json", "--duration", "4", "--socket", socket,
-                               "--display", "none", "--scenario", "still", "--data-dir", "/tmp/lodestone-e2e-data",
-                               "--no-adaptive"])
+        let child = try spawn([
+            "run", "--board", boards + board + ".json", "--duration", "4", "--socket", socket,
+            "--display", "none", "--scenario", "still", "--data-dir", "/tmp/lodestone-e2e-data",
+            "--no-adaptive"
+        ])
         let client = try #require(connect(socket))
         client.send(#"?WATCH={"enable":true,"json":true};"#)
         var seen: [String: JSONValue] = [:]
@@ -271,8 +281,10 @@ import Testing
     @Test func framebufferDisplayDrawsTheFieldScreen() throws {
         let screen = "/tmp/lodestone-e2e-screen-\(getpid()).raw"
         defer { unlink(screen); unlink(screen + ".ppm") }
-        let child = try spawn(["run", "--duration", "4", "--display", "fb:" + screen, "--scenario", "still",
-                               "--socket", "/tmp/lodestone-e2e-fb-\(getpid()).sock", "--data-dir", "/tmp/lodestone-e2e-data"])
+        let child = try spawn([
+            "run", "--duration", "4", "--display", "fb:" + screen, "--scenario", "still",
+            "--socket", "/tmp/lodestone-e2e-fb-\(getpid()).sock", "--data-dir", "/tmp/lodestone-e2e-data"
+        ])
         // While it runs: the heading in amber at the top left.
         var live: [UInt8] = []
         for _ in 0..<60 where Self.amberPixels(live) <= 200 {
@@ -296,10 +308,12 @@ import Testing
     static func amberPixels(_ bytes: [UInt8]) -> Int {
         var amber = 0
         let start = "P6\n320 240\n255\n".utf8.count
-        for y in 0..<40 { for x in 0..<320 {
-            let i = start + 3 * (y * 320 + x)
-            if i + 2 < bytes.count && bytes[i] > 200 && bytes[i + 1] > 150 && bytes[i + 1] < 220 && bytes[i + 2] < 40 { amber += 1 }
-        } }
+        for y in 0..<40 {
+            for x in 0..<320 {
+                let i = start + 3 * (y * 320 + x)
+                if i + 2 < bytes.count && bytes[i] > 200 && bytes[i + 1] > 150 && bytes[i + 1] < 220 && bytes[i + 2] < 40 { amber += 1 }
+            }
+        }
         return amber
     }
 
@@ -336,14 +350,18 @@ import Testing
     @Test func aMissingBusDoesNotStopTheStart() throws {
         let board = "/tmp/lodestone-e2e-nobus-\(getpid()).json"
         defer { unlink(board) }
-        let text = #"{"name":"no bus yet","i2c":"/dev/i2c-lodestone-absent","imu":{"chip":"mpu6050","address":"0x68"},"barometer":{"chip":"bmp280","address":"0x76"}}"#
+        let text =
+            #"{"name":"no bus yet","i2c":"/dev/i2c-lodestone-absent","imu":{"chip":"mpu6050","address":"0x68"},"barometer":{"chip":"bmp280","address":"0x76"}}"#
         let fd = open(board, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         try #require(fd >= 0)
         let written = text.withCString { write(fd, $0, strlen($0)) }
         close(fd)
         try #require(written == text.utf8.count)
-        let (status, output) = finish(try spawn(["run", "--board", board, "--duration", "1.5", "--display", "none",
-                                                 "--socket", "/tmp/lodestone-e2e-nobus-\(getpid()).sock", "--data-dir", "/tmp/lodestone-e2e-data"]))
+        let (status, output) = finish(
+            try spawn([
+                "run", "--board", board, "--duration", "1.5", "--display", "none",
+                "--socket", "/tmp/lodestone-e2e-nobus-\(getpid()).sock", "--data-dir", "/tmp/lodestone-e2e-data"
+            ]))
         #expect(status == 0, "\(output)")
         #expect(output.contains("/dev/i2c-lodestone-absent does not exist") && output.contains("start when it can be opened"), "\(output)")
         #expect(output.contains("barometer: /dev/i2c-lodestone-absent does not exist"), "the sensor says why, once: \(output)")
@@ -352,13 +370,19 @@ import Testing
     /// A display or socket path that names nothing is an error, and nothing is made there.
     @Test func pathsThatNameNothingAreErrorsThatLeaveNothing() throws {
         let missing = "/dev/fb-lodestone-\(getpid())"
-        let (status, output) = finish(try spawn(["run", "--duration", "1", "--display", "fb:" + missing, "--data-dir", "/tmp/lodestone-e2e-data",
-                                                 "--socket", "/tmp/lodestone-e2e-nofb-\(getpid()).sock"]))
+        let (status, output) = finish(
+            try spawn([
+                "run", "--duration", "1", "--display", "fb:" + missing, "--data-dir", "/tmp/lodestone-e2e-data",
+                "--socket", "/tmp/lodestone-e2e-nofb-\(getpid()).sock"
+            ]))
         #expect(status == 1 && output.contains("does not exist"), "\(output)")
         #expect(access(missing, F_OK) != 0 && access(missing + ".ppm", F_OK) != 0, "nothing made in /dev")
         let directory = "/tmp/lodestone-e2e-absent-\(getpid())"
-        let (socketStatus, socketOutput) = finish(try spawn(["run", "--duration", "1", "--display", "none", "--data-dir", "/tmp/lodestone-e2e-data",
-                                                             "--socket", directory + "/sub/s.sock"]))
+        let (socketStatus, socketOutput) = finish(
+            try spawn([
+                "run", "--duration", "1", "--display", "none", "--data-dir", "/tmp/lodestone-e2e-data",
+                "--socket", directory + "/sub/s.sock"
+            ]))
         #expect(socketStatus == 1, "\(socketOutput)")
         #expect(access(directory, F_OK) != 0, "the socket's directory was not made")
     }

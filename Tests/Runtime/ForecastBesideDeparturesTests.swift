@@ -16,9 +16,10 @@ import Testing
     /// 1030 hPa, steady for 3 hours: A, settled fine.
     static func environment(time: Double) -> EnvironmentReport {
         let trend = PressureTrend.Reading(hPaPerHour: 0.1, band: .steady, minutes: 180, threeHourChange: 0.3, characteristic: 0, sixHourChange: nil)
-        return EnvironmentReport(pressure: PressureSample(time: 0, pressure: 102_000, temperature: 8), barometricAltitude: 60, qnh: 1030,
-                                 weather: WeatherFigures(seaLevelPressure: 1030, altitudeFused: 60, trend: trend), device: "/dev/i2c-1",
-                                 time: time, latitude: 46.7)
+        return EnvironmentReport(
+            pressure: PressureSample(time: 0, pressure: 102_000, temperature: 8), barometricAltitude: 60, qnh: 1030,
+            weather: WeatherFigures(seaLevelPressure: 1030, altitudeFused: 60, trend: trend), device: "/dev/i2c-1",
+            time: time, latitude: 46.7)
     }
 
     @Test func envAndTheStationLinesCarryTheForecast() throws {
@@ -58,7 +59,9 @@ import Testing
         for d in departures {
             let time = d["time"]?.stringValue ?? ""
             let within = time <= "2026-07-04T12:00:00+02:00"
-            #expect((d["forecast"]?["letter"]?.stringValue == "A") == within && (d["forecast"] == .null) == !within, "\(time): \(String(describing: d["forecast"]))")
+            #expect(
+                (d["forecast"]?["letter"]?.stringValue == "A") == within && (d["forecast"] == .null) == !within, "\(time): \(String(describing: d["forecast"]))"
+            )
         }
         let waves = WavesAnswer.report(WavesRequest(place: .stop("weststeg"), date: "2026-07-04"), transit: transit, now: issued, outlook: outlook)
         let wavesLine = GPSDReports.line(waves)
@@ -81,8 +84,10 @@ import Testing
         for minute in 0...180 { history.add(1005 - Double(minute) / 60, time: now - Double(180 - minute) * 60) }
         #expect(writeFileAtomically(data + "/history.bin", HistoryFile.encode(["seaLevelPressure": history])))
         let summer = (4...9).contains(CivilTime(unixSeconds: now).month)
-        let expected = summer ? #""forecast":{"letter":"X","text":"Very unsettled, rain","trend":"falling"}"#
-                              : #""forecast":{"letter":"U","text":"Rain at times, worse later","trend":"falling"}"#
+        let expected =
+            summer
+            ? #""forecast":{"letter":"X","text":"Very unsettled, rain","trend":"falling"}"#
+            : #""forecast":{"letter":"U","text":"Rain at times, worse later","trend":"falling"}"#
         let (status, output) = end.finish(try end.spawn(["departures", "--stop", "weststeg", "--count", "2", "--json", "--data-dir", data]))
         #expect(status == 0 && output.contains(expected), "\(output.prefix(600))")
         // Today's waves: those in the forecast's hours carry it, the others null.

@@ -23,8 +23,9 @@ import Testing
         let path = mountPoint + "/recording.track"
         let recording = try #require(TrackRecording(path: path, name: "Full", started: 1_782_028_800))
         func point(_ i: Int) -> TrackPoint {
-            TrackPoint(time: 1_782_028_801 + Double(i), latitude: 47.3769 + Double(i) * 1e-5, longitude: 8.5417, gpsAltitude: 408.2,
-                       baroAltitude: 410.1, pressure: 965.12, speed: 1.35, accuracy: 4)
+            TrackPoint(
+                time: 1_782_028_801 + Double(i), latitude: 47.3769 + Double(i) * 1e-5, longitude: 8.5417, gpsAltitude: 408.2,
+                baroAltitude: 410.1, pressure: 965.12, speed: 1.35, accuracy: 4)
         }
         // Fill the disk, then record across several pages of the file.
         let filler = mountPoint + "/filler"

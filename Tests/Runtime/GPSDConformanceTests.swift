@@ -55,14 +55,16 @@ import Testing
         let recorded = Self.parse(text)
         let end = EndToEndTests()
         let socket = "/tmp/lodestone-conformance-\(getpid()).sock"
-        let child = try end.spawn(["run", "--scenario", "walk", "--no-adaptive", "--display", "none", "--socket", socket,
-                                   "--data-dir", "/tmp/lodestone-conformance-\(getpid())", "--duration", "40"])
+        let child = try end.spawn([
+            "run", "--scenario", "walk", "--no-adaptive", "--display", "none", "--socket", socket,
+            "--data-dir", "/tmp/lodestone-conformance-\(getpid())", "--duration", "40"
+        ])
         defer {
             kill(child.pid, SIGTERM)
             _ = end.finish(child)
         }
         let client = try #require(end.connect(socket))
-        usleep(2_500_000)   // a first fix, so POLL has a TPV
+        usleep(2_500_000)  // a first fix, so POLL has a TPV
         var ours: [Exchange] = [Exchange(request: nil, replies: [])]
         while let line = client.readLine(timeoutMilliseconds: 300) { if let value = try? JSONValue.parse(line) { ours[0].replies.append(value) } }
         for exchange in recorded.dropFirst() {
@@ -93,7 +95,9 @@ import Testing
                 let myFields = Dictionary(Self.fields(mine), uniquingKeysWith: { a, _ in a })
                 for (key, value) in Self.fields(their) {
                     if let my = myFields[key] {
-                        #expect(Self.kind(my) == Self.kind(value) || Self.kind(value) == "null", "\(name).\(key): gpsd \(Self.kind(value)), Lodestone \(Self.kind(my))")
+                        #expect(
+                            Self.kind(my) == Self.kind(value) || Self.kind(value) == "null",
+                            "\(name).\(key): gpsd \(Self.kind(value)), Lodestone \(Self.kind(my))")
                     } else if Self.control.contains(name) && !["tpv", "sky", "gst"].contains(key) {
                         Issue.record("\(name) lacks '\(key)' that gpsd sends")
                     }

@@ -33,7 +33,8 @@ import Glibc
     }
 
     @Test func healthCountsTheDroppedSentencesWithTheLastReason() throws {
-        let text = Self.nmea("GPGGA,123519.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
+        let text =
+            Self.nmea("GPGGA,123519.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
             + Self.nmea("GPGGA,123520.00,4807.038,N,01131.000,E,1,08,0.9,235960,M,46.9,M,,")
             + Self.nmea("GPRMC,123520.00,A,4807.038,N,01131.000,E,539956.3,235960,230394,,")
             + Self.nmea("GPVTG,235960,T,,M,539956.3,N,999999.6,K,A")
@@ -57,7 +58,8 @@ import Glibc
     @Test func theCommandPrintsNoImpossibleFix() throws {
         let path = "/tmp/lodestone-impossible-\(getpid()).nmea"
         defer { unlink(path) }
-        let text = Self.nmea("GPGGA,123519.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
+        let text =
+            Self.nmea("GPGGA,123519.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
             + Self.nmea("GPRMC,123519.00,A,4807.038,N,01131.000,E,022.4,084.4,230394,,")
             + Self.nmea("GPGGA,123520.00,4807.038,N,01131.000,E,1,08,0.9,235960,M,46.9,M,,")
             + Self.nmea("GPRMC,123520.00,A,4807.038,N,01131.000,E,539956.3,235960,230394,,")
@@ -72,7 +74,8 @@ import Glibc
         let reports = output.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }.filter { $0["class"]?.stringValue == "TPV" }
         #expect(reports.count == 1, "the one plausible epoch: \(output)")
         for tpv in reports {
-            #expect((tpv["track"]?.numberValue ?? 0) <= 360 && (tpv["speed"]?.numberValue ?? 0) <= 515
+            #expect(
+                (tpv["track"]?.numberValue ?? 0) <= 360 && (tpv["speed"]?.numberValue ?? 0) <= 515
                     && (tpv["altMSL"]?.numberValue ?? 0) <= 18_000, "\(tpv)")
         }
         let printed = output.split(separator: "\n").filter { $0.hasPrefix("{") }.joined(separator: "\n")

@@ -16,14 +16,17 @@ import Testing
         _ = mkdir(directory, 0o755)
         _ = mkdir(directory + "/tracks", 0o755)
         _ = mkdir(directory + "/snapshots", 0o755)
-        try Self.write(#"{"id":"20260101-000000","name":"x","started":1e308,"statistics":{"points":1e19,"distance":1}}"#,
-                       to: directory + "/tracks/20260101-000000.json")
+        try Self.write(
+            #"{"id":"20260101-000000","name":"x","started":1e308,"statistics":{"points":1e19,"distance":1}}"#,
+            to: directory + "/tracks/20260101-000000.json")
         try Self.write("# lodestone track 1 name=x started=1767225600\n", to: directory + "/tracks/20260101-000000.track")
         try Self.write(#"{"id":"s1","timestamp":"2026-06-21T08:00:00Z","photoCount":1e308}"#, to: directory + "/snapshots/s1.json")
         try Self.write(#"[{"name":"a","lat":1,"lon":2,"created":1e308}]"#, to: directory + "/waypoints.json")
         let runner = EndToEndTests()
-        for command in [["track", "list"], ["track", "list", "--json"], ["snapshot", "list"], ["snapshot", "show", "s1"],
-                        ["waypoint", "list"], ["waypoint", "export"]] {
+        for command in [
+            ["track", "list"], ["track", "list", "--json"], ["snapshot", "list"], ["snapshot", "show", "s1"],
+            ["waypoint", "list"], ["waypoint", "export"]
+        ] {
             let (status, output) = runner.finish(try runner.spawn(command + ["--data-dir", directory]))
             #expect(status == 0, "\(command.joined(separator: " ")): \(output)")
         }
@@ -33,8 +36,10 @@ import Testing
 
     /// An endless input (a device, a FIFO left open) is refused before any read, with what it
     /// is said, instead of growing without end or blocking.
-    @Test(arguments: [["calibrate", "mag", "--from", "/dev/zero"], ["calibrate", "accel", "--from", "/dev/zero"],
-                      ["run", "--board", "/dev/zero", "--display", "none", "--duration", "1"]])
+    @Test(arguments: [
+        ["calibrate", "mag", "--from", "/dev/zero"], ["calibrate", "accel", "--from", "/dev/zero"],
+        ["run", "--board", "/dev/zero", "--display", "none", "--duration", "1"]
+    ])
     func anEndlessInputIsRefused(command: [String]) throws {
         let runner = EndToEndTests()
         let (status, output) = runner.finish(try runner.spawn(command))

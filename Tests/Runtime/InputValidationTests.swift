@@ -22,15 +22,19 @@ import Testing
 
     @Test func onlyDatesThatExistAreDates() {
         #expect(CivilTime.parseDate("2024-02-29").map { [$0.year, $0.month, $0.day] } == [2024, 2, 29])
-        for text in ["2026-02-30", "2025-02-29", "2100-02-29", "10000-01-01", "-001-01-01", "2026-13-01", "2026-04-31", "2026-6-1",
-                     "2026-06-01T00", "0000-01-01", "２０２６-01-01"] {
+        for text in [
+            "2026-02-30", "2025-02-29", "2100-02-29", "10000-01-01", "-001-01-01", "2026-13-01", "2026-04-31", "2026-6-1",
+            "2026-06-01T00", "0000-01-01", "２０２６-01-01"
+        ] {
             #expect(CivilTime.parseDate(text) == nil, "\(text)")
         }
     }
 
-    @Test(arguments: [(["sky", "--lat", "0x10", "--lon", "8"], "--lat"), (["sky", "--lat", "46", "--lon", "8", "--date", "2026-02-30"], "2026-02-30"),
-                      (["sky", "--lat", "46", "--lon", "8", "--date", "2250-01-01"], "1900-2100"),
-                      (["track", "list", "--since", "10000-01-01", "--data-dir", "/tmp/lodestone-none"], "10000-01-01")])
+    @Test(arguments: [
+        (["sky", "--lat", "0x10", "--lon", "8"], "--lat"), (["sky", "--lat", "46", "--lon", "8", "--date", "2026-02-30"], "2026-02-30"),
+        (["sky", "--lat", "46", "--lon", "8", "--date", "2250-01-01"], "1900-2100"),
+        (["track", "list", "--since", "10000-01-01", "--data-dir", "/tmp/lodestone-none"], "10000-01-01")
+    ])
     func theCommandLineRefusesWhatIsNotMeant(arguments: [String], said: String) throws {
         let runner = EndToEndTests()
         let (status, output) = runner.finish(try runner.spawn(arguments))
@@ -52,8 +56,10 @@ import Testing
 
     @Test func realTimeSettingsAreWholeNumbers() throws {
         let path = "/tmp/lodestone-validation-\(getpid()).json"
-        for (text, accepted) in [(#"{"realTime":{"priority":1.5}}"#, false), (#"{"realTime":{"cpu":0.5}}"#, false),
-                                 (#"{"realTime":{"priority":50,"cpu":1}}"#, true)] {
+        for (text, accepted) in [
+            (#"{"realTime":{"priority":1.5}}"#, false), (#"{"realTime":{"cpu":0.5}}"#, false),
+            (#"{"realTime":{"priority":50,"cpu":1}}"#, true)
+        ] {
             try replaceFile(path, with: Array(text.utf8))
             var configuration = Configuration()
             do {

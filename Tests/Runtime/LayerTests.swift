@@ -12,7 +12,7 @@ import Testing
     /// The repository's root, from this file's place in it.
     static let root: String = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)   // Tests/Runtime/LayerTests.swift
+        parts.removeLast(3)  // Tests/Runtime/LayerTests.swift
         return parts.joined(separator: "/")
     }()
 
@@ -39,8 +39,10 @@ import Testing
         try #require(files.count >= 40, "the adapters' folder was not found under \(Self.root)")
         for path in files {
             let text = try readTextFile(path)
-            for word in ["import LodestoneServices", "import LodestoneSampling", "import LodestoneRuntime", "import LodestoneStorage",
-                         "import LodestoneSettings", "NavigationState"] {
+            for word in [
+                "import LodestoneServices", "import LodestoneSampling", "import LodestoneRuntime", "import LodestoneStorage",
+                "import LodestoneSettings", "NavigationState"
+            ] {
                 #expect(!text.contains(word), "\(path) uses \(word): an adapter takes reports")
             }
         }

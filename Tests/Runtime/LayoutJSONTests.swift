@@ -12,8 +12,11 @@ import Testing
         let base = "/tmp/lodestone-layout-\(getpid())"
         defer { unlink(base + ".png"); unlink(base + ".json") }
         let end = EndToEndTests()
-        let (status, output) = end.finish(try end.spawn(["screenshot", "--page", "sky", "--size", "480x320", "--settle", "1",
-                                                         "--out", base + ".png", "--layout-json", base + ".json"]))
+        let (status, output) = end.finish(
+            try end.spawn([
+                "screenshot", "--page", "sky", "--size", "480x320", "--settle", "1",
+                "--out", base + ".png", "--layout-json", base + ".json"
+            ]))
         #expect(status == 0, "\(output)")
         let runs = try #require(try JSONValue.parse(String(decoding: readFileBytes(base + ".json") ?? [], as: UTF8.self)).arrayValue)
         #expect(runs.count > 5 && runs.first?["text"]?.stringValue == "SKY", "\(runs.prefix(3))")

@@ -15,8 +15,10 @@ import Testing
         let data = "/tmp/lodestone-e2e-cal-\(getpid())"
         let socket = data + ".sock"
         // The walk starts with 30 s of figure 8s; at double speed, 15 s.
-        let run = try end.spawn(["run", "--duration", "40", "--speed", "2", "--socket", socket, "--display", "none",
-                                 "--data-dir", data])
+        let run = try end.spawn([
+            "run", "--duration", "40", "--speed", "2", "--socket", socket, "--display", "none",
+            "--data-dir", data
+        ])
         _ = try #require(end.connect(socket))
         let (status, output) = end.finish(try end.spawn(["calibrate", "mag", "--socket", socket, "--json"]))
         kill(run.pid, SIGTERM)
@@ -33,8 +35,10 @@ import Testing
         #expect(access(data + "/calibration/magnetometer.json", R_OK) == 0)
 
         // Lying still pointing true north in Zurich: the calibrated compass says so.
-        let still = try end.spawn(["run", "--duration", "6", "--scenario", "still", "--socket", socket, "--display", "none",
-                                   "--data-dir", data])
+        let still = try end.spawn([
+            "run", "--duration", "6", "--scenario", "still", "--socket", socket, "--display", "none",
+            "--data-dir", data
+        ])
         let client = try #require(end.connect(socket))
         client.send(#"?WATCH={"enable":true,"json":true};"#)
         var att: JSONValue?
@@ -58,8 +62,10 @@ import Testing
         let end = EndToEndTests()
         let data = "/tmp/lodestone-e2e-swing-\(getpid())"
         let socket = data + ".sock"
-        let run = try end.spawn(["run", "--scenario", "boat", "--duration", "40", "--speed", "10", "--socket", socket,
-                                 "--display", "none", "--data-dir", data])
+        let run = try end.spawn([
+            "run", "--scenario", "boat", "--duration", "40", "--speed", "10", "--socket", socket,
+            "--display", "none", "--data-dir", data
+        ])
         _ = try #require(end.connect(socket))
         let (status, output) = end.finish(try end.spawn(["calibrate", "mag", "--socket", socket, "--json"]))
         kill(run.pid, SIGTERM)
@@ -87,8 +93,10 @@ import Testing
         let data = "/tmp/lodestone-e2e-calgone-\(getpid())"
         let socket = data + ".sock"
         defer { removeTree(data) }
-        let run = try end.spawn(["run", "--scenario", "still", "--duration", "90", "--socket", socket, "--display", "none",
-                                 "--data-dir", data])
+        let run = try end.spawn([
+            "run", "--scenario", "still", "--duration", "90", "--socket", socket, "--display", "none",
+            "--data-dir", data
+        ])
         defer {
             kill(run.pid, SIGTERM)
             _ = end.finish(run)

@@ -15,7 +15,8 @@ import Testing
 
     static var ready: Bool {
         guard access("/usr/sbin/mosquitto", X_OK) == 0, access("/usr/bin/mosquitto_sub", X_OK) == 0, access("/usr/bin/python3", X_OK) == 0,
-              TerminalDisplayTests.output("/usr/bin/python3 -c 'import paho.mqtt.client' && echo ok").contains("ok") else {
+            TerminalDisplayTests.output("/usr/bin/python3 -c 'import paho.mqtt.client' && echo ok").contains("ok")
+        else {
             print("skipped: the MQTT broker tests need mosquitto, mosquitto-clients and python3-paho-mqtt (scripts/install-deps --test)")
             return false
         }
@@ -26,7 +27,8 @@ import Testing
         let work = "/tmp/lodestone-mqtt-\(mode)-\(getpid())"
         _ = TerminalDisplayTests.output("rm -rf \(work)")
         defer { _ = TerminalDisplayTests.output("rm -rf \(work)") }
-        return TerminalDisplayTests.output("timeout 300 /usr/bin/python3 \(root)/scripts/mqtt-check.py \(mode) \(EndToEndTests.executable) \(work) \(port) \(extra) 2>&1; echo exit=$?")
+        return TerminalDisplayTests.output(
+            "timeout 300 /usr/bin/python3 \(root)/scripts/mqtt-check.py \(mode) \(EndToEndTests.executable) \(work) \(port) \(extra) 2>&1; echo exit=$?")
     }
 
     @Test func homeAssistantDiscoveryAndTheLastWill() {

@@ -11,10 +11,12 @@ import Testing
         binary.finish(try binary.spawn(arguments))
     }
 
-    @Test(arguments: [(["runn"], "did you mean 'run'?"), (["help", "runn"], "did you mean 'run'?"),
-                      (["stauts"], "did you mean 'status'?"), (["run", "--durration", "3"], "did you mean '--duration'?"),
-                      (["track", "lst"], "did you mean 'list'?"), (["photo", "tkae"], "did you mean 'take'?"),
-                      (["track", "list", "--sortt", "pace"], "did you mean '--sort'?")])
+    @Test(arguments: [
+        (["runn"], "did you mean 'run'?"), (["help", "runn"], "did you mean 'run'?"),
+        (["stauts"], "did you mean 'status'?"), (["run", "--durration", "3"], "did you mean '--duration'?"),
+        (["track", "lst"], "did you mean 'list'?"), (["photo", "tkae"], "did you mean 'take'?"),
+        (["track", "list", "--sortt", "pace"], "did you mean '--sort'?")
+    ])
     func theNearestKnownWordIsOffered(arguments: [String], hint: String) throws {
         let (status, output) = try run(arguments)
         #expect(status == 2, "\(arguments): \(output)")
@@ -35,11 +37,15 @@ import Testing
             return
         }
         let socket = "/tmp/lodestone-board-name-\(getpid()).sock"
-        let (status, output) = try run(["run", "--board", "sim-turned", "--duration", "1", "--display", "none",
-                                        "--socket", socket, "--data-dir", "/tmp/lodestone-board-name-\(getpid())", "--no-adaptive"])
+        let (status, output) = try run([
+            "run", "--board", "sim-turned", "--duration", "1", "--display", "none",
+            "--socket", socket, "--data-dir", "/tmp/lodestone-board-name-\(getpid())", "--no-adaptive"
+        ])
         #expect(status == 0, "\(output)")
-        let (missing, said) = try run(["run", "--board", "sim-turnd", "--duration", "1", "--display", "none",
-                                       "--socket", socket, "--data-dir", "/tmp/lodestone-board-name-\(getpid())"])
+        let (missing, said) = try run([
+            "run", "--board", "sim-turnd", "--duration", "1", "--display", "none",
+            "--socket", socket, "--data-dir", "/tmp/lodestone-board-name-\(getpid())"
+        ])
         #expect(missing == 1)
         #expect(said.contains("did you mean 'sim-turned'?") && said.contains("raspberry-pi-4"), "\(said)")
     }

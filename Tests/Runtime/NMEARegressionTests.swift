@@ -76,8 +76,9 @@ import Testing
             result.gpsdPositions += 1
             result.gpsdModes += 1
             if let lat = report["lat"]?.numberValue, let lon = report["lon"]?.numberValue,
-               let myLat = mine?["lat"]?.numberValue, let myLon = mine?["lon"]?.numberValue,
-               abs(lat - myLat) <= 1.5e-6, abs(lon - myLon) <= 1.5e-6 {
+                let myLat = mine?["lat"]?.numberValue, let myLon = mine?["lon"]?.numberValue,
+                abs(lat - myLat) <= 1.5e-6, abs(lon - myLon) <= 1.5e-6
+            {
                 result.matchedPositions += 1
             } else {
                 result.differences.append("\(time) position")
@@ -126,12 +127,14 @@ import Testing
             total.gpsdModes += c.gpsdModes
             total.matchedModes += c.matchedModes
             if !c.differences.isEmpty {
-                report.append("\(log): positions \(c.matchedPositions)/\(c.gpsdPositions), altitudes \(c.matchedAltitudes)/\(c.gpsdAltitudes), "
-                              + "modes \(c.matchedModes)/\(c.gpsdModes): " + c.differences.prefix(3).joined(separator: "; "))
+                report.append(
+                    "\(log): positions \(c.matchedPositions)/\(c.gpsdPositions), altitudes \(c.matchedAltitudes)/\(c.gpsdAltitudes), "
+                        + "modes \(c.matchedModes)/\(c.gpsdModes): " + c.differences.prefix(3).joined(separator: "; "))
             }
         }
-        print("NMEA regression against gpsd over \(logs.count) logs: positions \(total.matchedPositions)/\(total.gpsdPositions), "
-              + "altitudes \(total.matchedAltitudes)/\(total.gpsdAltitudes), modes \(total.matchedModes)/\(total.gpsdModes)")
+        print(
+            "NMEA regression against gpsd over \(logs.count) logs: positions \(total.matchedPositions)/\(total.gpsdPositions), "
+                + "altitudes \(total.matchedAltitudes)/\(total.gpsdAltitudes), modes \(total.matchedModes)/\(total.gpsdModes)")
         for line in report { print("  " + line) }
         #expect(total.gpsdPositions > 0)
         // Epoch by epoch, matched by time of day: every position, altitude and mode gpsd

@@ -12,8 +12,10 @@ import Testing
 
         let runner = EndToEndTests()
         // Long enough for the walk's figure-8 to calibrate the compass: HDM only comes then.
-        let child = try runner.spawn(["run", "--duration", "30", "--display", "none", "--no-adaptive", "--nmea-udp", "127.0.0.1:\(port)",
-                                      "--socket", "/tmp/lodestone-udp-\(getpid()).sock", "--data-dir", "/tmp/lodestone-udp-data"])
+        let child = try runner.spawn([
+            "run", "--duration", "30", "--display", "none", "--no-adaptive", "--nmea-udp", "127.0.0.1:\(port)",
+            "--socket", "/tmp/lodestone-udp-\(getpid()).sock", "--data-dir", "/tmp/lodestone-udp-data"
+        ])
         var datagrams: [[UInt8]] = []
         var buffer = [UInt8](repeating: 0, count: 2048)
         let clock = SystemMonotonicClock()

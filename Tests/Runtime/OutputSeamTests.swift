@@ -30,8 +30,12 @@ import Testing
     static let trip: Trip? = {
         let end = EndToEndTests()
         let socket = "/tmp/lodestone-seam-\(getpid()).sock"
-        guard let child = try? end.spawn(["run", "--scenario", "boat", "--speed", "20", "--duration", "480", "--display", "none",
-                                          "--socket", socket, "--data-dir", "/tmp/lodestone-seam-\(getpid())"]) else { return nil }
+        guard
+            let child = try? end.spawn([
+                "run", "--scenario", "boat", "--speed", "20", "--duration", "480", "--display", "none",
+                "--socket", socket, "--data-dir", "/tmp/lodestone-seam-\(getpid())"
+            ])
+        else { return nil }
         defer { _ = TerminalDisplayTests.output("rm -rf /tmp/lodestone-seam-\(getpid())") }
         let started = SystemMonotonicClock().now()
         guard let client = end.connect(socket, to: child) else { return nil }
@@ -75,7 +79,7 @@ import Testing
     /// stamped earlier.
     @Test func attitudeTimesStrictlyIncrease() throws {
         let trip = try #require(Self.trip)
-        #expect(trip.beats.count > 1300, "\(trip.beats.count) ATT")   // 10 Hz over 200 s
+        #expect(trip.beats.count > 1300, "\(trip.beats.count) ATT")  // 10 Hz over 200 s
         for (device, times) in trip.attTimes {
             let backwards = zip(times, times.dropFirst()).filter { $1 <= $0 }.count
             #expect(backwards == 0, "\(device): \(backwards) of \(times.count) ATT no later than the one before")
@@ -108,8 +112,9 @@ import Testing
         // At the start the heading is still closing the last degrees on the new calibration
         // (a few degrees a second), which the gyro rightly does not see; the fault this guards
         // against read 1,150°/min from the truth there.
-        #expect(errors.count > 300 && median < 30 && p95 < 90 && atStart < 240,
-                "ROT against the heading's turn: median \(median), p95 \(p95), worst \(sorted.last ?? .nan), first 2 s \(atStart) deg/min over \(errors.count)")
+        #expect(
+            errors.count > 300 && median < 30 && p95 < 90 && atStart < 240,
+            "ROT against the heading's turn: median \(median), p95 \(p95), worst \(sorted.last ?? .nan), first 2 s \(atStart) deg/min over \(errors.count)")
         let hdms = valid.compactMap(\.hdm)
         let jumps = zip(hdms, hdms.dropFirst()).map { abs(Angle.signed($1 - $0)) }
         #expect(jumps.allSatisfy { $0 < 3 }, "HDM jumps from one to the next: \(jumps.filter { $0 >= 3 }.prefix(5)) (first \(jumps.first ?? .nan))")

@@ -16,8 +16,10 @@ import Testing
         #expect(makeDirectories(tracks.directory) && makeDirectories(directory + "/logs/20260621-080000") && makeDirectories(directory + "/snapshots"))
         let recording = try #require(TrackRecording(path: tracks.directory + "/recording.track", name: "Ridge", started: 1_782_028_800))
         for t in 0..<20 {
-            recording.append(TrackPoint(time: 1_782_028_800 + Double(t) * 5, latitude: 47 + Double(t) * 1e-4, longitude: 8, gpsAltitude: 408,
-                                        baroAltitude: .nan, pressure: 965.1, speed: 1.4, accuracy: 4), now: UInt64(t) * 5_000_000_000)
+            recording.append(
+                TrackPoint(
+                    time: 1_782_028_800 + Double(t) * 5, latitude: 47 + Double(t) * 1e-4, longitude: 8, gpsAltitude: 408,
+                    baroAltitude: .nan, pressure: 965.1, speed: 1.4, accuracy: 4), now: UInt64(t) * 5_000_000_000)
         }
         let summary = try #require(tracks.file(recording))
         try WaypointStore(dataDirectory: directory).add(Waypoint(name: "Hut", latitude: 46.5, longitude: 7.9))
@@ -67,8 +69,10 @@ import Testing
         #expect(written == 0 && said.contains("1 tracks, 1 waypoints, 1 log sessions (1 files), 1 snapshots"), "\(said)")
         if access("/bin/tar", X_OK) == 0 {
             let listing = TerminalDisplayTests.output("/bin/tar -tf \(archive)")
-            for name in ["gpx/\(id).gpx", "tracks/\(id).track", "tracks/\(id).json", "gpx/waypoints.gpx", "waypoints.json",
-                         "logs/20260621-080000/0001.rec", "snapshots/20260621-080500.json", "last-position.json", "manifest.json"] {
+            for name in [
+                "gpx/\(id).gpx", "tracks/\(id).track", "tracks/\(id).json", "gpx/waypoints.gpx", "waypoints.json",
+                "logs/20260621-080000/0001.rec", "snapshots/20260621-080500.json", "last-position.json", "manifest.json"
+            ] {
                 #expect(listing.contains(name), "\(name) in \(listing)")
             }
             #expect(TerminalDisplayTests.output("/bin/tar -xOf \(archive) gpx/\(id).gpx").contains("<name>Ridge</name>"))

@@ -95,8 +95,9 @@ import Testing
     @Test func theEXIFBlockCarriesTimePlaceAndDirection() throws {
         guard Self.djpeg, Self.pillow else { print("skipped: Pillow (python3-pil) or djpeg is not installed"); return }
         let time = CivilTime(year: 2026, month: 6, day: 21, hour: 8, minute: 15, second: 30).unixSeconds
-        let app1 = EXIFWriter.app1(time: time, place: EXIFWriter.Place(latitude: 47.376_912, longitude: -8.541_694, altitude: 408.25),
-                                   direction: (123.45, true))
+        let app1 = EXIFWriter.app1(
+            time: time, place: EXIFWriter.Place(latitude: 47.376_912, longitude: -8.541_694, altitude: 408.25),
+            direction: (123.45, true))
         let jpeg = try #require(JPEGEncoder.encode(width: 16, height: 16, rgb: Self.picture(width: 16, height: 16), app1: app1))
         let path = "/tmp/lodestone-exif-\(getpid()).jpg"
         defer { unlink(path) }

@@ -33,13 +33,19 @@ import Testing
         #expect(jpeg.starts(with: [0xFF, 0xD8, 0xFF, 0xE1]), "the EXIF block right after SOI")
         if access("/usr/bin/djpeg", X_OK) == 0 {
             #expect(TerminalDisplayTests.output("/usr/bin/djpeg -pnm \(path) | head -c 15").hasPrefix("P6\n640 480"), "djpeg reads it")
-        } else { print("skipped: djpeg is not installed") }
+        } else {
+            print("skipped: djpeg is not installed")
+        }
         if PhotoEncodingTests.pillow {
-            let script = "from PIL import Image; g = Image.open('\(path)').getexif().get_ifd(0x8825); d = lambda v: float(v[0]) + float(v[1]) / 60 + float(v[2]) / 3600; print('%.6f %.6f' % (d(g[2]), d(g[4])))"
+            let script =
+                "from PIL import Image; g = Image.open('\(path)').getexif().get_ifd(0x8825); d = lambda v: float(v[0]) + float(v[1]) / 60 + float(v[2]) / 3600; print('%.6f %.6f' % (d(g[2]), d(g[4])))"
             let read = TerminalDisplayTests.output("/usr/bin/python3 -c \"\(script)\"").split(separator: " ").compactMap { Double($0.trimmingCharacters) }
-            #expect(read.count == 2 && abs((read.first ?? 0) - latitude) < 2e-6 && abs((read.last ?? 0) - longitude) < 2e-6,
-                    "EXIF \(read) against the fix \(latitude), \(longitude)")
-        } else { print("skipped: Pillow (python3-pil) is not installed") }
+            #expect(
+                read.count == 2 && abs((read.first ?? 0) - latitude) < 2e-6 && abs((read.last ?? 0) - longitude) < 2e-6,
+                "EXIF \(read) against the fix \(latitude), \(longitude)")
+        } else {
+            print("skipped: Pillow (python3-pil) is not installed")
+        }
         let store = TrackStore(dataDirectory: data)
         let id = try #require(store.list().first?.id)
         #expect(store.photos(id: id).map(\.file) == [file])
@@ -54,8 +60,9 @@ import Testing
         #expect(TerminalDisplayTests.output("tar -tf \(tar)").contains("photos/" + file))
         let far = "\(fixed(latitude + 1, 4)),\(fixed(longitude, 4))", near = "\(fixed(latitude, 5)),\(fixed(longitude, 5)),200"
         _ = end.finish(try end.spawn(["track", "export", id, "--with-photos", "--private", "--trim", far, "--out", tar, "--data-dir", data]))
-        let shared = TerminalDisplayTests.output("tar -xOf \(tar) photos/\(file) | /usr/bin/python3 -c \"import sys, io; from PIL import Image; "
-            + "e = Image.open(io.BytesIO(sys.stdin.buffer.read())).getexif(); print('gps', len(e.get_ifd(0x8825)), 'time', e.get(0x132))\"")
+        let shared = TerminalDisplayTests.output(
+            "tar -xOf \(tar) photos/\(file) | /usr/bin/python3 -c \"import sys, io; from PIL import Image; "
+                + "e = Image.open(io.BytesIO(sys.stdin.buffer.read())).getexif(); print('gps', len(e.get_ifd(0x8825)), 'time', e.get(0x132))\"")
         if PhotoEncodingTests.pillow { #expect(shared.contains("gps 0 time None"), "\(shared)") }
         _ = end.finish(try end.spawn(["track", "export", id, "--with-photos", "--private", "--trim", near, "--out", tar, "--data-dir", data]))
         #expect(!TerminalDisplayTests.output("tar -tf \(tar)").contains("photos/"), "the photo inside the trimmed place is left out")

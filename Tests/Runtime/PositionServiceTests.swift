@@ -46,8 +46,9 @@ import Testing
             for line in service.tick(now: Self.nanoseconds(Double(second) + 0.5), time: 0).map(GPSDReports.line) { told.append((second, line)) }
         }
         #expect(told.count == 2, "\(told)")
-        #expect(told.first.map { (3...4).contains($0.second) && $0.line.contains("\"warning\":\"fewSatellites\"") && $0.line.contains("\"active\":true") } == true,
-                "\(told)")
+        #expect(
+            told.first.map { (3...4).contains($0.second) && $0.line.contains("\"warning\":\"fewSatellites\"") && $0.line.contains("\"active\":true") } == true,
+            "\(told)")
         #expect(told.last.map { (20...25).contains($0.second) && $0.line.contains("\"active\":false") } == true, "\(told)")
         #expect(service.confidence > 80)
         // No fixes for 12 s: the no-fix warning, with how long.

@@ -27,8 +27,10 @@ import Testing
     /// A breakout mounted in any of the 24 ways, described as such in the board file, gives
     /// the same body-frame readings as one lying flat.
     @Test func everyMountingReadsTheWorldInBodyAxes() throws {
-        let truth = FixedTruth(SensorTruth(specificForce: Vector3(1.2, -2.5, -9.4), rotationRate: Vector3(0.1, -0.2, 0.3),
-                                           magneticField: Vector3(18, -6, 40), pressure: 95_000, temperature: 20, humidity: 40))
+        let truth = FixedTruth(
+            SensorTruth(
+                specificForce: Vector3(1.2, -2.5, -9.4), rotationRate: Vector3(0.1, -0.2, 0.3),
+                magneticField: Vector3(18, -6, 40), pressure: 95_000, temperature: 20, humidity: 40))
         for mounting in AxisMapping.allRotations {
             let clock = ManualClock()
             let bus = SimulatedI2CBus()

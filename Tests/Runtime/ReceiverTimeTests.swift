@@ -6,7 +6,7 @@ import Testing
 /// One sentence with an impossible date (a ZDA for 2200, an RMC that reads as 2079) must not
 /// move the device's clock nor stop its positions.
 @Suite struct ReceiverTimeTests {
-    static let start = 1_780_000_000.0   // 2026-05-28
+    static let start = 1_780_000_000.0  // 2026-05-28
     static func at(_ second: Double) -> MonotonicNanoseconds { MonotonicNanoseconds((100 + second) * 1e9) }
 
     @Test func aWildDateIsRefusedAndALastingCorrectionBelieved() {
@@ -44,8 +44,12 @@ import Testing
         #expect(first)
         var accepted = 0
         for second in 0..<10 {
-            if filter.add(latitude: 46.5 + Double(second) * 1.4 / 111_320, longitude: 7.5, accuracy: 3, time: Self.start + Double(second),
-                          motion: .walking) { accepted += 1 }
+            if filter.add(
+                latitude: 46.5 + Double(second) * 1.4 / 111_320, longitude: 7.5, accuracy: 3, time: Self.start + Double(second),
+                motion: .walking)
+            {
+                accepted += 1
+            }
         }
         #expect(accepted == 10)
         #expect(filter.estimate(at: Self.start + 9) != nil)

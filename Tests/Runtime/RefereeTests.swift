@@ -15,9 +15,9 @@ import LodestoneSim
 @Suite(.serialized) struct RefereeTests {
     static var optimised: Bool {
         #if DEBUG
-        return false
+            return false
         #else
-        return true
+            return true
         #endif
     }
 
@@ -68,12 +68,14 @@ import LodestoneSim
             // A figure within the tolerance of its limit may land either side of it at either
             // speed (the 75 s trip's motion share sits near 95%): there the figures are compared.
             let nearLimit = abs(a.measured - a.limit) <= tolerance
-            #expect(others.contains { $0.passed == a.passed } || nearLimit,
-                    "\(name): \(a.passed ? "passed" : "failed") at speed 1, \(others.map(\.passed)) at speed 60")
+            #expect(
+                others.contains { $0.passed == a.passed } || nearLimit,
+                "\(name): \(a.passed ? "passed" : "failed") at speed 1, \(others.map(\.passed)) at speed 60")
             let figures = others.map(\.measured).filter(\.isFinite)
             if a.measured.isFinite, let low = figures.min(), let high = figures.max(), name != "one clock" {
-                #expect(a.measured >= low - tolerance && a.measured <= high + tolerance,
-                        "\(name): \(a.measured) at speed 1, \(figures) at speed 60")
+                #expect(
+                    a.measured >= low - tolerance && a.measured <= high + tolerance,
+                    "\(name): \(a.measured) at speed 1, \(figures) at speed 60")
             }
         }
     }

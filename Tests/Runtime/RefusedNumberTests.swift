@@ -25,7 +25,7 @@ import Testing
         (#"{"seed": 2.50}"#, "found 2.50"),
         (#"{"rates": {"imu": 1e-7}}"#, "found 1e-7"),
         (#"{"sampling": {"lowBatteryPercent": 0.000001e2}}"#, "found 0.000001e2"),
-        (#"{"mqtt": {"broker": "localhost:1883", "queueLimit": 1e308}}"#, "found 1e308"),
+        (#"{"mqtt": {"broker": "localhost:1883", "queueLimit": 1e308}}"#, "found 1e308")
     ])
     func theConfigurationFileQuotesIt(text: String, expected: String) {
         let path = file(text)
@@ -40,8 +40,10 @@ import Testing
     }
 
     @Test func aBoardFileQuotesIt() {
-        for (text, expected) in [(#"{"gps":{"port":"/dev/ttyS0","baud":9.601e3}}"#, "found 9.601e3"),
-                                 (#"{"gps":{"port":"/dev/ttyS0","baud":1e308}}"#, "found 1e308")] {
+        for (text, expected) in [
+            (#"{"gps":{"port":"/dev/ttyS0","baud":9.601e3}}"#, "found 9.601e3"),
+            (#"{"gps":{"port":"/dev/ttyS0","baud":1e308}}"#, "found 1e308")
+        ] {
             do {
                 _ = try BoardDescription.parse(text, file: "board.json")
                 Issue.record("accepted \(text)")
@@ -52,9 +54,11 @@ import Testing
     }
 
     @Test func aSocketRequestQuotesIt() throws {
-        for (name, argument, expected) in [("LOCK", #"{"bearing":1e308}"#, "not 1e308"), ("BARO", #"{"qnh":-0.0}"#, "not -0.0"),
-                                           ("BARO", #"{"altitude":1E+5}"#, "not 1E+5"),
-                                           ("ALERT", #"{"name":"pressureHigh","threshold":1e308}"#, "not 1e308")] {
+        for (name, argument, expected) in [
+            ("LOCK", #"{"bearing":1e308}"#, "not 1e308"), ("BARO", #"{"qnh":-0.0}"#, "not -0.0"),
+            ("BARO", #"{"altitude":1E+5}"#, "not 1E+5"),
+            ("ALERT", #"{"name":"pressureHigh","threshold":1e308}"#, "not 1e308")
+        ] {
             let json = try JSONValue.parse(argument)
             do {
                 switch name {

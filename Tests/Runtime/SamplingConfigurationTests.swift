@@ -17,7 +17,9 @@ import Testing
     }
 
     @Test func overridesTheTable() throws {
-        let path = file(#"{"sampling":{"adaptive":true,"lowPower":true,"lowBatteryPercent":30,"rates":{"still":{"imu":20,"gpsInterval":10}},"lowPowerCeiling":{"imu":40}}}"#)
+        let path = file(
+            #"{"sampling":{"adaptive":true,"lowPower":true,"lowBatteryPercent":30,"rates":{"still":{"imu":20,"gpsInterval":10}},"lowPowerCeiling":{"imu":40}}}"#
+        )
         defer { unlink(path) }
         var c = Configuration()
         try c.load(file: path)
@@ -32,7 +34,7 @@ import Testing
         (#"{"sampling":{"rates":{"still":{"imu":0}}}}"#, "'sampling.rates.still.imu': must be a number from 1 to 1000"),
         (#"{"sampling":{"rates":{"still":{"gyro":5}}}}"#, "'sampling.rates.still.gyro': unknown rate"),
         (#"{"sampling":{"adaptive":"yes"}}"#, "'sampling.adaptive': must be true or false"),
-        (#"{"sampling":{"eco":true}}"#, "'sampling.eco': unknown key"),
+        (#"{"sampling":{"eco":true}}"#, "'sampling.eco': unknown key")
     ])
     func refusesBadOverridesNamingTheKey(text: String, expected: String) {
         let path = file(text)

@@ -12,7 +12,8 @@ import LodestoneVerify
 /// The ISS over the running device: one EVENT per visible pass, the configured minutes before
 /// it rises, and nothing for passes that cannot be seen.
 @Suite struct SatelliteServiceTests {
-    static let tle = "ISS (ZARYA)\n1 25544U 98067A   24001.50000000  .00016717  00000-0  10270-3 0  9005\n2 25544  51.6416 247.4627 0006703 130.5360 325.0288 15.72125391563537\n"
+    static let tle =
+        "ISS (ZARYA)\n1 25544U 98067A   24001.50000000  .00016717  00000-0  10270-3 0  9005\n2 25544  51.6416 247.4627 0006703 130.5360 325.0288 15.72125391563537\n"
 
     @Test func eachVisiblePassIsAnnouncedOnceBeforeItRises() throws {
         let file = "/tmp/lodestone-iss-\(getpid()).tle"
@@ -26,8 +27,10 @@ import LodestoneVerify
         for second in stride(from: 0.0, to: 86_400, by: 10) {
             for event in service.tick(place: place, time: start + second) { events.append((start + second, GPSDReports.line(event))) }
         }
-        let visible = SatellitePasses.passes(service.satellite, from: start, to: start + 86_400, latitude: place.latitude, longitude: place.longitude,
-                                             minimumAltitude: 10).filter(\.visible)
+        let visible = SatellitePasses.passes(
+            service.satellite, from: start, to: start + 86_400, latitude: place.latitude, longitude: place.longitude,
+            minimumAltitude: 10
+        ).filter(\.visible)
         #expect(!visible.isEmpty, "the day has visible passes over Bern")
         #expect(events.count == visible.count, "\(events.count) events for \(visible.count) visible passes")
         for (event, pass) in zip(events, visible) {
@@ -50,8 +53,9 @@ import LodestoneVerify
         #expect(now.altitude > 80 && now.sunlit, "\(now)")
         #expect(service.position(place: zurich, time: culmination - 3_600) == nil, "below the horizon an hour before")
         var model = DisplayModel()
-        model.chart = SkyChart.at(culmination, latitude: zurich.latitude, longitude: zurich.longitude,
-                                  satellite: (service.name, now.altitude, now.azimuth, now.sunlit))
+        model.chart = SkyChart.at(
+            culmination, latitude: zurich.latitude, longitude: zurich.longitude,
+            satellite: (service.name, now.altitude, now.azimuth, now.sunlit))
         for (width, height) in [(320, 240), (800, 480)] {
             let frame = MemoryFramebuffer(width: width, height: height, format: .rgb565)
             frame.textRuns = []
@@ -61,7 +65,10 @@ import LodestoneVerify
             let name = runs.first { $0.text.hasPrefix("ISS") }
             #expect(name != nil, "the ISS named on the \(width)x\(height) chart: \(runs.map(\.text))")
             if let name {
-                #expect(!runs.contains { $0 != name && $0.x < name.x + name.width && name.x < $0.x + $0.width && $0.y < name.y + name.height && name.y < $0.y + $0.height })
+                #expect(
+                    !runs.contains {
+                        $0 != name && $0.x < name.x + name.width && name.x < $0.x + $0.width && $0.y < name.y + name.height && name.y < $0.y + $0.height
+                    })
             }
         }
     }

@@ -32,7 +32,7 @@ import Testing
         run(seconds: 1)
         #expect(baro.health == .ok && pressures > 10)
 
-        bus.detach(address: 0x76)   // the barometer's cable comes loose for 3 s
+        bus.detach(address: 0x76)  // the barometer's cable comes loose for 3 s
         let fieldsBefore = fields
         run(seconds: 3)
         #expect(baro.health == .degraded)
@@ -41,9 +41,9 @@ import Testing
         let errorsWhileOut = baro.errors
         #expect(errorsWhileOut < 20, "retries back off instead of hammering the bus (\(errorsWhileOut))")
 
-        bus.attach(BMP280Emulator(truth: truth, clock: clock), at: 0x76)   // reconnected: a chip fresh from power-on
+        bus.attach(BMP280Emulator(truth: truth, clock: clock), at: 0x76)  // reconnected: a chip fresh from power-on
         pressures = 0
-        run(seconds: 6)   // the back-off has grown to at most 5 s
+        run(seconds: 6)  // the back-off has grown to at most 5 s
         #expect(baro.health == .ok)
         #expect(baro.recoveries == 1)
         #expect(pressures > 10)

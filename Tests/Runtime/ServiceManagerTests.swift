@@ -22,17 +22,23 @@ import Testing
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in listener.utf8.enumerated() { raw[i] = b } }
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
         try #require(bound == 0)
 
         var pipeFDs: [Int32] = [-1, -1]
         try #require(pipe(&pipeFDs) == 0)
         var status = stat()
         try #require(fstat(pipeFDs[1], &status) == 0)
-        let environment = ["NOTIFY_SOCKET=" + listener, "WATCHDOG_USEC=400000",
-                           "JOURNAL_STREAM=\(status.st_dev):\(status.st_ino)", "PATH=/usr/bin:/bin"]
-        let arguments = ["run", "--duration", "9", "--display", "none", "--scenario", "still", "--fault", "bus-hang@3+3",
-                         "--socket", socket, "--data-dir", "/tmp/lodestone-notify-data"]
+        let environment = [
+            "NOTIFY_SOCKET=" + listener, "WATCHDOG_USEC=400000",
+            "JOURNAL_STREAM=\(status.st_dev):\(status.st_ino)", "PATH=/usr/bin:/bin"
+        ]
+        let arguments = [
+            "run", "--duration", "9", "--display", "none", "--scenario", "still", "--fault", "bus-hang@3+3",
+            "--socket", socket, "--data-dir", "/tmp/lodestone-notify-data"
+        ]
         let pid = try EndToEndTests().spawnProgram(EndToEndTests.executable, arguments, environment: environment, output: pipeFDs).pid
 
         let clock = SystemMonotonicClock()
@@ -75,7 +81,9 @@ import Testing
         }
         #expect(messages.contains { $0.text.hasPrefix("STATUS=") && $0.text.contains("imu ok") }, "\(messages.map(\.text))")
         let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
-        #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("<6>lodestone:") || $0.hasPrefix("<4>lodestone: warning:") || $0.hasPrefix("<3>lodestone: error:") },
-                "\(lines.prefix(5))")
+        #expect(
+            !lines.isEmpty
+                && lines.allSatisfy { $0.hasPrefix("<6>lodestone:") || $0.hasPrefix("<4>lodestone: warning:") || $0.hasPrefix("<3>lodestone: error:") },
+            "\(lines.prefix(5))")
     }
 }

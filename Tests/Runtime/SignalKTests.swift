@@ -31,9 +31,11 @@ import Testing
         let data = "/tmp/lodestone-signalk-\(getpid())"
         // The walk's figure-8 at four times real speed: calibrated within the run, so the
         // heading appears once it can be trusted.
-        let child = try runner.spawn(["run", "--scenario", "walk", "--speed", "4", "--duration", "12", "--display", "none",
-                                      "--signalk-listen", "127.0.0.1:\(tcpPort)", "--signalk-udp", "127.0.0.1:\(udpPort)",
-                                      "--socket", data + ".sock", "--data-dir", data])
+        let child = try runner.spawn([
+            "run", "--scenario", "walk", "--speed", "4", "--duration", "12", "--display", "none",
+            "--signalk-listen", "127.0.0.1:\(tcpPort)", "--signalk-udp", "127.0.0.1:\(udpPort)",
+            "--socket", data + ".sock", "--data-dir", data
+        ])
         guard runner.connect(data + ".sock", to: child) != nil else { return }
         let tcp = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(tcp) }
@@ -41,7 +43,9 @@ import Testing
         server.sin_family = sa_family_t(AF_INET)
         server.sin_port = in_port_t(UInt16(tcpPort).bigEndian)
         server.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &server) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(tcp, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let connected = withUnsafePointer(to: &server) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(tcp, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         try #require(connected == 0)
 
         var stream: [UInt8] = [], datagrams: [[UInt8]] = []
@@ -75,7 +79,8 @@ import Testing
         #expect(lines.contains { $0.contains("\"meta\"") }, "the meta delta greets a TCP client")
 
         guard access("/usr/bin/python3", X_OK) == 0, access(Self.schemas + "/delta.json", R_OK) == 0,
-              TerminalDisplayTests.output("/usr/bin/python3 -c 'import jsonschema' && echo ok").contains("ok") else {
+            TerminalDisplayTests.output("/usr/bin/python3 -c 'import jsonschema' && echo ok").contains("ok")
+        else {
             print("skipped: the schema check needs ../shared/vectors/signalk-schemas and python3-jsonschema (scripts/install-deps --test)")
             return
         }
@@ -86,8 +91,10 @@ import Testing
         for (file, flag) in [(tcpFile, ""), (udpFile, " --udp")] {
             let result = TerminalDisplayTests.output("/usr/bin/python3 \(check) \(Self.schemas) \(file)\(flag); echo exit=$?")
             #expect(result.contains("exit=0") && result.contains("\"problems\": []"), "\(result.prefix(3000))")
-            for path in ["navigation.attitude", "navigation.headingMagnetic", "navigation.position", "navigation.speedOverGround",
-                         "environment.outside.pressure", "environment.outside.temperature", "navigation.gnss.satellites"] {
+            for path in [
+                "navigation.attitude", "navigation.headingMagnetic", "navigation.position", "navigation.speedOverGround",
+                "environment.outside.pressure", "environment.outside.temperature", "navigation.gnss.satellites"
+            ] {
                 #expect(result.contains("\"\(path)\""), "\(path) in \(file)")
             }
         }

@@ -10,16 +10,19 @@ import Testing
 @Suite struct SkyServiceTests {
     @Test func sunsetIsAnnouncedOnceAndSunReportsComeEachMinute() throws {
         let sky = SkyService(zone: try TimeZoneRules("+01:00"), observer: (46.55, 7.98))
-        let state = NavigationState()   // no fix: the configured place
+        let state = NavigationState()  // no fix: the configured place
         let start = CivilTime(year: 2026, month: 11, day: 23, hour: 15).unixSeconds
         var reports: [String] = []
         for second in stride(from: 0.0, to: 3 * 3600, by: 1) { reports += sky.tick(state, time: start + second).map(GPSDReports.line) }
         let events = reports.filter { $0.contains("\"event\":\"sky\"") }
         #expect(events.filter { $0.contains("\"kind\":\"sunset\"") }.count == 1)
         #expect(events.contains { $0.contains("\"kind\":\"blueHourEveningStart\"") })
-        let sunset = try #require(SunEvents.of(dayFrom: CivilTime(year: 2026, month: 11, day: 22, hour: 23).unixSeconds,
-                                               to: CivilTime(year: 2026, month: 11, day: 23, hour: 23).unixSeconds,
-                                               latitude: 46.55, longitude: 7.98).sunset)
+        let sunset = try #require(
+            SunEvents.of(
+                dayFrom: CivilTime(year: 2026, month: 11, day: 22, hour: 23).unixSeconds,
+                to: CivilTime(year: 2026, month: 11, day: 23, hour: 23).unixSeconds,
+                latitude: 46.55, longitude: 7.98
+            ).sunset)
         let zone = try TimeZoneRules("+01:00")
         #expect(events.contains { $0.contains("\"at\":\"" + zone.iso8601(sunset) + "\"") })
         #expect(reports.filter { $0.contains("\"class\":\"SUN\"") }.count == 180)
@@ -42,7 +45,7 @@ import Testing
     @Test func afterTheLastEventTheCountdownRunsToTomorrow() throws {
         let sky = SkyService(zone: try TimeZoneRules("+01:00"), observer: (46.55, 7.98))
         let state = NavigationState()
-        let night = CivilTime(year: 2026, month: 11, day: 23, hour: 22, minute: 30).unixSeconds   // 23:30 local
+        let night = CivilTime(year: 2026, month: 11, day: 23, hour: 22, minute: 30).unixSeconds  // 23:30 local
         let next = try #require(sky.panel(state, time: night)?.next)
         #expect(next.seconds > 6 * 3600 && next.seconds < 9 * 3600 && (next.name == "civilDawn" || next.name == "blueHourMorningStart"), "\(next)")
         let reports = sky.tick(state, time: night).map(GPSDReports.line)

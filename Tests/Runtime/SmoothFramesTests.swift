@@ -16,8 +16,10 @@ import Testing
         removeTree(base + "-data")
         unlink(base)
         defer { removeTree(base + "-data"); unlink(base); unlink(base + ".ppm") }
-        let run = try end.spawn(["run", "--scenario", scenario, "--display", "fb:" + base, "--duration", "12", "--socket", base + ".sock",
-                                 "--data-dir", base + "-data"])
+        let run = try end.spawn([
+            "run", "--scenario", scenario, "--display", "fb:" + base, "--duration", "12", "--socket", base + ".sock",
+            "--data-dir", base + "-data"
+        ])
         _ = try #require(end.connect(base + ".sock"))
         usleep(2_000_000)
         var seen = Set<[UInt8]>()

@@ -29,8 +29,9 @@ import Testing
             outbox.flush(now: 2)
         },
         Store(name: "logging session", file: "logs/take/0000.rec") { directory in
-            let session = try? LogSession(id: "take", logsDirectory: directory + "/logs", fields: ["pressure"], interval: 1,
-                                          started: 0, duration: nil, limitBytes: 1 << 20)
+            let session = try? LogSession(
+                id: "take", logsDirectory: directory + "/logs", fields: ["pressure"], interval: 1,
+                started: 0, duration: nil, limitBytes: 1 << 20)
             _ = session?.write(["pressure": 1013], time: 1)
             session?.close(now: 2)
         },
@@ -47,8 +48,10 @@ import Testing
             try? CalibrationStore(dataDirectory: directory).save(.identity, sensor: "magnetometer")
         },
         Store(name: "waypoints", file: "waypoints.json") { directory in
-            try? WaypointStore(dataDirectory: directory).add(Waypoint(name: "Hut", latitude: 46, longitude: 8, elevation: .nan,
-                                                                      symbol: "Flag", notes: "", created: 0))
+            try? WaypointStore(dataDirectory: directory).add(
+                Waypoint(
+                    name: "Hut", latitude: 46, longitude: 8, elevation: .nan,
+                    symbol: "Flag", notes: "", created: 0))
         },
         Store(name: "device memory", file: "last-position.json") { directory in
             DeviceMemoryFile(dataDirectory: directory).save(DeviceMemoryFile.LastPosition(latitude: 46, longitude: 8, time: 0))
@@ -70,7 +73,7 @@ import Testing
         },
         Store(name: "data directory lock", file: ".lock") { directory in
             _ = DataDirectoryLock.take(dataDirectory: directory)
-        },
+        }
     ]
 
     static func scratch(_ name: String) -> String { StoredFileSafetyTests.scratch("takeover-" + name) }

@@ -79,8 +79,10 @@ import Testing
         defer { removeTree(directory) }
         let store = WaypointStore(dataDirectory: directory)
         for (index, name) in ["Hut", "Spring", "Summit"].enumerated() {
-            try store.add(Waypoint(name: name, latitude: 46 + Double(index) * 0.01, longitude: 8, elevation: .nan, symbol: "Flag",
-                                   notes: "", created: 1_782_028_800))
+            try store.add(
+                Waypoint(
+                    name: name, latitude: 46 + Double(index) * 0.01, longitude: 8, elevation: .nan, symbol: "Flag",
+                    notes: "", created: 1_782_028_800))
         }
         // One byte of damage in the second waypoint's line.
         let original = try readTextFile(store.path)
@@ -168,7 +170,7 @@ import Testing
         for second in 0..<4 {
             text += Self.line("\(1_782_028_801 + second).0,47.\(3769 + second),8.5417,408.2,410.1,965.12,1.35,4.0")
         }
-        text += "1782028805.0,47.3773,8.5417,408.2,410.1,965.12,1.35,4.0*00\n"   // a bad checksum
+        text += "1782028805.0,47.3773,8.5417,408.2,410.1,965.12,1.35,4.0*00\n"  // a bad checksum
         try replaceFile(directory + "/tracks/20260621-080001.track", with: Array(text.utf8))
         let store = TrackStore(dataDirectory: directory)
         let loaded = try #require(store.loadReporting(id: "20260621-080001"), "a damaged header is not 'no track'")

@@ -48,13 +48,13 @@ import Testing
             // After lodestone ends, the pane's shell prints the terminal's modes (canonical
             // input and echo must be back) and stays, so the pane can be read.
             let script = """
-            #!/bin/sh
-            \(keepsLog ? "trap 'echo hung up > \(directory)/shell.txt' HUP" : "")
-            \(EndToEndTests.executable) run --scenario still --display terminal --socket \(directory)/s.sock --data-dir \(directory) --duration 60 \(arguments)\(keepsLog ? " 2> \(directory)/log.txt" : "")
-            \(keepsLog ? "echo $? > \(directory)/status.txt" : "")
-            echo "modes: $(stty -a | tr ' ' '\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' ')"
-            sleep 60
-            """
+                #!/bin/sh
+                \(keepsLog ? "trap 'echo hung up > \(directory)/shell.txt' HUP" : "")
+                \(EndToEndTests.executable) run --scenario still --display terminal --socket \(directory)/s.sock --data-dir \(directory) --duration 60 \(arguments)\(keepsLog ? " 2> \(directory)/log.txt" : "")
+                \(keepsLog ? "echo $? > \(directory)/status.txt" : "")
+                echo "modes: $(stty -a | tr ' ' '\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' ')"
+                sleep 60
+                """
             let path = directory + "/run.sh"
             if let file = fopen(path, "w") {
                 fputs(script, file)
@@ -81,8 +81,11 @@ import Testing
         let first = Self.screen(session.name) { $0.contains("COMPASS  1/12") && $0.contains("°") }
         #expect(first.hasPrefix("COMPASS  1/12") && first.contains("0-9/tab pages  t night  u units  m north  q quit"), "\(first)")
         #expect(session.flag("#{alternate_on} #{cursor_flag}") == "1 0")
-        for (key, title) in [("2", "POSITION  2/12"), ("3", "LEVEL  3/12"), ("4", "BAROMETER  4/12"), ("5", "SKY  5/12"),
-                             ("6", "CHART  6/12"), ("7", "TRACK  7/12"), ("8", "DEPARTURES  8/12"), ("9", "WAVES  9/12"), ("0", "DAY  10/12"), ("Tab", "HEALTH  11/12"), ("Tab", "CONNECT  12/12"), ("Tab", "COMPASS  1/12"), ("Left", "CONNECT  12/12"), ("Right", "COMPASS  1/12")] {
+        for (key, title) in [
+            ("2", "POSITION  2/12"), ("3", "LEVEL  3/12"), ("4", "BAROMETER  4/12"), ("5", "SKY  5/12"),
+            ("6", "CHART  6/12"), ("7", "TRACK  7/12"), ("8", "DEPARTURES  8/12"), ("9", "WAVES  9/12"), ("0", "DAY  10/12"), ("Tab", "HEALTH  11/12"),
+            ("Tab", "CONNECT  12/12"), ("Tab", "COMPASS  1/12"), ("Left", "CONNECT  12/12"), ("Right", "COMPASS  1/12")
+        ] {
             session.keys(key)
             let text = Self.screen(session.name) { $0.hasPrefix(title) }
             #expect(text.hasPrefix(title), "after \(key): \(text)")

@@ -179,7 +179,8 @@ import Testing
     /// The rows the reader gave when it read a whole file, now fed in pieces of every size
     /// from 1 to 9 bytes (a quote, a CR LF and the byte-order mark cut at a piece's edge).
     @Test func theStreamedReaderGivesTheSameRows() throws {
-        let text = "\u{FEFF}stop_id,stop_name,stop_desc\r\nS1,\"Spiez, Schiffstation\",\"the \"\"upper\"\" pier\nby the castle\"\r\n\r\nS2,Thun,\nS3,\"\",\"x\"\n"
+        let text =
+            "\u{FEFF}stop_id,stop_name,stop_desc\r\nS1,\"Spiez, Schiffstation\",\"the \"\"upper\"\" pier\nby the castle\"\r\n\r\nS2,Thun,\nS3,\"\",\"x\"\n"
         let expected = [(2, ["S1", "Spiez, Schiffstation", "the \"upper\" pier\nby the castle"]), (5, ["S2", "Thun", ""]), (6, ["S3", "", "x"])]
         let bytes = Array(text.utf8)
         for size in 1...9 {

@@ -15,9 +15,11 @@ import Testing
 @Suite struct TimetableIndexTests {
     /// Friday night, a weekday morning, the exception day, a Saturday night past midnight in
     /// Zurich, and after the calendar's end.
-    static let times = [CivilTime(year: 2026, month: 7, day: 24, hour: 21).unixSeconds, CivilTime(year: 2026, month: 7, day: 27, hour: 5).unixSeconds,
-                        CivilTime(year: 2026, month: 7, day: 31, hour: 5).unixSeconds, CivilTime(year: 2026, month: 7, day: 30, hour: 22, minute: 45).unixSeconds,
-                        CivilTime(year: 2026, month: 7, day: 25, hour: 22).unixSeconds, CivilTime(year: 2026, month: 10, day: 5).unixSeconds]
+    static let times = [
+        CivilTime(year: 2026, month: 7, day: 24, hour: 21).unixSeconds, CivilTime(year: 2026, month: 7, day: 27, hour: 5).unixSeconds,
+        CivilTime(year: 2026, month: 7, day: 31, hour: 5).unixSeconds, CivilTime(year: 2026, month: 7, day: 30, hour: 22, minute: 45).unixSeconds,
+        CivilTime(year: 2026, month: 7, day: 25, hour: 22).unixSeconds, CivilTime(year: 2026, month: 10, day: 5).unixSeconds
+    ]
 
     /// A data directory holding the hand-checked timetable of TimetableTests, saved.
     static func savedStore(_ name: String) -> TimetableStore? {
@@ -114,7 +116,7 @@ import Testing
             ("four billion stops", Self.rechecked(Self.patched(bytes, at: content, UInt32.max)), "more than"),
             ("a call of a trip it does not have", Self.rechecked(Self.patched(bytes, at: bytes.count - TimetableIndex.callSize, 99)), "names a trip"),
             ("a call whose next stop it does not have", Self.rechecked(Self.patched(bytes, at: bytes.count - 5, 77)), "next stop"),
-            ("a text longer than the file", Self.rechecked(Self.patched(bytes, at: content + 20, 1 << 30)), "a text of"),
+            ("a text longer than the file", Self.rechecked(Self.patched(bytes, at: content + 20, 1 << 30)), "a text of")
         ]
         let expected = TimetableTests.timetable()
         for (what, damaged, reason) in cases {
@@ -178,14 +180,17 @@ import Testing
         #expect(namedStop.name.hasSuffix(" \(200 * 2 / 3)"))
         #expect(SyntheticFeed.nearest(to: feed.searchPosition, in: indexed) == named)
 
-        let lateEvening = CivilTime(year: 2026, month: 3, day: 16, hour: 22).unixSeconds   // 23:00 in Zurich: trips past 24:00
-        let moments = [SyntheticFeed.queryTime, lateEvening,
-                       CivilTime(year: 2026, month: 3, day: 21, hour: 6).unixSeconds,     // a Saturday of the extra service
-                       CivilTime(year: 2026, month: 5, day: 14, hour: 5).unixSeconds,     // a holiday Thursday
-                       CivilTime(year: 2026, month: 12, day: 31, hour: 22).unixSeconds]   // the calendar's last night
+        let lateEvening = CivilTime(year: 2026, month: 3, day: 16, hour: 22).unixSeconds  // 23:00 in Zurich: trips past 24:00
+        let moments = [
+            SyntheticFeed.queryTime, lateEvening,
+            CivilTime(year: 2026, month: 3, day: 21, hour: 6).unixSeconds,  // a Saturday of the extra service
+            CivilTime(year: 2026, month: 5, day: 14, hour: 5).unixSeconds,  // a holiday Thursday
+            CivilTime(year: 2026, month: 12, day: 31, hour: 22).unixSeconds
+        ]  // the calendar's last night
         for stop in [busy, named, 1, 100, 199] {
             for time in moments {
-                #expect(indexed.departures(from: stop, after: time, count: 8) == imported.departures(from: stop, after: time, count: 8), "stop \(stop) at \(time)")
+                #expect(
+                    indexed.departures(from: stop, after: time, count: 8) == imported.departures(from: stop, after: time, count: 8), "stop \(stop) at \(time)")
             }
         }
         let late = indexed.departures(from: busy, after: lateEvening, count: 40)

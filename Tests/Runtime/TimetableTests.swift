@@ -38,17 +38,27 @@ import Testing
     /// service is removed and the weekend one added. A stop in London keeps London's clock.
     static func timetable() -> Timetable {
         var t = Timetable()
-        t.stops = [Timetable.Stop(id: "IW", name: "Interlaken West", latitude: 46.683, longitude: 7.851, timeZone: "Europe/Zurich"),
-                   Timetable.Stop(id: "LB", name: "London Bridge City Pier", latitude: 51.507, longitude: -0.087, timeZone: "Europe/London")]
-        t.routes = [Timetable.Route(id: "R1", shortName: "Panta Rhei", longName: "", type: 4),
-                    Timetable.Route(id: "R2", shortName: "", longName: "Thames Clipper", type: 4)]
-        t.trips = [Timetable.Trip(id: "T1", route: 0, service: "WK", headsign: "Thun"),
-                   Timetable.Trip(id: "T2", route: 0, service: "WK", headsign: "Spiez (night)"),
-                   Timetable.Trip(id: "T3", route: 0, service: "WE", headsign: "Thun"),
-                   Timetable.Trip(id: "T4", route: 1, service: "WK", headsign: "Greenwich")]
-        t.calls = [[Timetable.Call(trip: 0, seconds: 8 * 3600 + 1800), Timetable.Call(trip: 2, seconds: 9 * 3600),
-                    Timetable.Call(trip: 1, seconds: 24 * 3600 + 1800)],
-                   [Timetable.Call(trip: 3, seconds: 10 * 3600)]]
+        t.stops = [
+            Timetable.Stop(id: "IW", name: "Interlaken West", latitude: 46.683, longitude: 7.851, timeZone: "Europe/Zurich"),
+            Timetable.Stop(id: "LB", name: "London Bridge City Pier", latitude: 51.507, longitude: -0.087, timeZone: "Europe/London")
+        ]
+        t.routes = [
+            Timetable.Route(id: "R1", shortName: "Panta Rhei", longName: "", type: 4),
+            Timetable.Route(id: "R2", shortName: "", longName: "Thames Clipper", type: 4)
+        ]
+        t.trips = [
+            Timetable.Trip(id: "T1", route: 0, service: "WK", headsign: "Thun"),
+            Timetable.Trip(id: "T2", route: 0, service: "WK", headsign: "Spiez (night)"),
+            Timetable.Trip(id: "T3", route: 0, service: "WE", headsign: "Thun"),
+            Timetable.Trip(id: "T4", route: 1, service: "WK", headsign: "Greenwich")
+        ]
+        t.calls = [
+            [
+                Timetable.Call(trip: 0, seconds: 8 * 3600 + 1800), Timetable.Call(trip: 2, seconds: 9 * 3600),
+                Timetable.Call(trip: 1, seconds: 24 * 3600 + 1800)
+            ],
+            [Timetable.Call(trip: 3, seconds: 10 * 3600)]
+        ]
         t.calendar.weeks["WK"] = ServiceCalendar.Week(days: [true, true, true, true, true, false, false], start: 20_260_601, end: 20_260_930)
         t.calendar.weeks["WE"] = ServiceCalendar.Week(days: [false, false, false, false, false, true, true], start: 20_260_601, end: 20_260_930)
         t.calendar.exceptions = ["WK": [20_260_731: false], "WE": [20_260_731: true]]
@@ -94,7 +104,7 @@ import Testing
             "trips.txt": "route_id,service_id,trip_id,trip_headsign\nR1,WK,T1,Thun\nR1,WK,T2,Spiez (night)\nB1,WK,B9,Station\n",
             "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:30:00,08:30:00,IW,1\nT1,09:10:00,09:10:00,SP,2\n"
                 + "T2,24:30:00,24:30:00,IW,1\nB9,08:00:00,08:00:00,IW,1\nT1,10:00:00,10:00:00,GE,3\n",
-            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260601,20260930\n",
+            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260601,20260930\n"
         ]
         for (name, text) in files { #expect(writeFileAtomically(directory + "/" + name, Array(text.utf8))) }
         let (timetable, summary) = try GTFSImport.read(directory, filter: GTFSImport.Filter(near: (46.686, 7.77), radiusKilometres: 15, routeType: 4))
@@ -105,7 +115,8 @@ import Testing
         let night = timetable.departures(from: 0, after: friday, count: 1)
         #expect(night.first.map { Self.local($0.time, "Europe/Zurich") } == "2026-07-25T00:30:00+02:00" && night.first?.headsign == "Spiez (night)")
         // Malformed: a time that is not one, named with its file and line.
-        #expect(writeFileAtomically(directory + "/stop_times.txt", Array("trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,8h30,8h30,IW,1\n".utf8)))
+        #expect(
+            writeFileAtomically(directory + "/stop_times.txt", Array("trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,8h30,8h30,IW,1\n".utf8)))
         do {
             _ = try GTFSImport.read(directory)
             Issue.record("a malformed time was accepted")
@@ -125,24 +136,28 @@ import Testing
         #expect(makeDirectories(feed))
         let files = [
             "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nBLS,BLS,https://www.bls.ch,Europe/Zurich\n",
-            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nIW,Interlaken West,46.683,7.851\nSP,\"Spiez, Schiffstation\",46.686,7.680\nTH,Thun,46.758,7.628\n",
+            "stops.txt":
+                "stop_id,stop_name,stop_lat,stop_lon\nIW,Interlaken West,46.683,7.851\nSP,\"Spiez, Schiffstation\",46.686,7.680\nTH,Thun,46.758,7.628\n",
             "routes.txt": "route_id,route_short_name,route_long_name,route_type\nR1,Panta Rhei,,4\n",
             "trips.txt": "route_id,service_id,trip_id,trip_headsign\nR1,WK,T1,Thun\nR1,WK,T2,Spiez (night)\n",
             "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:30:00,08:30:00,IW,1\nT1,09:10:00,09:10:00,SP,2\n"
                 + "T1,10:00:00,10:00:00,TH,3\nT2,24:30:00,24:30:00,IW,1\n",
-            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260601,20260930\n",
+            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260601,20260930\n"
         ]
         for (name, text) in files { #expect(writeFileAtomically(feed + "/" + name, Array(text.utf8))) }
         let end = EndToEndTests()
         let (imported, said) = end.finish(try end.spawn(["timetable", "import", feed, "--data-dir", data]))
         #expect(imported == 0 && said.contains("kept 3 stops, 1 routes, 2 trips, 4 stop times"), "\(said)")
-        let (status, json) = end.finish(try end.spawn(["departures", "--stop", "spiez", "--at", "2026-07-27T07:00:00+02:00", "--count", "2", "--json", "--data-dir", data]))
+        let (status, json) = end.finish(
+            try end.spawn(["departures", "--stop", "spiez", "--at", "2026-07-27T07:00:00+02:00", "--count", "2", "--json", "--data-dir", data]))
         let parsed = try JSONValue.parse(json)
         #expect(status == 0 && parsed["stop"]?["name"]?.stringValue == "Spiez, Schiffstation", "\(json)")
         let first = parsed["departures"]?.arrayValue?.first
-        #expect(first?["time"]?.stringValue == "2026-07-27T09:10:00+02:00" && first?["minutes"]?.numberValue == 130 && first?["headsign"]?.stringValue == "Thun")
+        #expect(
+            first?["time"]?.stringValue == "2026-07-27T09:10:00+02:00" && first?["minutes"]?.numberValue == 130 && first?["headsign"]?.stringValue == "Thun")
         let (_, text) = end.finish(try end.spawn(["departures", "--lat", "46.68", "--lon", "7.85", "--at", "2026-07-24T23:00:00+02:00", "--data-dir", data]))
-        #expect(text.contains("Interlaken West") && text.contains("Sat 07-25 00:30") && text.contains("Spiez (night)") && text.contains("in 1 h 30 min"), "\(text)")
+        #expect(
+            text.contains("Interlaken West") && text.contains("Sat 07-25 00:30") && text.contains("Spiez (night)") && text.contains("in 1 h 30 min"), "\(text)")
         // --at as a date (from the start of that day at the stop) and as a local time without an offset.
         let (_, monday) = end.finish(try end.spawn(["departures", "--stop", "IW", "--at", "2026-07-27", "--count", "1", "--json", "--data-dir", data]))
         #expect(monday.contains(#""time":"2026-07-27T08:30:00+02:00""#) && monday.contains(#""trip":"T1""#) && monday.contains(#""light":"day""#), "\(monday)")
@@ -158,11 +173,18 @@ import Testing
         let (_, order) = end.finish(try end.spawn(["departures", "favourite", "move", "IW", "1", "--data-dir", data]))
         #expect(order.hasPrefix("1. IW  Interlaken West\n2. SP  Spiez, Schiffstation"), "\(order)")
         #expect(writeFileAtomically(data + "/timetable-marks.csv", Array("*night*,late boat,2\nnot a mark\nR1,Panta Rhei,5\n".utf8)))
-        let (_, marked) = end.finish(try end.spawn(["departures", "--stop", "favourite", "--at", "2026-07-24T23:00:00+02:00", "--count", "2",
-                                                    "--json", "--data-dir", data]))
-        #expect(marked.contains("\"mark\":{\"label\":\"late boat\",\"rating\":2}") && marked.contains("\"mark\":{\"label\":\"Panta Rhei\",\"rating\":5}"), "\(marked)")
+        let (_, marked) = end.finish(
+            try end.spawn([
+                "departures", "--stop", "favourite", "--at", "2026-07-24T23:00:00+02:00", "--count", "2",
+                "--json", "--data-dir", data
+            ]))
+        #expect(
+            marked.contains("\"mark\":{\"label\":\"late boat\",\"rating\":2}") && marked.contains("\"mark\":{\"label\":\"Panta Rhei\",\"rating\":5}"),
+            "\(marked)")
         #expect(marked.contains("timetable-marks.csv line 2"), "the bad line is named")
-        #expect(TransitPreferences.matches("*night*", "Spiez (night)") && !TransitPreferences.matches("thun*", "Spiez") && TransitPreferences.matches("a*b", "abab"))
+        #expect(
+            TransitPreferences.matches("*night*", "Spiez (night)") && !TransitPreferences.matches("thun*", "Spiez") && TransitPreferences.matches("a*b", "abab")
+        )
     }
 
     /// On the running device: DEPARTURES for a stop asked by name, and a reminder 10 minutes
@@ -184,7 +206,8 @@ import Testing
         #expect(due.count == 1 && due.first?.contains(#""event":"departure""#) == true && due.first?.contains("2026-07-25T00:30:00+02:00") == true, "\(due)")
         #expect(transit.tick(time: friday + 81 * 60).isEmpty, "once")
         #expect(throws: RequestError.self) { try DeparturesRequest.decode(try JSONValue.parse(#"{"count":500}"#)) }
-        if case .error = transit.handle(DeparturesRequest(), state: NavigationState(), time: friday) {} else {
+        if case .error = transit.handle(DeparturesRequest(), state: NavigationState(), time: friday) {
+        } else {
             Issue.record("no favourite and no fix: an error that says what to give")
         }
     }
@@ -200,25 +223,29 @@ import Testing
         #expect(makeDirectories(feed))
         let files = [
             "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA,Channel boats,https://example.org,Europe/Zurich\n",
-            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon,stop_timezone\nZU,Zürich,47.37,8.54,\nLO,London Pier,51.507,-0.087,Europe/London\nRA,Rapperswil,47.226,8.815,\n",
+            "stops.txt":
+                "stop_id,stop_name,stop_lat,stop_lon,stop_timezone\nZU,Zürich,47.37,8.54,\nLO,London Pier,51.507,-0.087,Europe/London\nRA,Rapperswil,47.226,8.815,\n",
             "routes.txt": "route_id,route_short_name,route_long_name,route_type\nR1,7,,4\n",
             "trips.txt": "route_id,service_id,trip_id,trip_headsign\nR1,D,T1,Rapperswil\nR1,D,T2,London\n",
             "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence,pickup_type\n"
                 + "T1,08:00:00,08:00:00,ZU,1,0\nT1,08:05:00,08:05:00,LO,2,1\nT1,08:10:00,08:10:00,RA,3,0\n"
                 + "T2,09:00:00,09:00:00,LO,1,\nT2,10:00:00,10:00:00,ZU,2,\n",
-            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nD,1,1,1,1,1,1,1,20260101,20261205\n",
+            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nD,1,1,1,1,1,1,1,20260101,20261205\n"
         ]
         for (name, text) in files { #expect(writeFileAtomically(feed + "/" + name, Array(text.utf8))) }
         let end = EndToEndTests()
         _ = end.finish(try end.spawn(["timetable", "import", feed, "--data-dir", data]))
         // 09:00 in the agency's zone (Zurich, UTC+1 in November) is 08:00 in London.
-        let (_, london) = end.finish(try end.spawn(["departures", "--stop", "LO", "--at", "2026-11-26T07:30:00Z", "--count", "1", "--json", "--data-dir", data]))
-        #expect(london.contains(#""time":"2026-11-26T08:00:00+00:00""#) && london.contains(#""minutes":30"#) && london.contains(#""next":"Zürich""#), "\(london)")
+        let (_, london) = end.finish(
+            try end.spawn(["departures", "--stop", "LO", "--at", "2026-11-26T07:30:00Z", "--count", "1", "--json", "--data-dir", data]))
+        #expect(
+            london.contains(#""time":"2026-11-26T08:00:00+00:00""#) && london.contains(#""minutes":30"#) && london.contains(#""next":"Zürich""#), "\(london)")
         #expect(!london.contains(#""trip":"T1""#), "T1 sets down at London Pier (pickup_type 1): no departure there")
         // Rapperswil is T1's last call: an arrival. Zürich: T1 leaves (next London Pier); T2 ends there.
         let (_, rapperswil) = end.finish(try end.spawn(["departures", "--stop", "RA", "--at", "2026-11-26T06:00:00Z", "--json", "--data-dir", data]))
         #expect(rapperswil.contains(#""departures":[]"#), "\(rapperswil)")
-        let (_, zurich) = end.finish(try end.spawn(["departures", "--stop", "ZU", "--at", "2026-11-26T06:00:00Z", "--count", "3", "--json", "--data-dir", data]))
+        let (_, zurich) = end.finish(
+            try end.spawn(["departures", "--stop", "ZU", "--at", "2026-11-26T06:00:00Z", "--count", "3", "--json", "--data-dir", data]))
         #expect(zurich.contains(#""trip":"T1""#) && zurich.contains(#""next":"London Pier""#) && !zurich.contains(#""trip":"T2""#), "\(zurich)")
         #expect(zurich.contains(#""validUntil":"2026-12-05""#) && zurich.contains("end on 2026-12-05, in 9 days"), "\(zurich)")
         // The same from the feed kept beside the index (the index refused).
@@ -228,7 +255,9 @@ import Testing
         let at = CivilTime(year: 2026, month: 11, day: 26, hour: 6).unixSeconds
         let lo = try #require(fromFeed.stops(matching: "LO").first), zu = try #require(fromFeed.stops(matching: "ZU").first)
         #expect(fromFeed.agencyZone == "Europe/Zurich")
-        #expect(fromFeed.departures(from: lo, after: at, count: 1).map(\.trip) == ["T2"] && fromFeed.departures(from: zu, after: at, count: 5).map(\.trip) == ["T1", "T1", "T1", "T1", "T1"])
+        #expect(
+            fromFeed.departures(from: lo, after: at, count: 1).map(\.trip) == ["T2"]
+                && fromFeed.departures(from: zu, after: at, count: 5).map(\.trip) == ["T1", "T1", "T1", "T1", "T1"])
     }
 
     /// Reminders people manage: set with ?REMINDER, listed with their ids, kept on the card so
@@ -240,10 +269,13 @@ import Testing
         removeTree(data)
         defer { removeTree(data) }
         #expect(makeDirectories(data) && TimetableStore(dataDirectory: data).save(Self.timetable()))
-        let friday = CivilTime(year: 2026, month: 7, day: 24, hour: 6).unixSeconds   // 08:00 in Zurich
+        let friday = CivilTime(year: 2026, month: 7, day: 24, hour: 6).unixSeconds  // 08:00 in Zurich
         let first = try #require(TransitService(dataDirectory: data))
         let set = GPSDReports.line(first.handle(.add(trip: "T1", stop: "IW", minutes: 15), state: NavigationState(), time: friday))
-        #expect(set.contains(#""id":"1","stop":{"id":"IW","name":"Interlaken West"},"route":"Panta Rhei","headsign":"Thun","trip":"T1","departure":"2026-07-24T08:30:00+02:00","at":"2026-07-24T08:15:00+02:00""#), "\(set)")
+        #expect(
+            set.contains(
+                #""id":"1","stop":{"id":"IW","name":"Interlaken West"},"route":"Panta Rhei","headsign":"Thun","trip":"T1","departure":"2026-07-24T08:30:00+02:00","at":"2026-07-24T08:15:00+02:00""#
+            ), "\(set)")
         let again = GPSDReports.line(first.handle(.add(trip: "T1", stop: "IW", minutes: 15), state: NavigationState(), time: friday))
         #expect(again.contains("already set") && !again.contains(#""id":"2""#), "one reminder per boat: \(again)")
         _ = first.handle(.add(trip: "T2", stop: "IW", minutes: 10), state: NavigationState(), time: friday)
@@ -269,7 +301,12 @@ import Testing
         #expect(late.tick(time: friday + 3600).isEmpty)
         // A damaged entry: skipped and said; the whole ones kept.
         let store = ReminderStore(dataDirectory: data)
-        #expect(writeFileAtomically(store.path, Array(#"[{"id":"7","stop":"IW","trip":"T2","departure":1785018600,"at":1785018000},{"id":"8","stop":"IW"},{"id":"9","stop":"IW","trip":"T2","departure":1e300,"at":0}]"#.utf8)))
+        #expect(
+            writeFileAtomically(
+                store.path,
+                Array(
+                    #"[{"id":"7","stop":"IW","trip":"T2","departure":1785018600,"at":1785018000},{"id":"8","stop":"IW"},{"id":"9","stop":"IW","trip":"T2","departure":1e300,"at":0}]"#
+                        .utf8)))
         let loaded = store.load()
         #expect(loaded.reminders.map(\.id) == ["7"] && loaded.problems.count == 2, "\(loaded.problems)")
         // DEPARTURES from the start of a local date at the stop, and the nearest whatever the favourites.
@@ -331,8 +368,10 @@ import Testing
         defer { removeTree(data); unlink(config) }
         #expect(writeFileAtomically(config, Array(#"{"flipAction": "markedDepartures"}"#.utf8)))
         let end = EndToEndTests()
-        let child = try end.spawn(["run", "--duration", "12", "--speed", "10", "--socket", socket, "--display", "none",
-                                   "--scenario", "walk", "--data-dir", data, "--config", config])
+        let child = try end.spawn([
+            "run", "--duration", "12", "--speed", "10", "--socket", socket, "--display", "none",
+            "--scenario", "walk", "--data-dir", data, "--config", config
+        ])
         let client = try #require(end.connect(socket))
         client.send(#"?WATCH={"enable":true,"json":true};"#)
         var flips: [JSONValue] = []

@@ -12,8 +12,10 @@ import Testing
         let end = EndToEndTests()
         let data = "/tmp/lodestone-e2e-crash-\(getpid())"
         let socket = data + ".sock"
-        let arguments = ["run", "--scenario", "drive", "--speed", "5", "--no-adaptive", "--socket", socket, "--display", "none",
-                         "--data-dir", data]
+        let arguments = [
+            "run", "--scenario", "drive", "--speed", "5", "--no-adaptive", "--socket", socket, "--display", "none",
+            "--data-dir", data
+        ]
         let first = try end.spawn(arguments + ["--duration", "30"])
         _ = try #require(end.connect(socket))
         let (startStatus, started) = end.finish(try end.spawn(["track", "start", "--name", "Crash test", "--socket", socket]))

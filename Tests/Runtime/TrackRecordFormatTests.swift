@@ -9,8 +9,9 @@ import Testing
 /// recording an older version left as text is continued as records.
 @Suite struct TrackRecordFormatTests {
     static func point(_ t: Double) -> TrackPoint {
-        TrackPoint(time: 1_782_028_800 + t, latitude: 47 + t * 1e-5, longitude: 8, gpsAltitude: 408, baroAltitude: .nan,
-                   pressure: 965.1, speed: 1.4, accuracy: 4)
+        TrackPoint(
+            time: 1_782_028_800 + t, latitude: 47 + t * 1e-5, longitude: 8, gpsAltitude: 408, baroAltitude: .nan,
+            pressure: 965.1, speed: 1.4, accuracy: 4)
     }
 
     static func scratch(_ name: String) -> String { "/tmp/lodestone-trackrecords-\(getpid())-\(name)" }
@@ -50,7 +51,8 @@ import Testing
         let path = Self.scratch("legacy")
         unlink(path)
         defer { unlink(path) }
-        let text = TrackFile.magic + " name=Old walk started=1782028800 tags=alps\n"
+        let text =
+            TrackFile.magic + " name=Old walk started=1782028800 tags=alps\n"
             + (0..<3).map { TrackFile.line(Self.point(Double($0))) }.joined()
         #expect(writeFileAtomically(path, Array(text.utf8)))
         let recording = try #require(TrackRecording(recovering: path))

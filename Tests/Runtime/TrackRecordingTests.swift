@@ -10,8 +10,9 @@ import Testing
 /// dropped, every complete point is kept, and recording continues.
 @Suite struct TrackRecordingTests {
     func point(_ t: Double) -> TrackPoint {
-        TrackPoint(time: 1_782_028_800 + t, latitude: 47 + t * 1e-5, longitude: 8, gpsAltitude: 408, baroAltitude: 410,
-                   pressure: 965.1, speed: 1.4, accuracy: 4)
+        TrackPoint(
+            time: 1_782_028_800 + t, latitude: 47 + t * 1e-5, longitude: 8, gpsAltitude: 408, baroAltitude: 410,
+            pressure: 965.1, speed: 1.4, accuracy: 4)
     }
 
     @Test func aTornRecordingIsRecoveredAndContinued() throws {
@@ -82,12 +83,16 @@ import Testing
         let names = ["Ridge walk", "Harbour sail", "Morning run"]
         for index in 0..<count {
             let started = 1_782_028_800 + Double(index) * 86_400
-            let recording = try #require(TrackRecording(path: store.recordingPath, name: names[index % 3], started: started,
-                                                        tags: index % 3 == 1 ? ["sail", "sea"] : ["hike"]))
+            let recording = try #require(
+                TrackRecording(
+                    path: store.recordingPath, name: names[index % 3], started: started,
+                    tags: index % 3 == 1 ? ["sail", "sea"] : ["hike"]))
             // Track i is (i + 1) km long.
             for k in 0...(index + 1) {
-                recording.append(TrackPoint(time: started + Double(k) * 600, latitude: 47 + Double(k) * 1000 / 111_171.0, longitude: 8,
-                                            gpsAltitude: 400), now: 0)
+                recording.append(
+                    TrackPoint(
+                        time: started + Double(k) * 600, latitude: 47 + Double(k) * 1000 / 111_171.0, longitude: 8,
+                        gpsAltitude: 400), now: 0)
             }
             #expect(store.file(recording) != nil)
         }

@@ -16,7 +16,9 @@ import Testing
     /// A fix `t` seconds in, walking north at `speed` from 47° N.
     static func fix(_ t: Double, north metres: Double, speed: Double) -> GPSFix {
         var fix = GPSFix()
-        (fix.mode, fix.latitude, fix.longitude, fix.utc, fix.speed, fix.altitudeMSL) = (.threeD, 47 + metres / 111_195, 8, 1_782_028_800 + t, speed, 500 + metres / 100)
+        (fix.mode, fix.latitude, fix.longitude, fix.utc, fix.speed, fix.altitudeMSL) = (
+            .threeD, 47 + metres / 111_195, 8, 1_782_028_800 + t, speed, 500 + metres / 100
+        )
         return fix
     }
 
@@ -35,7 +37,7 @@ import Testing
         }
         walk(200)
         _ = service.pause()
-        north += 400   // carried 400 m in a car while paused
+        north += 400  // carried 400 m in a car while paused
         t += 300
         _ = service.resume()
         walk(200)
@@ -59,8 +61,10 @@ import Testing
         var t = 0.0, along = 0.0
         while along < 5_000 {
             let speed = along >= 2_000 && along < 3_000 ? 1000.0 / 240 : 1000.0 / 300
-            points.append(TrackPoint(time: 1_782_028_800 + t, latitude: 47 + along / 111_195, longitude: 8, gpsAltitude: 500 + along / 50,
-                                     speed: speed))
+            points.append(
+                TrackPoint(
+                    time: 1_782_028_800 + t, latitude: 47 + along / 111_195, longitude: 8, gpsAltitude: 500 + along / 50,
+                    speed: speed))
             t += 5; along += speed * 5
         }
         let perKilometre = TrackStatistics.of(points)
@@ -68,8 +72,9 @@ import Testing
         #expect(abs((perKilometre.splits.min() ?? 0) - 240) <= 10, "best split \(perKilometre.splits.min() ?? 0) s")
         let perMile = TrackStatistics.of(points, splitLength: 1609.344)
         #expect(perMile.splits.count == 3)
-        let summary = TrackStore.Summary(id: "20260621-080000", name: "Tempo run", started: 1_782_028_800, distance: perKilometre.distance,
-                                         movingTime: perKilometre.movingTime, elevationGain: perKilometre.elevationGain, points: points.count)
+        let summary = TrackStore.Summary(
+            id: "20260621-080000", name: "Tempo run", started: 1_782_028_800, distance: perKilometre.distance,
+            movingTime: perKilometre.movingTime, elevationGain: perKilometre.elevationGain, points: points.count)
         let text = TrackSummaryText.text(summary: summary, points: points, timeless: false, units: .metric)
         #expect(text.contains("km 1") && text.contains("best split") && text.contains("highest") && text.contains("lowest"), "\(text)")
         #expect(text.contains("4:0") || text.contains("3:5"), "the fast kilometre's split: \(text)")

@@ -36,7 +36,7 @@ import Testing
             "shapes.txt": "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence,shape_dist_traveled\n"
                 + zip(points, [0, half, 2 * half]).enumerated().map { "S1,\(coordinates($0.element.0)),\($0.offset + 1),\(distance($0.element.1))\n" }.joined(),
             "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nD,1,1,1,1,1,1,1,20260101,20271231\n",
-            "calendar_dates.txt": "service_id,date,exception_type\n",
+            "calendar_dates.txt": "service_id,date,exception_type\n"
         ]
         return GTFSValidationTests.feed("wake-\(name)", changes)
     }
@@ -47,7 +47,8 @@ import Testing
     static let halfway = CivilTime(year: 2026, month: 7, day: 4, hour: 8, minute: 10).unixSeconds
 
     static func wave(_ t: Timetable, radius: Double) throws -> WavesAnswer.Item? {
-        let day = try #require(WavesAnswer.day(t, marks: [], place: .spot(latitude: spot.latitude, longitude: spot.longitude, radius: radius), date: date, now: 0))
+        let day = try #require(
+            WavesAnswer.day(t, marks: [], place: .spot(latitude: spot.latitude, longitude: spot.longitude, radius: radius), date: date, now: 0))
         return day.items.first
     }
 
@@ -61,9 +62,11 @@ import Testing
             // The ship runs 2 x 3354.1 m in 1200 s and passes the bow, 300 m from the spot, at 10:10.
             let speed = 2 * (3000.0 * 3000 + 1500 * 1500).squareRoot() / 1200
             let expected = Self.halfway + 300 / tan(19.47 * .pi / 180) / speed
-            let wave = try #require(try Self.wave(t, radius: 1500), "unit \(unit): the trip's only leg ends at its last call, an arrival, and still makes a wake")
-            #expect(abs((wave.distance ?? 0) - 300) < 3 && abs((wave.passes ?? 0) - Self.halfway) < 3 && abs(wave.time - expected) < 3,
-                    "unit \(unit): \(wave.distance ?? -1) m at \(wave.passes ?? 0), arrives \(wave.time) (expected \(expected))")
+            let wave = try #require(
+                try Self.wave(t, radius: 1500), "unit \(unit): the trip's only leg ends at its last call, an arrival, and still makes a wake")
+            #expect(
+                abs((wave.distance ?? 0) - 300) < 3 && abs((wave.passes ?? 0) - Self.halfway) < 3 && abs(wave.time - expected) < 3,
+                "unit \(unit): \(wave.distance ?? -1) m at \(wave.passes ?? 0), arrives \(wave.time) (expected \(expected))")
         }
     }
 
@@ -111,14 +114,21 @@ import Testing
 
     @Test func aShapeOutOfRangeIsRefusedWithItsLine() throws {
         let trips = "route_id,service_id,trip_id,trip_headsign,shape_id\nR1,WK,T1,Thun,S1\nR1,WK,T2,Spiez (night),S1\n"
-        try GTFSValidationTests.expectRefused("shapepos", ["trips.txt": trips, "shapes.txt": "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence\nS1,46.68,7.85,1\nS1,95,7.7,2\n"],
-                                              place: "shapes.txt line 3", why: "is not one")
-        try GTFSValidationTests.expectRefused("shapeseq", ["trips.txt": trips, "shapes.txt": "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence\nS1,46.68,7.85,-1\n"],
-                                              place: "shapes.txt line 2", why: "shape_pt_sequence")
-        try GTFSValidationTests.expectRefused("shapedist", ["trips.txt": trips,
-                                                            "shapes.txt": "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence,shape_dist_traveled\nS1,46.68,7.85,1,nan\n"],
-                                              place: "shapes.txt line 2", why: "shape_dist_traveled")
-        try GTFSValidationTests.expectRefused("calldist", ["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence,shape_dist_traveled\nT1,08:30:00,08:30:00,IW,1,-4\n"],
-                                              place: "stop_times.txt line 2", why: "shape_dist_traveled")
+        try GTFSValidationTests.expectRefused(
+            "shapepos", ["trips.txt": trips, "shapes.txt": "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence\nS1,46.68,7.85,1\nS1,95,7.7,2\n"],
+            place: "shapes.txt line 3", why: "is not one")
+        try GTFSValidationTests.expectRefused(
+            "shapeseq", ["trips.txt": trips, "shapes.txt": "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence\nS1,46.68,7.85,-1\n"],
+            place: "shapes.txt line 2", why: "shape_pt_sequence")
+        try GTFSValidationTests.expectRefused(
+            "shapedist",
+            [
+                "trips.txt": trips,
+                "shapes.txt": "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence,shape_dist_traveled\nS1,46.68,7.85,1,nan\n"
+            ],
+            place: "shapes.txt line 2", why: "shape_dist_traveled")
+        try GTFSValidationTests.expectRefused(
+            "calldist", ["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence,shape_dist_traveled\nT1,08:30:00,08:30:00,IW,1,-4\n"],
+            place: "stop_times.txt line 2", why: "shape_dist_traveled")
     }
 }

@@ -9,7 +9,7 @@ import Testing
 /// now where they fall, on a terminal, a medium panel and a small LCD.
 @Suite struct WavesPageTests {
     static func model() throws -> DisplayModel {
-        let now = CivilTime(year: 2026, month: 7, day: 4, hour: 8, minute: 5).unixSeconds   // 10:05 in Zurich
+        let now = CivilTime(year: 2026, month: 7, day: 4, hour: 8, minute: 5).unixSeconds  // 10:05 in Zurich
         let day = try #require(WavesAnswer.day(WavesTests.lake(), marks: WavesTests.marks, place: .stop(0), date: WavesTests.date, now: now))
         var model = DisplayModel()
         model.waves = WavesAnswer.panel(day, stopName: "Weststeg", now: now)
@@ -33,7 +33,8 @@ import Testing
         let noon = CivilTime(year: 2026, month: 7, day: 4, hour: 10).unixSeconds
         let band = try #require(lines.first { $0.contains("|") && $0.contains("=") })
         let cells = Array(band)
-        #expect(cells.count == 80 && cells.indices.contains(cell(noon)) && cells[cell(panel.now)] == "|" && cells[0] == "." && cells[79] == "."
+        #expect(
+            cells.count == 80 && cells.indices.contains(cell(noon)) && cells[cell(panel.now)] == "|" && cells[0] == "." && cells[79] == "."
                 && cells[cell(noon)] == "=", "\(band)")
         // The 10:00 ship makes 3 waves, the X7* trips (12:00, 12:30, 13:00) 2.
         let counts = Array(try #require(lines.first { $0.contains("3") && !$0.contains(":") }))

@@ -14,8 +14,10 @@ import Testing
     /// West pier, east pier; the local frame about the spot is checked against a hand figure.
     static func lake() -> Timetable {
         var t = Timetable()
-        t.stops = [Timetable.Stop(id: "W", name: "Weststeg", latitude: 47.30, longitude: 8.50, timeZone: "Europe/Zurich"),
-                   Timetable.Stop(id: "E", name: "Oststeg", latitude: 47.30, longitude: 8.5794, timeZone: "Europe/Zurich")]
+        t.stops = [
+            Timetable.Stop(id: "W", name: "Weststeg", latitude: 47.30, longitude: 8.50, timeZone: "Europe/Zurich"),
+            Timetable.Stop(id: "E", name: "Oststeg", latitude: 47.30, longitude: 8.5794, timeZone: "Europe/Zurich")
+        ]
         t.routes = [Timetable.Route(id: "R", shortName: "11", longName: "", type: 4)]
         var west: [Timetable.Call] = [], east: [Timetable.Call] = []
         for (n, minutes) in stride(from: 5 * 60, through: 22 * 60 + 30, by: 30).enumerated() {
@@ -28,8 +30,10 @@ import Testing
         return t
     }
     static let date = (year: 2026, month: 7, day: 4)
-    static let marks = [TransitPreferences.Mark(match: "X600", label: "Stadt Zürich", rating: 5, waves: 3),
-                        TransitPreferences.Mark(match: "X7*", label: "Panta Rhei", rating: 4, waves: 2)]
+    static let marks = [
+        TransitPreferences.Mark(match: "X600", label: "Stadt Zürich", rating: 5, waves: 3),
+        TransitPreferences.Mark(match: "X7*", label: "Panta Rhei", rating: 4, waves: 2)
+    ]
 
     @Test func wavesAtAPierWithTheirShipsPointsAndLight() throws {
         let day = try #require(WavesAnswer.day(Self.lake(), marks: Self.marks, place: .stop(0), date: Self.date, now: 0))
@@ -59,20 +63,25 @@ import Testing
         let metresPerDegree = 6_371_008.8 * Double.pi / 180
         for offset in [1000.0, -1000.0] {
             let spot = (latitude: 47.30 + offset / metresPerDegree, longitude: middle)
-            let day = try #require(WavesAnswer.day(Self.lake(), marks: [], place: .spot(latitude: spot.latitude, longitude: spot.longitude, radius: 1500),
-                                                   date: Self.date, now: 0))
+            let day = try #require(
+                WavesAnswer.day(
+                    Self.lake(), marks: [], place: .spot(latitude: spot.latitude, longitude: spot.longitude, radius: 1500),
+                    date: Self.date, now: 0))
             let ten = try #require(day.items.first { $0.departure.trip == "X600" })
-            let leaves = CivilTime(year: 2026, month: 7, day: 4, hour: 8).unixSeconds   // 10:00 in Zurich
+            let leaves = CivilTime(year: 2026, month: 7, day: 4, hour: 8).unixSeconds  // 10:00 in Zurich
             let length = (0.0794 * cos(47.30 * .pi / 180) * metresPerDegree)
             let speed = length / 1200
             let passes = leaves + 600
             let expected = passes + 1000 / tan(19.47 * .pi / 180) / speed
-            #expect(abs((ten.distance ?? 0) - 1000) < 2 && abs((ten.passes ?? 0) - passes) < 2 && abs(ten.time - expected) < 3,
-                    "offset \(offset): \(ten.distance ?? -1) m at \(ten.passes ?? 0), arrives \(ten.time) (expected \(expected))")
+            #expect(
+                abs((ten.distance ?? 0) - 1000) < 2 && abs((ten.passes ?? 0) - passes) < 2 && abs(ten.time - expected) < 3,
+                "offset \(offset): \(ten.distance ?? -1) m at \(ten.passes ?? 0), arrives \(ten.time) (expected \(expected))")
         }
         // Beyond the radius no wave.
-        let far = try #require(WavesAnswer.day(Self.lake(), marks: [], place: .spot(latitude: 47.30 + 2000 / metresPerDegree, longitude: middle, radius: 1500),
-                                               date: Self.date, now: 0))
+        let far = try #require(
+            WavesAnswer.day(
+                Self.lake(), marks: [], place: .spot(latitude: 47.30 + 2000 / metresPerDegree, longitude: middle, radius: 1500),
+                date: Self.date, now: 0))
         #expect(far.items.isEmpty)
     }
 
@@ -88,12 +97,15 @@ import Testing
         let end = EndToEndTests()
         let (status, json) = end.finish(try end.spawn(["waves", "--stop", "weststeg", "--date", "2026-07-04", "--json", "--data-dir", data]))
         let parsed = try JSONValue.parse(json.split(separator: "\n").first { $0.hasPrefix("{") }.map(String.init) ?? "")
-        #expect(status == 0 && parsed["place"]?["stop"]?["id"]?.stringValue == "W" && parsed["date"]?.stringValue == "2026-07-04"
+        #expect(
+            status == 0 && parsed["place"]?["stop"]?["id"]?.stringValue == "W" && parsed["date"]?.stringValue == "2026-07-04"
                 && parsed["zone"]?.stringValue == "Europe/Zurich", "\(json.prefix(400))")
         for key in ["sunrise", "sunset", "civilDawn", "civilDusk", "daylightSeconds"] { #expect(parsed["daylight"]?[key] != nil, "daylight.\(key)") }
         let wave = parsed["waves"]?.arrayValue?.first { $0["trip"]?.stringValue == "X600" }
-        #expect(wave?["time"]?.stringValue == "2026-07-04T10:00:00+02:00" && wave?["ship"]?.stringValue == "Stadt Zürich"
-                && wave?["waves"]?.numberValue == 3 && wave?["points"]?.numberValue == 10 && wave?["light"]?.stringValue == "day", "\(String(describing: wave))")
+        #expect(
+            wave?["time"]?.stringValue == "2026-07-04T10:00:00+02:00" && wave?["ship"]?.stringValue == "Stadt Zürich"
+                && wave?["waves"]?.numberValue == 3 && wave?["points"]?.numberValue == 10 && wave?["light"]?.stringValue == "day", "\(String(describing: wave))"
+        )
         let session = parsed["sessions"]?.arrayValue?.first
         #expect(session?["start"] != nil && session?["end"] != nil && session?["waves"] != nil && session?["score"] != nil)
         #expect(parsed["frequency"]?["byHour"]?.arrayValue?.count == 24 && parsed["frequency"]?["meanGapMinutes"]?.numberValue == 30)

@@ -30,8 +30,11 @@ import Testing
         defer { removeTree(directory) }
         let end = EndToEndTests()
         let absent = "/tmp/lodestone-planned-\(getpid())-none.sock"
-        let (saved, output) = end.finish(try end.spawn(["waypoint", "add", "Summit", "--lat", "46.5374", "--lon", "7.9626", "--ele", "4158",
-                                                      "--data-dir", directory, "--socket", absent]))
+        let (saved, output) = end.finish(
+            try end.spawn([
+                "waypoint", "add", "Summit", "--lat", "46.5374", "--lon", "7.9626", "--ele", "4158",
+                "--data-dir", directory, "--socket", absent
+            ]))
         #expect(saved == 0, "\(output)")
         let (plain, _) = end.finish(try end.spawn(["waypoint", "add", "Lake", "--lat", "46.52", "--lon", "7.95", "--data-dir", directory, "--socket", absent]))
         #expect(plain == 0)
@@ -107,24 +110,24 @@ import Testing
     /// GPX as other apps write it: 1.0 and 1.1, a namespace prefix, single quotes, entities,
     /// CDATA, comments, extensions, routes and tracks around the waypoints.
     static let foreignGPX = """
-    <?xml version="1.0" encoding="UTF-8" standalone="no" ?>
-    <!-- exported by a phone app -->
-    <gpx:gpx xmlns:gpx="http://www.topografix.com/GPX/1/1" version="1.1" creator="x">
-      <gpx:metadata><gpx:name>Huts</gpx:name><gpx:time>2026-01-01T00:00:00Z</gpx:time></gpx:metadata>
-      <gpx:wpt lat='46.5772' lon="8.0053">
-        <gpx:ele>2834.5</gpx:ele>
-        <gpx:time>2026-07-01T06:30:15.5+02:00</gpx:time>
-        <gpx:name>M&#xF6;nchsjoch &amp; Hut</gpx:name>
-        <gpx:cmt>book ahead</gpx:cmt>
-        <gpx:sym>Lodge</gpx:sym>
-        <gpx:extensions><x:color xmlns:x="urn:x">red</x:color></gpx:extensions>
-      </gpx:wpt>
-      <gpx:wpt lat="46.1" lon="7.9"><gpx:name><![CDATA[Spring <north>]]></gpx:name><gpx:desc>dry in August</gpx:desc></gpx:wpt>
-      <gpx:wpt lat="95" lon="7.9"><gpx:name>Off the map</gpx:name></gpx:wpt>
-      <gpx:wpt lat="46.2" lon="7.8"></gpx:wpt>
-      <gpx:trk><gpx:name>not a waypoint</gpx:name><gpx:trkseg><gpx:trkpt lat="46" lon="7"/></gpx:trkseg></gpx:trk>
-    </gpx:gpx>
-    """
+        <?xml version="1.0" encoding="UTF-8" standalone="no" ?>
+        <!-- exported by a phone app -->
+        <gpx:gpx xmlns:gpx="http://www.topografix.com/GPX/1/1" version="1.1" creator="x">
+          <gpx:metadata><gpx:name>Huts</gpx:name><gpx:time>2026-01-01T00:00:00Z</gpx:time></gpx:metadata>
+          <gpx:wpt lat='46.5772' lon="8.0053">
+            <gpx:ele>2834.5</gpx:ele>
+            <gpx:time>2026-07-01T06:30:15.5+02:00</gpx:time>
+            <gpx:name>M&#xF6;nchsjoch &amp; Hut</gpx:name>
+            <gpx:cmt>book ahead</gpx:cmt>
+            <gpx:sym>Lodge</gpx:sym>
+            <gpx:extensions><x:color xmlns:x="urn:x">red</x:color></gpx:extensions>
+          </gpx:wpt>
+          <gpx:wpt lat="46.1" lon="7.9"><gpx:name><![CDATA[Spring <north>]]></gpx:name><gpx:desc>dry in August</gpx:desc></gpx:wpt>
+          <gpx:wpt lat="95" lon="7.9"><gpx:name>Off the map</gpx:name></gpx:wpt>
+          <gpx:wpt lat="46.2" lon="7.8"></gpx:wpt>
+          <gpx:trk><gpx:name>not a waypoint</gpx:name><gpx:trkseg><gpx:trkpt lat="46" lon="7"/></gpx:trkseg></gpx:trk>
+        </gpx:gpx>
+        """
 
     @Test func gpxFromOtherAppsIsRead() throws {
         let read = try GPXReader.waypoints(Self.foreignGPX)
@@ -140,9 +143,12 @@ import Testing
     }
 
     @Test func ourExportComesBackUnchanged() throws {
-        let saved = [Waypoint(name: "A & B", latitude: 46.123_456_7, longitude: -7.654_321, elevation: 1234.5, symbol: "Campground",
-                              notes: "<quiet> 'spot'", created: 1_782_028_800),
-                     Waypoint(name: "Plain", latitude: -33.9, longitude: 151.2)]
+        let saved = [
+            Waypoint(
+                name: "A & B", latitude: 46.123_456_7, longitude: -7.654_321, elevation: 1234.5, symbol: "Campground",
+                notes: "<quiet> 'spot'", created: 1_782_028_800),
+            Waypoint(name: "Plain", latitude: -33.9, longitude: 151.2)
+        ]
         let read = try GPXReader.waypoints(WaypointStore.gpx(saved))
         #expect(read.waypoints.count == 2)
         #expect(read.waypoints[0] == saved[0])
@@ -152,9 +158,11 @@ import Testing
     @Test func importKeepsWhatIsSavedAndRenamesOtherPlaces() throws {
         let store = WaypointStore(dataDirectory: "/tmp/lodestone-waypoint-import-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try store.add(Waypoint(name: "Hut", latitude: 46.5, longitude: 8))
-        let incoming = [Waypoint(name: "Hut", latitude: 46.5, longitude: 8),          // the same place
-                        Waypoint(name: "Hut", latitude: 46.7, longitude: 8.2),        // another hut
-                        Waypoint(name: "Lake", latitude: 46.6, longitude: 8.1)]
+        let incoming = [
+            Waypoint(name: "Hut", latitude: 46.5, longitude: 8),  // the same place
+            Waypoint(name: "Hut", latitude: 46.7, longitude: 8.2),  // another hut
+            Waypoint(name: "Lake", latitude: 46.6, longitude: 8.1)
+        ]
         let summary = try store.importing(incoming)
         #expect(summary == WaypointStore.ImportSummary(added: 1, unchanged: 1, renamed: 1))
         #expect(store.load().map(\.name) == ["Hut", "Hut (2)", "Lake"])
@@ -186,7 +194,8 @@ import Testing
             var mangled = bytes
             for _ in 0..<4 {
                 seed = seed &* 1_664_525 &+ 1_013_904_223
-                mangled[Int(seed >> 8) % mangled.count] = [UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "&"), 0xFF][Int(seed >> 28) % 5]
+                mangled[Int(seed >> 8) % mangled.count] =
+                    [UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "&"), 0xFF][Int(seed >> 28) % 5]
             }
             _ = try? GPXReader.waypoints(String(decoding: mangled, as: UTF8.self))
         }

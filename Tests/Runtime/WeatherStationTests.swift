@@ -20,10 +20,10 @@ import Testing
 @Suite struct WeatherStationTests {
     @Test func theBoardFileNamesTheProbesTheAnemometerAndTheVane() throws {
         let text = """
-        {"name": "jetty", "temperatureProbes": {"water": "28-0316a2795cff", "air": "28-0416b3a4c5ff"},
-         "oneWire": "/tmp/w1", "wind": {"anemometer": {"line": 17, "kmhPerHz": 2.4, "debounceMs": 3},
-         "vane": {"chip": "ads1115", "address": "0x49", "channel": 2, "northOffset": 90, "directions": [[0, 33000], [180, 3900]]}}}
-        """
+            {"name": "jetty", "temperatureProbes": {"water": "28-0316a2795cff", "air": "28-0416b3a4c5ff"},
+             "oneWire": "/tmp/w1", "wind": {"anemometer": {"line": 17, "kmhPerHz": 2.4, "debounceMs": 3},
+             "vane": {"chip": "ads1115", "address": "0x49", "channel": 2, "northOffset": 90, "directions": [[0, 33000], [180, 3900]]}}}
+            """
         let board = try BoardDescription.parse(text, file: "jetty.json")
         #expect(board.station.probes.map(\.name).sorted() == ["air", "water"])
         #expect(board.station.oneWireDirectory == "/tmp/w1")
@@ -44,7 +44,7 @@ import Testing
             (#"{"wind": {"vane": {"channel": 5}}}"#, "wind.vane.channel"),
             (#"{"wind": {"vane": {"address": "0x50"}}}"#, "answers only at"),
             (#"{"wind": {"vane": {"directions": [[400, 1000], [0, 33000]]}}}"#, "entry 1"),
-            (#"{"wind": {"gauge": 1}}"#, "wind.gauge"),
+            (#"{"wind": {"gauge": 1}}"#, "wind.gauge")
         ]
         for (json, said) in bad {
             do {
@@ -86,7 +86,8 @@ import Testing
         #expect(service.figures?.waterTemperature == nil)
         #expect(service.figures?.problems == ["probe water: CRC check failed"])
         let devices = service.devices()
-        #expect(devices.map(\.path) == ["w1:28-0316a2795cff"] && devices.first?.health == .degraded
+        #expect(
+            devices.map(\.path) == ["w1:28-0316a2795cff"] && devices.first?.health == .degraded
                 && devices.first?.error == "probe water: CRC check failed", "\(devices)")
     }
 
@@ -97,8 +98,11 @@ import Testing
         figures.wind = .init(speed: 5.2, gust: 8.4, lull: 3.1, now: 6.0, direction: 225, seconds: 600)
         figures.temperatures = [("water", 14.5), ("engine", 71.25)]
         figures.problems = ["probe air: CRC check failed"]
-        let line = GPSDReports.line(.environment(EnvironmentReport(pressure: nil, barometricAltitude: .nan, qnh: .nan, weather: nil,
-                                                                   device: "station", time: 1_782_028_800, station: figures)))
+        let line = GPSDReports.line(
+            .environment(
+                EnvironmentReport(
+                    pressure: nil, barometricAltitude: .nan, qnh: .nan, weather: nil,
+                    device: "station", time: 1_782_028_800, station: figures)))
         let json = try JSONValue.parse(line)
         #expect(json["class"]?.stringValue == "ENV" && json["altBaro"] == nil && json["qnh"] == nil, "\(line)")
         #expect(json["windSpeed"]?.numberValue == 5.2 && json["windGust"]?.numberValue == 8.4 && json["windDirection"]?.numberValue == 225)
@@ -130,8 +134,10 @@ import Testing
         let end = EndToEndTests()
         let socket = "/tmp/lodestone-station-\(getpid()).sock", data = "/tmp/lodestone-station-data-\(getpid())"
         defer { removeTree(data) }
-        let child = try end.spawn(["run", "--duration", "9", "--speed", "10", "--socket", socket, "--display", "none",
-                                   "--scenario", "still", "--data-dir", data])
+        let child = try end.spawn([
+            "run", "--duration", "9", "--speed", "10", "--socket", socket, "--display", "none",
+            "--scenario", "still", "--data-dir", data
+        ])
         let client = try #require(end.connect(socket))
         client.send(#"?WATCH={"enable":true,"json":true};"#)
         var last: JSONValue?, devices: JSONValue?, health: JSONValue?
@@ -177,8 +183,10 @@ import Testing
         defer { removeTree(data); unlink(board) }
         let text = try readTextFile("boards/sim.json").replacing(#""channel": 0 }"#, with: #""channel": 0, "aboard": true }"#)
         try #require(text.contains("aboard") && writeFileAtomically(board, Array(text.utf8)))
-        let child = try end.spawn(["run", "--board", board, "--scenario", "boat", "--speed", "20", "--duration", "120",
-                                   "--socket", socket, "--display", "none", "--data-dir", data])
+        let child = try end.spawn([
+            "run", "--board", board, "--scenario", "boat", "--speed", "20", "--duration", "120",
+            "--socket", socket, "--display", "none", "--data-dir", data
+        ])
         let client = try #require(end.connect(socket))
         client.send(#"?WATCH={"enable":true,"json":true};"#)
         let judge = TripJudge(trip: try #require(RefereeTrip.named("boat")), reports: [], speed: 20)
@@ -190,8 +198,9 @@ import Testing
             if report["class"]?.stringValue == "TPV" { boatSpeed = report["speed"]?.numberValue ?? 0 }
             // After the swing that calibrates the compass, while the boat sails.
             guard report["class"]?.stringValue == "ENV", t > 180, boatSpeed > 1,
-                  let speed = report["windSpeedTrue"]?.numberValue, let direction = report["windDirectionTrue"]?.numberValue,
-                  let apparent = report["windSpeedApparent"]?.numberValue else { continue }
+                let speed = report["windSpeedTrue"]?.numberValue, let direction = report["windDirectionTrue"]?.numberValue,
+                let apparent = report["windSpeedApparent"]?.numberValue
+            else { continue }
             let truth = judge.windTruth(from: t - 3, to: t)
             speedErrors.append(abs(speed - truth.mean))
             directionErrors.append(abs(Angle.signed(direction - (truth.direction ?? .nan))))
@@ -203,8 +212,9 @@ import Testing
         }
         _ = end.finish(child)
         func median(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.sorted()[values.count / 2] }
-        print("wind under way, \(speedErrors.count) ENVs: true speed off by \(fixed(median(speedErrors), 2)) m/s, direction by "
-              + "\(fixed(median(directionErrors), 1))° (medians); apparent speed \(fixed(median(apparentGaps), 2)) m/s from the world's")
+        print(
+            "wind under way, \(speedErrors.count) ENVs: true speed off by \(fixed(median(speedErrors), 2)) m/s, direction by "
+                + "\(fixed(median(directionErrors), 1))° (medians); apparent speed \(fixed(median(apparentGaps), 2)) m/s from the world's")
         #expect(speedErrors.count >= 20, "\(speedErrors.count) ENVs with the true wind under way")
         #expect(median(speedErrors) < 1.0, "true wind speed off the world's by \(median(speedErrors)) m/s (median)")
         #expect(median(directionErrors) < 12, "true wind direction off the world's by \(median(directionErrors))° (median)")

@@ -16,8 +16,9 @@ import Testing
         defer { _ = TerminalDisplayTests.output("rm -rf \(work)") }
         // The GPX download is validated against ../shared's GPX 1.1 schema when it is there.
         let xsd = MQTTBrokerTests.root + "/../shared/vectors/gpx11.xsd"
-        let result = TerminalDisplayTests.output("GPX_XSD=\(xsd) timeout 300 /usr/bin/python3 \(MQTTBrokerTests.root)/scripts/web-check.py server "
-            + "\(EndToEndTests.executable) \(work) \(EndToEndTests.freePort()) 2>&1; echo exit=$?")
+        let result = TerminalDisplayTests.output(
+            "GPX_XSD=\(xsd) timeout 300 /usr/bin/python3 \(MQTTBrokerTests.root)/scripts/web-check.py server "
+                + "\(EndToEndTests.executable) \(work) \(EndToEndTests.freePort()) 2>&1; echo exit=$?")
         #expect(result.contains("exit=0") && result.contains("\"problems\": []"), "\(result.prefix(6000))")
         // The app's weight as a browser fetches it (gzipped), from the findings.
         if let range = result.firstRange(of: #""appBytes": "#) {

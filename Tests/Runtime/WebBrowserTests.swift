@@ -11,7 +11,8 @@ import Testing
 @Suite(.serialized) struct WebBrowserTests {
     @Test func everyPageOnAPhoneAndATablet() {
         guard access("/usr/bin/chromium", X_OK) == 0, access("/usr/bin/chromedriver", X_OK) == 0,
-              TerminalDisplayTests.output("/usr/bin/python3 -c 'import selenium' && echo ok").contains("ok") else {
+            TerminalDisplayTests.output("/usr/bin/python3 -c 'import selenium' && echo ok").contains("ok")
+        else {
             print("skipped: the browser test needs chromium, chromium-driver and python3-selenium (scripts/install-deps --test)")
             return
         }
@@ -19,8 +20,9 @@ import Testing
         _ = TerminalDisplayTests.output("rm -rf \(work)")
         defer { _ = TerminalDisplayTests.output("rm -rf \(work)") }
         let xsd = MQTTBrokerTests.root + "/../shared/vectors/gpx11.xsd"
-        let result = TerminalDisplayTests.output("GPX_XSD=\(xsd) timeout 400 /usr/bin/python3 \(MQTTBrokerTests.root)/scripts/web-browser.py "
-            + "\(EndToEndTests.executable) \(work) \(EndToEndTests.freePort()) 2>&1; echo exit=$?")
+        let result = TerminalDisplayTests.output(
+            "GPX_XSD=\(xsd) timeout 400 /usr/bin/python3 \(MQTTBrokerTests.root)/scripts/web-browser.py "
+                + "\(EndToEndTests.executable) \(work) \(EndToEndTests.freePort()) 2>&1; echo exit=$?")
         #expect(result.contains("exit=0") && result.contains("\"problems\": []"), "\(result.prefix(4000))")
     }
 }

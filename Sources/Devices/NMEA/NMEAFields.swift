@@ -16,10 +16,12 @@ public struct NMEAFields {
     /// is not a valid sentence (or longer than 255 bytes, far beyond NMEA's 82).
     public init?(_ sentence: UnsafeBufferPointer<UInt8>) {
         guard sentence.count >= 9, sentence.count <= 255, let start = sentence.baseAddress,
-              start[0] == UInt8(ascii: "$") || start[0] == UInt8(ascii: "!") else { return nil }
+            start[0] == UInt8(ascii: "$") || start[0] == UInt8(ascii: "!")
+        else { return nil }
         let star = sentence.count - 3
         guard start[star] == UInt8(ascii: "*"),
-              let high = Self.hexValue(start[star + 1]), let low = Self.hexValue(start[star + 2]) else { return nil }
+            let high = Self.hexValue(start[star + 1]), let low = Self.hexValue(start[star + 2])
+        else { return nil }
         base = start + 1
         length = star - 1
         var fields = 1

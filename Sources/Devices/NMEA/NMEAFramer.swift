@@ -27,7 +27,7 @@ public struct NMEAFramer: ~Copyable {
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "$"), UInt8(ascii: "!"):
-                if inSentence && length > 0 { garbled += 1 }   // a new start inside a sentence: the old one was cut
+                if inSentence && length > 0 { garbled += 1 }  // a new start inside a sentence: the old one was cut
                 inSentence = true
                 length = 0
                 buffer[length] = byte

@@ -37,9 +37,9 @@ extension NMEAParser {
         @inline(__always)
         var isPossible: Bool {
             !(speed < 0 || speed > GPSLimits.highestSpeed
-              || altitude < GPSLimits.lowestAltitude || altitude > GPSLimits.highestAltitude
-              || course < 0 || course > GPSLimits.highestCourse
-              || hdop < 0 || pdop < 0 || vdop < 0)
+                || altitude < GPSLimits.lowestAltitude || altitude > GPSLimits.highestAltitude
+                || course < 0 || course > GPSLimits.highestCourse
+                || hdop < 0 || pdop < 0 || vdop < 0)
         }
 
         /// The first field beyond what a receiver can report, or nil.

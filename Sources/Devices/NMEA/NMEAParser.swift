@@ -297,7 +297,8 @@ public struct NMEAParser {
     /// ZDA: the date (and time) alone, for receivers whose RMC is off.
     private mutating func applyZDA(_ f: NMEAFields) {
         guard let day = f.integer(2), let month = f.integer(3), let year = f.integer(4),
-              (1...31).contains(day), (1...12).contains(month), (1980...2200).contains(year) else { return }
+            (1...31).contains(day), (1...12).contains(month), (1980...2200).contains(year)
+        else { return }
         dayNumber = CivilTime.days(year: year, month: month, day: day)
     }
 
@@ -323,8 +324,10 @@ public struct NMEAParser {
         var field = 4
         while field + 3 < f.count + 1 && field <= 19 {
             if let prn = f.integer(field), prn > 0 {
-                sky.add(Satellite(prn: prn, elevation: f.number(field + 1), azimuth: f.number(field + 2),
-                                  snr: f.number(field + 3), used: false))
+                sky.add(
+                    Satellite(
+                        prn: prn, elevation: f.number(field + 1), azimuth: f.number(field + 2),
+                        snr: f.number(field + 3), used: false))
             }
             field += 4
         }

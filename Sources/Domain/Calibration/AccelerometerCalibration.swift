@@ -69,7 +69,9 @@ public struct AccelerometerCalibration: Sendable, Equatable {
                 return .failure(.implausible("axis \(names[axis * 2].dropFirst()) offset \(offset[axis])"))
             }
         }
-        return .success(AccelerometerCalibration(offset: Vector3(offset[0], offset[1], offset[2]),
-                                                 scale: Vector3(scale[0], scale[1], scale[2])))
+        return .success(
+            AccelerometerCalibration(
+                offset: Vector3(offset[0], offset[1], offset[2]),
+                scale: Vector3(scale[0], scale[1], scale[2])))
     }
 }

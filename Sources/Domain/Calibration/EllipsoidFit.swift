@@ -27,8 +27,10 @@ public struct FieldFit: Sendable, Equatable {
     public var axisRatio: Double
     public var samples: Int
 
-    public init(model: Model, hardIronOffset: Vector3, softIron: Matrix3, fieldStrength: Double,
-                residualRMS: Double, axisRatio: Double, samples: Int) {
+    public init(
+        model: Model, hardIronOffset: Vector3, softIron: Matrix3, fieldStrength: Double,
+        residualRMS: Double, axisRatio: Double, samples: Int
+    ) {
         self.model = model
         self.hardIronOffset = hardIronOffset
         self.softIron = softIron
@@ -121,8 +123,8 @@ public struct EllipsoidFit: Sendable {
     /// w = (u - mean) / scale. Each monomial of w is a fixed combination of monomials of u,
     /// m(w) = T m(u), so the sums transform exactly as T S T^T.
     struct Normalised {
-        var s: [Double]          // full 10x10 sums of m(w) m(w)^T
-        var mean: Vector3        // relative to `reference`
+        var s: [Double]  // full 10x10 sums of m(w) m(w)^T
+        var mean: Vector3  // relative to `reference`
         var scale: Double
         var n: Double
 
@@ -170,16 +172,20 @@ public struct EllipsoidFit: Sendable {
         transform[9 * t + 9] = 1
         // T S T^T in two passes.
         var ts = [Double](repeating: 0, count: t * t)
-        for i in 0..<t { for k in 0..<t where transform[i * t + k] != 0 {
-            let f = transform[i * t + k]
-            for j in 0..<t { ts[i * t + j] += f * raw[k * t + j] }
-        } }
+        for i in 0..<t {
+            for k in 0..<t where transform[i * t + k] != 0 {
+                let f = transform[i * t + k]
+                for j in 0..<t { ts[i * t + j] += f * raw[k * t + j] }
+            }
+        }
         var s = [Double](repeating: 0, count: t * t)
-        for i in 0..<t { for j in 0..<t {
-            var total = 0.0
-            for k in 0..<t { total += ts[i * t + k] * transform[j * t + k] }
-            s[i * t + j] = total
-        } }
+        for i in 0..<t {
+            for j in 0..<t {
+                var total = 0.0
+                for k in 0..<t { total += ts[i * t + k] * transform[j * t + k] }
+                s[i * t + j] = total
+            }
+        }
         return Normalised(s: s, mean: mean, scale: scale, n: n)
     }
 
@@ -189,12 +195,15 @@ public struct EllipsoidFit: Sendable {
     /// trusted, whatever the fit returns.
     public func spread() -> Vector3? {
         guard count > 1, let w = normalised() else { return nil }
-        let c = Matrix3(Vector3(w[0, 9], w[3, 9], w[4, 9]),
-                        Vector3(w[3, 9], w[1, 9], w[5, 9]),
-                        Vector3(w[4, 9], w[5, 9], w[2, 9])) * (w.scale * w.scale / w.n)
+        let c =
+            Matrix3(
+                Vector3(w[0, 9], w[3, 9], w[4, 9]),
+                Vector3(w[3, 9], w[1, 9], w[5, 9]),
+                Vector3(w[4, 9], w[5, 9], w[2, 9])) * (w.scale * w.scale / w.n)
         guard let eigen = SymmetricEigen3(c) else { return nil }
-        return Vector3(max(0, eigen.values.x).squareRoot(), max(0, eigen.values.y).squareRoot(),
-                       max(0, eigen.values.z).squareRoot())
+        return Vector3(
+            max(0, eigen.values.x).squareRoot(), max(0, eigen.values.y).squareRoot(),
+            max(0, eigen.values.z).squareRoot())
     }
 
     /// Fits x^T A x + 2 b^T x = 1 (nine coefficients; the constant is fixed at 1, which is safe
@@ -234,13 +243,14 @@ public struct EllipsoidFit: Sendable {
         var coefficients = [p[0], p[1], p[2], 2 * p[3], 2 * p[4], 2 * p[5], 2 * p[6], 2 * p[7], 2 * p[8], -1]
         coefficients = coefficients.map { $0 / k }
         let algebraicRMS = (w.sumOfSquares(coefficients) / w.n).squareRoot()
-        let fit = FieldFit(model: .ellipsoid,
-                           hardIronOffset: reference + w.mean + centre * w.scale,
-                           softIron: softIron,
-                           fieldStrength: fieldStrength,
-                           residualRMS: fieldStrength * algebraicRMS / 2,
-                           axisRatio: (eigen.values.z / eigen.values.x).squareRoot(),
-                           samples: count)
+        let fit = FieldFit(
+            model: .ellipsoid,
+            hardIronOffset: reference + w.mean + centre * w.scale,
+            softIron: softIron,
+            fieldStrength: fieldStrength,
+            residualRMS: fieldStrength * algebraicRMS / 2,
+            axisRatio: (eigen.values.z / eigen.values.x).squareRoot(),
+            samples: count)
         guard fit.hardIronOffset.length.isFinite, fieldStrength.isFinite, softIron.isFinite else {
             return .failure(.notAnEllipsoid)
         }
@@ -272,12 +282,14 @@ public struct EllipsoidFit: Sendable {
         // Residual |x|^2 - 2 c.x - k, which is about 2 R d for a reading d off the sphere.
         let coefficients = [1, 1, 1, 0, 0, 0, -2 * centre.x, -2 * centre.y, -2 * centre.z, -p[3]]
         let algebraicRMS = (w.sumOfSquares(coefficients) / w.n).squareRoot()
-        return .success(FieldFit(model: .sphere,
-                                 hardIronOffset: reference + w.mean + centre * w.scale,
-                                 softIron: .identity,
-                                 fieldStrength: radius * w.scale,
-                                 residualRMS: algebraicRMS / (2 * radius) * w.scale,
-                                 axisRatio: 1,
-                                 samples: count))
+        return .success(
+            FieldFit(
+                model: .sphere,
+                hardIronOffset: reference + w.mean + centre * w.scale,
+                softIron: .identity,
+                fieldStrength: radius * w.scale,
+                residualRMS: algebraicRMS / (2 * radius) * w.scale,
+                axisRatio: 1,
+                samples: count))
     }
 }

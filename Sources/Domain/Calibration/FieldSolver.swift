@@ -16,8 +16,10 @@ public struct FieldPriors: Sendable, Equatable {
     public var horizontalShape: Double
     public var verticalShape: Double
 
-    public init(up: Vector3 = Vector3(0, 0, -1), fieldStrength: Double? = nil, dip: Double? = nil,
-                horizontalShape: Double = 0.25, verticalShape: Double = 0.25) {
+    public init(
+        up: Vector3 = Vector3(0, 0, -1), fieldStrength: Double? = nil, dip: Double? = nil,
+        horizontalShape: Double = 0.25, verticalShape: Double = 0.25
+    ) {
         let length = up.length
         self.up = length > 0 && length.isFinite ? up * (1 / length) : Vector3(0, 0, -1)
         self.fieldStrength = fieldStrength.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
@@ -62,13 +64,17 @@ public struct FieldSolution: Sendable {
 
     /// The parameters as one vector (see `parameterCount`).
     var parameters: [Double] {
-        [hardIron.x, hardIron.y, hardIron.z, softIron.row0.x, softIron.row1.y, softIron.row2.z,
-         softIron.row0.y, softIron.row0.z, softIron.row1.z, dip.isFinite ? dip : 0]
+        [
+            hardIron.x, hardIron.y, hardIron.z, softIron.row0.x, softIron.row1.y, softIron.row2.z,
+            softIron.row0.y, softIron.row0.z, softIron.row1.z, dip.isFinite ? dip : 0
+        ]
     }
 
     static func unpack(_ p: [Double]) -> (Vector3, Matrix3, Double) {
-        (Vector3(p[0], p[1], p[2]),
-         Matrix3(Vector3(p[3], p[6], p[7]), Vector3(p[6], p[4], p[8]), Vector3(p[7], p[8], p[5])), p[9])
+        (
+            Vector3(p[0], p[1], p[2]),
+            Matrix3(Vector3(p[3], p[6], p[7]), Vector3(p[6], p[4], p[8]), Vector3(p[7], p[8], p[5])), p[9]
+        )
     }
 }
 
@@ -84,10 +90,12 @@ public enum FieldSolver {
         // matrix that scales to `strength` is the same shape times their ratio.
         let scale = strength / start.fieldStrength
         let usesDip = downs.contains { $0 != nil }
-        var p = [start.hardIronOffset.x, start.hardIronOffset.y, start.hardIronOffset.z,
-                 start.softIron.row0.x * scale, start.softIron.row1.y * scale, start.softIron.row2.z * scale,
-                 start.softIron.row0.y * scale, start.softIron.row0.z * scale, start.softIron.row1.z * scale,
-                 Angle.radians(priors.dip ?? 60)]
+        var p = [
+            start.hardIronOffset.x, start.hardIronOffset.y, start.hardIronOffset.z,
+            start.softIron.row0.x * scale, start.softIron.row1.y * scale, start.softIron.row2.z * scale,
+            start.softIron.row0.y * scale, start.softIron.row0.z * scale, start.softIron.row1.z * scale,
+            Angle.radians(priors.dip ?? 60)
+        ]
         if usesDip, priors.dip == nil, let measured = meanDip(readings: readings, downs: downs, parameters: p) { p[9] = measured }
         var sigmaStrength = max(start.residualRMS, 0.05)
         var sigmaDip = 0.05
@@ -95,8 +103,9 @@ public enum FieldSolver {
         // barely fix) is taken with a little damping instead. Each pass weighs each kind of
         // residual by the scatter it had in the pass before.
         for _ in 0..<25 {
-            let system = normalEquations(readings: readings, downs: downs, parameters: p, strength: strength, priors: priors,
-                                         sigmaStrength: sigmaStrength, sigmaDip: sigmaDip, usesDip: usesDip)
+            let system = normalEquations(
+                readings: readings, downs: downs, parameters: p, strength: strength, priors: priors,
+                sigmaStrength: sigmaStrength, sigmaDip: sigmaDip, usesDip: usesDip)
             guard let step = dampedStep(system) else { return nil }
             p = zip(p, step).map { $0 - $1 }
             sigmaStrength = max(system.rms.strength, 0.02)
@@ -104,13 +113,15 @@ public enum FieldSolver {
             let moved = step.prefix(3).map(abs).max() ?? 0
             if moved < 1e-4 && (step.dropFirst(3).prefix(6).map(abs).max() ?? 0) < 1e-7 { break }
         }
-        let final = normalEquations(readings: readings, downs: downs, parameters: p, strength: strength, priors: priors,
-                                    sigmaStrength: sigmaStrength, sigmaDip: sigmaDip, usesDip: usesDip)
+        let final = normalEquations(
+            readings: readings, downs: downs, parameters: p, strength: strength, priors: priors,
+            sigmaStrength: sigmaStrength, sigmaDip: sigmaDip, usesDip: usesDip)
         guard let covariance = inverse(final.matrix) ?? dampedInverse(final.matrix) else { return nil }
         let (b, s, dip) = FieldSolution.unpack(p)
         guard b.length.isFinite, s.isFinite else { return nil }
-        return FieldSolution(hardIron: b, softIron: s, fieldStrength: strength, dip: usesDip ? dip : .nan, covariance: covariance,
-                             strengthRMS: final.rms.strength, dipRMS: usesDip ? final.rms.dip : .nan, samples: readings.count)
+        return FieldSolution(
+            hardIron: b, softIron: s, fieldStrength: strength, dip: usesDip ? dip : .nan, covariance: covariance,
+            strengthRMS: final.rms.strength, dipRMS: usesDip ? final.rms.dip : .nan, samples: readings.count)
     }
 
     /// The Gauss-Newton step, or with the diagonal raised by 1e-9, 1e-6, 1e-3 of itself when
@@ -162,9 +173,11 @@ public enum FieldSolver {
     }
 
     /// JᵀWJ + P and JᵀWr + P(p - prior), with the residuals' RMS.
-    private static func normalEquations(readings: [Vector3], downs: [Vector3?], parameters p: [Double], strength: Double,
-                                        priors: FieldPriors, sigmaStrength: Double, sigmaDip: Double,
-                                        usesDip: Bool) -> System {
+    private static func normalEquations(
+        readings: [Vector3], downs: [Vector3?], parameters p: [Double], strength: Double,
+        priors: FieldPriors, sigmaStrength: Double, sigmaDip: Double,
+        usesDip: Bool
+    ) -> System {
         let n = FieldSolution.parameterCount
         var matrix = [Double](repeating: 0, count: n * n)
         var gradient = [Double](repeating: 0, count: n)
@@ -204,16 +217,19 @@ public enum FieldSolver {
             accumulate(dipResidual, wDip)
         }
         cost += addPriors(&matrix, &gradient, parameters: p, strength: strength, priors: priors, usesDip: usesDip)
-        return System(matrix: matrix, gradient: gradient,
-                      rms: ((sumStrength / Double(max(readings.count, 1))).squareRoot(),
-                            dipCount > 0 ? (sumDip / Double(dipCount)).squareRoot() : 0),
-                      cost: cost)
+        return System(
+            matrix: matrix, gradient: gradient,
+            rms: (
+                (sumStrength / Double(max(readings.count, 1))).squareRoot(),
+                dipCount > 0 ? (sumDip / Double(dipCount)).squareRoot() : 0
+            ),
+            cost: cost)
     }
 
     /// The derivative row of `g . u` for u = S (m - b), for a gradient `g` of u.
     @inline(__always)
     private static func fill(_ row: inout [Double], along g: Vector3, v: Vector3, s: Matrix3) {
-        let db = (s * g) * -1   // S symmetric: d(g . S v)/db = -S g
+        let db = (s * g) * -1  // S symmetric: d(g . S v)/db = -S g
         row[0] = db.x; row[1] = db.y; row[2] = db.z
         row[3] = g.x * v.x
         row[4] = g.y * v.y
@@ -228,8 +244,10 @@ public enum FieldSolver {
     /// hold on the hard iron so that readings which cannot place it give a large covariance
     /// instead of no answer.
     /// Returns the priors' share of the cost.
-    private static func addPriors(_ matrix: inout [Double], _ gradient: inout [Double], parameters p: [Double],
-                                  strength: Double, priors: FieldPriors, usesDip: Bool) -> Double {
+    private static func addPriors(
+        _ matrix: inout [Double], _ gradient: inout [Double], parameters p: [Double],
+        strength: Double, priors: FieldPriors, usesDip: Bool
+    ) -> Double {
         let n = FieldSolution.parameterCount
         var cost = 0.0
         func add(_ row: [Double], residual: Double, sigma: Double) {
@@ -260,7 +278,7 @@ public enum FieldSolver {
         if usesDip, let model = priors.dip {
             add(dipRow, residual: dip - Angle.radians(model), sigma: Angle.radians(FieldPriors.dipSigma))
         } else if !usesDip {
-            add(dipRow, residual: 0, sigma: 1)   // nothing measures it: kept out of the way
+            add(dipRow, residual: 0, sigma: 1)  // nothing measures it: kept out of the way
         }
         return cost
     }
@@ -318,8 +336,10 @@ struct VerticalFrame {
         let xx = Self.bilinear(x, x), yy = Self.bilinear(y, y), zz = Self.bilinear(z, z)
         let difference = (0..<6).map { xx[$0] - yy[$0] }
         let vertical = (0..<6).map { zz[$0] - (xx[$0] + yy[$0]) / 2 }
-        return [(difference, priors.horizontalShape), (Self.bilinear(x, y), priors.horizontalShape),
-                (vertical, priors.verticalShape), (Self.bilinear(x, z), priors.verticalShape),
-                (Self.bilinear(y, z), priors.verticalShape)]
+        return [
+            (difference, priors.horizontalShape), (Self.bilinear(x, y), priors.horizontalShape),
+            (vertical, priors.verticalShape), (Self.bilinear(x, z), priors.verticalShape),
+            (Self.bilinear(y, z), priors.verticalShape)
+        ]
     }
 }

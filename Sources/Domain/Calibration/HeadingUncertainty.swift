@@ -30,7 +30,7 @@ public enum HeadingUncertainty {
 
     /// One-sigma heading error at each attitude of the grid, degrees.
     static func sigmas(_ solution: FieldSolution, up: Vector3, use: CompassUse) -> [Double] {
-        let n = 9   // the dip does not enter the heading: it only helps place the others
+        let n = 9  // the dip does not enter the heading: it only helps place the others
         guard let factor = choleskyFactor(solution.covariance, size: FieldSolution.parameterCount, keep: n) else { return [] }
         let frame = VerticalFrame(up: up)
         let down = frame.z * -1

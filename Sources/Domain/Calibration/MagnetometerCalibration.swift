@@ -25,8 +25,10 @@ public struct MagnetometerCalibration: Sendable, Equatable {
     /// compared for equality to notice a new one.
     public var headingUncertainty: Double?
 
-    public init(model: FieldFit.Model = .ellipsoid, hardIronOffset: Vector3, softIron: Matrix3, fieldStrength: Double,
-                residualRMS: Double, coverage: Double, expectedHeadingError: Double, headingUncertainty: Double? = nil) {
+    public init(
+        model: FieldFit.Model = .ellipsoid, hardIronOffset: Vector3, softIron: Matrix3, fieldStrength: Double,
+        residualRMS: Double, coverage: Double, expectedHeadingError: Double, headingUncertainty: Double? = nil
+    ) {
         self.model = model
         self.hardIronOffset = hardIronOffset
         self.softIron = softIron
@@ -38,18 +40,21 @@ public struct MagnetometerCalibration: Sendable, Equatable {
     }
 
     public init(fit: FieldFit, coverage: Double, inclination: Double?, headingUncertainty: Double? = nil) {
-        let scatter = MagnetometerCalibration.expectedHeadingError(residualRMS: fit.residualRMS, fieldStrength: fit.fieldStrength,
-                                                                   inclination: inclination)
+        let scatter = MagnetometerCalibration.expectedHeadingError(
+            residualRMS: fit.residualRMS, fieldStrength: fit.fieldStrength,
+            inclination: inclination)
         let uncertainty = headingUncertainty.flatMap { $0.isFinite ? $0 : nil } ?? 0
-        self.init(model: fit.model, hardIronOffset: fit.hardIronOffset, softIron: fit.softIron,
-                  fieldStrength: fit.fieldStrength, residualRMS: fit.residualRMS, coverage: coverage,
-                  expectedHeadingError: (scatter * scatter + uncertainty * uncertainty).squareRoot(),
-                  headingUncertainty: headingUncertainty)
+        self.init(
+            model: fit.model, hardIronOffset: fit.hardIronOffset, softIron: fit.softIron,
+            fieldStrength: fit.fieldStrength, residualRMS: fit.residualRMS, coverage: coverage,
+            expectedHeadingError: (scatter * scatter + uncertainty * uncertainty).squareRoot(),
+            headingUncertainty: headingUncertainty)
     }
 
     /// No correction at all.
-    public static let identity = MagnetometerCalibration(hardIronOffset: .zero, softIron: .identity, fieldStrength: 0,
-                                                         residualRMS: 0, coverage: 0, expectedHeadingError: 0)
+    public static let identity = MagnetometerCalibration(
+        hardIronOffset: .zero, softIron: .identity, fieldStrength: 0,
+        residualRMS: 0, coverage: 0, expectedHeadingError: 0)
 
     /// The calibrated field: softIron x (raw - hardIronOffset). No allocation.
     @inline(__always)
@@ -110,11 +115,13 @@ public enum CalibrationFailure: Sendable, Equatable {
         case let .tooFewSamples(count, needed):
             return "only \(count) usable readings (at least \(needed) needed): record for longer while turning the device through all orientations"
         case let .readingsInAPlane(flatness, needed):
-            return "the readings lie nearly in one plane (flatness \(DecimalText.format(flatness, 2, unknown: "?")), at least \(DecimalText.format(needed, 2, unknown: "?")) needed): "
+            return
+                "the readings lie nearly in one plane (flatness \(DecimalText.format(flatness, 2, unknown: "?")), at least \(DecimalText.format(needed, 2, unknown: "?")) needed): "
                 + "the device was turned about one axis only; tilt it and turn it over as well, tracing figure 8s in every direction "
                 + "(a compass fixed to a boat calibrates from a slow full circle instead: --swing)"
         case let .tooLittleTurning(error, limit, missing, turned):
-            let head = error.isFinite
+            let head =
+                error.isFinite
                 ? "the readings leave the heading uncertain by \(DecimalText.format(error, 1, unknown: "?"))° at some of the attitudes it is read in "
                     + "(at most \(DecimalText.format(limit, 1, unknown: "?"))° wanted)"
                 : "the readings do not pin the heading down at the attitudes it is read in"
@@ -131,15 +138,20 @@ public enum CalibrationFailure: Sendable, Equatable {
             return "the readings do not form an ellipsoid (the correction matrix is not positive definite): "
                 + "repeat away from steel, magnets and electronics, turning the device slowly through all orientations"
         case let .axisRatioTooHigh(ratio, limit):
-            return "implausible soft-iron distortion: the axes differ by a factor \(DecimalText.format(ratio, 2, unknown: "?")) (condition number), at most \(DecimalText.format(limit, 2, unknown: "?")) expected; "
+            return
+                "implausible soft-iron distortion: the axes differ by a factor \(DecimalText.format(ratio, 2, unknown: "?")) (condition number), at most \(DecimalText.format(limit, 2, unknown: "?")) expected; "
                 + "move the sensor away from steel, motors and speakers, or check that all columns come from the same magnetometer"
         case let .fieldStrengthOutOfRange(microtesla, range):
-            let hint = microtesla < range.lowerBound
+            let hint =
+                microtesla < range.lowerBound
                 ? "check the magnetometer's unit (the file must be in microtesla; 1 gauss = 100 uT) and range, and that the device is not inside a steel enclosure"
                 : "check the magnetometer's unit (microtesla; 1 gauss = 100 uT) and move away from magnets and large steel"
-            return "fitted field strength \(DecimalText.format(microtesla, 1, unknown: "?")) uT is outside the Earth's \(DecimalText.format(range.lowerBound, 0, unknown: "?"))..\(DecimalText.format(range.upperBound, 0, unknown: "?")) uT: " + hint
+            return
+                "fitted field strength \(DecimalText.format(microtesla, 1, unknown: "?")) uT is outside the Earth's \(DecimalText.format(range.lowerBound, 0, unknown: "?"))..\(DecimalText.format(range.upperBound, 0, unknown: "?")) uT: "
+                + hint
         case let .residualTooHigh(microtesla, limit):
-            return "the readings scatter \(DecimalText.format(microtesla, 2, unknown: "?")) uT about the fitted ellipsoid (at most \(DecimalText.format(limit, 2, unknown: "?")) uT): "
+            return
+                "the readings scatter \(DecimalText.format(microtesla, 2, unknown: "?")) uT about the fitted ellipsoid (at most \(DecimalText.format(limit, 2, unknown: "?")) uT): "
                 + "turn the device slowly, keep it away from moving metal, cables carrying current and your own watch or phone, and repeat"
         }
     }
@@ -172,8 +184,10 @@ public struct CalibrationAcceptance: Sendable, Equatable {
 
     /// Every check that fails, most fundamental first (the first is the one to tell a person).
     /// `headingUncertainty` is nil when there was no fit to judge; `turned` is given for a swing.
-    public func check(samples: Int, flatness: Double?, fit: FieldFit?, fitProblem: FitProblem?, headingUncertainty: Double?,
-                      missing: [CoverageDirection], turned: Double? = nil) -> [CalibrationFailure] {
+    public func check(
+        samples: Int, flatness: Double?, fit: FieldFit?, fitProblem: FitProblem?, headingUncertainty: Double?,
+        missing: [CoverageDirection], turned: Double? = nil
+    ) -> [CalibrationFailure] {
         var failures: [CalibrationFailure] = []
         if samples < minimumSamples { failures.append(.tooFewSamples(count: samples, needed: minimumSamples)) }
         let uncertain = headingUncertainty.map { !($0 <= maximumHeadingUncertainty) } ?? (samples >= minimumSamples)
@@ -181,8 +195,10 @@ public struct CalibrationAcceptance: Sendable, Equatable {
             if turned == nil, let flatness, flatness < minimumFlatness {
                 failures.append(.readingsInAPlane(flatness: flatness, needed: minimumFlatness))
             }
-            failures.append(.tooLittleTurning(headingError: headingUncertainty ?? .infinity, limit: maximumHeadingUncertainty,
-                                              missing: missing, turned: turned))
+            failures.append(
+                .tooLittleTurning(
+                    headingError: headingUncertainty ?? .infinity, limit: maximumHeadingUncertainty,
+                    missing: missing, turned: turned))
         }
         switch fitProblem {
         case .singular?, .notAnEllipsoid?:
@@ -220,8 +236,10 @@ public struct CalibrationOutcome: Sendable, Equatable {
     /// Degrees of a swing done so far (swing mode only).
     public var turned: Double?
 
-    public init(calibration: MagnetometerCalibration?, failures: [CalibrationFailure], samples: Int, flatness: Double?,
-                missingDirections: [CoverageDirection], turned: Double? = nil) {
+    public init(
+        calibration: MagnetometerCalibration?, failures: [CalibrationFailure], samples: Int, flatness: Double?,
+        missingDirections: [CoverageDirection], turned: Double? = nil
+    ) {
         self.calibration = calibration
         self.failures = failures
         self.samples = samples
@@ -258,9 +276,11 @@ extension MagnetometerCalibration {
     ///   - up: the device's up axis in the magnetometer's axes (default -z: a sensor lying flat).
     ///   - field: Earth's field at the position (strength in microtesla, dip in degrees), from
     ///     the model; a swing needs it to place the vertical offset.
-    public static func fit(readings: [Vector3], specificForces: [Vector3]? = nil, up: Vector3? = nil,
-                           field: (strength: Double, dip: Double)? = nil, mode: CalibrationMode = .figure8,
-                           acceptance: CalibrationAcceptance = CalibrationAcceptance()) -> CalibrationOutcome {
+    public static func fit(
+        readings: [Vector3], specificForces: [Vector3]? = nil, up: Vector3? = nil,
+        field: (strength: Double, dip: Double)? = nil, mode: CalibrationMode = .figure8,
+        acceptance: CalibrationAcceptance = CalibrationAcceptance()
+    ) -> CalibrationOutcome {
         var accumulator = EllipsoidFit()
         for reading in readings { accumulator.add(reading) }
         let spread = accumulator.spread()
@@ -275,14 +295,16 @@ extension MagnetometerCalibration {
         if start == nil, case .success(let sphere) = accumulator.sphere() { start = sphere }
         let forces = specificForces.flatMap { $0.count == readings.count ? $0 : nil }
         let downs = forces.map { FieldSolver.downs(specificForces: $0) } ?? readings.map { _ in nil }
-        let priors = FieldPriors(up: up ?? Vector3(0, 0, -1), fieldStrength: field?.strength, dip: field?.dip,
-                                 horizontalShape: 0.25, verticalShape: mode == .swing ? 0.002 : 0.25)
+        let priors = FieldPriors(
+            up: up ?? Vector3(0, 0, -1), fieldStrength: field?.strength, dip: field?.dip,
+            horizontalShape: 0.25, verticalShape: mode == .swing ? 0.002 : 0.25)
         var chosen = start
         var uncertainty: Double?
         var dip: Double?
         if let start, accumulator.count >= acceptance.minimumSamples,
-           let solution = FieldSolver.solve(readings: readings, downs: downs, start: start, priors: priors),
-           let fit = FieldFit(solution, model: mode == .swing ? .swing : .ellipsoid) {
+            let solution = FieldSolver.solve(readings: readings, downs: downs, start: start, priors: priors),
+            let fit = FieldFit(solution, model: mode == .swing ? .swing : .ellipsoid)
+        {
             chosen = fit
             problem = nil
             uncertainty = HeadingUncertainty.p95(solution, up: priors.up, use: mode.use)
@@ -293,17 +315,19 @@ extension MagnetometerCalibration {
         var coverage = OrientationCoverage()
         if let chosen { for reading in readings { coverage.add(direction: chosen.apply(reading)) } }
         let turned = mode == .swing ? chosen.map { swingTurned(readings: readings, downs: downs, fit: $0, up: priors.up) } : nil
-        let failures = acceptance.check(samples: accumulator.count, flatness: flatness, fit: chosen, fitProblem: problem,
-                                        headingUncertainty: uncertainty, missing: coverage.missingDirections, turned: turned ?? nil)
+        let failures = acceptance.check(
+            samples: accumulator.count, flatness: flatness, fit: chosen, fitProblem: problem,
+            headingUncertainty: uncertainty, missing: coverage.missingDirections, turned: turned ?? nil)
         let calibration = chosen.map {
             MagnetometerCalibration(fit: $0, coverage: coverage.coverage, inclination: dip, headingUncertainty: uncertainty)
         }
         // How far a swing has come is read through the fit: only once the fit with priors has
         // solved (enough readings) is it worth telling the helmsman; before, a circle fitted to
         // a short arc can make 20 degrees look like 200.
-        return CalibrationOutcome(calibration: calibration, failures: failures, samples: accumulator.count,
-                                  flatness: flatness, missingDirections: coverage.missingDirections,
-                                  turned: uncertainty == nil ? nil : turned ?? nil)
+        return CalibrationOutcome(
+            calibration: calibration, failures: failures, samples: accumulator.count,
+            flatness: flatness, missingDirections: coverage.missingDirections,
+            turned: uncertainty == nil ? nil : turned ?? nil)
     }
 
     /// Degrees of a full circle the calibrated field's horizontal direction has passed through,
@@ -333,8 +357,9 @@ extension FieldFit {
         let determinant = eigen.values.x * eigen.values.y * eigen.values.z
         let normaliser = cbrt(determinant)
         guard normaliser > 0, normaliser.isFinite else { return nil }
-        self.init(model: model, hardIronOffset: solution.hardIron, softIron: solution.softIron * (1 / normaliser),
-                  fieldStrength: solution.fieldStrength / normaliser, residualRMS: solution.strengthRMS / normaliser,
-                  axisRatio: eigen.values.z / eigen.values.x, samples: solution.samples)
+        self.init(
+            model: model, hardIronOffset: solution.hardIron, softIron: solution.softIron * (1 / normaliser),
+            fieldStrength: solution.fieldStrength / normaliser, residualRMS: solution.strengthRMS / normaliser,
+            axisRatio: eigen.values.z / eigen.values.x, samples: solution.samples)
     }
 }

@@ -16,9 +16,10 @@ public struct Matrix3: Sendable, Equatable {
     /// From nine numbers in row order; nil unless there are exactly nine.
     public init?(rowMajor values: [Double]) {
         guard values.count == 9 else { return nil }
-        self.init(Vector3(values[0], values[1], values[2]),
-                  Vector3(values[3], values[4], values[5]),
-                  Vector3(values[6], values[7], values[8]))
+        self.init(
+            Vector3(values[0], values[1], values[2]),
+            Vector3(values[3], values[4], values[5]),
+            Vector3(values[6], values[7], values[8]))
     }
 
     public static let identity = Matrix3(Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1))
@@ -81,9 +82,10 @@ public struct Matrix3: Sendable, Equatable {
 
     public static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
         let t = b.transposed
-        return Matrix3(Vector3(a.row0.dot(t.row0), a.row0.dot(t.row1), a.row0.dot(t.row2)),
-                       Vector3(a.row1.dot(t.row0), a.row1.dot(t.row1), a.row1.dot(t.row2)),
-                       Vector3(a.row2.dot(t.row0), a.row2.dot(t.row1), a.row2.dot(t.row2)))
+        return Matrix3(
+            Vector3(a.row0.dot(t.row0), a.row0.dot(t.row1), a.row0.dot(t.row2)),
+            Vector3(a.row1.dot(t.row0), a.row1.dot(t.row1), a.row1.dot(t.row2)),
+            Vector3(a.row2.dot(t.row0), a.row2.dot(t.row1), a.row2.dot(t.row2)))
     }
 
     public static func * (m: Matrix3, s: Double) -> Matrix3 { Matrix3(m.row0 * s, m.row1 * s, m.row2 * s) }

@@ -17,9 +17,11 @@ public struct CompassFigures: Sendable {
     /// Updates `state`'s compass figures. `calibration` is the one the field was corrected
     /// with; `orientation` the filter's (body to north-east-down); `magnetometerUsed` whether
     /// the filter took the field in this update; `magneticErrorSine` how far it disagrees.
-    public mutating func update(_ state: inout NavigationState, expected: ExpectedField?, calibration: MagnetometerCalibration?,
-                                orientation: Quaternion, magnetometerUsed: Bool, magneticErrorSine: Double,
-                                interval: Double, now: MonotonicNanoseconds) {
+    public mutating func update(
+        _ state: inout NavigationState, expected: ExpectedField?, calibration: MagnetometerCalibration?,
+        orientation: Quaternion, magnetometerUsed: Bool, magneticErrorSine: Double,
+        interval: Double, now: MonotonicNanoseconds
+    ) {
         state.calibrationHeadingError = calibration?.expectedHeadingError
         state.declination = expected?.declination
         state.expectedFieldStrength = expected?.strength ?? .nan
@@ -32,8 +34,9 @@ public struct CompassFigures: Sendable {
             // Uncalibrated, the field's strength swings with orientation by the hard iron itself;
             // interference can only be told apart once the sensor's own distortion is removed.
             if let expected, calibration != nil {
-                state.magneticInterference = interference.update(fieldStrength: state.fieldStrength, dip: state.dip,
-                                                                 expected: expected, interval: interval)
+                state.magneticInterference = interference.update(
+                    fieldStrength: state.fieldStrength, dip: state.dip,
+                    expected: expected, interval: interval)
             }
         }
         // The heading is on the gyro alone while the field is disturbed, the chip is silent, or

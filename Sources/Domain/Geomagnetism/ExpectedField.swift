@@ -18,7 +18,8 @@ public struct ExpectedField: Sendable, Equatable {
     }
 
     public init(_ field: GeomagneticField) {
-        self.init(declination: field.declination, inclination: field.inclination, strength: field.totalIntensity / 1000,
-                  horizontalFraction: field.totalIntensity > 0 ? field.horizontalIntensity / field.totalIntensity : 0)
+        self.init(
+            declination: field.declination, inclination: field.inclination, strength: field.totalIntensity / 1000,
+            horizontalFraction: field.totalIntensity > 0 ? field.horizontalIntensity / field.totalIntensity : 0)
     }
 }

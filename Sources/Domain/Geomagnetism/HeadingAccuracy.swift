@@ -14,14 +14,16 @@ public enum HeadingAccuracy {
     public static let gyroDrift = 0.02
 
     /// - Parameter disagreement: degrees between the filter's heading and the field's.
-    public static func estimate(calibrationError: Double?, strengthError: Double, horizontalFraction: Double,
-                                secondsOnGyro: Double, disagreement: Double = 0) -> Double {
+    public static func estimate(
+        calibrationError: Double?, strengthError: Double, horizontalFraction: Double,
+        secondsOnGyro: Double, disagreement: Double = 0
+    ) -> Double {
         let calibration = calibrationError ?? uncalibratedError
         var distortion = 0.0
         if strengthError.isFinite, horizontalFraction > 0.05 {
             // A stray field of size |dF| moves a horizontal field H by up to atan(dF / H).
             let ratio = min(abs(strengthError) / horizontalFraction, 1)
-            distortion = Angle.degrees(ratio - ratio * ratio * ratio / 3)   // atan, to within 0.1 degree for ratio <= 1
+            distortion = Angle.degrees(ratio - ratio * ratio * ratio / 3)  // atan, to within 0.1 degree for ratio <= 1
         }
         let drift = gyroDrift * max(0, secondsOnGyro)
         let behind = disagreement.isFinite ? disagreement : 0

@@ -18,15 +18,18 @@ public struct MagneticEnvironment: Sendable {
     @discardableResult
     public mutating func update(latitude: Double, longitude: Double, altitude: Double, unixTime: Double) -> Bool {
         guard latitude.isFinite, longitude.isFinite, unixTime.isFinite,
-              let year = WorldMagneticModel.decimalYear(CivilTime(unixSeconds: unixTime)) else { return false }
-        let moved = !self.latitude.isFinite || abs(latitude - self.latitude) > 0.05
+            let year = WorldMagneticModel.decimalYear(CivilTime(unixSeconds: unixTime))
+        else { return false }
+        let moved =
+            !self.latitude.isFinite || abs(latitude - self.latitude) > 0.05
             || abs(Angle.signed(longitude - self.longitude)) > 0.05 / max(0.05, cosine(latitude))
         guard moved || abs(year - decimalYear) > 1.0 / 365 else { return false }
         self.latitude = latitude
         self.longitude = longitude
         decimalYear = year
-        expected = model.field(latitude: latitude, longitude: longitude,
-                               altitudeKilometres: (altitude.isFinite ? altitude : 0) / 1000, decimalYear: year)
+        expected = model.field(
+            latitude: latitude, longitude: longitude,
+            altitudeKilometres: (altitude.isFinite ? altitude : 0) / 1000, decimalYear: year)
         return true
     }
 

@@ -13,8 +13,10 @@ public struct GeomagneticFieldRates: Sendable, Equatable {
     public var declination: Double
     public var inclination: Double
 
-    public init(north: Double, east: Double, down: Double, horizontalIntensity: Double, totalIntensity: Double,
-                declination: Double, inclination: Double) {
+    public init(
+        north: Double, east: Double, down: Double, horizontalIntensity: Double, totalIntensity: Double,
+        declination: Double, inclination: Double
+    ) {
         self.north = north
         self.east = east
         self.down = down
@@ -80,8 +82,9 @@ public struct WorldMagneticModel: Sendable {
     private let diagonal: [Double]
 
     /// The World Magnetic Model 2025: epoch 2025.0, valid 2025.0 to 2030.0.
-    public static let wmm2025 = WorldMagneticModel(name: "WMM2025", epoch: WMM2025Coefficients.epoch,
-                                                   validity: 2025.0...2030.0, coefficients: WMM2025Coefficients.rows)
+    public static let wmm2025 = WorldMagneticModel(
+        name: "WMM2025", epoch: WMM2025Coefficients.epoch,
+        validity: 2025.0...2030.0, coefficients: WMM2025Coefficients.rows)
 
     /// A model from coefficient rows. Rows with n < 1 or m outside 0...n are ignored; degrees
     /// missing from the rows count as zero.
@@ -126,8 +129,10 @@ public struct WorldMagneticModel: Sendable {
     /// `longitude` (degrees, east positive; any value), `altitudeKilometres` above the WGS84
     /// ellipsoid, at `decimalYear` (see `decimalYear(year:month:day:...)`). Outside
     /// `validity` the secular variation is extrapolated and `warning` says so.
-    public func field(latitude: Double, longitude: Double, altitudeKilometres: Double = 0,
-                      decimalYear: Double) -> GeomagneticField {
+    public func field(
+        latitude: Double, longitude: Double, altitudeKilometres: Double = 0,
+        decimalYear: Double
+    ) -> GeomagneticField {
         let geodeticLatitude = Angle.radians(min(max(latitude, -90), 90))
         let lambda = Angle.radians(longitude)
         let sinLatitude = sin(geodeticLatitude), cosLatitude = cos(geodeticLatitude)
@@ -227,18 +232,22 @@ public struct WorldMagneticModel: Sendable {
         // Where H vanishes the horizontal direction, and so dD/dt, is undefined: report 0.
         let horizontalDot = horizontal > 0 ? (north * northDot + east * eastDot) / horizontal : 0
         let totalDot = total > 0 ? (north * northDot + east * eastDot + down * downDot) / total : 0
-        let declinationDot = horizontal > 0
+        let declinationDot =
+            horizontal > 0
             ? Angle.degrees((north * eastDot - east * northDot) / (horizontal * horizontal)) : 0
-        let inclinationDot = total > 0
+        let inclinationDot =
+            total > 0
             ? Angle.degrees((horizontal * downDot - down * horizontalDot) / (total * total)) : 0
 
-        let rates = GeomagneticFieldRates(north: northDot, east: eastDot, down: downDot,
-                                          horizontalIntensity: horizontalDot, totalIntensity: totalDot,
-                                          declination: declinationDot, inclination: inclinationDot)
-        return GeomagneticField(north: north, east: east, down: down, horizontalIntensity: horizontal,
-                                totalIntensity: total, declination: declination, inclination: inclination,
-                                rates: rates, decimalYear: decimalYear,
-                                warning: warning(decimalYear: decimalYear))
+        let rates = GeomagneticFieldRates(
+            north: northDot, east: eastDot, down: downDot,
+            horizontalIntensity: horizontalDot, totalIntensity: totalDot,
+            declination: declinationDot, inclination: inclinationDot)
+        return GeomagneticField(
+            north: north, east: east, down: down, horizontalIntensity: horizontal,
+            totalIntensity: total, declination: declination, inclination: inclination,
+            rates: rates, decimalYear: decimalYear,
+            warning: warning(decimalYear: decimalYear))
     }
 
     /// Schmidt semi-normalised associated Legendre functions of mu = sin(geocentric latitude)
@@ -296,11 +305,14 @@ public struct WorldMagneticModel: Sendable {
     /// The decimal year of a UTC calendar date and time: the year plus the fraction of it
     /// elapsed, counting the year's real length (366 days in a leap year), so 2025-07-02 12:00
     /// is 2025.5. Nil when the date does not exist (month 13, 30 February, hour 24...).
-    public static func decimalYear(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0,
-                                   second: Double = 0) -> Double? {
+    public static func decimalYear(
+        year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0,
+        second: Double = 0
+    ) -> Double? {
         guard (-1_000_000...1_000_000).contains(year), (1...12).contains(month), day >= 1,
-              day <= daysInMonth(year: year, month: month), (0..<24).contains(hour), (0..<60).contains(minute),
-              second >= 0, second < 61 else { return nil }
+            day <= daysInMonth(year: year, month: month), (0..<24).contains(hour), (0..<60).contains(minute),
+            second >= 0, second < 61
+        else { return nil }
         let startOfYear = CivilTime.days(year: year, month: 1, day: 1)
         let daysInYear = CivilTime.days(year: year + 1, month: 1, day: 1) - startOfYear
         let dayOfYear = CivilTime.days(year: year, month: month, day: day) - startOfYear
@@ -311,15 +323,18 @@ public struct WorldMagneticModel: Sendable {
 
     /// The decimal year of a UTC time (see `decimalYear(year:month:day:...)`).
     public static func decimalYear(_ time: CivilTime) -> Double? {
-        decimalYear(year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute,
-                    second: time.second)
+        decimalYear(
+            year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute,
+            second: time.second)
     }
 
     /// 28 to 31; 0 for a month outside 1...12.
     public static func daysInMonth(year: Int, month: Int) -> Int {
         guard (1...12).contains(month) else { return 0 }
-        let next = month == 12 ? CivilTime.days(year: year + 1, month: 1, day: 1)
-                               : CivilTime.days(year: year, month: month + 1, day: 1)
+        let next =
+            month == 12
+            ? CivilTime.days(year: year + 1, month: 1, day: 1)
+            : CivilTime.days(year: year, month: month + 1, day: 1)
         return next - CivilTime.days(year: year, month: month, day: 1)
     }
 }

@@ -150,7 +150,7 @@ public struct AttitudeFilter: Sendable {
     ///   - field: magnetometer, any unit, calibrated; nil when there is no new reading.
     ///   - interval: seconds since the previous update.
     public mutating func update(rotationRate: Vector3, specificForce: Vector3, field: Vector3?, interval: Double) {
-        guard interval > 0, interval < 1 else { return }   // also false for NaN
+        guard interval > 0, interval < 1 else { return }  // also false for NaN
         sinceRelearn += interval
         var gain = settings.gain
         if initialising {
@@ -221,10 +221,13 @@ public struct AttitudeFilter: Sendable {
         // q' = q + (dt / 2) q (0, rate), then back to unit length; the half step is taken into
         // the rate first (three products instead of four).
         let r = (rotationRate + correction * gain + residualBias) * (interval / 2)
-        orientation = Quaternion(w: q.w - q.x * r.x - q.y * r.y - q.z * r.z,
-                                 x: q.x + q.w * r.x + q.y * r.z - q.z * r.y,
-                                 y: q.y + q.w * r.y - q.x * r.z + q.z * r.x,
-                                 z: q.z + q.w * r.z + q.x * r.y - q.y * r.x).normalized
+        orientation =
+            Quaternion(
+                w: q.w - q.x * r.x - q.y * r.y - q.z * r.z,
+                x: q.x + q.w * r.x + q.y * r.z - q.z * r.y,
+                y: q.y + q.w * r.y - q.x * r.z + q.z * r.x,
+                z: q.z + q.w * r.z + q.x * r.y - q.y * r.x
+            ).normalized
     }
 
     /// Learns gravity's strength (slowly, while hardly turning) and how long the device has

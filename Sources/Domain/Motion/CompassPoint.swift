@@ -14,12 +14,16 @@ public enum CompassPoint {
         case sixteen = 16
     }
 
-    static let names16 = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE",
-                          "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
-    static let fullNames16 = ["north", "north-northeast", "northeast", "east-northeast",
-                              "east", "east-southeast", "southeast", "south-southeast",
-                              "south", "south-southwest", "southwest", "west-southwest",
-                              "west", "west-northwest", "northwest", "north-northwest"]
+    static let names16 = [
+        "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE",
+        "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"
+    ]
+    static let fullNames16 = [
+        "north", "north-northeast", "northeast", "east-northeast",
+        "east", "east-southeast", "southeast", "south-southeast",
+        "south", "south-southwest", "southwest", "west-southwest",
+        "west", "west-northwest", "northwest", "north-northwest"
+    ]
 
     /// The sector of `heading` among `division` points, 0 = north, counting clockwise.
     public static func index(_ heading: Double, division: Division = .sixteen) -> Int {

@@ -90,7 +90,7 @@ public struct FlipDetector: Sendable {
     ///   - interval: seconds since the previous reading.
     /// - Returns: the flip completed by this reading, if any.
     public mutating func update(specificForce: Vector3, rotationRate: Vector3, interval: Double) -> Flip? {
-        guard interval > 0, interval < 1 else { return nil }   // also false for NaN
+        guard interval > 0, interval < 1 else { return nil }  // also false for NaN
         let forceLength = specificForce.length
         guard forceLength.isFinite, rotationRate.length.isFinite else { return nil }
         if !started {
@@ -140,11 +140,11 @@ public struct FlipDetector: Sendable {
             } else if c <= faceDownCosine {
                 phase = .faceDown(since: time)
             } else if time - since > settings.maximumTurn {
-                phase = .waitingForFaceUp   // a slow tilt, not a flip
+                phase = .waitingForFaceUp  // a slow tilt, not a flip
             }
         case .faceDown(let since):
             if time - since > settings.maximumFaceDown {
-                phase = .waitingForFaceUp   // put down face down
+                phase = .waitingForFaceUp  // put down face down
             } else if c > leaveFaceDownCosine {
                 phase = time - since >= settings.minimumHold ? .turningBack(downSince: since, leftAt: time) : .waitingForFaceUp
             }

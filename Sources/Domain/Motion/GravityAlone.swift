@@ -18,8 +18,10 @@ public enum GravityAlone {
     ///   - speed: over the ground, m/s; `alongAcceleration` its rate, m/s^2.
     ///   - magneticCourse: the course in the filter's frame (degrees from magnetic north) when
     ///     the compass is calibrated and trusted; nil: the body moves the way it points.
-    public static func estimate(acceleration: Vector3, rate: Vector3, orientation: Quaternion, speed: Double,
-                                alongAcceleration: Double, magneticCourse: Double?) -> Vector3 {
+    public static func estimate(
+        acceleration: Vector3, rate: Vector3, orientation: Quaternion, speed: Double,
+        alongAcceleration: Double, magneticCourse: Double?
+    ) -> Vector3 {
         let direction: Vector3
         if let magneticCourse {
             let course = Angle.radians(magneticCourse)
@@ -29,7 +31,7 @@ public enum GravityAlone {
             let down = orientation.rotateInverse(Vector3(0, 0, 1))
             let forward = Vector3(1, 0, 0) - down * down.x
             let length = forward.length
-            guard length > 0.3 else { return acceleration }   // pointing nearly straight up or down
+            guard length > 0.3 else { return acceleration }  // pointing nearly straight up or down
             direction = forward * (1 / length)
         }
         return acceleration - rate.cross(direction * speed) - direction * alongAcceleration

@@ -28,7 +28,7 @@ public struct GyroBiasEstimator: Sendable {
             stillFor = 0
             return corrected
         }
-        guard interval > 0, interval < 1 else { return corrected }   // also false for NaN
+        guard interval > 0, interval < 1 else { return corrected }  // also false for NaN
         stillFor += interval
         if stillFor >= stillTime {
             bias = bias + corrected * (interval / (timeConstant + interval))

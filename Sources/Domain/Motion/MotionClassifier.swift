@@ -98,9 +98,11 @@ public struct MotionClassifier: Sendable {
     ///   - gpsSpeed: ground speed, m/s, when there is a current fix; nil otherwise.
     ///   - interval: seconds since the previous reading.
     /// - Returns: the change of state this reading completed, if any.
-    public mutating func update(specificForce: Vector3, rotationRate: Vector3, cadence: Double,
-                                gpsSpeed: Double?, interval: Double) -> Change? {
-        guard interval > 0, interval < 1 else { return nil }   // also false for NaN
+    public mutating func update(
+        specificForce: Vector3, rotationRate: Vector3, cadence: Double,
+        gpsSpeed: Double?, interval: Double
+    ) -> Change? {
+        guard interval > 0, interval < 1 else { return nil }  // also false for NaN
         let magnitude = specificForce.length
         let turn = rotationRate.dot(rotationRate)
         guard magnitude.isFinite, turn.isFinite else { return nil }

@@ -108,7 +108,7 @@ public struct StepCounter: Sendable {
     ///   - interval: seconds since the previous reading.
     @discardableResult
     public mutating func update(specificForce: Vector3, interval: Double) -> Int {
-        guard interval > 0, interval < 1 else { return 0 }   // also false for NaN
+        guard interval > 0, interval < 1 else { return 0 }  // also false for NaN
         let magnitude = specificForce.length
         guard magnitude.isFinite else { return 0 }
         time += interval
@@ -200,7 +200,8 @@ public struct StepCounter: Sendable {
 
         let mean = pending >= 2 ? pendingIntervalSum / Double(pending - 1) : sinceLast
         if pending >= 1, sinceLast <= settings.maximumStepInterval,
-           abs(sinceLast - mean) <= settings.regularity * max(mean, sinceLast) {
+            abs(sinceLast - mean) <= settings.regularity * max(mean, sinceLast)
+        {
             pending += 1
             pendingIntervalSum += sinceLast
         } else {

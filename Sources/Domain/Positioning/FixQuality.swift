@@ -18,8 +18,10 @@ public enum FixQuality {
     ///   a lost fix within seconds while one late sentence is no alarm.
     ///   `previous`: the warnings in force, for their hysteresis: few satellites starts under 5
     ///   and ends at 6, a high DOP starts over 4 and ends at 3 or under.
-    public static func assess(satellites: Int, hdop: Double, error: Double, age: Double, threeD: Bool, frozen: Bool,
-                              noFixAfter: Double = 3, previous: [Warning] = []) -> (confidence: Int, warnings: [Warning]) {
+    public static func assess(
+        satellites: Int, hdop: Double, error: Double, age: Double, threeD: Bool, frozen: Bool,
+        noFixAfter: Double = 3, previous: [Warning] = []
+    ) -> (confidence: Int, warnings: [Warning]) {
         var warnings: [Warning] = []
         guard age.isFinite, age < noFixAfter else { return (0, [.noFix]) }
         if satellites < (previous.contains(.fewSatellites) ? 6 : 5) { warnings.append(.fewSatellites) }

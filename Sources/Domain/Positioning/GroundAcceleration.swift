@@ -55,7 +55,7 @@ public struct GroundAcceleration: Sendable {
             let index = (next + times.count - 1 - back) % times.count
             let age = now - times[index]
             if age > Self.span { break }
-            let t = -age   // centred near zero, so the sums stay well conditioned
+            let t = -age  // centred near zero, so the sums stay well conditioned
             n += 1
             sumT += t
             sumV += speeds[index]

@@ -34,7 +34,7 @@ public struct PositionFilter: Sendable {
     public private(set) var rejected = 0
     private var originLatitude = Double.nan
     private var originLongitude = Double.nan
-    private var x = [0.0, 0.0, 0.0, 0.0]          // east, north, velocity east, velocity north
+    private var x = [0.0, 0.0, 0.0, 0.0]  // east, north, velocity east, velocity north
     private var p = [Double](repeating: 0, count: 16)
     private var lastTime = Double.nan
     private var pendingRejections = 0
@@ -76,8 +76,10 @@ public struct PositionFilter: Sendable {
         let allowed = Self.speedLimit(motion) * dt + 3 * ((p[0] + p[5]) / 2 + sigma * sigma).squareRoot()
         if (de * de + dn * dn).squareRoot() > allowed {
             // A run of rejected fixes that agree with each other is the truth arriving.
-            if let last = lastRejected, ((east - last.east) * (east - last.east) + (north - last.north) * (north - last.north)).squareRoot()
-                <= Self.speedLimit(motion) * (time - last.time) + 3 * sigma {
+            if let last = lastRejected,
+                ((east - last.east) * (east - last.east) + (north - last.north) * (north - last.north)).squareRoot()
+                    <= Self.speedLimit(motion) * (time - last.time) + 3 * sigma
+            {
                 pendingRejections += 1
             } else {
                 pendingRejections = 1
@@ -129,7 +131,7 @@ public struct PositionFilter: Sendable {
     private mutating func stop() {
         for axis in 0..<2 {
             let i = axis, v = axis + 2
-            let s = p[v * 4 + v] + 0.0025       // (5 cm/s)^2
+            let s = p[v * 4 + v] + 0.0025  // (5 cm/s)^2
             let gainPosition = p[i * 4 + v] / s, gainVelocity = p[v * 4 + v] / s
             let innovation = -x[v]
             x[i] += gainPosition * innovation

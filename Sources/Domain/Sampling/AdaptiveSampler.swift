@@ -25,8 +25,10 @@ public struct AdaptiveSampler: Sendable {
     }
 
     /// One decision every `interval` seconds; returns the new rates when they changed.
-    public mutating func update(motion: MotionState, externalPower: Bool?, batteryPercent: Double?,
-                                overruns: Int, utilisation: Double, interval: Double) -> StreamRates? {
+    public mutating func update(
+        motion: MotionState, externalPower: Bool?, batteryPercent: Double?,
+        overruns: Int, utilisation: Double, interval: Double
+    ) -> StreamRates? {
         if motion == candidate {
             candidateFor += interval
         } else {

@@ -63,10 +63,12 @@ public struct SamplingTable: Sendable, Equatable {
     public static let floor = StreamRates(imu: 10, magnetometer: 5, barometer: 1, processing: 5, gpsInterval: 10)
 
     public static let defaults = SamplingTable(
-        rates: [.still: StreamRates(imu: 25, magnetometer: 10, barometer: 5, processing: 10, gpsInterval: 5),
-                .walking: StreamRates(imu: 100, magnetometer: 50, barometer: 25, processing: 50, gpsInterval: 1),
-                .running: StreamRates(imu: 200, magnetometer: 50, barometer: 25, processing: 50, gpsInterval: 1),
-                .vehicle: StreamRates(imu: 100, magnetometer: 25, barometer: 10, processing: 25, gpsInterval: 0.1)],
+        rates: [
+            .still: StreamRates(imu: 25, magnetometer: 10, barometer: 5, processing: 10, gpsInterval: 5),
+            .walking: StreamRates(imu: 100, magnetometer: 50, barometer: 25, processing: 50, gpsInterval: 1),
+            .running: StreamRates(imu: 200, magnetometer: 50, barometer: 25, processing: 50, gpsInterval: 1),
+            .vehicle: StreamRates(imu: 100, magnetometer: 25, barometer: 10, processing: 25, gpsInterval: 0.1)
+        ],
         lowPowerCeiling: StreamRates(imu: 50, magnetometer: 10, barometer: 5, processing: 10, gpsInterval: 2))
 
     public init(rates: [MotionState: StreamRates], lowPowerCeiling: StreamRates) {

@@ -136,8 +136,10 @@ struct DeepSpace: Sendable {
     }
 
     /// The lunar-solar periodics (dpper), applied to the elements unless `initial`.
-    func periodics(t: Double, initial: Bool, ep: inout Double, inclp: inout Double, nodep: inout Double, argpp: inout Double,
-                   mp: inout Double) {
+    func periodics(
+        t: Double, initial: Bool, ep: inout Double, inclp: inout Double, nodep: inout Double, argpp: inout Double,
+        mp: inout Double
+    ) {
         var zm = initial ? zmos : zmos + Self.zns * t
         var zf = zm + 2 * Self.zes * sin(zm)
         var sinzf = sin(zf)
@@ -186,8 +188,10 @@ struct DeepSpace: Sendable {
     }
 
     /// The secular rates and the resonance constants (dsinit).
-    mutating func initialise(eccsq: Double, argpo: Double, mo: Double, mdot: Double, no: Double, nodeo: Double, nodedot: Double,
-                             xpidot: Double, ecco: Double, inclo: Double, gsto: Double) {
+    mutating func initialise(
+        eccsq: Double, argpo: Double, mo: Double, mdot: Double, no: Double, nodeo: Double, nodedot: Double,
+        xpidot: Double, ecco: Double, inclo: Double, gsto: Double
+    ) {
         let q22 = 1.789_167_9e-6, q31 = 2.146_074_8e-6, q33 = 2.212_301_5e-7, root22 = 1.789_167_9e-6, root44 = 7.363_695_3e-9
         let root54 = 2.176_580_3e-9, root32 = 3.739_379_2e-7, root52 = 1.142_863_9e-7
         irez = 0
@@ -345,21 +349,27 @@ struct DeepSpace: Sendable {
         } else {
             let xomi = argpo + argpdot * atime
             let x2omi = xomi + xomi, x2li = xli + xli
-            xndt = d2201 * sin(x2omi + xli - g22) + d2211 * sin(xli - g22) + d3210 * sin(xomi + xli - g32)
+            xndt =
+                d2201 * sin(x2omi + xli - g22) + d2211 * sin(xli - g22) + d3210 * sin(xomi + xli - g32)
                 + d3222 * sin(-xomi + xli - g32) + d4410 * sin(x2omi + x2li - g44) + d4422 * sin(x2li - g44)
                 + d5220 * sin(xomi + xli - g52) + d5232 * sin(-xomi + xli - g52) + d5421 * sin(xomi + x2li - g54)
                 + d5433 * sin(-xomi + x2li - g54)
-            xnddt = (d2201 * cos(x2omi + xli - g22) + d2211 * cos(xli - g22) + d3210 * cos(xomi + xli - g32)
-                + d3222 * cos(-xomi + xli - g32) + d5220 * cos(xomi + xli - g52) + d5232 * cos(-xomi + xli - g52)
-                + 2 * (d4410 * cos(x2omi + x2li - g44) + d4422 * cos(x2li - g44) + d5421 * cos(xomi + x2li - g54)
-                    + d5433 * cos(-xomi + x2li - g54))) * xldot
+            xnddt =
+                (d2201 * cos(x2omi + xli - g22) + d2211 * cos(xli - g22) + d3210 * cos(xomi + xli - g32)
+                    + d3222 * cos(-xomi + xli - g32) + d5220 * cos(xomi + xli - g52) + d5232 * cos(-xomi + xli - g52)
+                    + 2
+                    * (d4410 * cos(x2omi + x2li - g44) + d4422 * cos(x2li - g44) + d5421 * cos(xomi + x2li - g54)
+                        + d5433 * cos(-xomi + x2li - g54)))
+                * xldot
         }
         return (xndt, xldot, xnddt)
     }
 
     /// The secular effects and the resonance integration to `t` minutes (dspace).
-    func space(t: Double, argpo: Double, argpdot: Double, gsto: Double, no: Double, em: inout Double, argpm: inout Double,
-               inclm: inout Double, mm: inout Double, nodem: inout Double, nm: inout Double) {
+    func space(
+        t: Double, argpo: Double, argpdot: Double, gsto: Double, no: Double, em: inout Double, argpm: inout Double,
+        inclm: inout Double, mm: inout Double, nodem: inout Double, nm: inout Double
+    ) {
         let theta = fmod(gsto + t * Self.rptim, Self.twoPi)
         em += dedt * t
         inclm += didt * t

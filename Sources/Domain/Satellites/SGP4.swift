@@ -75,9 +75,12 @@ public struct SGP4: Sendable {
         cc1 = bstar * cc2
         let cc3 = ecco > 1e-4 ? -2 * coef * tsi * Self.j3oj2 * no * sinio / ecco : 0
         x1mth2 = 1 - cosio2
-        cc4 = 2 * no * coef1 * ao * omeosq * (eta * (2 + 0.5 * etasq) + ecco * (0.5 + 2 * etasq)
-            - Self.j2 * tsi / (ao * psisq) * (-3 * con41 * (1 - 2 * eeta + etasq * (1.5 - 0.5 * eeta))
-                + 0.75 * x1mth2 * (2 * etasq - eeta * (1 + etasq)) * cos(2 * argpo)))
+        cc4 =
+            2 * no * coef1 * ao * omeosq
+            * (eta * (2 + 0.5 * etasq) + ecco * (0.5 + 2 * etasq)
+                - Self.j2 * tsi / (ao * psisq)
+                * (-3 * con41 * (1 - 2 * eeta + etasq * (1.5 - 0.5 * eeta))
+                    + 0.75 * x1mth2 * (2 * etasq - eeta * (1 + etasq)) * cos(2 * argpo)))
         cc5 = 2 * coef1 * ao * omeosq * (1 + 2.75 * (etasq + eeta) + eeta * etasq)
         let cosio4 = cosio2 * cosio2
         let temp1 = 1.5 * Self.j2 * pinvsq * no, temp2 = 0.5 * temp1 * Self.j2 * pinvsq, temp3 = -0.46875 * Self.j4 * pinvsq * pinvsq * no
@@ -100,8 +103,9 @@ public struct SGP4: Sendable {
             deep = true
             isimp = true
             deepSpace = DeepSpace(epoch: epoch, ecco: ecco, argpo: argpo, inclo: inclo, nodeo: nodeo, no: no)
-            deepSpace.initialise(eccsq: eccsq, argpo: argpo, mo: mo, mdot: mdot, no: no, nodeo: nodeo, nodedot: nodedot,
-                                 xpidot: xpidot, ecco: ecco, inclo: inclo, gsto: gsto)
+            deepSpace.initialise(
+                eccsq: eccsq, argpo: argpo, mo: mo, mdot: mdot, no: no, nodeo: nodeo, nodedot: nodedot,
+                xpidot: xpidot, ecco: ecco, inclo: inclo, gsto: gsto)
         }
         if !isimp {
             let cc1sq = cc1 * cc1
@@ -156,8 +160,9 @@ public struct SGP4: Sendable {
         }
         var nm = no, em = ecco, inclm = inclo
         if deep {
-            ds.space(t: t, argpo: argpo, argpdot: argpdot, gsto: gsto, no: no, em: &em, argpm: &argpm, inclm: &inclm, mm: &mm,
-                     nodem: &nodem, nm: &nm)
+            ds.space(
+                t: t, argpo: argpo, argpdot: argpdot, gsto: gsto, no: no, em: &em, argpm: &argpm, inclm: &inclm, mm: &mm,
+                nodem: &nodem, nm: &nm)
         }
         guard nm > 0 else { throw Failure.meanMotionNegative }
         let am = pow(Self.xke / nm, Self.x2o3) * tempa * tempa
@@ -241,7 +246,9 @@ public struct SGP4: Sendable {
         let vx = xmx * cossu - cnod * sinsu, vy = xmy * cossu - snod * sinsu, vz = sini * cossu
         guard mrt >= 1 else { throw Failure.decayed }
         let kmps = Self.radius * Self.xke / 60
-        return ((mrt * ux * Self.radius, mrt * uy * Self.radius, mrt * uz * Self.radius),
-                ((mvt * ux + rvdot * vx) * kmps, (mvt * uy + rvdot * vy) * kmps, (mvt * uz + rvdot * vz) * kmps))
+        return (
+            (mrt * ux * Self.radius, mrt * uy * Self.radius, mrt * uz * Self.radius),
+            ((mvt * ux + rvdot * vx) * kmps, (mvt * uy + rvdot * vy) * kmps, (mvt * uz + rvdot * vz) * kmps)
+        )
     }
 }

@@ -17,7 +17,8 @@ public enum SatellitePasses {
     /// Where the satellite is seen from the observer at UTC `time`: altitude and azimuth
     /// (degrees), range (km), and whether it is in sunlight. Nil when the propagation fails.
     public static func look(_ satellite: SGP4, at time: Double, latitude: Double, longitude: Double, height: Double = 0)
-        -> (altitude: Double, azimuth: Double, range: Double, sunlit: Bool)? {
+        -> (altitude: Double, azimuth: Double, range: Double, sunlit: Bool)?
+    {
         let minutes = (time / 86_400 + 2_440_587.5 - satellite.elements.epochJulianDay) * 1440
         guard let state = try? satellite.propagate(minutes: minutes) else { return nil }
         let (x, y, z) = state.position
@@ -31,8 +32,10 @@ public enum SatellitePasses {
         let east = -sin(lambda) * rx + cos(lambda) * ry
         let up = cos(phi) * cos(lambda) * rx + cos(phi) * sin(lambda) * ry + sin(phi) * rz
         let range = (rx * rx + ry * ry + rz * rz).squareRoot()
-        return (Angle.degrees(asin(up / range)), Angle.heading(Angle.degrees(atan2(east, -south))), range,
-                sunlit(position: state.position, time: time))
+        return (
+            Angle.degrees(asin(up / range)), Angle.heading(Angle.degrees(atan2(east, -south))), range,
+            sunlit(position: state.position, time: time)
+        )
     }
 
     /// Greenwich mean sidereal time (IAU 1982), radians.
@@ -63,8 +66,10 @@ public enum SatellitePasses {
     }
 
     /// The passes between `start` and `end` (UTC seconds) rising above `minimumAltitude`.
-    public static func passes(_ satellite: SGP4, from start: Double, to end: Double, latitude: Double, longitude: Double,
-                              height: Double = 0, minimumAltitude: Double = 0) -> [Pass] {
+    public static func passes(
+        _ satellite: SGP4, from start: Double, to end: Double, latitude: Double, longitude: Double,
+        height: Double = 0, minimumAltitude: Double = 0
+    ) -> [Pass] {
         // Old elements of a resonant deep-space orbit: integrate to the window once, not for
         // every minute asked about (an hour or more per day of search otherwise).
         let satellite = satellite.prepared(near: (min(start, end) / 86_400 + 2_440_587.5 - satellite.elements.epochJulianDay) * 1440)
@@ -111,18 +116,21 @@ public enum SatellitePasses {
         }
         let top = (a + b) / 2
         guard let peak = look(satellite, at: top, latitude: latitude, longitude: longitude, height: height),
-              let first = look(satellite, at: rise, latitude: latitude, longitude: longitude, height: height),
-              let last = look(satellite, at: set, latitude: latitude, longitude: longitude, height: height) else { return nil }
+            let first = look(satellite, at: rise, latitude: latitude, longitude: longitude, height: height),
+            let last = look(satellite, at: set, latitude: latitude, longitude: longitude, height: height)
+        else { return nil }
         var visible = false
         var t = rise
         while t <= set && !visible {
             if let seen = look(satellite, at: t, latitude: latitude, longitude: longitude, height: height), seen.sunlit,
-               SolarPosition.at(t, latitude: latitude, longitude: longitude).altitude < -6 {
+                SolarPosition.at(t, latitude: latitude, longitude: longitude).altitude < -6
+            {
                 visible = true
             }
             t += 30
         }
-        return Pass(rise: rise, set: set, culmination: top, maximumAltitude: peak.altitude, culminationAzimuth: peak.azimuth,
-                    riseAzimuth: first.azimuth, setAzimuth: last.azimuth, visible: visible)
+        return Pass(
+            rise: rise, set: set, culmination: top, maximumAltitude: peak.altitude, culminationAzimuth: peak.azimuth,
+            riseAzimuth: first.azimuth, setAzimuth: last.azimuth, visible: visible)
     }
 }

@@ -25,7 +25,9 @@ public struct TwoLineElements: Sendable, Equatable {
             String(decoding: line[(from - 1)..<min(to, line.count)], as: UTF8.self).filter { $0 != " " }
         }
         func number(_ line: [UInt8], _ from: Int, _ to: Int, _ what: String) throws(Failure) -> Double {
-            guard let v = Double(field(line, from, to)) else { throw Failure(description: "line \(line == a ? 1 : 2), columns \(from)-\(to): \(what) is not a number") }
+            guard let v = Double(field(line, from, to)) else {
+                throw Failure(description: "line \(line == a ? 1 : 2), columns \(from)-\(to): \(what) is not a number")
+            }
             return v
         }
         /// "-11606-4" is -0.11606e-4 (an implied decimal point and exponent).
@@ -34,7 +36,8 @@ public struct TwoLineElements: Sendable, Equatable {
             var sign = 1.0
             if text.hasPrefix("-") { sign = -1; text.removeFirst() } else if text.hasPrefix("+") { text.removeFirst() }
             guard let split = text.lastIndex(where: { $0 == "-" || $0 == "+" }), let mantissa = Double("0." + text[..<split]),
-                  let power = Double(text[split...]) else {
+                let power = Double(text[split...])
+            else {
                 if let plain = Double(text), plain == 0 { return 0 }
                 throw Failure(description: "line 1, columns \(from)-\(to): \(what) is not in the element set's exponent form")
             }

@@ -33,8 +33,9 @@ struct SunAndMoon {
         let jce = (jde - 2_451_545) / 36_525
         let sun = SolarPosition.apparentPlace(jce: jce, jme: jce / 10)
         let moon = MoonPosition.at(julianEphemerisDay: jde)
-        return SunAndMoon(sun: vector(sun.rightAscension, sun.declination, sun.distance * 149_597_870.7 / EclipseConstants.earthRadius),
-                          moon: vector(moon.rightAscension, moon.declination, moon.distance / EclipseConstants.earthRadius))
+        return SunAndMoon(
+            sun: vector(sun.rightAscension, sun.declination, sun.distance * 149_597_870.7 / EclipseConstants.earthRadius),
+            moon: vector(moon.rightAscension, moon.declination, moon.distance / EclipseConstants.earthRadius))
     }
 
     static func vector(_ rightAscension: Double, _ declination: Double, _ distance: Double) -> Vector3 {
@@ -70,11 +71,12 @@ struct BesselianElements {
         let z = m.dot(w)
         let f1 = asin((EclipseConstants.sunRadius + EclipseConstants.moonRadius) / separation)
         let f2 = asin((EclipseConstants.sunRadius - EclipseConstants.moonUmbralRadius) / separation)
-        return BesselianElements(x: m.dot(east), y: m.dot(north), z: z,
-                                 l1: z * tan(f1) + EclipseConstants.moonRadius / cos(f1),
-                                 l2: z * tan(f2) - EclipseConstants.moonUmbralRadius / cos(f2),
-                                 tanF1: tan(f1), tanF2: tan(f2), declination: asin(w.z),
-                                 axis: w, east: east, north: north, moon: m, unixTime: unixTime)
+        return BesselianElements(
+            x: m.dot(east), y: m.dot(north), z: z,
+            l1: z * tan(f1) + EclipseConstants.moonRadius / cos(f1),
+            l2: z * tan(f2) - EclipseConstants.moonUmbralRadius / cos(f2),
+            tanF1: tan(f1), tanF2: tan(f2), declination: asin(w.z),
+            axis: w, east: east, north: north, moon: m, unixTime: unixTime)
     }
 
     /// How far the axis passes from the Earth's centre, Earth radii.

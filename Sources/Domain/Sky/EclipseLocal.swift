@@ -59,19 +59,21 @@ public enum EclipseLocal {
         func inner(_ t: Double) -> Double { let s = shadow(t); return hypot(s.u, s.v) - abs(s.l2) }
         // The partial phase at one place lasts at most about four hours.
         guard let c1 = Crossing.root(of: outer, from: maximum, to: maximum - 4 * 3600),
-              let c4 = Crossing.root(of: outer, from: maximum, to: maximum + 4 * 3600) else { return nil }
+            let c4 = Crossing.root(of: outer, from: maximum, to: maximum + 4 * 3600)
+        else { return nil }
         let central = m < abs(atMaximum.l2)
         let c2 = central ? Crossing.root(of: inner, from: maximum, to: c1) : nil
         let c3 = central ? Crossing.root(of: inner, from: maximum, to: c4) : nil
         func altitude(_ t: Double) -> Double { SolarPosition.at(t, latitude: latitude, longitude: longitude, elevation: elevation).altitude }
         let type: Eclipse.EclipseType = central ? (atMaximum.l2 < 0 ? .total : .annular) : .partial
         let sunRadius = (atMaximum.l1 + atMaximum.l2) / 2, moonRadius = (atMaximum.l1 - atMaximum.l2) / 2
-        return SolarEclipseLocal(c1: c1, c2: c2, maximum: maximum, c3: c3, c4: c4, type: type,
-                                 magnitude: central ? moonRadius / sunRadius : (atMaximum.l1 - m) / (atMaximum.l1 + atMaximum.l2),
-                                 obscuration: obscuration(sunRadius: sunRadius, moonRadius: moonRadius, separation: m),
-                                 sunAltitudeAtC1: altitude(c1), sunAltitudeAtMaximum: altitude(maximum), sunAltitudeAtC4: altitude(c4),
-                                 sunAltitudeAtC2: c2.map(altitude), sunAltitudeAtC3: c3.map(altitude),
-                                 visible: anyTime(from: c1, to: c4) { altitude($0) > SunEvents.horizon })
+        return SolarEclipseLocal(
+            c1: c1, c2: c2, maximum: maximum, c3: c3, c4: c4, type: type,
+            magnitude: central ? moonRadius / sunRadius : (atMaximum.l1 - m) / (atMaximum.l1 + atMaximum.l2),
+            obscuration: obscuration(sunRadius: sunRadius, moonRadius: moonRadius, separation: m),
+            sunAltitudeAtC1: altitude(c1), sunAltitudeAtMaximum: altitude(maximum), sunAltitudeAtC4: altitude(c4),
+            sunAltitudeAtC2: c2.map(altitude), sunAltitudeAtC3: c3.map(altitude),
+            visible: anyTime(from: c1, to: c4) { altitude($0) > SunEvents.horizon })
     }
 
     /// The fraction of the Sun's disc the Moon's covers: the lens where two circles overlap.

@@ -68,12 +68,15 @@ public enum Eclipses {
         for _ in 0..<30_000 {
             let solar = newMoon < fullMoon
             let syzygy = solar ? newMoon : fullMoon
-            if solar { newMoon = MoonPhases.next(.newMoon, after: syzygy + 20 * 86_400) } else {
+            if solar {
+                newMoon = MoonPhases.next(.newMoon, after: syzygy + 20 * 86_400)
+            } else {
                 fullMoon = MoonPhases.next(.fullMoon, after: syzygy + 20 * 86_400)
             }
             guard nearNode(syzygy) else { continue }
             guard let eclipse = solar ? SolarEclipses.at(newMoon: syzygy) : LunarEclipses.at(fullMoon: syzygy),
-                  eclipse.greatest >= start else { continue }
+                eclipse.greatest >= start
+            else { continue }
             if !body(eclipse) { return }
         }
     }

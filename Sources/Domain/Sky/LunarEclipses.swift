@@ -20,10 +20,11 @@ public enum LunarEclipses {
         let moonParallax = asin(1 / moonDistance), sunParallax = asin(1 / sunDistance)
         let sunRadius = asin(EclipseConstants.sunRadius / sunDistance)
         let cosine = -place.sun.dot(place.moon) / (sunDistance * moonDistance)
-        return Shadow(separation: acos(max(-1, min(1, cosine))),
-                      umbra: EclipseConstants.shadowEnlargement * moonParallax - sunRadius + sunParallax,
-                      penumbra: EclipseConstants.shadowEnlargement * moonParallax + sunRadius + sunParallax,
-                      moon: asin(EclipseConstants.moonRadius / moonDistance))
+        return Shadow(
+            separation: acos(max(-1, min(1, cosine))),
+            umbra: EclipseConstants.shadowEnlargement * moonParallax - sunRadius + sunParallax,
+            penumbra: EclipseConstants.shadowEnlargement * moonParallax + sunRadius + sunParallax,
+            moon: asin(EclipseConstants.moonRadius / moonDistance))
     }
 
     /// The Moon's direction less the anti-Sun's (unit vectors): its length grows with the
@@ -62,16 +63,18 @@ public enum LunarEclipses {
         let greatest = eclipse.greatest
         // A penumbral eclipse lasts at most about six hours.
         func contact(_ edge: (Shadow) -> Double, before: Bool) -> Double? {
-            Crossing.root(of: { t in
-                let s = shadow(at: t)
-                return s.separation - edge(s)
-            }, from: greatest, to: greatest + (before ? -4 : 4) * 3600)
+            Crossing.root(
+                of: { t in
+                    let s = shadow(at: t)
+                    return s.separation - edge(s)
+                }, from: greatest, to: greatest + (before ? -4 : 4) * 3600)
         }
         let penumbra = { (s: Shadow) in s.penumbra + s.moon }
         let partial = { (s: Shadow) in s.umbra + s.moon }
         let total = { (s: Shadow) in s.umbra - s.moon }
-        return Contacts(p1: contact(penumbra, before: true) ?? greatest, u1: contact(partial, before: true),
-                        u2: contact(total, before: true), greatest: greatest, u3: contact(total, before: false),
-                        u4: contact(partial, before: false), p4: contact(penumbra, before: false) ?? greatest)
+        return Contacts(
+            p1: contact(penumbra, before: true) ?? greatest, u1: contact(partial, before: true),
+            u2: contact(total, before: true), greatest: greatest, u3: contact(total, before: false),
+            u4: contact(partial, before: false), p4: contact(penumbra, before: false) ?? greatest)
     }
 }

@@ -91,16 +91,20 @@ public enum MoonPhases {
             let moon = MoonPosition.at(julianEphemerisDay: jd + DeltaT.seconds(julianDay: jd) / 86_400)
             return moon.horizontal(unixTime: t, latitude: latitude, longitude: longitude).altitude - (0.7275 * moon.parallax - 0.5667)
         }
-        return (AltitudeCrossing.first(of: height, level: 0, rising: true, from: start, to: end),
-                AltitudeCrossing.first(of: height, level: 0, rising: false, from: start, to: end))
+        return (
+            AltitudeCrossing.first(of: height, level: 0, rising: true, from: start, to: end),
+            AltitudeCrossing.first(of: height, level: 0, rising: false, from: start, to: end)
+        )
     }
 }
 
 /// The first time a slowly varying altitude crosses a level, found by sampling every
 /// `step` seconds and bisecting to a millisecond.
 enum AltitudeCrossing {
-    static func first(of altitude: (Double) -> Double, level: Double, rising: Bool, from start: Double, to end: Double,
-                      step: Double = 600) -> Double? {
+    static func first(
+        of altitude: (Double) -> Double, level: Double, rising: Bool, from start: Double, to end: Double,
+        step: Double = 600
+    ) -> Double? {
         var t = start
         var a = altitude(t) - level
         while t < end {

@@ -43,8 +43,9 @@ public struct MoonPosition: Sendable, Equatable {
         let distance = 385_000.56 + sigmaR / 1000
         let epsilon = SolarPosition.meanObliquity(jme: t / 10) + nutationObliquity
         let (ra, dec) = equatorial(longitude: lambda, latitude: beta, obliquity: epsilon)
-        return MoonPosition(longitude: lambda, latitude: beta, rightAscension: ra, declination: dec, distance: distance,
-                            parallax: Angle.degrees(asin(6378.14 / distance)))
+        return MoonPosition(
+            longitude: lambda, latitude: beta, rightAscension: ra, declination: dec, distance: distance,
+            parallax: Angle.degrees(asin(6378.14 / distance)))
     }
 
     /// Ecliptic to equatorial coordinates, degrees.

@@ -112,12 +112,13 @@ public struct PlanetPosition: Sendable, Equatable {
         case .venus: magnitude = -4.40 + base + 0.0009 * i + 0.000_239 * i * i - 0.000_000_65 * i * i * i
         case .mars: magnitude = -1.52 + base + 0.016 * i
         case .jupiter: magnitude = -9.40 + base + 0.005 * i
-        case .saturn: magnitude = -8.88 + base + 0.044 * i   // without the rings' tilt (up to -1.3)
+        case .saturn: magnitude = -8.88 + base + 0.044 * i  // without the rings' tilt (up to -1.3)
         case .uranus: magnitude = -7.19 + base
         case .neptune: magnitude = -6.87 + base
         }
-        return PlanetPosition(planet: planet, rightAscension: ra, declination: dec, distance: delta, sunDistance: r,
-                              phaseAngle: i, illuminated: max(0, min(1, k)), magnitude: magnitude)
+        return PlanetPosition(
+            planet: planet, rightAscension: ra, declination: dec, distance: delta, sunDistance: r,
+            phaseAngle: i, illuminated: max(0, min(1, k)), magnitude: magnitude)
     }
 
     /// Geocentric altitude and azimuth (from north) for an observer at UTC `unixTime`.
@@ -129,7 +130,8 @@ public struct PlanetPosition: Sendable, Equatable {
     /// Rise, transit and set within [start, end): the centre at -0.5667° (refraction), and the
     /// hour angle passing zero. Nil for an event that does not happen that day.
     public static func events(_ planet: Planet, from start: Double, to end: Double, latitude: Double, longitude: Double)
-        -> (rise: Double?, transit: Double?, set: Double?) {
+        -> (rise: Double?, transit: Double?, set: Double?)
+    {
         func altitude(_ t: Double) -> Double { of(planet, at: t).horizontal(unixTime: t, latitude: latitude, longitude: longitude).altitude }
         func hourAngle(_ t: Double) -> Double {
             Angle.signed(SolarPosition.apparentSiderealTime(unixTime: t) + longitude - of(planet, at: t).rightAscension)
@@ -137,8 +139,11 @@ public struct PlanetPosition: Sendable, Equatable {
         let rise = AltitudeCrossing.first(of: altitude, level: -0.5667, rising: true, from: start, to: end, step: 1200)
         let set = AltitudeCrossing.first(of: altitude, level: -0.5667, rising: false, from: start, to: end, step: 1200)
         // Transit: the hour angle going from negative to positive (not the jump at 180°).
-        let transit = AltitudeCrossing.first(of: { t in let h = hourAngle(t); return abs(h) > 90 ? -1 : h }, level: 0, rising: true,
-                                             from: start, to: end, step: 1200)
+        let transit = AltitudeCrossing.first(
+            of: { t in
+                let h = hourAngle(t); return abs(h) > 90 ? -1 : h
+            }, level: 0, rising: true,
+            from: start, to: end, step: 1200)
         return (rise, transit, set)
     }
 }

@@ -25,8 +25,10 @@ public struct SkyChart: Sendable {
     public init(objects: [Object]) { self.objects = objects }
 
     /// The sky at UTC `time` over a place; `satellite` is where one is now, when it is up.
-    public static func at(_ time: Double, latitude: Double, longitude: Double,
-                          satellite: (name: String, altitude: Double, azimuth: Double, sunlit: Bool)? = nil) -> SkyChart {
+    public static func at(
+        _ time: Double, latitude: Double, longitude: Double,
+        satellite: (name: String, altitude: Double, azimuth: Double, sunlit: Bool)? = nil
+    ) -> SkyChart {
         var objects: [Object] = []
         let sun = SolarPosition.at(time, latitude: latitude, longitude: longitude)
         if sun.apparentAltitude > -1 { objects.append(Object(name: "Sun", kind: .sun, altitude: sun.apparentAltitude, azimuth: sun.azimuth)) }
@@ -35,8 +37,10 @@ public struct SkyChart: Sendable {
         let moonSky = moon.horizontal(unixTime: time, latitude: latitude, longitude: longitude)
         if moonSky.altitude > -1 {
             let elongation = MoonPhases.elongation(at: time)
-            objects.append(Object(name: "Moon", kind: .moon(illuminated: MoonPhases.illumination(at: time), waxing: elongation < 180),
-                                  altitude: moonSky.altitude, azimuth: moonSky.azimuth))
+            objects.append(
+                Object(
+                    name: "Moon", kind: .moon(illuminated: MoonPhases.illumination(at: time), waxing: elongation < 180),
+                    altitude: moonSky.altitude, azimuth: moonSky.azimuth))
         }
         for planet in [Planet.mercury, .venus, .mars, .jupiter, .saturn] {
             let position = PlanetPosition.of(planet, at: time).horizontal(unixTime: time, latitude: latitude, longitude: longitude)
@@ -52,7 +56,7 @@ public struct SkyChart: Sendable {
         let phi = Angle.radians(latitude)
         for star in BrightStars.all {
             let ra = Angle.radians(star.rightAscension), dec = Angle.radians(star.declination)
-            let m = 3.075 * 15 / 3600 * years, n = 1.336 * 15 / 3600 * years   // degrees
+            let m = 3.075 * 15 / 3600 * years, n = 1.336 * 15 / 3600 * years  // degrees
             let raDate = star.rightAscension + m + n * sin(ra) * tan(dec), decDate = star.declination + n * cos(ra)
             let hourAngle = Angle.radians(sidereal + longitude - raDate), delta = Angle.radians(decDate)
             let altitude = Angle.degrees(asin(sin(phi) * sin(delta) + cos(phi) * cos(delta) * cos(hourAngle)))

@@ -19,8 +19,10 @@ public struct SolarPosition: Sendable, Equatable {
 
     /// The Sun at `unixTime` (UTC seconds) for an observer; `deltaT` (TT - UT, seconds)
     /// defaults to the model in `DeltaT`.
-    public static func at(_ unixTime: Double, latitude: Double, longitude: Double, elevation: Double = 0,
-                          deltaT: Double? = nil) -> SolarPosition {
+    public static func at(
+        _ unixTime: Double, latitude: Double, longitude: Double, elevation: Double = 0,
+        deltaT: Double? = nil
+    ) -> SolarPosition {
         let jd = unixTime / 86_400 + 2_440_587.5
         let dt = deltaT ?? DeltaT.seconds(julianDay: jd)
         let jc = (jd - 2_451_545) / 36_525
@@ -43,10 +45,11 @@ public struct SolarPosition: Sendable, Equatable {
         let hPrime = hr - deltaAlpha
         let altitude = asin(sin(phi) * sin(deltaPrime) + cos(phi) * cos(deltaPrime) * cos(hPrime))
         let gamma = atan2(sin(hPrime), cos(hPrime) * sin(phi) - tan(deltaPrime) * cos(phi))
-        return SolarPosition(longitude: geocentric.longitude, rightAscension: geocentric.rightAscension,
-                             declination: geocentric.declination, distance: geocentric.distance,
-                             altitude: Angle.degrees(altitude), azimuth: Angle.heading(Angle.degrees(gamma) + 180),
-                             hourAngle: Angle.signed(Angle.degrees(hPrime)))
+        return SolarPosition(
+            longitude: geocentric.longitude, rightAscension: geocentric.rightAscension,
+            declination: geocentric.declination, distance: geocentric.distance,
+            altitude: Angle.degrees(altitude), azimuth: Angle.heading(Angle.degrees(gamma) + 180),
+            hourAngle: Angle.signed(Angle.degrees(hPrime)))
     }
 
     struct Geocentric {
@@ -79,9 +82,10 @@ public struct SolarPosition: Sendable, Equatable {
         let l = Angle.radians(lambda), e = Angle.radians(epsilon), b = Angle.radians(beta)
         let alpha = Angle.heading(Angle.degrees(atan2(sin(l) * cos(e) - tan(b) * sin(e), cos(l))))
         let delta = Angle.degrees(asin(sin(b) * cos(e) + cos(b) * sin(e) * sin(l)))
-        return Geocentric(longitude: Angle.heading(lambda), rightAscension: alpha, declination: delta, distance: r,
-                          nutationLongitude: dPsi, obliquity: epsilon, heliocentricLongitude: heliocentricLongitude,
-                          heliocentricLatitude: heliocentricLatitude)
+        return Geocentric(
+            longitude: Angle.heading(lambda), rightAscension: alpha, declination: delta, distance: r,
+            nutationLongitude: dPsi, obliquity: epsilon, heliocentricLongitude: heliocentricLongitude,
+            heliocentricLatitude: heliocentricLatitude)
     }
 
     /// The mean obliquity of the ecliptic (Laskar 1986), degrees, at Julian ephemeris
@@ -108,11 +112,13 @@ public struct SolarPosition: Sendable, Equatable {
     /// Nutation in longitude and obliquity, degrees.
     static func nutation(jce: Double) -> (Double, Double) {
         let t = jce
-        let x = (297.850_36 + 445_267.111_480 * t - 0.001_914_2 * t * t + t * t * t / 189_474,
-                 357.527_72 + 35_999.050_340 * t - 0.000_160_3 * t * t - t * t * t / 300_000,
-                 134.962_98 + 477_198.867_398 * t + 0.008_697_2 * t * t + t * t * t / 56_250,
-                 93.271_91 + 483_202.017_538 * t - 0.003_682_5 * t * t + t * t * t / 327_270,
-                 125.044_52 - 1_934.136_261 * t + 0.002_070_8 * t * t + t * t * t / 450_000)
+        let x = (
+            297.850_36 + 445_267.111_480 * t - 0.001_914_2 * t * t + t * t * t / 189_474,
+            357.527_72 + 35_999.050_340 * t - 0.000_160_3 * t * t - t * t * t / 300_000,
+            134.962_98 + 477_198.867_398 * t + 0.008_697_2 * t * t + t * t * t / 56_250,
+            93.271_91 + 483_202.017_538 * t - 0.003_682_5 * t * t + t * t * t / 327_270,
+            125.044_52 - 1_934.136_261 * t + 0.002_070_8 * t * t + t * t * t / 450_000
+        )
         var psi = 0.0, epsilon = 0.0
         for term in NutationTerms.terms {
             let m = term.multiples

@@ -32,21 +32,25 @@ public struct Snapshot: Sendable, Equatable {
     /// Every number, by its path in the JSON shape, in the shape's order: what CSV columns,
     /// comparisons and exports are made from, so they can never disagree.
     public var numbers: [(path: String, value: Double)] {
-        [("location.latitude", latitude), ("location.longitude", longitude), ("location.altitude", altitude),
-         ("location.accuracy", accuracy), ("barometer.pressure", pressure), ("barometer.seaLevelPressure", seaLevelPressure),
-         ("barometer.attitude.roll", roll), ("barometer.attitude.pitch", pitch), ("barometer.attitude.yaw", yaw),
-         ("weather.temperature", temperature), ("weather.humidity", humidity),
-         ("motion.accelerometer.x", accelerometer.x), ("motion.accelerometer.y", accelerometer.y), ("motion.accelerometer.z", accelerometer.z),
-         ("motion.gyroscope.x", gyroscope.x), ("motion.gyroscope.y", gyroscope.y), ("motion.gyroscope.z", gyroscope.z),
-         ("motion.magnetometer.x", magnetometer.x), ("motion.magnetometer.y", magnetometer.y), ("motion.magnetometer.z", magnetometer.z),
-         ("motion.stepsToday", stepsToday), ("motion.floorsUp", floorsUp), ("motion.floorsDown", floorsDown),
-         ("photoCount", Double(photoCount))]
+        [
+            ("location.latitude", latitude), ("location.longitude", longitude), ("location.altitude", altitude),
+            ("location.accuracy", accuracy), ("barometer.pressure", pressure), ("barometer.seaLevelPressure", seaLevelPressure),
+            ("barometer.attitude.roll", roll), ("barometer.attitude.pitch", pitch), ("barometer.attitude.yaw", yaw),
+            ("weather.temperature", temperature), ("weather.humidity", humidity),
+            ("motion.accelerometer.x", accelerometer.x), ("motion.accelerometer.y", accelerometer.y), ("motion.accelerometer.z", accelerometer.z),
+            ("motion.gyroscope.x", gyroscope.x), ("motion.gyroscope.y", gyroscope.y), ("motion.gyroscope.z", gyroscope.z),
+            ("motion.magnetometer.x", magnetometer.x), ("motion.magnetometer.y", magnetometer.y), ("motion.magnetometer.z", magnetometer.z),
+            ("motion.stepsToday", stepsToday), ("motion.floorsUp", floorsUp), ("motion.floorsDown", floorsDown),
+            ("photoCount", Double(photoCount))
+        ]
     }
 
     /// How `other` differs from this one: each number's change (other minus this), the time
     /// between them, and the distance and bearing from this place to the other.
-    public func comparison(to other: Snapshot) -> (deltas: [(path: String, delta: Double)], seconds: Double,
-                                                     distance: Double?, bearing: Double?) {
+    public func comparison(to other: Snapshot) -> (
+        deltas: [(path: String, delta: Double)], seconds: Double,
+        distance: Double?, bearing: Double?
+    ) {
         let deltas = zip(numbers, other.numbers).map { ($0.path, $1.value - $0.value) }
         guard latitude.isFinite, longitude.isFinite, other.latitude.isFinite, other.longitude.isFinite else {
             return (deltas, other.timestamp - timestamp, nil, nil)

@@ -44,7 +44,8 @@ public struct Backtrack: Sendable {
         guard kept.count >= 2 else { return nil }
         var along = [0.0]
         for (a, b) in zip(kept, kept.dropFirst()) {
-            along.append((along.last ?? 0) + Geodesy.inverse(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude).distance)
+            along.append(
+                (along.last ?? 0) + Geodesy.inverse(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude).distance)
         }
         guard let total = along.last, total > 0 else { return nil }
         (self.path, self.along, matched) = (kept, along, kept.count - 1)
@@ -76,8 +77,9 @@ public struct Backtrack: Sendable {
         let goal = max(0, along[best] - Self.lookAhead)
         let target = path.indices.last { along[$0] <= goal } ?? 0
         let leg = Geodesy.inverse(latitude1: latitude, longitude1: longitude, latitude2: path[target].latitude, longitude2: path[target].longitude)
-        return Guidance(target: path[target], bearing: leg.distance > 0 ? leg.bearing : 0, distance: leg.distance,
-                        remaining: leg.distance + along[target], crossTrack: crossTrack, offTrack: offTrack)
+        return Guidance(
+            target: path[target], bearing: leg.distance > 0 ? leg.bearing : 0, distance: leg.distance,
+            remaining: leg.distance + along[target], crossTrack: crossTrack, offTrack: offTrack)
     }
 
     /// The distance from a position to the path's segments either side of point `index`.

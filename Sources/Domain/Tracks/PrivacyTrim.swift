@@ -20,7 +20,8 @@ public struct PrivacyTrim: Sendable, Equatable {
         public init?(_ text: String) {
             let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { DecimalNumber.parse($0.filter { $0 != " " }) }
             guard parts.count == 2 || parts.count == 3, let latitude = parts[0], let longitude = parts[1],
-                  abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
+                abs(latitude) <= 90, abs(longitude) <= 180
+            else { return nil }
             let radius = parts.count == 3 ? parts[2] : PrivacyTrim.defaultRadius
             guard let radius, radius > 0, radius <= 100_000 else { return nil }
             self.init(latitude: latitude, longitude: longitude, radius: radius)
@@ -51,8 +52,9 @@ public struct PrivacyTrim: Sendable, Equatable {
     /// Whether a point lies outside every private place.
     public func keeps(_ point: TrackPoint) -> Bool {
         !places.contains { place in
-            Geodesy.distance(latitude1: place.latitude, longitude1: place.longitude,
-                             latitude2: point.latitude, longitude2: point.longitude) < place.radius
+            Geodesy.distance(
+                latitude1: place.latitude, longitude1: place.longitude,
+                latitude2: point.latitude, longitude2: point.longitude) < place.radius
         }
     }
 }

@@ -18,13 +18,17 @@ public struct TrackPlot: Sendable {
 
     /// Fits `points` (latitude, longitude) and the places to mark into a `width` x `height` box;
     /// `aspect` is a unit's height over its width (2 for a terminal cell, 1 for a pixel).
-    public init(points: [(latitude: Double, longitude: Double)], marks: [(latitude: Double, longitude: Double)] = [],
-                width: Double, height: Double, aspect: Double = 1, headingUp: Double? = nil) {
+    public init(
+        points: [(latitude: Double, longitude: Double)], marks: [(latitude: Double, longitude: Double)] = [],
+        width: Double, height: Double, aspect: Double = 1, headingUp: Double? = nil
+    ) {
         (self.width, self.height) = (width, height)
         let all = (points + marks).filter { $0.latitude.isFinite && $0.longitude.isFinite }
         let latitudes = all.map(\.latitude), longitudes = all.map(\.longitude)
-        let middle = (latitude: ((latitudes.min() ?? 0) + (latitudes.max() ?? 0)) / 2,
-                      longitude: ((longitudes.min() ?? 0) + (longitudes.max() ?? 0)) / 2)
+        let middle = (
+            latitude: ((latitudes.min() ?? 0) + (latitudes.max() ?? 0)) / 2,
+            longitude: ((longitudes.min() ?? 0) + (longitudes.max() ?? 0)) / 2
+        )
         centre = middle
         metresPerDegreeLongitude = Self.metresPerDegreeLatitude * cos(middle.latitude * .pi / 180)
         rotation = headingUp ?? 0

@@ -16,8 +16,10 @@ public struct TrackPoint: Sendable, Equatable {
     /// time across the gap before it.
     public var startsSegment = false
 
-    public init(time: Double, latitude: Double, longitude: Double, gpsAltitude: Double = .nan, baroAltitude: Double = .nan,
-                pressure: Double = .nan, speed: Double = .nan, accuracy: Double = .nan) {
+    public init(
+        time: Double, latitude: Double, longitude: Double, gpsAltitude: Double = .nan, baroAltitude: Double = .nan,
+        pressure: Double = .nan, speed: Double = .nan, accuracy: Double = .nan
+    ) {
         self.time = time
         self.latitude = latitude
         self.longitude = longitude

@@ -54,7 +54,8 @@ public struct TrackSampler: Sendable {
             } else if steady.isFinite && last.course.isFinite && abs(Angle.signed(steady - last.course)) >= Self.turn {
                 taken = true
             } else {
-                taken = Geodesy.distance(latitude1: last.latitude, longitude1: last.longitude, latitude2: latitude, longitude2: longitude)
+                taken =
+                    Geodesy.distance(latitude1: last.latitude, longitude1: last.longitude, latitude2: latitude, longitude2: longitude)
                     >= Self.spacing
             }
         }

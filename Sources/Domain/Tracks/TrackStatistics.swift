@@ -66,8 +66,9 @@ public struct TrackStatistics: Sendable, Equatable {
             if point.startsSegment {
                 // Across a pause: the time passes, but nothing was walked that counts.
                 if !atAnchor {
-                    s.distance += Geodesy.distance(latitude1: anchor.latitude, longitude1: anchor.longitude,
-                                                   latitude2: previous.latitude, longitude2: previous.longitude)
+                    s.distance += Geodesy.distance(
+                        latitude1: anchor.latitude, longitude1: anchor.longitude,
+                        latitude2: previous.latitude, longitude2: previous.longitude)
                 }
                 if point.time > previous.time { s.totalTime += point.time - previous.time }
                 anchor = point
@@ -78,11 +79,13 @@ public struct TrackStatistics: Sendable, Equatable {
                 if altitude.isFinite { profile.append((s.distance, altitude)) }
                 continue
             }
-            let leg = Geodesy.distance(latitude1: previous.latitude, longitude1: previous.longitude,
-                                       latitude2: point.latitude, longitude2: point.longitude)
+            let leg = Geodesy.distance(
+                latitude1: previous.latitude, longitude1: previous.longitude,
+                latitude2: point.latitude, longitude2: point.longitude)
             let interval = point.time - previous.time
-            let fromAnchor = Geodesy.distance(latitude1: anchor.latitude, longitude1: anchor.longitude,
-                                              latitude2: point.latitude, longitude2: point.longitude)
+            let fromAnchor = Geodesy.distance(
+                latitude1: anchor.latitude, longitude1: anchor.longitude,
+                latitude2: point.latitude, longitude2: point.longitude)
             if fromAnchor >= minimumLeg {
                 s.distance += fromAnchor
                 anchor = point
@@ -115,8 +118,9 @@ public struct TrackStatistics: Sendable, Equatable {
             previous = point
         }
         if let last = track.last, !atAnchor {
-            s.distance += Geodesy.distance(latitude1: anchor.latitude, longitude1: anchor.longitude,
-                                           latitude2: last.latitude, longitude2: last.longitude)
+            s.distance += Geodesy.distance(
+                latitude1: anchor.latitude, longitude1: anchor.longitude,
+                latitude2: last.latitude, longitude2: last.longitude)
         }
         // Every n-th pair, and always the last, so a day's track draws in 200 points.
         let step = max(1, (profile.count + profileLength - 1) / profileLength)

@@ -12,7 +12,8 @@ public enum DepartureWords {
     /// The weekday and the date, "Sat 11-28".
     public static func day(_ time: Double, zone: TimeZoneRules) -> String {
         let local = CivilTime(unixSeconds: time + Double(zone.offset(at: time)))
-        return weekdays[CivilTime.weekday(days: CivilTime.days(year: local.year, month: local.month, day: local.day))] + " " + zeroPadded(local.month, 2) + "-" + zeroPadded(local.day, 2)
+        return weekdays[CivilTime.weekday(days: CivilTime.days(year: local.year, month: local.month, day: local.day))] + " " + zeroPadded(local.month, 2) + "-"
+            + zeroPadded(local.day, 2)
     }
 
     /// Today's and the next three hours' in hours and minutes (late at night a boat just

@@ -75,7 +75,9 @@ public struct Timetable: Sendable {
         }
 
         public init(trip: Int, seconds: Int, next: Int? = nil, departs: Bool = true, along: Double? = nil) {
-            (tripAndBoarding, time, nextStop) = (Int32(clamping: max(0, trip)) | (departs ? 0 : Int32.min), Int32(clamping: seconds), next.map { Int32(clamping: $0) } ?? -1)
+            (tripAndBoarding, time, nextStop) = (
+                Int32(clamping: max(0, trip)) | (departs ? 0 : Int32.min), Int32(clamping: seconds), next.map { Int32(clamping: $0) } ?? -1
+            )
             distance = along.map { Float($0) } ?? .nan
         }
 
@@ -149,9 +151,11 @@ public struct Timetable: Sendable {
                 let at = base + Double(call.seconds)
                 guard at >= time, calendar.runs(trips[call.trip].service, date: key, weekday: weekday) else { continue }
                 let trip = trips[call.trip], route = routes[trip.route]
-                found.append(Departure(time: at, route: route.shortName.isEmpty ? route.longName : route.shortName, headsign: trip.headsign, trip: trip.id,
-                                       routeID: route.id, next: call.next.flatMap { stops.indices.contains($0) ? $0 : nil },
-                                       shape: trip.shape.flatMap { shapes.indices.contains($0) ? $0 : nil }, along: call.along, departs: call.departs))
+                found.append(
+                    Departure(
+                        time: at, route: route.shortName.isEmpty ? route.longName : route.shortName, headsign: trip.headsign, trip: trip.id,
+                        routeID: route.id, next: call.next.flatMap { stops.indices.contains($0) ? $0 : nil },
+                        shape: trip.shape.flatMap { shapes.indices.contains($0) ? $0 : nil }, along: call.along, departs: call.departs))
             }
             if found.count >= count && day >= today { break }
         }

@@ -40,8 +40,9 @@ public enum Wake {
         guard length > 0 else { return nil }
         let speed = length / (end - start)
         let time = start + (end - start) * best.along / length
-        return Passing(time: time, distance: best.distance, speed: speed,
-                       arrival: time + best.distance / tan(kelvinHalfAngle * .pi / 180) / speed)
+        return Passing(
+            time: time, distance: best.distance, speed: speed,
+            arrival: time + best.distance / tan(kelvinHalfAngle * .pi / 180) / speed)
     }
 
     /// The piece of a shape between two distances along it (`shape_dist_traveled`), with the

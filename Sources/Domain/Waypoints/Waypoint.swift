@@ -10,8 +10,10 @@ public struct Waypoint: Sendable, Equatable {
     /// UTC seconds since 1970.
     public var created: Double
 
-    public init(name: String, latitude: Double, longitude: Double, elevation: Double = .nan, symbol: String = "Flag",
-                notes: String = "", created: Double = 0) {
+    public init(
+        name: String, latitude: Double, longitude: Double, elevation: Double = .nan, symbol: String = "Flag",
+        notes: String = "", created: Double = 0
+    ) {
         self.name = name
         self.latitude = latitude
         self.longitude = longitude

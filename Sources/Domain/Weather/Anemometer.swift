@@ -54,8 +54,10 @@ public struct Anemometer: Sendable {
     private var intervalStart: MonotonicNanoseconds?
     private var lastHertz = 0.0
 
-    public init(metresPerSecondPerHertz: Double = 2.4 / 3.6, debounceNanoseconds: UInt64 = 2_000_000,
-                calmAfterNanoseconds: UInt64 = 3_000_000_000) {
+    public init(
+        metresPerSecondPerHertz: Double = 2.4 / 3.6, debounceNanoseconds: UInt64 = 2_000_000,
+        calmAfterNanoseconds: UInt64 = 3_000_000_000
+    ) {
         self.metresPerSecondPerHertz = metresPerSecondPerHertz
         debounce = debounceNanoseconds
         calmAfter = calmAfterNanoseconds
@@ -103,8 +105,9 @@ public struct Anemometer: Sendable {
         if hertz > 0, let last, now > last, Self.seconds(now - last) > 1 / hertz {
             hertz = 1 / Self.seconds(now - last)
         }
-        let result = Interval(start: start, end: now, pulses: pulses, bounces: bounces, hertz: hertz,
-                              metresPerSecond: hertz * metresPerSecondPerHertz)
+        let result = Interval(
+            start: start, end: now, pulses: pulses, bounces: bounces, hertz: hertz,
+            metresPerSecond: hertz * metresPerSecondPerHertz)
         if pulses > 0 { anchor = lastInInterval }
         pulses = 0
         bounces = 0

@@ -86,7 +86,8 @@ public struct History: Sendable {
     public func newest(changeOver seconds: Double) -> (time: Double, value: Double, change: Double)? {
         let range = Range.sixHours
         guard let level = Range.allCases.firstIndex(of: range), seconds > 0, seconds < range.seconds,
-              let newest = levels[level].filter({ $0.count > 0 }).max(by: { $0.index < $1.index }) else { return nil }
+            let newest = levels[level].filter({ $0.count > 0 }).max(by: { $0.index < $1.index })
+        else { return nil }
         let back = newest.index - Int64(seconds / range.width)
         let earlier = levels[level].filter { $0.count > 0 && abs($0.index - back) <= 10 }.min { abs($0.index - back) < abs($1.index - back) }
         guard let earlier else { return nil }
@@ -109,8 +110,9 @@ public struct History: Sendable {
             sum += bucket.sum
             count += Int(bucket.count)
         }
-        return Summary(range: range, minimum: count > 0 ? minimum : .nan, maximum: count > 0 ? maximum : .nan,
-                       mean: count > 0 ? sum / Double(count) : .nan, samples: count, points: points)
+        return Summary(
+            range: range, minimum: count > 0 ? minimum : .nan, maximum: count > 0 ? maximum : .nan,
+            mean: count > 0 ? sum / Double(count) : .nan, samples: count, points: points)
     }
 
     /// Empties every bucket that starts after `time` (stamped by a clock that was wrong).

@@ -111,7 +111,7 @@ public struct PressureTrend: Sendable {
         let minute = Int64((time / 60).rounded(.down))
         var completed = false
         if let current = currentMinute, minute != current {
-            if minute < current { return false }   // the clock went back: keep the data, skip the sample
+            if minute < current { return false }  // the clock went back: keep the data, skip the sample
             completeMinute()
             for _ in 0..<min(361, Int(minute - current - 1)) { push(.nan, station: .nan, resting: false) }
             completed = true
@@ -128,14 +128,16 @@ public struct PressureTrend: Sendable {
     }
 
     private mutating func completeMinute() {
-        push(count > 0 ? sum / Double(count) : .nan, station: stationCount > 0 ? stationSum / Double(stationCount) : .nan,
-             resting: count > 0 && resting)
+        push(
+            count > 0 ? sum / Double(count) : .nan, station: stationCount > 0 ? stationSum / Double(stationCount) : .nan,
+            resting: count > 0 && resting)
         (sum, count, stationSum, stationCount, resting) = (0, 0, 0, 0, true)
     }
 
     private mutating func push(_ value: Double, station pressure: Double, resting: Bool) {
         let previous = station.last ?? .nan
-        let level = pressure.isFinite && previous.isFinite
+        let level =
+            pressure.isFinite && previous.isFinite
             && ((resting && lastMinuteResting) || abs(pressure - previous) <= Self.levelChange)
         minutes.append(value)
         station.append(pressure)
@@ -154,7 +156,8 @@ public struct PressureTrend: Sendable {
         let window = Array(minutes.suffix(Self.fitMinutes))
         let known = window.enumerated().filter { $0.element.isFinite }
         guard known.count >= Self.minimumMinutes, let first = known.first, let last = known.last,
-              last.offset - first.offset >= Self.minimumMinutes - 1 else { return nil }
+            last.offset - first.offset >= Self.minimumMinutes - 1
+        else { return nil }
         let seaLevelRate = Self.theilSen([known.map { (Double($0.offset), $0.element) }]) * 60
         var rate = seaLevelRate
         if let level = levelRate(), abs(level - seaLevelRate) <= Self.gpsTrendUncertainty { rate = level }
@@ -191,19 +194,19 @@ public struct PressureTrend: Sendable {
         let a = trend(firstHalf), b = trend(secondHalf)
         if abs(change) <= steady && a == 0 && b == 0 { return 4 }
         if change >= 0 {
-            if a > 0 && b < 0 { return 0 }                       // up, then down; still as high or higher
-            if a > 0 && b == 0 { return 1 }                      // up, then steady
-            if a > 0 && b > 0 && secondHalf < 0.5 * firstHalf { return 1 }   // up, then up more slowly
-            if a <= 0 && b > 0 { return 3 }                      // down or steady, then up
-            if a > 0 && b > 0 && secondHalf > 1.5 * firstHalf { return 3 }   // up, then up faster
-            return 2                                             // up
+            if a > 0 && b < 0 { return 0 }  // up, then down; still as high or higher
+            if a > 0 && b == 0 { return 1 }  // up, then steady
+            if a > 0 && b > 0 && secondHalf < 0.5 * firstHalf { return 1 }  // up, then up more slowly
+            if a <= 0 && b > 0 { return 3 }  // down or steady, then up
+            if a > 0 && b > 0 && secondHalf > 1.5 * firstHalf { return 3 }  // up, then up faster
+            return 2  // up
         }
-        if a < 0 && b > 0 { return 5 }                           // down, then up; lower than before
-        if a < 0 && b == 0 { return 6 }                          // down, then steady
-        if a < 0 && b < 0 && secondHalf > 0.5 * firstHalf { return 6 }   // down, then down more slowly
-        if a >= 0 && b < 0 { return 8 }                          // steady or up, then down
-        if a < 0 && b < 0 && secondHalf < 1.5 * firstHalf { return 8 }   // down, then down faster
-        return 7                                                 // down
+        if a < 0 && b > 0 { return 5 }  // down, then up; lower than before
+        if a < 0 && b == 0 { return 6 }  // down, then steady
+        if a < 0 && b < 0 && secondHalf > 0.5 * firstHalf { return 6 }  // down, then down more slowly
+        if a >= 0 && b < 0 { return 8 }  // steady or up, then down
+        if a < 0 && b < 0 && secondHalf < 1.5 * firstHalf { return 8 }  // down, then down faster
+        return 7  // down
     }
 
     private func halfChange(from start: Int, to end: Int) -> Double? {
@@ -227,7 +230,8 @@ public struct PressureTrend: Sendable {
         }
         if stretch.count >= 2 { stretches.append(stretch) }
         guard stretches.reduce(0, { $0 + $1.count }) >= Self.levelMinutesNeeded,
-              let last = (first..<minutes.count).last(where: { minutes[$0].isFinite && station[$0].isFinite }) else { return nil }
+            let last = (first..<minutes.count).last(where: { minutes[$0].isFinite && station[$0].isFinite })
+        else { return nil }
         // A change of station pressure is a change at sea level scaled by their ratio
         // (1.12 at 1,000 m).
         return Self.theilSen(stretches) * 60 * minutes[last] / station[last]

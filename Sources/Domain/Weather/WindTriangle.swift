@@ -28,8 +28,10 @@ public enum WindTriangle {
 
     /// Apparent and true from a vane reading `vane` (degrees) and a speed (m/s). `aboard`: the
     /// vane turns with the hull. `heading`: the hull's true heading, when known.
-    public static func resolve(speed: Double, vane: Double, aboard: Bool, heading: Double?,
-                               motion: Motion?) -> (apparent: Wind?, true: Wind?) {
+    public static func resolve(
+        speed: Double, vane: Double, aboard: Bool, heading: Double?,
+        motion: Motion?
+    ) -> (apparent: Wind?, true: Wind?) {
         guard speed.isFinite, speed >= 0, vane.isFinite else { return (nil, nil) }
         guard aboard else {
             // A fixed mast: the vane gives the true direction; the apparent angle is the one

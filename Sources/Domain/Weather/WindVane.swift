@@ -48,14 +48,14 @@ public struct WindVane: Sendable, Equatable {
             Position(degrees: 180, ohms: 3_900), Position(degrees: 202.5, ohms: 3_140),
             Position(degrees: 225, ohms: 16_000), Position(degrees: 247.5, ohms: 14_120),
             Position(degrees: 270, ohms: 120_000), Position(degrees: 292.5, ohms: 42_120),
-            Position(degrees: 315, ohms: 64_900), Position(degrees: 337.5, ohms: 21_880),
+            Position(degrees: 315, ohms: 64_900), Position(degrees: 337.5, ohms: 21_880)
         ],
         seriesOhms: 10_000, supplyVolts: 3.3)
 
     /// The divider's output for a vane resistance.
     public func expectedVolts(ohms: Double) -> Double {
         let total = ohms + seriesOhms
-        guard total > 0, total.isFinite else { return supplyVolts }   // an open vane reads the supply
+        guard total > 0, total.isFinite else { return supplyVolts }  // an open vane reads the supply
         return supplyVolts * ohms / total
     }
 

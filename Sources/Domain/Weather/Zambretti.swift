@@ -40,7 +40,7 @@ public enum Zambretti {
         "Showery, bright intervals", "Showery, becoming less settled", "Changeable, some rain", "Unsettled, short fine intervals",
         "Unsettled, rain later", "Unsettled, rain at times", "Very unsettled, finer at times", "Rain at times, worse later",
         "Rain at times, becoming very unsettled", "Rain at frequent intervals", "Very unsettled, rain", "Stormy, possibly improving",
-        "Stormy, much rain",
+        "Stormy, much rain"
     ]
 
     /// The letter (0 A ... 25 Z) each of the 22 steps from 950 hPa up shows on each scale.
@@ -91,8 +91,10 @@ public struct WeatherOutlook: Sendable, Equatable {
     /// (the hemisphere; nil: northern), with the wind's direction where a vane is fitted.
     public init?(seaLevelPressure: Double, threeHourChange: Double, windFrom: Double?, time: Double, latitude: Double?) {
         guard time.isFinite, abs(time) < 1e11,
-              let forecast = Zambretti.forecast(pressure: seaLevelPressure, threeHourChange: threeHourChange, windFrom: windFrom,
-                                                month: CivilTime(unixSeconds: time).month, northern: (latitude ?? 1) >= 0) else { return nil }
+            let forecast = Zambretti.forecast(
+                pressure: seaLevelPressure, threeHourChange: threeHourChange, windFrom: windFrom,
+                month: CivilTime(unixSeconds: time).month, northern: (latitude ?? 1) >= 0)
+        else { return nil }
         (self.forecast, issued) = (forecast, time)
     }
 

@@ -41,7 +41,7 @@ public final class ChronyFeed {
         var began = systemTime
         if let baud, baud > 0 {
             guard burstBytes > 0 else { return nil }
-            began -= Double(burstBytes) * 10 / Double(baud)   // a start bit, 8 data bits and a stop bit a byte
+            began -= Double(burstBytes) * 10 / Double(baud)  // a start bit, 8 data bits and a stop bit a byte
         }
         return (began, utc - began)
     }
@@ -55,7 +55,8 @@ public final class ChronyFeed {
         guard abs(seconds) < 1e12 else { return }
         if lodestone_chrony_send(fd, path, Int64(seconds), microseconds, sample.offset, 0, 0) < 0 {
             let code = errno
-            problem = "\(path): \(String(cString: strerror(code)))"
+            problem =
+                "\(path): \(String(cString: strerror(code)))"
                 + (code == ENOENT || code == ECONNREFUSED ? " (is chronyd running with 'refclock SOCK \(path)'?)" : "")
             failures += 1
             if failures == 1 || failures % 600 == 0 { Log.warning("chrony: cannot send the GPS time to " + (problem ?? path)) }

@@ -101,8 +101,9 @@ public final class DisplayFeed {
         if let health { read(health, into: &model) }
         model.health.log = Log.recent(4)
         if let navigation, let waypoint = navigation.waypoint, let distance = navigation.distance, let bearing = navigation.bearing {
-            var panel = DisplayModel.NavigationPanel(waypoint: waypoint.name, distance: distance, bearing: bearing,
-                                                     relativeBearing: navigation.relativeBearing, eta: navigation.timeToGo)
+            var panel = DisplayModel.NavigationPanel(
+                waypoint: waypoint.name, distance: distance, bearing: bearing,
+                relativeBearing: navigation.relativeBearing, eta: navigation.timeToGo)
             if let back = navigation.backtrack { (panel.remaining, panel.offTrack) = (back.remaining, back.offTrack) }
             model.navigation = panel
         }
@@ -153,8 +154,9 @@ public final class DisplayFeed {
         }
         if let figures = e.station {
             var panel = DisplayModel.StationPanel()
-            (panel.windNow, panel.windMean, panel.windGust, panel.windDirection)
-                = (figures.wind?.now, figures.wind?.speed, figures.wind?.gust, figures.wind?.direction)
+            (panel.windNow, panel.windMean, panel.windGust, panel.windDirection) = (
+                figures.wind?.now, figures.wind?.speed, figures.wind?.gust, figures.wind?.direction
+            )
             (panel.temperatures, panel.problems) = (figures.temperatures, figures.problems)
             panel.wetsuit = e.wetsuit.map(Wetsuit.text(step:))
             panel.outlook = e.outlook.map { $0.forecast.letter + " " + $0.forecast.text }

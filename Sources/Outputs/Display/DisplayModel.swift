@@ -144,8 +144,6 @@ public struct DisplayModel: Sendable {
         public init() {}
     }
 
-
-
     public struct NavigationPanel: Sendable {
         public var waypoint: String
         public var distance: Double

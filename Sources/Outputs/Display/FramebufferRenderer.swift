@@ -52,8 +52,9 @@ public enum FramebufferRenderer {
                 guard cell.character != " " else { continue }
                 let colour = mono ? Theme.Colour(255, 255, 255) : theme.colour(cell.ink)
                 let x = large ? start + (column - start) * 2 : column
-                glyph(cell.character, x: x * FramebufferLayout.cellWidth * scale, y: row * FramebufferLayout.cellHeight * scale,
-                      scale: large ? scale * 2 : scale, colour: colour, on: target)
+                glyph(
+                    cell.character, x: x * FramebufferLayout.cellWidth * scale, y: row * FramebufferLayout.cellHeight * scale,
+                    scale: large ? scale * 2 : scale, colour: colour, on: target)
             }
         }
         // A rule under the header keeps the page's title apart from its content.
@@ -74,14 +75,18 @@ public enum FramebufferRenderer {
             guard screen[column, row].character != " " else { column += 1; continue }
             var end = column
             var text = ""
-            while end < screen.columns, screen[end, row].character != " " || (end + 1 < screen.columns && screen[end + 1, row].character != " " && !text.isEmpty) {
+            while end < screen.columns,
+                screen[end, row].character != " " || (end + 1 < screen.columns && screen[end + 1, row].character != " " && !text.isEmpty)
+            {
                 text.append(screen[end, row].character)
                 end += 1
             }
             let x = large ? (start + (column - start) * 2) * FramebufferLayout.cellWidth * scale : column * FramebufferLayout.cellWidth * scale
-            recorder.textRuns?.append(TextRun(text: text, x: x, y: row * FramebufferLayout.cellHeight * scale,
-                                              width: text.count * cellWidth - scale * (large ? 2 : 1), height: Font5x7.height * scale * (large ? 2 : 1),
-                                              missingGlyphs: Font5x7.missingGlyphs(in: text)))
+            recorder.textRuns?.append(
+                TextRun(
+                    text: text, x: x, y: row * FramebufferLayout.cellHeight * scale,
+                    width: text.count * cellWidth - scale * (large ? 2 : 1), height: Font5x7.height * scale * (large ? 2 : 1),
+                    missingGlyphs: Font5x7.missingGlyphs(in: text)))
             column = end
         }
     }

@@ -19,14 +19,14 @@ public enum PNGEncoder {
                 current[3 * x + 1] = p.green
                 current[3 * x + 2] = p.blue
             }
-            raw.append(2)   // filter type 2, "up"
+            raw.append(2)  // filter type 2, "up"
             for i in 0..<current.count { raw.append(current[i] &- previous[i]) }
             swap(&previous, &current)
         }
         var header: [UInt8] = []
         appendBigEndian(UInt32(width), to: &header)
         appendBigEndian(UInt32(height), to: &header)
-        header += [8, 2, 0, 0, 0]   // 8 bits, truecolour, deflate, adaptive filtering, no interlace
+        header += [8, 2, 0, 0, 0]  // 8 bits, truecolour, deflate, adaptive filtering, no interlace
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         chunk("IHDR", header, to: &out)
         chunk("IDAT", Deflate.zlib(raw), to: &out)

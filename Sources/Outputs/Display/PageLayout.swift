@@ -36,7 +36,8 @@ extension DisplayPage {
         }
         screen = page.screen
         if footer {
-            screen.put(columns >= 70 ? "0-9/tab pages  t night  u units  m north  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1, ink: .dim)
+            screen.put(
+                columns >= 70 ? "0-9/tab pages  t night  u units  m north  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1, ink: .dim)
         }
         return screen
     }
@@ -81,7 +82,11 @@ public struct PageWriter {
         var lines: [String] = [], current = ""
         for word in text.split(separator: " ") {
             let word = String(word.prefix(width))
-            if current.isEmpty { current = word } else if current.count + 1 + word.count <= width { current += " " + word } else {
+            if current.isEmpty {
+                current = word
+            } else if current.count + 1 + word.count <= width {
+                current += " " + word
+            } else {
                 lines.append(current)
                 current = word
             }

@@ -90,7 +90,11 @@ public enum GPSDReports {
         w.bool("pps", options.pps)
         if let device = options.device { w.string("device", device) }
         if !options.rates.isEmpty {
-            w.raw("rates", "{" + options.rates.keys.sorted().map { JSONObjectWriter.quoted($0) + ":" + JSONObjectWriter.format(options.rates[$0] ?? 0, decimals: 3) }.joined(separator: ",") + "}")
+            w.raw(
+                "rates",
+                "{"
+                    + options.rates.keys.sorted().map { JSONObjectWriter.quoted($0) + ":" + JSONObjectWriter.format(options.rates[$0] ?? 0, decimals: 3) }
+                    .joined(separator: ",") + "}")
         }
         return w.finished
     }

@@ -60,8 +60,10 @@ public enum SnapshotJSON {
         func n(_ value: JSONValue?) -> Double { value?.numberValue ?? .nan }
         func v(_ value: JSONValue?) -> Vector3 { Vector3(n(value?["x"]), n(value?["y"]), n(value?["z"])) }
         let location = json["location"], barometer = json["barometer"], weather = json["weather"], motion = json["motion"]
-        (s.latitude, s.longitude, s.altitude, s.accuracy) = (n(location?["latitude"]), n(location?["longitude"]),
-                                                             n(location?["altitude"]), n(location?["accuracy"]))
+        (s.latitude, s.longitude, s.altitude, s.accuracy) = (
+            n(location?["latitude"]), n(location?["longitude"]),
+            n(location?["altitude"]), n(location?["accuracy"])
+        )
         (s.pressure, s.seaLevelPressure) = (n(barometer?["pressure"]), n(barometer?["seaLevelPressure"]))
         let attitude = barometer?["attitude"]
         (s.roll, s.pitch, s.yaw) = (n(attitude?["roll"]), n(attitude?["pitch"]), n(attitude?["yaw"]))

@@ -78,8 +78,10 @@ package final class MQTTClient {
                 getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
                 guard error == 0 else { return fail(String(cString: strerror(error)), now) }
                 phase = .handshaking(since: now)
-                queue(MQTTPacket.connect(clientID: settings.clientID, cleanSession: settings.cleanSession, keepAlive: settings.keepAlive,
-                                         will: settings.will, username: settings.username, password: settings.password), now)
+                queue(
+                    MQTTPacket.connect(
+                        clientID: settings.clientID, cleanSession: settings.cleanSession, keepAlive: settings.keepAlive,
+                        will: settings.will, username: settings.username, password: settings.password), now)
             } else if now - since > 10 {
                 fail("no answer within 10 s", now)
             }
@@ -203,16 +205,17 @@ package final class MQTTClient {
         switch message {
         case .connectAcknowledged(let sessionPresent, let code):
             guard code == 0 else {
-                failures = max(failures, 5)   // wrong credentials do not heal in a second
+                failures = max(failures, 5)  // wrong credentials do not heal in a second
                 return fail(MQTTPacket.refusal(code), now)
             }
             phase = .connected
             failures = 0
             connections += 1
             lastProblem = ""
-            Log.info("MQTT: connected to \(settings.broker) as \(settings.clientID)"
-                     + (settings.cleanSession ? "" : (sessionPresent ? " (the broker kept the session)" : " (a new session)"))
-                     + (outbox.isEmpty ? "" : "; sending \(outbox.count) waiting messages"))
+            Log.info(
+                "MQTT: connected to \(settings.broker) as \(settings.clientID)"
+                    + (settings.cleanSession ? "" : (sessionPresent ? " (the broker kept the session)" : " (a new session)"))
+                    + (outbox.isEmpty ? "" : "; sending \(outbox.count) waiting messages"))
             onConnected?()
         case .publishAcknowledged(let id):
             guard let index = inFlight.firstIndex(where: { $0.packetID == id }) else { return }
@@ -245,8 +248,10 @@ package final class MQTTClient {
             guard let message = outbox.message(at: offset) else { return }
             let id = nextPacketID
             nextPacketID = nextPacketID == UInt16.max ? 1 : nextPacketID + 1
-            queue(MQTTPacket.publish(topic: message.topic, payload: message.payload, qos: 1, retain: message.retain,
-                                     packetID: id, duplicate: message.sent), now)
+            queue(
+                MQTTPacket.publish(
+                    topic: message.topic, payload: message.payload, qos: 1, retain: message.retain,
+                    packetID: id, duplicate: message.sent), now)
             outbox.markSent(at: offset)
             inFlight.append((id, message.sequence))
             lastSentSequence = message.sequence

@@ -52,18 +52,24 @@ package final class MQTTFeed {
         Sensor(key: "heading", name: "Heading", unit: "°", deviceClass: nil, stateClass: nil, icon: "mdi:compass", decimals: 1),
         Sensor(key: "headingTrue", name: "Heading (true)", unit: "°", deviceClass: nil, stateClass: nil, icon: "mdi:compass-outline", decimals: 1),
         Sensor(key: "pressure", name: "Pressure", unit: "hPa", deviceClass: "atmospheric_pressure", stateClass: "measurement", icon: nil, decimals: 2),
-        Sensor(key: "seaLevelPressure", name: "Sea-level pressure", unit: "hPa", deviceClass: "atmospheric_pressure", stateClass: "measurement", icon: nil, decimals: 2),
-        Sensor(key: "pressureTrend", name: "Pressure trend", unit: "hPa/h", deviceClass: nil, stateClass: "measurement", icon: "mdi:trending-down", decimals: 2),
+        Sensor(
+            key: "seaLevelPressure", name: "Sea-level pressure", unit: "hPa", deviceClass: "atmospheric_pressure", stateClass: "measurement", icon: nil,
+            decimals: 2),
+        Sensor(
+            key: "pressureTrend", name: "Pressure trend", unit: "hPa/h", deviceClass: nil, stateClass: "measurement", icon: "mdi:trending-down", decimals: 2),
         Sensor(key: "temperature", name: "Temperature", unit: "°C", deviceClass: "temperature", stateClass: "measurement", icon: nil, decimals: 1),
         Sensor(key: "humidity", name: "Humidity", unit: "%", deviceClass: "humidity", stateClass: "measurement", icon: nil, decimals: 1),
         Sensor(key: "altitude", name: "Altitude", unit: "m", deviceClass: "distance", stateClass: "measurement", icon: "mdi:image-filter-hdr", decimals: 1),
         Sensor(key: "steps", name: "Steps", unit: nil, deviceClass: nil, stateClass: "total_increasing", icon: "mdi:walk", decimals: 0),
-        Sensor(key: "waterTemperature", name: "Water temperature", unit: "°C", deviceClass: "temperature", stateClass: "measurement", icon: "mdi:coolant-temperature", decimals: 1),
+        Sensor(
+            key: "waterTemperature", name: "Water temperature", unit: "°C", deviceClass: "temperature", stateClass: "measurement",
+            icon: "mdi:coolant-temperature", decimals: 1),
         Sensor(key: "windSpeed", name: "Wind speed", unit: "m/s", deviceClass: "wind_speed", stateClass: "measurement", icon: nil, decimals: 1),
         Sensor(key: "windGust", name: "Wind gust", unit: "m/s", deviceClass: "wind_speed", stateClass: "measurement", icon: "mdi:weather-windy", decimals: 1),
         Sensor(key: "windDirection", name: "Wind direction", unit: "°", deviceClass: nil, stateClass: nil, icon: "mdi:compass-rose", decimals: 0),
-        Sensor(key: "wetsuit", name: "Wetsuit", unit: nil, deviceClass: nil, stateClass: nil, icon: "mdi:diving-scuba", decimals: 0,
-               template: "{{ value_json.text }}"),
+        Sensor(
+            key: "wetsuit", name: "Wetsuit", unit: nil, deviceClass: nil, stateClass: nil, icon: "mdi:diving-scuba", decimals: 0,
+            template: "{{ value_json.text }}")
     ]
 
     package let settings: MQTTSettings
@@ -85,10 +91,12 @@ package final class MQTTFeed {
         device = settings.deviceName
         base = settings.topicPrefix + "/" + device
         let will = MQTTPacket.Will(topic: settings.topicPrefix + "/" + device + "/availability", message: Array("offline".utf8), qos: 1, retain: true)
-        client = MQTTClient(settings: MQTTClient.Settings(broker: settings.broker, clientID: settings.clientID ?? "lodestone-" + device,
-                                                          username: settings.username, password: settings.password,
-                                                          keepAlive: UInt16(settings.keepAlive), cleanSession: settings.cleanSession, will: will),
-                            outbox: outbox)
+        client = MQTTClient(
+            settings: MQTTClient.Settings(
+                broker: settings.broker, clientID: settings.clientID ?? "lodestone-" + device,
+                username: settings.username, password: settings.password,
+                keepAlive: UInt16(settings.keepAlive), cleanSession: settings.cleanSession, will: will),
+            outbox: outbox)
         client.onConnected = { [unowned self] in self.announce() }
     }
 
@@ -111,8 +119,10 @@ package final class MQTTFeed {
         case .position(let position):
             let fix = position.fix
             guard fix.hasPosition else { return }
-            values.position = (fix.latitude, fix.longitude, fix.mode == .threeD && fix.altitudeMSL.isFinite ? fix.altitudeMSL : nil,
-                               fix.eph.isFinite ? fix.eph : nil)
+            values.position = (
+                fix.latitude, fix.longitude, fix.mode == .threeD && fix.altitudeMSL.isFinite ? fix.altitudeMSL : nil,
+                fix.eph.isFinite ? fix.eph : nil
+            )
         case .environment(let environment):
             if let sample = environment.pressure {
                 values.pressure = sample.pressure > 0 ? sample.pressure / 100 : nil
@@ -151,11 +161,13 @@ package final class MQTTFeed {
     private func announce(_ key: String) {
         guard settings.discovery, client.isConnected, !announced.contains(key) else { return }
         if key == "position" {
-            client.publishNow(topic: "\(settings.discoveryPrefix)/device_tracker/\(device)/position/config",
-                              payload: Array(trackerDiscovery().utf8), retain: true)
+            client.publishNow(
+                topic: "\(settings.discoveryPrefix)/device_tracker/\(device)/position/config",
+                payload: Array(trackerDiscovery().utf8), retain: true)
         } else if let sensor = Self.sensors.first(where: { $0.key == key }) {
-            client.publishNow(topic: "\(settings.discoveryPrefix)/sensor/\(device)/\(sensor.key)/config",
-                              payload: Array(discovery(sensor).utf8), retain: true)
+            client.publishNow(
+                topic: "\(settings.discoveryPrefix)/sensor/\(device)/\(sensor.key)/config",
+                payload: Array(discovery(sensor).utf8), retain: true)
         }
         announced.insert(key)
     }
@@ -212,7 +224,7 @@ package final class MQTTFeed {
             ("seaLevelPressure", values.seaLevelPressure), ("pressureTrend", values.pressureTrend),
             ("temperature", values.temperature), ("humidity", values.humidity), ("altitude", values.altitude),
             ("steps", values.steps.map(Double.init)), ("waterTemperature", values.waterTemperature),
-            ("windSpeed", values.windSpeed), ("windGust", values.windGust), ("windDirection", values.windDirection),
+            ("windSpeed", values.windSpeed), ("windGust", values.windGust), ("windDirection", values.windDirection)
         ]
         var state = JSONBuffer(capacity: 512)
         state.beginObject()

@@ -18,8 +18,10 @@ public enum MQTTPacket {
 
     /// CONNECT: protocol "MQTT" level 4, the flags, the keep-alive, then the client id, the
     /// Will, the user name and the password, each as a length-prefixed string.
-    public static func connect(clientID: String, cleanSession: Bool, keepAlive: UInt16, will: Will?,
-                               username: String?, password: String?) -> [UInt8] {
+    public static func connect(
+        clientID: String, cleanSession: Bool, keepAlive: UInt16, will: Will?,
+        username: String?, password: String?
+    ) -> [UInt8] {
         var body: [UInt8] = [0, 4, 0x4D, 0x51, 0x54, 0x54, 4]
         var flags: UInt8 = cleanSession ? 0x02 : 0
         if let will { flags |= 0x04 | (will.qos & 3) << 3 | (will.retain ? 0x20 : 0) }

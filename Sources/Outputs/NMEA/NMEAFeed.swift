@@ -39,8 +39,10 @@ public enum NMEAFeed {
     public static func weather(_ report: EnvironmentReport) -> [String] {
         guard let pressure = report.pressure else { return [] }
         let pascal = report.weather?.seaLevelPressure.map { $0 * 100 } ?? pressure.pressure
-        return [NMEAOutputSentences.xdrBarometer(pascal: pascal, celsius: pressure.temperature),
-                NMEAOutputSentences.mda(pascal: pascal, celsius: pressure.temperature, humidity: pressure.humidity)]
+        return [
+            NMEAOutputSentences.xdrBarometer(pascal: pascal, celsius: pressure.temperature),
+            NMEAOutputSentences.mda(pascal: pascal, celsius: pressure.temperature, humidity: pressure.humidity)
+        ]
     }
 
     /// Whether a received sentence is passed through: RMC and GGA from any talker.

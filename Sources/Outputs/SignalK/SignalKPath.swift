@@ -46,7 +46,8 @@ public enum SignalKPath: Int, CaseIterable, Sendable {
     public var units: StaticString? {
         switch self {
         case .headingMagnetic, .headingTrue, .magneticVariation, .attitude, .courseOverGroundTrue, .headingAccuracy,
-             .windDirectionTrue, .windAngleApparent: return "rad"
+            .windDirectionTrue, .windAngleApparent:
+            return "rad"
         case .rateOfTurn: return "rad/s"
         case .speedOverGround, .windSpeedApparent, .windSpeedTrue, .windSpeedAverage, .windGust: return "m/s"
         case .pressure, .seaLevelPressure: return "Pa"
@@ -93,7 +94,8 @@ public enum SignalKPath: Int, CaseIterable, Sendable {
         case .position, .speedOverGround, .courseOverGroundTrue, .pressure, .temperature, .relativeHumidity: return 1
         case .windSpeedApparent, .windAngleApparent, .windSpeedTrue, .windDirectionTrue: return 1
         case .magneticVariation, .satellites, .horizontalDilution, .methodQuality, .seaLevelPressure, .pressureTrend,
-             .pressureTendency, .calibration, .headingAccuracy, .steps, .windSpeedAverage, .windGust, .waterTemperature: return 0.2
+            .pressureTendency, .calibration, .headingAccuracy, .steps, .windSpeedAverage, .windGust, .waterTemperature:
+            return 0.2
         }
     }
 

@@ -58,7 +58,11 @@ public enum ClientRequest: Equatable, Sendable {
                 if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
                 continue
             }
-            if c == "\"" { inString = true } else if c == "{" { depth += 1 } else if c == "}" {
+            if c == "\"" {
+                inString = true
+            } else if c == "{" {
+                depth += 1
+            } else if c == "}" {
                 depth -= 1
                 if depth == 0 {
                     let end = text.index(after: index)

@@ -271,8 +271,10 @@ public final class ReportServer {
 
     /// Reads ?WATCH's options into `watch`; the problem when one is of the wrong kind.
     static func apply(_ argument: JSONValue, to watch: inout WatchOptions) -> String? {
-        for (name, expected) in [("enable", "true or false"), ("json", "true or false"), ("nmea", "true or false"), ("scaled", "true or false"),
-                                 ("timing", "true or false"), ("split24", "true or false"), ("pps", "true or false")] {
+        for (name, expected) in [
+            ("enable", "true or false"), ("json", "true or false"), ("nmea", "true or false"), ("scaled", "true or false"),
+            ("timing", "true or false"), ("split24", "true or false"), ("pps", "true or false")
+        ] {
             if let value = argument[name], value.boolValue == nil { return "?WATCH \(name) must be \(expected)" }
         }
         watch.enabled = argument["enable"]?.boolValue ?? true

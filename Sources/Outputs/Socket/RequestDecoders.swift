@@ -22,8 +22,9 @@ struct RequestFields {
     func number(_ key: String, in range: ClosedRange<Double>, unit: String) throws(RequestError) -> Double? {
         guard let value = json?[key] else { return nil }
         guard let number = value.numberValue, range.contains(number) else {
-            throw RequestError("?\(request) \(key) must be a number from \(DecimalText.format(range.lowerBound, 1)) to "
-                + "\(DecimalText.format(range.upperBound, 1))\(unit.isEmpty ? "" : " " + unit), not \(value.asWritten)")
+            throw RequestError(
+                "?\(request) \(key) must be a number from \(DecimalText.format(range.lowerBound, 1)) to "
+                    + "\(DecimalText.format(range.upperBound, 1))\(unit.isEmpty ? "" : " " + unit), not \(value.asWritten)")
         }
         return number
     }
@@ -91,14 +92,16 @@ extension TrackRequest {
             var tags: [String] = []
             if let given = json?["tags"] {
                 guard let list = given.arrayValue, list.count <= 50,
-                      let texts = Optional(list.compactMap(\.stringValue)), texts.count == list.count, texts.allSatisfy({ $0.utf8.count <= 100 }) else {
+                    let texts = Optional(list.compactMap(\.stringValue)), texts.count == list.count, texts.allSatisfy({ $0.utf8.count <= 100 })
+                else {
                     throw RequestError("?TRACK tags must be a list of at most 50 words of at most 100 bytes")
                 }
                 tags = texts
             }
             if let given = json?["private"], given.boolValue == nil { throw RequestError("?TRACK private must be true or false") }
-            return .start(name: try fields.text("name", limit: 200), tags: tags, mode: mode, notes: try fields.text("notes", limit: 4000),
-                          isPrivate: json?["private"]?.boolValue ?? false)
+            return .start(
+                name: try fields.text("name", limit: 200), tags: tags, mode: mode, notes: try fields.text("notes", limit: 4000),
+                isPrivate: json?["private"]?.boolValue ?? false)
         case "pause"?: return .pause
         case "resume"?: return .resume
         case "stop"?: return .stop
@@ -115,9 +118,10 @@ extension WaypointRequest {
             guard let name = try fields.text("name", limit: 200), !name.isEmpty else { throw RequestError("?WAYPOINT add needs a name") }
             let latitude = try fields.number("lat", in: -90...90, unit: "degrees")
             let longitude = try fields.number("lon", in: -180...180, unit: "degrees")
-            return .add(name: name, latitude: latitude, longitude: longitude, elevation: try fields.number("ele", in: -500...9000, unit: "metres"),
-                        symbol: try fields.text("symbol", limit: 100),
-                        notes: try fields.text("notes"))
+            return .add(
+                name: name, latitude: latitude, longitude: longitude, elevation: try fields.number("ele", in: -500...9000, unit: "metres"),
+                symbol: try fields.text("symbol", limit: 100),
+                notes: try fields.text("notes"))
         case "goto"?:
             return .goto(name: try fields.text("name", limit: 200) ?? "")
         case "nearest"?: return .nearest
@@ -157,14 +161,16 @@ extension AlertRuleChange {
             do throws(RequestError) {
                 return try fields.number(key, in: range, unit: unit)
             } catch {
-                throw RequestError("?ALERT \(key) for \(name) must be a number from \(DecimalText.format(range.lowerBound, 1)) to "
-                    + "\(DecimalText.format(range.upperBound, 1)) \(unit), not \(json[key]?.asWritten ?? "?")")
+                throw RequestError(
+                    "?ALERT \(key) for \(name) must be a number from \(DecimalText.format(range.lowerBound, 1)) to "
+                        + "\(DecimalText.format(range.upperBound, 1)) \(unit), not \(json[key]?.asWritten ?? "?")")
             }
         }
-        return AlertRuleChange(kind: kind, enabled: try fields.flag("enabled"),
-                               threshold: try figure("threshold", kind.thresholdRange, kind.unit),
-                               hysteresis: try figure("hysteresis", 0...1000, kind.unit),
-                               cooldown: try figure("cooldown", 0...604_800, "s"))
+        return AlertRuleChange(
+            kind: kind, enabled: try fields.flag("enabled"),
+            threshold: try figure("threshold", kind.thresholdRange, kind.unit),
+            hysteresis: try figure("hysteresis", 0...1000, kind.unit),
+            cooldown: try figure("cooldown", 0...604_800, "s"))
     }
 
     /// `?ALERT;` (nil: list the rules) or a change.
@@ -232,8 +238,9 @@ extension DeparturesRequest {
                 at = time
             }
         }
-        return DeparturesRequest(stop: try fields.text("stop", limit: 200), count: count, remind: try fields.text("remind", limit: 200),
-                                 minutes: try fields.number("minutes", in: 1...180, unit: "minutes") ?? 10, at: at, day: day)
+        return DeparturesRequest(
+            stop: try fields.text("stop", limit: 200), count: count, remind: try fields.text("remind", limit: 200),
+            minutes: try fields.number("minutes", in: 1...180, unit: "minutes") ?? 10, at: at, day: day)
     }
 }
 
@@ -242,12 +249,15 @@ extension WavesRequest {
         let fields = RequestFields(request: "WAVES", json: json)
         var date: String?
         if let text = try fields.text("date", limit: 16) {
-            guard let day = CivilTime.parseDate(text), (1900...2100).contains(day.year) else { throw RequestError("?WAVES date must be YYYY-MM-DD within 1900-2100") }
+            guard let day = CivilTime.parseDate(text), (1900...2100).contains(day.year) else {
+                throw RequestError("?WAVES date must be YYYY-MM-DD within 1900-2100")
+            }
             date = text
         }
         if let spot = json?["spot"] {
             guard let pair = spot.arrayValue, pair.count == 2, let lat = pair[0].numberValue, let lon = pair[1].numberValue,
-                  (-90...90).contains(lat), (-180...180).contains(lon) else {
+                (-90...90).contains(lat), (-180...180).contains(lon)
+            else {
                 throw RequestError("?WAVES spot must be [LAT,LON] in degrees")
             }
             let radius = try fields.number("radius", in: 10...20_000, unit: "m") ?? 1500

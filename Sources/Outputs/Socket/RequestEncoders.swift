@@ -82,9 +82,11 @@ extension TrackRequest: SocketRequest {
             case .adaptive?: interval = .string("adaptive")
             case nil: interval = nil
             }
-            return object([("action", .string("start")), ("name", string(name)),
-                           ("tags", tags.isEmpty ? nil : .array(tags.map { .string($0) })), ("interval", interval), ("notes", string(notes)),
-                           ("private", isPrivate ? .bool(true) : nil)])
+            return object([
+                ("action", .string("start")), ("name", string(name)),
+                ("tags", tags.isEmpty ? nil : .array(tags.map { .string($0) })), ("interval", interval), ("notes", string(notes)),
+                ("private", isPrivate ? .bool(true) : nil)
+            ])
         case .pause: return object([("action", .string("pause"))])
         case .resume: return object([("action", .string("resume"))])
         case .stop: return object([("action", .string("stop"))])
@@ -98,8 +100,10 @@ extension WaypointRequest: SocketRequest {
         switch self {
         case .report: return nil
         case .add(let name, let latitude, let longitude, let elevation, let symbol, let notes):
-            return object([("action", .string("add")), ("name", .string(name)), ("lat", number(latitude)), ("lon", number(longitude)),
-                           ("ele", number(elevation)), ("symbol", string(symbol)), ("notes", string(notes))])
+            return object([
+                ("action", .string("add")), ("name", .string(name)), ("lat", number(latitude)), ("lon", number(longitude)),
+                ("ele", number(elevation)), ("symbol", string(symbol)), ("notes", string(notes))
+            ])
         case .back: return object([("action", .string("back"))])
         case .goto(let name): return object([("action", .string("goto")), ("name", .string(name))])
         case .nearest: return object([("action", .string("nearest"))])
@@ -122,8 +126,10 @@ extension BaroRequest: SocketRequest {
 extension AlertRuleChange: SocketRequest {
     public static var requestName: String { "ALERT" }
     public var argument: JSONValue? {
-        object([("name", .string(kind.rawValue)), ("enabled", enabled.map { .bool($0) }), ("threshold", number(threshold)),
-                ("hysteresis", number(hysteresis)), ("cooldown", number(cooldown))])
+        object([
+            ("name", .string(kind.rawValue)), ("enabled", enabled.map { .bool($0) }), ("threshold", number(threshold)),
+            ("hysteresis", number(hysteresis)), ("cooldown", number(cooldown))
+        ])
     }
 }
 
@@ -133,8 +139,10 @@ extension LogRequest: SocketRequest {
         switch self {
         case .report: return nil
         case .start(let interval, let streams, let duration):
-            return object([("action", .string("start")), ("interval", interval == 0 ? .string("every") : .number(interval)),
-                           ("streams", .array(streams.map { .string($0) })), ("duration", number(duration))])
+            return object([
+                ("action", .string("start")), ("interval", interval == 0 ? .string("every") : .number(interval)),
+                ("streams", .array(streams.map { .string($0) })), ("duration", number(duration))
+            ])
         case .stop: return object([("action", .string("stop"))])
         }
     }
@@ -143,8 +151,10 @@ extension LogRequest: SocketRequest {
 extension DeparturesRequest: SocketRequest {
     public static var requestName: String { "DEPARTURES" }
     public var argument: JSONValue? {
-        object([("stop", string(stop)), ("count", .number(Double(count))), ("remind", string(remind)), ("minutes", .number(minutes)),
-                ("at", string(at.map { CivilTime(unixSeconds: $0).iso8601 } ?? day))])
+        object([
+            ("stop", string(stop)), ("count", .number(Double(count))), ("remind", string(remind)), ("minutes", .number(minutes)),
+            ("at", string(at.map { CivilTime(unixSeconds: $0).iso8601 } ?? day))
+        ])
     }
 }
 

@@ -16,8 +16,10 @@ public struct RequestTable {
     public init() {}
 
     /// Adds (or replaces) the request `name` (upper case, as `?NAME;` is written).
-    public mutating func route<Request>(_ name: String, decode: @escaping (JSONValue?) throws(RequestError) -> Request,
-                                        handle: @escaping (Request) -> [Report]) {
+    public mutating func route<Request>(
+        _ name: String, decode: @escaping (JSONValue?) throws(RequestError) -> Request,
+        handle: @escaping (Request) -> [Report]
+    ) {
         routes[name] = { argument in
             do throws(RequestError) {
                 return handle(try decode(argument))

@@ -26,7 +26,9 @@ public enum TCPListener {
         guard resolved.withAddress({ bind(fd, $0, $1) }) == 0, listen(fd, 128) == 0 else {
             let code = errno
             close(fd)
-            let hint = code == EADDRINUSE ? " (another program, perhaps gpsd, has the port: stop it or choose another port)"
+            let hint =
+                code == EADDRINUSE
+                ? " (another program, perhaps gpsd, has the port: stop it or choose another port)"
                 : (code == EACCES ? " (ports under 1024 need root)" : "")
             throw Failure(description: "cannot listen on \(address): \(String(cString: strerror(code)))\(hint)")
         }

@@ -7,12 +7,14 @@ import LodestoneReports
 public enum SchedulerTable {
     /// The scheduler's per-task table, as `lodestone status` and `run --stats` print it.
     public static func text(_ tasks: [TaskLine]) -> String {
-        var out = column("task", 10) + column("rate Hz", 9) + column("budget us", 11) + column("runs", 10)
+        var out =
+            column("task", 10) + column("rate Hz", 9) + column("budget us", 11) + column("runs", 10)
             + column("mean us", 9) + column("max us", 9) + column("overruns", 10) + column("slips", 8)
             + column("skips", 8) + "missed"
         for task in tasks {
             let s = task.statistics
-            out += "\n" + column(task.name, 10) + column(fixed(s.rateHz, 1), 9) + column(fixed(task.budgetMicroseconds, 0), 11)
+            out +=
+                "\n" + column(task.name, 10) + column(fixed(s.rateHz, 1), 9) + column(fixed(task.budgetMicroseconds, 0), 11)
                 + column(String(s.runs), 10) + column(fixed(s.meanExecutionMicroseconds, 1), 9)
                 + column(fixed(s.maxExecutionMicroseconds, 1), 9) + column(String(s.overruns), 10)
                 + column(String(s.slips), 8) + column(String(s.skips), 8) + String(s.missed)
@@ -25,7 +27,8 @@ public enum SchedulerTable {
         var out = column("task", 10) + column("rate Hz", 9) + column("mean us", 9) + column("max us", 9) + column("overruns", 10) + "skips"
         for task in tasks {
             let s = task.statistics
-            out += "\n" + column(task.name, 10) + column(fixed(s.rateHz, 1), 9) + column(fixed(s.meanExecutionMicroseconds, 1), 9)
+            out +=
+                "\n" + column(task.name, 10) + column(fixed(s.rateHz, 1), 9) + column(fixed(s.meanExecutionMicroseconds, 1), 9)
                 + column(fixed(s.maxExecutionMicroseconds, 1), 9) + column(String(s.overruns), 10) + String(s.skips)
         }
         return out

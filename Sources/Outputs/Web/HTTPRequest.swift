@@ -27,10 +27,13 @@ public struct HTTPRequest: Sendable, Equatable {
         public init(name: String, value: String) { (self.name, self.value) = (name, value) }
     }
 
-    public init(method: String, target: String, path: String, query: [QueryItem] = [], minorVersion: Int = 1,
-                headers: [HeaderField] = [], body: [UInt8] = []) {
-        (self.method, self.target, self.path, self.query, self.minorVersion, self.headers, self.body)
-            = (method, target, path, query, minorVersion, headers, body)
+    public init(
+        method: String, target: String, path: String, query: [QueryItem] = [], minorVersion: Int = 1,
+        headers: [HeaderField] = [], body: [UInt8] = []
+    ) {
+        (self.method, self.target, self.path, self.query, self.minorVersion, self.headers, self.body) = (
+            method, target, path, query, minorVersion, headers, body
+        )
     }
 
     /// The first field named `name` (any case).

@@ -130,8 +130,9 @@ public enum HTTPRequestParser {
         switch byte {
         case 48...57, 65...90, 97...122: return true
         case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"): return true
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
         default: return false
         }
     }
@@ -164,13 +165,15 @@ public enum HTTPRequestParser {
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
         let pieces = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         guard let rawPath = pieces.first, let path = percentDecoded(rawPath, plusIsSpace: false),
-              !path.contains("\0"), !path.split(separator: "/").contains("..") else { return nil }
+            !path.contains("\0"), !path.split(separator: "/").contains("..")
+        else { return nil }
         var query: [HTTPRequest.QueryItem] = []
         if pieces.count == 2 {
             for pair in pieces[1].split(separator: "&") where !pair.isEmpty {
                 let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 guard let name = percentDecoded(kv[0], plusIsSpace: true),
-                      let value = kv.count > 1 ? percentDecoded(kv[1], plusIsSpace: true) : "" else { return nil }
+                    let value = kv.count > 1 ? percentDecoded(kv[1], plusIsSpace: true) : ""
+                else { return nil }
                 query.append(HTTPRequest.QueryItem(name: name, value: value))
                 if query.count > 100 { return nil }
             }

@@ -14,22 +14,31 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// A short text answer: what went wrong and what to do.
     public static func text(_ status: Int, _ message: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [.init(name: "content-type", value: "text/plain; charset=utf-8"),
-                                              .init(name: "cache-control", value: "no-store")],
-                     body: Array((message + "\n").utf8))
+        HTTPResponse(
+            status: status,
+            headers: [
+                .init(name: "content-type", value: "text/plain; charset=utf-8"),
+                .init(name: "cache-control", value: "no-store")
+            ],
+            body: Array((message + "\n").utf8))
     }
 
     /// A JSON answer (never cached: it is the device's state now).
     public static func json(_ text: String, status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [.init(name: "content-type", value: "application/json"),
-                                              .init(name: "cache-control", value: "no-store")],
-                     body: Array(text.utf8))
+        HTTPResponse(
+            status: status,
+            headers: [
+                .init(name: "content-type", value: "application/json"),
+                .init(name: "cache-control", value: "no-store")
+            ],
+            body: Array(text.utf8))
     }
 
     public mutating func add(_ name: String, _ value: String) { headers.append(.init(name: name, value: value)) }
 
     /// What the page may load and run: only the device's own files and API, no inline script.
-    public static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    public static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
         + "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     /// The bytes on the wire: status line, fields, the empty line and (unless `head`) the body.

@@ -34,9 +34,12 @@ package enum WebHostNames {
     /// The names in lower case; nil when one is not a host name (letters, digits, '-', '.', up to 253 bytes).
     package static func parse(_ text: String) -> [String]? {
         let names = text.split(separator: ",").map { String($0.trimmingSpaces()).lowercased() }
-        guard !names.isEmpty, names.allSatisfy({ name in
-            !name.isEmpty && name.utf8.count <= 253 && name.utf8.allSatisfy { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || (48...57).contains($0) || (97...122).contains($0) }
-        }) else { return nil }
+        guard !names.isEmpty,
+            names.allSatisfy({ name in
+                !name.isEmpty && name.utf8.count <= 253
+                    && name.utf8.allSatisfy { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || (48...57).contains($0) || (97...122).contains($0) }
+            })
+        else { return nil }
         return names
     }
 }

@@ -64,7 +64,8 @@ package final class WebApp {
     /// The files a browser may fetch before it is paired: the pairing page and what it needs.
     static let openFiles: Set<String> = ["/pairing.html", "/style.css", "/icon.svg", "/manifest.webmanifest"]
 
-    static let unpaired = HTTPResponse.json(#"{"class":"ERROR","message":"this browser is not paired: run 'lodestone web pair' on the device and open the address it prints"}"#, status: 401)
+    static let unpaired = HTTPResponse.json(
+        #"{"class":"ERROR","message":"this browser is not paired: run 'lodestone web pair' on the device and open the address it prints"}"#, status: 401)
 
     /// `Host: name:port` or `[::1]:port` as the bare name, in lower case.
     package static func hostName(_ value: String) -> String {
@@ -108,18 +109,24 @@ package final class WebApp {
         guard let file = WebAssets.files.first(where: { $0.path == path }) else {
             return .text(404, "no page \(path) on this device")
         }
-        let packed = compressed[path] ?? {
-            let bytes = Array(file.text.utf8)
-            var digest = SHA256()
-            digest.update(bytes)
-            let entry = (gzip: Deflate.gzip(bytes), etag: "\"" + SHA256.hexText(Array(digest.finish().prefix(12))) + "\"")
-            compressed[path] = entry
-            return entry
-        }()
-        var response = HTTPResponse(status: 200, headers: [.init(name: "content-type", value: file.type),
-                                                          .init(name: "etag", value: packed.etag),
-                                                          .init(name: "cache-control", value: "no-cache"),
-                                                          .init(name: "vary", value: "accept-encoding")])
+        let packed =
+            compressed[path]
+            ?? {
+                let bytes = Array(file.text.utf8)
+                var digest = SHA256()
+                digest.update(bytes)
+                let entry = (gzip: Deflate.gzip(bytes), etag: "\"" + SHA256.hexText(Array(digest.finish().prefix(12))) + "\"")
+                compressed[path] = entry
+                return entry
+            }()
+        var response = HTTPResponse(
+            status: 200,
+            headers: [
+                .init(name: "content-type", value: file.type),
+                .init(name: "etag", value: packed.etag),
+                .init(name: "cache-control", value: "no-cache"),
+                .init(name: "vary", value: "accept-encoding")
+            ])
         if request.header("if-none-match") == packed.etag {
             response.status = 304
             return response
@@ -166,9 +173,11 @@ package final class WebApp {
     }
 
     /// The actions: `POST /api/v1/NAME` with the socket's request object as the body.
-    static let actions = ["track": "TRACK", "waypoint": "WAYPOINT", "lock": "LOCK", "unlock": "UNLOCK", "baro": "BARO", "level": "LEVEL",
-                          "calibrate": "CALIBRATE", "snapshot": "SNAPSHOT", "log": "LOG", "alert": "ALERT", "departures": "DEPARTURES",
-                          "reminder": "REMINDER"]
+    static let actions = [
+        "track": "TRACK", "waypoint": "WAYPOINT", "lock": "LOCK", "unlock": "UNLOCK", "baro": "BARO", "level": "LEVEL",
+        "calibrate": "CALIBRATE", "snapshot": "SNAPSHOT", "log": "LOG", "alert": "ALERT", "departures": "DEPARTURES",
+        "reminder": "REMINDER"
+    ]
 
     private func act(_ request: HTTPRequest) -> HTTPResponse {
         let write = writes.first { request.path == $0.key || request.path.hasPrefix($0.key + "/") }?.value

@@ -139,7 +139,8 @@ public final class WebServer {
             connection.enqueue(Array(": heartbeat\n\n".utf8))
         }
         if connection.stream == nil, !connection.closing, connection.inbox.isEmpty, connection.pending == 0,
-           now - connection.lastActivity > settings.idleSeconds {
+            now - connection.lastActivity > settings.idleSeconds
+        {
             return false
         }
         return flush(connection, now: now)
@@ -152,8 +153,12 @@ public final class WebServer {
             connection.enqueue(response.serialized(head: head, keepAlive: request.keepAlive))
             if !request.keepAlive { connection.closing = true }
         case .events(let kinds):
-            let head = HTTPResponse(status: 200, headers: [.init(name: "content-type", value: "text/event-stream"),
-                                                          .init(name: "cache-control", value: "no-store")])
+            let head = HTTPResponse(
+                status: 200,
+                headers: [
+                    .init(name: "content-type", value: "text/event-stream"),
+                    .init(name: "cache-control", value: "no-store")
+                ])
             // An event stream has no length: the connection carries it until either end closes.
             connection.enqueue(head.serialized(keepAlive: true, withLength: false))
             connection.enqueue(Array("retry: 3000\n\n".utf8))
@@ -174,7 +179,8 @@ public final class WebServer {
     private func flush(_ connection: WebConnection, now: Double) -> Bool {
         guard connection.flush(now: now) else { return false }
         if connection.pending > settings.outboxLimit
-            || (connection.pending > 0 && now - connection.lastProgress > settings.stallSeconds) {
+            || (connection.pending > 0 && now - connection.lastProgress > settings.stallSeconds)
+        {
             droppedSlowClients += 1
             return false
         }
@@ -201,7 +207,8 @@ public final class WebServer {
 
     /// The newest report of each kind, one JSON object keyed by class.
     public var stateJSON: String {
-        "{" + latest.sorted { $0.key.rawValue < $1.key.rawValue }
+        "{"
+            + latest.sorted { $0.key.rawValue < $1.key.rawValue }
             .map { JSONObjectWriter.quoted($0.key.rawValue) + ":" + String(decoding: $0.value, as: UTF8.self) }
             .joined(separator: ",") + "}"
     }

@@ -14,14 +14,17 @@ package enum HistoryAnswer {
         w.number("maximum", summary.maximum, decimals: 3)
         w.number("mean", summary.mean, decimals: 3)
         w.integer("samples", summary.samples)
-        w.raw("points", "[" + summary.points.map { p in
-            var o = JSONObjectWriter()
-            o.string("time", CivilTime(unixSeconds: p.time).iso8601)
-            o.number("mean", p.mean, decimals: 3)
-            o.number("min", p.minimum, decimals: 3)
-            o.number("max", p.maximum, decimals: 3)
-            return o.finished
-        }.joined(separator: ",") + "]")
+        w.raw(
+            "points",
+            "["
+                + summary.points.map { p in
+                    var o = JSONObjectWriter()
+                    o.string("time", CivilTime(unixSeconds: p.time).iso8601)
+                    o.number("mean", p.mean, decimals: 3)
+                    o.number("min", p.minimum, decimals: 3)
+                    o.number("max", p.maximum, decimals: 3)
+                    return o.finished
+                }.joined(separator: ",") + "]")
         return w.finished
     }
 }

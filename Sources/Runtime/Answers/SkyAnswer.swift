@@ -8,8 +8,10 @@ import LodestoneEncoding
 package enum SkyAnswer {
     /// The local day `year-month-day` in `zone`; `reference` is the moment "now" stands for
     /// (the present, or the day's start when another date was asked for).
-    package static func json(latitude: Double, longitude: Double, elevation: Double, zone: TimeZoneRules,
-                             date: (year: Int, month: Int, day: Int), reference: Double) -> String {
+    package static func json(
+        latitude: Double, longitude: Double, elevation: Double, zone: TimeZoneRules,
+        date: (year: Int, month: Int, day: Int), reference: Double
+    ) -> String {
         let (start, end) = day(date, zone: zone)
         let events = SunEvents.of(dayFrom: start, to: end, latitude: latitude, longitude: longitude, elevation: elevation)
         let sun = SolarPosition.at(reference, latitude: latitude, longitude: longitude, elevation: elevation)
@@ -70,31 +72,35 @@ package enum SkyAnswer {
         w.raw("moonset", set.map { JSONObjectWriter.quoted(zone.iso8601($0)) } ?? "null")
         w.string("nextFullMoon", zone.iso8601(MoonPhases.next(.fullMoon, after: reference)))
         w.string("nextNewMoon", zone.iso8601(MoonPhases.next(.newMoon, after: reference)))
-        w.raw("phases", "[" + MoonPhases.upcoming(after: reference, count: 4).map { p in
-            "{\"name\":" + JSONObjectWriter.quoted(p.phase.name) + ",\"time\":" + JSONObjectWriter.quoted(zone.iso8601(p.time)) + "}"
-        }.joined(separator: ",") + "]")
+        w.raw(
+            "phases",
+            "["
+                + MoonPhases.upcoming(after: reference, count: 4).map { p in
+                    "{\"name\":" + JSONObjectWriter.quoted(p.phase.name) + ",\"time\":" + JSONObjectWriter.quoted(zone.iso8601(p.time)) + "}"
+                }.joined(separator: ",") + "]")
         return w.finished
     }
 
     package static func planets(reference: Double, start: Double, end: Double, latitude: Double, longitude: Double, zone: TimeZoneRules) -> String {
-        "[" + Planet.allCases.map { planet in
-            let position = PlanetPosition.of(planet, at: reference)
-            let sky = position.horizontal(unixTime: reference, latitude: latitude, longitude: longitude)
-            let events = PlanetPosition.events(planet, from: start, to: end, latitude: latitude, longitude: longitude)
-            var w = JSONObjectWriter()
-            w.string("name", planet.name)
-            w.number("altitude", sky.altitude, decimals: 2)
-            w.number("azimuth", sky.azimuth, decimals: 2)
-            w.number("magnitude", position.magnitude, decimals: 1)
-            w.number("rightAscension", position.rightAscension, decimals: 4)
-            w.number("declination", position.declination, decimals: 4)
-            w.number("distance", position.distance, decimals: 5)
-            for (key, t) in [("rise", events.rise), ("transit", events.transit), ("set", events.set)] {
-                w.raw(key, t.map { JSONObjectWriter.quoted(zone.iso8601($0)) } ?? "null")
-            }
-            if planet == .mercury || planet == .venus { w.number("phase", position.illuminated, decimals: 3) }
-            return w.finished
-        }.joined(separator: ",") + "]"
+        "["
+            + Planet.allCases.map { planet in
+                let position = PlanetPosition.of(planet, at: reference)
+                let sky = position.horizontal(unixTime: reference, latitude: latitude, longitude: longitude)
+                let events = PlanetPosition.events(planet, from: start, to: end, latitude: latitude, longitude: longitude)
+                var w = JSONObjectWriter()
+                w.string("name", planet.name)
+                w.number("altitude", sky.altitude, decimals: 2)
+                w.number("azimuth", sky.azimuth, decimals: 2)
+                w.number("magnitude", position.magnitude, decimals: 1)
+                w.number("rightAscension", position.rightAscension, decimals: 4)
+                w.number("declination", position.declination, decimals: 4)
+                w.number("distance", position.distance, decimals: 5)
+                for (key, t) in [("rise", events.rise), ("transit", events.transit), ("set", events.set)] {
+                    w.raw(key, t.map { JSONObjectWriter.quoted(zone.iso8601($0)) } ?? "null")
+                }
+                if planet == .mercury || planet == .venus { w.number("phase", position.illuminated, decimals: 3) }
+                return w.finished
+            }.joined(separator: ",") + "]"
     }
 
     package static func seasons(_ upcoming: [(event: Seasons.Event, time: Double)], zone: TimeZoneRules, reference: Double, northern: Bool) -> String {

@@ -38,8 +38,10 @@ package enum WavesAnswer {
 
     /// The waves of the local date at the place (nil: the date of `now` there), each with the
     /// `outlook`'s forecast in its 12 hours. The zone is the stop's (with a spot, the nearest stop's).
-    package static func day(_ timetable: Timetable, marks: [TransitPreferences.Mark], place: Place,
-                            date given: (year: Int, month: Int, day: Int)?, now: Double, outlook: WeatherOutlook? = nil) -> Day? {
+    package static func day(
+        _ timetable: Timetable, marks: [TransitPreferences.Mark], place: Place,
+        date given: (year: Int, month: Int, day: Int)?, now: Double, outlook: WeatherOutlook? = nil
+    ) -> Day? {
         let reference: Int
         let (latitude, longitude): (Double, Double)
         switch place {
@@ -47,9 +49,11 @@ package enum WavesAnswer {
             guard timetable.stops.indices.contains(index) else { return nil }
             (reference, latitude, longitude) = (index, timetable.stops[index].latitude, timetable.stops[index].longitude)
         case .spot(let lat, let lon, _):
-            guard let nearest = timetable.stops.indices.min(by: { a, b in
-                distance(timetable.stops[a], lat, lon) < distance(timetable.stops[b], lat, lon)
-            }) else { return nil }
+            guard
+                let nearest = timetable.stops.indices.min(by: { a, b in
+                    distance(timetable.stops[a], lat, lon) < distance(timetable.stops[b], lat, lon)
+                })
+            else { return nil }
             (reference, latitude, longitude) = (nearest, lat, lon)
         }
         let zone = (try? TimeZoneRules(timetable.stops[reference].timeZone)) ?? .utc
@@ -70,9 +74,10 @@ package enum WavesAnswer {
         }
         items.sort { $0.time < $1.time }
         let waves = items.map(\.wave)
-        return Day(place: place, zone: zone, date: date, latitude: latitude, longitude: longitude, items: items,
-                   sessions: WaveDay.bestSessions(waves), frequency: WaveDay.frequency(waves, zone: zone),
-                   sun: SunEvents.of(dayFrom: start, to: end, latitude: latitude, longitude: longitude))
+        return Day(
+            place: place, zone: zone, date: date, latitude: latitude, longitude: longitude, items: items,
+            sessions: WaveDay.bestSessions(waves), frequency: WaveDay.frequency(waves, zone: zone),
+            sun: SunEvents.of(dayFrom: start, to: end, latitude: latitude, longitude: longitude))
     }
 
     static func distance(_ stop: Timetable.Stop, _ latitude: Double, _ longitude: Double) -> Double {
@@ -84,7 +89,8 @@ package enum WavesAnswer {
     /// one, else along the straight line between the stops; its closest leg's passing and the
     /// wake's arrival.
     static func passings(_ timetable: Timetable, spot: (Double, Double), radius: Double, from start: Double, to end: Double)
-        -> [(departure: Timetable.Departure, time: Double, distance: Double, arrival: Double)] {
+        -> [(departure: Timetable.Departure, time: Double, distance: Double, arrival: Double)]
+    {
         // Every call of the window, arrivals too (a trip's last leg makes a wake), by trip (a
         // trip runs once in a day), in time order.
         var calls: [String: [(time: Double, stop: Int, departure: Timetable.Departure)]] = [:]
@@ -104,7 +110,9 @@ package enum WavesAnswer {
             shapes[shape] = points
             return points
         }
-        func path(_ a: (time: Double, stop: Int, departure: Timetable.Departure), _ b: (time: Double, stop: Int, departure: Timetable.Departure)) -> [(x: Double, y: Double)] {
+        func path(_ a: (time: Double, stop: Int, departure: Timetable.Departure), _ b: (time: Double, stop: Int, departure: Timetable.Departure)) -> [(
+            x: Double, y: Double
+        )] {
             if let shape = a.departure.shape, let from = a.departure.along, let to = b.departure.along, to > from {
                 let piece = Wake.piece(of: local(shape), from: from, to: to)
                 if piece.count >= 2 { return piece }
@@ -155,30 +163,36 @@ package enum WavesAnswer {
         light.raw("civilDusk", time(day.sun.civilDusk))
         light.number("daylightSeconds", day.sun.dayLength, decimals: 0)
         w.raw("daylight", light.finished)
-        w.raw("waves", "[" + day.items.map { item in
-            var o = JSONObjectWriter()
-            o.string("time", zone.iso8601(item.time))
-            o.string("route", item.departure.route)
-            o.string("headsign", item.departure.headsign)
-            o.string("trip", item.departure.trip)
-            if let label = item.mark?.label, !label.isEmpty { o.string("ship", label) } else { o.null("ship") }
-            o.integer("waves", item.wave.waves)
-            o.integer("points", item.wave.points)
-            o.string("light", item.wave.light.rawValue)
-            if let distance = item.distance { o.number("distance", distance, decimals: 0) }
-            if item.distance != nil { o.string("arrival", zone.iso8601(item.time)) }
-            if let passes = item.passes { o.string("passes", zone.iso8601(passes)) }
-            o.raw("forecast", ForecastJSON.object(item.forecast))
-            return o.finished
-        }.joined(separator: ",") + "]")
-        w.raw("sessions", "[" + day.sessions.map { s in
-            var o = JSONObjectWriter()
-            o.string("start", zone.iso8601(s.start))
-            o.string("end", zone.iso8601(s.end))
-            o.integer("waves", s.waveCount)
-            o.number("score", s.score, decimals: 1)
-            return o.finished
-        }.joined(separator: ",") + "]")
+        w.raw(
+            "waves",
+            "["
+                + day.items.map { item in
+                    var o = JSONObjectWriter()
+                    o.string("time", zone.iso8601(item.time))
+                    o.string("route", item.departure.route)
+                    o.string("headsign", item.departure.headsign)
+                    o.string("trip", item.departure.trip)
+                    if let label = item.mark?.label, !label.isEmpty { o.string("ship", label) } else { o.null("ship") }
+                    o.integer("waves", item.wave.waves)
+                    o.integer("points", item.wave.points)
+                    o.string("light", item.wave.light.rawValue)
+                    if let distance = item.distance { o.number("distance", distance, decimals: 0) }
+                    if item.distance != nil { o.string("arrival", zone.iso8601(item.time)) }
+                    if let passes = item.passes { o.string("passes", zone.iso8601(passes)) }
+                    o.raw("forecast", ForecastJSON.object(item.forecast))
+                    return o.finished
+                }.joined(separator: ",") + "]")
+        w.raw(
+            "sessions",
+            "["
+                + day.sessions.map { s in
+                    var o = JSONObjectWriter()
+                    o.string("start", zone.iso8601(s.start))
+                    o.string("end", zone.iso8601(s.end))
+                    o.integer("waves", s.waveCount)
+                    o.number("score", s.score, decimals: 1)
+                    return o.finished
+                }.joined(separator: ",") + "]")
         var f = JSONObjectWriter()
         f.integer("count", day.frequency.count)
         if let gap = day.frequency.meanGapMinutes { f.number("meanGapMinutes", gap, decimals: 1) } else { f.null("meanGapMinutes") }
@@ -207,13 +221,15 @@ extension WavesAnswer {
         }
         let date = DepartureWords.day(SkyAnswer.day(day.date, zone: zone).start + 43_200, zone: zone)
         var out = "\(name), \(date) \(day.date.year) (\(zone.name))\n"
-        out += "sunrise \(clock(day.sun.sunrise)), sunset \(clock(day.sun.sunset)), civil dawn \(clock(day.sun.civilDawn)), civil dusk \(clock(day.sun.civilDusk)), "
+        out +=
+            "sunrise \(clock(day.sun.sunrise)), sunset \(clock(day.sun.sunset)), civil dawn \(clock(day.sun.civilDawn)), civil dusk \(clock(day.sun.civilDusk)), "
             + "daylight \(Int(day.sun.dayLength) / 3600) h \(Int(day.sun.dayLength) / 60 % 60) min\n"
         if day.items.isEmpty { out += "  no waves that day\n" }
         for item in day.items {
             let ship = item.mark.map { $0.label.isEmpty ? "" : "  " + $0.label } ?? ""
             let near = item.distance.map { "  \(Int($0)) m off" } ?? ""
-            out += "  \(clock(item.time))  \(item.departure.route) to \(item.departure.headsign)\(ship)  "
+            out +=
+                "  \(clock(item.time))  \(item.departure.route) to \(item.departure.headsign)\(ship)  "
                 + "\(String(repeating: "~", count: item.wave.waves))  \(item.wave.points) pts  \(item.wave.light.rawValue)\(near)"
                 + (item.forecast.map { "  \($0.letter) \($0.text)" } ?? "") + "\n"
         }
@@ -242,7 +258,9 @@ extension WavesAnswer {
             place = .spot(latitude: lat, longitude: lon, radius: radius)
         }
         let date = request.date.flatMap(CivilTime.parseDate).map { ($0.year, $0.month, $0.day) }
-        guard let day = day(timetable, marks: transit.marks(now: now), place: place, date: date, now: now, outlook: outlook) else { return .error("the timetable has no stops") }
+        guard let day = day(timetable, marks: transit.marks(now: now), place: place, date: date, now: now, outlook: outlook) else {
+            return .error("the timetable has no stops")
+        }
         return .waves(WavesReport(members: members(day) { (timetable.stops[$0].id, timetable.stops[$0].name) }))
     }
 }
@@ -267,8 +285,9 @@ extension WavesAnswer {
         let start = max(dayStart, localHour(earliest, up: false)), end = min(dayEnd, localHour(latest + 1, up: true))
         let sunText = day.sun.sunrise.map { "sun " + clock($0) + "-" + (day.sun.sunset.map(clock) ?? "--:--") } ?? "no sunrise"
         let frequency = "\(day.frequency.count) lit waves" + (day.frequency.meanGapMinutes.map { ", every \(fixed($0, 0)) min" } ?? "")
-        var panel = WavesPanel(stop: stopName, day: DepartureWords.day(dayStart + 43_200, zone: zone), latitude: day.latitude, longitude: day.longitude,
-                               now: now, start: start, end: max(end, start + 3600), sun: sunText, frequency: frequency)
+        var panel = WavesPanel(
+            stop: stopName, day: DepartureWords.day(dayStart + 43_200, zone: zone), latitude: day.latitude, longitude: day.longitude,
+            now: now, start: start, end: max(end, start + 3600), sun: sunText, frequency: frequency)
         var hour = localHour(start, up: true)
         while hour <= panel.end {
             panel.hours.append((hour, String(DepartureWords.clock(hour, zone: zone).prefix(2))))
@@ -276,8 +295,11 @@ extension WavesAnswer {
         }
         panel.waves = day.items.map { item in
             let ship = item.mark.map { $0.label.isEmpty ? "" : "  " + $0.label } ?? ""
-            return (item.time, item.wave.waves, "\(clock(item.time))  \(item.departure.route) \(item.departure.headsign)\(ship)  "
-                    + String(repeating: "~", count: item.wave.waves) + "  " + item.wave.light.rawValue)
+            return (
+                item.time, item.wave.waves,
+                "\(clock(item.time))  \(item.departure.route) \(item.departure.headsign)\(ship)  "
+                    + String(repeating: "~", count: item.wave.waves) + "  " + item.wave.light.rawValue
+            )
         }
         panel.sessions = day.sessions.map { ($0.start, $0.end, "\(clock($0.start))-\(clock($0.end))  \($0.waveCount) waves  \(fixed($0.score, 0)) pts") }
         if let next = day.items.first(where: { $0.time >= now }) {

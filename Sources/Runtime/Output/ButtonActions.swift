@@ -44,8 +44,10 @@ final class ButtonActions<Clock: MonotonicClock> {
                 if let tracks = services.tracks { trackButton(event, tracks) }
             case ("snapshot", .press):
                 if let chronicle = services.chronicle {
-                    send(chronicle.takeSnapshot(SnapshotRequest(name: nil, notes: nil), state: latest, accuracy: context.positionAccuracy, time: time,
-                                                                activity: services.activity))
+                    send(
+                        chronicle.takeSnapshot(
+                            SnapshotRequest(name: nil, notes: nil), state: latest, accuracy: context.positionAccuracy, time: time,
+                            activity: services.activity))
                     controls.signal(.snapshot, at: now)
                 }
             case ("log", .press):

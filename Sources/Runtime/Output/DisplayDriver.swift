@@ -37,8 +37,10 @@ final class DisplayDriver<Clock: MonotonicClock> {
     /// Frames drawn and their cost, for HEALTH's `display`.
     private(set) var frames = FrameStatistics()
 
-    init(context: OutputContext<Clock>, display: DisplayTarget, memory: DeviceMemoryFile?, title: String,
-         flipAction: Configuration.FlipAction) {
+    init(
+        context: OutputContext<Clock>, display: DisplayTarget, memory: DeviceMemoryFile?, title: String,
+        flipAction: Configuration.FlipAction
+    ) {
         self.context = context
         self.display = display
         self.memory = memory
@@ -88,7 +90,9 @@ final class DisplayDriver<Clock: MonotonicClock> {
         // Moved on to now first: that is what the frame would show (redraw's own advance then finds nothing left to do).
         feed.advance(to: utcNow())
         guard let motion = feed.motionNow, let drawn = drawnMotion else { return }
-        if abs(Angle.signed(motion.heading - drawn.heading)) >= Self.visibleTurn || abs(motion.roll - drawn.roll) >= Self.visibleTurn || abs(motion.pitch - drawn.pitch) >= Self.visibleTurn {
+        if abs(Angle.signed(motion.heading - drawn.heading)) >= Self.visibleTurn || abs(motion.roll - drawn.roll) >= Self.visibleTurn
+            || abs(motion.pitch - drawn.pitch) >= Self.visibleTurn
+        {
             redraw(now)
         }
     }
@@ -130,8 +134,12 @@ final class DisplayDriver<Clock: MonotonicClock> {
         if let health { feed.take(health()) }
         if display.page == .connect {
             // Pairing codes run on real time, as `lodestone web pair`'s do.
-            feed.take(.connect(context.fanout.web?.connectPanel(now: OutputClock.unixTime())
-                               ?? ConnectPanel(url: nil, minutesLeft: nil, problem: "the web app is off: run with --http ADDR (or \"http\": {\"listen\": ...} in the configuration)")))
+            feed.take(
+                .connect(
+                    context.fanout.web?.connectPanel(now: OutputClock.unixTime())
+                        ?? ConnectPanel(
+                            url: nil, minutesLeft: nil,
+                            problem: "the web app is off: run with --http ADDR (or \"http\": {\"listen\": ...} in the configuration)")))
         }
         display.draw(feed.model(), now: now)
     }

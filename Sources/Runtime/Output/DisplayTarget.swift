@@ -47,15 +47,17 @@ final class DisplayTarget {
 
     /// Opens what a `--display` value names; nil picks the terminal when stdout is one and the
     /// process runs in its foreground (not `lodestone run &`).
-    static func open(_ setting: String?, page: DisplayPage = .compass, theme: Theme = .day, units: Units = .metric,
-                     north: HeadingReference = .true) throws(FramebufferError) -> DisplayTarget {
+    static func open(
+        _ setting: String?, page: DisplayPage = .compass, theme: Theme = .day, units: Units = .metric,
+        north: HeadingReference = .true
+    ) throws(FramebufferError) -> DisplayTarget {
         func make(_ output: Output) -> DisplayTarget { DisplayTarget(output, page: page, theme: theme, units: units, north: north) }
         guard let setting else { return make(isatty(1) == 1 && tcgetpgrp(1) == getpgrp() ? .terminal : .none) }
         switch setting {
         case "terminal": return make(.terminal)
         case "none": return make(.none)
         default:
-            let path = String(setting.dropFirst(3))   // after "fb:"
+            let path = String(setting.dropFirst(3))  // after "fb:"
             var status = stat()
             let exists = stat(path, &status) == 0
             if exists && status.st_mode & S_IFMT == S_IFCHR {
@@ -199,7 +201,8 @@ final class DisplayTarget {
             }
             let size = Self.terminalSize()
             if let failure = writeOutChecked(renderer.frame(page.draw(model, columns: size.columns, rows: size.rows, keys: readsKeys), theme: theme)),
-               failure != EAGAIN, terminalLost == nil {
+                failure != EAGAIN, terminalLost == nil
+            {
                 terminalLost = "writing to it failed: " + String(cString: strerror(failure))
             }
         case .framebuffer(let screen, let back, let screenshot):

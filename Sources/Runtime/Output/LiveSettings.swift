@@ -64,8 +64,10 @@ enum LiveSettings {
         loop.displayDriver.redrawSoon()
     }
 
-    private static func applyDisplay<Clock: MonotonicClock>(_ fresh: Configuration, to applied: inout Configuration, changed: inout [String],
-                                     loop: OutputLoop<Clock>) {
+    private static func applyDisplay<Clock: MonotonicClock>(
+        _ fresh: Configuration, to applied: inout Configuration, changed: inout [String],
+        loop: OutputLoop<Clock>
+    ) {
         let running = loop.running
         if fresh.page != running.page { loop.display.page = fresh.page; changed.append("page \(running.page.rawValue) -> \(fresh.page.rawValue)") }
         if fresh.theme != running.theme { loop.display.theme = fresh.theme; changed.append("theme \(running.theme.rawValue) -> \(fresh.theme.rawValue)") }
@@ -74,19 +76,26 @@ enum LiveSettings {
         (applied.page, applied.theme, applied.unitsChoice) = (fresh.page, fresh.theme, fresh.unitsChoice)
     }
 
-    private static func applyRates<Clock: MonotonicClock>(_ fresh: Configuration, to applied: inout Configuration, changed: inout [String],
-                                   loop: OutputLoop<Clock>) {
+    private static func applyRates<Clock: MonotonicClock>(
+        _ fresh: Configuration, to applied: inout Configuration, changed: inout [String],
+        loop: OutputLoop<Clock>
+    ) {
         let running = loop.running
-        let rates = [("imu", running.imuRateHz, fresh.imuRateHz), ("magnetometer", running.magnetometerRateHz, fresh.magnetometerRateHz),
-                     ("barometer", running.barometerRateHz, fresh.barometerRateHz), ("processing", running.processingRateHz, fresh.processingRateHz)]
+        let rates = [
+            ("imu", running.imuRateHz, fresh.imuRateHz), ("magnetometer", running.magnetometerRateHz, fresh.magnetometerRateHz),
+            ("barometer", running.barometerRateHz, fresh.barometerRateHz), ("processing", running.processingRateHz, fresh.processingRateHz)
+        ]
         let newRates = rates.filter { $0.1 != $0.2 }
         guard !newRates.isEmpty else { return }
         changed += newRates.map { "rates.\($0.0) \(fixed($0.1, 1)) -> \(fixed($0.2, 1)) Hz" }
         if let adaptive = loop.ticks.adaptive {
-            adaptive.useWalkingRates(imu: fresh.imuRateHz, magnetometer: fresh.magnetometerRateHz,
-                                     barometer: fresh.barometerRateHz, processing: fresh.processingRateHz)
+            adaptive.useWalkingRates(
+                imu: fresh.imuRateHz, magnetometer: fresh.magnetometerRateHz,
+                barometer: fresh.barometerRateHz, processing: fresh.processingRateHz)
         } else {
-            for (task, hz) in [("imu", fresh.imuRateHz), ("mag", fresh.magnetometerRateHz), ("baro", fresh.barometerRateHz), ("process", fresh.processingRateHz)] {
+            for (task, hz) in [
+                ("imu", fresh.imuRateHz), ("mag", fresh.magnetometerRateHz), ("baro", fresh.barometerRateHz), ("process", fresh.processingRateHz)
+            ] {
                 if let index = loop.scheduler.taskIndex(named: task) { loop.scheduler.setRate(task: index, hz: hz) }
             }
         }
@@ -96,8 +105,10 @@ enum LiveSettings {
 
     /// Moves the gpsd TCP listener and the NMEA outputs. An address that cannot be opened is
     /// said, and the old one is opened again, so a typo never leaves a client with nothing.
-    private static func applyOutputs<Clock: MonotonicClock>(_ fresh: Configuration, to applied: inout Configuration, changed: inout [String],
-                                     loop: OutputLoop<Clock>) {
+    private static func applyOutputs<Clock: MonotonicClock>(
+        _ fresh: Configuration, to applied: inout Configuration, changed: inout [String],
+        loop: OutputLoop<Clock>
+    ) {
         let running = loop.running
         if fresh.listen != running.listen, let server = loop.context.fanout.server {
             do {
@@ -114,7 +125,9 @@ enum LiveSettings {
         if fresh.mqtt != running.mqtt {
             fanout.mqtt?.close()
             fanout.mqtt = nil
-            fanout.mqtt = fresh.mqtt.map { MQTTFeed(settings: $0, dataDirectory: running.dataDir ?? Configuration.defaultDataDirectory(), now: loop.context.utcNow()) }
+            fanout.mqtt = fresh.mqtt.map {
+                MQTTFeed(settings: $0, dataDirectory: running.dataDir ?? Configuration.defaultDataDirectory(), now: loop.context.utcNow())
+            }
             changed.append("mqtt \(running.mqtt?.broker ?? "off") -> \(fresh.mqtt?.broker ?? "off")")
             applied.mqtt = fresh.mqtt
         }
@@ -132,17 +145,23 @@ enum LiveSettings {
         }
     }
 
-    private static func applySignalK<Clock: MonotonicClock>(_ fresh: Configuration, to applied: inout Configuration, changed: inout [String],
-                                     loop: OutputLoop<Clock>) {
+    private static func applySignalK<Clock: MonotonicClock>(
+        _ fresh: Configuration, to applied: inout Configuration, changed: inout [String],
+        loop: OutputLoop<Clock>
+    ) {
         let running = loop.running
-        guard fresh.signalKListen != running.signalKListen || fresh.signalKUDP != running.signalKUDP
-            || fresh.signalKRates != running.signalKRates else { return }
+        guard
+            fresh.signalKListen != running.signalKListen || fresh.signalKUDP != running.signalKUDP
+                || fresh.signalKRates != running.signalKRates
+        else { return }
         let fanout = loop.context.fanout
         fanout.signalK?.server.shutdown()
         fanout.signalK = nil
         do {
             fanout.signalK = try SignalKOutput.opened(address: fresh.signalKListen, udp: fresh.signalKUDP, rates: fresh.signalKRates)
-            if fresh.signalKListen != running.signalKListen { changed.append("signalKListen \(running.signalKListen ?? "none") -> \(fresh.signalKListen ?? "none")") }
+            if fresh.signalKListen != running.signalKListen {
+                changed.append("signalKListen \(running.signalKListen ?? "none") -> \(fresh.signalKListen ?? "none")")
+            }
             if fresh.signalKUDP != running.signalKUDP { changed.append("signalKUDP \(running.signalKUDP ?? "none") -> \(fresh.signalKUDP ?? "none")") }
             if fresh.signalKRates != running.signalKRates { changed.append("signalKRates") }
             (applied.signalKListen, applied.signalKUDP, applied.signalKRates) = (fresh.signalKListen, fresh.signalKUDP, fresh.signalKRates)

@@ -25,8 +25,10 @@ final class OutputContext<Clock: MonotonicClock> {
     /// The newest Zambretti forecast ENV carried: departures and waves give it for their 12 hours.
     var outlook: WeatherOutlook?
 
-    init(outputs: any SamplingOutputs, services: OutputServices, clock: Clock, deviceClock: DeviceClock, fanout: OutputFanout,
-         devices: [DeviceEntry], boardName: String) {
+    init(
+        outputs: any SamplingOutputs, services: OutputServices, clock: Clock, deviceClock: DeviceClock, fanout: OutputFanout,
+        devices: [DeviceEntry], boardName: String
+    ) {
         self.outputs = outputs
         self.services = services
         self.clock = clock
@@ -43,7 +45,8 @@ final class OutputContext<Clock: MonotonicClock> {
     /// UTC now on the device's one time base, following the GPS's time as fixes come.
     func utcNow() -> Double {
         if latest.fix.hasPosition, let utc = latest.fix.utc, latest.fix.received != 0,
-           deviceClock.gpsTime(utc, receivedAt: latest.fix.received) {
+            deviceClock.gpsTime(utc, receivedAt: latest.fix.received)
+        {
             services.chronicle?.clockChanged(to: utc)
         }
         return deviceClock.now(clock.now())

@@ -89,8 +89,9 @@ final class OutputFanout {
     var mqttStatus: MQTTStatus? {
         guard let mqtt else { return nil }
         let outbox = mqtt.client.outbox
-        return MQTTStatus(broker: mqtt.settings.broker, connected: mqtt.client.isConnected, queued: outbox.count,
-                          dropped: outbox.dropped, delivered: outbox.delivered)
+        return MQTTStatus(
+            broker: mqtt.settings.broker, connected: mqtt.client.isConnected, queued: outbox.count,
+            dropped: outbox.dropped, delivered: outbox.delivered)
     }
 
     func close() {

@@ -60,17 +60,21 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     private var waitedOn: [Int32] = []
     private var polled: [pollfd] = []
 
-    init(outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
-         display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [DeviceEntry],
-         services: OutputServices, adaptive: AdaptiveService<Clock>? = nil, nmea: StreamServer? = nil,
-         deviceClock: DeviceClock, memory: DeviceMemoryFile? = nil, pollMilliseconds: Int32 = 20) {
-        let context = OutputContext(outputs: outputs, services: services, clock: scheduler.clock, deviceClock: deviceClock,
-                                    fanout: OutputFanout(server: server, nmea: nmea), devices: devices(), boardName: deviceName)
+    init(
+        outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
+        display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [DeviceEntry],
+        services: OutputServices, adaptive: AdaptiveService<Clock>? = nil, nmea: StreamServer? = nil,
+        deviceClock: DeviceClock, memory: DeviceMemoryFile? = nil, pollMilliseconds: Int32 = 20
+    ) {
+        let context = OutputContext(
+            outputs: outputs, services: services, clock: scheduler.clock, deviceClock: deviceClock,
+            fanout: OutputFanout(server: server, nmea: nmea), devices: devices(), boardName: deviceName)
         self.context = context
         intake = SampleIntake(context: context)
         ticks = ServiceTicks(context: context, adaptive: adaptive, memory: memory)
-        displayDriver = DisplayDriver(context: context, display: display, memory: memory, title: deviceName,
-                                      flipAction: Configuration().flipAction)
+        displayDriver = DisplayDriver(
+            context: context, display: display, memory: memory, title: deviceName,
+            flipAction: Configuration().flipAction)
         buttons = ButtonActions(context: context, ticks: ticks, displayDriver: displayDriver)
         self.scheduler = scheduler
         self.budgets = budgets
@@ -96,8 +100,10 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     /// - Parameters:
     ///   - deadline: on `wallClock` (real time, `--duration`).
     ///   - tripEnd: on the device's clock (the referee's trips).
-    func run(until deadline: MonotonicNanoseconds?, wallClock: SystemMonotonicClock = SystemMonotonicClock(),
-             tripEnd: MonotonicNanoseconds? = nil) -> String {
+    func run(
+        until deadline: MonotonicNanoseconds?, wallClock: SystemMonotonicClock = SystemMonotonicClock(),
+        tripEnd: MonotonicNanoseconds? = nil
+    ) -> String {
         display.begin()
         defer {
             timeHolder?.leave()
@@ -169,8 +175,9 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
 
     /// Keeps the service manager told, at the samples task's rate.
     func tellServiceManager() {
-        service.tell(context.latest, clients: context.fanout.server?.clientCount ?? 0,
-                     samplingTicks: scheduler.heartbeat.load(ordering: .relaxed))
+        service.tell(
+            context.latest, clients: context.fanout.server?.clientCount ?? 0,
+            samplingTicks: scheduler.heartbeat.load(ordering: .relaxed))
     }
 
     /// The sampling thread's tasks.

@@ -11,7 +11,9 @@ enum OutputTaskTable {
     static func tasks<Clock: MonotonicClock>(for loop: OutputLoop<Clock>) -> [ScheduledTask] {
         [
             // The rings first: every other task reads what they brought.
-            ScheduledTask(name: "samples", rateHz: 50, budgetMicroseconds: 5000, priority: 0) { [unowned loop] in loop.intake.drain(); loop.tellServiceManager() },
+            ScheduledTask(name: "samples", rateHz: 50, budgetMicroseconds: 5000, priority: 0) { [unowned loop] in
+                loop.intake.drain(); loop.tellServiceManager()
+            },
             ScheduledTask(name: "controls", rateHz: 50, budgetMicroseconds: 300, priority: 1) { [unowned loop] in loop.buttons.serveControls() },
             ScheduledTask(name: "compass", rateHz: 10, budgetMicroseconds: 2000, priority: 2) { [unowned loop] in loop.ticks.runCompass() },
             ScheduledTask(name: "attitude", rateHz: 10, budgetMicroseconds: 1000, priority: 3) { [unowned loop] in loop.ticks.publishAttitude() },
@@ -23,8 +25,10 @@ enum OutputTaskTable {
             // 25 Hz: a moving rose is drawn every 75 ms (13 frames a second); otherwise a call
             // finds nothing due and returns.
             ScheduledTask(name: "display", rateHz: 25, budgetMicroseconds: 15000, priority: 9) { [unowned loop] in loop.displayDriver.redrawWhenDue() },
-            ScheduledTask(name: "mqtt", rateHz: 10, budgetMicroseconds: 2000, priority: 11) { [unowned loop] in loop.context.fanout.tickMQTT(utc: loop.context.utcNow(), tracks: loop.context.services.tracks) },
-            ScheduledTask(name: "streams", rateHz: 50, budgetMicroseconds: 1000, priority: 10) { [unowned loop] in loop.context.fanout.flushStreams() },
+            ScheduledTask(name: "mqtt", rateHz: 10, budgetMicroseconds: 2000, priority: 11) { [unowned loop] in
+                loop.context.fanout.tickMQTT(utc: loop.context.utcNow(), tracks: loop.context.services.tracks)
+            },
+            ScheduledTask(name: "streams", rateHz: 50, budgetMicroseconds: 1000, priority: 10) { [unowned loop] in loop.context.fanout.flushStreams() }
         ]
     }
 }

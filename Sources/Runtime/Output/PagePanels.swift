@@ -22,10 +22,14 @@ final class PagePanels {
 
     /// The panels `page` shows, and the header's, for the state `latest` at `time`.
     func reports(for page: DisplayPage, latest: NavigationState, time: Double, onlyMarkedDepartures: Bool) -> [PanelReport] {
-        var panels: [PanelReport] = [.clock(sky.map { String($0.zone.iso8601(time).dropFirst(11).prefix(5)) }),
-                                     .alert(chronicle?.alerts.displayLine(time: time))]
+        var panels: [PanelReport] = [
+            .clock(sky.map { String($0.zone.iso8601(time).dropFirst(11).prefix(5)) }),
+            .alert(chronicle?.alerts.displayLine(time: time))
+        ]
         if page == .barometer, let history = chronicle?.history.histories["seaLevelPressure"] {
-            panels.append(.pressureGraphs(History.Range.allCases.map { range in (range.rawValue, Self.placed(history.summary(range, now: time), range: range, now: time)) }))
+            panels.append(
+                .pressureGraphs(
+                    History.Range.allCases.map { range in (range.rawValue, Self.placed(history.summary(range, now: time), range: range, now: time)) }))
         }
         // The sky's figures are the costliest: only for the page that shows them.
         if page == .sky, let panel = sky?.panel(latest, time: time) { panels.append(.sky(panel)) }
@@ -83,8 +87,10 @@ final class PagePanels {
         for departure in list {
             let mark = TransitPreferences.mark(for: departure, in: marks)
             if onlyMarked && mark == nil { continue }
-            panel.rows.append(.init(clock: String(zone.iso8601(departure.time).dropFirst(11).prefix(5)), route: departure.route,
-                                    headsign: departure.headsign, secondsToGo: departure.time - time, mark: mark?.label, rating: mark?.rating))
+            panel.rows.append(
+                .init(
+                    clock: String(zone.iso8601(departure.time).dropFirst(11).prefix(5)), route: departure.route,
+                    headsign: departure.headsign, secondsToGo: departure.time - time, mark: mark?.label, rating: mark?.rating))
             if panel.rows.count == DisplayModel.DeparturesPanel.shown { break }
         }
         return panel
@@ -95,10 +101,13 @@ final class PagePanels {
     private func wavesPanel(_ transit: TransitService, latest: NavigationState, time: Double) -> DisplayModel.WavesPanel? {
         guard let chosen = transit.stop(named: nil, state: latest) else { return nil }
         if let cached = wavesDay, cached.stop == chosen.index, time - cached.made < 60, time >= cached.made,
-           SkyAnswer.localDate(time, zone: cached.day.zone) == cached.day.date {
+            SkyAnswer.localDate(time, zone: cached.day.zone) == cached.day.date
+        {
             return WavesAnswer.panel(cached.day, stopName: transit.timetable.stops[chosen.index].name, now: time)
         }
-        guard let day = WavesAnswer.day(transit.timetable, marks: transit.marks(now: time), place: .stop(chosen.index), date: nil, now: time) else { return nil }
+        guard let day = WavesAnswer.day(transit.timetable, marks: transit.marks(now: time), place: .stop(chosen.index), date: nil, now: time) else {
+            return nil
+        }
         wavesDay = (chosen.index, time, day)
         return WavesAnswer.panel(day, stopName: transit.timetable.stops[chosen.index].name, now: time)
     }
@@ -119,7 +128,9 @@ final class PagePanels {
     static let plottedPoints = 400
 
     /// The saved waypoints within 2 km of the path (the ones a person on it may head for).
-    private func nearbyWaypoints(_ service: WaypointService, around path: [(latitude: Double, longitude: Double)]) -> [(name: String, latitude: Double, longitude: Double)] {
+    private func nearbyWaypoints(_ service: WaypointService, around path: [(latitude: Double, longitude: Double)]) -> [(
+        name: String, latitude: Double, longitude: Double
+    )] {
         guard let last = path.last else { return [] }
         let near = Navigation.sorted(service.store.load(), latitude: last.latitude, longitude: last.longitude).filter { $0.distance < 2_000 }
         return near.prefix(5).map { ($0.waypoint.name, $0.waypoint.latitude, $0.waypoint.longitude) }

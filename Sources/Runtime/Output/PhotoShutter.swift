@@ -11,7 +11,9 @@ extension OutputContext {
             return .error("this board has no camera: name one in the board file, \"camera\": {\"device\": \"/dev/video0\"}")
         }
         let direction: (degrees: Double, isTrue: Bool)?
-        if let trueHeading = latest.trueHeading { direction = (trueHeading, true) } else {
+        if let trueHeading = latest.trueHeading {
+            direction = (trueHeading, true)
+        } else {
             direction = latest.attitude.map { ($0.magneticHeading, false) }
         }
         return photos.take(at: utcNow(), fix: latest.fix, direction: direction, tracks: services.tracks)

@@ -31,11 +31,13 @@ final class SampleIntake<Clock: MonotonicClock> {
             lastMagnetic = sample
             services.compass?.add(sample)
         }
-        _ = context.utcNow()   // follows the newest fix's time before samples are stamped
+        _ = context.utcNow()  // follows the newest fix's time before samples are stamped
         let resting = services.motion?.motion == .still
         outputs.pressureRing.drain { sample in
-            for report in services.chronicle?.add(sample, state: context.latest, confidence: services.positions?.confidence ?? 100,
-                                                  time: deviceClock.utc(at: sample.time), resting: resting) ?? [] { send(report) }
+            for report in services.chronicle?.add(
+                sample, state: context.latest, confidence: services.positions?.confidence ?? 100,
+                time: deviceClock.utc(at: sample.time), resting: resting) ?? []
+            { send(report) }
         }
         let recentFix = context.latest.fix.hasPosition && context.latest.fix.speed.isFinite
         outputs.imuRing.drain { sample in
@@ -84,9 +86,10 @@ final class SampleIntake<Clock: MonotonicClock> {
             if let utc = raw.utc, raw.received != 0, !deviceClock.believes(utc, receivedAt: raw.received) {
                 // One bad date must not stop the positions: they carry the device's own time.
                 if deviceClock.refused == 1 || deviceClock.refused % 600 == 0 {
-                    Log.warning("GPS: ignoring the receiver's time \(CivilTime(unixSeconds: utc).iso8601) (\(deviceClock.refused) so far): "
-                        + "it is not believable against the device's clock (a damaged sentence or a week-number rollover); "
-                        + "positions carry the device's time")
+                    Log.warning(
+                        "GPS: ignoring the receiver's time \(CivilTime(unixSeconds: utc).iso8601) (\(deviceClock.refused) so far): "
+                            + "it is not believable against the device's clock (a damaged sentence or a week-number rollover); "
+                            + "positions carry the device's time")
                 }
                 raw.utc = deviceClock.utc(at: raw.received)
             } else if let chrony = context.fanout.chrony, let utc = raw.utc, raw.received != 0, raw.received <= now, !raw.deadReckoning {

@@ -34,9 +34,11 @@ final class ServiceManagerLink {
 
     /// "imu ok, magnetometer ok, gps no fix; 2 clients".
     static func statusLine(_ state: NavigationState, clients: Int) -> String {
-        let sensors = [("imu", state.imuHealth), ("magnetometer", state.magnetometerHealth),
-                       ("barometer", state.barometerHealth), ("gps", state.gpsHealth)]
-            .filter { $0.1 != .absent }.map { "\($0.0) \($0.1.name)" }.joined(separator: ", ")
+        let sensors = [
+            ("imu", state.imuHealth), ("magnetometer", state.magnetometerHealth),
+            ("barometer", state.barometerHealth), ("gps", state.gpsHealth)
+        ]
+        .filter { $0.1 != .absent }.map { "\($0.0) \($0.1.name)" }.joined(separator: ", ")
         return sensors + "; \(clients) client" + (clients == 1 ? "" : "s")
     }
 }

@@ -69,8 +69,9 @@ final class ServiceTicks<Clock: MonotonicClock> {
             controls.signal(.cardinal, at: now)
         }
         guard latest.imu != nil else { return }
-        var report = AttitudeReport(state: latest, device: context.imuDevice, time: time, calibration: services.compass?.status,
-                                    lock: lockFigures(), level: services.motion?.level.isLevel)
+        var report = AttitudeReport(
+            state: latest, device: context.imuDevice, time: time, calibration: services.compass?.status,
+            lock: lockFigures(), level: services.motion?.level.isLevel)
         if let compass = services.compass {
             report.calibrationProgress = compass.status == .inProgress ? compass.progress : nil
             (report.calibratesBySwing, report.swingTurned) = (compass.calibratesBySwing, compass.swingTurned)
@@ -119,16 +120,20 @@ final class ServiceTicks<Clock: MonotonicClock> {
         services.station?.tick()
         let station = services.station?.figures.map(resolveWind)
         if let pressure = latest.pressure {
-            let environment = EnvironmentReport(pressure: pressure, barometricAltitude: latest.barometricAltitude,
-                                                qnh: latest.seaLevelPressure / 100, weather: chronicle?.weather.figures,
-                                                device: context.barometerDevice, time: deviceClock.utc(at: pressure.time), station: station,
-                                                latitude: latest.fix.hasPosition ? latest.fix.latitude : nil)
+            let environment = EnvironmentReport(
+                pressure: pressure, barometricAltitude: latest.barometricAltitude,
+                qnh: latest.seaLevelPressure / 100, weather: chronicle?.weather.figures,
+                device: context.barometerDevice, time: deviceClock.utc(at: pressure.time), station: station,
+                latitude: latest.fix.hasPosition ? latest.fix.latitude : nil)
             context.outlook = environment.outlook ?? context.outlook.flatMap { $0.forecast(at: time) == nil ? nil : $0 }
             send(.environment(environment))
         } else if let station {
             // No barometer (or none answering): the station's figures alone.
-            send(.environment(EnvironmentReport(pressure: nil, barometricAltitude: .nan, qnh: .nan, weather: nil,
-                                                device: OutputContext<Clock>.stationDevice, time: time, station: station)))
+            send(
+                .environment(
+                    EnvironmentReport(
+                        pressure: nil, barometricAltitude: .nan, qnh: .nan, weather: nil,
+                        device: OutputContext<Clock>.stationDevice, time: time, station: station)))
         }
         guard let chronicle else { return }
         let (reports, alerted) = chronicle.tick(state: latest, time: time)
@@ -170,8 +175,9 @@ final class ServiceTicks<Clock: MonotonicClock> {
         var report = motion.report(time: time)
         if let activity = services.activity {
             let altitude = services.chronicle.map { $0.weather.fused.isFinite ? $0.weather.fused : $0.weather.barometric } ?? latest.barometricAltitude
-            activity.update(stepsSinceStart: report.steps, distanceSinceStart: report.distance, altitude: altitude,
-                            moving: motion.motion == .walking || motion.motion == .running, time: time)
+            activity.update(
+                stepsSinceStart: report.steps, distanceSinceStart: report.distance, altitude: altitude,
+                moving: motion.motion == .walking || motion.motion == .running, time: time)
             (report.stepsToday, report.floorsUp, report.floorsDown) = (activity.stepsToday, activity.floors.up, activity.floors.down)
             (report.distanceToday, report.activeSecondsToday) = (activity.distanceToday, activity.activeSecondsToday)
         }
@@ -198,8 +204,9 @@ final class ServiceTicks<Clock: MonotonicClock> {
         let fix = latest.fix
         let fresh = fix.hasPosition && fix.received != 0 && clock.now() > fix.received && clock.now() - fix.received < 3_000_000_000
         let motion = fresh ? WindTriangle.Motion(speed: fix.speed, course: fix.course) : nil
-        (wind.apparent, wind.trueWind) = WindTriangle.resolve(speed: wind.now ?? wind.speed, vane: vane, aboard: station.wiring.vane?.aboard ?? false,
-                                                              heading: heading, motion: motion)
+        (wind.apparent, wind.trueWind) = WindTriangle.resolve(
+            speed: wind.now ?? wind.speed, vane: vane, aboard: station.wiring.vane?.aboard ?? false,
+            heading: heading, motion: motion)
         var resolved = figures
         resolved.wind = wind
         return resolved

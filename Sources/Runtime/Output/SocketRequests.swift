@@ -76,8 +76,11 @@ enum SocketRequests {
         table.route("SNAPSHOT", decode: SnapshotRequest.decode) { [unowned loop] request in
             guard let chronicle = services.chronicle else { return [.error("snapshots need a data directory")] }
             services.controls?.signal(.snapshot, at: loop.context.clock.now())
-            return [chronicle.takeSnapshot(request, state: loop.context.latest, accuracy: loop.context.positionAccuracy, time: loop.context.utcNow(),
-                                               activity: services.activity)]
+            return [
+                chronicle.takeSnapshot(
+                    request, state: loop.context.latest, accuracy: loop.context.positionAccuracy, time: loop.context.utcNow(),
+                    activity: services.activity)
+            ]
         }
         // The web app's pairings (`lodestone web pair|devices|forget`); codes run on real time.
         let webOff = Report.error("the web app is off: run with --http ADDR (or \"http\": {\"listen\": ...} in the configuration)")
@@ -104,10 +107,12 @@ extension SocketRequests {
         let context = loop.context
         let time = context.utcNow()
         let latest = context.latest
-        return .poll(PollReport(time: time, active: latest.fix.mode.rawValue >= 2,
-                                position: context.positionReport(context.services.positions?.fix ?? latest.fix),
-                                attitude: latest.imu == nil ? nil : AttitudeReport(state: latest, device: context.imuDevice, time: time),
-                                satellites: loop.intake.lastSky))
+        return .poll(
+            PollReport(
+                time: time, active: latest.fix.mode.rawValue >= 2,
+                position: context.positionReport(context.services.positions?.fix ?? latest.fix),
+                attitude: latest.imu == nil ? nil : AttitudeReport(state: latest, device: context.imuDevice, time: time),
+                satellites: loop.intake.lastSky))
     }
 
     /// HEALTH: the sensors, both task tables, the socket and the storage.
@@ -116,11 +121,12 @@ extension SocketRequests {
         let overflows = outputs.imuRing.overflows + outputs.magneticRing.overflows + outputs.pressureRing.overflows + outputs.fixRing.overflows
         let changed = latest.healthChanged
         func utc(_ time: MonotonicNanoseconds) -> Double? { time == 0 ? nil : loop.context.deviceClock.utc(at: time) }
-        var report = HealthReport(state: latest, sensorsChanged: (utc(changed.imu), utc(changed.magnetometer), utc(changed.barometer), utc(changed.gps)),
-                                    loop: loop.scheduler.loopStatistics.read(), tasks: loop.taskLines(), outputTasks: loop.outputTaskLines(),
-                                    ringOverflows: overflows, clients: server?.clientCount ?? 0, droppedClients: server?.droppedSlowClients ?? 0,
-                                    profile: loop.ticks.adaptive?.profile, gpsInterval: loop.ticks.adaptive?.rates.gpsInterval,
-                                    storage: services.tracks.map { $0.storageProblem ?? "ok" }, sensorProblems: SensorProblemLog.texts(outputs.problems))
+        var report = HealthReport(
+            state: latest, sensorsChanged: (utc(changed.imu), utc(changed.magnetometer), utc(changed.barometer), utc(changed.gps)),
+            loop: loop.scheduler.loopStatistics.read(), tasks: loop.taskLines(), outputTasks: loop.outputTaskLines(),
+            ringOverflows: overflows, clients: server?.clientCount ?? 0, droppedClients: server?.droppedSlowClients ?? 0,
+            profile: loop.ticks.adaptive?.profile, gpsInterval: loop.ticks.adaptive?.rates.gpsInterval,
+            storage: services.tracks.map { $0.storageProblem ?? "ok" }, sensorProblems: SensorProblemLog.texts(outputs.problems))
         report.station = services.station?.devices() ?? []
         report.mqtt = loop.context.fanout.mqttStatus
         report.chrony = loop.context.fanout.chrony.map { ($0.path, $0.samples, $0.lastOffset, $0.problem) }

@@ -25,11 +25,12 @@ enum WebLiveReads {
             "/api/v1/reminders": { [unowned loop] _ in
                 guard let transit = loop.context.services.transit else { return noTimetable }
                 return .json(GPSDReports.line(transit.remindersReport()))
-            },
+            }
         ]
     }
 
-    static let noTimetable = HTTPResponse.json(GPSDReports.line(.error("no timetable imported: 'lodestone timetable import FEED.zip', then restart")), status: 404)
+    static let noTimetable = HTTPResponse.json(
+        GPSDReports.line(.error("no timetable imported: 'lodestone timetable import FEED.zip', then restart")), status: 404)
 
     /// `GET /api/v1/alerts`: the rules (the socket's ALERT) and the newest 20 alerts given, newest first.
     static func alerts<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>, dataDirectory: String) -> HTTPResponse {
@@ -64,7 +65,8 @@ enum WebLiveReads {
         var place = services.sky?.observer(loop.context.latest)
         if request.parameter("lat") != nil || request.parameter("lon") != nil {
             guard let lat = request.parameter("lat").flatMap(Double.init), (-90...90).contains(lat),
-                  let lon = request.parameter("lon").flatMap(Double.init), (-180...180).contains(lon) else {
+                let lon = request.parameter("lon").flatMap(Double.init), (-180...180).contains(lon)
+            else {
                 return .text(400, "lat and lon are degrees (-90..90, -180..180), both given")
             }
             place = (lat, lon)
@@ -86,9 +88,11 @@ enum WebLiveReads {
         var json = SkyAnswer.json(latitude: place.latitude, longitude: place.longitude, elevation: 0, zone: zone, date: date, reference: reference)
         if let satellites = services.satellites {
             let passes = satellites.passes(place: place, from: max(start, reference), to: end + 86_400)
-            json = String(json.dropLast()) + ",\"passes\":[" + passes.map {
-                SkyAnswer.pass($0, satellite: satellites.name, catalogNumber: nil, zone: zone)
-            }.joined(separator: ",") + "]}"
+            json =
+                String(json.dropLast()) + ",\"passes\":["
+                + passes.map {
+                    SkyAnswer.pass($0, satellite: satellites.name, catalogNumber: nil, zone: zone)
+                }.joined(separator: ",") + "]}"
         }
         return .json(json)
     }
@@ -125,7 +129,8 @@ enum WebLiveReads {
         let favourites = transit.favourites().compactMap { id in timetable.stops.firstIndex { $0.id == id } }
         let words = String((request.parameter("q") ?? "").prefix(200))
         let found = words.isEmpty ? [] : Array(timetable.stops(matching: words).prefix(50))
-        return .json("{\"class\":\"STOPS\",\"favourites\":[" + favourites.map(object).joined(separator: ",")
-                     + "],\"stops\":[" + found.map(object).joined(separator: ",") + "]}")
+        return .json(
+            "{\"class\":\"STOPS\",\"favourites\":[" + favourites.map(object).joined(separator: ",")
+                + "],\"stops\":[" + found.map(object).joined(separator: ",") + "]}")
     }
 }

@@ -47,14 +47,17 @@ final class WebOutput {
         if shown.map({ $0.expires - now < 60 || !pairings.isOpen(code: $0.code, now: now) }) ?? true {
             shown = pairings.newCode(now: now).map { ($0, now + WebPairing.codeSeconds) }
         }
-        guard let shown else { return ConnectPanel(url: nil, minutesLeft: nil, problem: "the kernel's random source (/dev/urandom) cannot be read: no pairing code") }
+        guard let shown else {
+            return ConnectPanel(url: nil, minutesLeft: nil, problem: "the kernel's random source (/dev/urandom) cannot be read: no pairing code")
+        }
         return ConnectPanel(url: pairingURL(shown.code), minutesLeft: Int((shown.expires - now) / 60))
     }
 
     func browsers() -> Report { .pairing(PairingReport(browsers: pairings.browsers())) }
 
     func forget(_ id: String) -> Report {
-        pairings.forget(id: id) ? .pairing(PairingReport(browsers: pairings.browsers(), message: "browser \(id) forgotten: it must pair again"))
+        pairings.forget(id: id)
+            ? .pairing(PairingReport(browsers: pairings.browsers(), message: "browser \(id) forgotten: it must pair again"))
             : .error("no paired browser \(id): 'lodestone web devices' lists them")
     }
 
@@ -85,7 +88,7 @@ final class WebOutput {
             let length = socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
             guard getnameinfo(address, length, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
             var name = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if let percent = name.firstIndex(of: "%") { name = String(name[..<percent]) }   // an IPv6 zone
+            if let percent = name.firstIndex(of: "%") { name = String(name[..<percent]) }  // an IPv6 zone
             if family == AF_INET { v4.append(name) } else { v6.append(name.lowercased()) }
         }
         return v4 + v6

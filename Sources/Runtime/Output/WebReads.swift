@@ -17,11 +17,16 @@ enum WebReads {
             "/api/v1/photos": { request in
                 let name = String(request.path.dropFirst("/api/v1/photos/".count))
                 guard request.path.hasPrefix("/api/v1/photos/"), name.hasSuffix(".jpg"), BackupStores.isSafeName(Substring(name)),
-                      let bytes = try? readStoreBytes(photos.path(name), limit: 64 << 20) else {
+                    let bytes = try? readStoreBytes(photos.path(name), limit: 64 << 20)
+                else {
                     return .text(404, "no photo \(name): a track's JSON (GET /api/v1/tracks/ID) names its photos")
                 }
-                return HTTPResponse(status: 200, headers: [.init(name: "content-type", value: "image/jpeg"),
-                                                          .init(name: "cache-control", value: "private, max-age=86400")], body: bytes)
+                return HTTPResponse(
+                    status: 200,
+                    headers: [
+                        .init(name: "content-type", value: "image/jpeg"),
+                        .init(name: "cache-control", value: "private, max-age=86400")
+                    ], body: bytes)
             },
             "/api/v1/tracks": { request in
                 let rest = String(request.path.dropFirst("/api/v1/tracks".count))
@@ -40,7 +45,7 @@ enum WebReads {
                     return w.finished
                 }.joined(separator: ",")
                 return .json(json + "]}")
-            },
+            }
         ]
     }
 
@@ -81,13 +86,18 @@ enum WebReads {
         let gpx = id.hasSuffix(".gpx")
         let name = gpx ? String(id.dropLast(4)) : id
         guard !name.isEmpty, name.utf8.count <= 64, !name.contains("/"), store.contains(id: name),
-              let text = store.export(id: name, format: gpx ? "gpx" : "json") else {
+            let text = store.export(id: name, format: gpx ? "gpx" : "json")
+        else {
             return .text(404, "no track \(name): GET /api/v1/tracks lists them")
         }
         guard gpx else { return .json(text) }
-        return HTTPResponse(status: 200, headers: [.init(name: "content-type", value: "application/gpx+xml"),
-                                                  .init(name: "content-disposition", value: "attachment; filename=\"\(name).gpx\""),
-                                                  .init(name: "cache-control", value: "no-store")],
-                            body: Array(text.utf8))
+        return HTTPResponse(
+            status: 200,
+            headers: [
+                .init(name: "content-type", value: "application/gpx+xml"),
+                .init(name: "content-disposition", value: "attachment; filename=\"\(name).gpx\""),
+                .init(name: "cache-control", value: "no-store")
+            ],
+            body: Array(text.utf8))
     }
 }

@@ -14,7 +14,8 @@ enum WebWrites {
             "/api/v1/tracks": { request, body in
                 let rest = request.path.dropFirst("/api/v1/tracks/".count).split(separator: "/", omittingEmptySubsequences: false)
                 guard request.path.hasPrefix("/api/v1/tracks/"), let id = rest.first.map(String.init), !id.isEmpty, id.utf8.count <= 64,
-                      tracks.contains(id: id) else {
+                    tracks.contains(id: id)
+                else {
                     return failure("no such track: GET /api/v1/tracks lists them", status: 404)
                 }
                 if rest.count == 2 && rest.last == "delete" {
@@ -30,8 +31,9 @@ enum WebWrites {
                 }
                 do {
                     let summary = try tracks.edit(id: id, name: name, notes: notes)
-                    return .json("{\"class\":\"TRACKS\",\"id\":" + JSONObjectWriter.quoted(summary.id) + ",\"name\":" + JSONObjectWriter.quoted(summary.name)
-                                 + ",\"notes\":" + JSONObjectWriter.quoted(summary.notes) + "}")
+                    return .json(
+                        "{\"class\":\"TRACKS\",\"id\":" + JSONObjectWriter.quoted(summary.id) + ",\"name\":" + JSONObjectWriter.quoted(summary.name)
+                            + ",\"notes\":" + JSONObjectWriter.quoted(summary.notes) + "}")
                 } catch {
                     return failure("\(error)", status: 500)
                 }
@@ -46,13 +48,14 @@ enum WebWrites {
             "/api/v1/favourite": { [unowned loop] _, body in
                 guard let transit = loop.context.services.transit else { return WebLiveReads.noTimetable }
                 guard let wanted = body?["stop"]?.stringValue, wanted.utf8.count <= 200,
-                      let index = transit.timetable.stops(matching: wanted).first else {
+                    let index = transit.timetable.stops(matching: wanted).first
+                else {
                     return failure("which stop? {\"stop\":ID,\"favourite\":true}", status: 422)
                 }
                 let id = transit.timetable.stops[index].id
                 guard transit.setFavourite(id, body?["favourite"]?.boolValue ?? true) else { return failure("the favourites cannot be written", status: 500) }
                 return .json("{\"class\":\"STOPS\",\"favourites\":[" + transit.favourites().map(JSONObjectWriter.quoted).joined(separator: ",") + "]}")
-            },
+            }
         ]
     }
 

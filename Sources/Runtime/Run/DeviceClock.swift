@@ -34,7 +34,7 @@ final class DeviceClock {
 
     /// Receiver times before this release or past the models' range (2100) are never
     /// believed: a week-number rollover reads 1999 or 2079, a damaged ZDA anything.
-    static let believable = 1_704_067_200.0 ..< 4_102_444_800.0   // 2024-01-01 ..< 2100-01-01
+    static let believable = 1_704_067_200.0..<4_102_444_800.0  // 2024-01-01 ..< 2100-01-01
     /// Once GPS time is known, a fix further than this from the clock (seconds) is one bad
     /// sentence, unless `confirmations` fixes in a row agree on the new time.
     static let largestJump = 3600.0

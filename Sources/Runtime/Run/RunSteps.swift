@@ -59,15 +59,18 @@ struct OpenedOutputs {
         if let address = c.signalKUDP { Log.info("sending Signal K deltas over UDP to \(address)") }
         var web: WebOutput?
         if let address = c.httpListen {
-            do { web = try WebOutput(listen: address, access: c.httpAccess, names: c.httpNames.flatMap(WebHostNames.parse) ?? [], dataDirectory: dataDirectory) } catch {
+            do {
+                web = try WebOutput(listen: address, access: c.httpAccess, names: c.httpNames.flatMap(WebHostNames.parse) ?? [], dataDirectory: dataDirectory)
+            } catch {
                 Log.error(error.description)
                 server.shutdown()
                 nmea?.shutdown()
                 signalK?.server.shutdown()
                 return nil
             }
-            Log.info("serving the web app on http://\(web?.reachedAt ?? address)/ (access \(c.httpAccess.rawValue)"
-                     + (c.httpAccess == .paired ? ": pair a browser with 'lodestone web pair')" : "; actions need a pairing)"))
+            Log.info(
+                "serving the web app on http://\(web?.reachedAt ?? address)/ (access \(c.httpAccess.rawValue)"
+                    + (c.httpAccess == .paired ? ": pair a browser with 'lodestone web pair')" : "; actions need a pairing)"))
         }
         return OpenedOutputs(server: server, nmea: nmea, signalK: signalK, web: web)
     }
@@ -94,11 +97,14 @@ extension Runner {
     }
 
     /// The sampling thread, at the configured real-time priority; nil when it cannot start.
-    static func startSampling<Clock: MonotonicClock>(_ scheduler: FixedRateScheduler<Clock>, configuration c: Configuration,
-                                                     stop: StopSignal) -> LoopThread? {
-        let options = RealTimeOptions(fifoPriority: c.realTimePriority.map { Int32($0) }, cpu: c.cpu,
-                                      lockMemory: c.lockMemory, timerSlackNanoseconds: 1,
-                                      keepCPUAwake: c.keepCPUAwake)
+    static func startSampling<Clock: MonotonicClock>(
+        _ scheduler: FixedRateScheduler<Clock>, configuration c: Configuration,
+        stop: StopSignal
+    ) -> LoopThread? {
+        let options = RealTimeOptions(
+            fifoPriority: c.realTimePriority.map { Int32($0) }, cpu: c.cpu,
+            lockMemory: c.lockMemory, timerSlackNanoseconds: 1,
+            keepCPUAwake: c.keepCPUAwake)
         let sampling = LoopThread()
         let started = sampling.start(name: "sampling") {
             let outcome = RealTime.apply(options)
@@ -117,15 +123,18 @@ extension Runner {
     static func openDisplay(_ c: Configuration, board: BoardDescription) throws(FramebufferError) -> DisplayTarget {
         if let picture = c.picture {
             let frame = MemoryFramebuffer(width: picture.width, height: picture.height, format: picture.format)
-            return DisplayTarget(.framebuffer(frame, back: MemoryFramebuffer(like: frame), screenshot: nil), page: c.page, theme: c.theme, units: c.units, north: c.north)
+            return DisplayTarget(
+                .framebuffer(frame, back: MemoryFramebuffer(like: frame), screenshot: nil), page: c.page, theme: c.theme, units: c.units, north: c.north)
         }
         return try DisplayTarget.open(c.display ?? board.display, page: c.page, theme: c.theme, units: c.units, north: c.north)
     }
 
     /// The output thread's services for what the board has.
-    static func makeServices(_ c: Configuration, board: BoardDescription, pipeline: SensorPipeline, clock: any MonotonicClock,
-                             gpsPath: String?, gpio: (wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider)?,
-                             station: WeatherStation?, dataDirectory: String, startUTC: Double?) -> OutputServices {
+    static func makeServices(
+        _ c: Configuration, board: BoardDescription, pipeline: SensorPipeline, clock: any MonotonicClock,
+        gpsPath: String?, gpio: (wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider)?,
+        station: WeatherStation?, dataDirectory: String, startUTC: Double?
+    ) -> OutputServices {
         let zone = (try? TimeZoneRules(c.timeZone)) ?? .utc
         var services = OutputServices(
             controls: gpio.map { gpio in
@@ -136,17 +145,21 @@ extension Runner {
             compass: board.magnetometer == nil ? nil : CompassService(pipeline: pipeline, use: c.compassUse, dataDirectory: dataDirectory, now: clock.now()),
             motion: board.imu == nil ? nil : MotionService(dataDirectory: dataDirectory),
             positions: gpsPath == nil ? nil : PositionService(),
-            tracks: TrackService(store: TrackStore(dataDirectory: dataDirectory), mode: c.trackInterval,
-                                 autoPause: (c.autoPauseSpeed, c.autoPauseSeconds)),
+            tracks: TrackService(
+                store: TrackStore(dataDirectory: dataDirectory), mode: c.trackInterval,
+                autoPause: (c.autoPauseSpeed, c.autoPauseSeconds)),
             waypoints: WaypointService(store: WaypointStore(dataDirectory: dataDirectory)),
             chronicle: Chronicle(dataDirectory: dataDirectory, qnh: c.qnh, now: OutputClock.unixTime()),
             sky: SkyService(zone: zone, observer: c.observer.map { ($0.latitude, $0.longitude) }),
             activity: board.imu == nil ? nil : DailyActivity(zone: zone, dataDirectory: dataDirectory, now: startUTC ?? OutputClock.unixTime()),
             satellites: c.satelliteTLE.flatMap { SatelliteService(file: $0, satellite: c.satelliteName, alertMinutes: c.satelliteAlertMinutes) },
             transit: TransitService(dataDirectory: dataDirectory),
-            station: station.map { StationService(station: $0, wiring: board.station, clock: clock,
-                                                  gpioChip: board.gpio?.chip ?? (board.simulated ? "sim:gpiochip0" : "/dev/gpiochip0"),
-                                                  bus: board.i2c) })
+            station: station.map {
+                StationService(
+                    station: $0, wiring: board.station, clock: clock,
+                    gpioChip: board.gpio?.chip ?? (board.simulated ? "sim:gpiochip0" : "/dev/gpiochip0"),
+                    bus: board.i2c)
+            })
         services.chronicle?.station = services.station
         services.motion?.flipAction = c.flipAction
         services.photos = camera(board).map { PhotoService(camera: $0, store: PhotoStore(dataDirectory: dataDirectory)) }
@@ -175,8 +188,10 @@ extension Runner {
 
     /// The theme and units a key chose last time, unless the command line says otherwise, and
     /// the last fix's place for the sky until a fix comes.
-    static func restoreMemory(display: DisplayTarget, services: OutputServices, configuration c: Configuration,
-                              dataDirectory: String) -> DeviceMemoryFile {
+    static func restoreMemory(
+        display: DisplayTarget, services: OutputServices, configuration c: Configuration,
+        dataDirectory: String
+    ) -> DeviceMemoryFile {
         let memory = DeviceMemoryFile(dataDirectory: dataDirectory)
         if let saved = memory.displayChoice() {
             if !c.commandLineDisplay.contains("theme") { display.theme = saved.theme }
@@ -209,7 +224,8 @@ extension Runner {
         writeOut("sampling thread:\n" + SchedulerTable.text(loop.taskLines()) + "\n")
         writeOut("output thread:\n" + SchedulerTable.text(loop.outputTaskLines()) + "\n")
         let l = scheduler.currentLoopStatistics
-        writeOut("loop \(fixed(l.rateHz, 0)) Hz: \(l.ticks) ticks, \(l.overruns) overruns, wake-up lateness p50 "
-                 + "\(fixed(scheduler.latenessPercentile(0.5), 0)) us p99 \(fixed(scheduler.latenessPercentile(0.99), 0)) us\n")
+        writeOut(
+            "loop \(fixed(l.rateHz, 0)) Hz: \(l.ticks) ticks, \(l.overruns) overruns, wake-up lateness p50 "
+                + "\(fixed(scheduler.latenessPercentile(0.5), 0)) us p99 \(fixed(scheduler.latenessPercentile(0.99), 0)) us\n")
     }
 }

@@ -48,9 +48,11 @@ public enum Runner {
     }
 
     /// Exit status: 0 after a clean stop, 1 when the runtime could not start.
-    public static func run(_ configuration: Configuration, board given: BoardDescription? = nil,
-                           observer: (any RunObserver)? = nil, reload: ConfigurationReload? = nil) -> Int32 {
-        let stop = StopSignal()   // before any thread starts, so all inherit the blocked signals
+    public static func run(
+        _ configuration: Configuration, board given: BoardDescription? = nil,
+        observer: (any RunObserver)? = nil, reload: ConfigurationReload? = nil
+    ) -> Int32 {
+        let stop = StopSignal()  // before any thread starts, so all inherit the blocked signals
         let board: BoardDescription
         if let given {
             board = given
@@ -81,12 +83,14 @@ public enum Runner {
             // computes can tell the speed (see `SimulationClock`); at speed 1 it is the real one.
             if configuration.speed == 1 {
                 let clock = SystemMonotonicClock()
-                return runSimulated(board: board, scenario: scenario, configuration: configuration, clock: clock,
-                                    pacer: clock, halt: {}, observer: observer, stop: stop, reload: reload)
+                return runSimulated(
+                    board: board, scenario: scenario, configuration: configuration, clock: clock,
+                    pacer: clock, halt: {}, observer: observer, stop: stop, reload: reload)
             }
             let clock = SimulationClock(speed: configuration.speed)
-            return runSimulated(board: board, scenario: scenario, configuration: configuration, clock: clock,
-                                pacer: clock.pacer, halt: clock.halt, observer: observer, stop: stop, reload: reload)
+            return runSimulated(
+                board: board, scenario: scenario, configuration: configuration, clock: clock,
+                pacer: clock.pacer, halt: clock.halt, observer: observer, stop: stop, reload: reload)
         }
         let clock = SystemMonotonicClock()
         // A bus that is not there yet does not stop the start: the sensors on it are reported
@@ -109,20 +113,24 @@ public enum Runner {
                 Log.warning(error.description + "; running without buttons, buzzer and LED")
             }
         }
-        let pipeline = BoardWiring.pipeline(board: board, bus: { buses[$0] }, gps: serial, clock: clock,
-                                            qnh: configuration.qnh, gpio: gpio?.provider,
-                                                imuRateHz: configuration.imuRateHz)
-        return serve(pipeline: pipeline, gpsPath: board.gpsPort, board: board, clock: clock, configuration: configuration,
-                     stop: stop, gpio: gpio, startUTC: nil, observer: observer, reload: reload,
-                     station: WeatherStation.onBoard(board, gpio: gpio?.provider, clock: clock))
+        let pipeline = BoardWiring.pipeline(
+            board: board, bus: { buses[$0] }, gps: serial, clock: clock,
+            qnh: configuration.qnh, gpio: gpio?.provider,
+            imuRateHz: configuration.imuRateHz)
+        return serve(
+            pipeline: pipeline, gpsPath: board.gpsPort, board: board, clock: clock, configuration: configuration,
+            stop: stop, gpio: gpio, startUTC: nil, observer: observer, reload: reload,
+            station: WeatherStation.onBoard(board, gpio: gpio?.provider, clock: clock))
     }
 
     /// The simulated board on a clock: `clock` for every thread's reading, `pacer` for the
     /// sampling loop that drives it.
-    static func runSimulated<Pacer: MonotonicClock>(board: BoardDescription, scenario: ScenarioName, configuration: Configuration,
-                                                    clock: any MonotonicClock, pacer: Pacer, halt: @escaping () -> Void,
-                                                    observer: (any RunObserver)?, stop: StopSignal,
-                                                    reload: ConfigurationReload? = nil) -> Int32 {
+    static func runSimulated<Pacer: MonotonicClock>(
+        board: BoardDescription, scenario: ScenarioName, configuration: Configuration,
+        clock: any MonotonicClock, pacer: Pacer, halt: @escaping () -> Void,
+        observer: (any RunObserver)?, stop: StopSignal,
+        reload: ConfigurationReload? = nil
+    ) -> Int32 {
         let simulated: SimulatedBoard
         do {
             simulated = try SimulatedBoard(board: board, scenario: scenario, clock: clock, configuration: configuration)
@@ -130,27 +138,31 @@ public enum Runner {
             Log.error(error.description)
             return 1
         }
-        Log.info("simulated board, scenario \(scenario.rawValue): \(scenario.summary); GPS on \(simulated.gps.devicePath)"
-                 + (configuration.speed == 1 ? "" : " (speed \(configuration.speed))")
-                 + configuration.faults.map { "; fault \($0.description)" }.joined())
+        Log.info(
+            "simulated board, scenario \(scenario.rawValue): \(scenario.summary); GPS on \(simulated.gps.devicePath)"
+                + (configuration.speed == 1 ? "" : " (speed \(configuration.speed))")
+                + configuration.faults.map { "; fault \($0.description)" }.joined())
         observer?.simulationStarted(world: simulated.world, clock: clock)
         simulated.gps.start(clock: clock)
         defer {
-            halt()   // the sampling loop has stopped: let the receiver's thread see time is over
+            halt()  // the sampling loop has stopped: let the receiver's thread see time is over
             simulated.gps.stop()
         }
         let serial = ReconnectingSerialPort(path: simulated.gps.devicePath, baudRate: board.gpsBaud, clock: pacer)
         // A simulated board's buttons and buzzer are lines nobody presses or hears.
         let gpio = board.gpio.map { (wiring: $0, provider: SimulatedGPIO() as any GPIOLineProvider) }
-        let pipeline = BoardWiring.pipeline(board: board, bus: { _ in simulated.bus }, gps: serial, clock: pacer,
-                                            qnh: configuration.qnh, gpio: gpio?.provider,
-                                            imuRateHz: configuration.imuRateHz)
-        return serve(pipeline: pipeline, gpsPath: simulated.gps.devicePath, board: board, clock: pacer,
-                     configuration: configuration, stop: stop, gpio: gpio, trip: clock as? SimulationClock,
-                     setGPSInterval: { simulated.gps.setFixInterval($0) },
-                     startUTC: simulated.world.scenario.startUTC + simulated.world.elapsed, observer: observer, reload: reload,
-                     station: WeatherStation.simulated(board, world: simulated.world, clock: clock, seed: configuration.seed,
-                                                       speed: configuration.speed))
+        let pipeline = BoardWiring.pipeline(
+            board: board, bus: { _ in simulated.bus }, gps: serial, clock: pacer,
+            qnh: configuration.qnh, gpio: gpio?.provider,
+            imuRateHz: configuration.imuRateHz)
+        return serve(
+            pipeline: pipeline, gpsPath: simulated.gps.devicePath, board: board, clock: pacer,
+            configuration: configuration, stop: stop, gpio: gpio, trip: clock as? SimulationClock,
+            setGPSInterval: { simulated.gps.setFixInterval($0) },
+            startUTC: simulated.world.scenario.startUTC + simulated.world.elapsed, observer: observer, reload: reload,
+            station: WeatherStation.simulated(
+                board, world: simulated.world, clock: clock, seed: configuration.seed,
+                speed: configuration.speed))
     }
 
     /// The run itself, step by step: the calibration, the sampling thread's table, the
@@ -158,13 +170,15 @@ public enum Runner {
     /// - Parameters:
     ///   - startUTC: UTC now on the simulated board (its trip's time); nil on a real one.
     ///   - trip: the trip's own clock when a simulated trip runs faster than real time.
-    static func serve<Clock: MonotonicClock>(pipeline: SensorPipeline, gpsPath: String?, board: BoardDescription, clock: Clock,
-                                             configuration c: Configuration, stop: StopSignal,
-                                             gpio: (wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider)?,
-                                             trip: SimulationClock? = nil,
-                                             setGPSInterval: ((Double) -> Void)? = nil, startUTC: Double?,
-                                             observer: (any RunObserver)?, reload: ConfigurationReload? = nil,
-                                             station: WeatherStation? = nil) -> Int32 {
+    static func serve<Clock: MonotonicClock>(
+        pipeline: SensorPipeline, gpsPath: String?, board: BoardDescription, clock: Clock,
+        configuration c: Configuration, stop: StopSignal,
+        gpio: (wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider)?,
+        trip: SimulationClock? = nil,
+        setGPSInterval: ((Double) -> Void)? = nil, startUTC: Double?,
+        observer: (any RunObserver)?, reload: ConfigurationReload? = nil,
+        station: WeatherStation? = nil
+    ) -> Int32 {
         let dataDirectory = c.dataDir ?? Configuration.defaultDataDirectory()
         loadAccelerometerCalibration(into: pipeline, dataDirectory: dataDirectory)
         let tasks = TaskTable.tasks(for: pipeline, configuration: c)
@@ -186,19 +200,21 @@ public enum Runner {
             outputs.shutdown()
             return 1
         }
-        let services = makeServices(c, board: board, pipeline: pipeline, clock: clock, gpsPath: gpsPath, gpio: gpio, station: station,
-                                    dataDirectory: dataDirectory, startUTC: startUTC)
+        let services = makeServices(
+            c, board: board, pipeline: pipeline, clock: clock, gpsPath: gpsPath, gpio: gpio, station: station,
+            dataDirectory: dataDirectory, startUTC: startUTC)
         station?.start()
         defer { station?.stop() }
         let devices = { deviceList(board: board, state: pipeline.state.read(), gpsPath: gpsPath, problems: pipeline.problems) }
         let memory = c.picture == nil ? restoreMemory(display: display, services: services, configuration: c, dataDirectory: dataDirectory) : nil
-        let loop = OutputLoop(outputs: pipeline, scheduler: scheduler, budgets: TaskTable.budgets(tasks), server: outputs.server,
-                              display: display, stop: stop, deviceName: board.name, devices: devices, services: services,
-                              adaptive: c.adaptiveSampling
-                                  ? AdaptiveService(scheduler: scheduler, pipeline: pipeline, configuration: c, setGPSInterval: setGPSInterval) : nil,
-                              nmea: outputs.nmea,
-                              deviceClock: DeviceClock(utc: startUTC ?? OutputClock.unixTime(), at: clock.now()), memory: memory,
-                              pollMilliseconds: Int32(max(1, (20 / c.speed).rounded())))
+        let loop = OutputLoop(
+            outputs: pipeline, scheduler: scheduler, budgets: TaskTable.budgets(tasks), server: outputs.server,
+            display: display, stop: stop, deviceName: board.name, devices: devices, services: services,
+            adaptive: c.adaptiveSampling
+                ? AdaptiveService(scheduler: scheduler, pipeline: pipeline, configuration: c, setGPSInterval: setGPSInterval) : nil,
+            nmea: outputs.nmea,
+            deviceClock: DeviceClock(utc: startUTC ?? OutputClock.unixTime(), at: clock.now()), memory: memory,
+            pollMilliseconds: Int32(max(1, (20 / c.speed).rounded())))
         for problem in services.controls?.problems ?? [] { Log.warning(problem + "; running without it") }
         // --duration is real time (a run at speed 60 for 60 s covers an hour of the trip);
         // the referee's trips end on the device's own clock.
@@ -224,7 +240,9 @@ public enum Runner {
         }
         if let path = c.chronySocket {
             if board.simulated && c.speed != 1 {
-                Log.warning("chrony: the simulated trip runs at speed \(DecimalText.compact(c.speed, 2)): its time is no clock for the system, so chrony is not sent it (use --speed 1)")
+                Log.warning(
+                    "chrony: the simulated trip runs at speed \(DecimalText.compact(c.speed, 2)): its time is no clock for the system, so chrony is not sent it (use --speed 1)"
+                )
             } else {
                 loop.context.fanout.chrony = ChronyFeed(path: path, baud: board.simulated ? nil : board.gpsBaud)
                 Log.info("sending the GPS time to chrony at \(path) (chrony.conf: refclock SOCK \(path) refid GPS)")
@@ -255,16 +273,22 @@ public enum Runner {
             health == .degraded ? problems.problem(sensor)?.description : nil
         }
         if let imu = board.imu {
-            list.append(.init(path: "\(board.bus(of: imu))@\(hexByte(imu.address))", driver: imu.chip.uppercased(), health: state.imuHealth,
-                              role: .imu, error: problem(.imu, state.imuHealth)))
+            list.append(
+                .init(
+                    path: "\(board.bus(of: imu))@\(hexByte(imu.address))", driver: imu.chip.uppercased(), health: state.imuHealth,
+                    role: .imu, error: problem(.imu, state.imuHealth)))
         }
         if let mag = board.magnetometer {
-            list.append(.init(path: "\(board.bus(of: mag))@\(hexByte(mag.address))", driver: mag.chip.uppercased(), health: state.magnetometerHealth,
-                              role: .magnetometer, error: problem(.magnetometer, state.magnetometerHealth)))
+            list.append(
+                .init(
+                    path: "\(board.bus(of: mag))@\(hexByte(mag.address))", driver: mag.chip.uppercased(), health: state.magnetometerHealth,
+                    role: .magnetometer, error: problem(.magnetometer, state.magnetometerHealth)))
         }
         if let baro = board.barometer {
-            list.append(.init(path: "\(board.bus(of: baro))@\(hexByte(baro.address))", driver: baro.chip.uppercased(), health: state.barometerHealth,
-                              role: .barometer, error: problem(.barometer, state.barometerHealth)))
+            list.append(
+                .init(
+                    path: "\(board.bus(of: baro))@\(hexByte(baro.address))", driver: baro.chip.uppercased(), health: state.barometerHealth,
+                    role: .barometer, error: problem(.barometer, state.barometerHealth)))
         }
         if let gpsPath { list.append(.init(path: gpsPath, driver: "NMEA0183", health: state.gpsHealth, role: .gps)) }
         return list

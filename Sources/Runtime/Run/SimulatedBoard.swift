@@ -13,8 +13,10 @@ package final class SimulatedBoard {
     /// The data directory's simulated full disk, when a fault fills it.
     private var diskFault: Int?
 
-    package init(board: BoardDescription, scenario: ScenarioName, clock: any MonotonicClock,
-         configuration: Configuration) throws(SimulatedGPS.Failure) {
+    package init(
+        board: BoardDescription, scenario: ScenarioName, clock: any MonotonicClock,
+        configuration: Configuration
+    ) throws(SimulatedGPS.Failure) {
         // The clock runs at the trip's pace (see `Runner`), so the world moves at its own.
         let faults = FaultPlan(configuration.faults)
         // "now+S": the trip's time is the system's plus S from the world's first instant, so the
@@ -33,8 +35,10 @@ package final class SimulatedBoard {
         }
         gps = try SimulatedGPS(world: world, rateHz: configuration.simulatedGPSRateHz, seed: configuration.seed)
         // A silenced chip stops answering at its address for the fault's stretch of world time.
-        let silent: [(UInt8, SimulatedFault.Kind)] = [(board.magnetometer, .silentMagnetometer), (board.imu, .silentIMU),
-                                                      (board.barometer, .silentBarometer)].compactMap { chip, kind in
+        let silent: [(UInt8, SimulatedFault.Kind)] = [
+            (board.magnetometer, .silentMagnetometer), (board.imu, .silentIMU),
+            (board.barometer, .silentBarometer)
+        ].compactMap { chip, kind in
             chip.map { ($0.address, kind) }
         }
         if faults.faults.contains(where: { fault in fault.kind == .busErrors || silent.contains { $0.1 == fault.kind } }) {
@@ -70,8 +74,10 @@ package final class SimulatedBoard {
     }
 
     /// The emulated chip (and any chip it carries inside) for a board-file entry.
-    static func emulators(for chip: BoardDescription.Chip, truth: any SensorTruthSource, clock: any MonotonicClock,
-                          seed: UInt64, iron: FieldDistortion = .typicalBreakout) -> [(UInt8, any I2CTarget)] {
+    static func emulators(
+        for chip: BoardDescription.Chip, truth: any SensorTruthSource, clock: any MonotonicClock,
+        seed: UInt64, iron: FieldDistortion = .typicalBreakout
+    ) -> [(UInt8, any I2CTarget)] {
         let a = chip.address
         switch chip.chip {
         case "mpu6050": return [(a, MPU6050Emulator(truth: truth, clock: clock, seed: seed))]

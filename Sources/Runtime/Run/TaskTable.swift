@@ -12,7 +12,7 @@ package enum TaskTable {
             ScheduledTask(name: "mag", rateHz: c.magnetometerRateHz, budgetMicroseconds: 500, priority: 1) { pipeline.sampleMagnetometer() },
             ScheduledTask(name: "baro", rateHz: c.barometerRateHz, budgetMicroseconds: 500, priority: 2) { pipeline.sampleBarometer() },
             ScheduledTask(name: "process", rateHz: c.processingRateHz, budgetMicroseconds: 300, priority: 3) { pipeline.process() },
-            ScheduledTask(name: "gps", rateHz: c.gpsPollRateHz, budgetMicroseconds: 500, priority: 4) { pipeline.pollGPS() },
+            ScheduledTask(name: "gps", rateHz: c.gpsPollRateHz, budgetMicroseconds: 500, priority: 4) { pipeline.pollGPS() }
         ]
     }
 

@@ -25,20 +25,24 @@ extension WeatherStation {
         let bus = wiring.vane.map { ReopeningI2CBus(path: $0.bus ?? board.i2c) }
         let reader = WindReader(line: line, anemometer: wiring.anemometer, vaneBus: bus, vane: wiring.vane)
         let folder = OneWireDirectory(basePath: wiring.oneWireDirectory)
-        return WeatherStation(clock: clock, wind: line == nil && bus == nil ? nil : { reader.sample(now: $0) },
-                              probes: wiring.probes, readProbe: { probe in Self.read(probe, in: folder) })
+        return WeatherStation(
+            clock: clock, wind: line == nil && bus == nil ? nil : { reader.sample(now: $0) },
+            probes: wiring.probes, readProbe: { probe in Self.read(probe, in: folder) })
     }
 
     /// On the simulated board: the same readers on a reed switch turning in the world's wind,
     /// an emulated ADS1115 seeing the vane's divider, and a folder shaped like the kernel's
     /// with each probe's `w1_slave` written from the world's water.
-    package static func simulated(_ board: BoardDescription, world: SimulatedWorld, clock: any MonotonicClock, seed: UInt64,
-                          speed: Double) -> WeatherStation? {
+    package static func simulated(
+        _ board: BoardDescription, world: SimulatedWorld, clock: any MonotonicClock, seed: UInt64,
+        speed: Double
+    ) -> WeatherStation? {
         let wiring = board.station
         guard !wiring.isEmpty else { return nil }
         let line = wiring.anemometer.map {
-            SimulatedAnemometer(world: world, clock: clock, metresPerSecondPerHertz: $0.kmhPerHz / 3.6,
-                                aboard: wiring.vane?.aboard ?? false) as any DigitalInput
+            SimulatedAnemometer(
+                world: world, clock: clock, metresPerSecondPerHertz: $0.kmhPerHz / 3.6,
+                aboard: wiring.vane?.aboard ?? false) as any DigitalInput
         }
         var bus: SimulatedI2CBus?
         if let vane = wiring.vane {
@@ -57,11 +61,13 @@ extension WeatherStation {
         }
         let reader = WindReader(line: line, anemometer: wiring.anemometer, vaneBus: bus, vane: wiring.vane)
         let folder = SimulatedOneWire(world: world)
-        return WeatherStation(clock: clock, wind: line == nil && bus == nil ? nil : { reader.sample(now: $0) },
-                              probes: wiring.probes, readProbe: { probe in
-                                  folder.write(probe.id)
-                                  return Self.read(probe, in: folder.directory)
-                              }, speed: speed, cleanUp: { folder.remove() })
+        return WeatherStation(
+            clock: clock, wind: line == nil && bus == nil ? nil : { reader.sample(now: $0) },
+            probes: wiring.probes,
+            readProbe: { probe in
+                folder.write(probe.id)
+                return Self.read(probe, in: folder.directory)
+            }, speed: speed, cleanUp: { folder.remove() })
     }
 
     /// A probe's temperature, or why there is none.

@@ -38,10 +38,11 @@ package final class WeatherStation: @unchecked Sendable {
     /// Removes what the station made (the simulated board's 1-Wire folder).
     private let cleanUp: (() -> Void)?
 
-
-    init(clock: any MonotonicClock, wind: ((MonotonicNanoseconds) -> WindSample)?, probes: [StationWiring.Probe],
-         probeInterval: Double = 10, readProbe: @escaping (StationWiring.Probe) -> (Double?, String?), speed: Double = 1,
-         cleanUp: (() -> Void)? = nil) {
+    init(
+        clock: any MonotonicClock, wind: ((MonotonicNanoseconds) -> WindSample)?, probes: [StationWiring.Probe],
+        probeInterval: Double = 10, readProbe: @escaping (StationWiring.Probe) -> (Double?, String?), speed: Double = 1,
+        cleanUp: (() -> Void)? = nil
+    ) {
         self.clock = clock
         self.cleanUp = cleanUp
         self.wind = wind
@@ -104,7 +105,7 @@ package final class WeatherStation: @unchecked Sendable {
             if now >= next {
                 body(now)
                 next += period
-                if next < now { next = now + period }   // a thread kept off the CPU catches up once
+                if next < now { next = now + period }  // a thread kept off the CPU catches up once
                 holder?.hold(at: next)
             }
             usleep(poll)

@@ -30,8 +30,9 @@ final class WindReader<Bus: I2CBus> {
 
     init(line: (any DigitalInput)?, anemometer cups: StationWiring.Anemometer?, vaneBus: Bus?, vane wiring: StationWiring.Vane?) {
         self.line = line
-        anemometer = Anemometer(metresPerSecondPerHertz: (cups?.kmhPerHz ?? 2.4) / 3.6,
-                                debounceNanoseconds: UInt64((cups?.debounceMilliseconds ?? 2) * 1e6))
+        anemometer = Anemometer(
+            metresPerSecondPerHertz: (cups?.kmhPerHz ?? 2.4) / 3.6,
+            debounceNanoseconds: UInt64((cups?.debounceMilliseconds ?? 2) * 1e6))
         converter = both(vaneBus, wiring).map { ADS1115(bus: $0, address: $1.address) }
         channel = ADS1115<Bus>.Channel(rawValue: UInt16(clamping: wiring?.channel ?? 0)) ?? .ain0
         vane = Self.vane(wiring)
@@ -41,8 +42,9 @@ final class WindReader<Bus: I2CBus> {
     static func vane(_ wiring: StationWiring.Vane?) -> WindVane {
         guard let wiring else { return .common }
         let table = wiring.directions.map { rows in rows.compactMap { row in both(row.first, row.last).map { WindVane.Position(degrees: $0, ohms: $1) } } }
-        return WindVane(directions: table ?? WindVane.common.directions, seriesOhms: wiring.seriesOhms,
-                        supplyVolts: wiring.supplyVolts, northOffset: wiring.northOffset)
+        return WindVane(
+            directions: table ?? WindVane.common.directions, seriesOhms: wiring.seriesOhms,
+            supplyVolts: wiring.supplyVolts, northOffset: wiring.northOffset)
     }
 
     func sample(now: MonotonicNanoseconds) -> WindSample {

@@ -47,7 +47,7 @@ public final class ADS1115Emulator: I2CTarget, @unchecked Sendable {
             if value & 0x8000 != 0 && !continuous { conversion = convert() }
         case 0x02: lowThreshold = value
         case 0x03: highThreshold = value
-        default: break   // the conversion register is read-only
+        default: break  // the conversion register is read-only
         }
     }
 

@@ -34,8 +34,10 @@ public final class AK8963Emulator: RegisterBankEmulator, @unchecked Sendable {
     /// A data register has been read and ST2 not yet: new results are held back (6.4.3.2).
     var readingData = false
 
-    public init(truth: any SensorTruthSource, clock: any MonotonicClock, seed: UInt64 = 1,
-                mounting: Mounting = .breakout) {
+    public init(
+        truth: any SensorTruthSource, clock: any MonotonicClock, seed: UInt64 = 1,
+        mounting: Mounting = .breakout
+    ) {
         self.truth = truth
         self.clock = clock
         self.mounting = mounting
@@ -47,8 +49,8 @@ public final class AK8963Emulator: RegisterBankEmulator, @unchecked Sendable {
 
     func reset() {
         registers = [UInt8](repeating: 0, count: 256)
-        registers[0x00] = 0x48     // WIA
-        registers[0x01] = 0x9A     // INFO: AKM's own, undocumented
+        registers[0x00] = 0x48  // WIA
+        registers[0x01] = 0x9A  // INFO: AKM's own, undocumented
         nextSample = nil
         singleDue = nil
         readingData = false
@@ -83,7 +85,7 @@ public final class AK8963Emulator: RegisterBankEmulator, @unchecked Sendable {
             nextSample = nil
             singleDue = nil
             switch newMode {
-            case 0b0001: singleDue = now + 7_200_000                       // tSM typ 7.2 ms
+            case 0b0001: singleDue = now + 7_200_000  // tSM typ 7.2 ms
             case 0b0010: nextSample = now + 125_000_000
             case 0b0110: nextSample = now + 10_000_000
             default: break
@@ -91,11 +93,11 @@ public final class AK8963Emulator: RegisterBankEmulator, @unchecked Sendable {
         case 0x0B:
             if value & 0x01 != 0 { reset() }
         case 0x0C:
-            registers[0x0C] = value & 0x40                                  // ASTC: SELF only
+            registers[0x0C] = value & 0x40  // ASTC: SELF only
         case 0x0F:
             registers[0x0F] = value
         default:
-            return                                                          // read-only
+            return  // read-only
         }
     }
 
@@ -104,13 +106,13 @@ public final class AK8963Emulator: RegisterBankEmulator, @unchecked Sendable {
         if let due = singleDue, now >= due {
             singleDue = nil
             latch()
-            registers[0x0A] &= 0x10                                         // back to power-down
+            registers[0x0A] &= 0x10  // back to power-down
         }
         if let due = nextSample, now >= due {
             let period: UInt64 = mode == 0b0010 ? 125_000_000 : 10_000_000
             nextSample = due + period * ((now - due) / period + 1)
             if readingData {
-                registers[0x02] |= 0x02                                     // DOR: a result was skipped
+                registers[0x02] |= 0x02  // DOR: a result was skipped
             } else {
                 latch()
             }
@@ -121,7 +123,7 @@ public final class AK8963Emulator: RegisterBankEmulator, @unchecked Sendable {
         switch register {
         case 0x03...0x08:
             readingData = true
-            registers[0x02] &= ~0x03                                        // DRDY and DOR clear
+            registers[0x02] &= ~0x03  // DRDY and DOR clear
         case 0x09:
             readingData = false
             registers[0x02] &= ~0x03
@@ -138,7 +140,7 @@ public final class AK8963Emulator: RegisterBankEmulator, @unchecked Sendable {
     }
 
     func latch() {
-        if registers[0x02] & 0x01 != 0 { registers[0x02] |= 0x02 }        // the previous one was never read
+        if registers[0x02] & 0x01 != 0 { registers[0x02] |= 0x02 }  // the previous one was never read
         let body = truth.currentTruth().magneticField
         let flat = ChipMounting.chipAxes(fromBody: body)
         let die = mounting == .breakout ? flat : Vector3(flat.y, flat.x, -flat.z)

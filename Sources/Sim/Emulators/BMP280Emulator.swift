@@ -80,7 +80,7 @@ public final class BMP280Emulator: RegisterBankEmulator, @unchecked Sendable {
             registers[0xE5] = UInt8((h.h5 & 0x0F) << 4 | (h.h4 & 0x0F))
             registers[0xE6] = UInt8((h.h5 >> 4) & 0xFF)
             registers[0xE7] = UInt8(truncatingIfNeeded: h.h6)
-            registers[0xFD] = 0x80   // humidity reset value 0x8000 (BME280 table 18)
+            registers[0xFD] = 0x80  // humidity reset value 0x8000 (BME280 table 18)
         }
     }
 
@@ -102,7 +102,7 @@ public final class BMP280Emulator: RegisterBankEmulator, @unchecked Sendable {
     public override func registerWritten(_ register: UInt8, _ value: UInt8) {
         if register == 0xE0 { if value == 0xB6 { reset() }; return }
         let writable = register == 0xF4 || register == 0xF5 || (variant == .bme280 && register == 0xF2)
-        guard writable else { return }   // the rest is read-only
+        guard writable else { return }  // the rest is read-only
         super.registerWritten(register, value)
         if register == 0xF4 && variant == .bme280 { humidityOversampling = registers[0xF2] & 0x07 }
     }
@@ -110,7 +110,7 @@ public final class BMP280Emulator: RegisterBankEmulator, @unchecked Sendable {
     public override func registerRead(_ register: UInt8) -> UInt8 {
         guard isStartingUp else { return registers[Int(register)] }
         switch register {
-        case 0xF3: return registers[0xF3] | 0x01   // im_update: NVM copy running
+        case 0xF3: return registers[0xF3] | 0x01  // im_update: NVM copy running
         case 0x88...0xA1: return 0
         case 0xE1...0xE7 where variant == .bme280: return 0
         default: return registers[Int(register)]
@@ -134,7 +134,7 @@ public final class BMP280Emulator: RegisterBankEmulator, @unchecked Sendable {
             let adcH = Self.rawHumidity(for: t.humidity + (noiseEnabled ? random.gaussian(0.02) : 0), fine: fine)
             registers[0xFD] = UInt8(adcH >> 8); registers[0xFE] = UInt8(adcH & 0xFF)
         }
-        if mode != 0b11 { registers[0xF4] &= ~0x03 }   // forced mode: one conversion, then sleep
+        if mode != 0b11 { registers[0xF4] &= ~0x03 }  // forced mode: one conversion, then sleep
     }
 
     // MARK: Datasheet floating-point compensation (section 8.1), inverted by bisection
@@ -186,7 +186,8 @@ public final class BMP280Emulator: RegisterBankEmulator, @unchecked Sendable {
     static func humidity(adcH: Double, fine: Double) -> Double {
         let h = humidityTrimming
         let t = fine - 76800
-        var value = (adcH - (Double(h.h4) * 64 + Double(h.h5) / 16384 * t))
+        var value =
+            (adcH - (Double(h.h4) * 64 + Double(h.h5) / 16384 * t))
             * (Double(h.h2) / 65536 * (1 + Double(h.h6) / 67_108_864 * t * (1 + Double(h.h3) / 67_108_864 * t)))
         value = value * (1 - Double(h.h1) * value / 524_288)
         return value

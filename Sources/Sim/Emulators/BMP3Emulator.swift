@@ -53,8 +53,8 @@ public final class BMP3Emulator: RegisterBankEmulator, @unchecked Sendable {
         registers = [UInt8](repeating: 0, count: 256)
         registers[0x00] = variant == .bmp388 ? 0x50 : 0x60
         registers[0x01] = 0x01
-        registers[0x03] = 0x10   // cmd_rdy
-        registers[0x1C] = 0x02   // OSR reset value: x4 pressure, x1 temperature
+        registers[0x03] = 0x10  // cmd_rdy
+        registers[0x1C] = 0x02  // OSR reset value: x4 pressure, x1 temperature
         let t = Self.trimming
         // Little-endian words and single bytes in NVM order (memory map, "Calibration data").
         let sizes = [2, 2, 1, 2, 2, 1, 1, 2, 2, 1, 1, 2, 1, 1]
@@ -104,23 +104,23 @@ public final class BMP3Emulator: RegisterBankEmulator, @unchecked Sendable {
         case 0x1C, 0x1D, 0x1F, 0x19, 0x1A:
             super.registerWritten(register, value)
         default:
-            break   // read-only or not emulated
+            break  // read-only or not emulated
         }
     }
 
     public override func registerRead(_ register: UInt8) -> UInt8 {
         if isStartingUp {
             switch register {
-            case 0x03: return registers[0x03] & ~0x10   // cmd_rdy clear: the reset is in progress
+            case 0x03: return registers[0x03] & ~0x10  // cmd_rdy clear: the reset is in progress
             case 0x31...0x45: return 0
             default: break
             }
         }
         let value = registers[Int(register)]
         switch register {
-        case 0x02: registers[0x02] = 0   // ERR_REG clears on read
-        case 0x04...0x06: registers[0x03] &= ~0x20   // drdy_press
-        case 0x07...0x09: registers[0x03] &= ~0x40   // drdy_temp
+        case 0x02: registers[0x02] = 0  // ERR_REG clears on read
+        case 0x04...0x06: registers[0x03] &= ~0x20  // drdy_press
+        case 0x07...0x09: registers[0x03] &= ~0x40  // drdy_temp
         default: break
         }
         return value
@@ -142,7 +142,7 @@ public final class BMP3Emulator: RegisterBankEmulator, @unchecked Sendable {
         registers[0x04] = UInt8(rawP & 0xFF); registers[0x05] = UInt8((rawP >> 8) & 0xFF); registers[0x06] = UInt8(rawP >> 16)
         registers[0x07] = UInt8(rawT & 0xFF); registers[0x08] = UInt8((rawT >> 8) & 0xFF); registers[0x09] = UInt8(rawT >> 16)
         registers[0x03] |= 0x60
-        if mode != 0x03 { registers[0x1B] &= ~0x30 }   // forced mode: one conversion, then sleep
+        if mode != 0x03 { registers[0x1B] &= ~0x30 }  // forced mode: one conversion, then sleep
     }
 
     // MARK: Datasheet compensation, inverted by bisection

@@ -9,8 +9,10 @@ public struct FieldDistortion: Sendable, Equatable {
     /// Rows of the soft-iron matrix (identity: none).
     public var softIron: (Vector3, Vector3, Vector3)
 
-    public init(hardIron: Vector3 = .zero,
-                softIron: (Vector3, Vector3, Vector3) = (Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1))) {
+    public init(
+        hardIron: Vector3 = .zero,
+        softIron: (Vector3, Vector3, Vector3) = (Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1))
+    ) {
         self.hardIron = hardIron
         self.softIron = softIron
     }

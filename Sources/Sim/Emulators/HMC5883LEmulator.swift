@@ -85,11 +85,11 @@ public final class HMC5883LEmulator: RegisterBankEmulator, @unchecked Sendable {
     public override func registerWritten(_ register: UInt8, _ value: UInt8) {
         switch register {
         case 0x00:
-            registers[0x00] = value & 0x7F       // CRA7 must be clear
+            registers[0x00] = value & 0x7F  // CRA7 must be clear
             dataRead = 0
             if nextContinuous != nil { nextContinuous = clock.now() + 2 * continuousPeriod }
         case 0x01:
-            registers[0x01] = value & 0xE0       // CRB4-CRB0 must be clear
+            registers[0x01] = value & 0xE0  // CRB4-CRB0 must be clear
         case 0x02:
             registers[0x02] = value & 0x83
             dataRead = 0
@@ -102,13 +102,13 @@ public final class HMC5883LEmulator: RegisterBankEmulator, @unchecked Sendable {
             case 0x01:
                 nextContinuous = nil
                 singlePendingSince = clock.now()
-                registers[0x09] &= ~0x01           // a new measurement is under way
+                registers[0x09] &= ~0x01  // a new measurement is under way
             default:
                 nextContinuous = nil
                 singlePendingSince = nil
             }
         default:
-            return                                  // read-only or invalid: ignored
+            return  // read-only or invalid: ignored
         }
     }
 
@@ -117,12 +117,12 @@ public final class HMC5883LEmulator: RegisterBankEmulator, @unchecked Sendable {
         if let since = singlePendingSince, now &- since >= Self.singleMeasurementTime {
             singlePendingSince = nil
             latch()
-            registers[0x02] = (registers[0x02] & 0x80) | 0x03    // back to idle
+            registers[0x02] = (registers[0x02] & 0x80) | 0x03  // back to idle
         }
         if let due = nextContinuous, now >= due {
             let period = continuousPeriod
             nextContinuous = due + period * ((now - due) / period + 1)
-            if !locked { latch() }               // a half-read result is kept (LOCK, Table 17)
+            if !locked { latch() }  // a half-read result is kept (LOCK, Table 17)
         }
     }
 
@@ -144,7 +144,7 @@ public final class HMC5883LEmulator: RegisterBankEmulator, @unchecked Sendable {
         let chip = ChipMounting.chipAxes(fromBody: truth.currentTruth().magneticField)
         var field = distortion.apply(chip)
         if noiseEnabled { field = field + Vector3(random.gaussian(0.2), random.gaussian(0.2), random.gaussian(0.2)) }
-        let gain: Double   // LSB per gauss, Table 9
+        let gain: Double  // LSB per gauss, Table 9
         switch registers[0x01] >> 5 {
         case 0: gain = 1370
         case 1: gain = 1090

@@ -4,8 +4,10 @@ extension RegisterBankEmulator {
     /// Latches one accelerometer and gyroscope sample into the register layout the MPU-6050
     /// and MPU-9250 share (big-endian words from ACCEL_XOUT_H, 0x3B, to GYRO_ZOUT_L, 0x48),
     /// at the ranges their configuration registers select, and raises data-ready.
-    func latchInvenSenseMotion(_ t: SensorTruth, gyroBias: Vector3, random: inout SeededRandom,
-                               accelerometerNoise: Double, gyroscopeNoise: Double, temperatureCounts: Double) {
+    func latchInvenSenseMotion(
+        _ t: SensorTruth, gyroBias: Vector3, random: inout SeededRandom,
+        accelerometerNoise: Double, gyroscopeNoise: Double, temperatureCounts: Double
+    ) {
         let accelCounts = 16_384 / Double(1 << Int((registers[0x1C] >> 3) & 3))
         let gyroCounts: Double
         switch (registers[0x1B] >> 3) & 3 {

@@ -72,8 +72,8 @@ public final class LIS3MDLEmulator: RegisterBankEmulator, @unchecked Sendable {
     public override func registerWritten(_ register: UInt8, _ value: UInt8) {
         switch register {
         case 0x21:
-            if value & 0x04 != 0 { reset(); return }      // SOFT_RST
-            registers[0x21] = value & 0x60                    // REBOOT has nothing to reload here
+            if value & 0x04 != 0 { reset(); return }  // SOFT_RST
+            registers[0x21] = value & 0x60  // REBOOT has nothing to reload here
         case 0x22:
             registers[0x22] = value & 0x27
             switch value & 0x03 {
@@ -85,7 +85,7 @@ public final class LIS3MDLEmulator: RegisterBankEmulator, @unchecked Sendable {
             registers[Int(register)] = value
             if register == 0x20 && mode == 0 { nextSample = clock.now() + samplePeriod }
         default:
-            return                                            // read-only or reserved
+            return  // read-only or reserved
         }
     }
 
@@ -94,7 +94,7 @@ public final class LIS3MDLEmulator: RegisterBankEmulator, @unchecked Sendable {
         guard let due = nextSample, now >= due else { return }
         if mode == 0x01 {
             nextSample = nil
-            registers[0x22] |= 0x03                           // single conversion done: power-down
+            registers[0x22] |= 0x03  // single conversion done: power-down
         } else {
             let period = samplePeriod
             nextSample = due + period * ((now - due) / period + 1)

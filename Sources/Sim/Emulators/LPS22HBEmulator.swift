@@ -29,7 +29,7 @@ public final class LPS22HBEmulator: I2CTarget, @unchecked Sendable {
     func reset() {
         registers = [UInt8](repeating: 0, count: 256)
         registers[0x0F] = 0xB1
-        registers[0x11] = 0x10   // IF_ADD_INC is set out of reset (section 9.7)
+        registers[0x11] = 0x10  // IF_ADD_INC is set out of reset (section 9.7)
         hasSampled = false
         filtered = nil
         pressureHeld = false
@@ -75,7 +75,7 @@ public final class LPS22HBEmulator: I2CTarget, @unchecked Sendable {
         case 0x2C:
             temperatureHeld = false
             registers[0x27] &= ~0x22
-        case 0x33: filtered = nil   // LPFP_RES: restart the filter
+        case 0x33: filtered = nil  // LPFP_RES: restart the filter
         default: break
         }
         return value
@@ -84,15 +84,15 @@ public final class LPS22HBEmulator: I2CTarget, @unchecked Sendable {
     func registerWritten(_ register: UInt8, _ value: UInt8) {
         switch register {
         case 0x10:
-            registers[0x10] = value & 0x7F   // bit 7 must be 0
+            registers[0x10] = value & 0x7F  // bit 7 must be 0
         case 0x11:
-            if value & 0x84 != 0 { reset(); return }   // BOOT or SWRESET: back to defaults, bits self-clear
+            if value & 0x84 != 0 { reset(); return }  // BOOT or SWRESET: back to defaults, bits self-clear
             registers[0x11] = value & ~0x01
-            if value & 0x01 != 0 && rateSetting == 0 { latchSample() }   // ONE_SHOT in power-down
+            if value & 0x01 != 0 && rateSetting == 0 { latchSample() }  // ONE_SHOT in power-down
         case 0x0B, 0x0C, 0x0D, 0x12, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1A:
             registers[Int(register)] = value
         default:
-            break   // read-only
+            break  // read-only
         }
     }
 
@@ -129,7 +129,7 @@ public final class LPS22HBEmulator: I2CTarget, @unchecked Sendable {
             registers[0x28] = UInt8(bits & 0xFF)
             registers[0x29] = UInt8((bits >> 8) & 0xFF)
             registers[0x2A] = UInt8((bits >> 16) & 0xFF)
-            if status & 0x01 != 0 { status |= 0x10 }   // P_OR: the previous value was never read
+            if status & 0x01 != 0 { status |= 0x10 }  // P_OR: the previous value was never read
             status |= 0x01
         }
         if !temperatureHeld {

@@ -30,8 +30,10 @@ public final class LSM6DSEmulator: RegisterBankEmulator, @unchecked Sendable {
     var nextAccel: MonotonicNanoseconds?
     var nextGyro: MonotonicNanoseconds?
 
-    public init(truth: any SensorTruthSource, clock: any MonotonicClock, seed: UInt64 = 1,
-                variant: Variant = .lsm6dsox) {
+    public init(
+        truth: any SensorTruthSource, clock: any MonotonicClock, seed: UInt64 = 1,
+        variant: Variant = .lsm6dsox
+    ) {
         self.truth = truth
         self.clock = clock
         self.variant = variant
@@ -44,7 +46,7 @@ public final class LSM6DSEmulator: RegisterBankEmulator, @unchecked Sendable {
     func reset() {
         registers = [UInt8](repeating: 0, count: 256)
         registers[0x0F] = variant.whoAmI
-        registers[0x12] = 0x04        // CTRL3_C: IF_INC set after reset
+        registers[0x12] = 0x04  // CTRL3_C: IF_INC set after reset
         nextAccel = nil
         nextGyro = nil
     }
@@ -79,8 +81,8 @@ public final class LSM6DSEmulator: RegisterBankEmulator, @unchecked Sendable {
     public override func registerWritten(_ register: UInt8, _ value: UInt8) {
         switch register {
         case 0x12:
-            if value & 0x01 != 0 { reset(); return }          // SW_RESET
-            registers[0x12] = value & 0x7E                       // BOOT clears itself at once here
+            if value & 0x01 != 0 { reset(); return }  // SW_RESET
+            registers[0x12] = value & 0x7E  // BOOT clears itself at once here
         case 0x10:
             registers[0x10] = value
             nextAccel = Self.period(code: value >> 4).map { clock.now() + $0 }
@@ -88,7 +90,7 @@ public final class LSM6DSEmulator: RegisterBankEmulator, @unchecked Sendable {
             registers[0x11] = value
             nextGyro = Self.period(code: value >> 4).map { clock.now() + $0 }
         case 0x0F, 0x1E, 0x20...0x2D:
-            return                                               // read-only
+            return  // read-only
         default:
             registers[Int(register)] = value
         }
@@ -156,7 +158,7 @@ public final class LSM6DSEmulator: RegisterBankEmulator, @unchecked Sendable {
     }
 
     func latchTemperature(_ t: SensorTruth) {
-        store16LE((t.temperature + 3 - 25) * variant.temperatureCountsPerDegree, at: 0x20)   // the die runs warm
+        store16LE((t.temperature + 3 - 25) * variant.temperatureCountsPerDegree, at: 0x20)  // the die runs warm
         registers[0x1E] |= 0x04
     }
 }

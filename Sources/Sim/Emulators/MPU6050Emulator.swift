@@ -24,8 +24,8 @@ public final class MPU6050Emulator: RegisterBankEmulator, @unchecked Sendable {
 
     func powerOn() {
         registers = [UInt8](repeating: 0, count: 256)
-        registers[0x75] = 0x68     // WHO_AM_I
-        registers[0x6B] = 0x40     // PWR_MGMT_1: asleep after power-on
+        registers[0x75] = 0x68  // WHO_AM_I
+        registers[0x6B] = 0x40  // PWR_MGMT_1: asleep after power-on
         hasSampled = false
     }
 
@@ -39,8 +39,8 @@ public final class MPU6050Emulator: RegisterBankEmulator, @unchecked Sendable {
     }
 
     public override func registerWritten(_ register: UInt8, _ value: UInt8) {
-        if register == 0x6B && value & 0x80 != 0 { powerOn(); return }   // DEVICE_RESET
-        if register == 0x75 || register == 0x3A { return }              // read-only
+        if register == 0x6B && value & 0x80 != 0 { powerOn(); return }  // DEVICE_RESET
+        if register == 0x75 || register == 0x3A { return }  // read-only
         super.registerWritten(register, value)
     }
 
@@ -54,7 +54,7 @@ public final class MPU6050Emulator: RegisterBankEmulator, @unchecked Sendable {
 
     public override func registerRead(_ register: UInt8) -> UInt8 {
         let value = registers[Int(register)]
-        if register == 0x3A { registers[0x3A] &= ~0x01 }   // INT_STATUS clears on read
+        if register == 0x3A { registers[0x3A] &= ~0x01 }  // INT_STATUS clears on read
         return value
     }
 
@@ -63,7 +63,8 @@ public final class MPU6050Emulator: RegisterBankEmulator, @unchecked Sendable {
         hasSampled = true
         let t = truth.currentTruth()
         // The die runs a little warmer than the air.
-        latchInvenSenseMotion(t, gyroBias: gyroBias, random: &random, accelerometerNoise: noiseEnabled ? 0.003 : 0,
-                              gyroscopeNoise: noiseEnabled ? 0.04 : 0, temperatureCounts: (t.temperature + 3 - 36.53) * 340)
+        latchInvenSenseMotion(
+            t, gyroBias: gyroBias, random: &random, accelerometerNoise: noiseEnabled ? 0.003 : 0,
+            gyroscopeNoise: noiseEnabled ? 0.04 : 0, temperatureCounts: (t.temperature + 3 - 36.53) * 340)
     }
 }

@@ -28,8 +28,10 @@ public final class MPU9250Emulator: RegisterBankEmulator, @unchecked Sendable {
     var lastSample: MonotonicNanoseconds = 0
     var hasSampled = false
 
-    public init(truth: any SensorTruthSource, clock: any MonotonicClock, seed: UInt64 = 1,
-                variant: Variant = .mpu9250) {
+    public init(
+        truth: any SensorTruthSource, clock: any MonotonicClock, seed: UInt64 = 1,
+        variant: Variant = .mpu9250
+    ) {
         self.truth = truth
         self.clock = clock
         self.variant = variant
@@ -65,8 +67,8 @@ public final class MPU9250Emulator: RegisterBankEmulator, @unchecked Sendable {
     }
 
     public override func registerWritten(_ register: UInt8, _ value: UInt8) {
-        if register == 0x6B && value & 0x80 != 0 { powerOn(); return }   // H_RESET
-        if register == 0x75 || (0x3A...0x60).contains(register) { return }   // read-only
+        if register == 0x6B && value & 0x80 != 0 { powerOn(); return }  // H_RESET
+        if register == 0x75 || (0x3A...0x60).contains(register) { return }  // read-only
         super.registerWritten(register, value)
         if register == 0x37 || register == 0x6A { updateBypass() }
     }
@@ -89,7 +91,8 @@ public final class MPU9250Emulator: RegisterBankEmulator, @unchecked Sendable {
         hasSampled = true
         let t = truth.currentTruth()
         // The die runs a little warmer than the air.
-        latchInvenSenseMotion(t, gyroBias: gyroBias, random: &random, accelerometerNoise: noiseEnabled ? 0.003 : 0,
-                              gyroscopeNoise: noiseEnabled ? 0.01 : 0, temperatureCounts: (t.temperature + 3 - 21) * 333.87)
+        latchInvenSenseMotion(
+            t, gyroBias: gyroBias, random: &random, accelerometerNoise: noiseEnabled ? 0.003 : 0,
+            gyroscopeNoise: noiseEnabled ? 0.01 : 0, temperatureCounts: (t.temperature + 3 - 21) * 333.87)
     }
 }

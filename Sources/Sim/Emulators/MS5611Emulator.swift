@@ -97,7 +97,7 @@ public final class MS5611Emulator: I2CTarget, @unchecked Sendable {
                 conversion = current
                 break
             }
-            conversion = nil   // a second ADC read gives 0
+            conversion = nil  // a second ADC read gives 0
             let value = current.spoiled ? current.value ^ 0x0F0F0F : current.value
             for (index, shift) in [16, 8, 0].enumerated() where index < buffer.count {
                 buffer[index] = UInt8((value >> UInt32(shift)) & 0xFF)

@@ -39,7 +39,7 @@ public final class QMC5883LEmulator: RegisterBankEmulator, @unchecked Sendable {
 
     public override func registerWritten(_ register: UInt8, _ value: UInt8) {
         if register == 0x0A && value & 0x80 != 0 { reset(); return }
-        if register <= 0x08 || register == 0x0D { return }   // read-only
+        if register <= 0x08 || register == 0x0D { return }  // read-only
         super.registerWritten(register, value)
     }
 
@@ -57,7 +57,7 @@ public final class QMC5883LEmulator: RegisterBankEmulator, @unchecked Sendable {
     }
 
     func latch(at now: MonotonicNanoseconds) {
-        if registers[0x06] & 0x01 != 0 { registers[0x06] |= 0x04 }   // DOR: previous sample never read
+        if registers[0x06] & 0x01 != 0 { registers[0x06] |= 0x04 }  // DOR: previous sample never read
         lastSample = hasSampled ? lastSample + samplePeriod * max(1, (now - lastSample) / samplePeriod) : now
         hasSampled = true
         let chip = ChipMounting.chipAxes(fromBody: truth.currentTruth().magneticField)

@@ -31,8 +31,10 @@ public final class ScriptedI2CBus: I2CBus, @unchecked Sendable {
     /// True when every scripted step happened and nothing else did.
     public var completed: Bool { position == steps.count && mismatches.isEmpty }
 
-    public func transfer(address: UInt8, write: UnsafeRawBufferPointer,
-                         read: UnsafeMutableRawBufferPointer) throws(I2CError) {
+    public func transfer(
+        address: UInt8, write: UnsafeRawBufferPointer,
+        read: UnsafeMutableRawBufferPointer
+    ) throws(I2CError) {
         let written = Array(write)
         guard position < steps.count else {
             mismatches.append("unexpected transfer to \(hexByte(address)) writing \(written) after the script ended")

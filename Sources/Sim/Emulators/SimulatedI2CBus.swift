@@ -32,8 +32,10 @@ public final class SimulatedI2CBus: I2CBus, @unchecked Sendable {
         faults[address] = (count, error)
     }
 
-    public func transfer(address: UInt8, write: UnsafeRawBufferPointer,
-                         read: UnsafeMutableRawBufferPointer) throws(I2CError) {
+    public func transfer(
+        address: UInt8, write: UnsafeRawBufferPointer,
+        read: UnsafeMutableRawBufferPointer
+    ) throws(I2CError) {
         transfers += 1
         if let seconds = hang?(), seconds > 0 {
             var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))

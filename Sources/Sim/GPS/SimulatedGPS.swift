@@ -149,20 +149,30 @@ public final class SimulatedGPS: @unchecked Sendable {
         let w = NMEASentenceWriter.self
         let geoidSeparation = 47.5
         var out: [String] = []
-        out.append(w.sentence("GPGGA,\(w.time(time)),\(w.latitude(latitude)),\(w.longitude(longitude)),1,"
-            + "\(zeroPadded(used.count, 2)),0.9,\(DecimalText.format(altitude, 1)),M,\(DecimalText.format(geoidSeparation, 1)),M,,"))
-        out.append(w.sentence("GPGSA,A,3," + used.map { zeroPadded($0.prn, 2) }.joined(separator: ",")
-            + String(repeating: ",", count: 12 - used.count) + ",1.6,0.9,1.3"))
+        out.append(
+            w.sentence(
+                "GPGGA,\(w.time(time)),\(w.latitude(latitude)),\(w.longitude(longitude)),1,"
+                    + "\(zeroPadded(used.count, 2)),0.9,\(DecimalText.format(altitude, 1)),M,\(DecimalText.format(geoidSeparation, 1)),M,,"))
+        out.append(
+            w.sentence(
+                "GPGSA,A,3," + used.map { zeroPadded($0.prn, 2) }.joined(separator: ",")
+                    + String(repeating: ",", count: 12 - used.count) + ",1.6,0.9,1.3"))
         let groups = stride(from: 0, to: sats.count, by: 4).map { Array(sats[$0..<min($0 + 4, sats.count)]) }
         for (index, group) in groups.enumerated() {
             let fields = group.map { "\(zeroPadded($0.prn, 2)),\(zeroPadded($0.elevation, 2)),\(zeroPadded($0.azimuth, 3)),\(zeroPadded($0.snr, 2))" }
-            out.append(w.sentence("GPGSV,\(groups.count),\(index + 1),\(zeroPadded(sats.count, 2)),"
-                + fields.joined(separator: ",")))
+            out.append(
+                w.sentence(
+                    "GPGSV,\(groups.count),\(index + 1),\(zeroPadded(sats.count, 2)),"
+                        + fields.joined(separator: ",")))
         }
-        out.append(w.sentence("GPRMC,\(w.time(time)),A,\(w.latitude(latitude)),\(w.longitude(longitude)),"
-            + "\(DecimalText.format(speedKnots, 2)),\(DecimalText.format(course, 1)),\(w.date(time)),,,A"))
-        out.append(w.sentence("GPVTG,\(DecimalText.format(course, 1)),T,,M,\(DecimalText.format(speedKnots, 2)),N,"
-            + "\(DecimalText.format(speedKnots * 1.852, 2)),K,A"))
+        out.append(
+            w.sentence(
+                "GPRMC,\(w.time(time)),A,\(w.latitude(latitude)),\(w.longitude(longitude)),"
+                    + "\(DecimalText.format(speedKnots, 2)),\(DecimalText.format(course, 1)),\(w.date(time)),,,A"))
+        out.append(
+            w.sentence(
+                "GPVTG,\(DecimalText.format(course, 1)),T,,M,\(DecimalText.format(speedKnots, 2)),N,"
+                    + "\(DecimalText.format(speedKnots * 1.852, 2)),K,A"))
         return out
     }
 
@@ -171,9 +181,11 @@ public final class SimulatedGPS: @unchecked Sendable {
     public func noFixEpoch(_ state: WorldState) -> [String] {
         let time = CivilTime(unixSeconds: world.scenario.startUTC + state.time)
         let w = NMEASentenceWriter.self
-        return [w.sentence("GPGGA,\(w.time(time)),,,,,0,00,,,M,,M,,"),
-                w.sentence("GPGSA,A,1,,,,,,,,,,,,,,,"),
-                w.sentence("GPRMC,\(w.time(time)),V,,,,,,,\(w.date(time)),,,N")]
+        return [
+            w.sentence("GPGGA,\(w.time(time)),,,,,0,00,,,M,,M,,"),
+            w.sentence("GPGSA,A,1,,,,,,,,,,,,,,,"),
+            w.sentence("GPRMC,\(w.time(time)),V,,,,,,,\(w.date(time)),,,N")
+        ]
     }
 
     struct Satellite {
@@ -189,8 +201,9 @@ public final class SimulatedGPS: @unchecked Sendable {
             let phase = Double(index) * 0.52 + t / 3600 * 0.5
             let elevation = Int(max(5, 10 + 75 * abs(sin(phase))))
             let azimuth = Int(Angle.heading(Double(index) * 30 + t / 120))
-            return Satellite(prn: [2, 5, 7, 9, 13, 15, 18, 20, 24, 27, 29, 30][index], elevation: elevation,
-                             azimuth: azimuth, snr: min(50, 20 + elevation / 3))
+            return Satellite(
+                prn: [2, 5, 7, 9, 13, 15, 18, 20, 24, 27, 29, 30][index], elevation: elevation,
+                azimuth: azimuth, snr: min(50, 20 + elevation / 3))
         }
     }
 }

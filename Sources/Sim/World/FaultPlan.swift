@@ -61,7 +61,8 @@ public struct SimulatedFault: Sendable, Equatable {
         guard parts.count == 2, let kind = Kind(rawValue: parts[0]) else { return nil }
         let times = parts[1].split(separator: "+", maxSplits: 1).compactMap { DecimalNumber.parse($0) }
         guard times.count == parts[1].split(separator: "+").count, let start = times.first,
-              start.isFinite, start >= 0, start < 1e7 else { return nil }
+            start.isFinite, start >= 0, start < 1e7
+        else { return nil }
         let duration = times.count > 1 ? times[1] : kind.standardDuration
         guard duration.isFinite, duration > 0, duration < 1e7 else { return nil }
         self.init(kind: kind, start: start, duration: duration)

@@ -3,12 +3,12 @@ import Glibc
 /// How the device moves and what the weather does in one scripted trip. A scenario is pure:
 /// the same time always gives the same motion; sensor noise is added by the emulated chips.
 public struct Motion: Sendable, Equatable {
-    public var roll: Double        // degrees
-    public var pitch: Double       // degrees
-    public var yaw: Double         // degrees true
-    public var speed: Double       // m/s over ground
-    public var course: Double      // degrees true
-    public var climbRate: Double   // m/s
+    public var roll: Double  // degrees
+    public var pitch: Double  // degrees
+    public var yaw: Double  // degrees true
+    public var speed: Double  // m/s over ground
+    public var course: Double  // degrees true
+    public var climbRate: Double  // m/s
     /// Extra acceleration in the navigation frame (north, east, down), m/s^2: footsteps, swell.
     public var extraAcceleration: (north: Double, east: Double, down: Double)
 
@@ -97,7 +97,7 @@ public struct Scenario: Sendable {
         if name == .boat {
             if t < Self.swingLength { return swing(t) }
             var m = boat(t - Self.swingLength)
-            m.speed = 2 + (m.speed - 2) * min(1, (t - Self.swingLength) / 10)   // setting sail
+            m.speed = 2 + (m.speed - 2) * min(1, (t - Self.swingLength) / 10)  // setting sail
             return m
         }
         if figure8First {
@@ -135,8 +135,10 @@ public struct Scenario: Sendable {
         switch name {
         case .walk: return walk(t)
         case .boat: return boat(t)
-        case .still: return Motion(roll: 0, pitch: 0, yaw: 0, speed: 0, course: 0, climbRate: 0,
-                                   extraAcceleration: (0, 0, 0))
+        case .still:
+            return Motion(
+                roll: 0, pitch: 0, yaw: 0, speed: 0, course: 0, climbRate: 0,
+                extraAcceleration: (0, 0, 0))
         case .drive: return drive(t)
         }
     }
@@ -144,7 +146,7 @@ public struct Scenario: Sendable {
     /// Sea-level pressure at time `t`, pascal: the weather alone.
     public func seaLevelPressure(at t: Double) -> Double {
         switch name {
-        case .walk: return 101_525 - 120 * t / 3600     // falling 1.2 hPa per hour: a front coming
+        case .walk: return 101_525 - 120 * t / 3600  // falling 1.2 hPa per hour: a front coming
         case .boat: return 101_600 + 30 * sin(2 * Double.pi * t / 7200)
         case .still, .drive: return 101_325
         }
@@ -158,13 +160,14 @@ public struct Scenario: Sendable {
     // MARK: Scripts
 
     private func walk(_ t: Double) -> Motion {
-        var m = Motion(roll: 0, pitch: 0, yaw: 30, speed: 0, course: 30, climbRate: 0,
-                       extraAcceleration: (0, 0, 0))
+        var m = Motion(
+            roll: 0, pitch: 0, yaw: 30, speed: 0, course: 30, climbRate: 0,
+            extraAcceleration: (0, 0, 0))
         if t < Self.figure8Length { return figure8(t, yaw: 30) }
         let walking = t - 35
         m.course = Self.heading(30 + turns(walking, every: 120, by: Self.walkTurns))
         m.yaw = m.course
-        m.speed = 1.4 * min(1, walking / 2)   // setting off over two seconds, not in one jolt
+        m.speed = 1.4 * min(1, walking / 2)  // setting off over two seconds, not in one jolt
         // Footsteps: 2 per second, a vertical bounce of about 1.5 m/s^2.
         m.extraAcceleration.down = -1.5 * sin(2 * Double.pi * 2 * walking)
         // The device is turned face down at one minute and back.
@@ -193,24 +196,27 @@ public struct Scenario: Sendable {
         let start = boat(0)
         let settle = max(0, (t - 110) / 10)
         let yaw = Self.heading(start.yaw + 360 * t / Self.swingLength)
-        return Motion(roll: 4 * sin(2 * Double.pi * t / 6) * (1 - settle) + start.roll * settle,
-                      pitch: 1.5 * sin(2 * Double.pi * t / 8) * (1 - settle) + start.pitch * settle,
-                      yaw: yaw, speed: 2, course: yaw, climbRate: 0, extraAcceleration: (0, 0, 0))
+        return Motion(
+            roll: 4 * sin(2 * Double.pi * t / 6) * (1 - settle) + start.roll * settle,
+            pitch: 1.5 * sin(2 * Double.pi * t / 8) * (1 - settle) + start.pitch * settle,
+            yaw: yaw, speed: 2, course: yaw, climbRate: 0, extraAcceleration: (0, 0, 0))
     }
 
     private func boat(_ t: Double) -> Motion {
         let course = Self.heading(120 + 40 * sin(2 * Double.pi * t / 600))
-        return Motion(roll: 12 + 6 * sin(2 * Double.pi * t / 6), pitch: 3 * sin(2 * Double.pi * t / 8),
-                      yaw: course, speed: 3.0, course: course,
-                      climbRate: 0.6 * cos(2 * Double.pi * t / 8) * 2 * Double.pi / 8 * 0.5,
-                      extraAcceleration: (0, 0, -0.8 * sin(2 * Double.pi * t / 8)))
+        return Motion(
+            roll: 12 + 6 * sin(2 * Double.pi * t / 6), pitch: 3 * sin(2 * Double.pi * t / 8),
+            yaw: course, speed: 3.0, course: course,
+            climbRate: 0.6 * cos(2 * Double.pi * t / 8) * 2 * Double.pi / 8 * 0.5,
+            extraAcceleration: (0, 0, -0.8 * sin(2 * Double.pi * t / 8)))
     }
 
     private func drive(_ t: Double) -> Motion {
         let course = Self.heading(200 + turns(t, every: 60, by: Self.driveTurns))
-        return Motion(roll: 0, pitch: 2 * sin(2 * Double.pi * t / 90), yaw: course, speed: 15, course: course,
-                      climbRate: 15 * sin(Double.pi / 180 * 2 * sin(2 * Double.pi * t / 90)),
-                      extraAcceleration: (0, 0, 0.3 * sin(2 * Double.pi * 11 * t)))
+        return Motion(
+            roll: 0, pitch: 2 * sin(2 * Double.pi * t / 90), yaw: course, speed: 15, course: course,
+            climbRate: 15 * sin(Double.pi / 180 * 2 * sin(2 * Double.pi * t / 90)),
+            extraAcceleration: (0, 0, 0.3 * sin(2 * Double.pi * 11 * t)))
     }
 
     /// Accumulated turn angle: every `every` seconds a turn from the list, done at 15 deg/s.

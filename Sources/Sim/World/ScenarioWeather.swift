@@ -9,7 +9,7 @@ extension Scenario {
     /// how much a gust adds at its peak (m/s).
     public var windClimate: (speed: Double, direction: Double, gust: Double) {
         switch name {
-        case .boat: return (6.0, 240, 4.0)     // a sea breeze of about 12 knots, gusting 20
+        case .boat: return (6.0, 240, 4.0)  // a sea breeze of about 12 knots, gusting 20
         case .walk: return (3.0, 300, 3.0)
         case .still: return (2.0, 200, 1.0)
         case .drive: return (4.0, 270, 2.0)

@@ -36,9 +36,10 @@ public final class SimulatedWorld: SensorTruthSource, @unchecked Sendable {
         self.speed = speed
         self.clock = clock
         startTime = clock.now()
-        let initial = Self.state(scenario: scenario, time: 0, latitude: scenario.startLatitude,
-                                 longitude: scenario.startLongitude, altitude: scenario.startAltitude,
-                                 previous: nil, faults: faults)
+        let initial = Self.state(
+            scenario: scenario, time: 0, latitude: scenario.startLatitude,
+            longitude: scenario.startLongitude, altitude: scenario.startAltitude,
+            previous: nil, faults: faults)
         integration = Mutex(Integration(state: initial))
     }
 
@@ -63,26 +64,32 @@ public final class SimulatedWorld: SensorTruthSource, @unchecked Sendable {
                 let north = m.speed * cos(Angle.radians(m.course))
                 let east = m.speed * sin(Angle.radians(m.course))
                 let latitude = previous.latitude + Angle.degrees(north * Self.step / Self.earthRadius)
-                let longitude = previous.longitude + Angle.degrees(
-                    east * Self.step / (Self.earthRadius * cos(Angle.radians(previous.latitude))))
-                integration.state = Self.state(scenario: scenario, time: next, latitude: latitude,
-                                               longitude: longitude,
-                                               altitude: previous.altitude + m.climbRate * Self.step,
-                                               previous: previous, faults: faults)
+                let longitude =
+                    previous.longitude
+                    + Angle.degrees(
+                        east * Self.step / (Self.earthRadius * cos(Angle.radians(previous.latitude))))
+                integration.state = Self.state(
+                    scenario: scenario, time: next, latitude: latitude,
+                    longitude: longitude,
+                    altitude: previous.altitude + m.climbRate * Self.step,
+                    previous: previous, faults: faults)
             }
             return integration.state
         }
     }
 
-    static func state(scenario: Scenario, time t: Double, latitude: Double, longitude: Double,
-                      altitude: Double, previous: WorldState?, faults: FaultPlan = FaultPlan()) -> WorldState {
+    static func state(
+        scenario: Scenario, time t: Double, latitude: Double, longitude: Double,
+        altitude: Double, previous: WorldState?, faults: FaultPlan = FaultPlan()
+    ) -> WorldState {
         let m = scenario.motion(at: t)
         let before = scenario.motion(at: t - step)
         // Acceleration in the navigation frame from the change of velocity, plus footsteps or swell.
         let vNow = velocity(m), vBefore = velocity(before)
-        let accel = Vector3((vNow.x - vBefore.x) / step + m.extraAcceleration.north,
-                            (vNow.y - vBefore.y) / step + m.extraAcceleration.east,
-                            (vNow.z - vBefore.z) / step + m.extraAcceleration.down)
+        let accel = Vector3(
+            (vNow.x - vBefore.x) / step + m.extraAcceleration.north,
+            (vNow.y - vBefore.y) / step + m.extraAcceleration.east,
+            (vNow.z - vBefore.z) / step + m.extraAcceleration.down)
         let specificForceNav = accel - Vector3(0, 0, gravity)
         let field = Vector3(scenario.earthField.north, scenario.earthField.east, scenario.earthField.down)
         let seaLevel = scenario.seaLevelPressure(at: t)
@@ -94,9 +101,10 @@ public final class SimulatedWorld: SensorTruthSource, @unchecked Sendable {
             pressure: seaLevel * pow(1 - 2.25577e-5 * altitude, 5.25588),
             temperature: temperature,
             humidity: scenario.name == .boat ? 75 : 55)
-        return WorldState(time: t, latitude: latitude, longitude: longitude, altitude: altitude,
-                          speed: m.speed, course: m.course, climbRate: m.climbRate,
-                          roll: m.roll, pitch: m.pitch, yaw: m.yaw, truth: truth, seaLevelPressure: seaLevel)
+        return WorldState(
+            time: t, latitude: latitude, longitude: longitude, altitude: altitude,
+            speed: m.speed, course: m.course, climbRate: m.climbRate,
+            roll: m.roll, pitch: m.pitch, yaw: m.yaw, truth: truth, seaLevelPressure: seaLevel)
     }
 
     static func velocity(_ m: Motion) -> Vector3 {
@@ -122,8 +130,9 @@ public final class SimulatedWorld: SensorTruthSource, @unchecked Sendable {
         let yawRate = Angle.radians(Angle.signed(m.yaw - before.yaw)) / step
         let (sr, cr) = (sin(Angle.radians(m.roll)), cos(Angle.radians(m.roll)))
         let (sp, cp) = (sin(Angle.radians(m.pitch)), cos(Angle.radians(m.pitch)))
-        return Vector3(rollRate - yawRate * sp,
-                       pitchRate * cr + yawRate * cp * sr,
-                       -pitchRate * sr + yawRate * cp * cr)
+        return Vector3(
+            rollRate - yawRate * sp,
+            pitchRate * cr + yawRate * cp * sr,
+            -pitchRate * sr + yawRate * cp * cr)
     }
 }

@@ -20,9 +20,11 @@ public struct WorldState: Sendable, Equatable {
     /// Pressure reduced to sea level, pascal (the weather, separate from the altitude).
     public var seaLevelPressure: Double
 
-    public init(time: Double, latitude: Double, longitude: Double, altitude: Double, speed: Double,
-                course: Double, climbRate: Double, roll: Double, pitch: Double, yaw: Double,
-                truth: SensorTruth, seaLevelPressure: Double) {
+    public init(
+        time: Double, latitude: Double, longitude: Double, altitude: Double, speed: Double,
+        course: Double, climbRate: Double, roll: Double, pitch: Double, yaw: Double,
+        truth: SensorTruth, seaLevelPressure: Double
+    ) {
         self.time = time
         self.latitude = latitude
         self.longitude = longitude

@@ -86,7 +86,8 @@ public struct ZipArchive {
         guard entry.compressedSize >= 0, start + entry.compressedSize <= bytes.count else { throw Failure("\(entry.name): runs past the end of the archive") }
         guard entry.size <= limit else { throw Failure("\(entry.name): \(entry.size) bytes, more than the \(limit) allowed") }
         guard entry.size <= Self.largestRatio * entry.compressedSize || entry.size == 0 else {
-            throw Failure("\(entry.name): claims \(entry.size) bytes from \(entry.compressedSize) compressed, more than \(Self.largestRatio) times: refused as a bomb")
+            throw Failure(
+                "\(entry.name): claims \(entry.size) bytes from \(entry.compressedSize) compressed, more than \(Self.largestRatio) times: refused as a bomb")
         }
         let data = bytes[start..<(start + entry.compressedSize)]
         var crc: UInt32 = 0
@@ -98,7 +99,9 @@ public struct ZipArchive {
         }
         switch entry.method {
         case 0:
-            guard entry.compressedSize == entry.size else { throw Failure("\(entry.name): stored with \(entry.compressedSize) bytes where it claims \(entry.size)") }
+            guard entry.compressedSize == entry.size else {
+                throw Failure("\(entry.name): stored with \(entry.compressedSize) bytes where it claims \(entry.size)")
+            }
             var at = data.startIndex
             while at < data.endIndex {
                 let next = min(at + Inflate.Output.piece, data.endIndex)
@@ -108,8 +111,11 @@ public struct ZipArchive {
         case 8:
             do { try Inflate.stream(data, limit: entry.size, reader: counted) } catch {
                 // The limit given was the size claimed: going past it is the directory lying.
-                throw Failure("\(entry.name): " + (error.isPastLimit ? "inflates past the \(entry.size) bytes its directory claims: refused (damaged or a bomb)"
-                                                                      : error.description))
+                throw Failure(
+                    "\(entry.name): "
+                        + (error.isPastLimit
+                            ? "inflates past the \(entry.size) bytes its directory claims: refused (damaged or a bomb)"
+                            : error.description))
             }
         default: throw Failure("\(entry.name): compression method \(entry.method), which is not read (stored and deflate are)")
         }

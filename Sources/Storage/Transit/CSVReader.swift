@@ -142,7 +142,7 @@ package struct CSVReader {
             recordLine = line
             recordBytes = 0
         }
-        if fields.count == 1 && fields[0].isEmpty { return }   // a blank line
+        if fields.count == 1 && fields[0].isEmpty { return }  // a blank line
         guard headerRead else {
             for (index, name) in fields.enumerated() {
                 let column = String(Substring(name).trimmingSpaces())

@@ -23,7 +23,12 @@ enum FeedFiles {
             return
         }
         var bytes: [UInt8] = []
-        if let failure = Self.readPieces(source, { bytes.append(contentsOf: $0); return bytes.count <= Self.archiveLimit }) {
+        if let failure = Self.readPieces(
+            source,
+            {
+                bytes.append(contentsOf: $0); return bytes.count <= Self.archiveLimit
+            })
+        {
             throw GTFSImport.Failure(description: "\(source) cannot be read: \(failure)")
         }
         guard bytes.count <= Self.archiveLimit else { throw GTFSImport.Failure(description: "\(source): larger than \(Self.archiveLimit >> 20) MiB") }

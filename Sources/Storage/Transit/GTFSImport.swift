@@ -28,14 +28,18 @@ public enum GTFSImport {
     }
 
     /// `progress`: the table being read, its bytes so far and in all (when known).
-    public static func read(_ source: String, filter: Filter = Filter(),
-                            progress: ((_ table: String, _ done: Int, _ total: Int?) -> Void)? = nil) throws(Failure) -> (Timetable, Summary) {
+    public static func read(
+        _ source: String, filter: Filter = Filter(),
+        progress: ((_ table: String, _ done: Int, _ total: Int?) -> Void)? = nil
+    ) throws(Failure) -> (Timetable, Summary) {
         let files = try FeedFiles(source)
         /// Reads the table `name` row by row into `each`; false when the feed has none (and it
         /// is optional). A refusal names the source, the file and the line.
         @discardableResult
-        func table(_ name: String, required: [String], optional: Bool = false,
-                   each: @escaping (CSVReader.Row) throws(CSVReader.Failure) -> Void) throws(Failure) -> Bool {
+        func table(
+            _ name: String, required: [String], optional: Bool = false,
+            each: @escaping (CSVReader.Row) throws(CSVReader.Failure) -> Void
+        ) throws(Failure) -> Bool {
             var csv = CSVReader(file: name, required: required)
             var refusal: CSVReader.Failure?
             let found: Bool
@@ -110,12 +114,15 @@ public enum GTFSImport {
             let zone = row["stop_timezone"]
             if !zone.isEmpty { try zones.check(zone, "stop_timezone", row, file: "stops.txt") }
             if let near = filter.near,
-               Geodesy.inverse(latitude1: near.latitude, longitude1: near.longitude, latitude2: latitude, longitude2: longitude).distance > filter.radiusKilometres * 1000 {
+                Geodesy.inverse(latitude1: near.latitude, longitude1: near.longitude, latitude2: latitude, longitude2: longitude).distance > filter
+                    .radiusKilometres * 1000
+            {
                 farStops += 1
                 return
             }
             stopIndex[id] = timetable.stops.count
-            timetable.stops.append(Timetable.Stop(id: id, name: row["stop_name"], latitude: latitude, longitude: longitude, timeZone: zone.isEmpty ? defaultZone : zone))
+            timetable.stops.append(
+                Timetable.Stop(id: id, name: row["stop_name"], latitude: latitude, longitude: longitude, timeZone: zone.isEmpty ? defaultZone : zone))
         }
         if farStops > 0 { summary.skipped.append("\(farStops) stops farther than \(fixed(filter.radiusKilometres, 1)) km") }
 
@@ -193,8 +200,9 @@ public enum GTFSImport {
         for index in timetable.calls.indices { timetable.calls[index].sort { $0.seconds < $1.seconds } }
         if elsewhere > 0 { summary.skipped.append("\(elsewhere) stop times at stops or of trips not kept") }
 
-        try readShapes(table: { name, required, optional, each throws(Failure) in try table(name, required: required, optional: optional, each: each) },
-                       named: shapeIndex, into: &timetable, summary: &summary)
+        try readShapes(
+            table: { name, required, optional, each throws(Failure) in try table(name, required: required, optional: optional, each: each) },
+            named: shapeIndex, into: &timetable, summary: &summary)
 
         let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
         try table("calendar.txt", required: ["service_id"] + weekdays + ["start_date", "end_date"], optional: true) { row throws(CSVReader.Failure) in
@@ -213,7 +221,8 @@ public enum GTFSImport {
             }
             timetable.calendar.exceptions[row["service_id"], default: [:]][date] = kind == 1
         }
-        summary.kept = [("stops", timetable.stops.count), ("routes", timetable.routes.count), ("trips", timetable.trips.count), ("stop times", calls)] + summary.kept
+        summary.kept =
+            [("stops", timetable.stops.count), ("routes", timetable.routes.count), ("trips", timetable.trips.count), ("stop times", calls)] + summary.kept
         return (timetable, summary)
     }
 
@@ -222,8 +231,9 @@ public enum GTFSImport {
     package static func seconds(_ text: String) -> Int? {
         let parts = Substring(text).trimmingSpaces().split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3, (1...2).contains(parts[0].utf8.count), parts[1].utf8.count == 2, parts[2].utf8.count == 2,
-              parts.allSatisfy({ $0.utf8.allSatisfy { (48...57).contains($0) } }),
-              let h = Int(parts[0]), let m = Int(parts[1]), let s = Int(parts[2]), h <= 72, m <= 59, s <= 59 else { return nil }
+            parts.allSatisfy({ $0.utf8.allSatisfy { (48...57).contains($0) } }),
+            let h = Int(parts[0]), let m = Int(parts[1]), let s = Int(parts[2]), h <= 72, m <= 59, s <= 59
+        else { return nil }
         return h * 3600 + m * 60 + s
     }
 
@@ -249,8 +259,10 @@ public enum GTFSImport {
             }
             var status = stat()
             guard stat(zoneDirectory + "/" + name, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-                  (try? TimeZoneRules(name, zoneDirectory: zoneDirectory)) != nil else {
-                throw CSVReader.Failure(description: "\(file) line \(row.line): \(column) '\(name)' is not a zone of this system's time-zone database (\(zoneDirectory))")
+                (try? TimeZoneRules(name, zoneDirectory: zoneDirectory)) != nil
+            else {
+                throw CSVReader.Failure(
+                    description: "\(file) line \(row.line): \(column) '\(name)' is not a zone of this system's time-zone database (\(zoneDirectory))")
             }
             known.insert(name)
         }

@@ -30,12 +30,15 @@ public struct ReminderStore {
             func time(_ key: String) -> Double? { entry[key]?.numberValue.flatMap { (0...4_102_444_800).contains($0) ? $0 : nil } }
             func text(_ key: String) -> String? { entry[key]?.stringValue.flatMap { $0.utf8.count <= 200 ? $0 : nil } }
             guard let id = text("id"), !id.isEmpty, let stop = text("stop"), let trip = text("trip"), let departure = time("departure"),
-                  let at = time("at") else {
+                let at = time("at")
+            else {
                 problems.append("\(path): reminder \(index + 1) is not whole; skipped")
                 continue
             }
-            reminders.append(Reminder(id: id, stop: stop, trip: trip, route: text("route") ?? "", headsign: text("headsign") ?? "",
-                                      departure: departure, at: at))
+            reminders.append(
+                Reminder(
+                    id: id, stop: stop, trip: trip, route: text("route") ?? "", headsign: text("headsign") ?? "",
+                    departure: departure, at: at))
         }
         return (reminders, problems)
     }

@@ -42,8 +42,13 @@ extension GTFSImport {
         }
         let kept = timetable.shapes.filter { !$0.points.isEmpty }
         summary.kept.append(("shapes", kept.count))
-        if !found || missing > 0 { summary.skipped.append("\(found ? missing : named.count) shapes the trips name but shapes.txt does not draw: their wakes run straight between stops") }
-        if unplaced > 0 { summary.skipped.append("\(unplaced) shapes without a growing shape_dist_traveled at every point: their wakes run straight between stops") }
+        if !found || missing > 0 {
+            summary.skipped.append(
+                "\(found ? missing : named.count) shapes the trips name but shapes.txt does not draw: their wakes run straight between stops")
+        }
+        if unplaced > 0 {
+            summary.skipped.append("\(unplaced) shapes without a growing shape_dist_traveled at every point: their wakes run straight between stops")
+        }
         if others > 0 { summary.skipped.append("\(others) shape points of trips not kept") }
     }
 }

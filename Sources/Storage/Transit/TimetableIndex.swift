@@ -272,8 +272,10 @@ public enum TimetableIndex {
             var points: [Timetable.Shape.Point] = []
             points.reserveCapacity(pointCount)
             for _ in 0..<pointCount {
-                let point = Timetable.Shape.Point(latitude: Double(bitPattern: try r.u64()), longitude: Double(bitPattern: try r.u64()), along: Double(bitPattern: try r.u64()))
-                guard abs(point.latitude) <= 90, abs(point.longitude) <= 180, point.along.isFinite, point.along >= 0, point.along >= (points.last?.along ?? 0) else {
+                let point = Timetable.Shape.Point(
+                    latitude: Double(bitPattern: try r.u64()), longitude: Double(bitPattern: try r.u64()), along: Double(bitPattern: try r.u64()))
+                guard abs(point.latitude) <= 90, abs(point.longitude) <= 180, point.along.isFinite, point.along >= 0, point.along >= (points.last?.along ?? 0)
+                else {
                     throw Failure(description: "shape \(number) ('\(id)') has a point that is not a position with a growing distance along")
                 }
                 points.append(point)
@@ -311,19 +313,27 @@ public enum TimetableIndex {
         return content.withUnsafeBytes { raw -> Int? in
             for number in 0..<count {
                 let (trip, seconds, next, flags, along) = fields(raw, at: start + number * size, distance: size > callSize)
-                if !(along.isNaN || (along.isFinite && along >= 0)) || Int(trip) >= trips || Int(seconds) > latestSeconds || (next != noStop && Int(next) >= stops) || flags > 1 { return number }
+                if !(along.isNaN || (along.isFinite && along >= 0)) || Int(trip) >= trips || Int(seconds) > latestSeconds
+                    || (next != noStop && Int(next) >= stops) || flags > 1
+                {
+                    return number
+                }
             }
             return nil
         }
     }
 
     /// One call's fields, read where they lie (the distance NaN where the calls carry none).
-    static func fields(_ raw: UnsafeRawBufferPointer, at offset: Int, distance: Bool) -> (trip: UInt32, seconds: UInt32, next: UInt32, flags: UInt8, along: Float) {
-        (UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)),
-         UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)),
-         UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)),
-         raw[offset + 12],
-         distance ? Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 13, as: UInt32.self))) : .nan)
+    static func fields(_ raw: UnsafeRawBufferPointer, at offset: Int, distance: Bool) -> (
+        trip: UInt32, seconds: UInt32, next: UInt32, flags: UInt8, along: Float
+    ) {
+        (
+            UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)),
+            UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)),
+            UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)),
+            raw[offset + 12],
+            distance ? Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 13, as: UInt32.self))) : .nan
+        )
     }
 
     /// One stop's calls. Checked again, so that even content changed after `decode` could only
@@ -336,8 +346,10 @@ public enum TimetableIndex {
             for number in 0..<count {
                 let (trip, seconds, next, flags, along) = fields(raw, at: start + number * size, distance: size > callSize)
                 guard Int(trip) < trips && Int(seconds) <= latestSeconds else { continue }
-                calls.append(Timetable.Call(trip: Int(trip), seconds: Int(seconds), next: next != noStop && Int(next) < stops ? Int(next) : nil,
-                                            departs: flags & 1 == 1, along: along.isFinite && along >= 0 ? Double(along) : nil))
+                calls.append(
+                    Timetable.Call(
+                        trip: Int(trip), seconds: Int(seconds), next: next != noStop && Int(next) < stops ? Int(next) : nil,
+                        departs: flags & 1 == 1, along: along.isFinite && along >= 0 ? Double(along) : nil))
             }
             return calls
         }
@@ -397,7 +409,9 @@ fileprivate struct ByteReader {
 
     mutating func string() throws(TimetableIndex.Failure) -> String {
         let length = Int(try u32())
-        guard length <= remaining else { throw TimetableIndex.Failure(description: "a text of \(length) bytes at byte \(position) where \(remaining) are left") }
+        guard length <= remaining else {
+            throw TimetableIndex.Failure(description: "a text of \(length) bytes at byte \(position) where \(remaining) are left")
+        }
         defer { position += length }
         return String(decoding: bytes[position..<(position + length)], as: UTF8.self)
     }

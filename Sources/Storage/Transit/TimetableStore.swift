@@ -131,48 +131,78 @@ public struct TimetableStore {
         }
         let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
         guard table("agency.txt", ["agency_name", "agency_timezone"], { $0.row(["imported", zone]) }) else { return false }
-        guard table("feed_info.txt", ["feed_publisher_name", "feed_publisher_url", "feed_lang"], { $0.row([keptPublisher, "http://localhost", "und"]) }) else { return false }
-        guard table("stops.txt", ["stop_id", "stop_name", "stop_lat", "stop_lon", "stop_timezone"], { file in
-            for stop in t.stops { file.row([stop.id, stop.name, fixed(stop.latitude, 6), fixed(stop.longitude, 6), stop.timeZone]) }
-        }) else { return false }
-        guard table("routes.txt", ["route_id", "route_short_name", "route_long_name", "route_type"], { file in
-            for route in t.routes { file.row([route.id, route.shortName, route.longName, String(route.type)]) }
-        }) else { return false }
-        guard table("trips.txt", ["route_id", "service_id", "trip_id", "trip_headsign", "shape_id"], { file in
-            for trip in t.trips {
-                let shape = trip.shape.flatMap { t.shapes.indices.contains($0) ? t.shapes[$0].id : nil } ?? ""
-                file.row([t.routes[trip.route].id, trip.service, trip.id, trip.headsign, shape])
-            }
-        }) else { return false }
+        guard table("feed_info.txt", ["feed_publisher_name", "feed_publisher_url", "feed_lang"], { $0.row([keptPublisher, "http://localhost", "und"]) }) else {
+            return false
+        }
+        guard
+            table(
+                "stops.txt", ["stop_id", "stop_name", "stop_lat", "stop_lon", "stop_timezone"],
+                { file in
+                    for stop in t.stops { file.row([stop.id, stop.name, fixed(stop.latitude, 6), fixed(stop.longitude, 6), stop.timeZone]) }
+                })
+        else { return false }
+        guard
+            table(
+                "routes.txt", ["route_id", "route_short_name", "route_long_name", "route_type"],
+                { file in
+                    for route in t.routes { file.row([route.id, route.shortName, route.longName, String(route.type)]) }
+                })
+        else { return false }
+        guard
+            table(
+                "trips.txt", ["route_id", "service_id", "trip_id", "trip_headsign", "shape_id"],
+                { file in
+                    for trip in t.trips {
+                        let shape = trip.shape.flatMap { t.shapes.indices.contains($0) ? t.shapes[$0].id : nil } ?? ""
+                        file.row([t.routes[trip.route].id, trip.service, trip.id, trip.headsign, shape])
+                    }
+                })
+        else { return false }
         // Without stop_sequence: a trip's calls are read back in the order of their times.
-        guard table("stop_times.txt", ["trip_id", "departure_time", "stop_id", "pickup_type", "shape_dist_traveled"], { file in
-            for stop in t.stops.indices {
-                for call in t.calls(at: stop) {
-                    let clock = "\(call.seconds / 3600):\(zeroPadded(call.seconds / 60 % 60, 2)):\(zeroPadded(call.seconds % 60, 2))"
-                    file.row([t.trips[call.trip].id, clock, t.stops[stop].id, call.departs ? "0" : "1", call.along.map { fixed($0, 3) } ?? ""])
-                }
-            }
-        }) else { return false }
+        guard
+            table(
+                "stop_times.txt", ["trip_id", "departure_time", "stop_id", "pickup_type", "shape_dist_traveled"],
+                { file in
+                    for stop in t.stops.indices {
+                        for call in t.calls(at: stop) {
+                            let clock = "\(call.seconds / 3600):\(zeroPadded(call.seconds / 60 % 60, 2)):\(zeroPadded(call.seconds % 60, 2))"
+                            file.row([t.trips[call.trip].id, clock, t.stops[stop].id, call.departs ? "0" : "1", call.along.map { fixed($0, 3) } ?? ""])
+                        }
+                    }
+                })
+        else { return false }
         // Only the shapes that place ships (a point list); the others are read back as missing.
         if t.shapes.contains(where: { !$0.points.isEmpty }) {
-            guard table("shapes.txt", ["shape_id", "shape_pt_lat", "shape_pt_lon", "shape_pt_sequence", "shape_dist_traveled"], { file in
-                for shape in t.shapes {
-                    for (n, point) in shape.points.enumerated() {
-                        file.row([shape.id, fixed(point.latitude, 7), fixed(point.longitude, 7), String(n), fixed(point.along, 3)])
-                    }
-                }
-            }) else { return false }
+            guard
+                table(
+                    "shapes.txt", ["shape_id", "shape_pt_lat", "shape_pt_lon", "shape_pt_sequence", "shape_dist_traveled"],
+                    { file in
+                        for shape in t.shapes {
+                            for (n, point) in shape.points.enumerated() {
+                                file.row([shape.id, fixed(point.latitude, 7), fixed(point.longitude, 7), String(n), fixed(point.along, 3)])
+                            }
+                        }
+                    })
+            else { return false }
         }
-        guard table("calendar.txt", ["service_id"] + weekdays + ["start_date", "end_date"], { file in
-            for (service, week) in t.calendar.weeks.sorted(by: { $0.key < $1.key }) {
-                file.row([service] + week.days.map { $0 ? "1" : "0" } + [String(week.start), String(week.end)])
-            }
-        }) else { return false }
-        guard table("calendar_dates.txt", ["service_id", "date", "exception_type"], { file in
-            for (service, dates) in t.calendar.exceptions.sorted(by: { $0.key < $1.key }) {
-                for (date, added) in dates.sorted(by: { $0.key < $1.key }) { file.row([service, String(date), added ? "1" : "2"]) }
-            }
-        }) else { return false }
+        guard
+            table(
+                "calendar.txt", ["service_id"] + weekdays + ["start_date", "end_date"],
+                { file in
+                    for (service, week) in t.calendar.weeks.sorted(by: { $0.key < $1.key }) {
+                        file.row([service] + week.days.map { $0 ? "1" : "0" } + [String(week.start), String(week.end)])
+                    }
+                })
+        else { return false }
+        guard
+            table(
+                "calendar_dates.txt", ["service_id", "date", "exception_type"],
+                { file in
+                    for (service, dates) in t.calendar.exceptions.sorted(by: { $0.key < $1.key }) {
+                        for (date, added) in dates.sorted(by: { $0.key < $1.key }) { file.row([service, String(date), added ? "1" : "2"]) }
+                    }
+                })
+        else { return false }
         guard var index = StagedFile(folder + "/index.bin") else { return false }
         index.append(TimetableIndex.encode(t))
         return index.close()

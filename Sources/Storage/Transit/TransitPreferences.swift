@@ -43,11 +43,13 @@ public struct TransitPreferences {
         // Line by line, so one bad line loses only itself (a person writes this file by hand).
         for (number, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
             // Three fields, or four with the ship's waves.
-            let csv = (try? CSVReader.rows(file: marksPath, bytes: Array("match,label,rating,waves\n".utf8) + Array(line)))
+            let csv =
+                (try? CSVReader.rows(file: marksPath, bytes: Array("match,label,rating,waves\n".utf8) + Array(line)))
                 ?? (try? CSVReader.rows(file: marksPath, bytes: Array("match,label,rating\n".utf8) + Array(line)))
             let wavesText = csv?.rows.first.map { $0["waves"].trimmingSpacesAround } ?? ""
             guard let row = csv?.rows.first, let rating = Int(row["rating"].trimmingSpacesAround), (0...5).contains(rating), !row["match"].isEmpty,
-                  let waves = wavesText.isEmpty ? 1 : Int(wavesText), (1...3).contains(waves) else {
+                let waves = wavesText.isEmpty ? 1 : Int(wavesText), (1...3).contains(waves)
+            else {
                 problems.append("\(marksPath) line \(number + 1): not match,label,rating[,waves] with a rating from 0 to 5 and 1 to 3 waves; skipped")
                 continue
             }

@@ -8,8 +8,10 @@ enum TripOrder {
     /// `calls` and `sequences` are per stop and parallel; `elsewhere` are the calls of kept
     /// trips at stops not kept; `counts` each trip's calls. With `arrivalsMarked` (the kept
     /// copy) the last call is left as it is.
-    static func link(_ calls: inout [[Timetable.Call]], sequences: [[UInt32]], elsewhere: [(trip: UInt32, sequence: UInt32)],
-                     counts: [UInt32], arrivalsMarked: Bool) {
+    static func link(
+        _ calls: inout [[Timetable.Call]], sequences: [[UInt32]], elsewhere: [(trip: UInt32, sequence: UInt32)],
+        counts: [UInt32], arrivalsMarked: Bool
+    ) {
         var offsets = [Int](repeating: 0, count: counts.count + 1)
         for (trip, count) in counts.enumerated() { offsets[trip + 1] = offsets[trip] + Int(count) }
         // (sequence << 32) | (stop + 1), 0 for a stop not kept: sorting a trip's slice orders it.
@@ -45,7 +47,7 @@ enum TripOrder {
                     let next = Int(order[low + 1] & 0xFFFF_FFFF)
                     calls[stop][index].next = next > 0 ? next - 1 : nil
                 } else if end - start > 1 && !arrivalsMarked {
-                    calls[stop][index].departs = false   // where the trip ends: an arrival
+                    calls[stop][index].departs = false  // where the trip ends: an arrival
                 }
             }
         }

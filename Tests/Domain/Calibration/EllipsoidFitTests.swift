@@ -148,9 +148,9 @@ import Testing
         // [[4,2,0],[2,5,1],[0,1,3]] x = [2, 2, 3] has x = [0.5, 0, 1].
         let x = try #require(LinearSolve.cholesky([4, 2, 0, 2, 5, 1, 0, 1, 3], [2, 2, 3]))
         #expect(abs(x[0] - 0.5) < 1e-12 && abs(x[1]) < 1e-12 && abs(x[2] - 1) < 1e-12)
-        #expect(LinearSolve.cholesky([1, 2, 2, 4], [1, 2]) == nil)       // rank 1
-        #expect(LinearSolve.cholesky([1, 0, 0, -1], [1, 1]) == nil)      // indefinite
-        #expect(LinearSolve.cholesky([1, 0, 0], [1, 1]) == nil)          // wrong shape
+        #expect(LinearSolve.cholesky([1, 2, 2, 4], [1, 2]) == nil)  // rank 1
+        #expect(LinearSolve.cholesky([1, 0, 0, -1], [1, 1]) == nil)  // indefinite
+        #expect(LinearSolve.cholesky([1, 0, 0], [1, 1]) == nil)  // wrong shape
     }
 
     @Test func matrixInverseAndProducts() throws {

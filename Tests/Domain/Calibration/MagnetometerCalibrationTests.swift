@@ -20,11 +20,14 @@ import Testing
         for yaw in stride(from: 0.0, to: 360, by: 7.5) {
             for pitch in stride(from: -30.0, through: 30, by: 10) {
                 for roll in stride(from: -30.0, through: 30, by: 10) {
-                    let raw = noisy ? model.reading(yaw: yaw, pitch: pitch, roll: roll, &rng)
-                                    : model.noiseless(yaw: yaw, pitch: pitch, roll: roll)
-                    let heading = try #require(TiltCompensatedHeading(
-                        specificForce: SyntheticMagnetometer.specificForce(yaw: yaw, pitch: pitch, roll: roll),
-                        field: calibration.apply(raw)))
+                    let raw =
+                        noisy
+                        ? model.reading(yaw: yaw, pitch: pitch, roll: roll, &rng)
+                        : model.noiseless(yaw: yaw, pitch: pitch, roll: roll)
+                    let heading = try #require(
+                        TiltCompensatedHeading(
+                            specificForce: SyntheticMagnetometer.specificForce(yaw: yaw, pitch: pitch, roll: roll),
+                            field: calibration.apply(raw)))
                     let error = abs(Angle.signed(heading.magneticHeading - yaw))
                     worst = max(worst, error)
                     sumSquares += error * error
@@ -82,12 +85,14 @@ import Testing
         #expect(calibrated.max < 1 && calibrated.rms < 1)
         let noisy = try headingErrors(calibration, model: truth, noisy: true)
         // The estimate is per noisy reading: 0.3 uT against a 21 uT horizontal field, ~0.8 degrees.
-        #expect(abs(calibration.expectedHeadingError - noisy.rms) < 0.25,
-                "estimate \(calibration.expectedHeadingError), measured \(noisy.rms)")
-        print("calibration: offset error \(offsetError) uT, soft-iron max element error \(matrixError), "
-              + "heading error (calibration only) max \(calibrated.max) rms \(calibrated.rms) deg, "
-              + "with 0.3 uT noise max \(noisy.max) rms \(noisy.rms) deg, expected \(calibration.expectedHeadingError) deg, "
-              + "inclination-based estimate; uncalibrated max \(raw.max) deg")
+        #expect(
+            abs(calibration.expectedHeadingError - noisy.rms) < 0.25,
+            "estimate \(calibration.expectedHeadingError), measured \(noisy.rms)")
+        print(
+            "calibration: offset error \(offsetError) uT, soft-iron max element error \(matrixError), "
+                + "heading error (calibration only) max \(calibrated.max) rms \(calibrated.rms) deg, "
+                + "with 0.3 uT noise max \(noisy.max) rms \(noisy.rms) deg, expected \(calibration.expectedHeadingError) deg, "
+                + "inclination-based estimate; uncalibrated max \(raw.max) deg")
     }
 
     @Test func continuousFigureEightSessionIsAccepted() throws {
@@ -200,8 +205,9 @@ import Testing
     }
 
     @Test func applySubtractsThenReshapes() {
-        let calibration = MagnetometerCalibration(hardIronOffset: Vector3(10, 20, 30), softIron: .diagonal(Vector3(2, 1, 0.5)),
-                                                  fieldStrength: 50, residualRMS: 0.3, coverage: 1, expectedHeadingError: 1)
+        let calibration = MagnetometerCalibration(
+            hardIronOffset: Vector3(10, 20, 30), softIron: .diagonal(Vector3(2, 1, 0.5)),
+            fieldStrength: 50, residualRMS: 0.3, coverage: 1, expectedHeadingError: 1)
         #expect(calibration.apply(Vector3(11, 22, 34)) == Vector3(2, 2, 2))
         #expect(MagnetometerCalibration.identity.apply(Vector3(1, 2, 3)) == Vector3(1, 2, 3))
     }

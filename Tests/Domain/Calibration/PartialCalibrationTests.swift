@@ -14,9 +14,10 @@ import Testing
         for yaw in stride(from: 0.0, to: 360, by: 10) {
             for pitch in stride(from: -tilt, through: tilt, by: max(tilt / 3, 1)) {
                 for roll in stride(from: -tilt, through: tilt, by: max(tilt / 3, 1)) {
-                    let heading = try #require(TiltCompensatedHeading(
-                        specificForce: SyntheticMagnetometer.specificForce(yaw: yaw, pitch: pitch, roll: roll),
-                        field: calibration.apply(model.noiseless(yaw: yaw, pitch: pitch, roll: roll))))
+                    let heading = try #require(
+                        TiltCompensatedHeading(
+                            specificForce: SyntheticMagnetometer.specificForce(yaw: yaw, pitch: pitch, roll: roll),
+                            field: calibration.apply(model.noiseless(yaw: yaw, pitch: pitch, roll: roll))))
                     errors.append(abs(Angle.signed(heading.magneticHeading - yaw)))
                 }
             }
@@ -37,15 +38,16 @@ import Testing
         var model = SyntheticMagnetometer()
         model.inclination = dip
         model.fieldStrength = 48
-        model.hardIron = Vector3(60, -55, 50)   // twice the field
+        model.hardIron = Vector3(60, -55, 50)  // twice the field
         let attitudes = Self.partialFigureEight(1500, seed: 7)
         let readings = model.readings(attitudes, seed: 8)
         let forces = attitudes.map { SyntheticMagnetometer.specificForce(yaw: $0.yaw, pitch: $0.pitch, roll: $0.roll) }
         let outcome = MagnetometerCalibration.fit(readings: readings, specificForces: forces, up: Vector3(0, 0, -1))
         let calibration = try #require(outcome.calibration)
         let p95 = try Self.headingErrorP95(calibration, model: model, tilt: 30)
-        print("dip \(dip): accepted \(outcome.isAccepted), heading p95 \(p95) deg, uncertainty \(calibration.headingUncertainty ?? .nan), "
-              + "expected \(calibration.expectedHeadingError), \(outcome.failures.map(\.code))")
+        print(
+            "dip \(dip): accepted \(outcome.isAccepted), heading p95 \(p95) deg, uncertainty \(calibration.headingUncertainty ?? .nan), "
+                + "expected \(calibration.expectedHeadingError), \(outcome.failures.map(\.code))")
         #expect(outcome.isAccepted, "dip \(dip): \(outcome.failures.map(\.reason))")
         #expect(p95 <= 1, "dip \(dip): heading error p95 \(p95) deg within 30 deg of level")
     }
@@ -82,20 +84,23 @@ import Testing
         var rng = SeededGenerator(seed: 12)
         let attitudes = (0..<900).map { i -> SyntheticMagnetometer.Attitude in
             let t = Double(i) / 900
-            return SyntheticMagnetometer.Attitude(yaw: 360 * t, pitch: 3 * sin(t * 40) + rng.uniform(-0.5...0.5),
-                                                  roll: 10 * sin(t * 57) + rng.uniform(-0.5...0.5))
+            return SyntheticMagnetometer.Attitude(
+                yaw: 360 * t, pitch: 3 * sin(t * 40) + rng.uniform(-0.5...0.5),
+                roll: 10 * sin(t * 57) + rng.uniform(-0.5...0.5))
         }
         let readings = model.readings(attitudes, seed: 13)
         let forces = attitudes.map { SyntheticMagnetometer.specificForce(yaw: $0.yaw, pitch: $0.pitch, roll: $0.roll) }
         let figure8 = MagnetometerCalibration.fit(readings: readings, specificForces: forces, up: Vector3(0, 0, -1))
         #expect(!figure8.isAccepted, "a swing is not a figure-8: judged within 30 deg of tilt it must be refused")
-        let outcome = MagnetometerCalibration.fit(readings: readings, specificForces: forces, up: Vector3(0, 0, -1),
-                                                  field: (49, 62), mode: .swing)
+        let outcome = MagnetometerCalibration.fit(
+            readings: readings, specificForces: forces, up: Vector3(0, 0, -1),
+            field: (49, 62), mode: .swing)
         let calibration = try #require(outcome.calibration)
         let level = try Self.headingErrorP95(calibration, model: model, tilt: 0)
         let heeled = try Self.headingErrorP95(calibration, model: model, tilt: 15)
-        print("swing: accepted \(outcome.isAccepted), level p95 \(level), 15 deg p95 \(heeled), turned \(outcome.turned ?? .nan), "
-              + "uncertainty \(calibration.headingUncertainty ?? .nan), \(outcome.failures.map(\.reason))")
+        print(
+            "swing: accepted \(outcome.isAccepted), level p95 \(level), 15 deg p95 \(heeled), turned \(outcome.turned ?? .nan), "
+                + "uncertainty \(calibration.headingUncertainty ?? .nan), \(outcome.failures.map(\.reason))")
         #expect(outcome.isAccepted, "\(outcome.failures.map(\.reason))")
         #expect(calibration.model == .swing)
         #expect(level <= 1, "level: heading error p95 \(level)")
@@ -112,12 +117,14 @@ import Testing
             SyntheticMagnetometer.Attitude(yaw: arc * Double(i) / 400, pitch: 2 * sin(Double(i) / 9), roll: 6 * sin(Double(i) / 7))
         }
         let forces = attitudes.map { SyntheticMagnetometer.specificForce(yaw: $0.yaw, pitch: $0.pitch, roll: $0.roll) }
-        let outcome = MagnetometerCalibration.fit(readings: model.readings(attitudes, seed: 14), specificForces: forces,
-                                                  up: Vector3(0, 0, -1), field: (49, 62), mode: .swing)
+        let outcome = MagnetometerCalibration.fit(
+            readings: model.readings(attitudes, seed: 14), specificForces: forces,
+            up: Vector3(0, 0, -1), field: (49, 62), mode: .swing)
         let calibration = try #require(outcome.calibration)
         let level = try Self.headingErrorP95(calibration, model: model, tilt: 0)
-        print("swing of \(arc) deg: accepted \(outcome.isAccepted), level p95 \(level), turned \(outcome.turned ?? .nan), "
-              + "uncertainty \(calibration.headingUncertainty ?? .nan), \(outcome.reason ?? "")")
+        print(
+            "swing of \(arc) deg: accepted \(outcome.isAccepted), level p95 \(level), turned \(outcome.turned ?? .nan), "
+                + "uncertainty \(calibration.headingUncertainty ?? .nan), \(outcome.reason ?? "")")
         let turned = outcome.turned ?? .nan
         #expect(turned >= arc - 20 && turned <= arc + 20, "\(turned) degrees seen of a \(arc) degree turn")
         if outcome.isAccepted {

@@ -91,8 +91,9 @@ struct SyntheticMagnetometer {
         var rng = SeededGenerator(seed: seed)
         var out: [Attitude] = []
         while out.count < count {
-            let a = Attitude(yaw: rng.uniform(0...360), pitch: asin(rng.uniform(-1...1)) * 180 / .pi,
-                             roll: rng.uniform(-180...180))
+            let a = Attitude(
+                yaw: rng.uniform(0...360), pitch: asin(rng.uniform(-1...1)) * 180 / .pi,
+                roll: rng.uniform(-180...180))
             if keep(a) { out.append(a) }
         }
         return out

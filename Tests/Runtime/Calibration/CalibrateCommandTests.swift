@@ -20,7 +20,8 @@ import Testing
             let direction = Vector3(random.gaussian(1), random.gaussian(1), random.gaussian(1)).normalized
             guard direction.length > 0, keep(direction) else { continue }
             let field = direction * 50
-            let raw = Vector3(field.x * 1.1 + 70, field.y * 0.95 - 60, field.z + 45)
+            let raw =
+                Vector3(field.x * 1.1 + 70, field.y * 0.95 - 60, field.z + 45)
                 + Vector3(random.gaussian(0.3), random.gaussian(0.3), random.gaussian(0.3))
             text += "\(raw.z),\(Double(written) * 0.02),\(raw.x),\(raw.y),0,0,-1\n"
             written += 1
@@ -39,8 +40,11 @@ import Testing
         #expect(output.hasSuffix("\n") && output.filter { $0 == "\n" }.count == 1)
         let json = try JSONValue.parse(output)
         guard case .object(let members) = json else { Issue.record("not an object"); return }
-        #expect(members.map(\.0) == ["status", "reason", "mode", "offset", "softIron", "fieldStrength", "residualRMS", "coverage",
-                                     "expectedHeadingError", "headingUncertainty", "turned"])
+        #expect(
+            members.map(\.0) == [
+                "status", "reason", "mode", "offset", "softIron", "fieldStrength", "residualRMS", "coverage",
+                "expectedHeadingError", "headingUncertainty", "turned"
+            ])
         #expect(json["mode"] == .string("figure8") && json["turned"] == .null)
         #expect((json["headingUncertainty"]?.numberValue ?? 99) < 0.5)
         #expect(json["status"] == .string("ok"))

@@ -8,8 +8,9 @@ import Testing
 @Suite struct CalibrationStoreTests {
     let calibration = MagnetometerCalibration(
         hardIronOffset: Vector3(70.0123, -60.4567, 44.9876),
-        softIron: Matrix3(Vector3(1.100205, 0.132876, -0.133624), Vector3(0.132876, 1.011131, 0.010618),
-                          Vector3(-0.133624, 0.010618, 0.930361)),
+        softIron: Matrix3(
+            Vector3(1.100205, 0.132876, -0.133624), Vector3(0.132876, 1.011131, 0.010618),
+            Vector3(-0.133624, 0.010618, 0.930361)),
         fieldStrength: 49.326, residualRMS: 0.3121, coverage: 0.975, expectedHeadingError: 0.86)
 
     func temporaryDirectory() -> String {
@@ -48,12 +49,30 @@ import Testing
         ("{\"version\":1,\"offset\":[1,2,3],\"softIron\":[[1,0,0],[0,1,0],[0,0,1]],\"fieldStr", "not valid JSON"),
         ("[1,2,3]", "expected a JSON object"),
         ("{\"version\":2}", "version 2 is not supported"),
-        ("{\"version\":1,\"offset\":[1,2],\"softIron\":[[1,0,0],[0,1,0],[0,0,1]],\"fieldStrength\":50,\"residualRMS\":0.3,\"coverage\":1,\"expectedHeadingError\":1}", "\"offset\" must be an array of 3 numbers"),
-        ("{\"version\":1,\"offset\":[1,2,3],\"softIron\":[[1,0,0],[0,1,0]],\"fieldStrength\":50,\"residualRMS\":0.3,\"coverage\":1,\"expectedHeadingError\":1}", "\"softIron\" must be 3 rows"),
-        ("{\"version\":1,\"offset\":[1,2,3],\"softIron\":[[1,0,0],[0,1,0],[0,0,0]],\"fieldStrength\":50,\"residualRMS\":0.3,\"coverage\":1,\"expectedHeadingError\":1}", "not a plausible correction"),
-        ("{\"version\":1,\"offset\":[1,2,3],\"softIron\":[[1,0,0],[0,1,0],[0,0,1]],\"fieldStrength\":\"50\",\"residualRMS\":0.3,\"coverage\":1,\"expectedHeadingError\":1}", "\"fieldStrength\" must be a number"),
-        ("{\"version\":1,\"offset\":[1,2,3],\"softIron\":[[1,0,0],[0,1,0],[0,0,1]],\"fieldStrength\":50,\"residualRMS\":0.3,\"coverage\":3,\"expectedHeadingError\":1}", "\"coverage\" must be from 0 to 1"),
-        ("{\"version\":1,\"offset\":[1,2,3],\"softIron\":[[1,0,0],[0,1,0],[0,0,1]],\"fieldStrength\":50,\"coverage\":1,\"expectedHeadingError\":1}", "no \"residualRMS\""),
+        (
+            "{\"version\":1,\"offset\":[1,2],\"softIron\":[[1,0,0],[0,1,0],[0,0,1]],\"fieldStrength\":50,\"residualRMS\":0.3,\"coverage\":1,\"expectedHeadingError\":1}",
+            "\"offset\" must be an array of 3 numbers"
+        ),
+        (
+            "{\"version\":1,\"offset\":[1,2,3],\"softIron\":[[1,0,0],[0,1,0]],\"fieldStrength\":50,\"residualRMS\":0.3,\"coverage\":1,\"expectedHeadingError\":1}",
+            "\"softIron\" must be 3 rows"
+        ),
+        (
+            "{\"version\":1,\"offset\":[1,2,3],\"softIron\":[[1,0,0],[0,1,0],[0,0,0]],\"fieldStrength\":50,\"residualRMS\":0.3,\"coverage\":1,\"expectedHeadingError\":1}",
+            "not a plausible correction"
+        ),
+        (
+            "{\"version\":1,\"offset\":[1,2,3],\"softIron\":[[1,0,0],[0,1,0],[0,0,1]],\"fieldStrength\":\"50\",\"residualRMS\":0.3,\"coverage\":1,\"expectedHeadingError\":1}",
+            "\"fieldStrength\" must be a number"
+        ),
+        (
+            "{\"version\":1,\"offset\":[1,2,3],\"softIron\":[[1,0,0],[0,1,0],[0,0,1]],\"fieldStrength\":50,\"residualRMS\":0.3,\"coverage\":3,\"expectedHeadingError\":1}",
+            "\"coverage\" must be from 0 to 1"
+        ),
+        (
+            "{\"version\":1,\"offset\":[1,2,3],\"softIron\":[[1,0,0],[0,1,0],[0,0,1]],\"fieldStrength\":50,\"coverage\":1,\"expectedHeadingError\":1}",
+            "no \"residualRMS\""
+        )
     ])
     func corruptFileIsRefusedWithAMessage(contents: String, expected: String) throws {
         let dataDir = temporaryDirectory()

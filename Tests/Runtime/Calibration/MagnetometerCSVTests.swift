@@ -6,13 +6,13 @@ import Testing
 @Suite struct MagnetometerCalibrationCSVTests {
     @Test func columnsAreFoundByNameInAnyOrder() throws {
         let text = """
-        # recorded on the bench
-        MZ, t ,my,mx,temperature
-        3,0.00,2,1,25
-        6,0.02,5,4,25
+            # recorded on the bench
+            MZ, t ,my,mx,temperature
+            3,0.00,2,1,25
+            6,0.02,5,4,25
 
-        9,0.04,8,7,25
-        """
+            9,0.04,8,7,25
+            """
         let r = try MagnetometerCSV.parse(text)
         #expect(r.fields == [Vector3(1, 2, 3), Vector3(4, 5, 6), Vector3(7, 8, 9)])
         #expect(r.times == [0, 0.02, 0.04])
@@ -30,16 +30,16 @@ import Testing
 
     @Test func badLinesAreCountedAndSkipped() throws {
         let text = """
-        t,mx,my,mz
-        0,1,2,3
-        1,1,2
-        2,x,2,3
-        3,1,2,3,4
-        4,nan,2,3
-        5,1e400,2,3
-        ,1,2,3
-        8,4,5,6
-        """
+            t,mx,my,mz
+            0,1,2,3
+            1,1,2
+            2,x,2,3
+            3,1,2,3,4
+            4,nan,2,3
+            5,1e400,2,3
+            ,1,2,3
+            8,4,5,6
+            """
         let r = try MagnetometerCSV.parse(text)
         #expect(r.fields == [Vector3(1, 2, 3), Vector3(4, 5, 6)])
         #expect(r.badLines == 6)

@@ -19,8 +19,9 @@ enum GlyphPainter {
                 let bits = Font5x7.row(shape, row)
                 guard bits != 0 else { continue }
                 for column in 0..<Font5x7.width where bits & (0x10 >> UInt8(column)) != 0 {
-                    target.fill(x: left + column * scale, y: top + row * scale, width: scale, height: scale,
-                                red: colour.red, green: colour.green, blue: colour.blue)
+                    target.fill(
+                        x: left + column * scale, y: top + row * scale, width: scale, height: scale,
+                        red: colour.red, green: colour.green, blue: colour.blue)
                 }
             }
             return

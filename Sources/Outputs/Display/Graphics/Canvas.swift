@@ -38,7 +38,11 @@ struct Canvas {
         var (x, y) = (x0, y0)
         let low = -(thickness - 1) / 2, high = thickness / 2
         while true {
-            if thickness <= 1 { pixel(x, y, c) } else { target.fill(x: x + low, y: y + low, width: high - low + 1, height: high - low + 1, red: c.red, green: c.green, blue: c.blue) }
+            if thickness <= 1 {
+                pixel(x, y, c)
+            } else {
+                target.fill(x: x + low, y: y + low, width: high - low + 1, height: high - low + 1, red: c.red, green: c.green, blue: c.blue)
+            }
             if x == x1 && y == y1 { break }
             let twice = 2 * error
             if twice >= dy { error += dy; x += sx }
@@ -50,8 +54,9 @@ struct Canvas {
     /// rose's ticks, the lubber line.
     func radial(cx: Int, cy: Int, angle: Double, from inner: Double, to outer: Double, ink: Ink, thickness: Int = 1) {
         let (s, c) = (sin(angle * .pi / 180), cos(angle * .pi / 180))
-        line(cx + Int((inner * s).rounded()), cy - Int((inner * c).rounded()),
-             cx + Int((outer * s).rounded()), cy - Int((outer * c).rounded()), ink: ink, thickness: thickness)
+        line(
+            cx + Int((inner * s).rounded()), cy - Int((inner * c).rounded()),
+            cx + Int((outer * s).rounded()), cy - Int((outer * c).rounded()), ink: ink, thickness: thickness)
     }
 
     /// A circle's outline (midpoint circle), `thickness` rings inward from `radius`.
@@ -91,8 +96,10 @@ struct Canvas {
     func text(_ string: String, x: Int, y: Int, scale: Int, ink: Ink) {
         let c = colour(ink)
         if let recorder = target as? MemoryFramebuffer, recorder.textRuns != nil, !string.isEmpty {
-            recorder.textRuns?.append(TextRun(text: string, x: x, y: y, width: Self.textWidth(string, scale: scale), height: Font5x7.height * scale,
-                                              missingGlyphs: Font5x7.missingGlyphs(in: string)))
+            recorder.textRuns?.append(
+                TextRun(
+                    text: string, x: x, y: y, width: Self.textWidth(string, scale: scale), height: Font5x7.height * scale,
+                    missingGlyphs: Font5x7.missingGlyphs(in: string)))
         }
         var left = x
         for character in string {

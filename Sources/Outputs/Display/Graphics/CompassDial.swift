@@ -67,13 +67,16 @@ enum CompassDial {
         let reference = showsTrue ? "TRUE" : "MAG"
         let referenceY = cy + Font5x7.height * g.digitScale / 2 + Font5x7.height * g.numeralScale
         let digitsWidth = Canvas.textWidth(digits, scale: g.digitScale), gap = g.numeralScale
-        let kept = (left: cx - digitsWidth / 2 - gap, top: cy - Font5x7.height * g.digitScale / 2 - gap,
-                    right: cx + digitsWidth / 2 + gap, bottom: referenceY + Font5x7.height * g.numeralScale / 2 + gap)
+        let kept = (
+            left: cx - digitsWidth / 2 - gap, top: cy - Font5x7.height * g.digitScale / 2 - gap,
+            right: cx + digitsWidth / 2 + gap, bottom: referenceY + Font5x7.height * g.numeralScale / 2 + gap
+        )
         for degrees in stride(from: 0, to: 360, by: 5) {
             let angle = Double(degrees) - heading
             let long = degrees % 10 == 0
-            canvas.radial(cx: cx, cy: cy, angle: angle, from: r - Double(long ? g.longTick : g.shortTick), to: r,
-                          ink: degrees % 90 == 0 ? .accent : .text, thickness: long ? max(1, g.radius / 60) : 1)
+            canvas.radial(
+                cx: cx, cy: cy, angle: angle, from: r - Double(long ? g.longTick : g.shortTick), to: r,
+                ink: degrees % 90 == 0 ? .accent : .text, thickness: long ? max(1, g.radius / 60) : 1)
             // The numerals where the rose is large enough for them to stand apart; a small
             // rose keeps its cardinal letters.
             guard degrees % 30 == 0, degrees % 90 == 0 || g.radius >= 70 else { continue }
@@ -93,8 +96,9 @@ enum CompassDial {
             canvas.text(label, centredAt: x, y, scale: scale, ink: degrees == 0 ? .warning : (cardinal ? .accent : .text))
         }
         // The lubber line: fixed at the top, across the rim into the ring of ticks.
-        canvas.line(cx, max(g.top + 2, cy - g.radius - max(3, g.radius / 12)), cx, cy - g.radius + g.longTick, ink: .accent,
-                    thickness: max(3, g.radius / 30))
+        canvas.line(
+            cx, max(g.top + 2, cy - g.radius - max(3, g.radius / 12)), cx, cy - g.radius + g.longTick, ink: .accent,
+            thickness: max(3, g.radius / 30))
         // The heading in digits, and the deviation from a locked bearing as a bar under them.
         canvas.text(digits, centredAt: cx, cy, scale: g.digitScale, ink: .accent)
         canvas.text(reference, centredAt: cx, referenceY, scale: g.numeralScale, ink: .dim)
@@ -103,8 +107,9 @@ enum CompassDial {
             let top = cy - Font5x7.height * g.digitScale / 2 - g.numeralScale * 4 - max(4, g.radius / 20)
             canvas.rect(x: cx - half, y: top, width: half * 2, height: 1, ink: .dim)
             let length = Int((max(-30, min(30, deviation)) / 30 * Double(half)).rounded())
-            canvas.rect(x: length >= 0 ? cx : cx + length, y: top - max(2, g.radius / 40), width: max(1, abs(length)),
-                        height: max(4, g.radius / 20), ink: model.compass.offCourse ? .warning : .good)
+            canvas.rect(
+                x: length >= 0 ? cx : cx + length, y: top - max(2, g.radius / 40), width: max(1, abs(length)),
+                height: max(4, g.radius / 20), ink: model.compass.offCourse ? .warning : .good)
         }
         drawLines(model, heading: heading, canvas: canvas, geometry: g, scale: textScale)
     }
@@ -122,8 +127,11 @@ enum CompassDial {
         if state.headingAccuracy.isFinite { lines.append(("±\(fixed(state.headingAccuracy, 1))°", .text)) }
         if let prompt = CompassPage.calibrationPrompt(model, wide: columns >= 32) { lines.append((prompt, .warning)) }
         if let locked = model.compass.lockedBearing {
-            lines.append(("LOCK \(fixed(locked, 0))°" + (model.compass.deviation.map { " \($0 >= 0 ? "R" : "L")\(fixed(abs($0), 0))" } ?? ""),
-                          model.compass.offCourse ? .warning : .good))
+            lines.append(
+                (
+                    "LOCK \(fixed(locked, 0))°" + (model.compass.deviation.map { " \($0 >= 0 ? "R" : "L")\(fixed(abs($0), 0))" } ?? ""),
+                    model.compass.offCourse ? .warning : .good
+                ))
         }
         if let way = model.navigation {
             lines.append(("\(way.waypoint) \(model.units.distance(way.distance)) \(fixed(way.bearing, 0))°", .accent))

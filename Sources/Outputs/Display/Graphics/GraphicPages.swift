@@ -25,13 +25,15 @@ public enum GraphicPages {
         let textScale = max(layout.scale, target.height / 160)
         switch page {
         case .compass:
-            CompassDial.draw(model, canvas: canvas,
-                             geometry: CompassDial.Geometry(width: target.width, height: target.height, header: header, textScale: textScale),
-                             textScale: textScale)
+            CompassDial.draw(
+                model, canvas: canvas,
+                geometry: CompassDial.Geometry(width: target.width, height: target.height, header: header, textScale: textScale),
+                textScale: textScale)
         case .level:
-            LevelDial.draw(model, canvas: canvas,
-                           geometry: LevelDial.Geometry(width: target.width, height: target.height, header: header, textScale: textScale),
-                           textScale: textScale)
+            LevelDial.draw(
+                model, canvas: canvas,
+                geometry: LevelDial.Geometry(width: target.width, height: target.height, header: header, textScale: textScale),
+                textScale: textScale)
         case .barometer:
             PressureGraphs.draw(model, canvas: canvas, top: header, textScale: textScale)
         case .track:

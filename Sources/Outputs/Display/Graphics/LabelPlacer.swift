@@ -15,7 +15,9 @@ struct LabelPlacer {
     /// Where a `width` x `height` name of the point (`nearX`, `nearY`) goes, `gap` pixels from
     /// it; nil when every place is taken or off the area.
     mutating func place(width: Int, height: Int, nearX: Int, nearY: Int, gap: Int) -> (x: Int, y: Int)? {
-        let candidates = [(nearX + gap, nearY - height - 1), (nearX + gap, nearY + 2), (nearX - gap - width, nearY - height - 1), (nearX - gap - width, nearY + 2)]
+        let candidates = [
+            (nearX + gap, nearY - height - 1), (nearX + gap, nearY + 2), (nearX - gap - width, nearY - height - 1), (nearX - gap - width, nearY + 2)
+        ]
         for (x, y) in candidates where x >= 0 && y >= top && x + width <= right && y + height <= bottom {
             let clear = !taken.contains { x < $0.x + $0.width + 1 && $0.x < x + width + 1 && y < $0.y + $0.height + 1 && $0.y < y + height + 1 }
             if clear {

@@ -39,8 +39,9 @@ enum LevelDial {
             return
         }
         for ring in rings {
-            canvas.circle(cx: g.centreX, cy: g.centreY, radius: Int((ring / fullScale * Double(g.radius)).rounded()),
-                          ink: ring == fullScale ? .text : .dim, thickness: ring == fullScale ? max(2, g.radius / 60) : 1)
+            canvas.circle(
+                cx: g.centreX, cy: g.centreY, radius: Int((ring / fullScale * Double(g.radius)).rounded()),
+                ink: ring == fullScale ? .text : .dim, thickness: ring == fullScale ? max(2, g.radius / 60) : 1)
         }
         let arm = g.radius / 12
         canvas.line(g.centreX - arm, g.centreY, g.centreX + arm, g.centreY, ink: .dim)
@@ -50,8 +51,10 @@ enum LevelDial {
         let tilt = (level.roll * level.roll + level.pitch * level.pitch).squareRoot()
         let lineHeight = FramebufferLayout.cellHeight * textScale
         var y = g.textTop
-        for (text, ink) in [(level.isLevel ? "LEVEL" : "TILT \(fixed(tilt, 1))°", level.isLevel ? Ink.good : .accent),
-                            ("ROLL \(fixed(level.roll, 1))°", .text), ("PITCH \(fixed(level.pitch, 1))°", .text)] {
+        for (text, ink) in [
+            (level.isLevel ? "LEVEL" : "TILT \(fixed(tilt, 1))°", level.isLevel ? Ink.good : .accent),
+            ("ROLL \(fixed(level.roll, 1))°", .text), ("PITCH \(fixed(level.pitch, 1))°", .text)
+        ] {
             // Shortened to the room beside the dial ("TILT 2.8°" to "2.8°" before anything is cut).
             let room = (canvas.width - g.textLeft) / (FramebufferLayout.cellWidth * textScale)
             let fitted = text.count <= room ? text : LabelPlacer.shortened(String(text.split(separator: " ").last ?? ""), to: room)

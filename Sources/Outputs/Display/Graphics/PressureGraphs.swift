@@ -47,8 +47,9 @@ enum PressureGraphs {
         let each = (canvas.height - y - gap) / graphs.count
         guard each >= lineHeight * 2 else { return }
         for (index, graph) in graphs.enumerated() {
-            plot(graph, units: units, canvas: canvas, x: textScale, y: y + gap + index * each, width: canvas.width - textScale * 2,
-                 height: each - gap, textScale: textScale)
+            plot(
+                graph, units: units, canvas: canvas, x: textScale, y: y + gap + index * each, width: canvas.width - textScale * 2,
+                height: each - gap, textScale: textScale)
         }
     }
 

@@ -10,8 +10,9 @@ enum TrackDrawing {
     static func draw(_ model: DisplayModel, canvas: Canvas, top: Int, textScale: Int) {
         let lineHeight = FramebufferLayout.cellHeight * textScale
         guard let track = model.track else {
-            canvas.paragraph("TRACKS NEED A DATA DIRECTORY", x: textScale, y: top + textScale, width: canvas.width - 2 * textScale,
-                             bottom: canvas.height, scale: textScale, ink: .warning)
+            canvas.paragraph(
+                "TRACKS NEED A DATA DIRECTORY", x: textScale, y: top + textScale, width: canvas.width - 2 * textScale,
+                bottom: canvas.height, scale: textScale, ink: .warning)
             return
         }
         let units = model.units
@@ -24,7 +25,8 @@ enum TrackDrawing {
             canvas.text(track.state == "stopped" ? "PRESS TRACK TO START" : "WAITING FOR THE FIRST POINT", x: textScale, y: y, scale: textScale, ink: .dim)
             return
         }
-        let figures = "\(units.distance(track.distance))  \(countdown(track.elapsed, compact: true))  +\(units.altitude(track.elevationGain)) -\(units.altitude(track.elevationLoss))"
+        let figures =
+            "\(units.distance(track.distance))  \(countdown(track.elapsed, compact: true))  +\(units.altitude(track.elevationGain)) -\(units.altitude(track.elevationLoss))"
         canvas.text(LabelPlacer.shortened(figures.uppercased(), to: columns), x: textScale, y: y, scale: textScale, ink: .text)
         y += lineHeight + textScale
         let profileHeight = track.profile.count > 1 ? max(lineHeight * 2, (canvas.height - y) / 5) : 0
@@ -32,8 +34,9 @@ enum TrackDrawing {
         guard mapHeight > lineHeight * 2 else { return }
         drawMap(track, units: units, canvas: canvas, x: 0, y: y, width: canvas.width, height: mapHeight, textScale: textScale)
         if profileHeight > 0 {
-            drawProfile(track, units: units, canvas: canvas, x: textScale, y: canvas.height - profileHeight, width: canvas.width - textScale * 2,
-                        height: profileHeight - textScale, textScale: textScale)
+            drawProfile(
+                track, units: units, canvas: canvas, x: textScale, y: canvas.height - profileHeight, width: canvas.width - textScale * 2,
+                height: profileHeight - textScale, textScale: textScale)
         }
     }
 
@@ -55,14 +58,18 @@ enum TrackDrawing {
         let (nx, ny) = (x + arrow + textScale * 2, y + arrow * 2 + textScale)
         let (letterX, letterY) = (nx - Int(Double(arrow) * 1.7 * sinDegrees(plot.rotation)), ny - Int(Double(arrow) * 1.7 * cosDegrees(plot.rotation)))
         var names = LabelPlacer(right: x + width, bottom: y + height, top: y)
-        names.reserve(x: letterX - Canvas.textWidth("N", scale: textScale) / 2, y: letterY - Font5x7.height * textScale / 2,
-                      width: Canvas.textWidth("N", scale: textScale), height: Font5x7.height * textScale)
+        names.reserve(
+            x: letterX - Canvas.textWidth("N", scale: textScale) / 2, y: letterY - Font5x7.height * textScale / 2,
+            width: Canvas.textWidth("N", scale: textScale), height: Font5x7.height * textScale)
         for w in track.waypoints {
             let (wx, wy) = at(w.latitude, w.longitude)
             canvas.rect(x: wx - dot / 2, y: wy - dot / 2, width: dot, height: dot, ink: .warning)
             // The name beside the mark where it is free of the others and of north's letter.
             let name = LabelPlacer.shortened(w.name, to: 12)
-            if let spot = names.place(width: Canvas.textWidth(name, scale: textScale), height: Font5x7.height * textScale, nearX: wx, nearY: wy + Font5x7.height * textScale / 2, gap: dot) {
+            if let spot = names.place(
+                width: Canvas.textWidth(name, scale: textScale), height: Font5x7.height * textScale, nearX: wx, nearY: wy + Font5x7.height * textScale / 2,
+                gap: dot)
+            {
                 canvas.text(name, x: spot.x, y: spot.y, scale: textScale, ink: .warning)
             }
         }
@@ -89,8 +96,9 @@ enum TrackDrawing {
         let bar = Int(plot.scaleBarUnits.rounded())
         let by = y + height - textScale * 2
         canvas.rect(x: x + textScale * 2, y: by, width: bar, height: max(2, textScale), ink: .text)
-        canvas.text(units.distance(plot.scaleBarMetres).uppercased(), x: x + textScale * 3 + bar, y: by - Font5x7.height * textScale / 2,
-                    scale: textScale, ink: .dim)
+        canvas.text(
+            units.distance(plot.scaleBarMetres).uppercased(), x: x + textScale * 3 + bar, y: by - Font5x7.height * textScale / 2,
+            scale: textScale, ink: .dim)
     }
 
     static func drawProfile(_ track: DisplayModel.TrackPanel, units: Units, canvas: Canvas, x: Int, y: Int, width: Int, height: Int, textScale: Int) {

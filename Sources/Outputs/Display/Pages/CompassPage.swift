@@ -23,8 +23,10 @@ enum CompassPage {
         guard attitude.magneticHeading.isFinite else {
             // A board without a magnetometer has level and tilt, never a heading.
             page.line(page.wide ? "Heading  -- (this board has no magnetometer)" : "--° NO COMPASS", ink: .accent)
-            page.line(page.wide ? "Level    roll \(fixed(attitude.roll, 1))°  pitch \(fixed(attitude.pitch, 1))°"
-                                : "R \(fixed(attitude.roll, 1))° P \(fixed(attitude.pitch, 1))°")
+            page.line(
+                page.wide
+                    ? "Level    roll \(fixed(attitude.roll, 1))°  pitch \(fixed(attitude.pitch, 1))°"
+                    : "R \(fixed(attitude.roll, 1))° P \(fixed(attitude.pitch, 1))°")
             return
         }
         let showsTrue = Self.showsTrue(model)
@@ -53,14 +55,20 @@ enum CompassPage {
         if let bearing = compass.lockedBearing {
             let deviation = compass.deviation ?? 0
             let side = deviation >= 0 ? "R" : "L"
-            page.line((page.wide ? "Lock     \(fixed(bearing, 0))°  off by \(fixed(abs(deviation), 0))° \(side)" : "LOCK \(fixed(bearing, 0)) \(side)\(fixed(abs(deviation), 0))")
-                      + (compass.offCourse ? (page.wide ? "  OFF COURSE" : " OFF") : ""), ink: compass.offCourse ? .warning : .good)
+            page.line(
+                (page.wide
+                    ? "Lock     \(fixed(bearing, 0))°  off by \(fixed(abs(deviation), 0))° \(side)"
+                    : "LOCK \(fixed(bearing, 0)) \(side)\(fixed(abs(deviation), 0))")
+                    + (compass.offCourse ? (page.wide ? "  OFF COURSE" : " OFF") : ""), ink: compass.offCourse ? .warning : .good)
             page.line(band(deviation, width: (min(page.columns, 41) - 1) | 1), ink: compass.offCourse ? .warning : .text)
         }
         if let way = model.navigation {
             let turn = way.relativeBearing.map { ($0 >= 0 ? " R" : " L") + fixed(abs($0), 0) } ?? ""
-            page.line(page.wide ? LabelPlacer.squeezed("To \(way.waypoint)", before: "  \(model.units.distance(way.distance))  \(fixed(way.bearing, 0))°\(turn)", to: page.columns)
-                                : LabelPlacer.squeezed(way.waypoint, before: " " + model.units.distance(way.distance) + turn, to: page.columns), ink: .accent)
+            page.line(
+                page.wide
+                    ? LabelPlacer.squeezed(
+                        "To \(way.waypoint)", before: "  \(model.units.distance(way.distance))  \(fixed(way.bearing, 0))°\(turn)", to: page.columns)
+                    : LabelPlacer.squeezed(way.waypoint, before: " " + model.units.distance(way.distance) + turn, to: page.columns), ink: .accent)
         }
         if !page.wide {
             if let declination = state.declination {
@@ -96,7 +104,8 @@ enum CompassPage {
             return wide ? "MAGNETIC INTERFERENCE: move away from iron and cables; heading held on the gyro" : "MAGNETIC INTERFERENCE"
         }
         if compass.calibration == .uncalibrated || compass.calibration == .poor
-            || (state.headingAccuracy.isFinite && state.headingAccuracy > promptAccuracy) {
+            || (state.headingAccuracy.isFinite && state.headingAccuracy > promptAccuracy)
+        {
             let motion = compass.calibratesBySwing ? "one slow full circle" : "figure 8s"
             return wide ? "±\(fixed(state.headingAccuracy, 0))°: calibrate (\(motion))" : "CALIBRATE: ±\(fixed(state.headingAccuracy, 0))°"
         }

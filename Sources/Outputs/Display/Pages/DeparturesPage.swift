@@ -29,8 +29,9 @@ enum DeparturesPage {
                 // The first departure is the one a person hurries for: its countdown large.
                 if index == 0 { page.headline(togo) }
                 // A long headsign gives way to the countdown after it.
-                page.field(row.clock, LabelPlacer.squeezed(row.route + "  " + row.headsign, before: index == 0 ? "" : "  " + togo, to: page.columns - 7),
-                           ink: index == 0 ? .accent : .text, labelWidth: 7)
+                page.field(
+                    row.clock, LabelPlacer.squeezed(row.route + "  " + row.headsign, before: index == 0 ? "" : "  " + togo, to: page.columns - 7),
+                    ink: index == 0 ? .accent : .text, labelWidth: 7)
                 if let mark = row.mark { page.line("       " + LabelPlacer.squeezed(mark, before: " " + stars, to: page.columns - 7), ink: .good) }
             } else {
                 page.line("\(row.clock) \(row.route) " + countdown(row.secondsToGo, compact: true), ink: index == 0 ? .accent : .text)

@@ -8,7 +8,9 @@ enum HealthPage {
         let problems = [model.health.problems.imu, model.health.problems.magnetometer, model.health.problems.barometer, model.health.problems.gps]
         if page.wide {
             for ((name, health), problem) in zip(sensors, problems) {
-                page.field(name, health == .degraded ? "degraded: retrying" : health.name, ink: health == .degraded ? .warning : (health == .ok ? .good : .dim), labelWidth: 13)
+                page.field(
+                    name, health == .degraded ? "degraded: retrying" : health.name, ink: health == .degraded ? .warning : (health == .ok ? .good : .dim),
+                    labelWidth: 13)
                 // Why, in the words that say what to do.
                 if health == .degraded, let problem { page.line("  " + problem, ink: .warning) }
             }
@@ -19,7 +21,9 @@ enum HealthPage {
             page.field("Clients", "\(model.health.clients)", labelWidth: 13)
             if let profile = model.health.profile { page.field("Sampling", profile + " profile", labelWidth: 13) }
             if let loop = model.health.loop {
-                page.line("Loop \(fixed(loop.rateHz, 0)) Hz  overruns \(loop.overruns)  late p50 \(fixed(loop.latenessP50Microseconds, 0)) us  p99 \(fixed(loop.latenessP99Microseconds, 0)) us  max \(fixed(loop.latenessMaxMicroseconds, 0)) us", ink: .dim)
+                page.line(
+                    "Loop \(fixed(loop.rateHz, 0)) Hz  overruns \(loop.overruns)  late p50 \(fixed(loop.latenessP50Microseconds, 0)) us  p99 \(fixed(loop.latenessP99Microseconds, 0)) us  max \(fixed(loop.latenessMaxMicroseconds, 0)) us",
+                    ink: .dim)
             }
             if !model.health.tasks.isEmpty {
                 // The full table where it fits, else the columns that say whether a task keeps up.

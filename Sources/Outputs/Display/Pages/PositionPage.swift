@@ -19,7 +19,10 @@ enum PositionPage {
             page.line(CoordinateText.decimal(fix.latitude, latitude: true) + "   " + CoordinateText.decimal(fix.longitude, latitude: false), ink: .accent)
             page.field("DMS", CoordinateText.dms(fix.latitude, latitude: true) + "  " + CoordinateText.dms(fix.longitude, latitude: false))
             page.field("DDM", CoordinateText.ddm(fix.latitude, latitude: true) + "  " + CoordinateText.ddm(fix.longitude, latitude: false))
-            page.field("Elevation", units.altitude(fix.altitudeMSL) + " GPS" + (model.state.barometricAltitude.isFinite ? "  " + units.altitude(model.state.barometricAltitude) + " barometric" : ""))
+            page.field(
+                "Elevation",
+                units.altitude(fix.altitudeMSL) + " GPS"
+                    + (model.state.barometricAltitude.isFinite ? "  " + units.altitude(model.state.barometricAltitude) + " barometric" : ""))
             page.field("Accuracy", accuracy.map { "±" + units.distance($0) + (stated ? "" : " (from HDOP)") } ?? "no HDOP yet")
             page.field("Fix", "\(mode)  \(fix.satellitesUsed)/\(fix.satellitesVisible) satellites  HDOP \(fixed(fix.hdop, 1))")
             page.field("Speed", units.speed(fix.speed) + "  course \(fixed(fix.course, 0))°")
@@ -42,8 +45,10 @@ enum PositionPage {
         for warning in model.position.warnings { page.line(page.wide ? warning : warning.uppercased(), ink: .warning) }
         if let way = model.navigation {
             let eta = way.eta.map { "  ETA " + countdown($0) } ?? ""
-            page.line(page.wide ? LabelPlacer.squeezed("To \(way.waypoint)", before: "  \(units.distance(way.distance))  \(fixed(way.bearing, 0))°\(eta)", to: page.columns)
-                                : LabelPlacer.squeezed(way.waypoint, before: " " + units.distance(way.distance), to: page.columns), ink: .accent)
+            page.line(
+                page.wide
+                    ? LabelPlacer.squeezed("To \(way.waypoint)", before: "  \(units.distance(way.distance))  \(fixed(way.bearing, 0))°\(eta)", to: page.columns)
+                    : LabelPlacer.squeezed(way.waypoint, before: " " + units.distance(way.distance), to: page.columns), ink: .accent)
         }
     }
 }

@@ -31,7 +31,9 @@ enum SkyPage {
         let wide = page.wide
         guard sky.located else {
             let note = sky.placeNote ?? "no place yet"
-            if wide { page.paragraph(note, ink: .warning) } else {
+            if wide {
+                page.paragraph(note, ink: .warning)
+            } else {
                 page.line("NO PLACE YET: A FIX", ink: .warning)
                 page.line("OR OBSERVER IN CONFIG", ink: .warning)
             }
@@ -39,8 +41,10 @@ enum SkyPage {
             return
         }
         if let next = sky.next {
-            page.line(wide ? "Next   \(label(next.name, compact: false)) \(next.clock)  in \(countdown(next.seconds))"
-                           : "\(label(next.name, compact: true)) \(next.clock) \(countdown(next.seconds, compact: true))", ink: .accent)
+            page.line(
+                wide
+                    ? "Next   \(label(next.name, compact: false)) \(next.clock)  in \(countdown(next.seconds))"
+                    : "\(label(next.name, compact: true)) \(next.clock) \(countdown(next.seconds, compact: true))", ink: .accent)
         } else {
             // Only in a polar night or day longer than the half year the device looks ahead.
             page.line(wide ? "Next   no sun event within 200 days" : "NO EVENT IN 200 D", ink: .accent)
@@ -83,7 +87,8 @@ enum SkyPage {
             let age = sky.moonAge.isFinite ? "  age \(fixed(sky.moonAge, 1)) d" : ""
             page.field("Moon", "\(sky.moonPhase.lowercased()) \(percent)\(age)", labelWidth: 7)
             let countdown = "\(sky.nextSeason) in \(sky.daysUntilSeason) d"
-            let progress = "\(progressBar(sky.seasonProgress, width: 14)) "
+            let progress =
+                "\(progressBar(sky.seasonProgress, width: 14)) "
                 + "\(sky.seasonProgress.isFinite ? "\(Int((sky.seasonProgress * 100).rounded()))%" : "--") of \(sky.season)"
             if page.columns >= 60 {
                 page.field("Season", countdown + "  " + progress, labelWidth: 7)
@@ -92,7 +97,8 @@ enum SkyPage {
                 page.field("", progress, labelWidth: 7)
             }
         } else {
-            let phase = sky.moonPhase.uppercased().split(separator: " ").map { $0 == "WAXING" ? "WAX" : ($0 == "WANING" ? "WAN" : String($0)) }.joined(separator: " ")
+            let phase = sky.moonPhase.uppercased().split(separator: " ").map { $0 == "WAXING" ? "WAX" : ($0 == "WANING" ? "WAN" : String($0)) }.joined(
+                separator: " ")
             page.line("MOON \(percent) \(phase)")
             page.line("\(sky.nextSeason.uppercased()) IN \(sky.daysUntilSeason) D")
             page.line(progressBar(sky.seasonProgress, width: 12) + " \(sky.season.uppercased())")

@@ -8,8 +8,9 @@ enum TrackPage {
         }
         let units = model.units
         let state = track.state + (track.autoPaused ? (page.wide ? " (auto-paused: standing still)" : " AUTO") : "")
-        page.line(page.wide ? "\(state.prefix(1).uppercased() + state.dropFirst())\(track.name.map { "  " + $0 } ?? "")" : state.uppercased(),
-                  ink: track.state == "recording" ? .good : .accent)
+        page.line(
+            page.wide ? "\(state.prefix(1).uppercased() + state.dropFirst())\(track.name.map { "  " + $0 } ?? "")" : state.uppercased(),
+            ink: track.state == "recording" ? .good : .accent)
         guard track.state != "stopped" else {
             page.line(page.wide ? "Start with the track button, lodestone track start, or ?TRACK={\"action\":\"start\"}" : "PRESS TRACK TO START", ink: .dim)
             return
@@ -25,7 +26,9 @@ enum TrackPage {
             page.line("+" + units.altitude(track.elevationGain) + " -" + units.altitude(track.elevationLoss))
         }
         if let way = model.navigation {
-            page.line(LabelPlacer.squeezed("To \(way.waypoint)", before: " \(units.distance(way.distance)) \(fixed(way.bearing, 0))°", to: page.columns), ink: .accent)
+            page.line(
+                LabelPlacer.squeezed("To \(way.waypoint)", before: " \(units.distance(way.distance)) \(fixed(way.bearing, 0))°", to: page.columns), ink: .accent
+            )
             if let remaining = way.remaining {
                 page.line((page.wide ? "Start \(units.distance(remaining)) along the track" : "START \(units.distance(remaining))"), ink: .accent)
                 if way.offTrack { page.line(page.wide ? "OFF TRACK: head back to the path" : "OFF TRACK", ink: .warning) }
