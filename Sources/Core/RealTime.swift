@@ -94,7 +94,7 @@ public enum RealTime {
                 outcome.fifo = true
             } else {
                 outcome.messages.append(
-                    "SCHED_FIFO priority \(priority) not permitted: running at normal priority; grant CAP_SYS_NICE or an rtprio limit (see README, Real-time) for tighter timing"
+                    "SCHED_FIFO priority \(priority) not permitted: running at normal priority; grant CAP_SYS_NICE or an rtprio limit (docs/service.md, 'Running as a normal user') for tighter timing"
                 )
             }
         }

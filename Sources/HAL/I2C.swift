@@ -23,7 +23,8 @@ public enum I2CError: Error, Equatable, Sendable, CustomStringConvertible {
         case .timeout(let a): return "I2C transfer to \(hexByte(a)) timed out: the bus may be held low; power-cycle the sensor"
         case .busy(let a): return "I2C address \(hexByte(a)) is owned by a kernel driver: unbind it or remove the device-tree overlay"
         case .permissionDenied(let p):
-            return "permission denied opening \(p): install udev/99-lodestone.rules and add the user to group lodestone (README: Running as a normal user)"
+            return
+                "permission denied opening \(p): install udev/99-lodestone.rules and add the user to group lodestone (docs/service.md, 'Running as a normal user')"
         case .noSuchBus(let p): return "\(p) does not exist: enable I2C (dtparam=i2c_arm=on, or modprobe i2c-dev) and check the bus number"
         case .unsupported(let what): return "the I2C adapter cannot do \(what)"
         case .system(let e, let a): return "I2C transfer to \(hexByte(a)) failed with errno \(e)"

@@ -237,6 +237,14 @@ public struct Configuration: Sendable, Equatable {
         return "/tmp/lodestone-\(getuid()).sock"
     }
 
+    /// The socket a client command talks to: the user's own run's when it is there, else the
+    /// system service's (a user in the lodestone group reaches the service without --socket).
+    public static func clientSocketPath() -> String {
+        let own = defaultSocketPath()
+        let service = "/run/lodestone/lodestone.sock"
+        return !fileExists(own) && fileExists(service) ? service : own
+    }
+
     /// /var/lib/lodestone for the system service, ~/.local/share/lodestone for a user.
     public static func defaultDataDirectory() -> String {
         if getuid() == 0 { return "/var/lib/lodestone" }

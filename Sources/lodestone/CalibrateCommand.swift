@@ -105,7 +105,7 @@ enum CalibrateCommand {
             guard latitude == nil else {
                 throw UsageError(message: "--lat and --lon are for --from: live, the running instance takes the field from its fix")
             }
-            return live(socket: options.values["socket"] ?? Configuration.defaultSocketPath(), json: json, mode: asked)
+            return live(socket: options.values["socket"] ?? Configuration.clientSocketPath(), json: json, mode: asked)
         }
         var field: (strength: Double, dip: Double)?
         if let latitude, let longitude {

@@ -50,7 +50,7 @@ enum ConfigCommand {
             return 0
         case "check":
             guard options.positional.count == 2 else { throw UsageError(message: "'config check' takes one FILE (see 'lodestone config --help')") }
-            return check(options.positional[1], socket: options.values["socket"] ?? Configuration.defaultSocketPath())
+            return check(options.positional[1], socket: options.values["socket"] ?? Configuration.clientSocketPath())
         case "example":
             var configuration = Configuration()
             if options.flags.contains("service") {

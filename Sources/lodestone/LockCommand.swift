@@ -74,7 +74,7 @@ enum LockCommand {
         _ request: String, socket: String?, json: Bool, answer: [String],
         describe: (JSONValue) -> String
     ) -> Int32 {
-        let path = socket ?? Configuration.defaultSocketPath()
+        let path = socket ?? Configuration.clientSocketPath()
         let client: ReportClient
         do { client = try ReportClient(path: path) } catch {
             Log.error(error.description)

@@ -98,7 +98,7 @@ enum PersonalDataCommands {
         }
         let mode: BackupRestore.Mode = options.flags.contains("replace") ? .replace : .merge
         let directory = options.values["data-dir"] ?? Configuration.defaultDataDirectory()
-        let socket = options.values["socket"] ?? Configuration.defaultSocketPath()
+        let socket = options.values["socket"] ?? Configuration.clientSocketPath()
         if (try? ReportClient(path: socket)) != nil {
             Log.error("a running 'lodestone run' answers on \(socket) and records into its data directory: stop it first, then import")
             return 1
@@ -168,7 +168,7 @@ enum PersonalDataCommands {
                 message: "forget-all deletes every track, waypoint, log and snapshot in \(directory) and cannot be undone: "
                     + "give --yes (and 'lodestone export-all' first to keep a copy)")
         }
-        let socket = options.values["socket"] ?? Configuration.defaultSocketPath()
+        let socket = options.values["socket"] ?? Configuration.clientSocketPath()
         if (try? ReportClient(path: socket)) != nil {
             Log.error("a running 'lodestone run' answers on \(socket) and records into its data directory: stop it first, then forget")
             return 1

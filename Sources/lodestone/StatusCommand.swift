@@ -8,7 +8,7 @@ import LodestoneSettings
 enum StatusCommand {
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: OptionSpec(valued: ["socket"], flags: ["json"]), command: "status")
-        let path = options.values["socket"] ?? Configuration.defaultSocketPath()
+        let path = options.values["socket"] ?? Configuration.clientSocketPath()
         let client: ReportClient
         do { client = try ReportClient(path: path) } catch {
             Log.error(error.description)

@@ -7,7 +7,7 @@ enum WatchCommand {
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: OptionSpec(valued: ["socket", "count"], flags: []), command: "watch")
         let count = try options.integer("count", in: 1...Int.max)
-        let path = options.values["socket"] ?? Configuration.defaultSocketPath()
+        let path = options.values["socket"] ?? Configuration.clientSocketPath()
         let client: ReportClient
         do { client = try ReportClient(path: path) } catch {
             Log.error(error.description)

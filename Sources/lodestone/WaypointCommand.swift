@@ -175,7 +175,7 @@ enum WaypointCommand {
     }
 
     static func runningPosition(socket: String?) -> (Double, Double)? {
-        guard let client = try? ReportClient(path: socket ?? Configuration.defaultSocketPath()) else { return nil }
+        guard let client = try? ReportClient(path: socket ?? Configuration.clientSocketPath()) else { return nil }
         client.send(PlainRequest.poll.text)
         while let line = client.readLine(timeoutMilliseconds: 1000) {
             guard line.contains(#""class":"POLL""#), let poll = try? JSONValue.parse(line) else { continue }
