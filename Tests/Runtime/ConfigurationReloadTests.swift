@@ -97,18 +97,26 @@ import Testing
         defer { unlink(file); unlink(data + "/alerts.json") }
         try #require(Self.save(#"{"listen": "127.0.0.1:\#(first)", "qnh": 1013.25}"#, to: file))
         let child = try runner.spawn([
-            "run", "--config", file, "--duration", "12", "--display", "none",
+            "run", "--config", file, "--duration", "20", "--display", "none",
             "--socket", socket, "--data-dir", data
         ])
-        guard runner.connect(socket, to: child) != nil else { return }
-        let gpsdBefore = Self.readTCP(port: first, milliseconds: 500)
+        guard let client = runner.connect(socket, to: child) else { return }
+        // Up once it reports: its outputs are open and the alert rules read (on a loaded
+        // machine the socket comes well before that).
+        client.send(#"?WATCH={"enable":true,"json":true};"#)
+        _ = client.readLine(timeoutMilliseconds: 15000)
+        let gpsdBefore = Self.readTCP(port: first, milliseconds: 2000)
 
         try #require(Self.save(#"{"listen": "127.0.0.1:\#(second)", "nmeaListen": "127.0.0.1:\#(nmea)", "qnh": 1000}"#, to: file))
         try #require(Self.save(#"[{"name":"pressureLow","enabled":false}]"#, to: data + "/alerts.json"))
         kill(child.pid, SIGHUP)
-        usleep(1_500_000)
+        // The reload is done when the new port answers (up to 10 s on a loaded machine).
+        var gpsdNew: String?
+        for _ in 0..<20 where gpsdNew == nil {
+            usleep(500_000)
+            gpsdNew = Self.readTCP(port: second, milliseconds: 500)
+        }
         let gpsdOld = Self.readTCP(port: first, milliseconds: 200)
-        let gpsdNew = Self.readTCP(port: second, milliseconds: 500)
         let sentences = Self.readTCP(port: nmea, milliseconds: 2500)
         let (status, output) = runner.finish(child)
 
