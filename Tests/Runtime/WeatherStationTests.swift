@@ -184,7 +184,7 @@ import Testing
         let text = try readTextFile("boards/sim.json").replacing(#""channel": 0 }"#, with: #""channel": 0, "aboard": true }"#)
         try #require(text.contains("aboard") && writeFileAtomically(board, Array(text.utf8)))
         let child = try end.spawn([
-            "run", "--board", board, "--scenario", "boat", "--speed", "20", "--duration", "120",
+            "run", "--board", board, "--scenario", "boat", "--speed", "20", "--duration", "240",
             "--socket", socket, "--display", "none", "--data-dir", data
         ])
         let client = try #require(end.connect(socket))
@@ -192,7 +192,9 @@ import Testing
         let judge = TripJudge(trip: try #require(RefereeTrip.named("boat")), reports: [], speed: 20)
         var speedErrors: [Double] = [], directionErrors: [Double] = [], apparentGaps: [Double] = []
         var boatSpeed = 0.0
-        reading: while let line = client.readLine(timeoutMilliseconds: 8000) {
+        // A loaded machine can hold the device's output back for seconds: the stream ends only
+        // when the device has said nothing for half a minute.
+        reading: while let line = client.readLine(timeoutMilliseconds: 30000) {
             guard let report = try? JSONValue.parse(line), let time = report["time"]?.stringValue.flatMap(CivilTime.parseISO8601) else { continue }
             let t = time - judge.scenario.startUTC
             if report["class"]?.stringValue == "TPV" { boatSpeed = report["speed"]?.numberValue ?? 0 }
