@@ -42,20 +42,27 @@ enum CompletionCommand {
 
     static func names(_ table: Table) -> String { (table.map(\.name) + ["help"]).joined(separator: " ") }
 
-    static func bash(_ table: Table) -> String {
-        var values = "", actions = "", options = ""
+    /// The shell `case` arms completing an option's value: files for a path, nothing for a free
+    /// value, the choices otherwise. `pattern` makes an arm's pattern from the command and the
+    /// option; `offer` the shell's words offering the choices.
+    static func valueCases(_ table: Table, pattern: (String, String) -> String, files: String, offer: (String) -> String) -> String {
+        var arms = ""
         for (name, usage) in table {
             for option in usage.options {
                 guard let choices = option.choices else { continue }
-                let pattern = "\"\(name) --\(option.name)\""
-                if option.isPath {
-                    values += "        \(pattern)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
-                } else if choices.isEmpty {
-                    values += "        \(pattern)) return ;;\n"
-                } else {
-                    values += "        \(pattern)) COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
-                }
+                let action = option.isPath ? files + "; " : choices.isEmpty ? "" : offer(choices.joined(separator: " ")) + "; "
+                arms += "        \(pattern(name, option.name))) \(action)return ;;\n"
             }
+        }
+        return arms
+    }
+
+    static func bash(_ table: Table) -> String {
+        let values = valueCases(table, pattern: { "\"\($0) --\($1)\"" }, files: "COMPREPLY=($(compgen -f -- \"$cur\"))") {
+            "COMPREPLY=($(compgen -W \"\($0)\" -- \"$cur\"))"
+        }
+        var actions = "", options = ""
+        for (name, usage) in table {
             if !usage.actions.isEmpty {
                 actions += "            \(name)) COMPREPLY=($(compgen -W \"\(usage.actions.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
             }
@@ -92,19 +99,9 @@ enum CompletionCommand {
     }
 
     static func zsh(_ table: Table) -> String {
-        var values = "", actions = "", options = ""
+        let values = valueCases(table, pattern: { "\($0):--\($1)" }, files: "_files") { "compadd -- \($0)" }
+        var actions = "", options = ""
         for (name, usage) in table {
-            for option in usage.options {
-                guard let choices = option.choices else { continue }
-                let pattern = "\(name):--\(option.name)"
-                if option.isPath {
-                    values += "        \(pattern)) _files; return ;;\n"
-                } else if choices.isEmpty {
-                    values += "        \(pattern)) return ;;\n"
-                } else {
-                    values += "        \(pattern)) compadd -- \(choices.joined(separator: " ")); return ;;\n"
-                }
-            }
             if !usage.actions.isEmpty { actions += "            \(name)) compadd -- \(usage.actions.joined(separator: " ")); return ;;\n" }
             options += "        \(name)) compadd -- \((usage.options.map { "--" + $0.name } + ["--help"]).joined(separator: " ")) ;;\n"
         }
