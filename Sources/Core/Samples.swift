@@ -90,6 +90,10 @@ public struct GPSFix: Sendable, Equatable {
     /// including this fix's last): at the line's baud rate, how long before `received` the
     /// burst began, which is when the receiver starts sending after the fix's epoch.
     public var burstBytes: Int32 = 0
+    /// The receiver's last pulse-per-second edge before the burst began (monotonic, the
+    /// kernel's stamp), 0 without a pulse line: the start of the UTC second the fix is in, or
+    /// of the one before.
+    public var pulse: MonotonicNanoseconds = 0
 
     public init() {}
 

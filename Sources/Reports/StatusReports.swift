@@ -38,8 +38,9 @@ public struct HealthReport: Sendable {
     /// The display's frames in the last second and a frame's drawing time (ms), when one is on.
     public var display: (framesPerSecond: Int, frameMs: Double)?
     public var mqtt: MQTTStatus?
-    /// chrony's feed, when it runs: the samples sent, the last offset (s), and why sending fails.
-    public var chrony: (socket: String, samples: Int, offset: Double, problem: String?)?
+    /// chrony's feed, when it runs: the samples sent, the last offset (s), where it came from
+    /// ("pps" or "nmea"), and why sending fails.
+    public var chrony: (socket: String, samples: Int, offset: Double, source: String?, problem: String?)?
     /// The weather station's parts (anemometer, vane converter, probes), when the board has them.
     public var station: [DeviceEntry] = []
     public init(

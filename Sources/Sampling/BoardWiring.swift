@@ -8,11 +8,14 @@ import LodestoneSettings
 package enum BoardWiring {
     /// - Parameter bus: the bus for a device path; nil when it could not be opened (the chip
     ///   is then left out, and the reason was logged by the caller).
-    /// - Parameter gpio: where the IMU's data-ready line comes from, when the board wires one.
+    /// - Parameter gpio: where the IMU's data-ready line and the receiver's pulse line come
+    ///   from, when the board wires them.
+    /// - Parameter pulse: the receiver's pulse line when it comes from elsewhere (the simulated
+    ///   receiver's own).
     package static func pipeline<Bus: I2CBus>(
         board: BoardDescription, bus: (String) -> Bus?, gps: (any SerialPort)?,
         clock: any MonotonicClock, qnh: Double,
-        gpio: (any GPIOLineProvider)? = nil, imuRateHz: Double = 100
+        gpio: (any GPIOLineProvider)? = nil, imuRateHz: Double = 100, pulse: (any DigitalInput)? = nil
     ) -> SensorPipeline {
         typealias Catalog = DriverCatalog<Bus>
         let imu = board.imu.flatMap { chip in bus(board.bus(of: chip)).flatMap { Catalog.imu(chip.chip, bus: $0, address: chip.address) } }
@@ -28,10 +31,16 @@ package enum BoardWiring {
                 Log.warning("IMU data-ready line \(line): \(error.description); polling the IMU instead")
             }
         }
+        var pulse = pulse
+        if pulse == nil, let line = board.gpsPPSLine, let gpio {
+            do { pulse = try gpio.input(offset: line, pullUp: false) } catch {
+                Log.warning("GPS pulse-per-second line \(line): \(error.description); timing from the sentences alone")
+            }
+        }
         return SensorPipeline(
             clock: clock, imu: imu, magnetometer: magnetometer, barometer: barometer, gps: gps, qnh: qnh,
             imuMounting: board.imu?.mounting ?? .identity,
             magnetometerMounting: board.magnetometer?.mounting ?? .identity,
-            imuDataReady: dataReady, imuRateHz: imuRateHz)
+            imuDataReady: dataReady, imuRateHz: imuRateHz, gpsPulse: pulse)
     }
 }

@@ -56,6 +56,12 @@ public final class SensorPipeline: @unchecked Sendable {
     /// Bytes read since the line was last quiet (the burst so far).
     private var burstBytes: Int32 = 0
     private var burstStart: MonotonicNanoseconds = 0
+    /// The receiver's pulse-per-second line, when wired, and its latest rising edge (the
+    /// kernel's time stamp): the start of a UTC second.
+    private let pulseLine: (any DigitalInput)?
+    private var lastPulse: MonotonicNanoseconds = 0
+    /// The pulse before the current burst began: the second its fix was made in.
+    private var burstPulse: MonotonicNanoseconds = 0
     private let serialBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 512, alignment: 8)
     private var lastFixTime: MonotonicNanoseconds = 0
     /// The fix interval asked of the receiver, as this thread has seen it.
@@ -90,7 +96,7 @@ public final class SensorPipeline: @unchecked Sendable {
         clock: any MonotonicClock, imu: AnySensor<ImuSample>?, magnetometer: AnySensor<MagneticSample>?,
         barometer: AnySensor<PressureSample>?, gps: (any SerialPort)?, qnh: Double,
         imuMounting: AxisMapping = .identity, magnetometerMounting: AxisMapping = .identity,
-        imuDataReady: (any DigitalInput)? = nil, imuRateHz: Double = 100
+        imuDataReady: (any DigitalInput)? = nil, imuRateHz: Double = 100, gpsPulse: (any DigitalInput)? = nil
     ) {
         self.clock = clock
         attitude = AttitudeFilter()
@@ -103,6 +109,7 @@ public final class SensorPipeline: @unchecked Sendable {
         self.magnetometer = magnetometer.map { SensorSlot($0) }
         self.barometer = barometer.map { SensorSlot($0) }
         self.gps = gps
+        pulseLine = gpsPulse
         current.seaLevelPressure = qnh * 100
         current.gpsHealth = gps == nil ? .absent : .degraded
     }
@@ -194,6 +201,8 @@ public final class SensorPipeline: @unchecked Sendable {
     /// Drains the GPS serial port and hands each completed fix on.
     public func pollGPS() {
         guard let gps else { return }
+        // The pulses first, so every edge taken is older than `now` and than the bytes read after it.
+        if let pulseLine { _ = try? pulseLine.takeEvents { edge in if edge.rising { lastPulse = edge.time } } }
         let now = clock.now()
         while true {
             let count: Int
@@ -205,7 +214,7 @@ public final class SensorPipeline: @unchecked Sendable {
             }
             if count == 0 { break }
             // A read after a quiet line starts a new burst.
-            if lastByteTime == 0 || now &- lastByteTime >= Self.quietLine { (burstBytes, burstStart) = (0, now) }
+            if lastByteTime == 0 || now &- lastByteTime >= Self.quietLine { (burstBytes, burstStart, burstPulse) = (0, now, lastPulse) }
             burstBytes &+= Int32(truncatingIfNeeded: count)
             lastByteTime = now
             framer.feed(UnsafeRawBufferPointer(rebasing: serialBuffer[0..<count])) { sentence in
@@ -244,6 +253,9 @@ public final class SensorPipeline: @unchecked Sendable {
         // A cycle completed by the next burst's first sentence was read in an earlier burst:
         // its length is not known (0).
         fix.burstBytes = fix.received >= burstStart ? burstBytes : 0
+        // A receiver sends a second's sentences within that second of its pulse; an older
+        // pulse (a line that stopped pulsing) says nothing of this fix.
+        fix.pulse = burstPulse != 0 && fix.received >= burstStart && burstStart &- burstPulse < Self.pulseReach ? burstPulse : 0
         groundAcceleration.add(speed: fix.speed, time: Double(fix.received) / 1e9)
         current.fix = fix
         lastFixTime = now
@@ -253,6 +265,8 @@ public final class SensorPipeline: @unchecked Sendable {
     /// How long the line must be silent after a burst for its cycle to count as complete:
     /// longer than the pauses within a burst, shorter than the gap between a 10 Hz receiver's.
     static let quietLine: MonotonicNanoseconds = 60_000_000
+    /// How long after its pulse a burst may begin and still be that second's.
+    static let pulseReach: MonotonicNanoseconds = 1_000_000_000
 
     /// Computes attitude, heading and altitude from the latest readings and publishes the state.
     /// One attitude update per IMU sample, with the newest magnetometer reading.

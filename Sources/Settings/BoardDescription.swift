@@ -53,6 +53,10 @@ public struct BoardDescription: Sendable, Equatable {
     /// The GPS serial port and its baud rate; nil when the board has no GPS.
     public var gpsPort: String?
     public var gpsBaud: Int
+    /// The GPIO line the receiver's pulse-per-second output is wired to (on `gpio.chip`; the
+    /// simulated board's receiver pulses it by itself): its rising edge marks the start of each
+    /// UTC second, stamped by the kernel, which is what chrony is then given.
+    public var gpsPPSLine: Int?
     public var gpio: GPIOWiring?
     /// "terminal", "none" or "fb:/dev/fbN"; nil leaves it to the configuration.
     public var display: String?
@@ -123,7 +127,7 @@ public struct BoardDescription: Sendable, Equatable {
             case "imu": board.imu = try reader.chip(value, kind: .imu)
             case "magnetometer": board.magnetometer = try reader.chip(value, kind: .magnetometer)
             case "barometer": board.barometer = try reader.chip(value, kind: .barometer)
-            case "gps": (board.gpsPort, board.gpsBaud) = try reader.gps(value)
+            case "gps": (board.gpsPort, board.gpsBaud, board.gpsPPSLine) = try reader.gps(value)
             case "gpio": board.gpio = try reader.gpio(value)
             case "temperatureProbes": board.station.probes = try reader.temperatureProbes(value)
             case "oneWire":
@@ -144,6 +148,7 @@ public struct BoardDescription: Sendable, Equatable {
             }
         }
         try reader.checkAddressesDistinct(board)
+        try reader.checkPulseLine(board)
         return board
     }
 }

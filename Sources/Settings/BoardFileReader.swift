@@ -104,10 +104,11 @@ struct BoardFileReader {
         return address
     }
 
-    func gps(_ value: JSONValue) throws(ConfigurationError) -> (String?, Int) {
+    func gps(_ value: JSONValue) throws(ConfigurationError) -> (port: String?, baud: Int, pps: Int?) {
         guard case .object(let members) = value else { throw error("gps", "must be an object like {\"port\": \"/dev/serial0\", \"baud\": 9600}") }
         var port: String?
         var baud = 9600
+        var pps: Int?
         for (field, option) in members {
             switch field {
             case "port": port = try string("gps.port", option, "a device path such as /dev/serial0 or /dev/ttyUSB0")
@@ -116,12 +117,13 @@ struct BoardFileReader {
                     throw error("gps.baud", "must be one of \(BoardDescription.baudRates.map(String.init).joined(separator: ", ")), found \(describe(option))")
                 }
                 baud = rate
+            case "pps": pps = try line("gps.pps", option)
             default:
-                throw error("gps." + field, "unknown field; known fields: port, baud")
+                throw error("gps." + field, "unknown field; known fields: port, baud, pps")
             }
         }
         guard port != nil else { throw error("gps.port", "is missing: give the receiver's serial device") }
-        return (port, baud)
+        return (port, baud, pps)
     }
 
     /// `{"device": "/dev/video0", "width": 1280, "height": 720}`.
@@ -197,5 +199,17 @@ struct BoardFileReader {
                 }
             }
         }
+    }
+
+    /// A pulse line is read from the board's GPIO chip, and is no button's, buzzer's or LED's.
+    func checkPulseLine(_ board: BoardDescription) throws(ConfigurationError) {
+        guard let line = board.gpsPPSLine, !board.simulated else { return }
+        guard let wiring = board.gpio else {
+            throw error("gps.pps", "needs the chip it is on: add \"gpio\": {\"chip\": \"pinctrl-bcm2711\"} (gpiodetect lists the chips)")
+        }
+        let others: [(String, Int?)] =
+            wiring.buttons.map { ("gpio.buttons." + $0.key, $0.value) }
+            + [("gpio.buzzer", wiring.buzzer), ("gpio.led", wiring.led), ("imu.dataReady", board.imu?.dataReadyLine)]
+        if let other = others.first(where: { $0.1 == line }) { throw error("gps.pps", "line \(line) is already used by \(other.0)") }
     }
 }

@@ -46,15 +46,15 @@ import Testing
              "imu":{"chip":"MPU6050","address":"0x69","orientation":"-y,x,z","dataReady":4},
              "magnetometer":{"chip":"qmc5883l","address":13,"bus":"/dev/i2c-4"},
              "barometer":{"chip":"bmp280","address":"77"},
-             "gps":{"port":"/dev/ttyUSB0","baud":38400},
+             "gps":{"port":"/dev/ttyUSB0","baud":38400,"pps":18},
              "gpio":{"chip":"/dev/gpiochip4","buttons":{"bearingLock":5,"track":13},"buzzer":12,"led":16},
              "display":"fb:/dev/fb1"}
             """, file: "test.json")
         #expect(board.imu == BoardDescription.Chip(chip: "mpu6050", address: 0x69, mounting: try AxisMapping(parsing: "-y,x,z"), dataReadyLine: 4))
-        #expect(board.bus(of: board.imu!) == "/dev/i2c-3")
-        #expect(board.bus(of: board.magnetometer!) == "/dev/i2c-4")
+        #expect(board.imu.map(board.bus(of:)) == "/dev/i2c-3")
+        #expect(board.magnetometer.map(board.bus(of:)) == "/dev/i2c-4")
         #expect(board.barometer?.address == 0x77)
-        #expect(board.gpsPort == "/dev/ttyUSB0" && board.gpsBaud == 38400)
+        #expect(board.gpsPort == "/dev/ttyUSB0" && board.gpsBaud == 38400 && board.gpsPPSLine == 18)
         #expect(board.gpio?.chip == "/dev/gpiochip4" && board.gpio?.buttons == ["bearingLock": 5, "track": 13])
         #expect(board.gpio?.buzzer == 12 && board.gpio?.led == 16)
         #expect(board.display == "fb:/dev/fb1")
@@ -73,6 +73,11 @@ import Testing
         (#"{"imu":{"chip":"mpu6050","address":"0x68","colour":"red"}}"#, "'imu.colour': unknown field"),
         (#"{"gps":{"port":"/dev/ttyS0","baud":1200}}"#, "'gps.baud': must be one of 4800"),
         (#"{"gps":{"baud":9600}}"#, "'gps.port': is missing"),
+        (#"{"gps":{"port":"/dev/ttyS0","pps":18}}"#, "'gps.pps': needs the chip it is on"),
+        (#"{"gps":{"port":"/dev/ttyS0","pps":2000},"gpio":{"chip":"gpiochip0"}}"#, "'gps.pps': must be a GPIO line offset"),
+        (#"{"gps":{"port":"/dev/ttyS0","pps":12},"gpio":{"chip":"gpiochip0","buzzer":12}}"#, "'gps.pps': line 12 is already used by gpio.buzzer"),
+        (#"{"gps":{"port":"/dev/ttyS0","pps":18},"gpio":{"chip":"gpiochip0","buttons":{"page":18}}}"#, "line 18 is already used by gpio.buttons.page"),
+        (#"{"gps":{"port":"/dev/ttyS0","pps":18},"gpio":{"chip":"gpiochip0"}}"#, ""),
         (#"{"gpio":{"buttons":{"fire":3}}}"#, "'gpio.buttons.fire': unknown button"),
         (#"{"gpio":{"buzzer":5,"led":5}}"#, "line 5 is already used"),
         (#"{"gpio":{"buzzer":-1}}"#, "'gpio.buzzer': must be a GPIO line offset"),

@@ -73,6 +73,7 @@ extension GPSDReports {
             w.string("socket", chrony.socket)
             w.integer("samples", chrony.samples)
             w.number("offset", chrony.offset, decimals: 6)
+            if let source = chrony.source { w.string("source", source) }
             if let problem = chrony.problem { w.string("error", problem) }
             w.endObject()
         }

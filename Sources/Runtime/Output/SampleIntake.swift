@@ -93,7 +93,8 @@ final class SampleIntake<Clock: MonotonicClock> {
                 }
                 raw.utc = deviceClock.utc(at: raw.received)
             } else if let chrony = context.fanout.chrony, let utc = raw.utc, raw.received != 0, raw.received <= now, !raw.deadReckoning {
-                chrony.send(utc: utc, receivedAt: systemNow - Double(now &- raw.received) / 1e9, burstBytes: raw.burstBytes)
+                let pulse = raw.pulse != 0 && raw.pulse <= now ? (raw.pulse, systemNow - Double(now &- raw.pulse) / 1e9) : nil
+                chrony.send(utc: utc, receivedAt: systemNow - Double(now &- raw.received) / 1e9, burstBytes: raw.burstBytes, pulse: pulse)
             }
             guard let fix = services.positions.map({ $0.add(raw, motion: state, now: now) }) ?? raw else { return }
             send(.position(context.positionReport(fix)))

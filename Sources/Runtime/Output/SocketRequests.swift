@@ -129,7 +129,7 @@ extension SocketRequests {
             storage: services.tracks.map { $0.storageProblem ?? "ok" }, sensorProblems: SensorProblemLog.texts(outputs.problems))
         report.station = services.station?.devices() ?? []
         report.mqtt = loop.context.fanout.mqttStatus
-        report.chrony = loop.context.fanout.chrony.map { ($0.path, $0.samples, $0.lastOffset, $0.problem) }
+        report.chrony = loop.context.fanout.chrony.map { ($0.path, $0.samples, $0.lastOffset, $0.lastSource?.rawValue, $0.problem) }
         if loop.displayDriver.display.isActive {
             let frames = loop.displayDriver.frames
             report.display = (frames.framesPerSecond, frames.frameMilliseconds)

@@ -151,10 +151,12 @@ public enum Runner {
         let serial = ReconnectingSerialPort(path: simulated.gps.devicePath, baudRate: board.gpsBaud, clock: pacer)
         // A simulated board's buttons and buzzer are lines nobody presses or hears.
         let gpio = board.gpio.map { (wiring: $0, provider: SimulatedGPIO() as any GPIOLineProvider) }
+        // A board file that wires a pulse line gets the simulated receiver's pulse on it.
+        let pulse = board.gpsPPSLine.map { _ in SimulatedPulse(world: simulated.world) as any DigitalInput }
         let pipeline = BoardWiring.pipeline(
             board: board, bus: { _ in simulated.bus }, gps: serial, clock: pacer,
             qnh: configuration.qnh, gpio: gpio?.provider,
-            imuRateHz: configuration.imuRateHz)
+            imuRateHz: configuration.imuRateHz, pulse: pulse)
         return serve(
             pipeline: pipeline, gpsPath: simulated.gps.devicePath, board: board, clock: pacer,
             configuration: configuration, stop: stop, gpio: gpio, trip: clock as? SimulationClock,

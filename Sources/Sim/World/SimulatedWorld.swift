@@ -48,6 +48,13 @@ public final class SimulatedWorld: SensorTruthSource, @unchecked Sendable {
         Double(clock.now() &- startTime) / 1e9 * speed
     }
 
+    /// The clock's reading at scenario time `t` (when something in the world happened, as a
+    /// kernel would have stamped it).
+    public func clockTime(at t: Double) -> MonotonicNanoseconds {
+        guard t.isFinite, t > 0 else { return startTime }
+        return startTime &+ MonotonicNanoseconds(min(t / speed, 1e9) * 1e9)
+    }
+
     /// The world at the current instant of the clock.
     public func current() -> WorldState { state(at: elapsed) }
 
