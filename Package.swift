@@ -12,6 +12,16 @@ let revision: String = {
 /// routes that serve them (the readers under test do not need either).
 let fuzzing = Context.environment["LODESTONE_FUZZ"] != nil
 
+/// The layers the sampling thread runs in (the loop and its rings, the buses, the drivers, the
+/// pipeline and the filters) are built without the run-time exclusivity checks. Those checks
+/// guard against one thread's overlapping accesses to a class's or a global's variable; here
+/// every such variable is the sampling thread's alone (the pipeline's state, each driver's,
+/// each bus's), and what crosses to another thread goes through the lock-free rings, the
+/// latest-value cells and atomics, whose own tests run under ThreadSanitizer (scripts/test).
+/// The compiler's static checks still hold; the dynamic ones were a third of the thread's
+/// instructions (a call and a thread-local table look-up per access) and proved nothing.
+let samplingThread: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+
 // Layers, lowest first; each target imports only the ones below it (see README "Architecture").
 let package = Package(
     name: "Lodestone",
@@ -30,13 +40,13 @@ let package = Package(
             linkerSettings: [.linkedLibrary("util")]),
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
 
-        .target(name: "LodestoneCore", dependencies: ["CLinux"], path: "Sources/Core"),
+        .target(name: "LodestoneCore", dependencies: ["CLinux"], path: "Sources/Core", swiftSettings: samplingThread),
         // Encodings several layers share: the JSON writer and reader, deflate and inflate, CRC-32.
         .target(name: "LodestoneEncoding", dependencies: ["LodestoneCore"], path: "Sources/Encoding"),
-        .target(name: "LodestoneHAL", dependencies: ["LodestoneCore", "CLinux", "CI2C", "CGPIOD"], path: "Sources/HAL"),
-        .target(name: "LodestoneDevices", dependencies: ["LodestoneCore", "LodestoneHAL"], path: "Sources/Devices"),
+        .target(name: "LodestoneHAL", dependencies: ["LodestoneCore", "CLinux", "CI2C", "CGPIOD"], path: "Sources/HAL", swiftSettings: samplingThread),
+        .target(name: "LodestoneDevices", dependencies: ["LodestoneCore", "LodestoneHAL"], path: "Sources/Devices", swiftSettings: samplingThread),
         .target(name: "LodestoneSim", dependencies: ["LodestoneCore", "LodestoneHAL", "CLinux"], path: "Sources/Sim"),
-        .target(name: "LodestoneDomain", dependencies: ["LodestoneCore"], path: "Sources/Domain"),
+        .target(name: "LodestoneDomain", dependencies: ["LodestoneCore"], path: "Sources/Domain", swiftSettings: samplingThread),
         .target(name: "LodestoneReports", dependencies: ["LodestoneCore", "LodestoneDomain"], path: "Sources/Reports"),
         // The adapters: reports in, gpsd JSON, NMEA 0183, Signal K, MQTT and the display out.
         .target(
@@ -56,7 +66,7 @@ let package = Package(
         .target(
             name: "LodestoneSampling",
             dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneSettings"],
-            path: "Sources/Sampling"),
+            path: "Sources/Sampling", swiftSettings: samplingThread),
         // Samples into reports: the compass, the position, the weather, the tracks and the rest.
         .target(
             name: "LodestoneServices",

@@ -46,18 +46,22 @@ public enum NMEACostBench {
 
     /// Every line of the `.log` files in `directory` that looks like a sentence ("$" or "!"
     /// and a "*"), in file-name order: real receivers' mixes, damaged lines included.
-    static func logSentences(_ directory: String) -> [[UInt8]] {
+    package static func logSentences(_ directory: String) -> [[UInt8]] {
         var sentences: [[UInt8]] = []
         for name in directoryEntries(directory).filter({ $0.hasSuffix(".log") }).sorted() {
             guard let text = try? readTextFile(directory + "/" + name, limit: 16 << 20) else { continue }
-            for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
-                let bytes = Array(line.utf8)
-                if let first = bytes.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "!"), bytes.contains(UInt8(ascii: "*")) {
-                    sentences.append(bytes)
-                }
-            }
+            sentences += self.sentences(inLog: Array(text.utf8))
         }
         return sentences
+    }
+
+    /// A log's sentences, split at its line ends whatever they are (LF, CRLF, CR): on the
+    /// bytes, since a Swift string holds CRLF as one character that is neither.
+    package static func sentences(inLog bytes: [UInt8]) -> [[UInt8]] {
+        bytes.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }).compactMap { line in
+            guard let first = line.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "!"), line.contains(UInt8(ascii: "*")) else { return nil }
+            return Array(line)
+        }
     }
 
     /// Parses `count` sentences, cycling through the mix (or the logs in `logs`, when given

@@ -6,7 +6,7 @@ import LodestoneStorage
 /// How soon a started device says something: `lodestone run` on the simulated board, a client
 /// connecting as soon as the socket exists and watching JSON and the receiver's NMEA; the
 /// milliseconds from the start of the process to the first ATT, and from the receiver's first
-/// sentence to the first TPV (the first burst's own length included).
+/// fix sentence (GGA or RMC) to the first TPV (the first burst's own length included).
 public enum StartupBench {
     public struct Figures: Sendable {
         public var firstATTms: Double
@@ -38,11 +38,21 @@ public enum StartupBench {
         while clock.now() &- started < 15_000_000_000, firstATT == nil || firstTPV == nil {
             guard let line = client.readLine(timeoutMilliseconds: 1000) else { continue }
             let now = clock.now()
-            if firstSentence == nil, line.hasPrefix("$") { firstSentence = now }
+            if firstSentence == nil, Self.isReceiversFix(line) { firstSentence = now }
             if firstATT == nil, line.contains(#""class":"ATT""#) { firstATT = now }
             if firstTPV == nil, line.contains(#""class":"TPV""#), line.contains(#""mode":3"#) || line.contains(#""mode":2"#) { firstTPV = now }
         }
         guard let firstATT, let firstTPV, let firstSentence else { return nil }
         return Figures(firstATTms: Double(firstATT &- started) / 1e6, firstTPVms: Double(firstTPV &- firstSentence) / 1e6)
+    }
+
+    /// Whether a line the watch gave is one of the receiver's fix sentences, not one the
+    /// device makes itself from the start ($IIXDR, $HCHDG and the like come within
+    /// milliseconds; the receiver's first burst some hundred milliseconds later).
+    package static func isReceiversFix(_ line: String) -> Bool {
+        let bytes = Array(line.utf8.prefix(6))
+        guard bytes.count == 6, bytes[0] == UInt8(ascii: "$") else { return false }
+        let type = String(decoding: bytes[3...], as: UTF8.self)
+        return type == "GGA" || type == "RMC"
     }
 }

@@ -11,7 +11,10 @@ package final class SkyService {
     /// The last place a fix gave (kept across restarts), the sky's place when there is
     /// neither a fix nor a configured observer.
     package var lastKnown: (latitude: Double, longitude: Double, time: Double)?
-    private var day: (start: Double, end: Double, events: SunEvents, latitude: Double, longitude: Double)?
+    /// Today's sky at the observer's place, worked out once a day (and on a move of 10 km);
+    /// and without a place, the figures that need none, once a UTC day.
+    private var day: SkyDay?
+    private var placelessDay: SkyDay?
     /// The day's events a person is told about (`marks`), worked out with the day.
     private var todayMarks: [(String, Double)] = []
     private var lastTick = Double.nan
@@ -47,7 +50,7 @@ package final class SkyService {
     package func tick(_ state: NavigationState, time: Double) -> [Report] {
         guard let located = place(state) else { return [] }
         let place = (latitude: located.latitude, longitude: located.longitude)
-        let events = today(time: time, place: place)
+        let day = today(time: time, place: place)
         var reports: [Report] = []
         if lastTick.isFinite && time > lastTick && time - lastTick < 120 {
             for (kind, instant) in todayMarks where instant > lastTick && instant <= time {
@@ -57,7 +60,7 @@ package final class SkyService {
         lastTick = time
         if time - lastReport >= 60 {
             lastReport = time
-            var sun = report(place: place, events: events, time: time)
+            var sun = report(day, time: time)
             sun.placeSource = located.source.rawValue
             reports.append(.sun(sun))
         }
@@ -73,17 +76,15 @@ package final class SkyService {
         .compactMap { name, t in t.map { (name, $0) } }
     }
 
-    /// The local day's events, computed once a day (or when the observer moved 10 km).
-    private func today(time: Double, place: (latitude: Double, longitude: Double)) -> SunEvents {
-        if let day, time >= day.start, time < day.end, abs(day.latitude - place.latitude) < 0.1, abs(day.longitude - place.longitude) < 0.1 {
-            return day.events
-        }
+    /// The local day's sky, worked out once a day (or when the observer moved 10 km).
+    private func today(time: Double, place: (latitude: Double, longitude: Double)) -> SkyDay {
+        if let day, day.holds(time, latitude: place.latitude, longitude: place.longitude) { return day }
         let (start, end) = localDay(containing: time)
-        let events = SunEvents.of(dayFrom: start, to: end, latitude: place.latitude, longitude: place.longitude)
-        day = (start, end, events, place.latitude, place.longitude)
-        todayMarks = Self.marks(events)
+        let fresh = SkyDay(dayFrom: start, to: end, latitude: place.latitude, longitude: place.longitude)
+        day = fresh
+        todayMarks = Self.marks(fresh.events)
         later = nil
-        return events
+        return fresh
     }
 
     /// The local day holding `time`: its first and last instants.
@@ -129,7 +130,7 @@ package final class SkyService {
     /// event the page counts down to tomorrow's dawn, never to nothing).
     func nextEvent(time: Double, state: NavigationState) -> (name: String, time: Double)? {
         guard let place = observer(state) else { return nil }
-        let events = today(time: time, place: place)
+        let events = today(time: time, place: place).events
         if let next = Self.first(after: time, Self.marks(events) + Self.others(events)) { return next }
         let later = laterEvents(place: place)
         return Self.first(after: time, later.marks + later.others)
@@ -137,15 +138,17 @@ package final class SkyService {
 
     /// SUN: the Sun now, the day's rise and set, the next event (tomorrow's after the day's
     /// last), the Moon's phase.
-    func report(place: (latitude: Double, longitude: Double), events: SunEvents, time: Double) -> SunReport {
-        let sun = SolarPosition.at(time, latitude: place.latitude, longitude: place.longitude)
+    func report(_ day: SkyDay, time: Double) -> SunReport {
+        let sun = day.sunPosition(at: time)
+        let events = day.events
+        let place = (latitude: day.latitude, longitude: day.longitude)
         let next = Self.first(after: time, Self.marks(events)) ?? Self.first(after: time, laterEvents(place: place).marks)
         return SunReport(
             time: time, zone: zone, latitude: place.latitude, longitude: place.longitude, altitude: sun.apparentAltitude,
-            azimuth: sun.azimuth, light: SunEvents.light(at: time, latitude: place.latitude, longitude: place.longitude).rawValue,
+            azimuth: sun.azimuth, light: SunEvents.light(altitude: sun.altitude).rawValue,
             sunrise: events.sunrise, sunset: events.sunset, dayLength: events.dayLength,
             next: next.map { SunReport.Next(event: $0.name, time: $0.time) },
-            moonPhase: MoonPhases.name(elongation: MoonPhases.elongation(at: time)), moonIllumination: MoonPhases.illumination(at: time))
+            moonPhase: MoonPhases.name(elongation: day.moonElongation(at: time)), moonIllumination: day.moonIllumination(at: time))
     }
 
     /// What the sky page shows: the next event with its countdown, the day's events, the Sun,
@@ -165,7 +168,8 @@ package final class SkyService {
     }
 
     private func computePanel(_ place: (latitude: Double, longitude: Double), state: NavigationState, time: Double) -> SkyPanel {
-        let events = today(time: time, place: place)
+        let day = today(time: time, place: place)
+        let events = day.events
         func clock(_ t: Double?) -> String? { t.map { String(zone.iso8601($0).dropFirst(11).prefix(5)) } }
         func span(_ s: SunEvents.Span) -> String? {
             guard let start = clock(s.start), let end = clock(s.end) else { return clock(s.start) ?? clock(s.end) }
@@ -183,15 +187,15 @@ package final class SkyService {
             ("astronomicalDusk", clock(events.astronomicalDusk))
         ].map { SkyPanel.Moment(name: $0.0, clock: $0.1) }
         panel.dayLength = events.dayLength
-        let sun = SolarPosition.at(time, latitude: place.latitude, longitude: place.longitude)
+        let sun = day.sunPosition(at: time)
         (panel.sunAltitude, panel.sunAzimuth) = (sun.apparentAltitude, sun.azimuth)
         switch self.place(state)?.source {
         case .configured?: panel.placeNote = "at the configured place"
         case .lastFix?: panel.placeNote = "at the last fix (" + String(zone.iso8601(lastKnown?.time ?? time).prefix(10)) + ")"
         default: break
         }
-        panel.light = Self.words(SunEvents.light(at: time, latitude: place.latitude, longitude: place.longitude).rawValue)
-        fillMoonAndSeason(&panel, time: time, northern: place.latitude >= 0)
+        panel.light = Self.words(SunEvents.light(altitude: sun.altitude).rawValue)
+        fillMoonAndSeason(&panel, day: day, time: time, northern: place.latitude >= 0)
         return panel
     }
 
@@ -201,21 +205,25 @@ package final class SkyService {
         var panel = SkyPanel()
         panel.located = false
         panel.placeNote = "no place yet: get a GPS fix, or set observer.latitude and observer.longitude in the configuration"
-        fillMoonAndSeason(&panel, time: time, northern: true)
+        if placelessDay.map({ !$0.holds(time, latitude: 0, longitude: 0) }) ?? true {
+            let midnight = (time / 86_400).rounded(.down) * 86_400
+            placelessDay = SkyDay(dayFrom: midnight, to: midnight + 86_400, latitude: 0, longitude: 0)
+        }
+        if let placelessDay { fillMoonAndSeason(&panel, day: placelessDay, time: time, northern: true) }
         return panel
     }
 
     /// The Moon's phase and the season with its countdown and progress: the parts of the page
     /// that need no place but the hemisphere.
-    private func fillMoonAndSeason(_ panel: inout SkyPanel, time: Double, northern: Bool) {
-        panel.moonPhase = MoonPhases.name(elongation: MoonPhases.elongation(at: time))
-        panel.moonIllumination = MoonPhases.illumination(at: time)
-        panel.moonAge = MoonPhases.age(at: time)
-        if let season = Seasons.upcoming(after: time, count: 1).first {
+    private func fillMoonAndSeason(_ panel: inout SkyPanel, day: SkyDay, time: Double, northern: Bool) {
+        panel.moonPhase = MoonPhases.name(elongation: day.moonElongation(at: time))
+        panel.moonIllumination = day.moonIllumination(at: time)
+        panel.moonAge = day.moonAge(at: time)
+        if let season = day.nextSeason(after: time) {
             panel.nextSeason = season.event.season(northern: northern)
             panel.daysUntilSeason = zone.localDays(from: time, to: season.time)
         }
-        if let progress = Seasons.progress(at: time, northern: northern) {
+        if let progress = day.season(at: time, northern: northern) {
             panel.season = progress.season
             panel.seasonProgress = progress.elapsed / progress.total
         }

@@ -25,10 +25,17 @@ public struct SolarPosition: Sendable, Equatable {
     ) -> SolarPosition {
         let jd = unixTime / 86_400 + 2_440_587.5
         let dt = deltaT ?? DeltaT.seconds(julianDay: jd)
-        let jc = (jd - 2_451_545) / 36_525
         let jce = (jd + dt / 86_400 - 2_451_545) / 36_525
-        let jme = jce / 10
-        let geocentric = apparentPlace(jce: jce, jme: jme)
+        return seen(apparentPlace(jce: jce, jme: jce / 10), at: unixTime, latitude: latitude, longitude: longitude, elevation: elevation)
+    }
+
+    /// The Sun at its apparent geocentric place `geocentric` (for `unixTime`), as an observer
+    /// sees it: the hour angle from apparent sidereal time, then topocentric parallax. No
+    /// series: a few trigonometric functions, which is what a day's ephemeris leaves to do
+    /// at each instant (`SolarEphemeris`).
+    static func seen(_ geocentric: Geocentric, at unixTime: Double, latitude: Double, longitude: Double, elevation: Double) -> SolarPosition {
+        let jd = unixTime / 86_400 + 2_440_587.5
+        let jc = (jd - 2_451_545) / 36_525
         // Apparent sidereal time at Greenwich.
         let meanSidereal = Angle.heading(280.460_618_37 + 360.985_647_366_29 * (jd - 2_451_545) + 0.000_387_933 * jc * jc - jc * jc * jc / 38_710_000)
         let sidereal = meanSidereal + geocentric.nutationLongitude * cos(Angle.radians(geocentric.obliquity))

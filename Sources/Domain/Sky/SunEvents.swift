@@ -23,8 +23,15 @@ public struct SunEvents: Sendable, Equatable {
 
     /// The events between `start` and `end` (UTC seconds: the local day's midnights).
     public static func of(dayFrom start: Double, to end: Double, latitude: Double, longitude: Double, elevation: Double = 0) -> SunEvents {
+        of(dayFrom: start, to: end, latitude: latitude, longitude: longitude, elevation: elevation, sun: SolarEphemeris(from: start, to: end))
+    }
+
+    /// The same, with the Sun's places for the day already worked out (`sun` covers the day).
+    public static func of(
+        dayFrom start: Double, to end: Double, latitude: Double, longitude: Double, elevation: Double = 0, sun: SolarEphemeris
+    ) -> SunEvents {
         func altitude(_ t: Double) -> Double {
-            SolarPosition.at(t, latitude: latitude, longitude: longitude, elevation: elevation).altitude
+            sun.position(at: t, latitude: latitude, longitude: longitude, elevation: elevation).altitude
         }
         let step = 600.0
         var times: [Double] = []
@@ -33,7 +40,7 @@ public struct SunEvents: Sendable, Equatable {
         times.append(end)
         let altitudes = times.map(altitude)
 
-        let noonTime = noon(times: times, latitude: latitude, longitude: longitude, elevation: elevation)
+        let noonTime = noon(times: times) { sun.position(at: $0, latitude: latitude, longitude: longitude, elevation: elevation).hourAngle }
         /// The time the altitude crosses `level` going up before solar noon (or down after it):
         /// the morning's and the evening's events of this day, not last night's dusk after
         /// midnight.
@@ -79,8 +86,7 @@ public struct SunEvents: Sendable, Equatable {
     }
 
     /// Transit: the local hour angle passing through zero.
-    static func noon(times: [Double], latitude: Double, longitude: Double, elevation: Double) -> Double? {
-        func hourAngle(_ t: Double) -> Double { SolarPosition.at(t, latitude: latitude, longitude: longitude, elevation: elevation).hourAngle }
+    static func noon(times: [Double], hourAngle: (Double) -> Double) -> Double? {
         for i in 0..<(times.count - 1) {
             let a = hourAngle(times[i]), b = hourAngle(times[i + 1])
             guard a < 0 && b >= 0 && b - a < 90 else { continue }
@@ -98,7 +104,11 @@ public struct SunEvents: Sendable, Equatable {
     public enum Light: String, Sendable { case day, civilTwilight, night }
 
     public static func light(at time: Double, latitude: Double, longitude: Double) -> Light {
-        let altitude = SolarPosition.at(time, latitude: latitude, longitude: longitude).altitude
-        return altitude >= horizon ? .day : (altitude >= civil ? .civilTwilight : .night)
+        light(altitude: SolarPosition.at(time, latitude: latitude, longitude: longitude).altitude)
+    }
+
+    /// Day, civil twilight or night with the Sun's centre at `altitude` (degrees, unrefracted).
+    public static func light(altitude: Double) -> Light {
+        altitude >= horizon ? .day : (altitude >= civil ? .civilTwilight : .night)
     }
 }
