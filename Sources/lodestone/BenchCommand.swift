@@ -9,7 +9,7 @@ import LodestoneEncoding
 enum BenchCommand {
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(
-            arguments, spec: OptionSpec(valued: ["seconds", "trials", "kernel", "updates", "logs", "clients"], flags: ["json"]),
+            arguments, spec: OptionSpec(valued: ["seconds", "trials", "kernel", "updates", "logs", "clients", "peers"], flags: ["json"]),
             command: "bench")
         // `lodestone bench timetable` names one bench as --kernel does.
         if let kernel = options.values["kernel"] ?? options.positional.first {
@@ -232,6 +232,15 @@ enum BenchCommand {
         }
         if let note = display.note { displayJSON.string("note", note) }
         report.raw("display", displayJSON.finished)
+        // The peers, compiled from --peers DIR for the comparison alone, over the inputs above.
+        var peers: PeerBench.Figures?
+        if let directory = options.values["peers"] {
+            if !json { writeOut("peers: minmea, Fusion and gpsdecode over the same inputs, compiled from \(directory) at -O2 (callgrind)...\n") }
+            let ours = PeerBench.Ours(nmea: nmeaInstructions, nmeaLogs: logInstructions, attitude: attitude.0?.update)
+            let figures = PeerBench.run(peers: directory, logs: logs, ours: ours)
+            report.raw("peers", PeerBench.json(figures))
+            peers = figures
+        }
         if json {
             writeOut(report.finished + "\n")
         } else {
@@ -283,6 +292,7 @@ enum BenchCommand {
             } else {
                 writeOut("socket clients: could not run lodestone\n")
             }
+            if let peers { writeOut(PeerBench.lines(peers)) }
         }
         return 0
     }

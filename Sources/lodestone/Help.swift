@@ -64,7 +64,7 @@ enum Help {
         """
 
     static let bench = """
-        Usage: lodestone bench [NAME] [--json] [--seconds S] [--trials N]
+        Usage: lodestone bench [NAME] [--json] [--seconds S] [--trials N] [--peers DIR]
 
         Measures, in one run: the scheduler's wake-up lateness at 1 kHz next to cyclictest's
         (rt-tests, when installed) at the same interval and policy; the ring's throughput between
@@ -79,6 +79,14 @@ enum Help {
           --trials N      ring throughput trials (default 7)
           --kernel attitude --updates N
                           run only N attitude updates (what the callgrind runs execute)
+          --peers DIR     after the figures above, the same counts for established peers over
+                          the same inputs: minmea's NMEA parser (DIR/minmea) over the bench's
+                          sentences and the receiver logs, Fusion's AHRS update (DIR/fusion)
+                          over the attitude readings, and, when gpsd-clients is installed,
+                          gpsdecode -j against lodestone nmea as whole processes over one
+                          file ("peers" in --json, with ours/peer ratios). The peers are
+                          compiled from DIR with cc -O2 in a temporary folder, for comparison
+                          only: they are never linked into Lodestone. Needs cc and valgrind.
 
         One bench alone, by NAME (or --kernel NAME): attitude, nmea, tpv, sky, runtime,
         startup, clients, timetable (import a synthetic national feed of 10,000 stops and

@@ -33,7 +33,7 @@ public struct AttitudeFilter: Sendable {
         /// seconds) the accelerometer feels gravity alone: it is believed however far the
         /// estimate has wandered, with `restGain`, so the level is right again within a
         /// second or two of a figure-8 or a fall instead of after the rejection's recovery.
-        /// At or below `gain` there is no rest rule (the filter as Fusion has it).
+        /// At or below `gain` there is no rest rule (a plain complementary filter).
         public var restGain: Double = 3
         public var restTime: Double = 0.25
         /// Rad/s.
@@ -51,7 +51,7 @@ public struct AttitudeFilter: Sendable {
         /// had no still moment to learn it (a boat rolling from the moment it casts off) is
         /// integrated out of gravity's corrections, so it does not stand as a steady tilt of
         /// bias / gain (half a degree per second of bias is a degree of level).
-        /// Zero turns it off (the filter as Fusion has it).
+        /// Zero turns it off (a plain complementary filter).
         public var integralGain: Double = 0.02
         /// The most the integral may take out, rad/s.
         public var integralLimit: Double = 0.1
@@ -78,12 +78,21 @@ public struct AttitudeFilter: Sendable {
         /// Whether to use a reference whose error has the squared sine `errorSquared` this update.
         @inline(__always)
         mutating func use(errorSquared: Double, initialising: Bool, interval: Double) -> Bool {
-            let agrees = initialising || errorSquared <= limitSquared
-            disagreement += agrees ? -9 * interval : interval
             // Recovery starts when disagreement outgrows the period and lasts until it has worn away.
-            recovering = disagreement > (recovering ? 0 : period)
-            disagreement = min(max(disagreement, 0), period)
-            return agrees || recovering
+            if initialising || errorSquared <= limitSquared {
+                if disagreement > 0 {
+                    disagreement -= 9 * interval
+                    recovering = recovering && disagreement > 0
+                    if disagreement < 0 { disagreement = 0 }
+                }
+                return true
+            }
+            disagreement += interval
+            if disagreement > period {
+                disagreement = period
+                recovering = true
+            }
+            return recovering
         }
     }
 
@@ -96,8 +105,8 @@ public struct AttitudeFilter: Sendable {
     /// (kept squared: the comparison needs no square root).
     private var accelerationErrorSquared = 0.0
     private var magneticErrorSquared = 0.0
-    public var accelerationErrorSine: Double { min(accelerationErrorSquared.squareRoot(), 1) }
-    public var magneticErrorSine: Double { min(magneticErrorSquared.squareRoot(), 1) }
+    public var accelerationErrorSine: Double { min(max(accelerationErrorSquared, 0).squareRoot(), 1) }
+    public var magneticErrorSine: Double { min(max(magneticErrorSquared, 0).squareRoot(), 1) }
     private var elapsed = 0.0
     /// How fast the start-up gain falls, per second of data; zero once initialised.
     private let gainFall: Double
@@ -110,6 +119,7 @@ public struct AttitudeFilter: Sendable {
     /// Seconds at rest with gravity where the estimate has it, and seconds left of the
     /// set-off hold (see `Settings.setOffHold`).
     private var settledFor = 0.0
+    private let restRotationSquared: Double
     private var setOffLeft = 0.0
     private let setOffLimitSquared: Double
     /// Seconds left of believing the magnetometer at once after `relearnHeading`.
@@ -139,6 +149,7 @@ public struct AttitudeFilter: Sendable {
         northTrust = ReferenceTrust(rejectionDegrees: settings.magneticRejection, seconds: settings.recoveryPeriod)
         let setOffLimit = Self.sine(degrees: settings.setOffRejection)
         setOffLimitSquared = setOffLimit * setOffLimit
+        restRotationSquared = settings.restRotation * settings.restRotation
     }
 
     /// Whether the level is being carried on the gyro through a set-off from rest.
@@ -149,7 +160,16 @@ public struct AttitudeFilter: Sendable {
     ///   - specificForce: accelerometer, any unit (reads (0, 0, -g) level and still).
     ///   - field: magnetometer, any unit, calibrated; nil when there is no new reading.
     ///   - interval: seconds since the previous update.
+    @inlinable
     public mutating func update(rotationRate: Vector3, specificForce: Vector3, field: Vector3?, interval: Double) {
+        step(interval: interval, rotationRate: rotationRate, specificForce: specificForce, field: field ?? .zero, hasField: field != nil)
+    }
+
+    /// The update itself, with the field as a value and a flag (an optional reading would be
+    /// handed over in general registers and unpacked on every call), and the interval first
+    /// (so it comes in a register, not on the stack).
+    @usableFromInline
+    mutating func step(interval: Double, rotationRate: Vector3, specificForce: Vector3, field: Vector3, hasField: Bool) {
         guard interval > 0, interval < 1 else { return }  // also false for NaN
         sinceRelearn += interval
         var gain = settings.gain
@@ -162,21 +182,21 @@ public struct AttitudeFilter: Sendable {
         // Where the filter thinks "up" and "east" are, in body axes.
         let q = orientation
         let up = Self.up(of: q)
-        var correction = Vector3(0, 0, 0)
+        var turn = rotationRate
 
-        accelerometerUsed = false
+        var usedGravity = false
         let forceLength = specificForce.length
         if forceLength > 0, forceLength.isFinite {
             noteRest(forceLength: forceLength, rotationRate: rotationRate, interval: interval)
             let measured = specificForce * (1 / forceLength)
-            let error = Self.rotationError(from: measured, to: up)
-            accelerationErrorSquared = error.dot(error)
+            let (error, errorSquared) = Self.rotationError(from: measured, to: up)
+            accelerationErrorSquared = errorSquared
             let trusted = gravityTrust.use(errorSquared: accelerationErrorSquared, initialising: initialising, interval: interval)
             let heard = noteSetOff(interval: interval)
             if isResting && settings.restGain > settings.gain && heard {
                 // Gravity alone: believed at once and firmly, whatever the estimate says.
-                correction = error * (max(gain, settings.restGain) / gain)
-                accelerometerUsed = true
+                turn = turn + error * max(gain, settings.restGain)
+                usedGravity = true
                 // Once the level has come round, what still pulls at it is the gyro's bias:
                 // learned in a second or two (the rest gain's critically damped integral), so
                 // the gyro can carry the level alone when the rest ends (see `setOffHold`).
@@ -184,8 +204,8 @@ public struct AttitudeFilter: Sendable {
                     learnBias(error, gain: settings.restGain * settings.restGain / 4, interval: interval)
                 }
             } else if trusted && heard {
-                correction = error
-                accelerometerUsed = true
+                turn = turn + error * gain
+                usedGravity = true
                 // Only gravity agreeing within the rejection angle teaches the integral: a
                 // reference being believed again after a long disagreement says nothing of bias.
                 if !initialising, settings.integralGain > 0, accelerationErrorSquared <= gravityTrust.limitSquared {
@@ -194,8 +214,8 @@ public struct AttitudeFilter: Sendable {
             }
         }
 
-        magnetometerUsed = false
-        if let field {
+        var usedNorth = false
+        if hasField {
             // Measured east: the estimated down x field, horizontal whatever the dip. Its error
             // against the estimated east is then a turn about the vertical alone: heading,
             // never roll or pitch.
@@ -203,42 +223,52 @@ public struct AttitudeFilter: Sendable {
             let eastLength = measuredEast.length
             if eastLength > 0, eastLength.isFinite {
                 let east = Self.east(of: q)
-                let error = Self.rotationError(from: measuredEast * (1 / eastLength), to: east)
-                magneticErrorSquared = error.dot(error)
+                let (error, errorSquared) = Self.rotationError(from: measuredEast * (1 / eastLength), to: east)
+                magneticErrorSquared = errorSquared
                 let relearning = headingRelearnLeft > 0
                 if relearning {
                     // Believed at once and firmly: the field itself has been corrected anew.
                     headingRelearnLeft -= interval
-                    correction = correction + error * (max(gain, settings.initialGain) / gain)
-                    magnetometerUsed = true
+                    turn = turn + error * max(gain, settings.initialGain)
+                    usedNorth = true
                 } else if northTrust.use(errorSquared: magneticErrorSquared, initialising: initialising, interval: interval) {
-                    correction = correction + error
-                    magnetometerUsed = true
+                    turn = turn + error * gain
+                    usedNorth = true
                 }
             }
         }
 
+        (accelerometerUsed, magnetometerUsed) = (usedGravity, usedNorth)
+
         // q' = q + (dt / 2) q (0, rate), then back to unit length; the half step is taken into
         // the rate first (three products instead of four).
-        let r = (rotationRate + correction * gain + residualBias) * (interval / 2)
-        orientation =
-            Quaternion(
-                w: q.w - q.x * r.x - q.y * r.y - q.z * r.z,
-                x: q.x + q.w * r.x + q.y * r.z - q.z * r.y,
-                y: q.y + q.w * r.y - q.x * r.z + q.z * r.x,
-                z: q.z + q.w * r.z + q.x * r.y - q.y * r.x
-            ).normalized
+        let r = (turn + residualBias) * (interval / 2)
+        let next = Quaternion(
+            w: q.w - q.x * r.x - q.y * r.y - q.z * r.z,
+            x: q.x + q.w * r.x + q.y * r.z - q.z * r.y,
+            y: q.y + q.w * r.y - q.x * r.z + q.z * r.x,
+            z: q.z + q.w * r.z + q.x * r.y - q.y * r.x)
+        // Back to unit length. The step is at right angles to a unit q, so its length squared
+        // is 1 + |r|^2, never below 1: only a NaN or infinite rate makes it unusable, and then
+        // the filter starts again level.
+        let lengthSquared = next.w * next.w + next.x * next.x + next.y * next.y + next.z * next.z
+        if lengthSquared < .infinity {
+            let scale = 1 / lengthSquared.squareRoot()
+            orientation = Quaternion(w: next.w * scale, x: next.x * scale, y: next.y * scale, z: next.z * scale)
+        } else {
+            orientation = .identity
+        }
     }
 
     /// Learns gravity's strength (slowly, while hardly turning) and how long the device has
     /// been at rest: the force within 2% of that strength and the rotation below `restRotation`.
     @inline(__always)
     private mutating func noteRest(forceLength: Double, rotationRate: Vector3, interval: Double) {
-        let turning = rotationRate.dot(rotationRate) > settings.restRotation * settings.restRotation
-        if gravityStrength.isNaN {
-            gravityStrength = forceLength
-        } else if !turning {
-            gravityStrength += (forceLength - gravityStrength) * min(1, interval / Self.gravityLearningTime)
+        let turning = rotationRate.dot(rotationRate) > restRotationSquared
+        // Learned while hardly turning (a turn's pull is no part of gravity), from the first such reading.
+        if !turning {
+            gravityStrength =
+                gravityStrength.isNaN ? forceLength : gravityStrength + (forceLength - gravityStrength) * min(1, interval / Self.gravityLearningTime)
         }
         let steady = abs(forceLength - gravityStrength) < 0.02 * gravityStrength
         restingFor = turning || !steady ? 0 : restingFor + interval
@@ -281,11 +311,11 @@ public struct AttitudeFilter: Sendable {
     /// returns whether gravity may be heard this update.
     @inline(__always)
     private mutating func noteSetOff(interval: Double) -> Bool {
-        setOffLeft = max(0, setOffLeft - interval)
+        if setOffLeft > 0 { setOffLeft -= interval }
         let agrees = accelerationErrorSquared <= setOffLimitSquared
         if isResting && agrees {
             settledFor += interval
-        } else {
+        } else if settledFor > 0 {
             if settledFor >= settings.setOffRest && settings.setOffHold > 0 && !initialising { setOffLeft = settings.setOffHold }
             settledFor = 0
         }
@@ -299,11 +329,13 @@ public struct AttitudeFilter: Sendable {
     /// measurement. Beyond 90 degrees the sine shrinks again, so there the axis is given
     /// twice unit length instead: an estimate that is far off turns back at the fastest rate.
     @inline(__always)
-    static func rotationError(from measured: Vector3, to estimated: Vector3) -> Vector3 {
+    static func rotationError(from measured: Vector3, to estimated: Vector3) -> (error: Vector3, sineSquared: Double) {
         let error = measured.cross(estimated)
-        guard measured.dot(estimated) < 0 else { return error }
+        let cosine = measured.dot(estimated)
+        // Both of unit length: the cross product's length squared is 1 - cos^2.
+        guard cosine < 0 else { return (error, 1 - cosine * cosine) }
         let length = error.length
-        return length > 0 ? error * (2 / length) : error
+        return length > 0 ? (error * (2 / length), 4) : (error, 4)
     }
 
     /// Roll, pitch and heading in degrees (heading 0..<360 from magnetic north).
