@@ -12,15 +12,31 @@ let revision: String = {
 /// routes that serve them (the readers under test do not need either).
 let fuzzing = Context.environment["LODESTONE_FUZZ"] != nil
 
-/// The layers the sampling thread runs in (the loop and its rings, the buses, the drivers, the
-/// pipeline and the filters) are built without the run-time exclusivity checks. Those checks
-/// guard against one thread's overlapping accesses to a class's or a global's variable; here
-/// every such variable is the sampling thread's alone (the pipeline's state, each driver's,
-/// each bus's), and what crosses to another thread goes through the lock-free rings, the
-/// latest-value cells and atomics, whose own tests run under ThreadSanitizer (scripts/test).
-/// The compiler's static checks still hold; the dynamic ones were a third of the thread's
-/// instructions (a call and a thread-local table look-up per access) and proved nothing.
-let samplingThread: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+/// Release builds (what runs on a device) leave out Swift's run-time exclusivity checks. Those
+/// checks catch one thread's overlapping accesses to a class's or a global's variable (an
+/// inout argument aliasing the property being changed): programming errors, not data races,
+/// which the Swift 6 language mode rules out at compile time. Debug builds keep them, and the
+/// whole test suite runs there, so any overlap the code has fails a test; what crosses
+/// threads at run time goes through the lock-free rings, the latest-value cells and atomics,
+/// whose tests also run under ThreadSanitizer (scripts/test). In a release build the checks
+/// were a third of the sampling thread's instructions and a fifth of the output thread's (a
+/// call and a thread-local table look-up per access) and proved nothing the suite had not.
+let release: [SwiftSetting] = [
+    .unsafeFlags(["-enforce-exclusivity=unchecked", "-Xfrontend", "-function-sections"], .when(configuration: .release))
+]
+
+/// A running device keeps resident only the pages of code it touches, but the kernel maps a
+/// file's pages 64 kB at a time, so code scattered across the program keeps most of it
+/// resident (and locked). Release builds put each function in a section of its own and link
+/// the ones a running device executes (packaging/hot-code.txt, written by scripts/hot-code
+/// from a profile) first and together: the device's resident memory is then about what it runs.
+let hotCodeFirst: [LinkerSetting] = [
+    .unsafeFlags(
+        [
+            "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/packaging/hot-code.txt",
+            "-Xlinker", "--no-warn-symbol-ordering"
+        ], .when(configuration: .release))
+]
 
 // Layers, lowest first; each target imports only the ones below it (see README "Architecture").
 let package = Package(
@@ -40,13 +56,13 @@ let package = Package(
             linkerSettings: [.linkedLibrary("util")]),
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
 
-        .target(name: "LodestoneCore", dependencies: ["CLinux"], path: "Sources/Core", swiftSettings: samplingThread),
+        .target(name: "LodestoneCore", dependencies: ["CLinux"], path: "Sources/Core"),
         // Encodings several layers share: the JSON writer and reader, deflate and inflate, CRC-32.
         .target(name: "LodestoneEncoding", dependencies: ["LodestoneCore"], path: "Sources/Encoding"),
-        .target(name: "LodestoneHAL", dependencies: ["LodestoneCore", "CLinux", "CI2C", "CGPIOD"], path: "Sources/HAL", swiftSettings: samplingThread),
-        .target(name: "LodestoneDevices", dependencies: ["LodestoneCore", "LodestoneHAL"], path: "Sources/Devices", swiftSettings: samplingThread),
+        .target(name: "LodestoneHAL", dependencies: ["LodestoneCore", "CLinux", "CI2C", "CGPIOD"], path: "Sources/HAL"),
+        .target(name: "LodestoneDevices", dependencies: ["LodestoneCore", "LodestoneHAL"], path: "Sources/Devices"),
         .target(name: "LodestoneSim", dependencies: ["LodestoneCore", "LodestoneHAL", "CLinux"], path: "Sources/Sim"),
-        .target(name: "LodestoneDomain", dependencies: ["LodestoneCore"], path: "Sources/Domain", swiftSettings: samplingThread),
+        .target(name: "LodestoneDomain", dependencies: ["LodestoneCore"], path: "Sources/Domain"),
         .target(name: "LodestoneReports", dependencies: ["LodestoneCore", "LodestoneDomain"], path: "Sources/Reports"),
         // The adapters: reports in, gpsd JSON, NMEA 0183, Signal K, MQTT and the display out.
         .target(
@@ -66,7 +82,7 @@ let package = Package(
         .target(
             name: "LodestoneSampling",
             dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneSettings"],
-            path: "Sources/Sampling", swiftSettings: samplingThread),
+            path: "Sources/Sampling"),
         // Samples into reports: the compass, the position, the weather, the tracks and the rest.
         .target(
             name: "LodestoneServices",
@@ -136,6 +152,11 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+for target in package.targets where target.type != .test && (target.name.hasPrefix("Lodestone") || target.name == "lodestone") {
+    target.swiftSettings = (target.swiftSettings ?? []) + release
+    if target.name == "lodestone" { target.linkerSettings = (target.linkerSettings ?? []) + hotCodeFirst }
+}
 
 /// The ThreadSanitizer run of the lock-free ring and latest-value cell (scripts/test) needs the
 /// core layer and its tests alone: with LODESTONE_CORE_ONLY set the package is only those, so

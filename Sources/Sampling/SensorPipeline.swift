@@ -38,9 +38,9 @@ public final class SensorPipeline: @unchecked Sendable {
     /// Seconds between GPS fixes the receiver was set to (adaptive sampling changes it).
     private let expectedFixInterval = Atomic<UInt64>(1.0.bitPattern)
 
-    private var imu: SensorSlot<AnySensor<ImuSample>>?
-    private var magnetometer: SensorSlot<AnySensor<MagneticSample>>?
-    private var barometer: SensorSlot<AnySensor<PressureSample>>?
+    private let imu: SensorSlot<AnySensor<ImuSample>>?
+    private let magnetometer: SensorSlot<AnySensor<MagneticSample>>?
+    private let barometer: SensorSlot<AnySensor<PressureSample>>?
     /// Why each chip is failing, for the output side to say (published when it changes).
     public let problems = SensorProblems()
     private var imuProblem = PublishedProblem(), magnetometerProblem = PublishedProblem(), barometerProblem = PublishedProblem()

@@ -20,8 +20,12 @@ extension SampledSensor {
 /// One sensor in the loop with its health: a chip that fails is marked degraded after a few
 /// consecutive errors and re-initialised with exponential back-off (0.1 s doubling to 1 s: a chip that comes back
 /// is in use again within a second, and one failed transfer a second costs the bus nothing),
-/// while the other sensors keep running. Nothing here allocates.
-public struct SensorSlot<Sensor: SampledSensor> {
+/// while the other sensors keep running. Nothing here allocates once made.
+///
+/// A class: the pipeline reads a slot's health and problem at every sample, and a struct
+/// holding a driver (references and all) read out of the pipeline's optional property is copied
+/// whole each time (retains and releases included), where a reference reads one field.
+public final class SensorSlot<Sensor: SampledSensor> {
     public private(set) var sensor: Sensor
     public private(set) var health: SensorHealth = .degraded
     public private(set) var errors = 0
@@ -40,7 +44,7 @@ public struct SensorSlot<Sensor: SampledSensor> {
     public init(_ sensor: Sensor) { self.sensor = sensor }
 
     /// Reads the sensor if it is up, or tries to bring it up when its back-off has elapsed.
-    public mutating func sample(at now: MonotonicNanoseconds) -> Sensor.Sample? {
+    public func sample(at now: MonotonicNanoseconds) -> Sensor.Sample? {
         if needsStart {
             guard now >= retryAt else { return nil }
             do {
@@ -66,12 +70,12 @@ public struct SensorSlot<Sensor: SampledSensor> {
     }
 
     /// Asks the chip to convert at `hz`; a failure counts like a failed read.
-    public mutating func configureRate(_ hz: Double, at now: MonotonicNanoseconds) {
+    public func configureRate(_ hz: Double, at now: MonotonicNanoseconds) {
         guard !needsStart else { return }
         do { _ = try sensor.configureRate(hz) } catch { fail(error, at: now, restart: false) }
     }
 
-    private mutating func fail(_ error: DeviceError, at now: MonotonicNanoseconds, restart: Bool) {
+    private func fail(_ error: DeviceError, at now: MonotonicNanoseconds, restart: Bool) {
         errors += 1
         consecutiveFailures += 1
         lastError = error

@@ -16,7 +16,13 @@ package final class StationService {
     /// The newest wind sample's problems (the anemometer's, the vane's).
     private var windProblems: (anemometer: String?, vane: String?)
     package let wiring: StationWiring
-    var probeOrder: [String] { wiring.probes.map(\.name) }
+    let probeOrder: [String]
+    /// What the last take brought (kept, so each take reuses its buffers).
+    private var readings = WeatherStation.Readings()
+    /// The probes' part of the figures as last built, kept while nothing it rests on changes
+    /// (a reading, a problem, a reading going stale), so the figures a second cost no allocation.
+    private var probeLists: (temperatures: [(name: String, celsius: Double)], problems: [String])?
+    private var probeListsStale: MonotonicNanoseconds = .max
     private let clock: any MonotonicClock
     /// Where the parts are wired, for naming them: the GPIO chip and the board's main bus.
     private let gpioChip: String, bus: String
@@ -24,6 +30,7 @@ package final class StationService {
     package init(station: WeatherStation, wiring: StationWiring, clock: any MonotonicClock, gpioChip: String = "/dev/gpiochip0", bus: String = "/dev/i2c-1") {
         self.station = station
         self.wiring = wiring
+        probeOrder = wiring.probes.map(\.name)
         self.clock = clock
         (self.gpioChip, self.bus) = (gpioChip, bus)
     }
@@ -51,16 +58,22 @@ package final class StationService {
 
     /// Once a second: what the station's threads read since.
     package func tick() {
-        let readings = station.take()
+        station.take(into: &readings)
         for sample in readings.wind {
+            if windProblems.anemometer != sample.anemometerProblem || windProblems.vane != sample.vaneProblem { probeLists = nil }
             windProblems = (sample.anemometerProblem, sample.vaneProblem)
             if let speed = sample.speed { _ = wind.add(speed: speed, direction: sample.direction, at: sample.time) }
         }
         for (name, reading) in readings.probes {
+            let before = probes[name]
             if reading.celsius != nil {
                 probes[name] = (reading, nil)
             } else {
                 probes[name, default: (nil, nil)].problem = reading.problem ?? "no reading"
+            }
+            let after = probes[name]
+            if before?.good?.celsius != after?.good?.celsius || before?.good?.time != after?.good?.time || before?.problem != after?.problem {
+                probeLists = nil
             }
         }
     }
@@ -72,17 +85,24 @@ package final class StationService {
             figures.wind = .init(speed: speed, gust: wind.gust, lull: wind.lull, now: wind.now, direction: wind.direction, seconds: wind.samples)
         }
         let now = clock.now()
-        // A reading older than three of the probe's turns is no longer the water's temperature.
-        let stale = station.probeInterval * 3 + 2_000_000_000
-        for name in probeOrder {
-            guard let probe = probes[name] else { continue }
-            if let good = probe.good, let celsius = good.celsius, now < good.time || now - good.time <= stale {
-                figures.temperatures.append((name, celsius))
-            } else {
-                figures.problems.append("probe \(name): " + (probe.problem ?? "no reading for a while"))
+        if probeLists == nil || now >= probeListsStale {
+            // A reading older than three of the probe's turns is no longer the water's temperature.
+            let stale = station.probeInterval * 3 + 2_000_000_000
+            var lists: (temperatures: [(name: String, celsius: Double)], problems: [String]) = ([], [])
+            probeListsStale = .max
+            for name in probeOrder {
+                guard let probe = probes[name] else { continue }
+                if let good = probe.good, let celsius = good.celsius, now < good.time || now - good.time <= stale {
+                    lists.temperatures.append((name, celsius))
+                    probeListsStale = min(probeListsStale, good.time &+ stale &+ 1)
+                } else {
+                    lists.problems.append("probe \(name): " + (probe.problem ?? "no reading for a while"))
+                }
             }
+            lists.problems += [windProblems.anemometer, windProblems.vane].compactMap { $0 }
+            probeLists = lists
         }
-        figures.problems += [windProblems.anemometer, windProblems.vane].compactMap { $0 }
+        if let probeLists { (figures.temperatures, figures.problems) = (probeLists.temperatures, probeLists.problems) }
         guard figures.wind != nil || !figures.temperatures.isEmpty || !figures.problems.isEmpty else { return nil }
         return figures
     }

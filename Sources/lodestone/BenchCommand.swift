@@ -34,6 +34,14 @@ enum BenchCommand {
                 }
                 writeOut(runtimeLine(figures) + "\n")
                 return 0
+            case "memory":
+                let (figures, note) = RuntimeMemoryBench.run()
+                guard let figures else {
+                    Log.error(note ?? "the resident memory could not be measured")
+                    return 1
+                }
+                writeOut(memoryLine(figures) + "\n")
+                return 0
             case "startup":
                 guard let figures = StartupBench.run() else { return 1 }
                 writeOut("first ATT \(fixed(figures.firstATTms, 1)) ms, first TPV \(fixed(figures.firstTPVms, 1)) ms\n")
@@ -65,7 +73,7 @@ enum BenchCommand {
                     }
                 }
                 return 0
-            default: throw UsageError(message: "--kernel takes attitude, nmea, tpv, sky, display, web, startup, runtime, timetable, tracks or clients")
+            default: throw UsageError(message: "--kernel takes attitude, nmea, tpv, sky, display, web, startup, runtime, memory, timetable, tracks or clients")
             }
         }
         let seconds = try options.number("seconds", in: 0.5...600) ?? 5
@@ -91,8 +99,10 @@ enum BenchCommand {
         let reportCost = ReportCostBench.run()
         if !json { writeOut("start-up: the first ATT and the first TPV...\n") }
         let startup = StartupBench.run()
-        if !json { writeOut("the whole runtime's instructions per second, per thread (callgrind, about a minute)...\n") }
+        if !json { writeOut("the whole runtime's instructions per second, per thread, in steady state (callgrind, about four minutes)...\n") }
         let runtime = RuntimeCostBench.run()
+        if !json { writeOut("the running device's resident memory, locked, with 4 clients (30 s)...\n") }
+        let memory = RuntimeMemoryBench.run()
         if !json { writeOut("track list and search with 1,000 stored tracks...\n") }
         let trackList = TrackListBench.run()
         if !json { writeOut("one 30,000-point track listed, shown, plotted and exported...\n") }
@@ -168,7 +178,13 @@ enum BenchCommand {
         } else {
             whole.null("instructionsPerSecond")
         }
-        if let note = runtime.1 { whole.string("note", note) }
+        if let memory = memory.0 {
+            whole.integer("rssKB", memory.residentKB)
+            whole.integer("rssPeakKB", memory.peakKB)
+        } else {
+            whole.null("rssKB")
+        }
+        if let note = runtime.1 ?? memory.1 { whole.string("note", note) }
         report.raw("runtime", whole.finished)
         if let trackList {
             var w = JSONObjectWriter()
@@ -251,6 +267,7 @@ enum BenchCommand {
                 "NMEA parser: \(nmeaInstructions.map { fixed($0, 0) + " instructions, " } ?? "")\(fixed(nmeaNanoseconds, 1)) ns per sentence"
                     + (logInstructions.map { "; \(fixed($0, 0)) instructions per sentence on the receiver logs" } ?? "") + "\n")
             writeOut("runtime: " + (runtime.0.map(runtimeLine) ?? runtime.1 ?? "not measured") + "\n")
+            writeOut("memory: " + (memory.0.map(memoryLine) ?? memory.1 ?? "not measured") + "\n")
             writeOut(
                 "start-up: "
                     + (startup.map {
@@ -358,6 +375,10 @@ enum BenchCommand {
     }
 
     /// The whole runtime's figures as a line a person reads.
+    static func memoryLine(_ figures: RuntimeMemoryBench.Figures) -> String {
+        "\(fixed(Double(figures.residentKB) / 1024, 1)) MB resident with the memory locked and 4 clients (at most \(fixed(Double(figures.peakKB) / 1024, 1)) MB)"
+    }
+
     static func runtimeLine(_ figures: RuntimeCostBench.Figures) -> String {
         "\(fixed(figures.total / 1e6, 2)) million instructions per second of the device's time (sampling thread "
             + "\(fixed(figures.sampling / 1e6, 2)), output thread \(fixed(figures.output / 1e6, 2)); simulator excluded, "

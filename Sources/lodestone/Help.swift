@@ -88,8 +88,10 @@ enum Help {
                           compiled from DIR with cc -O2 in a temporary folder, for comparison
                           only: they are never linked into Lodestone. Needs cc and valgrind.
 
-        One bench alone, by NAME (or --kernel NAME): attitude, nmea, tpv, sky, runtime,
-        startup, clients, timetable (import a synthetic national feed of 10,000 stops and
+        One bench alone, by NAME (or --kernel NAME): attitude, nmea, tpv, sky, runtime (the
+        whole device's instructions per second of its time, per thread, in steady state),
+        memory (its resident set with the memory locked and 4 clients: runtime.rssKB), startup,
+        clients, timetable (import a synthetic national feed of 10,000 stops and
         1,000,000 stop times, then time cold departures answers), web --updates N --clients C
         (the web server streaming N tenths of a second of ATT at 10 Hz and TPV, SKY and ENV at
         1 Hz to C browsers on a loopback port: what callgrind counts for web.instructionsPerClientSecond),

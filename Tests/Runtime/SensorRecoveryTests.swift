@@ -18,8 +18,8 @@ import Testing
         let magnetometer = QMC5883LEmulator(truth: truth, clock: clock)
         bus.attach(barometer, at: 0x76)
         bus.attach(magnetometer, at: 0x0D)
-        var baro = SensorSlot(try #require(DriverCatalog<SimulatedI2CBus>.barometer("bmp280", bus: bus, address: 0x76)))
-        var mag = SensorSlot(try #require(DriverCatalog<SimulatedI2CBus>.magnetometer("qmc5883l", bus: bus, address: 0x0D)))
+        let baro = SensorSlot(try #require(DriverCatalog<SimulatedI2CBus>.barometer("bmp280", bus: bus, address: 0x76)))
+        let mag = SensorSlot(try #require(DriverCatalog<SimulatedI2CBus>.magnetometer("qmc5883l", bus: bus, address: 0x0D)))
         let period: UInt64 = 40_000_000
         var pressures = 0, fields = 0
         func run(seconds: Double) {
@@ -53,7 +53,7 @@ import Testing
         let clock = ManualClock()
         let bus = SimulatedI2CBus()
         bus.attach(MPU6050Emulator(truth: FixedTruth(), clock: clock), at: 0x68)
-        var imu = SensorSlot(try #require(DriverCatalog<SimulatedI2CBus>.imu("mpu6050", bus: bus, address: 0x68)))
+        let imu = SensorSlot(try #require(DriverCatalog<SimulatedI2CBus>.imu("mpu6050", bus: bus, address: 0x68)))
         clock.advance(by: 10_000_000)
         _ = imu.sample(at: clock.now())
         bus.injectFaults(address: 0x68, count: 2, error: .busError(address: 0x68))

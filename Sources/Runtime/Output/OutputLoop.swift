@@ -109,7 +109,13 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
             timeHolder?.leave()
             display.end()
         }
+        // Start-up's pages are given back once the device has run for a while (see ResidentPages).
+        var startUpRelease: MonotonicNanoseconds? = wallClock.now() &+ Self.startUpSeconds * 1_000_000_000
         while !stop.isRequested {
+            if let due = startUpRelease, wallClock.now() >= due {
+                startUpRelease = nil
+                ResidentPages.releaseStartUp(relock: running.lockMemory)
+            }
             timeHolder?.hold(at: context.clock.now() &+ heldAhead)
             if let signal = waitForWork() {
                 // SIGHUP reads the configuration again, unless the display is the terminal:
@@ -142,6 +148,10 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
         }
         return "stop request"
     }
+
+    /// How long the device runs before start-up's pages are given back: its first fix, its
+    /// first reports to every client and its first day of the sky are in by then.
+    static var startUpSeconds: UInt64 { 10 }
 
     /// Serves the socket (or just waits) for up to `pollMilliseconds`; the name of a stop signal if one came.
     private func waitForWork() -> String? {

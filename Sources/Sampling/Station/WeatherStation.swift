@@ -21,6 +21,7 @@ package final class WeatherStation: @unchecked Sendable {
         /// The wind's one-second samples since the last take (at most a few minutes' worth).
         package var wind: [WindSample] = []
         package var probes: [String: ProbeReading] = [:]
+        package init() {}
     }
 
     private let shared = Mutex(Readings())
@@ -120,11 +121,13 @@ package final class WeatherStation: @unchecked Sendable {
     }
 
     /// The wind since the last take, and every probe's newest reading.
-    package func take() -> Readings {
+    package func take(into taken: inout Readings) {
+        // The two wind buffers change places: the station's threads fill the emptied one, and a
+        // take allocates nothing (handing over a copy would make the next append copy it).
+        taken.wind.removeAll(keepingCapacity: true)
         shared.withLock { readings in
-            let taken = readings
-            readings.wind.removeAll(keepingCapacity: true)
-            return taken
+            swap(&readings.wind, &taken.wind)
+            taken.probes = readings.probes
         }
     }
 }
