@@ -89,4 +89,7 @@ int lodestone_v4l2_stream(int fd, int on);
 /// layout is chrony's `struct sock_sample`, with this platform's `struct timeval`. Returns
 /// the bytes sent or -1 with errno set.
 long lodestone_chrony_send(int fd, const char *path, long long seconds, long microseconds, double offset, int pulse, int leap);
+
+/// Sends `first` then `second` in one sendmsg (MSG_NOSIGNAL); the bytes sent, or -1 and errno.
+long lodestone_send_two(int fd, const void *first, unsigned long firstLength, const void *second, unsigned long secondLength);
 #endif

@@ -25,12 +25,27 @@ class Connection {
         _ = flush()
     }
 
-    /// Queues one line's bytes and its ending, then sends what the socket takes now. Once the
-    /// outbox has grown to its working size, this allocates nothing.
+    /// Sends one line's bytes and its ending, queueing what the socket does not take now. With
+    /// nothing queued before, they go straight from the caller's bytes (a client keeping up,
+    /// the usual case, costs no copy); once the outbox has grown to its working size, nothing
+    /// here allocates.
     func enqueue(line: UnsafeBufferPointer<UInt8>, ending: StaticString = "\r\n") {
-        outbox.append(contentsOf: line)
-        outbox.append(contentsOf: UnsafeBufferPointer(start: ending.utf8Start, count: ending.utf8CodeUnitCount))
-        _ = flush()
+        let end = UnsafeBufferPointer(start: ending.utf8Start, count: ending.utf8CodeUnitCount)
+        var taken = 0
+        let direct = pending == 0
+        if direct {
+            let count = lodestone_send_two(fd, line.baseAddress, UInt(line.count), end.baseAddress, UInt(end.count))
+            if count > 0 { taken = count }
+        }
+        // What the socket did not take waits in the outbox, in order.
+        if taken < line.count {
+            outbox.append(contentsOf: UnsafeBufferPointer(rebasing: line[taken...]))
+            outbox.append(contentsOf: end)
+        } else if taken < line.count + end.count {
+            outbox.append(contentsOf: UnsafeBufferPointer(rebasing: end[(taken - line.count)...]))
+        }
+        // Behind it, an earlier backlog: send what the socket takes of it all now.
+        if !direct { _ = flush() }
     }
 
     /// Queues bytes as they are (an HTTP answer, an event).
