@@ -44,7 +44,9 @@ public enum DisplayBench {
 
     /// Instructions per panel pixel per frame; nil with a note when valgrind is missing.
     public static func run(frames: Int = 40) -> (perPixel: Double?, note: String?) {
-        let (counts, note) = Callgrind.count(kernel: "display", functions: ["*DisplayBench*frame*"], count: frames)
+        // As the binary names it: Swift's mangling writes "DisplayBench" inside "LodestoneBench"
+        // as "DisplayB0" (the repeated word by reference), so the pattern names the method.
+        let (counts, note) = Callgrind.count(kernel: "display", functions: ["*Display*5frame_4back6screen6shadow*"], count: frames)
         return (counts?.first.map { $0 / Double(width * height) }, note)
     }
 }

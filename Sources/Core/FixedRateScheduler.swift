@@ -175,11 +175,14 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
     }
 
     private func runIfDue(_ index: Int, tickEnd: UInt64) {
-        let requested = requestedPeriod[index].period.exchange(0, ordering: .acquiring)
-        if requested != 0 {
-            nextDue[index] = nextDue[index] - period[index] + requested
-            period[index] = requested
-            stats[index].rateHz = 1e9 / Double(requested)
+        // A plain load first: a rate change is rare, and the exchange is a locked instruction.
+        if requestedPeriod[index].period.load(ordering: .relaxed) != 0 {
+            let requested = requestedPeriod[index].period.exchange(0, ordering: .acquiring)
+            if requested != 0 {
+                nextDue[index] = nextDue[index] - period[index] + requested
+                period[index] = requested
+                stats[index].rateHz = 1e9 / Double(requested)
+            }
         }
         let started = clock.now()
         guard started >= nextDue[index] else { return }
@@ -203,10 +206,13 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
             nextDue[index] += behind * period[index]
         }
         stats[index] = s
-        taskStatistics[index].publish(s)
     }
 
+    /// The loop's and the tasks' statistics for other threads, once a second (and at the end):
+    /// HEALTH and adaptive sampling read them at that pace, and a copy per run would cost the
+    /// loop more than its smaller tasks.
     private func publish() {
+        for index in stats.indices { taskStatistics[index].publish(stats[index]) }
         loop.latenessP50Microseconds = lateness.percentileMicroseconds(0.50)
         loop.latenessP99Microseconds = lateness.percentileMicroseconds(0.99)
         loop.latenessMaxMicroseconds = Double(lateness.maxNanoseconds) / 1000
