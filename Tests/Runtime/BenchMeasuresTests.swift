@@ -1,4 +1,5 @@
 import LodestoneBench
+import LodestoneCore
 import Testing
 
 /// The benches measure what they say: the receiver's logs split into sentences whatever their
@@ -36,5 +37,39 @@ struct BenchMeasuresTests {
         #expect(!StartupBench.isReceiversFix("$GPGSV,3,1,11*00"))
         #expect(!StartupBench.isReceiversFix(#"{"class":"TPV"}"#))
         #expect(!StartupBench.isReceiversFix("$GP"))
+    }
+
+    /// The README's table against the peers and docs/benchmarks.md are written from one bench
+    /// run by scripts/bench-figures: every figure in the table is the page's, none typed by hand.
+    @Test func theReadmeTableIsTheBenchmarksPages() throws {
+        var root = #filePath
+        for _ in 0..<3 { root = String(root[..<(root.lastIndex(of: "/") ?? root.startIndex)]) }
+        let readme = try readTextFile(root + "/README.md", limit: 1 << 20)
+        let page = try readTextFile(root + "/docs/benchmarks.md", limit: 1 << 20)
+        var figures: [String: Double] = [:]
+        for line in page.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { Self.trimmed($0, " `") }
+            if cells.count >= 2, let value = Double(cells[1]) { figures[cells[0]] = value }
+        }
+        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| figure") }
+        let table = rows.drop { !$0.contains("NMEA parse, bench mix") }.prefix(6)
+        try #require(table.count == 6, "the README's table against the peers")
+        let keys: [(ours: String, theirs: String?)] = [
+            ("nmea.instructionsPerSentence", "peers.minmea.instructionsPerSentence"),
+            ("nmea.logsInstructionsPerSentence", "peers.minmea.logsInstructionsPerSentence"),
+            ("peers.gpsdecode.lodestoneInstructionsPerSentence", "peers.gpsdecode.instructionsPerSentence"),
+            ("attitudeFilter.instructionsPerUpdate", "peers.fusion.instructionsPerUpdate"),
+            ("runtime.instructionsPerSecond", nil), ("runtime.rssKB", nil)
+        ]
+        for (row, key) in zip(table, keys) {
+            let cells = row.split(separator: "|", omittingEmptySubsequences: false).map { Self.trimmed($0, " ") }
+            func number(_ index: Int) -> Double? { cells.indices.contains(index) ? Double(String(cells[index].filter { $0 != "," })) : nil }
+            #expect(number(2) == figures[key.ours].map { $0.rounded() }, "\(key.ours): \(row)")
+            if let theirs = key.theirs { #expect(number(4) == figures[theirs].map { $0.rounded() }, "\(theirs): \(row)") }
+        }
+    }
+
+    static func trimmed(_ text: Substring, _ characters: String) -> String {
+        String(text.drop { characters.contains($0) }.reversed().drop { characters.contains($0) }.reversed())
     }
 }
