@@ -9,19 +9,19 @@ package enum HistoryFile {
     static let magic = Array("LDHIST1\n".utf8)
 
     package static func encode(_ histories: [String: History]) -> [UInt8] {
+        // Sized once (at most every bucket of every level), so the minute's save grows nothing.
         var out = magic
+        out.reserveCapacity(magic.count + 4 + histories.reduce(0) { $0 + 8 + $1.key.utf8.count + $1.value.levels.reduce(0) { $0 + 4 + 36 * $1.count } })
         func put64(_ v: UInt64) { for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: v >> UInt64(shift))) } }
         func put32(_ v: UInt32) { for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: v >> UInt32(shift))) } }
         put32(UInt32(histories.count))
         for (name, history) in histories.sorted(by: { $0.key < $1.key }) {
-            let bytes = Array(name.utf8)
-            put32(UInt32(bytes.count))
-            out += bytes
+            put32(UInt32(name.utf8.count))
+            out.append(contentsOf: name.utf8)
             put32(UInt32(history.levels.count))
             for level in history.levels {
-                let filled = level.filter { $0.count > 0 }
-                put32(UInt32(filled.count))
-                for b in filled {
+                put32(UInt32(level.reduce(0) { $0 + ($1.count > 0 ? 1 : 0) }))
+                for b in level where b.count > 0 {
                     put64(UInt64(bitPattern: b.index))
                     put64(b.minimum.bitPattern)
                     put64(b.maximum.bitPattern)
