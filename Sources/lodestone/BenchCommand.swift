@@ -26,22 +26,8 @@ enum BenchCommand {
                 let least = WebClientBench.kernel(ticks: updates, clients: clients)
                 if least < updates { Log.error("a browser received \(least) of \(updates) ATT events") }
                 return least >= updates ? 0 : 1
-            case "runtime":
-                let (figures, note) = RuntimeCostBench.run()
-                guard let figures else {
-                    Log.error(note ?? "the runtime could not be measured")
-                    return 1
-                }
-                writeOut(runtimeLine(figures) + "\n")
-                return 0
-            case "memory":
-                let (figures, note) = RuntimeMemoryBench.run()
-                guard let figures else {
-                    Log.error(note ?? "the resident memory could not be measured")
-                    return 1
-                }
-                writeOut(memoryLine(figures) + "\n")
-                return 0
+            case "runtime": return printed(RuntimeCostBench.run(), "the runtime", runtimeLine)
+            case "memory": return printed(RuntimeMemoryBench.run(), "the resident memory", memoryLine)
             case "startup":
                 guard let figures = StartupBench.run() else { return 1 }
                 writeOut("first ATT \(fixed(figures.firstATTms, 1)) ms, first TPV \(fixed(figures.firstTPVms, 1)) ms\n")
@@ -375,6 +361,16 @@ enum BenchCommand {
     }
 
     /// The whole runtime's figures as a line a person reads.
+    /// One bench's figures as a line, or why they could not be measured (exit status 1).
+    static func printed<Figures>(_ result: (Figures?, String?), _ what: String, _ line: (Figures) -> String) -> Int32 {
+        guard let figures = result.0 else {
+            Log.error(result.1 ?? "\(what) could not be measured")
+            return 1
+        }
+        writeOut(line(figures) + "\n")
+        return 0
+    }
+
     static func memoryLine(_ figures: RuntimeMemoryBench.Figures) -> String {
         "\(fixed(Double(figures.residentKB) / 1024, 1)) MB resident with the memory locked and 4 clients (at most \(fixed(Double(figures.peakKB) / 1024, 1)) MB)"
     }
