@@ -57,8 +57,6 @@ public struct SkyDay: Sendable {
         sun.position(at: time, latitude: latitude, longitude: longitude)
     }
 
-    public func light(at time: Double) -> SunEvents.Light { SunEvents.light(altitude: sunPosition(at: time).altitude) }
-
     /// The Moon's elongation east of the Sun, 0..360 degrees.
     public func moonElongation(at time: Double) -> Double { Angle.heading(interpolate(elongation, at: time)) }
 

@@ -36,9 +36,6 @@ public struct SolarEphemeris: Sendable {
         obliquity = triple(\.obliquity)
     }
 
-    /// Whether `time` is within the span (where the interpolation holds).
-    public func covers(_ time: Double) -> Bool { time >= start && time <= end }
-
     /// The Sun at `unixTime` for an observer, as `SolarPosition.at` gives it, from the span's
     /// three places.
     public func position(at unixTime: Double, latitude: Double, longitude observer: Double, elevation: Double = 0) -> SolarPosition {
