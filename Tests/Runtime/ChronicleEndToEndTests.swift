@@ -18,7 +18,7 @@ import Testing
             "--data-dir", data, "--duration", "14"
         ])
         let client = try #require(end.connect(socket))
-        client.send(#"?WATCH={"enable":true,"json":true};"#)
+        client.send(#"?WATCH={"enable":true,"json":true,"rates":{"IMU":0}};"#)
         func cli(_ arguments: [String]) throws -> (Int32, String) { end.finish(try end.spawn(arguments + ["--socket", socket])) }
         // An altitude target just above the start: the walk climbs through it.
         let (alertStatus, rules) = try cli(["alert", "set", "altitudeReached", "--on", "--threshold", "440", "--json"])

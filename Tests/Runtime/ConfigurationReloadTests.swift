@@ -58,20 +58,11 @@ import Testing
         #expect(output.contains("stopped (duration)"))
     }
 
-    /// Connects to a TCP port on loopback and reads what arrives within `milliseconds`; nil when
-    /// nothing listens there.
-    static func readTCP(port: Int, milliseconds: Int32) -> String? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
+    /// Connects to a TCP port on loopback (trying for up to `waiting` seconds) and reads what
+    /// arrives within `milliseconds`; nil when nothing listens there.
+    static func readTCP(port: Int, milliseconds: Int32, waiting: Double = 0) -> String? {
+        guard let fd = EndToEndTests.connectTCP(port: port, seconds: waiting) else { return nil }
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return nil }
         var text = ""
         var buffer = [UInt8](repeating: 0, count: 4096)
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -105,7 +96,7 @@ import Testing
         // machine the socket comes well before that).
         client.send(#"?WATCH={"enable":true,"json":true};"#)
         _ = client.readLine(timeoutMilliseconds: 15000)
-        let gpsdBefore = Self.readTCP(port: first, milliseconds: 2000)
+        let gpsdBefore = Self.readTCP(port: first, milliseconds: 2000, waiting: 5)
 
         try #require(Self.save(#"{"listen": "127.0.0.1:\#(second)", "nmeaListen": "127.0.0.1:\#(nmea)", "qnh": 1000}"#, to: file))
         try #require(Self.save(#"[{"name":"pressureLow","enabled":false}]"#, to: data + "/alerts.json"))

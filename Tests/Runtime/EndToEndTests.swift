@@ -131,6 +131,26 @@ import Testing
 
     static func freePort() -> Int { freePorts(1).first ?? 0 }
 
+    /// A TCP connection to a loopback port, tried again for up to `seconds` while nothing
+    /// listens there yet (a device opens its ports one after another); nil when none answers.
+    static func connectTCP(port: Int, seconds: Double = 5) -> Int32? {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        for _ in 0..<max(1, Int(seconds * 50)) {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { return nil }
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if connected == 0 { return fd }
+            close(fd)
+            usleep(20_000)
+        }
+        return nil
+    }
+
     /// A UDP socket bound to a free loopback port, and the port (nil when none can be had).
     static func udpReceiver() -> (fd: Int32, port: UInt16)? {
         let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)

@@ -37,16 +37,9 @@ import Testing
             "--socket", data + ".sock", "--data-dir", data
         ])
         guard runner.connect(data + ".sock", to: child) != nil else { return }
-        let tcp = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // The gpsd socket answers a moment before the Signal K port is open: a client retries.
+        let tcp = try #require(EndToEndTests.connectTCP(port: tcpPort), "nothing listened on the Signal K port \(tcpPort)")
         defer { close(tcp) }
-        var server = sockaddr_in()
-        server.sin_family = sa_family_t(AF_INET)
-        server.sin_port = in_port_t(UInt16(tcpPort).bigEndian)
-        server.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &server) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(tcp, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        try #require(connected == 0)
 
         var stream: [UInt8] = [], datagrams: [[UInt8]] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)

@@ -373,7 +373,7 @@ import Testing
             "--scenario", "walk", "--data-dir", data, "--config", config
         ])
         let client = try #require(end.connect(socket))
-        client.send(#"?WATCH={"enable":true,"json":true};"#)
+        client.send(#"?WATCH={"enable":true,"json":true,"rates":{"IMU":0}};"#)
         var flips: [JSONValue] = []
         while let line = client.readLine(timeoutMilliseconds: 8000) {
             if let report = try? JSONValue.parse(line), report["event"]?.stringValue == "flip" { flips.append(report) }
