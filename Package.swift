@@ -30,11 +30,14 @@ let release: [SwiftSetting] = [
 /// resident (and locked). Release builds put each function in a section of its own and link
 /// the ones a running device executes (packaging/hot-code.txt, written by scripts/hot-code
 /// from a profile) first and together: the device's resident memory is then about what it runs.
+/// The C library's functions are bound at start-up (`-z now`), not at their first call: a
+/// first call an hour in would otherwise read the symbol tables back in (and keep them, locked),
+/// and take a lookup's time on whichever thread made it, the sampling loop's included.
 let hotCodeFirst: [LinkerSetting] = [
     .unsafeFlags(
         [
             "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/packaging/hot-code.txt",
-            "-Xlinker", "--no-warn-symbol-ordering"
+            "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "-z", "-Xlinker", "now"
         ], .when(configuration: .release))
 ]
 

@@ -31,7 +31,9 @@ public enum Report: Sendable {
     /// A request that could not be done, and what to do instead.
     case error(String)
 
-    public var kind: ReportKind {
+    // Inlinable (here and below): out of line, each call copied the whole report (hundreds of
+    // bytes) to switch on it; inlined, the switch reads the caller's report where it lies.
+    @inlinable public var kind: ReportKind {
         switch self {
         case .position: return .position
         case .satellites: return .satellites
@@ -60,20 +62,21 @@ public enum Report: Sendable {
         }
     }
 
-    /// The time of the samples a report of a sampled kind describes (TPV, ATT, IMU, ENV): each
-    /// kind's time only moves forward per device.
-    public var sampleTime: Double? {
+    /// For a report of a sampled kind (TPV, ATT, IMU, ENV): its kind, its device and the time
+    /// of the samples it describes (each kind's time only moves forward per device); nil for
+    /// the rest and for a fix without a time. One switch: every report passes through it.
+    @inlinable public var sample: (kind: ReportKind, device: String, time: Double)? {
         switch self {
-        case .position(let r): return r.fix.utc
-        case .attitude(let r): return r.time
-        case .inertial(let r): return r.time
-        case .environment(let r): return r.time
+        case .position(let r): return r.fix.utc.map { (.position, r.device, $0) }
+        case .attitude(let r): return (.attitude, r.device, r.time)
+        case .inertial(let r): return (.inertial, r.device, r.time)
+        case .environment(let r): return (.environment, r.device, r.time)
         default: return nil
         }
     }
 
     /// The device (a path from DEVICES) the report's readings come from, when it has one.
-    public var device: String? {
+    @inlinable public var device: String? {
         switch self {
         case .position(let r): return r.device
         case .satellites(let r): return r.device

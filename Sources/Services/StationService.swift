@@ -23,6 +23,9 @@ package final class StationService {
     /// (a reading, a problem, a reading going stale), so the figures a second cost no allocation.
     private var probeLists: (temperatures: [(name: String, celsius: Double)], problems: [String])?
     private var probeListsStale: MonotonicNanoseconds = .max
+    /// The wind's part of the figures, kept until the next sample: its statistics run over ten
+    /// minutes of samples, and the figures are asked for several times between two.
+    private var windFigures: StationFigures.Wind??
     private let clock: any MonotonicClock
     /// Where the parts are wired, for naming them: the GPIO chip and the board's main bus.
     private let gpioChip: String, bus: String
@@ -62,7 +65,7 @@ package final class StationService {
         for sample in readings.wind {
             if windProblems.anemometer != sample.anemometerProblem || windProblems.vane != sample.vaneProblem { probeLists = nil }
             windProblems = (sample.anemometerProblem, sample.vaneProblem)
-            if let speed = sample.speed { _ = wind.add(speed: speed, direction: sample.direction, at: sample.time) }
+            if let speed = sample.speed, wind.add(speed: speed, direction: sample.direction, at: sample.time) { windFigures = nil }
         }
         for (name, reading) in readings.probes {
             let before = probes[name]
@@ -81,9 +84,11 @@ package final class StationService {
     /// The figures to publish; nil before the station has read anything.
     package var figures: StationFigures? {
         var figures = StationFigures()
-        if let speed = wind.average {
-            figures.wind = .init(speed: speed, gust: wind.gust, lull: wind.lull, now: wind.now, direction: wind.direction, seconds: wind.samples)
+        if windFigures == nil {
+            windFigures = .some(
+                wind.average.map { .init(speed: $0, gust: wind.gust, lull: wind.lull, now: wind.now, direction: wind.direction, seconds: wind.samples) })
         }
+        figures.wind = windFigures ?? nil
         let now = clock.now()
         if probeLists == nil || now >= probeListsStale {
             // A reading older than three of the probe's turns is no longer the water's temperature.

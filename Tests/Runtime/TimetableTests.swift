@@ -329,7 +329,7 @@ import Testing
         let preferences = TransitPreferences(dataDirectory: data)
         #expect(preferences.saveFavourites(["IW"]))
         #expect(writeFileAtomically(preferences.marksPath, Array("*night*,late boat,2\n".utf8)))
-        var services = OutputServices()
+        let services = OutputServices()
         services.transit = TransitService(dataDirectory: data)
         // The services' panel for the page, taken by the display as any report.
         let panels = PagePanels(services: services)

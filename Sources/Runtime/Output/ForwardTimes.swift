@@ -9,8 +9,7 @@ struct ForwardTimes {
 
     /// Whether `report` may go out; notes its time when it does.
     mutating func admits(_ report: Report) -> Bool {
-        guard let time = report.sampleTime else { return true }
-        let kind = report.kind, device = report.device ?? ""
+        guard let (kind, device, time) = report.sample else { return true }
         if let index = last.firstIndex(where: { $0.kind == kind && $0.device == device }) {
             guard time > last[index].time else { return false }
             last[index].time = time

@@ -2,7 +2,10 @@ import LodestoneServices
 /// The services on the output thread, each there when the board and the configuration have
 /// what it needs: they turn samples into reports; the output loop runs them from its task
 /// table and hands their reports to the adapters.
-struct OutputServices {
+///
+/// A class: the loop's tasks take it dozens of times a tick, and a struct of fourteen
+/// references was copied whole each time, a retain and a release per service.
+final class OutputServices {
     var controls: Controls?
     var compass: CompassService?
     var motion: MotionService?
@@ -21,4 +24,16 @@ struct OutputServices {
     var station: StationService?
     /// The camera's shutter (when the board names a camera).
     var photos: PhotoService?
+
+    init(
+        controls: Controls? = nil, compass: CompassService? = nil, motion: MotionService? = nil, positions: PositionService? = nil,
+        tracks: TrackService? = nil, waypoints: WaypointService? = nil, chronicle: Chronicle? = nil, sky: SkyService? = nil,
+        activity: DailyActivity? = nil, satellites: SatelliteService? = nil, transit: TransitService? = nil, station: StationService? = nil,
+        photos: PhotoService? = nil
+    ) {
+        (self.controls, self.compass, self.motion, self.positions, self.tracks, self.waypoints, self.chronicle) = (
+            controls, compass, motion, positions, tracks, waypoints, chronicle
+        )
+        (self.sky, self.activity, self.satellites, self.transit, self.station, self.photos) = (sky, activity, satellites, transit, station, photos)
+    }
 }

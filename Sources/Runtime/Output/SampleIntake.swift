@@ -27,23 +27,30 @@ final class SampleIntake<Clock: MonotonicClock> {
         problemLog.update(outputs.problems)
         let services = context.services
         let context = self.context
+        // The services and names each sample needs, taken once a round rather than once a
+        // sample (each taking is a retain and a release).
+        let compass = services.compass, motion = services.motion, imuDevice = context.imuDevice, deviceClock = self.deviceClock
         outputs.magneticRing.drain { sample in
             lastMagnetic = sample
-            services.compass?.add(sample)
+            compass?.add(sample)
         }
         _ = context.utcNow()  // follows the newest fix's time before samples are stamped
-        let resting = services.motion?.motion == .still
-        outputs.pressureRing.drain { sample in
-            for report in services.chronicle?.add(
-                sample, state: context.latest, confidence: services.positions?.confidence ?? 100,
-                time: deviceClock.utc(at: sample.time), resting: resting) ?? []
-            { send(report) }
+        let resting = motion?.motion == .still
+        if let chronicle = services.chronicle {
+            let confidence = services.positions?.confidence ?? 100
+            outputs.pressureRing.drain { sample in
+                for report in chronicle.add(sample, state: context.latest, confidence: confidence, time: deviceClock.utc(at: sample.time), resting: resting) {
+                    send(report)
+                }
+            }
+        } else {
+            outputs.pressureRing.drain { _ in }
         }
-        let recentFix = context.latest.fix.hasPosition && context.latest.fix.speed.isFinite
+        let gpsSpeed = context.latest.fix.hasPosition && context.latest.fix.speed.isFinite ? context.latest.fix.speed : nil
         outputs.imuRing.drain { sample in
             let time = deviceClock.utc(at: sample.time)
-            services.motion?.add(sample, gpsSpeed: recentFix ? context.latest.fix.speed : nil, time: time)
-            send(.inertial(InertialReport(imu: sample, magnetic: lastMagnetic, device: context.imuDevice, time: time)))
+            motion?.add(sample, gpsSpeed: gpsSpeed, time: time)
+            send(.inertial(InertialReport(imu: sample, magnetic: lastMagnetic, device: imuDevice, time: time)))
         }
         drainFixes()
         outputs.sentenceRing.drain { raw in

@@ -136,7 +136,7 @@ extension Runner {
         station: WeatherStation?, dataDirectory: String, startUTC: Double?
     ) -> OutputServices {
         let zone = (try? TimeZoneRules(c.timeZone)) ?? .utc
-        var services = OutputServices(
+        let services = OutputServices(
             controls: gpio.map { gpio in
                 let controls = Controls(wiring: gpio.wiring, provider: gpio.provider)
                 controls.sounds = c.sounds
