@@ -90,7 +90,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     case .timetable:
         // A timetable index past its CRC (a hostile file can carry a right one): decoded, then
         // asked as departures asks it.
-        if let timetable = try? TimetableIndex.decode(bytes) {
+        if let timetable = try? TimetableIndex.decode(bytes, verifying: false) {
             for stop in timetable.stops.indices.prefix(4) { _ = timetable.departures(from: stop, after: 1_785_000_000, count: 3) }
             _ = timetable.stops(matching: "a b")
         }
