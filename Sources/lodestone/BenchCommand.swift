@@ -9,7 +9,7 @@ import LodestoneEncoding
 enum BenchCommand {
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(
-            arguments, spec: OptionSpec(valued: ["seconds", "trials", "kernel", "updates", "logs", "clients", "peers"], flags: ["json"]),
+            arguments, spec: OptionSpec(valued: ["seconds", "trials", "kernel", "updates", "logs", "clients", "peers", "data-dir"], flags: ["json"]),
             command: "bench")
         // `lodestone bench timetable` names one bench as --kernel does.
         if let kernel = options.values["kernel"] ?? options.positional.first {
@@ -39,6 +39,10 @@ enum BenchCommand {
                 }
                 writeOut((options.flags.contains("json") ? timetableJSON(figures) : timetableLines(figures)) + "\n")
                 return 0
+            case "timetable-answer":
+                // Cold busy-stop answers from the data directory the timetable bench imported.
+                guard let data = options.values["data-dir"] else { throw UsageError(message: "--kernel timetable-answer needs --data-dir DIR") }
+                return TimetableBench.kernel(answers: updates, dataDirectory: data) == 5 * updates ? 0 : 1
             case "tracks":
                 guard let figures = LargeTrackBench.run() else {
                     Log.error("the 30,000-point track could not be made or read in /tmp")
@@ -59,7 +63,9 @@ enum BenchCommand {
                     }
                 }
                 return 0
-            default: throw UsageError(message: "--kernel takes attitude, nmea, tpv, sky, display, web, startup, runtime, memory, timetable, tracks or clients")
+            default:
+                throw UsageError(
+                    message: "--kernel takes attitude, nmea, tpv, sky, display, web, startup, runtime, memory, timetable, timetable-answer, tracks or clients")
             }
         }
         let seconds = try options.number("seconds", in: 0.5...600) ?? 5
@@ -313,6 +319,12 @@ enum BenchCommand {
         w.number("nearestMs", r.nearestMilliseconds, decimals: 1)
         w.number("feedOnlyMs", r.feedMilliseconds, decimals: 0)
         w.integer("busyStopCalls", r.busyStopCalls)
+        if let instructions = r.busyStopInstructions {
+            w.number("busyStopInstructions", instructions, decimals: 0)
+        } else {
+            w.null("busyStopInstructions")
+        }
+        if let note = r.instructionsNote { w.string("note", note) }
         return w.finished
     }
 
@@ -321,7 +333,9 @@ enum BenchCommand {
             + "(peak memory of the import \(fixed(Double(r.importPeakKilobytes) / 1024, 1)) MB; index.bin \(r.indexBytes / 1024) KB)\n"
             + "  cold answers, load and query, best of 5: busiest stop (\(r.busyStopCalls) calls) \(fixed(r.busyStopMilliseconds, 1)) ms, "
             + "by name \(fixed(r.searchMilliseconds, 1)) ms, nearest \(fixed(r.nearestMilliseconds, 1)) ms; "
-            + "from the feed without the index \(fixed(r.feedMilliseconds, 0)) ms"
+            + "from the feed without the index \(fixed(r.feedMilliseconds, 0)) ms\n"
+            + "  one cold busiest-stop answer: "
+            + (r.busyStopInstructions.map { "\(fixed($0 / 1e6, 1)) M instructions (callgrind)" } ?? "instructions not counted (\(r.instructionsNote ?? ""))")
     }
 
     static func figures(_ f: LatencyFigures) -> String {
