@@ -108,52 +108,41 @@ final class StoredTimetable: TimetableLookups {
         return Timetable.Route(id: text(.routeIDs, index), shortName: text(.routeShortNames, index), longName: text(.routeLongNames, index), type: type)
     }
 
-    /// A trip; one whose row is damaged names route 0 and no service (it runs on no day).
+    /// A trip; one whose row is damaged, or names what the index does not have, names route 0
+    /// and no service (it runs on no day).
     func trip(_ index: Int) -> Timetable.Trip {
         var trip = Timetable.Trip(id: text(.tripIDs, index), route: 0, service: "", headsign: text(.headsigns, index))
         let at = index * TimetableIndex.tripSize
-        guard let rows = tripRows(), index >= 0, at + TimetableIndex.tripSize <= rows.count else { return trip }
-        // Checked when the section was read: every number names a row the index has.
-        let service = Int(u32(rows, at + 4)), shape = u32(rows, at + 8)
-        trip.route = Int(u32(rows, at))
-        trip.service = serviceNames.indices.contains(service) ? serviceNames[service] : ""
-        trip.shape = shape == TimetableIndex.noStop ? nil : Int(shape)
+        guard let rows = file.section(.trips), index >= 0, at + TimetableIndex.tripSize <= rows.count else { return trip }
+        let route = Int(u32(rows, at)), service = Int(u32(rows, at + 4)), shape = u32(rows, at + 8)
+        // Checked here, as the row is read, not over all trips when the section is.
+        guard route < counts.routes, serviceNames.indices.contains(service), shape == TimetableIndex.noStop || Int(shape) < shapeCount else {
+            file.report(
+                "\(file.name): trip \(index) names route \(route) of \(counts.routes), service \(service) of \(counts.services) or shape \(shape) of \(shapeCount)"
+            )
+            return trip
+        }
+        (trip.route, trip.service, trip.shape) = (route, serviceNames[service], shape == TimetableIndex.noStop ? nil : Int(shape))
         return trip
     }
 
-    private func tripRows() -> [UInt8]? {
-        file.section(.trips) { rows in
-            for at in Swift.stride(from: 0, to: rows.count - TimetableIndex.tripSize + 1, by: TimetableIndex.tripSize) {
-                let route = Int(u32(rows, at)), service = Int(u32(rows, at + 4)), shape = u32(rows, at + 8)
-                guard route < counts.routes, service < counts.services, shape == TimetableIndex.noStop || Int(shape) < shapeCount else {
-                    return
-                        "trip \(at / TimetableIndex.tripSize) names route \(route) of \(counts.routes), service \(service) of \(counts.services) or shape \(shape) of \(shapeCount)"
-                }
-            }
-            return nil
-        }
-    }
-
-    /// Row `row` of a text table ("" where the table is damaged).
+    /// Row `row` of a text table ("" where the table is damaged or the row reaches past it).
     func text(_ section: Section, _ row: Int) -> String {
         let rows = Self.textRows(section, counts)
         guard row >= 0, row < rows, let bytes = file.section(section, validate: { Self.validTexts($0, rows: rows) }) else { return "" }
-        let at = row * TimetableIndex.textRowSize, pool = rows * TimetableIndex.textRowSize
-        let offset = Int(u32(bytes, at)), length = Int(u32(bytes, at + 4))
+        let pool = rows * TimetableIndex.textRowSize, poolSize = bytes.count - pool
+        let offset = Int(u32(bytes, row * TimetableIndex.textRowSize)), length = Int(u32(bytes, row * TimetableIndex.textRowSize + 4))
+        // Checked as the row is read: a table's whole check would cost more than a cold answer's reading.
+        guard offset <= poolSize, length <= poolSize - offset else {
+            file.report("\(file.name): its \(section.name) have text \(row) at \(offset)..<\(offset + length) of \(poolSize) bytes")
+            return ""
+        }
         return String(decoding: bytes[(pool + offset)..<(pool + offset + length)], as: UTF8.self)
     }
 
-    /// Why a text table cannot be read: a row reaching past its pool.
+    /// Why a text table cannot be read: rows that do not fit in it.
     static func validTexts(_ bytes: [UInt8], rows: Int) -> String? {
-        let pool = rows * TimetableIndex.textRowSize
-        guard pool <= bytes.count else { return "\(rows) rows do not fit in \(bytes.count) bytes" }
-        for row in 0..<rows {
-            let offset = Int(u32(bytes, row * TimetableIndex.textRowSize)), length = Int(u32(bytes, row * TimetableIndex.textRowSize + 4))
-            guard offset <= bytes.count - pool, length <= bytes.count - pool - offset else {
-                return "text \(row) lies at \(offset)..<\(offset + length) of its \(bytes.count - pool) bytes"
-            }
-        }
-        return nil
+        rows <= bytes.count / TimetableIndex.textRowSize ? nil : "\(rows) rows do not fit in \(bytes.count) bytes"
     }
 
     // MARK: Lookups
@@ -164,10 +153,10 @@ final class StoredTimetable: TimetableLookups {
         let wanted = Array(id.utf8), pool = rows * TimetableIndex.textRowSize
         return bytes.withUnsafeBytes { raw -> Int? in
             guard let base = raw.baseAddress else { return nil }
+            let poolSize = raw.count - pool
             for row in 0..<rows {
                 let offset = Int(u32(raw, row * TimetableIndex.textRowSize)), length = Int(u32(raw, row * TimetableIndex.textRowSize + 4))
-                guard length == wanted.count else { continue }
-                // Validated as read: the text lies inside the pool.
+                guard length == wanted.count, offset <= poolSize, length <= poolSize - offset else { continue }
                 if length == 0 || wanted.withUnsafeBytes({ $0.baseAddress.map { memcmp($0, base + pool + offset, length) == 0 } ?? false }) { return row }
             }
             return nil
@@ -183,7 +172,8 @@ final class StoredTimetable: TimetableLookups {
             let rows = Self.textRows(section, counts)
             guard file.section(section, validate: { Self.validTexts($0, rows: rows) }) != nil else { return nil }
         }
-        guard file.section(.routes) != nil, let rows = tripRows() else { return nil }
+        // Each number is checked where it is used (ServiceDays): a service the index lacks runs on no day.
+        guard file.section(.routes) != nil, let rows = file.section(.trips) else { return nil }
         return rows.withUnsafeBytes { raw in
             (0..<counts.trips).map { Int32(truncatingIfNeeded: u32(raw, $0 * TimetableIndex.tripSize + 4)) }
         }

@@ -1,4 +1,5 @@
 import LodestoneCore
+import LodestoneDomain
 
 /// Little-endian fields appended to a buffer. Numbers the model holds as Int are written
 /// truncated to 32 bits: a value that does not fit is refused by the reader, not trapped on here.
@@ -22,6 +23,17 @@ struct ByteWriter {
     mutating func string(_ text: String) {
         u32(text.utf8.count)
         bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Calls as the index keeps them (see `TimetableIndex`).
+    mutating func calls(_ calls: [Timetable.Call], distances: Bool) {
+        for call in calls {
+            u32(call.trip)
+            u32(call.seconds)
+            u32(call.next.map { UInt32(truncatingIfNeeded: $0) } ?? TimetableIndex.noStop)
+            bytes.append(call.departs ? 1 : 0)
+            if distances { u32(call.along.map { Float($0).bitPattern } ?? Float.nan.bitPattern) }
+        }
     }
 
     /// A text table: each row's (offset, length) into the pool that follows, a text that
