@@ -37,7 +37,7 @@ enum BenchCommand {
                     Log.error("the synthetic timetable could not be written or imported in /tmp")
                     return 1
                 }
-                writeOut((options.flags.contains("json") ? timetableJSON(figures) : timetableLines(figures)) + "\n")
+                writeOut((options.flags.contains("json") ? figures.json : figures.lines) + "\n")
                 return 0
             case "timetable-answer":
                 // Cold busy-stop answers from the data directory the timetable bench imported.
@@ -199,7 +199,7 @@ enum BenchCommand {
         } else {
             report.null("tracks")
         }
-        if let timetable { report.raw("timetable", timetableJSON(timetable)) } else { report.null("timetable") }
+        if let timetable { report.raw("timetable", timetable.json) } else { report.null("timetable") }
         if let clientLoad {
             func figures(_ run: ClientLoadBench.Run) -> String {
                 var w = JSONObjectWriter()
@@ -278,7 +278,7 @@ enum BenchCommand {
                 "track list: "
                     + (trackList.map { "\(fixed($0.listMilliseconds, 1)) ms to list, \(fixed($0.searchMilliseconds, 1)) ms to search \($0.tracks) tracks" }
                         ?? "could not create the tracks in /tmp") + "\n")
-            writeOut("timetable: " + (timetable.map(timetableLines) ?? "could not create the feed in /tmp") + "\n")
+            writeOut("timetable: " + (timetable.map(\.lines) ?? "could not create the feed in /tmp") + "\n")
             writeOut("web app: \(web.compressed) bytes gzipped (\(web.files) files, \(web.plain) bytes plain; the budget is 150 KB)\n")
             writeOut(
                 "web browsers: "
@@ -304,38 +304,6 @@ enum BenchCommand {
             if let peers { writeOut(PeerBench.lines(peers)) }
         }
         return 0
-    }
-
-    static func timetableJSON(_ r: TimetableBench.Result) -> String {
-        var w = JSONObjectWriter()
-        w.integer("stops", r.stops)
-        w.integer("trips", r.trips)
-        w.integer("stopTimes", r.stopTimes)
-        w.number("importMs", r.importMilliseconds, decimals: 0)
-        w.number("importPeakMB", Double(r.importPeakKilobytes) / 1024, decimals: 1)
-        w.integer("indexBytes", r.indexBytes)
-        w.number("busyStopMs", r.busyStopMilliseconds, decimals: 1)
-        w.number("searchMs", r.searchMilliseconds, decimals: 1)
-        w.number("nearestMs", r.nearestMilliseconds, decimals: 1)
-        w.number("feedOnlyMs", r.feedMilliseconds, decimals: 0)
-        w.integer("busyStopCalls", r.busyStopCalls)
-        if let instructions = r.busyStopInstructions {
-            w.number("busyStopInstructions", instructions, decimals: 0)
-        } else {
-            w.null("busyStopInstructions")
-        }
-        if let note = r.instructionsNote { w.string("note", note) }
-        return w.finished
-    }
-
-    static func timetableLines(_ r: TimetableBench.Result) -> String {
-        "\(r.stops) stops, \(r.trips) trips, \(r.stopTimes) stop times imported in \(fixed(r.importMilliseconds, 0)) ms "
-            + "(peak memory of the import \(fixed(Double(r.importPeakKilobytes) / 1024, 1)) MB; index.bin \(r.indexBytes / 1024) KB)\n"
-            + "  cold answers, load and query, best of 5: busiest stop (\(r.busyStopCalls) calls) \(fixed(r.busyStopMilliseconds, 1)) ms, "
-            + "by name \(fixed(r.searchMilliseconds, 1)) ms, nearest \(fixed(r.nearestMilliseconds, 1)) ms; "
-            + "from the feed without the index \(fixed(r.feedMilliseconds, 0)) ms\n"
-            + "  one cold busiest-stop answer: "
-            + (r.busyStopInstructions.map { "\(fixed($0 / 1e6, 1)) M instructions (callgrind)" } ?? "instructions not counted (\(r.instructionsNote ?? ""))")
     }
 
     static func figures(_ f: LatencyFigures) -> String {
