@@ -215,10 +215,9 @@ public struct SyntheticFeed: Sendable {
     /// The stop nearest a position, as `lodestone departures --lat --lon` finds it.
     public static func nearest(to here: (latitude: Double, longitude: Double), in t: Timetable) -> Int? {
         t.stops.indices.map { index in
-            (
-                index,
-                Geodesy.inverse(latitude1: here.latitude, longitude1: here.longitude, latitude2: t.stops[index].latitude, longitude2: t.stops[index].longitude)
-                    .distance
+            let place = t.position(of: index)
+            return (
+                index, Geodesy.inverse(latitude1: here.latitude, longitude1: here.longitude, latitude2: place.latitude, longitude2: place.longitude).distance
             )
         }.min { $0.1 < $1.1 }?.0
     }

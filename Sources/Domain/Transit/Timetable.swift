@@ -201,6 +201,12 @@ public struct Timetable: Sendable {
         }
     }
 
+    /// Where stop `index` is (its row's position, without its texts where a store keeps them).
+    public func position(of index: Int) -> (latitude: Double, longitude: Double) {
+        if let lookups { return lookups.stopPosition(index) }
+        return (stops[index].latitude, stops[index].longitude)
+    }
+
     /// The stop whose id is `id`.
     public func stop(id: String) -> Int? {
         if let lookups { return lookups.stopIndex(id: id) }
@@ -212,6 +218,7 @@ public struct Timetable: Sendable {
 package protocol TimetableLookups: Sendable {
     func stopIndex(id: String) -> Int?
     func stopName(_ stop: Int) -> String
+    func stopPosition(_ stop: Int) -> (latitude: Double, longitude: Double)
     /// The services' names, which `tripServices` numbers.
     var serviceNames: [String] { get }
     /// Each trip's service, a number into `serviceNames`; nil when the trips cannot be read.

@@ -96,10 +96,9 @@ final class StoredTimetable: TimetableLookups {
         guard index >= 0, at + TimetableIndex.stopSize <= stopRows.count else {
             return Timetable.Stop(id: "", name: "", latitude: 0, longitude: 0, timeZone: "UTC")
         }
-        let zone = Int(u32(stopRows, at + 12))
+        let zone = Int(u32(stopRows, at + 12)), place = stopPosition(index)
         return Timetable.Stop(
-            id: text(.stopIDs, index), name: text(.stopNames, index), latitude: Double(bitPattern: u64(stopRows, at + 16)),
-            longitude: Double(bitPattern: u64(stopRows, at + 24)), timeZone: text(.zones, zone))
+            id: text(.stopIDs, index), name: text(.stopNames, index), latitude: place.latitude, longitude: place.longitude, timeZone: text(.zones, zone))
     }
 
     func route(_ index: Int) -> Timetable.Route {
@@ -164,6 +163,12 @@ final class StoredTimetable: TimetableLookups {
     }
 
     func stopName(_ stop: Int) -> String { text(.stopNames, stop) }
+
+    func stopPosition(_ stop: Int) -> (latitude: Double, longitude: Double) {
+        let at = stop * TimetableIndex.stopSize
+        guard stop >= 0, at + TimetableIndex.stopSize <= stopRows.count else { return (0, 0) }
+        return (Double(bitPattern: u64(stopRows, at + 16)), Double(bitPattern: u64(stopRows, at + 24)))
+    }
 
     /// The trips' services, when every part of a departure (trips, their texts, their routes)
     /// can be read; else nil and no departures, never one with a damaged part.
