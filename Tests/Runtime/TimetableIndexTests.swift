@@ -37,6 +37,7 @@ import Testing
         let (indexed, refusal) = try store.loadNotingRefusal()
         #expect(refusal == nil)
         #expect(indexed.callSource != nil && indexed.calls.isEmpty, "the calls stay in the file until a stop is asked for")
+        #expect(indexed.stops.isStored && indexed.routes.isStored && indexed.trips.isStored, "rows are made when asked for")
         let fromFeed = try GTFSImport.read(store.directory).0
         // Kept, a timetable has its agency's zone (the first stop's, for this one made by hand):
         // every GTFS time of a feed counts in one zone.

@@ -107,12 +107,13 @@ final class IndexFile: Sendable {
             if let problem = state.damaged[section.rawValue] { return .failure(Problem(text: problem)) }
             guard state.spans.indices.contains(section.rawValue) else { return .failure(Problem(text: "the index has no such section")) }
             let span = state.spans[section.rawValue]
-            let bytes = self.bytes(at: span.offset, count: span.length)
-            let problem: String? =
-                if bytes.count != span.length {
-                    "shorter than its header says while it was read"
-                } else if state.verifying && CRC32.checksum(bytes) != span.checksum { "its CRC-32 does not match" } else { validate(bytes) }
-            if let problem {
+            let bytes = self.bytes(at: span.offset, count: span.length), verifying = state.verifying
+            func problem() -> String? {
+                guard bytes.count == span.length else { return "shorter than its header says while it was read" }
+                guard !verifying || CRC32.checksum(bytes) == span.checksum else { return "its CRC-32 does not match" }
+                return validate(bytes)
+            }
+            if let problem = problem() {
                 state.damaged[section.rawValue] = problem
                 return .failure(Problem(text: problem))
             }
@@ -120,9 +121,6 @@ final class IndexFile: Sendable {
             return .success(bytes)
         }
     }
-
-    /// Why section `section` was found damaged, if it was.
-    func damage(_ section: TimetableIndex.Section) -> String? { state.withLock { $0.damaged[section.rawValue] } }
 
     /// `count` bytes of the calls section from its byte `start`, checked against `checksum`;
     /// nil when they cannot be read whole or do not match.
