@@ -200,6 +200,22 @@ import Testing
         #expect(stored.reports.count == 1, "reported once however often it is asked: \(stored.reports)")
     }
 
+    /// The file cut short after it was opened (in place, where the store would have swapped
+    /// folders): what can no longer be read is reported and left out, never a trap (a mapping
+    /// would have raised SIGBUS).
+    @Test func aFileCutShortWhileOpenIsReportedNotTrappedOn() throws {
+        let store = try #require(Self.savedStore("cut"))
+        defer { removeTree(store.directory) }
+        let timetable = try TimetableIndex.read(store.indexPath)
+        let stored = try #require(timetable.lookups as? StoredTimetable)
+        #expect(truncate(store.indexPath, off_t(TimetableIndex.headerSize + 8)) == 0)
+        for stop in 0..<2 {
+            for time in Self.times { #expect(timetable.departures(from: stop, after: time, count: 3).isEmpty) }
+        }
+        _ = (Array(timetable.stops), Array(timetable.trips), timetable.stops(matching: "x"))
+        #expect(stored.reports.contains { $0.contains("shorter than its header says while it was read") }, "\(stored.reports)")
+    }
+
     /// Any one byte changed with its checksums taken as right (a crafted file): refused or
     /// read, never a trap, and whatever is read answers without one.
     @Test func everyCraftedByteIsRefusedOrRead() throws {
