@@ -19,7 +19,7 @@ struct ServiceDays {
     init(_ t: Timetable, days: [Int]) {
         self.days = Array(days.prefix(15))
         (calendar, trips) = (t.calendar, t.trips)
-        if let lookups = t.lookups {
+        if let lookups = t.lookups, t.trips.isStored {
             numbers = lookups.tripServices() ?? []
             serviceNames = lookups.serviceNames
         } else {

@@ -102,7 +102,8 @@ public struct Timetable: Sendable {
     /// stored national timetable keeps its million calls on disk and decodes one stop's.
     public var callSource: (@Sendable (Int) -> [Call])?
     /// What a store answers without making whole rows (a stop found by its id, a name alone,
-    /// the trips' services as numbers); nil for a timetable held in memory.
+    /// the trips' services as numbers); nil for a timetable held in memory. Asked only while
+    /// the rows it answers for are still the stored ones (a change makes them held).
     package var lookups: (any TimetableLookups)?
 
     public init() {}
@@ -196,22 +197,25 @@ public struct Timetable: Sendable {
         let words = SearchText.folded(text).split(separator: " ")
         // Each name folded once, not once per word: a national feed has tens of thousands.
         return stops.indices.filter { index in
-            let name = SearchText.folded(lookups?.stopName(index) ?? stops[index].name)
+            let name = SearchText.folded(storedStops?.stopName(index) ?? stops[index].name)
             return words.allSatisfy { name.contains($0) }
         }
     }
 
     /// Where stop `index` is (its row's position, without its texts where a store keeps them).
     public func position(of index: Int) -> (latitude: Double, longitude: Double) {
-        if let lookups { return lookups.stopPosition(index) }
+        if let storedStops { return storedStops.stopPosition(index) }
         return (stops[index].latitude, stops[index].longitude)
     }
 
     /// The stop whose id is `id`.
     public func stop(id: String) -> Int? {
-        if let lookups { return lookups.stopIndex(id: id) }
+        if let storedStops { return storedStops.stopIndex(id: id) }
         return stops.firstIndex { $0.id == id }
     }
+
+    /// The store's lookups for the stops, while the stops are the stored ones.
+    private var storedStops: (any TimetableLookups)? { stops.isStored ? lookups : nil }
 }
 
 /// What a stored timetable answers from its bytes, faster than its rows would.
