@@ -88,11 +88,13 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     case .track:
         _ = TrackFile.parse(bytes)
     case .timetable:
-        // A timetable index past its CRC (a hostile file can carry a right one): decoded, then
-        // asked as departures asks it.
-        if let timetable = try? TimetableIndex.decode(bytes) {
+        // A timetable index with its checksums not compared (a hostile file can carry right
+        // ones): opened, then asked as departures, a search and the nearest stop ask it.
+        if let timetable = try? TimetableIndex.decode(bytes, verifying: false) {
             for stop in timetable.stops.indices.prefix(4) { _ = timetable.departures(from: stop, after: 1_785_000_000, count: 3) }
             _ = timetable.stops(matching: "a b")
+            _ = (timetable.stops.prefix(4).map(\.name), timetable.trips.prefix(4).map(\.headsign), timetable.routes.prefix(4).map(\.id))
+            _ = timetable.stops.indices.prefix(4).map { timetable.position(of: $0) }
         }
     case .zip:
         // A feed's zip: the directory, then each entry inflated within a bomb's limit.

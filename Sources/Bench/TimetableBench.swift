@@ -8,7 +8,8 @@ import LodestoneStorage
 /// it (wall time, and the peak resident memory of that process alone), then cold answers as the command gives them, each a fresh `TimetableStore.load()` and a
 /// query (best of 5 runs, milliseconds): the departures from the busiest stop, from a stop
 /// found by name, and from the stop nearest a position; and once from the feed alone, as an
-/// import by an older version without `index.bin` is read.
+/// import by an older version without `index.bin` is read. Callgrind counts the instructions
+/// of one cold busy-stop answer: wall time on a shared machine varies, that count does not.
 public enum TimetableBench {
     public struct Result: Sendable {
         public var stops: Int
@@ -26,6 +27,10 @@ public enum TimetableBench {
         /// The calls at the busy stop, and the departures its answer gave.
         public var busyStopCalls: Int
         public var departures: Int
+        /// Instructions of one cold busy-stop answer (load and query), counted by callgrind;
+        /// nil with a note when it could not be counted (valgrind missing).
+        public var busyStopInstructions: Double?
+        public var instructionsNote: String?
     }
 
     /// `executable`: the lodestone that imports (this one, by default).
@@ -63,10 +68,14 @@ public enum TimetableBench {
             guard let t = try? TimetableStore(dataDirectory: data).load(), let stop = choose(t) else { return nil }
             return t.departures(from: stop, after: time, count: 5).count
         }
-        guard let busy = best({ answer { $0.stops(matching: SyntheticFeed.busyStopID).first } }),
+        guard let busy = best({ coldAnswer(dataDirectory: data) }),
             let search = best({ answer { $0.stops(matching: feed.searchWords).first } }),
             let nearest = best({ answer { SyntheticFeed.nearest(to: feed.searchPosition, in: $0) } })
         else { return nil }
+
+        // The busy stop's cold answer under callgrind, collection on in `coldAnswer` alone.
+        let (instructions, note) = Callgrind.count(
+            kernel: "timetable-answer", functions: ["*Timetable*10coldAnswer*"], count: 1, arguments: ["--data-dir", data])
 
         // The same answer from the feed alone: the index removed, as an older import has none.
         guard unlink(store.indexPath) == 0 else { return nil }
@@ -78,7 +87,26 @@ public enum TimetableBench {
             stops: timetable.stops.count, trips: timetable.trips.count, stopTimes: feed.stopTimes,
             importMilliseconds: importMilliseconds, importPeakKilobytes: imported.peakKilobytes, indexBytes: indexBytes,
             busyStopMilliseconds: busy.0, searchMilliseconds: search.0, nearestMilliseconds: nearest.0,
-            feedMilliseconds: feedMilliseconds, busyStopCalls: busyStopCalls, departures: busy.1)
+            feedMilliseconds: feedMilliseconds, busyStopCalls: busyStopCalls, departures: busy.1,
+            busyStopInstructions: instructions?.first, instructionsNote: note)
+    }
+
+    /// One cold answer at the busiest stop, as `lodestone departures` gives it: the store read
+    /// afresh from `dataDirectory`, then the next five departures; how many it gave. Never
+    /// inlined: callgrind counts by this function's symbol.
+    @inline(never)
+    public static func coldAnswer(dataDirectory: String) -> Int? {
+        guard let t = try? TimetableStore(dataDirectory: dataDirectory).load(), let stop = t.stops(matching: SyntheticFeed.busyStopID).first else {
+            return nil
+        }
+        return t.departures(from: stop, after: SyntheticFeed.queryTime, count: 5).count
+    }
+
+    /// `answers` cold answers from a data directory the bench imported, for callgrind.
+    public static func kernel(answers: Int, dataDirectory: String) -> Int {
+        var given = 0
+        for _ in 0..<answers { given += coldAnswer(dataDirectory: dataDirectory) ?? 0 }
+        return given
     }
 
 }
@@ -187,10 +215,9 @@ public struct SyntheticFeed: Sendable {
     /// The stop nearest a position, as `lodestone departures --lat --lon` finds it.
     public static func nearest(to here: (latitude: Double, longitude: Double), in t: Timetable) -> Int? {
         t.stops.indices.map { index in
-            (
-                index,
-                Geodesy.inverse(latitude1: here.latitude, longitude1: here.longitude, latitude2: t.stops[index].latitude, longitude2: t.stops[index].longitude)
-                    .distance
+            let place = t.position(of: index)
+            return (
+                index, Geodesy.inverse(latitude1: here.latitude, longitude1: here.longitude, latitude2: place.latitude, longitude2: place.longitude).distance
             )
         }.min { $0.1 < $1.1 }?.0
     }

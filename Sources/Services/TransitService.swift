@@ -36,9 +36,9 @@ package final class TransitService {
         if name == nil, let favourite = preferences.favourites().first, let index = timetable.stops(matching: favourite).first { return (index, nil, nil) }
         guard state.fix.hasPosition else { return nil }
         return timetable.stops.indices.map { index -> (Int, Double?, Double?) in
+            let place = timetable.position(of: index)
             let leg = Geodesy.inverse(
-                latitude1: state.fix.latitude, longitude1: state.fix.longitude,
-                latitude2: timetable.stops[index].latitude, longitude2: timetable.stops[index].longitude)
+                latitude1: state.fix.latitude, longitude1: state.fix.longitude, latitude2: place.latitude, longitude2: place.longitude)
             return (index, leg.distance, leg.bearing)
         }.min { ($0.1 ?? .infinity) < ($1.1 ?? .infinity) }
     }

@@ -9,7 +9,7 @@ import LodestoneEncoding
 enum BenchCommand {
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(
-            arguments, spec: OptionSpec(valued: ["seconds", "trials", "kernel", "updates", "logs", "clients", "peers"], flags: ["json"]),
+            arguments, spec: OptionSpec(valued: ["seconds", "trials", "kernel", "updates", "logs", "clients", "peers", "data-dir"], flags: ["json"]),
             command: "bench")
         // `lodestone bench timetable` names one bench as --kernel does.
         if let kernel = options.values["kernel"] ?? options.positional.first {
@@ -37,8 +37,12 @@ enum BenchCommand {
                     Log.error("the synthetic timetable could not be written or imported in /tmp")
                     return 1
                 }
-                writeOut((options.flags.contains("json") ? timetableJSON(figures) : timetableLines(figures)) + "\n")
+                writeOut((options.flags.contains("json") ? figures.json : figures.lines) + "\n")
                 return 0
+            case "timetable-answer":
+                // Cold busy-stop answers from the data directory the timetable bench imported.
+                guard let data = options.values["data-dir"] else { throw UsageError(message: "--kernel timetable-answer needs --data-dir DIR") }
+                return TimetableBench.kernel(answers: updates, dataDirectory: data) == 5 * updates ? 0 : 1
             case "tracks":
                 guard let figures = LargeTrackBench.run() else {
                     Log.error("the 30,000-point track could not be made or read in /tmp")
@@ -59,7 +63,9 @@ enum BenchCommand {
                     }
                 }
                 return 0
-            default: throw UsageError(message: "--kernel takes attitude, nmea, tpv, sky, display, web, startup, runtime, memory, timetable, tracks or clients")
+            default:
+                throw UsageError(
+                    message: "--kernel takes attitude, nmea, tpv, sky, display, web, startup, runtime, memory, timetable, timetable-answer, tracks or clients")
             }
         }
         let seconds = try options.number("seconds", in: 0.5...600) ?? 5
@@ -193,7 +199,7 @@ enum BenchCommand {
         } else {
             report.null("tracks")
         }
-        if let timetable { report.raw("timetable", timetableJSON(timetable)) } else { report.null("timetable") }
+        if let timetable { report.raw("timetable", timetable.json) } else { report.null("timetable") }
         if let clientLoad {
             func figures(_ run: ClientLoadBench.Run) -> String {
                 var w = JSONObjectWriter()
@@ -272,7 +278,7 @@ enum BenchCommand {
                 "track list: "
                     + (trackList.map { "\(fixed($0.listMilliseconds, 1)) ms to list, \(fixed($0.searchMilliseconds, 1)) ms to search \($0.tracks) tracks" }
                         ?? "could not create the tracks in /tmp") + "\n")
-            writeOut("timetable: " + (timetable.map(timetableLines) ?? "could not create the feed in /tmp") + "\n")
+            writeOut("timetable: " + (timetable.map(\.lines) ?? "could not create the feed in /tmp") + "\n")
             writeOut("web app: \(web.compressed) bytes gzipped (\(web.files) files, \(web.plain) bytes plain; the budget is 150 KB)\n")
             writeOut(
                 "web browsers: "
@@ -298,30 +304,6 @@ enum BenchCommand {
             if let peers { writeOut(PeerBench.lines(peers)) }
         }
         return 0
-    }
-
-    static func timetableJSON(_ r: TimetableBench.Result) -> String {
-        var w = JSONObjectWriter()
-        w.integer("stops", r.stops)
-        w.integer("trips", r.trips)
-        w.integer("stopTimes", r.stopTimes)
-        w.number("importMs", r.importMilliseconds, decimals: 0)
-        w.number("importPeakMB", Double(r.importPeakKilobytes) / 1024, decimals: 1)
-        w.integer("indexBytes", r.indexBytes)
-        w.number("busyStopMs", r.busyStopMilliseconds, decimals: 1)
-        w.number("searchMs", r.searchMilliseconds, decimals: 1)
-        w.number("nearestMs", r.nearestMilliseconds, decimals: 1)
-        w.number("feedOnlyMs", r.feedMilliseconds, decimals: 0)
-        w.integer("busyStopCalls", r.busyStopCalls)
-        return w.finished
-    }
-
-    static func timetableLines(_ r: TimetableBench.Result) -> String {
-        "\(r.stops) stops, \(r.trips) trips, \(r.stopTimes) stop times imported in \(fixed(r.importMilliseconds, 0)) ms "
-            + "(peak memory of the import \(fixed(Double(r.importPeakKilobytes) / 1024, 1)) MB; index.bin \(r.indexBytes / 1024) KB)\n"
-            + "  cold answers, load and query, best of 5: busiest stop (\(r.busyStopCalls) calls) \(fixed(r.busyStopMilliseconds, 1)) ms, "
-            + "by name \(fixed(r.searchMilliseconds, 1)) ms, nearest \(fixed(r.nearestMilliseconds, 1)) ms; "
-            + "from the feed without the index \(fixed(r.feedMilliseconds, 0)) ms"
     }
 
     static func figures(_ f: LatencyFigures) -> String {

@@ -137,8 +137,8 @@ enum TimetableCommand {
                 return 1
             }
             let ranked = timetable.stops.indices.map { index -> (Int, Double, Double) in
-                let leg = Geodesy.inverse(
-                    latitude1: here.0, longitude1: here.1, latitude2: timetable.stops[index].latitude, longitude2: timetable.stops[index].longitude)
+                let place = timetable.position(of: index)
+                let leg = Geodesy.inverse(latitude1: here.0, longitude1: here.1, latitude2: place.latitude, longitude2: place.longitude)
                 return (index, leg.distance, leg.bearing)
             }.min { $0.1 < $1.1 }
             chosen = ranked?.0
@@ -320,7 +320,7 @@ enum TimetableCommand {
                 return 1
             }
             for (n, id) in list.enumerated() {
-                let name = timetable.stops.first { $0.id == id }?.name ?? "(no longer in the timetable)"
+                let name = timetable.stop(id: id).map { timetable.stops[$0].name } ?? "(no longer in the timetable)"
                 writeOut("\(n + 1). \(id)  \(name)\n")
             }
             return 0

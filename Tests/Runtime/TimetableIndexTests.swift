@@ -37,6 +37,7 @@ import Testing
         let (indexed, refusal) = try store.loadNotingRefusal()
         #expect(refusal == nil)
         #expect(indexed.callSource != nil && indexed.calls.isEmpty, "the calls stay in the file until a stop is asked for")
+        #expect(indexed.stops.isStored && indexed.routes.isStored && indexed.trips.isStored, "rows are made when asked for")
         let fromFeed = try GTFSImport.read(store.directory).0
         // Kept, a timetable has its agency's zone (the first stop's, for this one made by hand):
         // every GTFS time of a feed counts in one zone.
@@ -81,10 +82,22 @@ import Testing
         }
     }
 
-    /// The bytes with the header's CRC-32 made right again, so the check after it is the one tested.
-    static func rechecked(_ bytes: [UInt8]) -> [UInt8] {
-        guard bytes.count >= TimetableIndex.headerSize else { return bytes }
-        return patched(bytes, at: TimetableIndex.checksumOffset, CRC32.checksum(Array(bytes.dropFirst(TimetableIndex.headerSize))))
+    /// Where each section of `bytes` lies, from its header.
+    static func spans(_ bytes: [UInt8]) -> [IndexFile.Span] {
+        let file = IndexFile(.bytes(bytes), size: bytes.count, name: "index")
+        return (try? file.openHeader(verifying: false)) == nil ? [] : file.spans
+    }
+
+    /// The bytes with the CRC-32 of `section` and of the header made right again, so the
+    /// check after them is the one tested (a crafted file).
+    static func rechecked(_ bytes: [UInt8], _ section: TimetableIndex.Section) -> [UInt8] {
+        let spans = Self.spans(bytes)
+        guard spans.indices.contains(section.rawValue) else { return bytes }
+        let span = spans[section.rawValue]
+        let entry = TimetableIndex.sectionTableOffset + section.rawValue * TimetableIndex.sectionEntrySize
+        var copy = patched(bytes, at: entry + 8, CRC32.checksum(Array(bytes[span.offset..<(span.offset + span.length)])))
+        copy = patched(copy, at: TimetableIndex.headerSize - 4, CRC32.checksum(Array(copy.prefix(TimetableIndex.headerSize - 4))))
+        return copy
     }
 
     static func patched(_ bytes: [UInt8], at offset: Int, _ value: UInt32) -> [UInt8] {
@@ -93,31 +106,38 @@ import Testing
         return copy
     }
 
+    static func flipped(_ bytes: [UInt8], at offset: Int) -> [UInt8] {
+        var copy = bytes
+        if copy.indices.contains(offset) { copy[offset] ^= 0x10 }
+        return copy
+    }
+
+    /// Damage where every answer reads (the header, the counts, the calendars, the shapes, the
+    /// stops' rows), a file cut short, another file or another version: refused with the
+    /// reason, and the feed answers.
     @Test func aDamagedIndexIsRefusedAndTheFeedAnswers() throws {
         let store = try #require(Self.savedStore("damaged"))
         defer { removeTree(store.directory) }
         let bytes = try #require(readFileBytes(store.indexPath))
-        let first = try #require(TimetableTests.timetable().stops.first)
-        // The first stop's "first call" field: after the header, the five counts, its id, name,
-        // position and zone.
-        let firstCall = TimetableIndex.headerSize + 20 + 4 + first.id.utf8.count + 4 + first.name.utf8.count + 16 + 4 + first.timeZone.utf8.count
-        let content = TimetableIndex.headerSize
-        var flipped = bytes
-        if flipped.indices.contains(bytes.count / 2) { flipped[bytes.count / 2] ^= 0x10 }
-        let cases: [(String, [UInt8], String)] = [
+        let spans = Self.spans(bytes)
+        try #require(spans.count == TimetableIndex.Section.allCases.count)
+        func start(_ section: TimetableIndex.Section) -> Int { spans.indices.contains(section.rawValue) ? spans[section.rawValue].offset : 0 }
+        var cases: [(String, [UInt8], String)] = [
             ("truncated", Array(bytes.dropLast(7)), "truncated"),
-            ("cut inside the header", Array(bytes.prefix(10)), "shorter than its header"),
+            ("cut inside the header", Array(bytes.prefix(30)), "shorter than its header"),
             ("empty", [], "shorter than its header"),
-            ("a flipped byte", flipped, "CRC-32"),
+            ("a flipped byte in the header", Self.flipped(bytes, at: 20), "CRC-32 of its header"),
             ("another file", Array("stop_id,stop_name\n".utf8) + bytes, "not a timetable index"),
-            ("a later version", Self.patched(bytes, at: 8, 4), "version 4"),
-            ("a stop's calls out of range", Self.rechecked(Self.patched(bytes, at: firstCall, 1_000_000)), "claims calls"),
-            ("a stop's call count out of range", Self.rechecked(Self.patched(bytes, at: firstCall + 4, 1_000_000)), "claims calls"),
-            ("four billion stops", Self.rechecked(Self.patched(bytes, at: content, UInt32.max)), "more than"),
-            ("a call of a trip it does not have", Self.rechecked(Self.patched(bytes, at: bytes.count - TimetableIndex.callSize, 99)), "names a trip"),
-            ("a call whose next stop it does not have", Self.rechecked(Self.patched(bytes, at: bytes.count - 5, 77)), "next stop"),
-            ("a text longer than the file", Self.rechecked(Self.patched(bytes, at: content + 20, 1 << 30)), "a text of")
+            ("a later version", Self.patched(bytes, at: 8, 5), "version 5"),
+            ("an older version", Self.patched(bytes, at: 8, 3), "version 3, where this lodestone reads 4"),
+            ("a stop's calls out of range", Self.rechecked(Self.patched(bytes, at: start(.stops), 1_000_000), .stops), "claims calls"),
+            ("a stop's call count out of range", Self.rechecked(Self.patched(bytes, at: start(.stops) + 4, 1_000_000), .stops), "claims calls"),
+            ("four billion stops", Self.rechecked(Self.patched(bytes, at: start(.meta), UInt32.max), .meta), "4294967295 stops"),
+            ("a text longer than its section", Self.rechecked(Self.patched(bytes, at: start(.services), 1 << 30), .services), "a text of")
         ]
+        for section in [TimetableIndex.Section.meta, .services, .shapes, .stops] {
+            cases.append(("a flipped byte in its \(section.name)", Self.flipped(bytes, at: start(section) + 2), "damaged: its \(section.name)"))
+        }
         let expected = TimetableTests.timetable()
         for (what, damaged, reason) in cases {
             #expect(writeFileAtomically(store.indexPath, damaged))
@@ -131,22 +151,87 @@ import Testing
         }
     }
 
-    /// Any one byte of the content changed, with the CRC-32 made to match (a crafted file):
-    /// refused or read, never a trap, and whatever is read answers without one.
+    /// Damage in a section an answer reads later (texts, routes, trips): reported with the
+    /// reason when it is read, and what it holds left out: an answer is the right one or none,
+    /// never a wrong one.
+    @Test func aDamagedSectionIsReportedWhenRead() throws {
+        let bytes = TimetableIndex.encode(TimetableTests.timetable())
+        let spans = Self.spans(bytes)
+        try #require(spans.count == TimetableIndex.Section.allCases.count)
+        // Kept, the timetable counts its times in its first stop's zone (see the first test).
+        var expected = TimetableTests.timetable()
+        expected.agencyZone = "Europe/Zurich"
+        let lazy: [TimetableIndex.Section] = [.stopIDs, .stopNames, .zones, .routeIDs, .routeShortNames, .routeLongNames, .tripIDs, .headsigns, .routes, .trips]
+        for section in lazy {
+            let span = try #require(spans.indices.contains(section.rawValue) ? spans[section.rawValue] : nil)
+            try #require(span.length > 0, "\(section.name)")
+            let timetable = try TimetableIndex.decode(Self.flipped(bytes, at: span.offset + span.length - 1))
+            let stored = try #require(timetable.lookups as? StoredTimetable)
+            #expect(stored.reports.isEmpty, "\(section.name): nothing is read before it is asked for")
+            _ = (Array(timetable.stops), Array(timetable.routes), Array(timetable.trips), timetable.stop(id: "nowhere"), timetable.stops(matching: "x"))
+            for stop in 0..<2 {
+                for time in Self.times {
+                    let answer = timetable.departures(from: stop, after: time, count: 3)
+                    #expect(answer.isEmpty || answer == expected.departures(from: stop, after: time, count: 3), "\(section.name): \(answer)")
+                }
+            }
+            #expect(
+                stored.reports.contains { $0.contains("its \(section.name) are damaged (its CRC-32 does not match)") }, "\(section.name): \(stored.reports)")
+        }
+    }
+
+    /// One stop's calls damaged: that stop reported by its id and showing no departures; the
+    /// other stop answers as before.
+    @Test func aStopsDamagedCallsAreReportedAndTheOthersAnswer() throws {
+        let bytes = TimetableIndex.encode(TimetableTests.timetable())
+        let spans = Self.spans(bytes)
+        let calls = try #require(spans.indices.contains(TimetableIndex.Section.calls.rawValue) ? spans[TimetableIndex.Section.calls.rawValue] : nil)
+        let timetable = try TimetableIndex.decode(Self.flipped(bytes, at: calls.offset + 5))
+        let stored = try #require(timetable.lookups as? StoredTimetable)
+        var expected = TimetableTests.timetable()
+        expected.agencyZone = "Europe/Zurich"
+        let first = try #require(expected.stops.first)
+        #expect(timetable.calls(at: 0).isEmpty)
+        for time in Self.times {
+            #expect(timetable.departures(from: 0, after: time, count: 3).isEmpty)
+            #expect(timetable.departures(from: 1, after: time, count: 3) == expected.departures(from: 1, after: time, count: 3))
+        }
+        #expect(stored.reports.contains { $0.contains("the calls of stop 0 ('\(first.id)') are damaged") }, "\(stored.reports)")
+        #expect(stored.reports.count == 1, "reported once however often it is asked: \(stored.reports)")
+    }
+
+    /// The file cut short after it was opened (in place, where the store would have swapped
+    /// folders): what can no longer be read is reported and left out, never a trap (a mapping
+    /// would have raised SIGBUS).
+    @Test func aFileCutShortWhileOpenIsReportedNotTrappedOn() throws {
+        let store = try #require(Self.savedStore("cut"))
+        defer { removeTree(store.directory) }
+        let timetable = try TimetableIndex.read(store.indexPath)
+        let stored = try #require(timetable.lookups as? StoredTimetable)
+        #expect(truncate(store.indexPath, off_t(TimetableIndex.headerSize + 8)) == 0)
+        for stop in 0..<2 {
+            for time in Self.times { #expect(timetable.departures(from: stop, after: time, count: 3).isEmpty) }
+        }
+        _ = (Array(timetable.stops), Array(timetable.trips), timetable.stops(matching: "x"))
+        #expect(stored.reports.contains { $0.contains("shorter than its header says while it was read") }, "\(stored.reports)")
+    }
+
+    /// Any one byte changed with its checksums taken as right (a crafted file): refused or
+    /// read, never a trap, and whatever is read answers without one.
     @Test func everyCraftedByteIsRefusedOrRead() throws {
         let bytes = TimetableIndex.encode(TimetableTests.timetable())
         var refused = 0
-        for offset in TimetableIndex.headerSize..<bytes.count {
+        for offset in 0..<bytes.count {
             for value: UInt8 in [0xFF, 0x80, 0x00, 0x07] {
-                // The content decoded directly: what a matching CRC-32 would let through.
-                var crafted = Array(bytes.dropFirst(TimetableIndex.headerSize))
-                let at = offset - TimetableIndex.headerSize
-                guard crafted.indices.contains(at), crafted[at] != value else { continue }
-                crafted[at] = value
-                guard let timetable = try? TimetableIndex.decode(crafted) else { refused += 1; continue }
+                var crafted = bytes
+                guard crafted.indices.contains(offset), crafted[offset] != value else { continue }
+                crafted[offset] = value
+                guard let timetable = try? TimetableIndex.decode(crafted, verifying: false) else { refused += 1; continue }
                 for stop in -1...timetable.stops.count {
                     _ = timetable.departures(from: stop, after: CivilTime(year: 2026, month: 7, day: 24, hour: 21).unixSeconds, count: 3)
+                    _ = timetable.calls(at: stop)
                 }
+                _ = (Array(timetable.stops), Array(timetable.routes), Array(timetable.trips))
                 _ = timetable.stops(matching: "interlaken")
             }
         }

@@ -87,13 +87,13 @@ public struct Timetable: Sendable {
         }
     }
 
-    public var stops: [Stop] = []
+    public var stops: TimetableRows<Stop> = []
     /// The agency's zone: GTFS times count in it, whatever zone a stop is in (a stop's own
     /// `stop_timezone` only says how to show them there; GTFS has every agency of a feed in
     /// one zone). Nil: each stop's zone.
     public var agencyZone: String?
-    public var routes: [Route] = []
-    public var trips: [Trip] = []
+    public var routes: TimetableRows<Route> = []
+    public var trips: TimetableRows<Trip> = []
     public var shapes: [Shape] = []
     /// The calls at each stop (by index), in time order.
     public var calls: [[Call]] = []
@@ -101,6 +101,10 @@ public struct Timetable: Sendable {
     /// The calls of a stop that `calls` does not hold, fetched when that stop is asked for: a
     /// stored national timetable keeps its million calls on disk and decodes one stop's.
     public var callSource: (@Sendable (Int) -> [Call])?
+    /// What a store answers without making whole rows (a stop found by its id, a name alone,
+    /// the trips' services as numbers); nil for a timetable held in memory. Asked only while
+    /// the rows it answers for are still the stored ones (a change makes them held).
+    package var lookups: (any TimetableLookups)?
 
     public init() {}
 
@@ -132,34 +136,50 @@ public struct Timetable: Sendable {
     /// where nobody boards (a trip's end, `pickup_type` 1) is no departure, unless `arrivals`
     /// asks for every call (where ships pass, not where people board).
     public func departures(from index: Int, after time: Double, count: Int, arrivals: Bool = false) -> [Departure] {
-        guard stops.indices.contains(index), let zone = try? TimeZoneRules(agencyZone ?? stops[index].timeZone) else { return [] }
-        var found: [Departure] = []
+        guard count > 0, stops.indices.contains(index), let zone = try? TimeZoneRules(agencyZone ?? stops[index].timeZone) else { return [] }
         let stopCalls = calls(at: index)
         // A trip past midnight belongs to the service day before: look from yesterday on.
         let local = CivilTime(unixSeconds: time + Double(zone.offset(at: time)))
         let today = CivilTime.days(year: local.year, month: local.month, day: local.day)
-        for day in (today - 1)...(today + 7) {
+        var running = ServiceDays(self, days: Array((today - 1)...(today + 7)))
+        // The best `count` so far, earliest first (a tie after the ones found before it, as a
+        // stable sort of all would have it): a busy stop's 20,000 calls make no Departure each.
+        var kept: [(time: Double, call: Int)] = []
+        kept.reserveCapacity(count + 1)
+        var found = 0
+        for (dayNumber, day) in running.days.enumerated() {
             let date = CivilTime.civil(fromDays: day)
             // GTFS times count from noon minus 12 h, which is midnight except across a DST change.
             let midnight = zone.midnight(year: date.year, month: date.month, day: date.day)
             let guess = midnight + 12 * 3600
             let noon = guess - Double(zone.offset(at: guess) - zone.offset(at: midnight))
             let base = noon - 12 * 3600
-            let key = date.year * 10_000 + date.month * 100 + date.day
-            let weekday = CivilTime.weekday(days: day)
-            for call in stopCalls where call.departs || arrivals {
+            for (number, call) in stopCalls.enumerated() where call.departs || arrivals {
                 let at = base + Double(call.seconds)
-                guard at >= time, calendar.runs(trips[call.trip].service, date: key, weekday: weekday) else { continue }
-                let trip = trips[call.trip], route = routes[trip.route]
-                found.append(
-                    Departure(
-                        time: at, route: route.shortName.isEmpty ? route.longName : route.shortName, headsign: trip.headsign, trip: trip.id,
-                        routeID: route.id, next: call.next.flatMap { stops.indices.contains($0) ? $0 : nil },
-                        shape: trip.shape.flatMap { shapes.indices.contains($0) ? $0 : nil }, along: call.along, departs: call.departs))
+                // Once `count` are kept, one no earlier than the last cannot be shown.
+                guard at >= time, kept.count < count || at < (kept.last?.time ?? 0) else { continue }
+                guard running.runs(trip: call.trip, onDay: dayNumber) else { continue }
+                found += 1
+                let place = kept.lastIndex { $0.time <= at }.map { $0 + 1 } ?? 0
+                kept.insert((at, number), at: place)
+                if kept.count > count { kept.removeLast() }
             }
-            if found.count >= count && day >= today { break }
+            if found >= count && day >= today { break }
         }
-        return Array(found.sorted { $0.time < $1.time }.prefix(count))
+        return kept.compactMap { departure(stopCalls[$0.call], at: $0.time) }
+    }
+
+    /// The departure a call makes at `time`, with the names a person reads; nil for a call
+    /// naming a trip the timetable does not have.
+    func departure(_ call: Call, at time: Double) -> Departure? {
+        guard trips.indices.contains(call.trip) else { return nil }
+        let trip = trips[call.trip]
+        guard routes.indices.contains(trip.route) else { return nil }
+        let route = routes[trip.route]
+        return Departure(
+            time: time, route: route.shortName.isEmpty ? route.longName : route.shortName, headsign: trip.headsign, trip: trip.id,
+            routeID: route.id, next: call.next.flatMap { stops.indices.contains($0) ? $0 : nil },
+            shape: trip.shape.flatMap { shapes.indices.contains($0) ? $0 : nil }, along: call.along, departs: call.departs)
     }
 
     /// The last day any service runs (YYYYMMDD): the latest end of a weekly calendar or date
@@ -173,14 +193,40 @@ public struct Timetable: Sendable {
     /// Stops whose name holds every word of `text` (any case, accents or none: "zurich" finds
     /// "Zürich"), or whose id is it.
     public func stops(matching text: String) -> [Int] {
-        if let exact = stops.firstIndex(where: { $0.id == text }) { return [exact] }
+        if let exact = stop(id: text) { return [exact] }
         let words = SearchText.folded(text).split(separator: " ")
         // Each name folded once, not once per word: a national feed has tens of thousands.
         return stops.indices.filter { index in
-            let name = SearchText.folded(stops[index].name)
+            let name = SearchText.folded(storedStops?.stopName(index) ?? stops[index].name)
             return words.allSatisfy { name.contains($0) }
         }
     }
+
+    /// Where stop `index` is (its row's position, without its texts where a store keeps them).
+    public func position(of index: Int) -> (latitude: Double, longitude: Double) {
+        if let storedStops { return storedStops.stopPosition(index) }
+        return (stops[index].latitude, stops[index].longitude)
+    }
+
+    /// The stop whose id is `id`.
+    public func stop(id: String) -> Int? {
+        if let storedStops { return storedStops.stopIndex(id: id) }
+        return stops.firstIndex { $0.id == id }
+    }
+
+    /// The store's lookups for the stops, while the stops are the stored ones.
+    private var storedStops: (any TimetableLookups)? { stops.isStored ? lookups : nil }
+}
+
+/// What a stored timetable answers from its bytes, faster than its rows would.
+package protocol TimetableLookups: Sendable {
+    func stopIndex(id: String) -> Int?
+    func stopName(_ stop: Int) -> String
+    func stopPosition(_ stop: Int) -> (latitude: Double, longitude: Double)
+    /// The services' names, which `tripServices` numbers.
+    var serviceNames: [String] { get }
+    /// Each trip's service, a number into `serviceNames`; nil when the trips cannot be read.
+    func tripServices() -> [Int32]?
 }
 
 /// Which services run on which days: `calendar.txt`'s weekly pattern between two dates, and

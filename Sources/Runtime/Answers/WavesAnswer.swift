@@ -51,7 +51,7 @@ package enum WavesAnswer {
         case .spot(let lat, let lon, _):
             guard
                 let nearest = timetable.stops.indices.min(by: { a, b in
-                    distance(timetable.stops[a], lat, lon) < distance(timetable.stops[b], lat, lon)
+                    distance(timetable.position(of: a), lat, lon) < distance(timetable.position(of: b), lat, lon)
                 })
             else { return nil }
             (reference, latitude, longitude) = (nearest, lat, lon)
@@ -80,7 +80,7 @@ package enum WavesAnswer {
             sun: SunEvents.of(dayFrom: start, to: end, latitude: latitude, longitude: longitude))
     }
 
-    static func distance(_ stop: Timetable.Stop, _ latitude: Double, _ longitude: Double) -> Double {
+    static func distance(_ stop: (latitude: Double, longitude: Double), _ latitude: Double, _ longitude: Double) -> Double {
         Geodesy.inverse(latitude1: latitude, longitude1: longitude, latitude2: stop.latitude, longitude2: stop.longitude).distance
     }
 

@@ -126,7 +126,7 @@ enum WebLiveReads {
             w.number("lon", timetable.stops[index].longitude, decimals: 6)
             return w.finished
         }
-        let favourites = transit.favourites().compactMap { id in timetable.stops.firstIndex { $0.id == id } }
+        let favourites = transit.favourites().compactMap { timetable.stop(id: $0) }
         let words = String((request.parameter("q") ?? "").prefix(200))
         let found = words.isEmpty ? [] : Array(timetable.stops(matching: words).prefix(50))
         return .json(
