@@ -1,6 +1,7 @@
 import Glibc
 
-/// The program's pages that start-up made resident and no longer uses, given back.
+/// The program's pages that start-up (or any one-off work since) made resident and that it no
+/// longer uses, given back.
 ///
 /// A file's pages come into a process 64 kB at a time around each one touched (the kernel maps
 /// what its page cache holds nearby), so the start-up alone (the options, the configuration,
@@ -8,7 +9,8 @@ import Glibc
 /// of the program's code mapped, and with the memory locked, locked: on the simulated board
 /// 11 MB of a 15 MB program. Once the device runs, those mappings are emptied (the pages stay
 /// in the page cache, shared and reclaimable) and locked again as they are touched from then
-/// on: what stays is what the device runs.
+/// on: what stays is what the device runs. The output loop does this 10 s after the start, a
+/// minute after it and then every hour (`OutputLoop.releaseSeconds`).
 ///
 /// Only mappings of a file that are not writable and hold no page of the process's own (a
 /// relocated read-only section does: it was written at start-up and must stay) are emptied,
@@ -18,7 +20,7 @@ public enum ResidentPages {
     /// Empties those mappings and, when memory is locked, locks again as pages are touched.
     /// Returns the kilobytes that were resident in them.
     @discardableResult
-    public static func releaseStartUp(relock: Bool) -> Int {
+    public static func releaseUnused(relock: Bool) -> Int {
         guard let text = try? readTextFile("/proc/self/smaps", limit: 16 << 20) else { return 0 }
         var released = 0
         for mapping in mappings(smaps: text) where mapping.releasable {

@@ -43,7 +43,7 @@ struct ResidentPagesTests {
             return line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? -1
         }
         let before = residentKB()
-        let released = ResidentPages.releaseStartUp(relock: false)
+        let released = ResidentPages.releaseUnused(relock: false)
         let after = residentKB()
         #expect(released > 0, "nothing was released")
         #expect(after < before, "file-backed resident \(before) kB before, \(after) kB after")

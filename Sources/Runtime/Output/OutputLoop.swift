@@ -109,12 +109,13 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
             timeHolder?.leave()
             display.end()
         }
-        // Start-up's pages are given back once the device has run for a while (see ResidentPages).
-        var startUpRelease: MonotonicNanoseconds? = wallClock.now() &+ Self.startUpSeconds * 1_000_000_000
+        // Pages the device no longer runs are given back from time to time (see ResidentPages).
+        let started = wallClock.now()
+        var nextRelease = started &+ Self.releaseSeconds(after: 0) * 1_000_000_000
         while !stop.isRequested {
-            if let due = startUpRelease, wallClock.now() >= due {
-                startUpRelease = nil
-                ResidentPages.releaseStartUp(relock: running.lockMemory)
+            if wallClock.now() >= nextRelease {
+                ResidentPages.releaseUnused(relock: running.lockMemory)
+                nextRelease = started &+ Self.releaseSeconds(after: (wallClock.now() &- started) / 1_000_000_000) * 1_000_000_000
             }
             timeHolder?.hold(at: context.clock.now() &+ heldAhead)
             if let signal = waitForWork() {
@@ -149,9 +150,17 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
         return "stop request"
     }
 
-    /// How long the device runs before start-up's pages are given back: its first fix, its
-    /// first reports to every client and its first day of the sky are in by then.
-    static var startUpSeconds: UInt64 { 10 }
+    /// When, in seconds after the start, the pages of code the device no longer runs are next
+    /// given back, `seconds` after it: 10 s (start-up's: its first fix, its first reports to
+    /// every client and its first day of the sky are in by then), a minute (what the first
+    /// minute's one-off work touched: a calibration fitted and adopted, the first saves), then
+    /// every hour. Each time, what the device still runs comes back at once, as minor faults on
+    /// pages the page cache holds; what it ran once does not.
+    static func releaseSeconds(after seconds: UInt64) -> UInt64 {
+        if seconds < 10 { return 10 }
+        if seconds < 60 { return 60 }
+        return (seconds / 3600 + 1) * 3600
+    }
 
     /// Serves the socket (or just waits) for up to `pollMilliseconds`; the name of a stop signal if one came.
     private func waitForWork() -> String? {
