@@ -62,12 +62,20 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
     /// another thread reads to know the loop is still turning (the service watchdog).
     public let heartbeat = Atomic<UInt64>(0)
 
-    private var tasks: [ScheduledTask]
+    /// What the loop keeps per task, in table order.
+    private struct TaskState {
+        var body: @Sendable () -> Void
+        var period: UInt64
+        var budget: UInt64
+        var nextDue: UInt64 = 0
+        var stats: TaskStatistics
+    }
+    /// The task states in storage the scheduler alone owns, for its one thread: an array's
+    /// uniqueness and bounds checks on every access were a fifth of the loop's own cost.
+    /// Every index used is one of `order`'s, all below `taskCount`.
+    private let state: UnsafeMutablePointer<TaskState>
+    private let taskCount: Int
     private var order: [Int]
-    private var period: [UInt64]
-    private var budget: [UInt64]
-    private var nextDue: [UInt64]
-    private var stats: [TaskStatistics]
     private let requestedPeriod: [PeriodRequest]
     private var loop = LoopStatistics()
     private var lateness = LatenessHistogram()
@@ -89,20 +97,26 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
         }
         self.clock = clock
         loopPeriod = tick
-        self.tasks = tasks
         taskNames = tasks.map(\.name)
         order = tasks.indices.sorted { (tasks[$0].priority, $0) < (tasks[$1].priority, $1) }
-        period = tasks.map { UInt64((1e9 / $0.rateHz).rounded()) }
-        budget = tasks.map { UInt64($0.budgetMicroseconds * 1000) }
-        nextDue = Array(repeating: 0, count: tasks.count)
-        stats = tasks.map {
-            var s = TaskStatistics(); s.rateHz = $0.rateHz; return s
+        let states = tasks.map { task in
+            var s = TaskStatistics()
+            s.rateHz = task.rateHz
+            return TaskState(body: task.body, period: UInt64((1e9 / task.rateHz).rounded()), budget: UInt64(task.budgetMicroseconds * 1000), stats: s)
         }
-        taskStatistics = stats.map { LatestValue($0) }
+        taskCount = states.count
+        state = .allocate(capacity: max(states.count, 1))
+        state.initialize(from: states, count: states.count)
+        taskStatistics = states.map { LatestValue($0.stats) }
         requestedPeriod = tasks.map { _ in PeriodRequest() }
         loop.rateHz = loopRateHz
         loopStatistics = LatestValue(loop)
         publishEvery = max(1, UInt64(loopRateHz))  // percentiles once a second
+    }
+
+    deinit {
+        state.deinitialize(count: taskCount)
+        state.deallocate()
     }
 
     /// Asks for a task to run at a new rate from its next run on; safe from another thread and
@@ -140,7 +154,7 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
     public func start() {
         let now = clock.now()
         deadline = now + loopPeriod
-        for index in nextDue.indices { nextDue[index] = deadline }
+        for index in 0..<taskCount { state[index].nextDue = deadline }
     }
 
     /// Runs one tick: call right after waking at the current deadline.
@@ -175,44 +189,48 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
     }
 
     private func runIfDue(_ index: Int, tickEnd: UInt64) {
+        let task = state + index
         // A plain load first: a rate change is rare, and the exchange is a locked instruction.
         if requestedPeriod[index].period.load(ordering: .relaxed) != 0 {
             let requested = requestedPeriod[index].period.exchange(0, ordering: .acquiring)
             if requested != 0 {
-                nextDue[index] = nextDue[index] - period[index] + requested
-                period[index] = requested
-                stats[index].rateHz = 1e9 / Double(requested)
+                task.pointee.nextDue = task.pointee.nextDue - task.pointee.period + requested
+                task.pointee.period = requested
+                task.pointee.stats.rateHz = 1e9 / Double(requested)
             }
         }
         let started = clock.now()
-        guard started >= nextDue[index] else { return }
-        guard tickEnd > started, tickEnd - started >= budget[index] else {
-            stats[index].skips += 1
+        guard started >= task.pointee.nextDue else { return }
+        guard tickEnd > started, tickEnd - started >= task.pointee.budget else {
+            task.pointee.stats.skips += 1
             return
         }
-        tasks[index].body()
+        task.pointee.body()
         let ended = clock.now()
         let execution = ended - started
-        var s = stats[index]
+        let period = task.pointee.period, budget = task.pointee.budget
+        var nextDue = task.pointee.nextDue
+        var s = task.pointee.stats
         s.runs += 1
         s.totalExecution += execution
         if execution > s.maxExecution { s.maxExecution = execution }
-        if execution > budget[index] { s.overruns += 1 }
-        if started - nextDue[index] > loopPeriod { s.slips += 1 }
-        nextDue[index] += period[index]
-        if nextDue[index] <= ended {
-            let behind = (ended - nextDue[index]) / period[index] + 1
+        if execution > budget { s.overruns += 1 }
+        if started - nextDue > loopPeriod { s.slips += 1 }
+        nextDue += period
+        if nextDue <= ended {
+            let behind = (ended - nextDue) / period + 1
             s.missed += behind
-            nextDue[index] += behind * period[index]
+            nextDue += behind * period
         }
-        stats[index] = s
+        task.pointee.nextDue = nextDue
+        task.pointee.stats = s
     }
 
     /// The loop's and the tasks' statistics for other threads, once a second (and at the end):
     /// HEALTH and adaptive sampling read them at that pace, and a copy per run would cost the
     /// loop more than its smaller tasks.
     private func publish() {
-        for index in stats.indices { taskStatistics[index].publish(stats[index]) }
+        for index in 0..<taskCount { taskStatistics[index].publish(state[index].stats) }
         loop.latenessP50Microseconds = lateness.percentileMicroseconds(0.50)
         loop.latenessP99Microseconds = lateness.percentileMicroseconds(0.99)
         loop.latenessMaxMicroseconds = Double(lateness.maxNanoseconds) / 1000
@@ -221,7 +239,9 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
 
     /// Statistics as seen from the sampling thread itself (or after it stopped).
     public var currentLoopStatistics: LoopStatistics { loop }
-    public func currentTaskStatistics(_ index: Int) -> TaskStatistics { stats[index] }
+    public func currentTaskStatistics(_ index: Int) -> TaskStatistics {
+        index >= 0 && index < taskCount ? state[index].stats : TaskStatistics()
+    }
 
     /// Wake-up lateness percentile over the whole run so far, in microseconds.
     public func latenessPercentile(_ fraction: Double) -> Double { lateness.percentileMicroseconds(fraction) }

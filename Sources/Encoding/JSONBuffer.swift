@@ -292,33 +292,46 @@ public struct JSONBuffer: ~Copyable {
 
     /// A JSON string: quotes, and the escapes JSON needs (quote, backslash, control characters).
     private mutating func quote(_ value: String) {
-        var value = value
-        value.withUTF8 { utf8 in
-            var next = cursor(utf8.count &+ 2)
-            next.pointee = UInt8(ascii: "\"")
-            next += 1
-            if let source = utf8.baseAddress, !utf8.isEmpty {
-                // Names and messages rarely need an escape: look once, then copy them whole.
-                if utf8.contains(where: Self.needsEscape) {
-                    for index in 0..<utf8.count {
-                        let byte = source[index]
-                        if Self.needsEscape(byte) {
-                            commit(next)
-                            escape(byte)
-                            next = cursor(utf8.count &- index &+ 1)
-                        } else {
-                            next.pointee = byte
-                            next += 1
-                        }
-                    }
-                } else {
-                    Self.copy(source, count: utf8.count, to: next)
-                    next += utf8.count
-                }
-            }
+        // A native string's bytes in place (no copy of the string, so no retain); a small one's
+        // from a copy on the stack.
+        if let done = value.utf8.withContiguousStorageIfAvailable({ quote($0) }) { return done }
+        var copy = value
+        copy.withUTF8 { quote($0) }
+    }
+
+    /// Names and messages rarely need an escape: the bytes are copied as they are checked, and
+    /// only a string that has one is written again with its escapes.
+    private mutating func quote(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var next = cursor(utf8.count &+ 2)
+        next.pointee = UInt8(ascii: "\"")
+        next += 1
+        guard let source = utf8.baseAddress, !utf8.isEmpty else {
             next.pointee = UInt8(ascii: "\"")
             commit(next + 1)
+            return
         }
+        var index = 0
+        while index < utf8.count {
+            let byte = source[index]
+            if Self.needsEscape(byte) { break }
+            next[index] = byte
+            index &+= 1
+        }
+        next += index
+        while index < utf8.count {
+            let byte = source[index]
+            if Self.needsEscape(byte) {
+                commit(next)
+                escape(byte)
+                next = cursor(utf8.count &- index &+ 1)
+            } else {
+                next.pointee = byte
+                next += 1
+            }
+            index &+= 1
+        }
+        next.pointee = UInt8(ascii: "\"")
+        commit(next + 1)
     }
 
     @inline(__always)

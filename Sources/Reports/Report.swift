@@ -18,22 +18,24 @@ public enum Report: Sendable {
     case waypoint(WaypointReport)
     case alertRules(AlertRulesReport)
     case log(LogReport)
-    case snapshot(Snapshot)
-    case departures(DeparturesReport)
+    // The reports sent only when asked for (a snapshot, departures, HEALTH, POLL) are the
+    // largest, and boxed: a report is copied several times on its way out, and every report
+    // was as large as a POLL; what is sent many times a second (IMU, ATT, TPV) now copies
+    // little more than itself.
+    indirect case snapshot(Snapshot)
+    indirect case departures(DeparturesReport)
     case reminders(RemindersReport)
     case waves(WavesReport)
-    case health(HealthReport)
+    indirect case health(HealthReport)
     case devices(DevicesReport)
-    case poll(PollReport)
+    indirect case poll(PollReport)
     case settings(SettingsReport)
     case pairing(PairingReport)
     case photo(PhotoReport)
     /// A request that could not be done, and what to do instead.
     case error(String)
 
-    // Inlinable (here and below): out of line, each call copied the whole report (hundreds of
-    // bytes) to switch on it; inlined, the switch reads the caller's report where it lies.
-    @inlinable public var kind: ReportKind {
+    public var kind: ReportKind {
         switch self {
         case .position: return .position
         case .satellites: return .satellites
@@ -65,7 +67,7 @@ public enum Report: Sendable {
     /// For a report of a sampled kind (TPV, ATT, IMU, ENV): its kind, its device and the time
     /// of the samples it describes (each kind's time only moves forward per device); nil for
     /// the rest and for a fix without a time. One switch: every report passes through it.
-    @inlinable public var sample: (kind: ReportKind, device: String, time: Double)? {
+    public var sample: (kind: ReportKind, device: String, time: Double)? {
         switch self {
         case .position(let r): return r.fix.utc.map { (.position, r.device, $0) }
         case .attitude(let r): return (.attitude, r.device, r.time)
@@ -76,7 +78,7 @@ public enum Report: Sendable {
     }
 
     /// The device (a path from DEVICES) the report's readings come from, when it has one.
-    @inlinable public var device: String? {
+    public var device: String? {
         switch self {
         case .position(let r): return r.device
         case .satellites(let r): return r.device
