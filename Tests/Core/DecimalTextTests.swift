@@ -31,6 +31,31 @@ import Testing
         }
     }
 
+    /// Three places (most of what the JSON holds) take a short way below a million: it writes
+    /// what the fixed places write, trailing zeros off, on both sides of where it stops.
+    @Test func threePlacesAgreeWithTheFixedPlacesOnBothSidesOfTheShortWay() {
+        func trimmed(_ value: Double) -> String {
+            var fixed = DecimalText.format(value, 3)
+            if fixed.contains(".") {
+                while fixed.hasSuffix("0") { fixed.removeLast() }
+                if fixed.hasSuffix(".") { fixed.removeLast() }
+            }
+            return fixed == "-0" ? "0" : fixed
+        }
+        var checked = 0
+        for base in [0.0, 0.0005, 0.9995, 9.9995, 999_999.9994, 999_999.9996, 1_000_000.0005, 1_999_999.9995] {
+            for step in -40...40 {
+                for sign in [1.0, -1.0] {
+                    let value = sign * (base + Double(step) * 0.000_25)
+                    #expect(DecimalText.compact(value, 3) == trimmed(value), "\(value)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 8 * 81 * 2)
+        #expect(DecimalText.compact(0.1 + 0.2, 3) == "0.3" && DecimalText.compact(-9.8, 3) == "-9.8" && DecimalText.compact(12.05, 3) == "12.05")
+    }
+
     @Test(arguments: [0, 7, -7, 1_000_000, Int.max, Int.min + 1])
     func integersAreWrittenWhole(value: Int) {
         let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer -> String in
