@@ -308,14 +308,16 @@ public final class ReportServer {
     /// rate for the report's kind. The line is written once, and only when a client takes it.
     public func broadcast(_ report: Report) {
         guard !clients.isEmpty else { return }
-        let reportClass = report.kind.rawValue
-        let device = report.device
+        // The report's class and device, asked only when a client filters by them: each is a
+        // switch over the report, which copies it whole.
+        lazy var reportClass = report.kind.rawValue
+        lazy var device = report.device
         var written = false
         var now: MonotonicNanoseconds = 0
         var slow: [Int32] = []
         for client in clients where client.watch.enabled && client.watch.json {
             if let wanted = client.watch.device, let device, wanted != device { continue }
-            if let rate = client.watch.rates[reportClass] {
+            if !client.watch.rates.isEmpty, let rate = client.watch.rates[reportClass] {
                 if rate <= 0 { continue }
                 if now == 0 { now = clock.now() }
                 if let last = client.lastSent[reportClass], Double(now &- last) < 1e9 / rate { continue }
