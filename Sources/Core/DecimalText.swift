@@ -39,9 +39,6 @@ public enum DecimalText {
     /// last place, with no exponent; a large value keeps the places its digits can hold, and one
     /// beyond 9e15 or not finite is written as a whole number or 0.
     public static func writeCompact(_ value: Double, _ decimals: Int, to destination: UnsafeMutablePointer<UInt8>) -> Int {
-        // Most of what the device writes has three places and fewer than seven whole digits
-        // (an IMU report is twelve such numbers): those take the short way, with the same digits.
-        if decimals == 3, (value * 1000).magnitude < 1e9 { return writeThousandths(value * 1000, to: destination) }
         let places = UInt(bitPattern: decimals) <= 15 ? decimals : (decimals < 0 ? 0 : 15)
         let product = value * powerOfTen(places)
         guard product.magnitude < 9e15 else { return writeCompactWide(value, places, to: destination) }
@@ -54,6 +51,14 @@ public enum DecimalText {
         if product < 0 {
             destination[0] = UInt8(ascii: "-")
             length = 1
+        }
+        // Most of what the device writes has three places (an IMU report is twelve such
+        // numbers): those are split and written with divisions by constants, which the
+        // compiler turns into multiplications.
+        if places == 3 {
+            let whole = units / 1000
+            length &+= writeWhole(whole, to: destination + length)
+            return length &+ writeThousandths(UInt32(truncatingIfNeeded: units &- whole &* 1000), to: destination + length)
         }
         // The whole part, then the fraction's places with its trailing zeros cut from the text
         // (a byte compared per zero, where cutting them from the number costs a division each).
@@ -73,30 +78,17 @@ public enum DecimalText {
         return end
     }
 
-    /// `writeCompact` with three places for `product` (the value times 1000, |product| < 1e9):
-    /// rounded as there, then the whole part, a point and at most three places, trailing zeros
-    /// left out, with divisions by constants the compiler turns into multiplications.
+    /// Three places of a fraction (0...999) as `.ddd` with its trailing zeros left out, nothing
+    /// for 0; returns the bytes written.
     @inline(__always)
-    static func writeThousandths(_ product: Double, to destination: UnsafeMutablePointer<UInt8>) -> Int {
-        let units = UInt32(truncatingIfNeeded: roundedMagnitude(product))
-        guard units != 0 else {
-            destination[0] = UInt8(ascii: "0")
-            return 1
-        }
-        var length = 0
-        if product < 0 {
-            destination[0] = UInt8(ascii: "-")
-            length = 1
-        }
-        let whole = units / 1000, fraction = units &- whole &* 1000
-        length &+= writeWhole(UInt64(whole), to: destination + length)
-        guard fraction != 0 else { return length }
+    static func writeThousandths(_ fraction: UInt32, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        guard fraction != 0 else { return 0 }
         let tenths = fraction / 100, hundredths = fraction &- tenths &* 100
-        destination[length] = UInt8(ascii: ".")
-        destination[length &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: tenths)
-        guard hundredths != 0 else { return length &+ 2 }
-        writePair(hundredths, at: destination + (length &+ 2))
-        return hundredths % 10 == 0 ? length &+ 3 : length &+ 4
+        destination[0] = UInt8(ascii: ".")
+        destination[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: tenths)
+        guard hundredths != 0 else { return 2 }
+        writePair(hundredths, at: destination + 2)
+        return hundredths % 10 == 0 ? 3 : 4
     }
 
     /// `writeCompact` for a value whose places hold more digits than a Double does exactly:

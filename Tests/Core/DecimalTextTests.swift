@@ -31,8 +31,8 @@ import Testing
         }
     }
 
-    /// Three places (most of what the JSON holds) take a short way below a million: it writes
-    /// what the fixed places write, trailing zeros off, on both sides of where it stops.
+    /// Three places (most of what the JSON holds) take a way of their own: it writes what the
+    /// fixed places write, trailing zeros off, for small and large values alike.
     @Test func threePlacesAgreeWithTheFixedPlacesOnBothSidesOfTheShortWay() {
         func trimmed(_ value: Double) -> String {
             var fixed = DecimalText.format(value, 3)
