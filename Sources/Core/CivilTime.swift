@@ -185,7 +185,7 @@ public struct CivilTime: Sendable, Equatable {
         destination[12] = UInt8(ascii: "Z")
     }
 
-    static func writeTwoDigits(_ value: Int, at destination: UnsafeMutablePointer<UInt8>) {
+    package static func writeTwoDigits(_ value: Int, at destination: UnsafeMutablePointer<UInt8>) {
         DecimalText.writePair(UInt32(truncatingIfNeeded: value.magnitude % 100), at: destination)
     }
 }

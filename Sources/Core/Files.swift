@@ -118,30 +118,20 @@ public struct WriteFailure: Error, Equatable, CustomStringConvertible {
 /// a directory, a FIFO or a symbolic link at `path` is refused, never swapped for a file (run
 /// as root, `--out /dev/zero` would otherwise replace the machine's /dev/zero).
 public func replaceFile(_ path: String, with bytes: [UInt8]) throws(WriteFailure) {
-    try checkReplaceable(path)
-    var status = stat()
-    // A fresh name, created exclusively and never through a link: a stale or planted
-    // temporary cannot redirect the write.
-    let temporary = path + ".tmp.\(getpid())"
-    if lstat(temporary, &status) == 0 && status.st_mode & S_IFMT == S_IFREG { unlink(temporary) }
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw WriteFailure(path: path, errno: errno) }
-    var failure = bytes.withUnsafeBytes { writeWhole(fd, $0, path: temporary) }
-    if failure == 0 && fsync(fd) != 0 { failure = errno }
-    close(fd)
-    guard failure == 0, rename(temporary, path) == 0 else {
-        let reason = failure != 0 ? failure : errno
-        unlink(temporary)
-        throw WriteFailure(path: path, errno: reason)
-    }
-    syncDirectory(of: path)
+    let file = ReplacedFile(path: path, remakesFolder: false)
+    try file.replace { $0.append(contentsOf: bytes) }
 }
 
 /// Throws unless `path` is a regular file or does not exist yet (see `replaceFile`): a
 /// command can refuse its output path before doing the work.
 public func checkReplaceable(_ path: String) throws(WriteFailure) {
+    try checkReplaceable(path, path: path)
+}
+
+/// `checkReplaceable` of a path already in the C library's form.
+func checkReplaceable(_ name: UnsafePointer<CChar>, path: String) throws(WriteFailure) {
     var status = stat()
-    if lstat(path, &status) == 0 {
+    if lstat(name, &status) == 0 {
         let kind = status.st_mode & S_IFMT
         guard kind == S_IFREG else {
             throw WriteFailure(path: path, reason: "it is \(GuardedOpen.kindName(kind)), not a regular file: give the path of a file to write")
@@ -180,15 +170,6 @@ public func writeFileAtomically(_ path: String, _ bytes: [UInt8]) -> Bool {
     } catch {
         return false
     }
-}
-
-/// The rename is only durable once the directory holding it is flushed too.
-private func syncDirectory(of path: String) {
-    let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-    let fd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard fd >= 0 else { return }
-    _ = fsync(fd)
-    close(fd)
 }
 
 private func failureAdvice(_ code: Int32) -> String {

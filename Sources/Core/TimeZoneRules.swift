@@ -57,12 +57,39 @@ public struct TimeZoneRules: Sendable {
 
     /// "2026-06-21T05:31:12+02:00": ISO-8601 with this zone's offset at that instant.
     public func iso8601(_ unixTime: Double) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.iso8601Length) { buffer in
+            guard let base = buffer.baseAddress else { return "" }
+            return String(decoding: UnsafeBufferPointer(start: base, count: writeISO8601(unixTime, to: base)), as: UTF8.self)
+        }
+    }
+
+    /// The length of `iso8601`'s text.
+    public static let iso8601Length = 25
+
+    /// `iso8601` written at `destination` (room for `iso8601Length` bytes) without building a
+    /// String (the sky's reports write several a minute); returns the bytes written.
+    public func writeISO8601(_ unixTime: Double, to destination: UnsafeMutablePointer<UInt8>) -> Int {
         let offset = offset(at: unixTime)
         let t = CivilTime(unixSeconds: (unixTime + Double(offset)).rounded())
-        let sign = offset < 0 ? "-" : "+"
-        return zeroPadded(t.year, 4) + "-" + zeroPadded(t.month, 2) + "-" + zeroPadded(t.day, 2) + "T" + zeroPadded(t.hour, 2) + ":"
-            + zeroPadded(t.minute, 2) + ":" + zeroPadded(Int(t.second), 2) + sign + zeroPadded(abs(offset) / 3600, 2) + ":"
-            + zeroPadded(abs(offset) / 60 % 60, 2)
+        let year = min(max(t.year, 0), 9999)
+        CivilTime.writeTwoDigits(year / 100, at: destination)
+        CivilTime.writeTwoDigits(year % 100, at: destination + 2)
+        destination[4] = UInt8(ascii: "-")
+        CivilTime.writeTwoDigits(t.month, at: destination + 5)
+        destination[7] = UInt8(ascii: "-")
+        CivilTime.writeTwoDigits(t.day, at: destination + 8)
+        destination[10] = UInt8(ascii: "T")
+        // The second is whole (rounded above), and the hours of an offset are under 100.
+        CivilTime.writeTwoDigits(t.hour, at: destination + 11)
+        destination[13] = UInt8(ascii: ":")
+        CivilTime.writeTwoDigits(t.minute, at: destination + 14)
+        CivilTime.writeTwoDigits(Int(t.second), at: destination + 17)
+        CivilTime.writeTwoDigits(abs(offset) / 3600, at: destination + 20)
+        CivilTime.writeTwoDigits(abs(offset) / 60 % 60, at: destination + 23)
+        destination[16] = UInt8(ascii: ":")
+        destination[19] = UInt8(ascii: offset < 0 ? "-" : "+")
+        destination[22] = UInt8(ascii: ":")
+        return Self.iso8601Length
     }
 
     static func systemZoneName() -> String {

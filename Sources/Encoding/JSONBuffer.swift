@@ -116,6 +116,16 @@ public struct JSONBuffer: ~Copyable {
         commit(end + 1)
     }
 
+    /// A time as ISO-8601 in `zone`'s local time with its offset ("2026-06-21T05:31:12+02:00"),
+    /// as the sky's and the departures' reports give times to people.
+    public mutating func localTime(_ key: StaticString, _ utc: Double, zone: TimeZoneRules) {
+        let next = field(key, room: TimeZoneRules.iso8601Length + 2)
+        next.pointee = UInt8(ascii: "\"")
+        let end = next + 1 + zone.writeISO8601(utc, to: next + 1)
+        end.pointee = UInt8(ascii: "\"")
+        commit(end + 1)
+    }
+
     /// Writes times, remembering the last day's date (reports in a day share it).
     private var clock = ISO8601Writer()
 

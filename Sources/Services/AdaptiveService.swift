@@ -13,7 +13,7 @@ package final class AdaptiveService<Clock: MonotonicClock> {
     private let scheduler: FixedRateScheduler<Clock>
     private let pipeline: SensorPipeline
     private let setGPSInterval: ((Double) -> Void)?
-    private let powerDirectory: String
+    private let powerSupply: PowerSupplyReader
     private let taskIndices: (imu: Int?, mag: Int?, baro: Int?, process: Int?)
     private var power = PowerSupplyReading(externalPower: nil, batteryPercent: nil)
     private var nextDecision: MonotonicNanoseconds = 0
@@ -36,7 +36,7 @@ package final class AdaptiveService<Clock: MonotonicClock> {
         self.scheduler = scheduler
         self.pipeline = pipeline
         self.setGPSInterval = setGPSInterval
-        powerDirectory = c.powerSupplyDirectory
+        powerSupply = PowerSupplyReader(directory: c.powerSupplyDirectory)
         taskIndices = (
             scheduler.taskIndex(named: "imu"), scheduler.taskIndex(named: "mag"),
             scheduler.taskIndex(named: "baro"), scheduler.taskIndex(named: "process")
@@ -82,7 +82,7 @@ package final class AdaptiveService<Clock: MonotonicClock> {
         nextDecision = now + 1_000_000_000
         if now >= nextPowerRead {
             nextPowerRead = now + 10_000_000_000
-            power = PowerSupply.read(directory: powerDirectory)
+            power = powerSupply.read()
         }
         let loop = scheduler.loopStatistics.read()
         let overruns = Int(loop.overruns &- lastOverruns)

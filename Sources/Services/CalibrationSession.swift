@@ -36,8 +36,14 @@ struct CalibrationSession {
         if readings.count >= Self.capacity {
             // Thin out rather than forget the oldest: the figure-8 at the start of a trip is
             // what covers the sphere, and the straight walk after it adds little.
-            readings = readings.enumerated().compactMap { $0.offset % 2 == 0 ? $0.element : nil }
-            forces = forces.enumerated().compactMap { $0.offset % 2 == 0 ? $0.element : nil }
+            // In place: every other reading kept, the storage kept too.
+            let kept = (readings.count + 1) / 2
+            for index in 0..<kept {
+                readings[index] = readings[2 * index]
+                forces[index] = forces[2 * index]
+            }
+            readings.removeLast(readings.count - kept)
+            forces.removeLast(forces.count - kept)
         }
         readings.append(raw)
         forces.append(force)

@@ -7,7 +7,8 @@ import LodestoneStorage
 
 /// The compass's slow work, on the output thread: Earth's field at the device's position for
 /// the sampling side (true north, interference), the magnetometer calibration (loaded at
-/// start, fitted in a guided figure-8 session, refined in the background), and the
+/// start, fitted in a guided figure-8 session, refined in the background on a thread of its
+/// own, `BackgroundFit`), and the
 /// calibration status and progress as EVENT reports.
 package final class CompassService {
     /// A calibration good enough to call good, degrees of expected heading error.
@@ -19,6 +20,9 @@ package final class CompassService {
     /// calibrated soon after turning the device as the README shows.
     static let refinementPeriod: UInt64 = 60_000_000_000
     static let uncalibratedRefinementPeriod: UInt64 = 5_000_000_000
+    /// A good calibration is tried again less often: a fit costs millions of instructions, and
+    /// one good to 3 degrees has little left to gain minute by minute.
+    static let goodRefinementPeriod: UInt64 = 300_000_000_000
 
     private let expectedField: LatestValue<ExpectedField?>
     private let calibrationCell: LatestValue<MagnetometerCalibration?>
@@ -31,6 +35,8 @@ package final class CompassService {
     package let use: CompassUse
     private var background: CalibrationSession
     private var addedAtLastFit = 0
+    /// The background fit's own thread.
+    private let backgroundFit = BackgroundFit()
     /// New readings (each turned at least 3 degrees from the last) before the background fit is tried again.
     static let newReadingsPerFit = 20
     private var nextProgress: MonotonicNanoseconds = 0
@@ -77,9 +83,12 @@ package final class CompassService {
         let force = magnetometerAxes.inverse.apply(specificForce)
         guided?.add(raw: sample.raw, force: force)
         background.add(raw: sample.raw, force: force)
-        if guided == nil, sample.time >= nextRefinement {
-            refine()
-            nextRefinement = sample.time + (calibration == nil ? Self.uncalibratedRefinementPeriod : Self.refinementPeriod)
+        if let due = backgroundFit.due, sample.time >= due, let outcome = backgroundFit.take(), guided == nil {
+            adoptIfBetter(outcome)
+        }
+        if guided == nil, backgroundFit.due == nil, sample.time >= nextRefinement {
+            refine(at: sample.time)
+            nextRefinement = sample.time + refinementPeriod
         }
     }
 
@@ -178,13 +187,23 @@ package final class CompassService {
         events.append(event(status: .inProgress, detail: "keep turning\(missing)", missing: outcome.missingDirections))
     }
 
+    /// How long until the background fit is tried again, on the readings' clock.
+    private var refinementPeriod: UInt64 {
+        guard let calibration else { return Self.uncalibratedRefinementPeriod }
+        return calibration.expectedHeadingError <= Self.goodHeadingError ? Self.goodRefinementPeriod : Self.refinementPeriod
+    }
+
     /// A background fit replaces the calibration only when it is clearly better.
-    private func refine() {
+    private func refine(at time: MonotonicNanoseconds) {
         // A fit costs milliseconds over thousands of readings: only try again when the device
         // has been turned to something new since the last try.
         guard background.count >= 150, background.added - addedAtLastFit >= Self.newReadingsPerFit else { return }
         addedAtLastFit = background.added
-        let outcome = background.evaluate(up: deviceUp, field: expectedField.read())
+        if backgroundFit.start(background, up: deviceUp, field: expectedField.read(), at: time) { return }
+        adoptIfBetter(background.evaluate(up: deviceUp, field: expectedField.read()))
+    }
+
+    private func adoptIfBetter(_ outcome: CalibrationOutcome) {
         guard outcome.isAccepted, let fitted = outcome.calibration else { return }
         if let current = calibration, fitted.expectedHeadingError > 0.8 * current.expectedHeadingError { return }
         adopt(fitted)

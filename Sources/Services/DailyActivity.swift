@@ -11,6 +11,8 @@ package final class DailyActivity {
     private let file: DailyActivityFile?
     /// The local day, as days since 1970 (a number: worked out every second without allocating).
     private var day = 0
+    /// The local day as "2026-06-21", as the file keeps it (made when the day begins, not at each save).
+    private var date: String
     /// The steps the day had before this process counted any (negative after a midnight
     /// passed while running: the steps before it belong to yesterday).
     private var stepsBefore = 0
@@ -28,7 +30,8 @@ package final class DailyActivity {
         self.zone = zone
         file = dataDirectory.map(DailyActivityFile.init)
         day = Self.localDay(now, zone: zone)
-        if let saved = file?.load(), saved.date == Self.localDate(now, zone: zone) {
+        date = Self.localDate(now, zone: zone)
+        if let saved = file?.load(), saved.date == date {
             stepsBefore = saved.steps
             stepsToday = saved.steps
             (distanceBefore, distanceToday, activeSecondsToday) = (saved.distance, saved.distance, saved.activeSeconds)
@@ -52,6 +55,7 @@ package final class DailyActivity {
         let distance = distanceSinceStart.isFinite ? max(0, distanceSinceStart) : 0
         if today != day {
             day = today
+            date = Self.localDate(time, zone: zone)
             stepsBefore = -stepsSinceStart
             distanceBefore = -distance
             activeSecondsToday = 0
@@ -70,7 +74,7 @@ package final class DailyActivity {
         lastSaved = time
         file?.save(
             DailyActivityFile.Day(
-                date: Self.localDate(time, zone: zone), steps: stepsToday, floorsUp: floors.up, floorsDown: floors.down,
+                date: Self.localDay(time, zone: zone) == day ? date : Self.localDate(time, zone: zone), steps: stepsToday, floorsUp: floors.up, floorsDown: floors.down,
                 distance: distanceToday, activeSeconds: activeSecondsToday))
     }
 }

@@ -10,6 +10,10 @@ package final class HistoryService {
     static let streams = HistoryStreams.names
     let path: String
     package private(set) var histories: [String: History]
+    /// The streams' names sorted, as the file keeps them (worked out once: the set of streams
+    /// never changes while running).
+    private let order: [String]
+    private let file: ReplacedFile
     private var lastSave = -Double.infinity
 
     init(dataDirectory: String) {
@@ -25,6 +29,8 @@ package final class HistoryService {
                     + (aside.map { "; the damaged file is kept as \($0)" } ?? "; it could not be set aside and will be replaced at the next save"))
         }
         for name in Self.streams where histories[name] == nil { histories[name] = History() }
+        order = histories.keys.sorted()
+        file = ReplacedFile(path: path)
     }
 
     func add(_ stream: String, _ value: Double, time: Double) {
@@ -41,9 +47,10 @@ package final class HistoryService {
     func save(time: Double, force: Bool = false) {
         guard force || time - lastSave >= 60 else { return }
         lastSave = time
-        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-        if !makeDirectories(directory) || !writeFileAtomically(path, HistoryFile.encode(histories)) {
-            Log.warning("cannot write \(path): the history will not survive a restart")
+        do {
+            try file.replace { HistoryFile.encode(histories, order: order, into: &$0) }
+        } catch {
+            Log.warning("cannot write \(path): the history will not survive a restart (\(error.reason))")
         }
     }
 }

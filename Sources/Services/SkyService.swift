@@ -48,13 +48,20 @@ package final class SkyService {
     /// Once a second: EVENTs for the sun events passed since the last call, and a SUN report
     /// once a minute.
     package func tick(_ state: NavigationState, time: Double) -> [Report] {
-        guard let located = place(state) else { return [] }
+        var reports: [Report] = []
+        tick(state, time: time) { reports.append($0) }
+        return reports
+    }
+
+    /// `tick`, each report handed to `send` as it is made (nothing gathered: the output thread
+    /// calls this every second).
+    package func tick(_ state: NavigationState, time: Double, send: (Report) -> Void) {
+        guard let located = place(state) else { return }
         let place = (latitude: located.latitude, longitude: located.longitude)
         let day = today(time: time, place: place)
-        var reports: [Report] = []
         if lastTick.isFinite && time > lastTick && time - lastTick < 120 {
             for (kind, instant) in todayMarks where instant > lastTick && instant <= time {
-                reports.append(.event(EventReport(.sky(kind: kind, at: instant, zone: zone), time: time)))
+                send(.event(EventReport(.sky(kind: kind, at: instant, zone: zone), time: time)))
             }
         }
         lastTick = time
@@ -62,9 +69,8 @@ package final class SkyService {
             lastReport = time
             var sun = report(day, time: time)
             sun.placeSource = located.source.rawValue
-            reports.append(.sun(sun))
+            send(.sun(sun))
         }
-        return reports
     }
 
     /// The events a person is told about, by name.
@@ -123,7 +129,9 @@ package final class SkyService {
 
     /// The first of `events` after `time`.
     private static func first(after time: Double, _ events: [(String, Double)]) -> (name: String, time: Double)? {
-        events.filter { $0.1 > time }.min { $0.1 < $1.1 }.map { ($0.0, $0.1) }
+        var first: (name: String, time: Double)?
+        for (name, instant) in events where instant > time && instant < first?.time ?? .infinity { first = (name, instant) }
+        return first
     }
 
     /// The next sun event after `time`: today's, else the next day's (after the day's last
@@ -142,7 +150,10 @@ package final class SkyService {
         let sun = day.sunPosition(at: time)
         let events = day.events
         let place = (latitude: day.latitude, longitude: day.longitude)
-        let next = Self.first(after: time, Self.marks(events)) ?? Self.first(after: time, laterEvents(place: place).marks)
+        // Today's marks are kept with the day (made once, not at each minute's report).
+        let isToday = self.day.map { $0.start == day.start && $0.latitude == day.latitude && $0.longitude == day.longitude } ?? false
+        let marks = isToday ? todayMarks : Self.marks(events)
+        let next = Self.first(after: time, marks) ?? Self.first(after: time, laterEvents(place: place).marks)
         return SunReport(
             time: time, zone: zone, latitude: place.latitude, longitude: place.longitude, altitude: sun.apparentAltitude,
             azimuth: sun.azimuth, light: SunEvents.light(altitude: sun.altitude).rawValue,

@@ -23,6 +23,8 @@ package final class StationService {
     /// (a reading, a problem, a reading going stale), so the figures a second cost no allocation.
     private var probeLists: (temperatures: [(name: String, celsius: Double)], problems: [String])?
     private var probeListsStale: MonotonicNanoseconds = .max
+    /// A probe read its temperature again since the lists were made.
+    private var probeTimesMoved = false
     /// The wind's part of the figures, kept until the next sample: its statistics run over ten
     /// minutes of samples, and the figures are asked for several times between two.
     private var windFigures: StationFigures.Wind??
@@ -75,8 +77,12 @@ package final class StationService {
                 probes[name, default: (nil, nil)].problem = reading.problem ?? "no reading"
             }
             let after = probes[name]
-            if before?.good?.celsius != after?.good?.celsius || before?.good?.time != after?.good?.time || before?.problem != after?.problem {
+            if before?.good?.celsius != after?.good?.celsius || before?.problem != after?.problem {
                 probeLists = nil
+            } else if before?.good?.time != after?.good?.time {
+                // The same temperature read again (the usual case: water changes slowly):
+                // only when the lists go stale moves, and the lists are kept as they are.
+                probeTimesMoved = true
             }
         }
     }
@@ -90,9 +96,13 @@ package final class StationService {
         }
         figures.wind = windFigures ?? nil
         let now = clock.now()
+        // A reading older than three of the probe's turns is no longer the water's temperature.
+        let stale = station.probeInterval * 3 + 2_000_000_000
+        if probeTimesMoved {
+            probeTimesMoved = false
+            if !keepProbeLists(now: now, stale: stale) { probeLists = nil }
+        }
         if probeLists == nil || now >= probeListsStale {
-            // A reading older than three of the probe's turns is no longer the water's temperature.
-            let stale = station.probeInterval * 3 + 2_000_000_000
             var lists: (temperatures: [(name: String, celsius: Double)], problems: [String]) = ([], [])
             probeListsStale = .max
             for name in probeOrder {
@@ -110,5 +120,21 @@ package final class StationService {
         if let probeLists { (figures.temperatures, figures.problems) = (probeLists.temperatures, probeLists.problems) }
         guard figures.wind != nil || !figures.temperatures.isEmpty || !figures.problems.isEmpty else { return nil }
         return figures
+    }
+
+    /// After probes read the same temperatures again: true when the lists still hold (every
+    /// probe listed as a temperature is fresh and every fresh one is listed), with when they go
+    /// stale moved on; nothing is allocated.
+    private func keepProbeLists(now: MonotonicNanoseconds, stale: UInt64) -> Bool {
+        guard let probeLists else { return false }
+        var staleAt = MonotonicNanoseconds.max
+        for name in probeOrder {
+            let good = probes[name]?.good
+            let fresh = good.map { $0.celsius != nil && (now < $0.time || now - $0.time <= stale) } ?? false
+            guard fresh == probeLists.temperatures.contains(where: { $0.name == name }) else { return false }
+            if fresh, let good { staleAt = min(staleAt, good.time &+ stale &+ 1) }
+        }
+        probeListsStale = staleAt
+        return true
     }
 }

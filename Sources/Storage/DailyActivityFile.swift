@@ -6,10 +6,16 @@ import LodestoneEncoding
 /// restart does not start the day's count again: `{"date":"2026-06-21","steps":..,"floorsUp":..,
 /// "floorsDown":..,"distance":M,"activeSeconds":S}` (the local date; a file without the last
 /// two, from before they were kept, reads them as 0). Written atomically; a damaged file is ignored (the day starts from zero).
-package struct DailyActivityFile {
+package final class DailyActivityFile {
     let path: String
+    private let file: ReplacedFile
+    /// The line, built where the last save's was (a save a minute allocates nothing).
+    private var line = JSONBuffer(capacity: 256)
 
-    package init(dataDirectory: String) { path = dataDirectory + "/activity.json" }
+    package init(dataDirectory: String) {
+        path = dataDirectory + "/activity.json"
+        file = ReplacedFile(path: path)
+    }
 
     package struct Day: Equatable {
         package var date: String
@@ -41,13 +47,22 @@ package struct DailyActivityFile {
     }
 
     package func save(_ day: Day) {
-        var w = JSONObjectWriter()
-        w.string("date", day.date)
-        w.integer("steps", day.steps)
-        w.integer("floorsUp", day.floorsUp)
-        w.integer("floorsDown", day.floorsDown)
-        w.number("distance", day.distance, decimals: 1)
-        w.number("activeSeconds", day.activeSeconds, decimals: 0)
-        writeFileAtomically(path, Array((w.finished + "\n").utf8))
+        line.reset()
+        line.beginObject()
+        line.string("date", day.date)
+        line.integer("steps", day.steps)
+        line.integer("floorsUp", day.floorsUp)
+        line.integer("floorsDown", day.floorsDown)
+        line.number("distance", day.distance, decimals: 1)
+        line.number("activeSeconds", day.activeSeconds, decimals: 0)
+        line.endObject()
+        do {
+            try file.replace { bytes in
+                line.withBytes { bytes.append(contentsOf: $0) }
+                bytes.append(UInt8(ascii: "\n"))
+            }
+        } catch {
+            Log.warning("cannot write \(path): today's steps will start again from zero after a restart (\(error.reason))")
+        }
     }
 }

@@ -9,13 +9,24 @@ package enum HistoryFile {
     static let magic = Array("LDHIST1\n".utf8)
 
     package static func encode(_ histories: [String: History]) -> [UInt8] {
-        // Sized once (at most every bucket of every level), so the minute's save grows nothing.
-        var out = magic
-        out.reserveCapacity(magic.count + 4 + histories.reduce(0) { $0 + 8 + $1.key.utf8.count + $1.value.levels.reduce(0) { $0 + 4 + 36 * $1.count } })
+        var out: [UInt8] = []
+        encode(histories, order: histories.keys.sorted(), into: &out)
+        return out
+    }
+
+    /// Appends the file's bytes to `out`, the streams in `order` (their names sorted, so the
+    /// file is the same for the same histories); a name in `order` without a history is left out.
+    package static func encode(_ histories: [String: History], order: [String], into out: inout [UInt8]) {
+        // Sized once (at most every bucket of every level), so the minute's save grows nothing
+        // once its storage has held a save.
+        out.reserveCapacity(out.count + magic.count + 4 + histories.values.reduce(0) { $0 + 8 + 64 + $1.levels.reduce(0) { $0 + 4 + 36 * $1.count } })
+        out.append(contentsOf: magic)
         func put64(_ v: UInt64) { for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: v >> UInt64(shift))) } }
         func put32(_ v: UInt32) { for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: v >> UInt32(shift))) } }
-        put32(UInt32(histories.count))
-        for (name, history) in histories.sorted(by: { $0.key < $1.key }) {
+        put32(UInt32(order.reduce(0) { $0 + (histories[$1] == nil ? 0 : 1) }))
+        for name in order {
+            guard let index = histories.index(forKey: name) else { continue }
+            let history = histories.values[index]
             put32(UInt32(name.utf8.count))
             out.append(contentsOf: name.utf8)
             put32(UInt32(history.levels.count))
@@ -30,7 +41,6 @@ package enum HistoryFile {
                 }
             }
         }
-        return out
     }
 
     /// The histories in a file, or nil when it is missing or damaged (see `read`).

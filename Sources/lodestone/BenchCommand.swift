@@ -91,7 +91,7 @@ enum BenchCommand {
         let reportCost = ReportCostBench.run()
         if !json { writeOut("start-up: the first ATT and the first TPV...\n") }
         let startup = StartupBench.run()
-        if !json { writeOut("the whole runtime's instructions per second, per thread, in steady state (callgrind, about four minutes)...\n") }
+        if !json { writeOut("the whole runtime's instructions per second, per thread, in steady state over a minute of device time (callgrind, about eight minutes)...\n") }
         let runtime = RuntimeCostBench.run()
         if !json { writeOut("the running device's resident memory, locked, with 4 clients (30 s)...\n") }
         let memory = RuntimeMemoryBench.run()
@@ -161,6 +161,7 @@ enum BenchCommand {
             whole.number("instructionsPerSecond", figures.total, decimals: 0)
             whole.number("sampling", figures.sampling, decimals: 0)
             whole.number("output", figures.output, decimals: 0)
+            whole.number("compassFit", figures.compassFit, decimals: 0)
             whole.number("deviceSeconds", figures.deviceSeconds, decimals: 1)
             if let perReport = figures.outputAllocationsPerReport {
                 whole.number("outputAllocationsPerReport", perReport, decimals: 3)
@@ -359,7 +360,8 @@ enum BenchCommand {
 
     static func runtimeLine(_ figures: RuntimeCostBench.Figures) -> String {
         "\(fixed(figures.total / 1e6, 2)) million instructions per second of the device's time (sampling thread "
-            + "\(fixed(figures.sampling / 1e6, 2)), output thread \(fixed(figures.output / 1e6, 2)); simulator excluded, "
+            + "\(fixed(figures.sampling / 1e6, 2)), output thread \(fixed(figures.output / 1e6, 2)), compass fits "
+            + "\(fixed(figures.compassFit / 1e6, 2)); simulator excluded, "
             + "\(fixed(figures.deviceSeconds, 1)) s measured)"
             + (figures.outputAllocationsPerReport.map { "; \(fixed($0, 3)) heap allocations per report on the output thread" } ?? "")
     }

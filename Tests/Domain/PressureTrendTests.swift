@@ -1,6 +1,6 @@
 import Glibc
 import LodestoneCore
-import LodestoneDomain
+@testable import LodestoneDomain
 import Testing
 
 /// The weather trend on synthetic pressure series: each band, the 30-minute rule, a climb in
@@ -148,5 +148,31 @@ import Testing
         #expect(code { $0 < 110 ? 1010 - 2 * ($0 - 20) / 90 : 1008 + 3 * ($0 - 110) / 90 } == 3, "down, then up: higher")
         let reading = try #require(Self.trend(minutes: 370) { 1010 - 3 * $0 / 180 }.reading)
         #expect(abs((reading.threeHourChange ?? 0) + 3) < 0.1 && abs((reading.sixHourChange ?? 0) + 6) < 0.1)
+    }
+
+    /// The slopes' median found in place equals the median of the sorted slopes, for odd and
+    /// even numbers of slopes, ties, and groups whose pairs are never mixed.
+    @Test func theSlopesMedianMatchesSortingThem() {
+        var seed: UInt64 = 21
+        func random() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 40) / Double(1 << 24)
+        }
+        for count in [2, 3, 4, 7, 30, 181] {
+            let points = (0..<count).map { (x: Double($0 % 17), y: (random() * 8).rounded() / 4, starts: $0 == count / 3) }
+            var slopes: [Double] = []
+            for i in points.indices {
+                for j in points.indices.dropFirst(i + 1) where points[j].x != points[i].x {
+                    let sameGroup = (i < count / 3) == (j < count / 3)
+                    if sameGroup { slopes.append((points[j].y - points[i].y) / (points[j].x - points[i].x)) }
+                }
+            }
+            slopes.sort()
+            let middle = slopes.count / 2
+            let upper = slopes.dropFirst(middle).first ?? 0, lower = slopes.dropFirst(max(0, middle - 1)).first ?? 0
+            let expected = slopes.isEmpty ? 0 : slopes.count % 2 == 1 ? upper : (lower + upper) / 2
+            let found = PressureTrend.theilSen(count: count) { add in for p in points { add(p.x, p.y, p.starts) } }
+            #expect(found == expected, "\(count) points")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import LodestoneCore
 import LodestoneOutputs
 import Testing
 @testable import LodestoneEncoding
@@ -68,10 +69,11 @@ import Testing
         json.endArray()
         json.string("note", "a \"quoted\"\tword\u{1}")
         json.time("time", 1_782_028_801.25)
+        json.localTime("local", 1_782_028_801.25, zone: try TimeZoneRules("-09:30"))
         json.endObject()
         #expect(
             json.text
-                == #"{"class":"SKY","hdop":0.9,"satellites":[{"PRN":1,"used":true},{"PRN":2,"used":false},{"PRN":3,"used":true}],"note":"a \"quoted\"\tword\u0001","time":"2026-06-21T08:00:01.250Z"}"#
+                == #"{"class":"SKY","hdop":0.9,"satellites":[{"PRN":1,"used":true},{"PRN":2,"used":false},{"PRN":3,"used":true}],"note":"a \"quoted\"\tword\u0001","time":"2026-06-21T08:00:01.250Z","local":"2026-06-20T22:30:01-09:30"}"#
         )
         let parsed = try JSONValue.parse(json.text)
         #expect(parsed["satellites"]?.arrayValue?.count == 3 && parsed["pdop"] == nil)

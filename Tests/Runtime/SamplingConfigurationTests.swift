@@ -68,5 +68,17 @@ import Testing
         put("BAT0/capacity", "lots\n")
         #expect(PowerSupply.read(directory: root).batteryPercent == nil)
         #expect(PowerSupply.read(directory: root + "/none") == PowerSupplyReading(externalPower: nil, batteryPercent: nil))
+        // A reader kept from reading to reading sees the attributes change, and lists the
+        // folder again when a supply goes away.
+        put("BAT0/capacity", "64\n")
+        let reader = PowerSupplyReader(directory: root)
+        #expect(reader.read() == PowerSupplyReading(externalPower: true, batteryPercent: 64))
+        put("AC/online", "0\n")
+        put("BAT0/status", "Charging\n")
+        put("BAT0/capacity", "65\n")
+        #expect(reader.read() == PowerSupplyReading(externalPower: true, batteryPercent: 65))
+        removeTree(root + "/BAT0")
+        #expect(reader.read() == PowerSupplyReading(externalPower: false, batteryPercent: nil))
+        removeTree(root)
     }
 }

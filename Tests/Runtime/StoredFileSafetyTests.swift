@@ -55,6 +55,29 @@ import Testing
         #expect(leftovers == 0)
     }
 
+    @Test func aStoreReplacedOverAndOverRefusesALinkAndRemakesItsFolder() throws {
+        let directory = Self.scratch("replaced")
+        defer { removeTree(directory) }
+        let path = directory + "/store/history.bin"
+        let file = ReplacedFile(path: path)
+        // Its folder does not exist yet: a store's folder is made (owner-only).
+        try file.replace { $0.append(contentsOf: "first\n".utf8) }
+        try file.replace { $0.append(contentsOf: "second\n".utf8) }
+        #expect((try? readTextFile(path)) == "second\n")
+        var status = stat()
+        #expect(lstat(directory + "/store", &status) == 0 && status.st_mode & 0o777 == 0o700)
+        // A link put in the file's place is refused, and the file it points at is untouched.
+        #expect(unlink(path) == 0)
+        let elsewhere = directory + "/elsewhere.txt"
+        try replaceFile(elsewhere, with: Array("theirs\n".utf8))
+        #expect(symlink(elsewhere, path) == 0)
+        #expect(throws: WriteFailure.self) { try file.replace { $0.append(contentsOf: "third\n".utf8) } }
+        #expect((try? readTextFile(elsewhere)) == "theirs\n")
+        // A file a user named is not given a folder that is not there.
+        #expect(throws: WriteFailure.self) { try replaceFile(directory + "/missing/out.txt", with: [1]) }
+        #expect(!fileExists(directory + "/missing"))
+    }
+
     @Test func aFileTooLargeIsSaidToBeTooLarge() throws {
         let directory = Self.scratch("large")
         defer { removeTree(directory) }

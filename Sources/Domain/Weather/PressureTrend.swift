@@ -153,15 +153,20 @@ public struct PressureTrend: Sendable {
 
     /// The assessment from the completed minutes; nil before 30 minutes of data.
     public var reading: Reading? {
-        let window = Array(minutes.suffix(Self.fitMinutes))
-        let known = window.enumerated().filter { $0.element.isFinite }
-        guard known.count >= Self.minimumMinutes, let first = known.first, let last = known.last,
-            last.offset - first.offset >= Self.minimumMinutes - 1
-        else { return nil }
-        let seaLevelRate = Self.theilSen([known.map { (Double($0.offset), $0.element) }]) * 60
+        let first = max(0, minutes.count - Self.fitMinutes)
+        var known = 0, firstKnown = -1, lastKnown = -1
+        for index in first..<minutes.count where minutes[index].isFinite {
+            known += 1
+            if firstKnown < 0 { firstKnown = index }
+            lastKnown = index
+        }
+        guard known >= Self.minimumMinutes, lastKnown - firstKnown >= Self.minimumMinutes - 1 else { return nil }
+        let seaLevelRate = Self.theilSen(count: known) { add in
+            for index in first..<minutes.count where minutes[index].isFinite { add(Double(index - first), minutes[index], false) }
+        } * 60
         var rate = seaLevelRate
         if let level = levelRate(), abs(level - seaLevelRate) <= Self.gpsTrendUncertainty { rate = level }
-        var reading = Reading(hPaPerHour: rate, band: Band(hPaPerHour: rate), minutes: known.count)
+        var reading = Reading(hPaPerHour: rate, band: Band(hPaPerHour: rate), minutes: known)
         if let change = change(over: 180) {
             reading.threeHourChange = change
             reading.characteristic = characteristic(change: change)
@@ -180,8 +185,25 @@ public struct PressureTrend: Sendable {
     }
 
     private func median(around index: Int) -> Double? {
-        let values = minutes[max(0, index - 2)...min(minutes.count - 1, index + 2)].filter(\.isFinite).sorted()
-        return values.isEmpty ? nil : values[values.count / 2]
+        // At most five minutes: sorted in place on the stack (once a minute, nothing allocated).
+        var values: (Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &values) { raw -> Double? in
+            let buffer = raw.bindMemory(to: Double.self)
+            var count = 0
+            for value in minutes[max(0, index - 2)...min(minutes.count - 1, index + 2)] where value.isFinite {
+                buffer[count] = value
+                count += 1
+            }
+            guard count > 0 else { return nil }
+            for i in 1..<max(count, 1) {
+                var j = i
+                while j > 0 && buffer[j - 1] > buffer[j] {
+                    buffer.swapAt(j - 1, j)
+                    j -= 1
+                }
+            }
+            return buffer[count / 2]
+        }
     }
 
     /// WMO code table 0200 from the two halves of the last 3 hours: 0-3 ended higher than it
@@ -219,39 +241,93 @@ public struct PressureTrend: Sendable {
     /// window, scaled to sea level; nil with fewer than `levelMinutesNeeded` level minutes.
     func levelRate() -> Double? {
         let first = max(0, minutes.count - Self.fitMinutes)
-        var stretches: [[(x: Double, y: Double)]] = []
-        var stretch: [(x: Double, y: Double)] = []
-        for index in first..<minutes.count {
-            if !levelWithPrevious[index] || index == first {
-                if stretch.count >= 2 { stretches.append(stretch) }
-                stretch = []
+        // The stretches of two or more level minutes with a station pressure.
+        func stretches(_ body: (_ index: Int, _ startsStretch: Bool) -> Void) {
+            var start = first, length = 0
+            func close(upTo end: Int) {
+                guard length >= 2 else { return }
+                var starts = true
+                for index in start..<end where station[index].isFinite {
+                    body(index, starts)
+                    starts = false
+                }
             }
-            if station[index].isFinite { stretch.append((Double(index), station[index])) }
+            for index in first..<minutes.count {
+                if !levelWithPrevious[index] || index == first {
+                    close(upTo: index)
+                    (start, length) = (index, 0)
+                }
+                if station[index].isFinite { length += 1 }
+            }
+            close(upTo: minutes.count)
         }
-        if stretch.count >= 2 { stretches.append(stretch) }
-        guard stretches.reduce(0, { $0 + $1.count }) >= Self.levelMinutesNeeded,
+        var points = 0
+        stretches { _, _ in points += 1 }
+        guard points >= Self.levelMinutesNeeded,
             let last = (first..<minutes.count).last(where: { minutes[$0].isFinite && station[$0].isFinite })
         else { return nil }
         // A change of station pressure is a change at sea level scaled by their ratio
         // (1.12 at 1,000 m).
-        return Self.theilSen(stretches) * 60 * minutes[last] / station[last]
+        let slope = Self.theilSen(count: points) { add in stretches { index, starts in add(Double(index), station[index], starts) } }
+        return slope * 60 * minutes[last] / station[last]
     }
 
-    /// The median of the slopes between pairs of points within each group. O(n^2) pairs for
-    /// n <= 180 minutes: at most 16,110 slopes, computed once a minute.
-    static func theilSen(_ groups: [[(x: Double, y: Double)]]) -> Double {
-        var slopes: [Double] = []
-        slopes.reserveCapacity(groups.reduce(0) { $0 + $1.count * ($1.count - 1) / 2 })
-        for points in groups {
-            for i in points.indices {
-                for j in (i + 1)..<points.count where points[j].x != points[i].x {
-                    slopes.append((points[j].y - points[i].y) / (points[j].x - points[i].x))
+    /// The median of the slopes between pairs of points within each group: `points` hands
+    /// `add` the `count` points in order, each saying whether it starts a new group. O(n^2)
+    /// pairs for n <= 180 minutes: at most 16,110 slopes, computed once a minute in temporary
+    /// storage (on the stack where the thread has room), the median found in place.
+    static func theilSen(count: Int, _ points: ((_ x: Double, _ y: Double, _ startsGroup: Bool) -> Void) -> Void) -> Double {
+        guard count >= 2 else { return 0 }
+        return withUnsafeTemporaryAllocation(of: (x: Double, y: Double, group: Int).self, capacity: count) { gathered in
+            var n = 0, group = 0
+            points { x, y, starts in
+                guard n < count else { return }
+                if starts && n > 0 { group += 1 }
+                gathered[n] = (x, y, group)
+                n += 1
+            }
+            return withUnsafeTemporaryAllocation(of: Double.self, capacity: n * (n - 1) / 2 + 1) { slopes in
+                var m = 0
+                for i in 0..<n {
+                    var j = i + 1
+                    while j < n && gathered[j].group == gathered[i].group {
+                        if gathered[j].x != gathered[i].x {
+                            slopes[m] = (gathered[j].y - gathered[i].y) / (gathered[j].x - gathered[i].x)
+                            m += 1
+                        }
+                        j += 1
+                    }
                 }
+                guard m > 0 else { return 0 }
+                let found = UnsafeMutableBufferPointer(rebasing: slopes[..<m])
+                let upper = select(m / 2, in: found)
+                guard m % 2 == 0 else { return upper }
+                // The lower middle is the largest of what selection left below the upper one.
+                var lower = -Double.infinity
+                for index in 0..<(m / 2) { lower = max(lower, found[index]) }
+                return (lower + upper) / 2
             }
         }
-        guard !slopes.isEmpty else { return 0 }
-        slopes.sort()
-        let middle = slopes.count / 2
-        return slopes.count % 2 == 1 ? slopes[middle] : (slopes[middle - 1] + slopes[middle]) / 2
+    }
+
+    /// The `k`th smallest of `values` (from 0), reordering them so that those before it are
+    /// no larger and those after no smaller (Hoare's selection; no storage of its own).
+    static func select(_ k: Int, in values: UnsafeMutableBufferPointer<Double>) -> Double {
+        var low = 0, high = values.count - 1
+        while low < high {
+            let pivot = values[(low + high) / 2]
+            var i = low, j = high
+            while i <= j {
+                while values[i] < pivot { i += 1 }
+                while values[j] > pivot { j -= 1 }
+                if i <= j {
+                    values.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j { high = j } else if k >= i { low = i } else { break }
+        }
+        return values[k]
     }
 }

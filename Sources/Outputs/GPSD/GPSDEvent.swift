@@ -48,13 +48,13 @@ extension GPSDReports {
         case .sky(let kind, let at, let zone):
             w.string("event", "sky")
             w.string("kind", kind)
-            w.string("at", zone.iso8601(at))
+            w.localTime("at", at, zone: zone)
         case .departureReminder(let stop, let route, let headsign, let departure, let zone):
             w.string("event", "departure")
             w.string("stop", stop)
             w.string("route", route)
             w.string("headsign", headsign)
-            w.string("departure", zone.iso8601(departure))
+            w.localTime("departure", departure, zone: zone)
         case .satellitePass(let satellite, let rise, let culmination, let maximumAltitude, let riseAzimuth):
             w.string("event", "satellitePass")
             w.string("satellite", satellite)

@@ -193,7 +193,7 @@ extension GPSDReports {
         w.beginArray("departures")
         for d in r.departures {
             w.beginObject()
-            w.string("time", r.zone.iso8601(d.time))
+            w.localTime("time", d.time, zone: r.zone)
             w.string("route", d.route)
             w.string("headsign", d.headsign)
             w.string("trip", d.trip)
@@ -228,8 +228,8 @@ extension GPSDReports {
             w.string("route", reminder.route)
             w.string("headsign", reminder.headsign)
             w.string("trip", reminder.trip)
-            w.string("departure", reminder.zone.iso8601(reminder.departure))
-            w.string("at", reminder.zone.iso8601(reminder.at))
+            w.localTime("departure", reminder.departure, zone: reminder.zone)
+            w.localTime("at", reminder.at, zone: reminder.zone)
             w.endObject()
         }
         w.endArray()

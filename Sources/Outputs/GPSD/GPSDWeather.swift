@@ -131,20 +131,20 @@ extension GPSDReports {
     static func sun(_ report: SunReport, into w: inout JSONBuffer) {
         let zone = report.zone
         w.beginReport("SUN")
-        w.string("time", zone.iso8601(report.time))
+        w.localTime("time", report.time, zone: zone)
         w.number("lat", report.latitude, decimals: 5)
         w.number("lon", report.longitude, decimals: 5)
         w.string("place", report.placeSource)
         w.number("altitude", report.altitude, decimals: 2)
         w.number("azimuth", report.azimuth, decimals: 2)
         w.string("light", report.light)
-        if let sunrise = report.sunrise { w.string("sunrise", zone.iso8601(sunrise)) } else { w.null("sunrise") }
-        if let sunset = report.sunset { w.string("sunset", zone.iso8601(sunset)) } else { w.null("sunset") }
+        if let sunrise = report.sunrise { w.localTime("sunrise", sunrise, zone: zone) } else { w.null("sunrise") }
+        if let sunset = report.sunset { w.localTime("sunset", sunset, zone: zone) } else { w.null("sunset") }
         w.number("dayLengthSeconds", report.dayLength, decimals: 0)
         if let next = report.next {
             w.beginObject("next")
             w.string("event", next.event)
-            w.string("time", zone.iso8601(next.time))
+            w.localTime("time", next.time, zone: zone)
             w.number("inSeconds", (next.time - report.time).rounded(), decimals: 0)
             w.endObject()
         } else {

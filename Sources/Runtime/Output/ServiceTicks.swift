@@ -145,7 +145,7 @@ final class ServiceTicks<Clock: MonotonicClock> {
     func publishSky() {
         let time = utcNow()
         rememberPosition(time: time)
-        for report in services.sky?.tick(latest, time: time) ?? [] { send(report) }
+        services.sky?.tick(latest, time: time) { send($0) }
         for reminder in services.transit?.tick(time: time) ?? [] {
             send(reminder)
             services.controls?.signal(.departure, at: clock.now())
