@@ -66,6 +66,14 @@ package final class MotionService {
     /// Level and bearing lock from the newest state (computed at `time`); returns the EVENTs
     /// since the last call.
     package func tick(_ state: NavigationState, now: MonotonicNanoseconds, time: Double) -> [Report] {
+        var reports: [Report] = []
+        tick(state, now: now, time: time) { reports.append($0) }
+        return reports
+    }
+
+    /// `tick`, each EVENT since the last call handed to `send` (the list kept with its storage:
+    /// a change of motion allocates nothing on the output thread).
+    package func tick(_ state: NavigationState, now: MonotonicNanoseconds, time: Double, send: (Report) -> Void) {
         let interval = lastTick == 0 ? 0 : Double(now &- lastTick) / 1e9
         lastTick = now
         levelReached = false
@@ -88,11 +96,9 @@ package final class MotionService {
                                 : .onCourse(bearing: lock.bearing ?? .nan), time: time)))
             }
         }
-        // Handed over, not emptied in place: the caller's copy would make emptying it copy
-        // the list every tick. An empty list costs nothing.
-        guard !events.isEmpty else { return [] }
-        defer { events = [] }
-        return events
+        guard !events.isEmpty else { return }
+        for event in events { send(event) }
+        events.removeAll(keepingCapacity: true)
     }
 
     // MARK: Commands (socket, CLI, buttons)

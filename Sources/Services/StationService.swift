@@ -25,6 +25,8 @@ package final class StationService {
     private var probeListsStale: MonotonicNanoseconds = .max
     /// A probe read its temperature again since the lists were made.
     private var probeTimesMoved = false
+    /// What the lists say has changed since they were made.
+    private var probeListsOutdated = false
     /// The wind's part of the figures, kept until the next sample: its statistics run over ten
     /// minutes of samples, and the figures are asked for several times between two.
     private var windFigures: StationFigures.Wind??
@@ -65,7 +67,7 @@ package final class StationService {
     package func tick() {
         station.take(into: &readings)
         for sample in readings.wind {
-            if windProblems.anemometer != sample.anemometerProblem || windProblems.vane != sample.vaneProblem { probeLists = nil }
+            if windProblems.anemometer != sample.anemometerProblem || windProblems.vane != sample.vaneProblem { probeListsOutdated = true }
             windProblems = (sample.anemometerProblem, sample.vaneProblem)
             if let speed = sample.speed, wind.add(speed: speed, direction: sample.direction, at: sample.time) { windFigures = nil }
         }
@@ -78,7 +80,7 @@ package final class StationService {
             }
             let after = probes[name]
             if before?.good?.celsius != after?.good?.celsius || before?.problem != after?.problem {
-                probeLists = nil
+                probeListsOutdated = true
             } else if before?.good?.time != after?.good?.time {
                 // The same temperature read again (the usual case: water changes slowly):
                 // only when the lists go stale moves, and the lists are kept as they are.
@@ -100,10 +102,16 @@ package final class StationService {
         let stale = station.probeInterval * 3 + 2_000_000_000
         if probeTimesMoved {
             probeTimesMoved = false
-            if !keepProbeLists(now: now, stale: stale) { probeLists = nil }
+            if !keepProbeLists(now: now, stale: stale) { probeListsOutdated = true }
         }
-        if probeLists == nil || now >= probeListsStale {
-            var lists: (temperatures: [(name: String, celsius: Double)], problems: [String]) = ([], [])
+        if probeLists == nil || probeListsOutdated || now >= probeListsStale {
+            // Made again in the storage of the lists before (once the last report that held
+            // them is gone, nothing is allocated).
+            var lists = probeLists ?? ([], [])
+            probeLists = nil
+            probeListsOutdated = false
+            lists.temperatures.removeAll(keepingCapacity: true)
+            lists.problems.removeAll(keepingCapacity: true)
             probeListsStale = .max
             for name in probeOrder {
                 guard let probe = probes[name] else { continue }
@@ -114,7 +122,8 @@ package final class StationService {
                     lists.problems.append("probe \(name): " + (probe.problem ?? "no reading for a while"))
                 }
             }
-            lists.problems += [windProblems.anemometer, windProblems.vane].compactMap { $0 }
+            if let anemometer = windProblems.anemometer { lists.problems.append(anemometer) }
+            if let vane = windProblems.vane { lists.problems.append(vane) }
             probeLists = lists
         }
         if let probeLists { (figures.temperatures, figures.problems) = (probeLists.temperatures, probeLists.problems) }

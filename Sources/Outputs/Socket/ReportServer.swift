@@ -128,6 +128,7 @@ public final class ReportServer {
     public func shutdown() {
         for client in clients { close(client.fd) }
         clients.removeAll()
+        nmeaWatching = nil
         if !listeners.isEmpty {
             for fd in listeners { close(fd) }
             unlink(path)
@@ -257,6 +258,7 @@ public final class ReportServer {
 
     /// Applies ?WATCH's argument to the client's options; the problem when it cannot.
     private func watch(_ argument: JSONValue?, _ client: Client) -> String? {
+        nmeaWatching = nil
         if let argument {
             guard case .object = argument else { return "?WATCH needs a JSON object" }
             if let problem = Self.apply(argument, to: &client.watch) { return problem }
@@ -349,8 +351,15 @@ public final class ReportServer {
         sentence.withUTF8 { broadcastSentence($0, device: device) }
     }
 
-    /// Whether any client watches NMEA sentences (so they are worth making).
-    public var hasNMEAWatchers: Bool { clients.contains { $0.watch.enabled && ($0.watch.nmea || $0.watch.raw > 0) } }
+    /// Whether any client watches NMEA sentences (so they are worth making). Asked for every
+    /// report; worked out again only after a ?WATCH or a client leaving.
+    public var hasNMEAWatchers: Bool {
+        if let nmeaWatching { return nmeaWatching }
+        let watching = clients.contains { $0.watch.enabled && ($0.watch.nmea || $0.watch.raw > 0) }
+        nmeaWatching = watching
+        return watching
+    }
+    private var nmeaWatching: Bool?
 
     /// A received sentence's bytes to the clients watching NMEA (nothing allocated).
     public func broadcastSentence(_ sentence: UnsafeBufferPointer<UInt8>, device: String) {
@@ -372,6 +381,7 @@ public final class ReportServer {
     }
 
     private func drop(_ descriptors: [Int32]) {
+        nmeaWatching = nil
         var gone: [Int] = []
         clients.removeAll { client in
             guard descriptors.contains(client.fd) else { return false }

@@ -42,6 +42,11 @@ final class OutputContext<Clock: MonotonicClock> {
     /// Hands a report to every output.
     func send(_ report: Report) { fanout.send(report, utc: utcNow) }
 
+    /// `send` for a sampled report whose kind, device and time the caller knows (see `OutputFanout`).
+    func send(_ report: Report, kind: ReportKind, device: String, time: Double) {
+        fanout.send(report, kind: kind, device: device, time: time, utc: utcNow)
+    }
+
     /// UTC now on the device's one time base, following the GPS's time as fixes come.
     func utcNow() -> Double {
         if latest.fix.hasPosition, let utc = latest.fix.utc, latest.fix.received != 0,

@@ -32,6 +32,16 @@ final class OutputFanout {
     /// Hands a report to every output; `utc` is asked only when an output needs the time.
     func send(_ report: Report, utc: () -> Double) {
         guard forwardTimes.admits(report) else { return }
+        deliver(report, utc: utc)
+    }
+
+    /// `send` for a sampled report whose kind, device and time the caller knows.
+    func send(_ report: Report, kind: ReportKind, device: String, time: Double, utc: () -> Double) {
+        guard forwardTimes.admits(kind, device: device, time: time) else { return }
+        deliver(report, utc: utc)
+    }
+
+    private func deliver(_ report: Report, utc: () -> Double) {
         if case .position(let position) = report { lastPosition = position }
         // The NMEA sentences go to the NMEA listeners and to the socket's NMEA watchers before
         // the report they come from, as a gpsd with a compass attached passes its sentences

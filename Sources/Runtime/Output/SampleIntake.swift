@@ -50,7 +50,9 @@ final class SampleIntake<Clock: MonotonicClock> {
         outputs.imuRing.drain { sample in
             let time = deviceClock.utc(at: sample.time)
             motion?.add(sample, gpsSpeed: gpsSpeed, time: time)
-            send(.inertial(InertialReport(imu: sample, magnetic: lastMagnetic, device: imuDevice, time: time)))
+            context.send(
+                .inertial(InertialReport(imu: sample, magnetic: lastMagnetic, device: imuDevice, time: time)), kind: .inertial, device: imuDevice,
+                time: time)
         }
         drainFixes()
         outputs.sentenceRing.drain { raw in

@@ -59,7 +59,7 @@ final class ServiceTicks<Clock: MonotonicClock> {
         let time = max(deviceClock.utc(at: latest.updated), lastAttitude.time + 0.001)
         lastAttitude = (latest.updated, time)
         if let motion = services.motion {
-            for event in motion.tick(latest, now: now, time: time) {
+            motion.tick(latest, now: now, time: time) { event in
                 send(event)
                 if case .event(let report) = event, case .offCourse = report.event { services.controls?.signal(.offCourse, at: now) }
             }
