@@ -113,7 +113,7 @@ public enum RuntimeCostBench {
             if annotated.contains("OutputLoop") {
                 output += total
                 allocationsPerReport = allocations(perReportIn: path)
-            } else if annotated.contains("BackgroundFit") {
+            } else if annotated.contains("BackgroundWorker") {
                 compassFit += total
             } else if annotated.contains("FixedRateScheduler") && annotated.contains("runTick") {
                 sampling += total - inclusive(of: "SimulatedI2CBusC0A3HAL0dE0AadEP8transfer", in: annotated) - simulationClock(in: annotated)

@@ -21,7 +21,7 @@ public enum Log {
         var clock = timespec()
         clock_gettime(CLOCK_MONOTONIC, &clock)
         let now = Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9
-        let key = String(line.unicodeScalars.filter { !("0"..."9").contains($0) })
+        let key = wordsKey(line)
         let written = repeats.withLock { seen -> String? in
             if let last = seen[key], now - last.time < repeatInterval {
                 seen[key] = (last.time, last.count + 1)
@@ -40,13 +40,53 @@ public enum Log {
             if state.lines.count < holdLimit { state.lines.append(written) }
             return true
         }
-        if !holding { writeError((toJournal ? "<\(priority)>" : "") + written + "\n") }
+        guard !holding else { return }
+        writeLine(written, prefix: toJournal ? journalPrefixes[min(max(priority, 0), 7)] : "")
+    }
+
+    /// `prefix`, `line` and a newline to stderr in one writev: whole, as one line among other
+    /// threads' (a pipe takes up to 4 KiB at once), and without joining them into a new string.
+    private static func writeLine(_ line: String, prefix: String) {
+        var line = line, prefix = prefix
+        var newline: UInt8 = 10
+        line.withUTF8 { text in
+            prefix.withUTF8 { head in
+                withUnsafeMutablePointer(to: &newline) { end in
+                    var pieces = (
+                        iovec(iov_base: UnsafeMutableRawPointer(mutating: head.baseAddress), iov_len: head.count),
+                        iovec(iov_base: UnsafeMutableRawPointer(mutating: text.baseAddress), iov_len: text.count),
+                        iovec(iov_base: UnsafeMutableRawPointer(end), iov_len: 1)
+                    )
+                    withUnsafeMutableBytes(of: &pieces) { raw in
+                        _ = writev(2, raw.baseAddress?.assumingMemoryBound(to: iovec.self), 3)
+                    }
+                }
+            }
+        }
+    }
+
+    /// "<0>" to "<7>": journald's priority prefixes.
+    private static let journalPrefixes = (0...7).map { "<\($0)>" }
+
+    /// A line's words, its digits left out, as a number (FNV-1a over the other scalars): lines
+    /// that differ only in their numbers share it. A number rather than the words themselves,
+    /// so saying a line again builds no string.
+    static func wordsKey(_ line: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for scalar in line.unicodeScalars where !("0"..."9").contains(scalar) {
+            var value = scalar.value
+            for _ in 0..<4 {
+                hash = (hash ^ UInt64(value & 0xFF)) &* 0x0000_0100_0000_01B3
+                value >>= 8
+            }
+        }
+        return hash
     }
 
     /// Seconds within which a line said again is counted, not written.
     package static let repeatInterval = 60.0
-    /// Each line's words (digits left out): when it was last written, and how many like it since.
-    private static let repeats = Mutex<[String: (time: Double, count: Int)]>([:])
+    /// Each line's words (see `wordsKey`): when it was last written, and how many like it since.
+    private static let repeats = Mutex<[UInt64: (time: Double, count: Int)]>([:])
 
     /// Whether stderr is the journal's stream ($JOURNAL_STREAM names its device and inode), so
     /// each line starts with its priority ("<4>") and journald keeps the levels.

@@ -10,6 +10,11 @@ public final class SensorProblems: Sendable {
     public enum Sensor: Int, Sendable, CaseIterable { case imu, magnetometer, barometer }
 
     private let errors = Mutex<(DeviceError?, DeviceError?, DeviceError?)>((nil, nil, nil))
+    private let changes = Atomic<UInt64>(0)
+
+    /// How many times a problem was set: the output side, which asks 50 times a second,
+    /// looks again only when it moved.
+    public var changeCount: UInt64 { changes.load(ordering: .acquiring) }
 
     public init() {}
 
@@ -32,6 +37,7 @@ public final class SensorProblems: Sendable {
             case .barometer: all.2 = error
             }
         }
+        changes.add(1, ordering: .releasing)
     }
 }
 

@@ -102,7 +102,18 @@ package final class AdaptiveService<Clock: MonotonicClock> {
             setGPSInterval(rates.gpsInterval)
             pipeline.expectFixes(every: rates.gpsInterval)
         }
-        return "sampling profile \(sampler.profile): IMU \(fixed(rates.imu, 0)) Hz, magnetometer \(fixed(rates.magnetometer, 0)) Hz, "
-            + "barometer \(fixed(rates.barometer, 0)) Hz, processing \(fixed(rates.processing, 0)) Hz, GPS every \(fixed(rates.gpsInterval, 1)) s"
+        return line(profile: sampler.profile, rates: rates)
     }
+
+    /// The log line of a change of profile, made once per profile and rates (a walker who
+    /// stops and goes on changes between the same few again and again).
+    private func line(profile: String, rates: StreamRates) -> String {
+        if let said = lines[rates], said.profile == profile { return said.line }
+        let line =
+            "sampling profile \(profile): IMU \(fixed(rates.imu, 0)) Hz, magnetometer \(fixed(rates.magnetometer, 0)) Hz, "
+            + "barometer \(fixed(rates.barometer, 0)) Hz, processing \(fixed(rates.processing, 0)) Hz, GPS every \(fixed(rates.gpsInterval, 1)) s"
+        if lines.count < 64 { lines[rates] = (profile, line) }
+        return line
+    }
+    private var lines: [StreamRates: (profile: String, line: String)] = [:]
 }

@@ -74,7 +74,8 @@ package final class DailyActivity {
         lastSaved = time
         file?.save(
             DailyActivityFile.Day(
-                date: Self.localDay(time, zone: zone) == day ? date : Self.localDate(time, zone: zone), steps: stepsToday, floorsUp: floors.up, floorsDown: floors.down,
+                date: Self.localDay(time, zone: zone) == day ? date : Self.localDate(time, zone: zone), steps: stepsToday, floorsUp: floors.up,
+                floorsDown: floors.down,
                 distance: distanceToday, activeSeconds: activeSecondsToday))
     }
 }

@@ -91,7 +91,10 @@ enum BenchCommand {
         let reportCost = ReportCostBench.run()
         if !json { writeOut("start-up: the first ATT and the first TPV...\n") }
         let startup = StartupBench.run()
-        if !json { writeOut("the whole runtime's instructions per second, per thread, in steady state over a minute of device time (callgrind, about eight minutes)...\n") }
+        if !json {
+            writeOut(
+                "the whole runtime's instructions per second, per thread, in steady state over a minute of device time (callgrind, about eight minutes)...\n")
+        }
         let runtime = RuntimeCostBench.run()
         if !json { writeOut("the running device's resident memory, locked, with 4 clients (30 s)...\n") }
         let memory = RuntimeMemoryBench.run()

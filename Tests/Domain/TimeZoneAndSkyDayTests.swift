@@ -28,7 +28,9 @@ import Testing
         #expect(try TimeZoneRules("-0800").offset(at: 0) == -28_800)
         #expect(try TimeZoneRules("UTC").iso8601(0) == "1970-01-01T00:00:00+00:00")
         // West of Greenwich, a half-hour offset, and a second that rounds up into the next minute.
-        #expect(try TimeZoneRules("-0330").iso8601(CivilTime(year: 2026, month: 1, day: 1, hour: 2, minute: 59, second: 59.6).unixSeconds) == "2025-12-31T23:30:00-03:30")
+        #expect(
+            try TimeZoneRules("-0330").iso8601(CivilTime(year: 2026, month: 1, day: 1, hour: 2, minute: 59, second: 59.6).unixSeconds)
+                == "2025-12-31T23:30:00-03:30")
         #expect(try TimeZoneRules("+05:45").iso8601(1_000_000_000) == "2001-09-09T07:31:40+05:45")
         #expect(throws: TimeZoneRules.Failure.self) { try TimeZoneRules("Mars/Olympus") }
         #expect(throws: TimeZoneRules.Failure.self) { try TimeZoneRules("../../etc/passwd") }

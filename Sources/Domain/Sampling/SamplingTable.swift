@@ -1,5 +1,5 @@
 /// The rate of each sampled stream, Hz, and the GPS fix interval, seconds.
-public struct StreamRates: Sendable, Equatable {
+public struct StreamRates: Sendable, Hashable {
     public var imu: Double
     public var magnetometer: Double
     public var barometer: Double

@@ -161,9 +161,10 @@ public struct PressureTrend: Sendable {
             lastKnown = index
         }
         guard known >= Self.minimumMinutes, lastKnown - firstKnown >= Self.minimumMinutes - 1 else { return nil }
-        let seaLevelRate = Self.theilSen(count: known) { add in
-            for index in first..<minutes.count where minutes[index].isFinite { add(Double(index - first), minutes[index], false) }
-        } * 60
+        let seaLevelRate =
+            Self.theilSen(count: known) { add in
+                for index in first..<minutes.count where minutes[index].isFinite { add(Double(index - first), minutes[index], false) }
+            } * 60
         var rate = seaLevelRate
         if let level = levelRate(), abs(level - seaLevelRate) <= Self.gpsTrendUncertainty { rate = level }
         var reading = Reading(hPaPerHour: rate, band: Band(hPaPerHour: rate), minutes: known)

@@ -8,8 +8,13 @@ import LodestoneSampling
 struct SensorProblemLog {
     /// The chips' problems last said (IMU, magnetometer, barometer).
     private var said: (DeviceError?, DeviceError?, DeviceError?) = (nil, nil, nil)
+    /// The problems' change count when they were last read.
+    private var seen: UInt64 = 0
 
     mutating func update(_ problems: SensorProblems) {
+        let changes = problems.changeCount
+        guard changes != seen else { return }
+        seen = changes
         let now = (problems.problem(.imu), problems.problem(.magnetometer), problems.problem(.barometer))
         Self.say("IMU", said.0, now.0)
         Self.say("magnetometer", said.1, now.1)
