@@ -1,0 +1,69 @@
+import LodestoneCore
+
+/// One thread's side of a recording: its events encoded as they happen and handed, a whole
+/// event at a time, to a byte ring another thread empties into the file. Nothing here
+/// allocates once the transfers' keys are known, and nothing waits: when the ring is full (the
+/// writer fell behind) the event is counted as lost and a gap is written in its place as
+/// soon as there is room, so a replay stops there rather than run on a stream with a hole.
+public final class InputRecorder {
+    public let ring: ByteRing
+    private var encoder = InputEventEncoder()
+    /// Bytes lost since the last gap was written.
+    private var lost = 0
+    /// Every byte lost in this recording.
+    public private(set) var lostBytes = 0
+
+    public init(ringBytes: Int = 256 << 10) { ring = ByteRing(capacity: ringBytes) }
+
+    public func clock(_ now: MonotonicNanoseconds) {
+        encoder.clock(now)
+        commit()
+    }
+
+    public func transfer(bus: UInt8, address: UInt8, write: UnsafeRawBufferPointer, read: UnsafeRawBufferPointer) {
+        encoder.transfer(bus: bus, address: address, write: write, read: read)
+        commit()
+    }
+
+    public func transferFailed(bus: UInt8, address: UInt8, write: UnsafeRawBufferPointer, readCount: Int, error: I2CError) {
+        encoder.transferFailed(bus: bus, address: address, write: write, readCount: readCount, error: error)
+        commit()
+    }
+
+    public func serial(_ read: UnsafeRawBufferPointer) {
+        encoder.serial(read)
+        commit()
+    }
+
+    public func serialFailed(_ error: SerialError) {
+        encoder.serialFailed(error)
+        commit()
+    }
+
+    public func edges(line: UInt8, _ events: UnsafeBufferPointer<EdgeEvent>) {
+        encoder.edges(line: line, events)
+        commit()
+    }
+
+    public func handover(kind: UInt8, payload: UnsafeRawBufferPointer) {
+        encoder.handover(kind: kind, payload: payload)
+        commit()
+    }
+
+    /// Hands the event just encoded to the ring, after the gap before it if one is owed.
+    private func commit() {
+        if lost > 0 {
+            var gap = InputEventEncoder()
+            gap.gap(lostBytes: lost)
+            // The gap's few bytes (a fresh encoder allocates them: the rare path).
+            if gap.take({ ring.write($0) }) { lost = 0 }
+        }
+        let count = encoder.pendingCount
+        let written = encoder.take { lost == 0 && ring.write($0) }
+        guard !written else { return }
+        lost += count
+        lostBytes += count
+        // What follows the gap must read on its own: the clock in full, the keys given again.
+        encoder.reset()
+    }
+}
