@@ -74,6 +74,44 @@ public enum Callgrind {
         return total
     }
 
+    /// Where the calls to `matches` come from: each call followed up the profile's call graph
+    /// (shared among callers by their counts) to the first function `owns` accepts, e.g. the
+    /// program's own; the counts by that function, most first.
+    static func origins(in path: String, of matches: (Substring) -> Bool, ownedBy owns: (Substring) -> Bool) -> [(function: String, calls: Double)] {
+        guard let text = try? readTextFile(path, limit: 256 << 20) else { return [] }
+        var names: [Substring: Substring] = [:]
+        var callee: Substring = "", current: Substring = ""
+        var callers: [Substring: [Substring: Double]] = [:]
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("fn=") || line.hasPrefix("cfn=") {
+                let reference = line.drop { $0 != "=" }.dropFirst()
+                let id = reference.prefix { $0 != " " }
+                let name = reference.drop { $0 != " " }.dropFirst()
+                if !name.isEmpty { names[id] = name }
+                if line.hasPrefix("cfn=") { callee = names[id] ?? name } else { current = names[id] ?? name }
+            } else if line.hasPrefix("calls="), let count = line.dropFirst(6).split(separator: " ").first.flatMap({ Double($0) }) {
+                callers[callee, default: [:]][current, default: 0] += count
+            }
+        }
+        var found: [Substring: Double] = [:]
+        func follow(_ function: Substring, _ share: Double, depth: Int, seen: Set<Substring>) {
+            let above = callers[function] ?? [:]
+            if depth > 0 && owns(function) || above.isEmpty || depth > 30 {
+                found[function, default: 0] += share
+                return
+            }
+            let total = above.values.reduce(0, +)
+            for (caller, count) in above where !seen.contains(caller) {
+                follow(caller, share * count / total, depth: depth + 1, seen: seen.union([caller]))
+            }
+        }
+        for function in callers.keys where matches(function) {
+            let outside = (callers[function] ?? [:]).filter { !matches($0.key) }
+            for (caller, count) in outside { follow(caller, count, depth: 1, seen: [function, caller]) }
+        }
+        return found.map { (String($0.key), $0.value) }.sorted { $0.calls > $1.calls }
+    }
+
     static func currentExecutable() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)

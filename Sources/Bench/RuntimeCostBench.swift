@@ -25,6 +25,9 @@ public enum RuntimeCostBench {
         public var deviceSeconds: Double
         /// Heap allocations on the output thread per report it broadcast, in the same window.
         public var outputAllocationsPerReport: Double?
+        /// Where those allocations come from: the program's first function above each, with
+        /// the count (mangled names: `swift demangle` reads them), most first.
+        public var outputAllocationSites: [(function: String, calls: Double)] = []
     }
 
     /// The C library's allocation entry points, as callgrind names them.
@@ -105,6 +108,7 @@ public enum RuntimeCostBench {
         guard deviceSeconds > 0 else { return (nil, "the loop did not run in the window") }
         var sampling = 0.0, output = 0.0, compassFit = 0.0
         var allocationsPerReport: Double?
+        var allocationSites: [(function: String, calls: Double)] = []
         for thread in 1..<10 {
             let path = profile + ".1-0\(thread)"
             guard fileExists(path), let total = Callgrind.summary(path),
@@ -113,6 +117,7 @@ public enum RuntimeCostBench {
             if annotated.contains("OutputLoop") {
                 output += total
                 allocationsPerReport = allocations(perReportIn: path)
+                allocationSites = Callgrind.origins(in: path, of: { allocators.contains($0) }, ownedBy: { $0.contains("Lodestone") })
             } else if annotated.contains("BackgroundWorker") {
                 compassFit += total
             } else if annotated.contains("FixedRateScheduler") && annotated.contains("runTick") {
@@ -123,7 +128,7 @@ public enum RuntimeCostBench {
             Figures(
                 sampling: sampling / deviceSeconds, output: output / deviceSeconds, compassFit: compassFit / deviceSeconds,
                 deviceSeconds: deviceSeconds,
-                outputAllocationsPerReport: allocationsPerReport), nil
+                outputAllocationsPerReport: allocationsPerReport, outputAllocationSites: allocationSites), nil
         )
     }
 

@@ -166,6 +166,10 @@ enum BenchCommand {
             whole.number("output", figures.output, decimals: 0)
             whole.number("compassFit", figures.compassFit, decimals: 0)
             whole.number("deviceSeconds", figures.deviceSeconds, decimals: 1)
+            whole.raw(
+                "outputAllocationSites",
+                "[" + figures.outputAllocationSites.prefix(8).map { JSONObjectWriter.quoted($0.function + " " + fixed($0.calls, 1)) }.joined(separator: ",")
+                    + "]")
             if let perReport = figures.outputAllocationsPerReport {
                 whole.number("outputAllocationsPerReport", perReport, decimals: 3)
             } else {
@@ -367,5 +371,7 @@ enum BenchCommand {
             + "\(fixed(figures.compassFit / 1e6, 2)); simulator excluded, "
             + "\(fixed(figures.deviceSeconds, 1)) s measured)"
             + (figures.outputAllocationsPerReport.map { "; \(fixed($0, 3)) heap allocations per report on the output thread" } ?? "")
+            + (figures.outputAllocationSites.isEmpty
+                ? "" : ", from " + figures.outputAllocationSites.prefix(5).map { "\($0.function) (\(fixed($0.calls, 1)))" }.joined(separator: ", "))
     }
 }

@@ -1,4 +1,5 @@
-import LodestoneBench
+import Glibc
+@testable import LodestoneBench
 import LodestoneCore
 import Testing
 
@@ -71,5 +72,46 @@ struct BenchMeasuresTests {
 
     static func trimmed(_ text: Substring, _ characters: String) -> String {
         String(text.drop { characters.contains($0) }.reversed().drop { characters.contains($0) }.reversed())
+    }
+
+    /// The runtime bench says where the output thread's allocations come from: each call to
+    /// the allocator followed up the profile's calls to the program's own function, shared
+    /// among callers by their counts.
+    @Test func allocationsAreTracedToTheProgramsOwnFunctions() throws {
+        let path = "/tmp/lodestone-origins-\(getpid()).out"
+        defer { unlink(path) }
+        let profile = """
+            events: Ir
+            fn=(1) $s16LodestoneRuntime4SkyA4tickyyF
+            cfn=(2) swift_allocObject
+            calls=3 0
+            0 10
+            cfn=(3) $sSS6appendyySSF
+            calls=1 0
+            0 5
+            fn=(4) $s16LodestoneRuntime3LogA5writeyyF
+            cfn=(3)
+            calls=1 0
+            0 5
+            fn=(3)
+            cfn=(2)
+            calls=4 0
+            0 20
+            fn=(2)
+            cfn=(5) malloc
+            calls=7 0
+            0 7
+            fn=(5)
+            cfn=(5)
+            calls=7 0
+            0 7
+            """
+        #expect(writeFileAtomically(path, Array(profile.utf8)))
+        let origins = Callgrind.origins(in: path, of: { $0 == "malloc" }, ownedBy: { $0.contains("Lodestone") })
+        let byName = Dictionary(origins.map { ($0.function, $0.calls) }, uniquingKeysWith: +)
+        // The tick's own 3 and half of the string's 4; the log line's other half.
+        #expect(byName["$s16LodestoneRuntime4SkyA4tickyyF"] == 5)
+        #expect(byName["$s16LodestoneRuntime3LogA5writeyyF"] == 2)
+        #expect(origins.first?.function == "$s16LodestoneRuntime4SkyA4tickyyF")
     }
 }

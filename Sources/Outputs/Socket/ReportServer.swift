@@ -170,14 +170,14 @@ public final class ReportServer {
         let ready = poll(&polled, nfds_t(polled.count), timeoutMilliseconds)
         guard ready > 0 else { return }
         for entry in polled.prefix(listeners.count) where entry.revents & Int16(POLLIN) != 0 { acceptAll(entry.fd) }
-        var closed: [Int32] = []
+        closing.removeAll(keepingCapacity: true)
         let clientsPolled = clients
         for (offset, entry) in polled.dropFirst(listeners.count).prefix(clientsPolled.count).enumerated() where entry.revents != 0 {
             let client = clientsPolled[offset]
-            if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !receive(client) { closed.append(client.fd); continue }
-            if entry.revents & Int16(POLLOUT) != 0, !client.flush() { closed.append(client.fd) }
+            if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !receive(client) { closing.append(client.fd); continue }
+            if entry.revents & Int16(POLLOUT) != 0, !client.flush() { closing.append(client.fd) }
         }
-        if !closed.isEmpty { drop(closed) }
+        if !closing.isEmpty { drop(closing) }
         for entry in polled.suffix(extra.count) where entry.revents != 0 { woken(entry.fd) }
     }
 
@@ -316,7 +316,7 @@ public final class ReportServer {
         lazy var device = report.device
         var written = false
         var now: MonotonicNanoseconds = 0
-        var slow: [Int32] = []
+        slow.removeAll(keepingCapacity: true)
         // The list is not changed while it is walked (slow clients are dropped after), so each
         // client is used without a reference of its own: no retain and release per client per
         // report, hundreds of reports a second.
@@ -363,7 +363,7 @@ public final class ReportServer {
 
     /// A received sentence's bytes to the clients watching NMEA (nothing allocated).
     public func broadcastSentence(_ sentence: UnsafeBufferPointer<UInt8>, device: String) {
-        var slow: [Int32] = []
+        slow.removeAll(keepingCapacity: true)
         for client in clients where client.watch.enabled && (client.watch.nmea || client.watch.raw > 0) {
             if let wanted = client.watch.device, wanted != device { continue }
             client.enqueue(line: sentence)
@@ -380,9 +380,11 @@ public final class ReportServer {
         client.enqueue(line, ending: ending)
     }
 
+    /// The clients with these descriptors, closed and forgotten. The lists are kept from call
+    /// to call (`closing`, `slow`, `gone`): a client leaving allocates nothing.
     private func drop(_ descriptors: [Int32]) {
         nmeaWatching = nil
-        var gone: [Int] = []
+        gone.removeAll(keepingCapacity: true)
         clients.removeAll { client in
             guard descriptors.contains(client.fd) else { return false }
             close(client.fd)
@@ -390,5 +392,17 @@ public final class ReportServer {
             return true
         }
         if let clientGone { for number in gone { clientGone(number) } }
+    }
+    /// Clients that closed (`service`) and clients too slow to keep up (the broadcasts).
+    private var closing = [Int32](reservedCapacity: 8)
+    private var slow = [Int32](reservedCapacity: 8)
+    private var gone = [Int](reservedCapacity: 8)
+}
+
+extension Array {
+    /// An empty array with room for `count` elements already made.
+    fileprivate init(reservedCapacity count: Int) {
+        self.init()
+        reserveCapacity(count)
     }
 }
