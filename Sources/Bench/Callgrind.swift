@@ -55,33 +55,18 @@ public enum Callgrind {
     /// "calls=N ...".
     static func calls(in path: String, to matches: (Substring) -> Bool, from caller: (Substring) -> Bool = { _ in true }) -> Double? {
         guard let text = try? readTextFile(path, limit: 256 << 20) else { return nil }
-        var names: [Substring: Substring] = [:]
-        var callee: Substring = "", current: Substring = ""
         var total = 0.0
-        for line in text.split(separator: "\n") {
-            if line.hasPrefix("fn=") || line.hasPrefix("cfn=") {
-                let reference = line.drop { $0 != "=" }.dropFirst()
-                let id = reference.prefix { $0 != " " }
-                let name = reference.drop { $0 != " " }.dropFirst()
-                if !name.isEmpty { names[id] = name }
-                if line.hasPrefix("cfn=") { callee = names[id] ?? name } else { current = names[id] ?? name }
-            } else if line.hasPrefix("calls="), matches(callee), caller(current),
-                let count = line.dropFirst(6).split(separator: " ").first.flatMap({ Double($0) })
-            {
-                total += count
-            }
+        forEachCall(in: text) { from, to, count in
+            if matches(to), caller(from) { total += count }
         }
         return total
     }
 
-    /// Where the calls to `matches` come from: each call followed up the profile's call graph
-    /// (shared among callers by their counts) to the first function `owns` accepts, e.g. the
-    /// program's own; the counts by that function, most first.
-    static func origins(in path: String, of matches: (Substring) -> Bool, ownedBy owns: (Substring) -> Bool) -> [(function: String, calls: Double)] {
-        guard let text = try? readTextFile(path, limit: 256 << 20) else { return [] }
+    /// Every `calls=` line of a profile's text: its caller, its callee (names resolved from
+    /// callgrind's compressed `(id) name` form) and its count.
+    private static func forEachCall(in text: String, _ body: (_ caller: Substring, _ callee: Substring, _ count: Double) -> Void) {
         var names: [Substring: Substring] = [:]
         var callee: Substring = "", current: Substring = ""
-        var callers: [Substring: [Substring: Double]] = [:]
         for line in text.split(separator: "\n") {
             if line.hasPrefix("fn=") || line.hasPrefix("cfn=") {
                 let reference = line.drop { $0 != "=" }.dropFirst()
@@ -90,9 +75,18 @@ public enum Callgrind {
                 if !name.isEmpty { names[id] = name }
                 if line.hasPrefix("cfn=") { callee = names[id] ?? name } else { current = names[id] ?? name }
             } else if line.hasPrefix("calls="), let count = line.dropFirst(6).split(separator: " ").first.flatMap({ Double($0) }) {
-                callers[callee, default: [:]][current, default: 0] += count
+                body(current, callee, count)
             }
         }
+    }
+
+    /// Where the calls to `matches` come from: each call followed up the profile's call graph
+    /// (shared among callers by their counts) to the first function `owns` accepts, e.g. the
+    /// program's own; the counts by that function, most first.
+    static func origins(in path: String, of matches: (Substring) -> Bool, ownedBy owns: (Substring) -> Bool) -> [(function: String, calls: Double)] {
+        guard let text = try? readTextFile(path, limit: 256 << 20) else { return [] }
+        var callers: [Substring: [Substring: Double]] = [:]
+        forEachCall(in: text) { from, to, count in callers[to, default: [:]][from, default: 0] += count }
         var found: [Substring: Double] = [:]
         func follow(_ function: Substring, _ share: Double, depth: Int, seen: Set<Substring>) {
             let above = callers[function] ?? [:]
