@@ -258,9 +258,7 @@ public struct InputEventDecoder {
         case InputEventCodec.tagTransferFailed:
             guard let number = varint(), number < UInt64(keys.count) else { return nil }
             let key = keys[Int(number)]
-            var reader = ByteReader(bytes, at: offset)
-            guard let error = InputEventErrors.i2c(&reader) else { return nil }
-            offset = reader.offset
+            guard let error = read({ InputEventErrors.i2c(&$0) }) else { return nil }
             return .transferFailed(bus: key.bus, address: key.address, write: key.write, readCount: key.readCount, error: error)
         case InputEventCodec.tagSerial:
             guard let count = varint(), count <= 1 << 20, let read = run(Int(count)) else { return nil }
@@ -268,9 +266,7 @@ public struct InputEventDecoder {
         case InputEventCodec.tagSerialNothing:
             return .serial([])
         case InputEventCodec.tagSerialFailed:
-            var reader = ByteReader(bytes, at: offset)
-            guard let error = InputEventErrors.serial(&reader) else { return nil }
-            offset = reader.offset
+            guard let error = read({ InputEventErrors.serial(&$0) }) else { return nil }
             return .serialFailed(error)
         case InputEventCodec.tagEdges:
             guard let line = byte(), let count = varint(), count <= 1 << 16 else { return nil }
@@ -315,11 +311,7 @@ public struct InputEventDecoder {
         return .transfer(bus: key.bus, address: key.address, write: key.write, read: read)
     }
 
-    private mutating func byte() -> UInt8? {
-        guard offset < bytes.count else { return nil }
-        defer { offset += 1 }
-        return bytes[offset]
-    }
+    private mutating func byte() -> UInt8? { read { $0.byte() } }
 
     private mutating func run(_ count: Int) -> [UInt8]? {
         guard count >= 0, count <= bytes.count - offset else { return nil }
@@ -327,9 +319,12 @@ public struct InputEventDecoder {
         return Array(bytes[offset..<(offset + count)])
     }
 
-    private mutating func varint() -> UInt64? {
+    private mutating func varint() -> UInt64? { read { $0.varint() } }
+
+    /// One reading through the shared cursor (`ByteReader`), moving on past what it took.
+    private mutating func read<Value>(_ body: (inout ByteReader) -> Value?) -> Value? {
         var reader = ByteReader(bytes, at: offset)
-        guard let value = reader.varint() else { return nil }
+        guard let value = body(&reader) else { return nil }
         offset = reader.offset
         return value
     }
