@@ -41,6 +41,7 @@ package final class AdaptiveService<Clock: MonotonicClock> {
             scheduler.taskIndex(named: "imu"), scheduler.taskIndex(named: "mag"),
             scheduler.taskIndex(named: "baro"), scheduler.taskIndex(named: "process")
         )
+        writeUnshedLines()
     }
 
     /// New rates for walking (a re-read configuration); the other states scale from the table
@@ -49,6 +50,7 @@ package final class AdaptiveService<Clock: MonotonicClock> {
         guard var walking = sampler.table.rates[.walking] else { return }
         (walking.imu, walking.magnetometer, walking.barometer, walking.processing) = (imu, magnetometer, barometer, processing)
         sampler.table.rates[.walking] = walking
+        writeUnshedLines()
         nextDecision = 0
         if sampler.state == .walking { setTaskRates(walking) }
     }
@@ -102,18 +104,45 @@ package final class AdaptiveService<Clock: MonotonicClock> {
             setGPSInterval(rates.gpsInterval)
             pipeline.expectFixes(every: rates.gpsInterval)
         }
-        return line(profile: sampler.profile, rates: rates)
+        return line(rates: rates)
+    }
+
+    /// A profile as the log names it: its parts and its rates.
+    private struct ProfileKey: Hashable {
+        var state: MotionState
+        var lowPower: Bool
+        var shedding: Bool
+        var rates: StreamRates
     }
 
     /// The log line of a change of profile, made once per profile and rates (a walker who
-    /// stops and goes on changes between the same few again and again).
-    private func line(profile: String, rates: StreamRates) -> String {
-        if let said = lines[rates], said.profile == profile { return said.line }
-        let line =
-            "sampling profile \(profile): IMU \(fixed(rates.imu, 0)) Hz, magnetometer \(fixed(rates.magnetometer, 0)) Hz, "
-            + "barometer \(fixed(rates.barometer, 0)) Hz, processing \(fixed(rates.processing, 0)) Hz, GPS every \(fixed(rates.gpsInterval, 1)) s"
-        if lines.count < 64 { lines[rates] = (profile, line) }
+    /// stops and goes on changes between the same few again and again). Every profile without
+    /// shedding is written at start, so a change of motion costs the output thread nothing.
+    private func line(rates: StreamRates) -> String {
+        let key = ProfileKey(
+            state: sampler.state, lowPower: sampler.power.lowPower, shedding: sampler.shedder.isShedding, rates: rates)
+        if let said = lines[key] { return said }
+        let line = Self.line(profile: sampler.profile, rates: rates)
+        if lines.count < 64 { lines[key] = line }
         return line
     }
-    private var lines: [StreamRates: (profile: String, line: String)] = [:]
+
+    private static func line(profile: String, rates: StreamRates) -> String {
+        "sampling profile \(profile): IMU \(fixed(rates.imu, 0)) Hz, magnetometer \(fixed(rates.magnetometer, 0)) Hz, "
+            + "barometer \(fixed(rates.barometer, 0)) Hz, processing \(fixed(rates.processing, 0)) Hz, GPS every \(fixed(rates.gpsInterval, 1)) s"
+    }
+
+    /// Every unshed profile's line, for the table as it stands.
+    private func writeUnshedLines() {
+        lines.reserveCapacity(64)
+        for state in MotionState.allCases {
+            for lowPower in [false, true] {
+                let rates = sampler.table.rates(for: state, lowPower: lowPower, loopRateHz: sampler.loopRateHz)
+                let profile = state.rawValue + (lowPower ? "/lowPower" : "")
+                let key = ProfileKey(state: state, lowPower: lowPower, shedding: false, rates: rates)
+                if lines[key] == nil, lines.count < 64 { lines[key] = Self.line(profile: profile, rates: rates) }
+            }
+        }
+    }
+    private var lines: [ProfileKey: String] = [:]
 }
