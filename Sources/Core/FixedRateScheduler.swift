@@ -81,6 +81,9 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
     private var lateness = LatenessHistogram()
     private var deadline: UInt64 = 0
     private var publishEvery: UInt64
+    /// The run's recording or replay, when there is one: rate requests are noted in it, or
+    /// taken from it (see `HandoverLedger`). Set before the loop starts.
+    public var ledger: (any HandoverLedger)?
 
     public init(loopRateHz: Double, tasks: [ScheduledTask], clock: Clock) throws(SchedulerConfigurationError) {
         guard loopRateHz >= 1, loopRateHz <= 10_000 else { throw .badLoopRate(loopRateHz) }
@@ -190,14 +193,11 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
 
     private func runIfDue(_ index: Int, tickEnd: UInt64) {
         let task = state + index
-        // A plain load first: a rate change is rare, and the exchange is a locked instruction.
-        if requestedPeriod[index].period.load(ordering: .relaxed) != 0 {
-            let requested = requestedPeriod[index].period.exchange(0, ordering: .acquiring)
-            if requested != 0 {
-                task.pointee.nextDue = task.pointee.nextDue - task.pointee.period + requested
-                task.pointee.period = requested
-                task.pointee.stats.rateHz = 1e9 / Double(requested)
-            }
+        let requested = ledger.map { takeRequest(index, ledger: $0) } ?? takeRequest(index)
+        if requested != 0 {
+            task.pointee.nextDue = task.pointee.nextDue - task.pointee.period + requested
+            task.pointee.period = requested
+            task.pointee.stats.rateHz = 1e9 / Double(requested)
         }
         let started = clock.now()
         guard started >= task.pointee.nextDue else { return }
@@ -224,6 +224,27 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
         }
         task.pointee.nextDue = nextDue
         task.pointee.stats = s
+    }
+
+    /// A new period asked for the task (`setRate`), 0 when none is.
+    @inline(__always)
+    private func takeRequest(_ index: Int) -> UInt64 {
+        // A plain load first: a rate change is rare, and the exchange is a locked instruction.
+        guard requestedPeriod[index].period.load(ordering: .relaxed) != 0 else { return 0 }
+        return requestedPeriod[index].period.exchange(0, ordering: .acquiring)
+    }
+
+    /// The same, when the run records (each request noted as it is taken) or replays (the
+    /// recorded requests taken where they were taken, whatever this run's other thread asks).
+    private func takeRequest(_ index: Int, ledger: any HandoverLedger) -> UInt64 {
+        let kind = HandoverKind.taskRate &+ UInt8(truncatingIfNeeded: index)
+        if ledger.isReplaying {
+            guard let bytes = ledger.replayed(kind: kind), bytes.count == 8 else { return 0 }
+            return bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        }
+        var requested = takeRequest(index)
+        if requested != 0 { withUnsafeBytes(of: &requested) { ledger.note(kind: kind, payload: $0) } }
+        return requested
     }
 
     /// The loop's and the tasks' statistics for other threads, once a second (and at the end):

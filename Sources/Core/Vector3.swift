@@ -1,6 +1,6 @@
 /// A 3-axis quantity in the sensor's or the body's frame (x forward, y right, z down unless a
 /// type says otherwise). Plain value, no allocation.
-public struct Vector3: Sendable, Equatable {
+public struct Vector3: Sendable, Equatable, BitwiseCopyable {
     public var x: Double
     public var y: Double
     public var z: Double

@@ -223,6 +223,11 @@ public struct InputEventDecoder {
     /// How far into the stream the next event starts.
     public var position: Int { offset }
 
+    /// Whether the next event is a handover of `kind`, seen without reading it.
+    public func nextIsHandover(kind: UInt8) -> Bool {
+        problem == nil && offset + 1 < bytes.count && bytes[offset] == InputEventCodec.tagHandover && bytes[offset + 1] == kind
+    }
+
     public mutating func next() -> InputEvent? {
         while problem == nil, offset < bytes.count {
             let start = offset

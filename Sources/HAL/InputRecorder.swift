@@ -67,3 +67,10 @@ public final class InputRecorder {
         encoder.reset()
     }
 }
+
+/// A recording notes each handover as the sampling thread takes it.
+extension InputRecorder: HandoverLedger {
+    public var isReplaying: Bool { false }
+    public func note(kind: UInt8, payload: UnsafeRawBufferPointer) { handover(kind: kind, payload: payload) }
+    public func replayed(kind: UInt8) -> [UInt8]? { nil }
+}

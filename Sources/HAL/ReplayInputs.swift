@@ -1,3 +1,4 @@
+import Glibc
 import LodestoneCore
 
 /// One thread's recorded events, given back in order to the same code that asked for them.
@@ -57,6 +58,18 @@ public final class ReplayStream: @unchecked Sendable {
 
     static func transferText(bus: UInt8, address: UInt8, write: [UInt8]) -> String {
         "an I2C transfer on bus \(bus) to \(hexByte(address)) writing [\(write.map(hexByte).joined(separator: " "))]"
+    }
+}
+
+/// In a replay every handover comes from the recording, at the point it was recorded.
+extension ReplayStream: HandoverLedger {
+    public var isReplaying: Bool { true }
+    public func note(kind: UInt8, payload: UnsafeRawBufferPointer) {}
+
+    public func replayed(kind: UInt8) -> [UInt8]? {
+        guard divergence == nil, decoder.nextIsHandover(kind: kind), case .handover(_, let payload)? = decoder.next() else { return nil }
+        taken += 1
+        return payload
     }
 }
 
@@ -124,15 +137,45 @@ public final class ReplaySerialPort: SerialPort {
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SerialError) -> Int { bytes.count }
 }
 
+/// A replayed GPIO input: each taking of edges gives back the edges recorded for it.
+public final class ReplayDigitalInput: DigitalInput {
+    private let stream: ReplayStream
+    private let line: UInt8
+
+    public init(stream: ReplayStream, line: UInt8) {
+        self.stream = stream
+        self.line = line & 0x7F
+    }
+
+    /// A level is never asked of the sampling side's lines; a replay answers low.
+    public func value() throws(GPIOError) -> Bool { false }
+
+    @discardableResult
+    public func takeEvents(_ body: (EdgeEvent) -> Void) throws(GPIOError) -> Int {
+        let event = stream.take("the edges of GPIO line \(line)") {
+            if case .edges(let l, _) = $0 { return l & 0x7F == line } else { return false }
+        }
+        guard case .edges(let l, let edges)? = event, l & 0x80 == 0 else { throw GPIOError.system(errno: EIO, chip: "replay") }
+        for edge in edges { body(edge) }
+        return edges.count
+    }
+}
+
 /// The clock as the recorded thread read it: each reading given back in turn; sleeping does
 /// nothing (the replay's pace is set by whoever drives it). After a divergence the clock
 /// stands at its last reading.
+///
+/// One clock serves both sides of a replayed device, which run in turn on one thread: while
+/// `outputSide` is set, readings are not taken from the recording (the output thread's never
+/// were recorded) and the time stands where the sampling side last read it.
 public final class ReplayClock: MonotonicClock, @unchecked Sendable {
     private let stream: ReplayStream
+    public var outputSide = false
 
     public init(stream: ReplayStream) { self.stream = stream }
 
     public func now() -> MonotonicNanoseconds {
+        if outputSide { return stream.lastClock }
         if case .clock(let t)? = stream.take("a clock reading", { if case .clock = $0 { return true } else { return false } }) { return t }
         return stream.lastClock
     }

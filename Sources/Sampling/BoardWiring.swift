@@ -12,10 +12,13 @@ package enum BoardWiring {
     ///   from, when the board wires them.
     /// - Parameter pulse: the receiver's pulse line when it comes from elsewhere (the simulated
     ///   receiver's own).
+    /// - Parameter line: each GPIO input as the pipeline takes it (a recording's or a replay's
+    ///   in their place), by role.
     package static func pipeline<Bus: I2CBus>(
         board: BoardDescription, bus: (String) -> Bus?, gps: (any SerialPort)?,
         clock: any MonotonicClock, qnh: Double,
-        gpio: (any GPIOLineProvider)? = nil, imuRateHz: Double = 100, pulse: (any DigitalInput)? = nil
+        gpio: (any GPIOLineProvider)? = nil, imuRateHz: Double = 100, pulse: (any DigitalInput)? = nil,
+        line: (any DigitalInput, _ role: UInt8) -> any DigitalInput = { input, _ in input }
     ) -> SensorPipeline {
         typealias Catalog = DriverCatalog<Bus>
         let imu = board.imu.flatMap { chip in bus(board.bus(of: chip)).flatMap { Catalog.imu(chip.chip, bus: $0, address: chip.address) } }
@@ -37,6 +40,9 @@ package enum BoardWiring {
                 Log.warning("GPS pulse-per-second line \(line): \(error.description); timing from the sentences alone")
             }
         }
+        // Role 0 the IMU's data-ready line, 1 the receiver's pulse (a recording's numbers).
+        dataReady = dataReady.map { line($0, 0) }
+        pulse = pulse.map { line($0, 1) }
         return SensorPipeline(
             clock: clock, imu: imu, magnetometer: magnetometer, barometer: barometer, gps: gps, qnh: qnh,
             imuMounting: board.imu?.mounting ?? .identity,

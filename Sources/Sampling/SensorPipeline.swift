@@ -37,6 +37,13 @@ public final class SensorPipeline: @unchecked Sendable {
     private let magnetometerRateRequest = Atomic<UInt64>(0)
     /// Seconds between GPS fixes the receiver was set to (adaptive sampling changes it).
     private let expectedFixInterval = Atomic<UInt64>(1.0.bitPattern)
+    /// Every value above as this thread takes it: through the run's recording or replay when
+    /// there is one (`ledger`).
+    private let taken = TakenHandovers()
+    public var ledger: (any HandoverLedger)? {
+        get { taken.ledger }
+        set { taken.ledger = newValue }
+    }
 
     private let imu: SensorSlot<AnySensor<ImuSample>>?
     private let magnetometer: SensorSlot<AnySensor<MagneticSample>>?
@@ -134,7 +141,7 @@ public final class SensorPipeline: @unchecked Sendable {
     public func sampleIMU() {
         guard imu != nil else { return }
         let now = clock.now()
-        let requested = imuRateRequest.exchange(0, ordering: .acquiring)
+        let requested = taken.imuRate.request(imuRateRequest.exchange(0, ordering: .acquiring), none: 0)
         if requested != 0 { imu?.configureRate(Double(bitPattern: requested), at: now) }
         // Only a running chip drives its pin; one being brought up is always tried.
         if imu?.health == .ok {
@@ -144,7 +151,7 @@ public final class SensorPipeline: @unchecked Sendable {
         }
         if let sample = imu?.sample(at: now) {
             var force = sample.acceleration
-            if let calibration = accelerometerCalibration.read() {
+            if let calibration = taken.accelerometerCalibration.state(accelerometerCalibration.read()) {
                 force = calibration.apply(force * (1 / Self.standardGravity)) * Self.standardGravity
             }
             let body = ImuSample(
@@ -160,12 +167,12 @@ public final class SensorPipeline: @unchecked Sendable {
 
     public func sampleMagnetometer() {
         guard magnetometer != nil else { return }
-        let requested = magnetometerRateRequest.exchange(0, ordering: .acquiring)
+        let requested = taken.magnetometerRate.request(magnetometerRateRequest.exchange(0, ordering: .acquiring), none: 0)
         if requested != 0 { magnetometer?.configureRate(Double(bitPattern: requested), at: clock.now()) }
         let now = clock.now()
         if let sample = magnetometer?.sample(at: now) {
             // Calibration is fitted in the chip's own axes, so it applies before the mounting turn.
-            let calibration = magnetometerCalibration.read()
+            let calibration = taken.magnetometerCalibration.state(magnetometerCalibration.read())
             if calibration != appliedCalibration {
                 // A new calibration moves the heading by up to tens of degrees at once: the
                 // filter takes it up within a second instead of rejecting it as a disturbance.
@@ -242,7 +249,7 @@ public final class SensorPipeline: @unchecked Sendable {
         // A quiet line after a burst ends its cycle: the fix goes out now, not with the next burst.
         if lastByteTime != 0, now &- lastByteTime >= Self.quietLine, let fix = parser.endOfBurst() { publish(fix, at: now) }
         // A receiver that has missed about three fixes is not healthy, whatever it said before.
-        fixPace.set(Double(bitPattern: expectedFixInterval.load(ordering: .relaxed)), at: now)
+        fixPace.set(Double(bitPattern: taken.fixInterval.state(expectedFixInterval.load(ordering: .relaxed))), at: now)
         let interval = fixPace.expected(at: now)
         let silence = UInt64(max(3, 3 * interval) * 1e9)
         current.gpsHealth = now &- lastFixTime < silence && lastFixTime != 0 ? .ok : .degraded
@@ -337,7 +344,7 @@ public final class SensorPipeline: @unchecked Sendable {
     /// still the old one's.
     private func updateCompass(interval: Double, now: MonotonicNanoseconds) {
         compass.update(
-            &current, expected: expectedField.read(), calibration: appliedCalibration, orientation: attitude.orientation,
+            &current, expected: taken.expectedField.state(expectedField.read()), calibration: appliedCalibration, orientation: attitude.orientation,
             magnetometerUsed: attitude.magnetometerUsed, magneticErrorSine: attitude.magneticErrorSine,
             interval: interval, now: now)
     }

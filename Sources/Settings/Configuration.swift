@@ -49,6 +49,10 @@ public struct Configuration: Sendable, Equatable {
     /// "terminal", "none" or "fb:DEVICE"; nil picks terminal when stdout is a terminal.
     public var display: String?
     public var duration: Double?
+    /// `run --record`: where the run's inputs are recorded (nil: not recorded), and the most
+    /// the recording keeps on the card (the oldest part rotated out beyond it).
+    public var recordPath: String?
+    public var recordMaxMB = 200.0
     /// Faults injected into the simulated trip (`--fault`).
     public var faults: [SimulatedFault] = []
     /// The simulated trip begins with a figure-8 calibration (the referee's trips do).

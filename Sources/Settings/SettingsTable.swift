@@ -112,6 +112,14 @@ extension Setting {
             },
             current: { $0.duration.map { .number($0) } ?? .null }),
         text(
+            "record.path", flag: "record", type: .path, reload: .restart,
+            "record every answer the chips, the receiver and the clock give the sampling side into this file, for "
+                + "'lodestone replay' and 'lodestone verify --recording' (the board, the configuration and the version "
+                + "go with it; no MQTT credentials); null: no recording", \.recordPath),
+        number(
+            "record.maxMB", flag: "record-max-mb", unit: "MB", 1...100_000, reload: .restart,
+            "the most a recording may take on the card: it ends there, said in the log", \.recordMaxMB),
+        text(
             "dataDir", flag: "data-dir", type: .path, reload: .restart,
             "where calibration, tracks and logs live; null: ~/.local/share/lodestone, /var/lib/lodestone as root. One run owns it "
                 + "at a time, and what it keeps is private to its owner (folders 0700, files 0600)", \.dataDir),

@@ -26,7 +26,7 @@ public struct RefereeCheck: Sendable, Equatable {
             passed: measured.isFinite && measured >= limit, detail: detail)
     }
 
-    init(trip: String, name: String, measured: Double, comparison: String, limit: Double, unit: String, passed: Bool, detail: String) {
+    public init(trip: String, name: String, measured: Double, comparison: String, limit: Double, unit: String, passed: Bool, detail: String) {
         self.trip = trip
         self.name = name
         self.measured = measured

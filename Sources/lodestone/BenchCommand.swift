@@ -27,6 +27,7 @@ enum BenchCommand {
                 if least < updates { Log.error("a browser received \(least) of \(updates) ATT events") }
                 return least >= updates ? 0 : 1
             case "runtime": return printed(RuntimeCostBench.run(), "the runtime", runtimeLine)
+            case "record": return printed(RecordingBench.run(), "the recording", recordingLine)
             case "memory": return printed(RuntimeMemoryBench.run(), "the resident memory", memoryLine)
             case "startup":
                 guard let figures = StartupBench.run() else { return 1 }
@@ -65,7 +66,9 @@ enum BenchCommand {
                 return 0
             default:
                 throw UsageError(
-                    message: "--kernel takes attitude, nmea, tpv, sky, display, web, startup, runtime, memory, timetable, timetable-answer, tracks or clients")
+                    message:
+                        "--kernel takes attitude, nmea, tpv, sky, display, web, startup, runtime, memory, record, timetable, timetable-answer, tracks or clients"
+                )
             }
         }
         let seconds = try options.number("seconds", in: 0.5...600) ?? 5
@@ -106,6 +109,8 @@ enum BenchCommand {
         let timetable = TimetableBench.run()
         if !json { writeOut("the sampling loop with no socket clients, then with 100 at 50 Hz (10 s each)...\n") }
         let clientLoad = ClientLoadBench.run()
+        if !json { writeOut("a recording of five minutes of the simulated walk, and its replay...\n") }
+        let recording = RecordingBench.run()
 
         var report = JSONObjectWriter()
         report.raw("scheduler", schedulerJSON(latency))
@@ -186,6 +191,17 @@ enum BenchCommand {
         }
         if let note = runtime.1 ?? memory.1 { whole.string("note", note) }
         report.raw("runtime", whole.finished)
+        var record = JSONObjectWriter()
+        if let figures = recording.0 {
+            record.number("bytesPerHour", figures.bytesPerHour, decimals: 0)
+            record.number("rawBytesPerHour", figures.rawBytesPerHour, decimals: 0)
+            record.number("replayTimesRealTime", figures.replayTimesRealTime, decimals: 1)
+            record.number("deviceSeconds", figures.deviceSeconds, decimals: 1)
+        } else {
+            record.null("bytesPerHour")
+            if let note = recording.1 { record.string("note", note) }
+        }
+        report.raw("record", record.finished)
         if let trackList {
             var w = JSONObjectWriter()
             w.integer("tracks", trackList.tracks)
@@ -363,6 +379,12 @@ enum BenchCommand {
 
     static func memoryLine(_ figures: RuntimeMemoryBench.Figures) -> String {
         "\(fixed(Double(figures.residentKB) / 1024, 1)) MB resident with the memory locked and 4 clients (at most \(fixed(Double(figures.peakKB) / 1024, 1)) MB)"
+    }
+
+    static func recordingLine(_ figures: RecordingBench.Figures) -> String {
+        "a recording takes \(fixed(figures.bytesPerHour / 1e6, 2)) MB per hour on the card (\(fixed(figures.rawBytesPerHour / 1e6, 2)) MB "
+            + "before deflating); its replay ran \(fixed(figures.replayTimesRealTime, 1)) times real time "
+            + "(\(fixed(figures.deviceSeconds, 1)) s of the simulated walk)"
     }
 
     static func runtimeLine(_ figures: RuntimeCostBench.Figures) -> String {

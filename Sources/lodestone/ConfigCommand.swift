@@ -178,33 +178,10 @@ enum ConfigCommand {
                 : members.map { String($0.key.dropFirst(top.count + 1)) + ": " + $0.help }.joined(separator: "; ")
             out += ",\n  " + JSONObjectWriter.quoted("// " + top) + ": " + JSONObjectWriter.quoted(comment)
             // A setting left unset by default (an output that is off) is only explained.
-            if let value = value(of: top, members: members, in: configuration) { out += ",\n  " + JSONObjectWriter.quoted(top) + ": " + value.serialized }
+            if let value = Setting.value(of: top, members: members, in: configuration) {
+                out += ",\n  " + JSONObjectWriter.quoted(top) + ": " + value.serialized
+            }
         }
         return out + "\n}\n"
-    }
-
-    /// A top-level key's value: the setting's, or the object of its members' values; nil
-    /// when it is unset (an object whose first member is unset, such as the MQTT broker, is off).
-    static func value(of top: String, members: [Setting], in configuration: Configuration) -> JSONValue? {
-        guard let first = members.first, first.current(configuration) != .null else { return nil }
-        if members.count == 1, first.key == top { return first.current(configuration) }
-        var object: [(String, JSONValue)] = []
-        for setting in members where setting.current(configuration) != .null {
-            let path = setting.key.dropFirst(top.count + 1).split(separator: ".").map(String.init)
-            insert(setting.current(configuration), at: path[...], into: &object)
-        }
-        return .object(object)
-    }
-
-    private static func insert(_ value: JSONValue, at path: ArraySlice<String>, into object: inout [(String, JSONValue)]) {
-        guard let first = path.first else { return }
-        if path.count == 1 { object.append((first, value)); return }
-        var inner: [(String, JSONValue)] = []
-        if let index = object.firstIndex(where: { $0.0 == first }), case .object(let existing) = object[index].1 {
-            inner = existing
-            object.remove(at: index)
-        }
-        insert(value, at: path.dropFirst(), into: &inner)
-        object.append((first, .object(inner)))
     }
 }

@@ -9,6 +9,7 @@ enum VerifyCommand {
     static var help: String {
         """
         Usage: lodestone verify [--scenario NAME|all] [--speed X] [--seed N] [--duration S] [--json] [--log]
+               lodestone verify --recording FILE [--json]
 
         Runs trips through the real runtime on the simulated board (the same drivers, rings,
         services and socket a client reads) and judges what the device published against what
@@ -29,6 +30,14 @@ enum VerifyCommand {
           --trace FILE      write the published attitude beside the truth as CSV, one row
                             per ATT report (with --scenario all, the last trip's)
 
+        With --recording, a recording from the field ('lodestone run --record') is replayed
+        and judged by what can be judged without the world's truth: the heading against the
+        course over ground while moving straight at 1 m/s or more, the heading accuracy the
+        device states, the barometric altitude's shape against the GPS altitude, the stride
+        the steps and the distance walked give, the longest gaps in the receiver's fixes and
+        in the chips' readings. What the recording cannot show (no movement, no fix) is said
+        and not judged.
+
         Trips:
         \(RefereeTrip.all.map { "  \($0.name): \($0.summary) (\(Int($0.duration)) s)" }.joined(separator: "\n"))
 
@@ -38,11 +47,12 @@ enum VerifyCommand {
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(
-            arguments, spec: OptionSpec(valued: ["scenario", "speed", "seed", "duration", "trace"], flags: ["json", "log"]),
+            arguments, spec: OptionSpec(valued: ["scenario", "speed", "seed", "duration", "trace", "recording"], flags: ["json", "log"]),
             command: "verify")
         guard options.positional.isEmpty else {
             throw UsageError(message: "'verify' takes no arguments, found '\(options.positional[0])' (see 'lodestone verify --help')")
         }
+        if let path = options.values["recording"] { return recording(path, json: options.flags.contains("json")) }
         let name = options.values["scenario"] ?? "all"
         let trips: [RefereeTrip]
         if name == "all" {
@@ -75,6 +85,24 @@ enum VerifyCommand {
             }
         }
         if !options.flags.contains("json") { writeOut(failed == 0 ? "all checks passed\n" : "\(failed) checks failed\n") }
+        return failed == 0 ? 0 : 1
+    }
+
+    /// `verify --recording FILE`: the recording replayed as fast as the machine goes, judged.
+    static func recording(_ path: String, json: Bool) -> Int32 {
+        let name = String(path.split(separator: "/").last ?? Substring(path))
+        let judge = RecordingJudge(name: name)
+        var replay = Replayer.Options(path: path)
+        replay.speed = nil
+        if !json { writeOut("\(name): a recording, replayed\n") }
+        let outcome = Replayer.run(replay, tap: judge.take)
+        let replayed = RefereeCheck(
+            trip: name, name: "replayed to the recording's end", measured: outcome.deviceSeconds, comparison: "", limit: .nan, unit: "s",
+            passed: outcome.completed, detail: outcome.reason)
+        let checks = [replayed] + (outcome.deviceSeconds > 0 ? judge.checks() : [])
+        let failed = checks.filter { !$0.passed }.count
+        for check in checks { writeOut(json ? check.json + "\n" : row(check) + "\n") }
+        if !json { writeOut(failed == 0 ? "all checks passed\n" : "\(failed) checks failed\n") }
         return failed == 0 ? 0 : 1
     }
 

@@ -95,6 +95,12 @@ let commands: [Command] = [
     Command(
         name: "verify", summary: "run simulated trips and judge what the device publishes against the world's truth", help: VerifyCommand.help,
         main: VerifyCommand.main),
+    Command(
+        name: "recording", summary: "what a recording holds (info), and a piece of it to attach to a report (cut)", help: RecordingCommand.help,
+        main: RecordingCommand.main),
+    Command(
+        name: "replay", summary: "run the whole device again from a recording (run --record), report for report", help: ReplayCommand.help,
+        main: ReplayCommand.main),
     Command(name: "bench", summary: "measure the scheduler, the rings and allocations, and print the figures", help: Help.bench, main: BenchCommand.main)
 ]
 

@@ -20,6 +20,7 @@ import Testing
         let recorder = InputRecorder()
         let bus = RecordingI2CBus(simulated, bus: 0, recorder: recorder)
         let clock = RecordingClock(manual, recorder: recorder)
+        clock.claim()
         var bytes: [UInt8] = []
         let samples = try read(bus: bus, clock: clock, ticks: ticks) {
             manual.advance(by: 10_000_000)

@@ -4,7 +4,7 @@ import LodestoneCore
 /// device down in turn): on each axis, gravity read pointing up and pointing down gives the
 /// midpoint (the offset) and the span (twice g, hence the scale). Cheap MEMS parts are off by
 /// up to 0.1 g and 3% in scale, which tilts a bubble level by several degrees.
-public struct AccelerometerCalibration: Sendable, Equatable {
+public struct AccelerometerCalibration: Sendable, Equatable, BitwiseCopyable {
     /// In the sensor's units (g or m/s^2, whichever the readings were in).
     public var offset: Vector3
     public var scale: Vector3

@@ -3,7 +3,7 @@ import LodestoneCore
 
 /// What a magnetometer fit found, in the sensor's raw units (microtesla).
 public struct FieldFit: Sendable, Equatable {
-    public enum Model: String, Sendable {
+    public enum Model: String, Sendable, BitwiseCopyable {
         /// Offset and a full symmetric soft-iron matrix (needs readings from all round the sphere).
         case ellipsoid
         /// Offset only, soft iron left as the identity: what a partial sweep can still support.

@@ -3,7 +3,7 @@ import LodestoneCore
 
 /// A magnetometer calibration: what to subtract and how to reshape raw readings so that they
 /// lie on a sphere of the local field strength, in the sensor's own axes.
-public struct MagnetometerCalibration: Sendable, Equatable {
+public struct MagnetometerCalibration: Sendable, Equatable, BitwiseCopyable {
     public var model: FieldFit.Model
     /// Microtesla, sensor axes.
     public var hardIronOffset: Vector3

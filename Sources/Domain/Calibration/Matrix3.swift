@@ -2,7 +2,7 @@ import LodestoneCore
 
 /// A 3x3 matrix stored as three rows, for the soft-iron correction and the ellipsoid's shape.
 /// Plain value with no heap storage, so applying it in the sampling loop allocates nothing.
-public struct Matrix3: Sendable, Equatable {
+public struct Matrix3: Sendable, Equatable, BitwiseCopyable {
     public var row0: Vector3
     public var row1: Vector3
     public var row2: Vector3

@@ -1,6 +1,6 @@
 /// Earth's field where the device is, as the heading needs it: declination for true north,
 /// and strength and dip to recognise interference. Plain values, handed between threads.
-public struct ExpectedField: Sendable, Equatable {
+public struct ExpectedField: Sendable, Equatable, BitwiseCopyable {
     /// Degrees, east positive.
     public var declination: Double
     /// Degrees, down positive.

@@ -41,8 +41,12 @@ final class OutputFanout {
         deliver(report, utc: utc)
     }
 
+    /// Every report as it leaves (a replay's record of what it published).
+    var tap: ((Report) -> Void)?
+
     private func deliver(_ report: Report, utc: () -> Double) {
         if case .position(let position) = report { lastPosition = position }
+        tap?(report)
         // The NMEA sentences go to the NMEA listeners and to the socket's NMEA watchers before
         // the report they come from, as a gpsd with a compass attached passes its sentences
         // (OpenCPN and signalk-server ask so).

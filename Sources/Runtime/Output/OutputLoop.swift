@@ -56,6 +56,8 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     var calibrationClient: Int?
     /// The service manager (systemd), when run as a notify service.
     var service = ServiceManagerLink(notifier: nil)
+    /// `run --record`: the sampling side's recorded bytes, written to the file from here.
+    let recording: RunRecording?
     /// `waitForWork`'s descriptors, kept from wait to wait.
     private var waitedOn: [Int32] = []
     private var polled: [pollfd] = []
@@ -64,8 +66,10 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
         outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
         display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [DeviceEntry],
         services: OutputServices, adaptive: AdaptiveService<Clock>? = nil, nmea: StreamServer? = nil,
-        deviceClock: DeviceClock, memory: DeviceMemoryFile? = nil, pollMilliseconds: Int32 = 20
+        deviceClock: DeviceClock, memory: DeviceMemoryFile? = nil, pollMilliseconds: Int32 = 20,
+        recording: RunRecording? = nil
     ) {
+        self.recording = recording
         let context = OutputContext(
             outputs: outputs, services: services, clock: scheduler.clock, deviceClock: deviceClock,
             fanout: OutputFanout(server: server, nmea: nmea), devices: devices(), boardName: deviceName)
@@ -163,7 +167,10 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     }
 
     /// Serves the socket (or just waits) for up to `pollMilliseconds`; the name of a stop signal if one came.
-    private func waitForWork() -> String? {
+    private func waitForWork() -> String? { serveClients(waitMilliseconds: pollMilliseconds) }
+
+    /// Serves the socket (or just waits) for up to `waitMilliseconds`; the name of a stop signal if one came.
+    func serveClients(waitMilliseconds: Int32) -> String? {
         // The descriptor lists are kept from wait to wait: nothing is allocated once they have grown.
         waitedOn.removeAll(keepingCapacity: true)
         if stop.descriptor >= 0 { waitedOn.append(stop.descriptor) }
@@ -171,13 +178,13 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
         context.fanout.appendPollDescriptors(to: &waitedOn)
         var stopped = false
         if let server = context.fanout.server {
-            server.service(timeoutMilliseconds: pollMilliseconds, extra: waitedOn) { fd in
+            server.service(timeoutMilliseconds: waitMilliseconds, extra: waitedOn) { fd in
                 if fd == stop.descriptor { stopped = true }
             }
         } else {
             polled.removeAll(keepingCapacity: true)
             for fd in waitedOn { polled.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-            _ = Glibc.poll(&polled, nfds_t(polled.count), pollMilliseconds)
+            _ = Glibc.poll(&polled, nfds_t(polled.count), waitMilliseconds)
             for entry in polled where entry.revents != 0 && entry.fd == stop.descriptor { stopped = true }
         }
         return stopped ? stop.takeSignal() : nil

@@ -30,5 +30,11 @@ enum OutputTaskTable {
             },
             ScheduledTask(name: "streams", rateHz: 50, budgetMicroseconds: 1000, priority: 10) { [unowned loop] in loop.context.fanout.flushStreams() }
         ]
+            + (loop.recording == nil
+                ? []
+                : [
+                    // A second's recording deflated and written once a second, in tenths.
+                    ScheduledTask(name: "record", rateHz: 10, budgetMicroseconds: 5000, priority: 12) { [unowned loop] in loop.recording?.drain() }
+                ])
     }
 }

@@ -99,7 +99,7 @@ extension Runner {
     /// The sampling thread, at the configured real-time priority; nil when it cannot start.
     static func startSampling<Clock: MonotonicClock>(
         _ scheduler: FixedRateScheduler<Clock>, configuration c: Configuration,
-        stop: StopSignal
+        stop: StopSignal, recording: RunRecording? = nil
     ) -> LoopThread? {
         let options = RealTimeOptions(
             fifoPriority: c.realTimePriority.map { Int32($0) }, cpu: c.cpu,
@@ -107,6 +107,7 @@ extension Runner {
             keepCPUAwake: c.keepCPUAwake)
         let sampling = LoopThread()
         let started = sampling.start(name: "sampling") {
+            recording?.claim()
             let outcome = RealTime.apply(options)
             for message in outcome.messages { Log.info(message) }
             scheduler.run(until: stop.requested)

@@ -64,6 +64,11 @@ public enum Runner {
                 return 1
             }
         }
+        let recording = configuration.recordPath.map {
+            RunRecording(
+                path: $0, maximumMB: configuration.recordMaxMB, board: board,
+                boardText: given == nil && configuration.board != "sim" ? try? readTextFile(BoardDescription.find(configuration.board)) : nil)
+        }
         let dataDirectory = configuration.dataDir ?? Configuration.defaultDataDirectory()
         var lock: DataDirectoryLock?
         if !makeDirectories(dataDirectory) {
@@ -85,12 +90,12 @@ public enum Runner {
                 let clock = SystemMonotonicClock()
                 return runSimulated(
                     board: board, scenario: scenario, configuration: configuration, clock: clock,
-                    pacer: clock, halt: {}, observer: observer, stop: stop, reload: reload)
+                    pacer: clock, halt: {}, observer: observer, stop: stop, reload: reload, recording: recording)
             }
             let clock = SimulationClock(speed: configuration.speed)
             return runSimulated(
                 board: board, scenario: scenario, configuration: configuration, clock: clock,
-                pacer: clock.pacer, halt: clock.halt, observer: observer, stop: stop, reload: reload)
+                pacer: clock.pacer, halt: clock.halt, observer: observer, stop: stop, reload: reload, recording: recording)
         }
         let clock = SystemMonotonicClock()
         // A bus that is not there yet does not stop the start: the sensors on it are reported
@@ -113,14 +118,24 @@ public enum Runner {
                 Log.warning(error.description + "; running without buttons, buzzer and LED")
             }
         }
+        let station = WeatherStation.onBoard(board, gpio: gpio?.provider, clock: clock)
+        if let recording {
+            let recorded = recording.clock(clock)
+            let pipeline = BoardWiring.pipeline(
+                board: board, bus: { path in buses[path].map { recording.bus($0, path: path) } }, gps: serial.map(recording.serial),
+                clock: recorded, qnh: configuration.qnh, gpio: gpio?.provider,
+                imuRateHz: configuration.imuRateHz, line: recording.line)
+            return serve(
+                pipeline: pipeline, gpsPath: board.gpsPort, board: board, clock: recorded, configuration: configuration,
+                stop: stop, gpio: gpio, startUTC: nil, observer: observer, reload: reload, station: station, recording: recording)
+        }
         let pipeline = BoardWiring.pipeline(
             board: board, bus: { buses[$0] }, gps: serial, clock: clock,
             qnh: configuration.qnh, gpio: gpio?.provider,
             imuRateHz: configuration.imuRateHz)
         return serve(
             pipeline: pipeline, gpsPath: board.gpsPort, board: board, clock: clock, configuration: configuration,
-            stop: stop, gpio: gpio, startUTC: nil, observer: observer, reload: reload,
-            station: WeatherStation.onBoard(board, gpio: gpio?.provider, clock: clock))
+            stop: stop, gpio: gpio, startUTC: nil, observer: observer, reload: reload, station: station)
     }
 
     /// The simulated board on a clock: `clock` for every thread's reading, `pacer` for the
@@ -129,7 +144,7 @@ public enum Runner {
         board: BoardDescription, scenario: ScenarioName, configuration: Configuration,
         clock: any MonotonicClock, pacer: Pacer, halt: @escaping () -> Void,
         observer: (any RunObserver)?, stop: StopSignal,
-        reload: ConfigurationReload? = nil
+        reload: ConfigurationReload? = nil, recording: RunRecording? = nil
     ) -> Int32 {
         let simulated: SimulatedBoard
         do {
@@ -153,6 +168,20 @@ public enum Runner {
         let gpio = board.gpio.map { (wiring: $0, provider: SimulatedGPIO() as any GPIOLineProvider) }
         // A board file that wires a pulse line gets the simulated receiver's pulse on it.
         let pulse = board.gpsPPSLine.map { _ in SimulatedPulse(world: simulated.world) as any DigitalInput }
+        let startUTC = simulated.world.scenario.startUTC + simulated.world.elapsed
+        let station = WeatherStation.simulated(board, world: simulated.world, clock: clock, seed: configuration.seed, speed: configuration.speed)
+        if let recording {
+            let recorded = recording.clock(pacer)
+            let pipeline = BoardWiring.pipeline(
+                board: board, bus: { path in recording.bus(simulated.bus, path: path) }, gps: recording.serial(serial), clock: recorded,
+                qnh: configuration.qnh, gpio: gpio?.provider,
+                imuRateHz: configuration.imuRateHz, pulse: pulse, line: recording.line)
+            return serve(
+                pipeline: pipeline, gpsPath: simulated.gps.devicePath, board: board, clock: recorded,
+                configuration: configuration, stop: stop, gpio: gpio, trip: clock as? SimulationClock,
+                setGPSInterval: { simulated.gps.setFixInterval($0) },
+                startUTC: startUTC, observer: observer, reload: reload, station: station, recording: recording)
+        }
         let pipeline = BoardWiring.pipeline(
             board: board, bus: { _ in simulated.bus }, gps: serial, clock: pacer,
             qnh: configuration.qnh, gpio: gpio?.provider,
@@ -161,10 +190,7 @@ public enum Runner {
             pipeline: pipeline, gpsPath: simulated.gps.devicePath, board: board, clock: pacer,
             configuration: configuration, stop: stop, gpio: gpio, trip: clock as? SimulationClock,
             setGPSInterval: { simulated.gps.setFixInterval($0) },
-            startUTC: simulated.world.scenario.startUTC + simulated.world.elapsed, observer: observer, reload: reload,
-            station: WeatherStation.simulated(
-                board, world: simulated.world, clock: clock, seed: configuration.seed,
-                speed: configuration.speed))
+            startUTC: startUTC, observer: observer, reload: reload, station: station)
     }
 
     /// The run itself, step by step: the calibration, the sampling thread's table, the
@@ -179,7 +205,8 @@ public enum Runner {
         trip: SimulationClock? = nil,
         setGPSInterval: ((Double) -> Void)? = nil, startUTC: Double?,
         observer: (any RunObserver)?, reload: ConfigurationReload? = nil,
-        station: WeatherStation? = nil
+        station: WeatherStation? = nil, recording: RunRecording? = nil, ledger: (any HandoverLedger)? = nil,
+        lockstep: Lockstep? = nil
     ) -> Int32 {
         let dataDirectory = c.dataDir ?? Configuration.defaultDataDirectory()
         loadAccelerometerCalibration(into: pipeline, dataDirectory: dataDirectory)
@@ -190,15 +217,33 @@ public enum Runner {
             return 1
         }
         guard let outputs = OpenedOutputs.open(c, dataDirectory: dataDirectory) else { return 1 }
-        guard let sampling = startSampling(scheduler, configuration: c, stop: stop) else {
-            outputs.shutdown()
-            return 1
+        if let recording {
+            guard
+                recording.begin(
+                    configuration: c, board: board, gpsPath: gpsPath, startUTC: startUTC ?? OutputClock.unixTime())
+            else {
+                outputs.shutdown()
+                return 1
+            }
+        }
+        if let ledger = (recording?.recorder as (any HandoverLedger)?) ?? ledger {
+            pipeline.ledger = ledger
+            scheduler.ledger = ledger
+        }
+        // A replay runs both sides in turn on this thread (`Lockstep`); a run has a sampling thread.
+        var sampling: LoopThread?
+        if lockstep == nil {
+            sampling = startSampling(scheduler, configuration: c, stop: stop, recording: recording)
+            if sampling == nil {
+                outputs.shutdown()
+                return 1
+            }
         }
         let display: DisplayTarget
         do { display = try openDisplay(c, board: board) } catch {
             Log.error(error.description)
             stop.request()
-            sampling.join()
+            sampling?.join()
             outputs.shutdown()
             return 1
         }
@@ -216,7 +261,7 @@ public enum Runner {
                 ? AdaptiveService(scheduler: scheduler, pipeline: pipeline, configuration: c, setGPSInterval: setGPSInterval) : nil,
             nmea: outputs.nmea,
             deviceClock: DeviceClock(utc: startUTC ?? OutputClock.unixTime(), at: clock.now()), memory: memory,
-            pollMilliseconds: Int32(max(1, (20 / c.speed).rounded())))
+            pollMilliseconds: Int32(max(1, (20 / c.speed).rounded())), recording: recording)
         for problem in services.controls?.problems ?? [] { Log.warning(problem + "; running without it") }
         // --duration is real time (a run at speed 60 for 60 s covers an hour of the trip);
         // the referee's trips end on the device's own clock.
@@ -255,13 +300,15 @@ public enum Runner {
         let notifier = ServiceNotifier()
         loop.service = ServiceManagerLink(notifier: notifier)
         notifier?.send("READY=1\nSTATUS=started")
-        let reason = loop.run(until: deadline, wallClock: wallClock, tripEnd: tripEnd)
+        lockstep?.started(loop.context.fanout)
+        let reason = lockstep.map { loop.run(lockstep: $0) } ?? loop.run(until: deadline, wallClock: wallClock, tripEnd: tripEnd)
         notifier?.send("STOPPING=1")
         let pictureWritten = c.picture.map { writePicture($0, of: display, loop: loop) } ?? true
         if pictureWritten { display.showStopped(utc: loop.context.utcNow()) }
         loop.close()
         stop.request()
-        sampling.join()
+        sampling?.join()
+        recording?.close()
         outputs.shutdown()
         guard pictureWritten else { return 1 }
         Log.info("stopped (\(reason))")

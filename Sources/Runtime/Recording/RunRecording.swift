@@ -1,0 +1,125 @@
+import LodestoneCore
+import LodestoneEncoding
+import LodestoneHAL
+import LodestoneSettings
+import LodestoneStorage
+
+/// `run --record FILE`: every answer the sampling side gets from outside (each I2C transfer's
+/// bytes or error, the receiver's bytes as they arrived, the GPIO edges with the kernel's time
+/// stamps, each reading of the clock) and every value it takes from the output side, written
+/// by the sampling thread into a byte ring (no allocation, no waiting) and from there, on the
+/// output thread, into the recording file a second at a time.
+///
+/// Unchecked Sendable: the sampling thread only records through `recorder` (its producer) and
+/// calls `claim`; everything else here is the output thread's.
+final class RunRecording: @unchecked Sendable {
+    let recorder = InputRecorder()
+    private let path: String
+    private let maximumBytes: Int
+    private var writer: RecordingWriter?
+    /// The GPIO lines recorded, by role (`LineRole`).
+    private(set) var lines: [UInt8] = []
+    /// Bus paths in the order the recording numbers them.
+    let buses: [String]
+
+    /// The recording's numbers for the sampling side's GPIO lines.
+    enum LineRole {
+        static let imuDataReady: UInt8 = 0
+        static let gpsPulse: UInt8 = 1
+    }
+
+    /// The board file's text, kept in the header (a replay builds the same board from it).
+    private let boardText: String?
+
+    init(path: String, maximumMB: Double, board: BoardDescription, boardText: String?) {
+        self.path = path
+        self.boardText = boardText
+        maximumBytes = Int(min(max(maximumMB, 1), 100_000) * 1_000_000)
+        buses = Self.busPaths(board)
+    }
+
+    /// The distinct buses of the board's chips, in the order IMU, magnetometer, barometer: a
+    /// replay numbers them the same way from the same board.
+    static func busPaths(_ board: BoardDescription) -> [String] {
+        var paths: [String] = []
+        for chip in [board.imu, board.magnetometer, board.barometer].compactMap({ $0 }) where !paths.contains(board.bus(of: chip)) {
+            paths.append(board.bus(of: chip))
+        }
+        return paths
+    }
+
+    func bus<Bus: I2CBus>(_ bus: Bus, path: String) -> RecordingI2CBus<Bus> {
+        RecordingI2CBus(bus, bus: UInt8(truncatingIfNeeded: buses.firstIndex(of: path) ?? 255), recorder: recorder)
+    }
+
+    /// The clock the sampling side reads, recorded once the sampling thread `claim`s it.
+    func clock<Inner: MonotonicClock>(_ inner: Inner) -> RecordingClock<Inner> {
+        let clock = RecordingClock(inner, recorder: recorder)
+        claim = { clock.claim() }
+        unrecordedNow = { inner.now() }
+        return clock
+    }
+    /// For the sampling thread's first step.
+    private(set) var claim: () -> Void = {}
+    private var unrecordedNow: () -> MonotonicNanoseconds = { 0 }
+
+    func serial(_ port: any SerialPort) -> any SerialPort { RecordingSerialPort(port, recorder: recorder) }
+
+    func line(_ input: any DigitalInput, role: UInt8) -> any DigitalInput {
+        lines.append(role)
+        return RecordingDigitalInput(input, line: role, recorder: recorder)
+    }
+
+    /// Opens the file with the header of what runs; false (said) when it cannot be written.
+    func begin(configuration c: Configuration, board: BoardDescription, gpsPath: String?, startUTC: Double) -> Bool {
+        var boardEntry: [(String, JSONValue)] = [("name", .string(board.name)), ("simulated", .bool(board.simulated))]
+        if let boardText { boardEntry.append(("text", .string(boardText))) }
+        let header = JSONValue.object([
+            ("format", .string(RecordingFile.formatName)),
+            ("codec", .number(Double(InputEventCodec.version))),
+            ("lodestone", .string(Version.line)),
+            ("board", .object(boardEntry)),
+            ("buses", .array(buses.map { .string($0) })),
+            ("lines", .array(lines.map { .number(Double($0)) })),
+            ("gps", gpsPath.map { .string($0) } ?? .null),
+            ("startUTC", .number(startUTC)),
+            ("startMonotonic", .number(Double(unrecordedNow()))),
+            // The broker's credentials stay on the device.
+            ("configuration", c.fileObject(leaving: ["mqtt"]))
+        ])
+        do {
+            writer = try RecordingWriter(path: path, header: header, maximumBytes: maximumBytes, now: OutputClock.unixTime())
+        } catch {
+            Log.error("cannot record: \(error.description)")
+            return false
+        }
+        Log.info("recording the sampling side's inputs into \(path) (at most \(maximumBytes / 1_000_000) MB on the card)")
+        return true
+    }
+
+    /// Moves what the sampling thread recorded into the file (the output thread's task).
+    func drain() {
+        guard let writer else { return }
+        let now = OutputClock.unixTime()
+        var failure: StorageError?
+        _ = recorder.ring.drain { bytes in
+            guard failure == nil else { return }
+            do throws(StorageError) { try writer.take(bytes, now: now) } catch { failure = error }
+        }
+        if let failure {
+            Log.error("the recording stopped: \(failure.description)")
+            self.writer = nil
+        }
+    }
+
+    /// Writes the rest and says what was kept.
+    func close() {
+        drain()
+        guard let writer else { return }
+        do { try writer.close(now: OutputClock.unixTime()) } catch { Log.error("the recording's end was not written: \(error.description)") }
+        let lost = recorder.lostBytes > 0 ? "; \(recorder.lostBytes) bytes lost while the card fell behind" : ""
+        Log.info(
+            "recorded \(writer.rawBytes) bytes of inputs into \(path) (\(writer.storedBytes) on the card"
+                + ")" + lost)
+    }
+}
