@@ -169,6 +169,7 @@ def short(value, limit=240):
 class Judge:
     def __init__(self, results, registers):
         self.results = results
+        self.binary = None
         self.regs = read_register_images(registers)
         self.passed = 0
         self.failed = 0
@@ -323,6 +324,41 @@ class Judge:
                    len(seen) >= 4 and not unknown and ordered and abs(seen[-1] - pressures[-1]) <= 0.0051,
                    "ENV pressure following the written readings %s hPa in order; got %s"
                    % ([round(p, 2) for p in pressures], seen))
+
+    def record(self):
+        """The guest's recording, replayed here (another machine, another kernel): twice at two
+        speeds into the same reports, the chips' values the live run published among them, and
+        judged by verify --recording."""
+        s = self.scenario("record")
+        if not s:
+            return
+        self.run_ended_cleanly(s, "record/run")
+        recording = s.path("lab.rec")
+        if not os.path.exists(recording) or not self.binary:
+            self.check("record/file", False, "the guest's recording %s and the binary to replay it (%s)" % (recording, self.binary))
+            return
+        outputs = {}
+        for name, speed in (("max", "max"), ("20", "20")):
+            done = subprocess.run([self.binary, "replay", recording, "--speed", speed, "--reports", s.path("replay-%s.jsonl" % name)],
+                                  capture_output=True, text=True, timeout=300)
+            outputs[name] = done
+            self.check("record/replay-" + name, done.returncode == 0 and "the end of the recording" in done.stderr,
+                       "the replay at speed %s to reach the recording's end; got status %d: %s" % (speed, done.returncode, short(done.stderr)))
+        a, b = (open(s.path("replay-%s.jsonl" % n), "rb").read() if os.path.exists(s.path("replay-%s.jsonl" % n)) else b""
+                for n in ("max", "20"))
+        self.check("record/same-reports", a and a == b,
+                   "two replays at two speeds to publish the same reports byte for byte (%d and %d bytes)" % (len(a), len(b)))
+        replayed = [json.loads(l) for l in a.decode().splitlines() if l.strip()]
+        live_pressures = distinct([r.get("pressure") for r in of_class(s.reports("watch.jsonl"), "ENV") if r.get("pressure")])
+        replayed_pressures = set(r.get("pressure") for r in of_class(replayed, "ENV"))
+        missing = [p for p in live_pressures if p not in replayed_pressures]
+        self.check("record/live-values", len(live_pressures) >= 3 and not missing,
+                   "every pressure the live run published (%s) among the replay's; missing %s" % (live_pressures, missing))
+        verify = subprocess.run([self.binary, "verify", "--recording", recording], capture_output=True, text=True, timeout=300)
+        with open(s.path("verify.txt"), "w") as f:
+            f.write(verify.stdout + verify.stderr)
+        self.check("record/verify", "pass  replayed to the recording's end" in verify.stdout,
+                   "verify --recording to replay the lab's recording to its end; got %s" % short(verify.stdout + verify.stderr))
 
     def uart(self):
         s = self.scenario("uart")
@@ -672,8 +708,10 @@ def main():
     parser.add_argument("--results", required=True)
     parser.add_argument("--registers", required=True)
     parser.add_argument("--scenarios", required=True, help="the scenarios the guest was asked to run")
+    parser.add_argument("--binary", help="the lodestone the guest ran, to replay its recording on the host")
     args = parser.parse_args()
     judge = Judge(args.results, args.registers)
+    judge.binary = args.binary
     if os.path.exists(os.path.join(args.results, "guest", "TIMEOUT")):
         judge.check("guest", False, "the guest to power off by itself; it was stopped after the time limit")
     datasheet_t, datasheet_p = bmp280_compensate(judge.regs[0x76])
@@ -686,6 +724,7 @@ def main():
         "fault-kernel-after": lambda: judge.fault_kernel("fault-kernel-after", True),
         "wrong-chip": judge.wrong_chip, "camera": judge.camera, "framebuffer": judge.framebuffer, "bad-paths": judge.bad_paths,
         "smbus-fallback": judge.smbus_fallback, "normal-user": judge.normal_user, "gpio": judge.gpio,
+        "record": judge.record,
     }
     for name in args.scenarios.split():
         if name in judges:

@@ -47,6 +47,25 @@ import Testing
         #expect(text.contains(#""time":"2026-06-21T08:"#))
     }
 
+    @Test func inRealTimeTooTheSameReportsComeOut() throws {
+        let path = try recordTrip()
+        let piece = Self.folder + "/first-6s.rec"
+        unlink(piece)
+        let cut = try lodestone(["recording", "cut", path, "--to", "6", "--out", piece])
+        #expect(cut.status == 0, "\(cut.output)")
+        let clock = SystemMonotonicClock()
+        let started = clock.now()
+        let real = try lodestone(["replay", piece, "--speed", "1", "--reports", Self.folder + "/real.jsonl"])
+        let seconds = Double(clock.now() &- started) / 1e9
+        #expect(real.status == 0, "\(real.output)")
+        // Six seconds of the device's time take about six real ones at speed 1.
+        #expect(seconds > 5, "\(seconds) s")
+        let fast = try lodestone(["replay", piece, "--speed", "max", "--reports", Self.folder + "/fast-6s.jsonl"])
+        #expect(fast.status == 0, "\(fast.output)")
+        let a = try #require(readFileBytes(Self.folder + "/real.jsonl"))
+        #expect(!a.isEmpty && a == readFileBytes(Self.folder + "/fast-6s.jsonl"))
+    }
+
     @Test func aRecordingReplayedAgainstAnotherBoardIsRefusedAtTheFirstDifference() throws {
         let path = try recordTrip()
         let contents = try RecordingFile.read(path: path)

@@ -44,6 +44,19 @@ move_values() {
     done
 }
 
+# A recording in the lab: the chips on the kernel's i2c-dev and the receiver on the UART,
+# recorded while the magnetometer and the barometer move; the host replays it and judges it.
+scenario_record() {
+    load_stub || return 1
+    rm -f /tmp/lab.rec
+    start_lodestone --board "$(board lab.json)" --display none --duration 24 --record /tmp/lab.rec || return 1
+    watch_reports "$OUT/watch.jsonl"
+    sleep 4
+    move_values >"$OUT/feeder.log"
+    wait_lodestone 40
+    cp /tmp/lab.rec "$OUT/lab.rec"
+}
+
 # The GPS on the UART: the host writes NMEA into /dev/ttyS1 all along; after 8 s it pulls the
 # receiver's cable (closes its end of the serial socket) for 6 s and plugs it back.
 scenario_uart() {

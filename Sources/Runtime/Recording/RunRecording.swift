@@ -85,7 +85,7 @@ final class RunRecording: @unchecked Sendable {
             ("startUTC", .number(startUTC)),
             ("startMonotonic", .number(Double(unrecordedNow()))),
             // The broker's credentials stay on the device.
-            ("configuration", c.fileObject(leaving: ["mqtt"]))
+            ("configuration", Self.replayable(c).fileObject(leaving: ["mqtt"]))
         ])
         do {
             writer = try RecordingWriter(path: path, header: header, maximumBytes: maximumBytes, now: OutputClock.unixTime())
@@ -95,6 +95,14 @@ final class RunRecording: @unchecked Sendable {
         }
         Log.info("recording the sampling side's inputs into \(path) (at most \(maximumBytes / 1_000_000) MB on the card)")
         return true
+    }
+
+    /// The configuration as a replay elsewhere must read it: the system's time zone named (the
+    /// local times a replay publishes are the board's, not the replaying machine's).
+    static func replayable(_ c: Configuration) -> Configuration {
+        var c = c
+        if c.timeZone == nil { c.timeZone = (try? TimeZoneRules(nil))?.name ?? "UTC" }
+        return c
     }
 
     /// Moves what the sampling thread recorded into the file (the output thread's task).
