@@ -54,6 +54,10 @@ public final class ByteRing: @unchecked Sendable {
         return count
     }
 
+    /// Every byte written since the ring was made (the producer's own count: where the next
+    /// write begins in the stream).
+    public var writtenTotal: Int { written.load(ordering: .relaxed) }
+
     /// Bytes waiting (either side; a moment's figure).
     public var count: Int { written.load(ordering: .acquiring) - read.load(ordering: .acquiring) }
 }

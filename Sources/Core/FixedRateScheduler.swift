@@ -84,6 +84,8 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
     /// The run's recording or replay, when there is one: rate requests are noted in it, or
     /// taken from it (see `HandoverLedger`). Set before the loop starts.
     public var ledger: (any HandoverLedger)?
+    /// The schedule's bytes at a restart point, in storage made once.
+    private let scheduleBytes: UnsafeMutableRawBufferPointer
 
     public init(loopRateHz: Double, tasks: [ScheduledTask], clock: Clock) throws(SchedulerConfigurationError) {
         guard loopRateHz >= 1, loopRateHz <= 10_000 else { throw .badLoopRate(loopRateHz) }
@@ -115,11 +117,13 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
         loop.rateHz = loopRateHz
         loopStatistics = LatestValue(loop)
         publishEvery = max(1, UInt64(loopRateHz))  // percentiles once a second
+        scheduleBytes = .allocate(byteCount: 8 + 16 * states.count, alignment: 8)
     }
 
     deinit {
         state.deinitialize(count: taskCount)
         state.deallocate()
+        scheduleBytes.deallocate()
     }
 
     /// Asks for a task to run at a new rate from its next run on; safe from another thread and
@@ -162,6 +166,7 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
 
     /// Runs one tick: call right after waking at the current deadline.
     public func runTick() {
+        if let ledger { restartPoint(ledger) }
         let woke = clock.now()
         lateness.record(woke > deadline ? woke - deadline : 0)
         let tickEnd = deadline + loopPeriod
@@ -224,6 +229,29 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
         }
         task.pointee.nextDue = nextDue
         task.pointee.stats = s
+    }
+
+    /// A recording's restart point at this tick's start, or a replay's: the schedule (the
+    /// deadline, then each task's period and next due time) written or taken up, so a replay
+    /// that starts there has its tasks fall due when the recorded ones did.
+    private func restartPoint(_ ledger: any HandoverLedger) {
+        if ledger.isReplaying {
+            guard let bytes = ledger.replayedRestart(), bytes.count == scheduleBytes.count else { return }
+            bytes.withUnsafeBytes { scheduleBytes.copyMemory(from: $0) }
+            deadline = scheduleBytes.loadUnaligned(as: UInt64.self)
+            for index in 0..<taskCount {
+                state[index].period = scheduleBytes.loadUnaligned(fromByteOffset: 8 + 16 * index, as: UInt64.self)
+                state[index].nextDue = scheduleBytes.loadUnaligned(fromByteOffset: 16 + 16 * index, as: UInt64.self)
+                state[index].stats.rateHz = 1e9 / Double(max(state[index].period, 1))
+            }
+        } else if ledger.wantsRestart {
+            scheduleBytes.storeBytes(of: deadline, as: UInt64.self)
+            for index in 0..<taskCount {
+                scheduleBytes.storeBytes(of: state[index].period, toByteOffset: 8 + 16 * index, as: UInt64.self)
+                scheduleBytes.storeBytes(of: state[index].nextDue, toByteOffset: 16 + 16 * index, as: UInt64.self)
+            }
+            ledger.restart(schedule: UnsafeRawBufferPointer(scheduleBytes))
+        }
     }
 
     /// A new period asked for the task (`setRate`), 0 when none is.

@@ -11,6 +11,17 @@ public protocol HandoverLedger: AnyObject {
     func note(kind: UInt8, payload: UnsafeRawBufferPointer)
     /// Replay: the bytes of the value of `kind` the recording took here, if it took one.
     func replayed(kind: UInt8) -> [UInt8]?
+
+    /// Recording: whether a restart point is wanted at the start of the next tick (a new file
+    /// of a rotated recording, or a place a piece may be cut from).
+    var wantsRestart: Bool { get }
+    /// Recording: the restart point, with the sampling loop's schedule at this tick's start.
+    func restart(schedule: UnsafeRawBufferPointer)
+    /// Replay: the schedule recorded at this tick's start, when the recording starts afresh here.
+    func replayedRestart() -> [UInt8]?
+    /// Counts the restart points: every state is noted again after one, so what follows a
+    /// restart point stands on its own.
+    var generation: Int { get }
 }
 
 /// The kinds of handover a recording holds (the scheduler's task rates are `taskRate + index`).
@@ -33,7 +44,8 @@ public enum HandoverKind {
 public final class Handover<Value: Equatable & BitwiseCopyable> {
     private let kind: UInt8
     private var last: Value
-    private var noted = false
+    /// The ledger's generation the state was last noted in.
+    private var noted = -1
     public var ledger: (any HandoverLedger)?
 
     public init(kind: UInt8, initial: Value) {
@@ -53,8 +65,8 @@ public final class Handover<Value: Equatable & BitwiseCopyable> {
             if let bytes = ledger.replayed(kind: kind) { adopt(bytes) }
             return last
         }
-        if !noted || live != last {
-            noted = true
+        if noted != ledger.generation || live != last {
+            noted = ledger.generation
             last = live
             withUnsafeBytes(of: live) { ledger.note(kind: kind, payload: $0) }
         }

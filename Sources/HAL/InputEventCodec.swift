@@ -19,6 +19,9 @@ public enum InputEvent: Equatable, Sendable {
     case handover(kind: UInt8, payload: [UInt8])
     /// Bytes the recording lost here (the writer fell behind): a replay stops at it.
     case gap(lostBytes: Int)
+    /// A point a replay may start from (the sampling loop's schedule at the start of a tick,
+    /// `FixedRateScheduler.Schedule`'s bytes): what follows stands on its own.
+    case restart([UInt8])
 }
 
 /// The recording's byte form of `InputEvent`s, one tag byte first:
@@ -37,6 +40,7 @@ public enum InputEvent: Equatable, Sendable {
 /// | 0x48 | handover: kind, count, bytes |
 /// | 0x49 | gap: bytes lost; what follows starts afresh (the clock whole, the keys given again) |
 /// | 0x4A | transfer succeeded, key number 128 or more (a varint), then the read bytes |
+/// | 0x4B | restart: count, the schedule's bytes; what follows starts afresh as after a gap |
 /// | 0x80-0xFF | transfer succeeded with key number tag - 0x80, then the read bytes |
 ///
 /// A transfer's key (bus, address, the bytes written, the count read) is given once, the first
@@ -56,6 +60,7 @@ public enum InputEventCodec {
     static let tagHandover: UInt8 = 0x48
     static let tagGap: UInt8 = 0x49
     static let tagTransferLongKey: UInt8 = 0x4A
+    static let tagRestart: UInt8 = 0x4B
     static let tagTransferShortKey: UInt8 = 0x80
 
     /// The most bytes a transfer's key holds written (a register address and a few bytes).
@@ -174,6 +179,30 @@ public struct InputEventEncoder: ~Copyable {
         reset()
     }
 
+    /// Any event, as decoded (a recording rewritten: cut, made private).
+    public mutating func encode(_ event: InputEvent) {
+        switch event {
+        case .clock(let t): clock(t)
+        case .transfer(let bus, let address, let write, let read):
+            write.withUnsafeBytes { w in read.withUnsafeBytes { transfer(bus: bus, address: address, write: w, read: $0) } }
+        case .transferFailed(let bus, let address, let write, let count, let error):
+            write.withUnsafeBytes { transferFailed(bus: bus, address: address, write: $0, readCount: count, error: error) }
+        case .serial(let bytes): bytes.withUnsafeBytes { serial($0) }
+        case .serialFailed(let error): serialFailed(error)
+        case .edges(let line, let list): list.withUnsafeBufferPointer { edges(line: line, $0) }
+        case .handover(let kind, let payload): payload.withUnsafeBytes { handover(kind: kind, payload: $0) }
+        case .gap(let lost): gap(lostBytes: lost)
+        case .restart(let schedule): schedule.withUnsafeBytes { restart(schedule: $0) }
+        }
+    }
+
+    public mutating func restart(schedule: UnsafeRawBufferPointer) {
+        reset()
+        bytes.append(InputEventCodec.tagRestart)
+        putVarint(UInt64(schedule.count))
+        bytes.append(contentsOf: schedule)
+    }
+
     /// The key's number, written out first when it is new. Keys are few (each chip's registers
     /// read in a loop): searched in place.
     private mutating func keyNumber(bus: UInt8, address: UInt8, write: UnsafeRawBufferPointer, readCount: Int) -> Int {
@@ -222,6 +251,9 @@ public struct InputEventDecoder {
 
     /// How far into the stream the next event starts.
     public var position: Int { offset }
+
+    /// Whether the next event is a restart, seen without reading it.
+    public var nextIsRestart: Bool { problem == nil && offset < bytes.count && bytes[offset] == InputEventCodec.tagRestart }
 
     /// Whether the next event is a handover of `kind`, seen without reading it.
     public func nextIsHandover(kind: UInt8) -> Bool {
@@ -291,6 +323,10 @@ public struct InputEventDecoder {
             // What follows stands on its own (see `InputEventEncoder.reset`).
             (lastClock, keys) = (nil, [])
             return .gap(lostBytes: Int(lost))
+        case InputEventCodec.tagRestart:
+            (lastClock, keys) = (nil, [])
+            guard let count = varint(), count <= 1 << 16, let schedule = run(Int(count)) else { return nil }
+            return .restart(schedule)
         case InputEventCodec.tagTransferLongKey:
             guard let number = varint(), number < UInt64(keys.count) else { return nil }
             return transfer(key: Int(number))

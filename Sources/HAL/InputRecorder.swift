@@ -1,4 +1,5 @@
 import LodestoneCore
+import Synchronization
 
 /// One thread's side of a recording: its events encoded as they happen and handed, a whole
 /// event at a time, to a byte ring another thread empties into the file. Nothing here
@@ -50,14 +51,50 @@ public final class InputRecorder {
         commit()
     }
 
+    /// Asks for a restart point at the sampling loop's next tick (any thread).
+    public func requestRestart() { restartWanted.store(true, ordering: .relaxed) }
+    private let restartWanted = Atomic<Bool>(false)
+    /// Where in the stream (`ByteRing.writtenTotal`) the newest restart point begins; -1 before
+    /// the first. The file's writer cuts there.
+    public let lastRestart = Atomic<Int>(-1)
+    /// Restart points written so far.
+    public private(set) var generation = 0
+
+    /// A restart point: the stream starts afresh (the clock whole, the keys given again, every
+    /// state noted again) with the sampling loop's schedule, so a replay may begin here.
+    public func restart(schedule: UnsafeRawBufferPointer) {
+        restartWanted.store(false, ordering: .relaxed)
+        writeOwedGap()
+        guard lost == 0 else {
+            restartWanted.store(true, ordering: .relaxed)  // the ring is full: at a later tick
+            return
+        }
+        generation += 1
+        encoder.restart(schedule: schedule)
+        let start = ring.writtenTotal
+        let count = encoder.pendingCount
+        if encoder.take({ ring.write($0) }) {
+            lastRestart.store(start, ordering: .releasing)
+        } else {
+            lost += count
+            lostBytes += count
+            encoder.reset()
+            restartWanted.store(true, ordering: .relaxed)
+        }
+    }
+
+    /// The gap owed for bytes lost, when there is room for it.
+    private func writeOwedGap() {
+        guard lost > 0 else { return }
+        var gap = InputEventEncoder()
+        gap.gap(lostBytes: lost)
+        // The gap's few bytes (a fresh encoder allocates them: the rare path).
+        if gap.take({ ring.write($0) }) { lost = 0 }
+    }
+
     /// Hands the event just encoded to the ring, after the gap before it if one is owed.
     private func commit() {
-        if lost > 0 {
-            var gap = InputEventEncoder()
-            gap.gap(lostBytes: lost)
-            // The gap's few bytes (a fresh encoder allocates them: the rare path).
-            if gap.take({ ring.write($0) }) { lost = 0 }
-        }
+        writeOwedGap()
         let count = encoder.pendingCount
         let written = encoder.take { lost == 0 && ring.write($0) }
         guard !written else { return }
@@ -73,4 +110,6 @@ extension InputRecorder: HandoverLedger {
     public var isReplaying: Bool { false }
     public func note(kind: UInt8, payload: UnsafeRawBufferPointer) { handover(kind: kind, payload: payload) }
     public func replayed(kind: UInt8) -> [UInt8]? { nil }
+    public var wantsRestart: Bool { restartWanted.load(ordering: .relaxed) }
+    public func replayedRestart() -> [UInt8]? { nil }
 }

@@ -14,8 +14,15 @@ public final class ReplayStream: @unchecked Sendable {
     public private(set) var divergence: String?
     /// The stream's newest clock reading given back (the replay's "now").
     public private(set) var lastClock: MonotonicNanoseconds = 0
+    /// Restart points taken up so far.
+    public private(set) var restarts = 0
 
-    public init(_ bytes: [UInt8]) { decoder = InputEventDecoder(bytes) }
+    /// - Parameter clockStart: the clock when the recording began (its header's), the replay's
+    ///   "now" before the first reading.
+    public init(_ bytes: [UInt8], clockStart: MonotonicNanoseconds = 0) {
+        decoder = InputEventDecoder(bytes)
+        lastClock = clockStart
+    }
 
     /// Whether every event has been given back (and none refused).
     public var isFinished: Bool {
@@ -53,6 +60,7 @@ public final class ReplayStream: @unchecked Sendable {
         case .edges(let line, _): return "GPIO edges on line \(line)"
         case .handover(let kind, _): return "a handover of kind \(kind)"
         case .gap(let lost): return "a gap of \(lost) bytes the recording lost"
+        case .restart: return "a restart point"
         }
     }
 
@@ -70,6 +78,17 @@ extension ReplayStream: HandoverLedger {
         guard divergence == nil, decoder.nextIsHandover(kind: kind), case .handover(_, let payload)? = decoder.next() else { return nil }
         taken += 1
         return payload
+    }
+
+    public var wantsRestart: Bool { false }
+    public func restart(schedule: UnsafeRawBufferPointer) {}
+    public var generation: Int { restarts }
+
+    public func replayedRestart() -> [UInt8]? {
+        guard divergence == nil, decoder.nextIsRestart, case .restart(let schedule)? = decoder.next() else { return nil }
+        taken += 1
+        restarts += 1
+        return schedule
     }
 }
 

@@ -111,6 +111,13 @@ extension Setting {
                 c.duration = v.numberValue; return nil
             },
             current: { $0.duration.map { .number($0) } ?? .null }),
+        Setting(
+            "tripDuration", flag: "trip-duration", type: .number, unit: "s", range: 1...1e9, nullable: true, reload: .restart,
+            help: "stop after this many seconds of the device's own time (on the simulated board, of the trip's, whatever the speed); null: run on",
+            store: { c, v in
+                c.tripDuration = v.numberValue; return nil
+            },
+            current: { $0.tripDuration.map { .number($0) } ?? .null }),
         text(
             "record.path", flag: "record", type: .path, reload: .restart,
             "record every answer the chips, the receiver and the clock give the sampling side into this file, for "
@@ -118,7 +125,8 @@ extension Setting {
                 + "go with it; no MQTT credentials); null: no recording", \.recordPath),
         number(
             "record.maxMB", flag: "record-max-mb", unit: "MB", 1...100_000, reload: .restart,
-            "the most a recording may take on the card: it ends there, said in the log", \.recordMaxMB),
+            "the most a recording keeps on the card: past half of it the file moves to FILE.1 (replacing the one before) "
+                + "and FILE begins again, each replayable on its own", \.recordMaxMB),
         text(
             "dataDir", flag: "data-dir", type: .path, reload: .restart,
             "where calibration, tracks and logs live; null: ~/.local/share/lodestone, /var/lib/lodestone as root. One run owns it "

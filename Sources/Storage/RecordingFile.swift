@@ -73,17 +73,22 @@ public enum RecordingFile {
 }
 
 /// Writes a recording as the run goes: the sampling side's bytes are gathered here (on the
-/// output thread) and written a piece a second, deflated. A recording that reaches
-/// `maximumBytes` ends there (said), so the card never holds more.
+/// output thread) and written a piece a second, deflated. Past half of `maximumBytes` the file
+/// is `full`: at the stream's next restart point the run's recording `rotate`s it to FILE.1
+/// (replacing the one before) and begins FILE again, with the header and the stream's prelude
+/// so it replays on its own. The two files together never hold more than `maximumBytes`.
 public final class RecordingWriter {
     public let path: String
+    private let header: JSONValue
     private let maximumBytes: Int
     private var log: RecordLog
     private var pending: [UInt8] = []
     private var lastPiece: Double
-    /// Bytes of events taken, and bytes written to the card.
+    /// Bytes of events taken, and bytes written to the card (every file, headers included).
     public private(set) var rawBytes = 0
-    public var storedBytes: Int { log.size }
+    public private(set) var storedBytes = 0
+    /// Files begun (1 until the first rotation).
+    public private(set) var files = 1
 
     /// Refuses a path that holds anything already (a recording is never written over).
     public init(path: String, header: JSONValue, maximumBytes: Int, now: Double) throws(StorageError) {
@@ -92,12 +97,17 @@ public final class RecordingWriter {
             throw StorageError("\(path) exists: give the recording a new name, or move the old one away first")
         }
         self.path = path
+        self.header = header
         self.maximumBytes = max(maximumBytes, 64 << 10)
         log = try RecordLog(path: path, now: now)
         try log.append(RecordingFile.headerRecord(header), now: now)
+        storedBytes = log.size
         lastPiece = now
         pending.reserveCapacity(64 << 10)
     }
+
+    /// Past half the bound: the file should rotate at the next restart point.
+    public var full: Bool { log.size + pending.count / 2 >= maximumBytes / 2 }
 
     /// Takes the bytes the sampling side recorded; writes a piece when a second has passed.
     public func take<Bytes: Collection<UInt8>>(_ bytes: Bytes, now: Double) throws(StorageError) {
@@ -112,15 +122,42 @@ public final class RecordingWriter {
         log.flush(now: now)
     }
 
+    /// Moves the file to FILE.1 and begins FILE again: the header, then `prelude` (the
+    /// stream's beginning up to its first restart point); what is taken next must begin at a
+    /// restart point.
+    public func rotate(prelude: [UInt8], now: Double) throws(StorageError) {
+        try writePiece(now: now)
+        log.flush(now: now)
+        let older = path + ".1"
+        guard rename(path, older) == 0 else { throw StorageError("cannot move \(path) to \(older): \(String(cString: strerror(errno)))") }
+        log = try RecordLog(path: path, now: now)
+        try log.append(RecordingFile.headerRecord(header), now: now)
+        storedBytes += log.size
+        files += 1
+        var offset = 0
+        while offset < prelude.count {
+            let end = min(offset + RecordingFile.maximumPiece / 2, prelude.count)
+            try append(RecordingFile.eventsRecord(Array(prelude[offset..<end])), now: now)
+            offset = end
+        }
+    }
+
     private func writePiece(now: Double) throws(StorageError) {
         lastPiece = now
         guard !pending.isEmpty else { return }
         let record = RecordingFile.eventsRecord(pending)
         pending.removeAll(keepingCapacity: true)
+        // A file past the whole bound (no restart point came to rotate at) ends the recording.
         guard log.size + record.count + 10 <= maximumBytes else {
             log.flush(now: now)
             throw StorageError("\(path) reached its limit of \(maximumBytes / 1_000_000) MB (record.maxMB)")
         }
+        try append(record, now: now)
+    }
+
+    private func append(_ record: [UInt8], now: Double) throws(StorageError) {
+        let before = log.size
         try log.append(record, now: now)
+        storedBytes += log.size - before
     }
 }

@@ -96,6 +96,7 @@ enum Help {
         (the web server streaming N tenths of a second of ATT at 10 Hz and TPV, SKY and ENV at
         1 Hz to C browsers on a loopback port: what callgrind counts for web.instructionsPerClientSecond),
         tracks (one 30,000-point track listed, shown, plotted and exported by the command line:
-        tracks.largeShowMs and the others).
+        tracks.largeShowMs and the others), record (five minutes of the simulated walk recorded
+        and replayed: record.bytesPerHour on the card, record.replayTimesRealTime).
         """
 }

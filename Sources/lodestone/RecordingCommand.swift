@@ -97,6 +97,7 @@ enum RecordingCommand {
         lines.append(
             "receiver      \(summary.serialBytes) bytes in \(summary.serialReads) reads, \(summary.serialFailures) failures; "
                 + "longest silence \(fixed(summary.longestSerialSilence, 1)) s")
+        lines.append("restart points \(summary.restarts) (where a rotated file or a cut piece goes on from)")
         lines.append("gaps          \(summary.gaps == 0 ? "none" : "\(summary.gaps), \(summary.lostBytes) bytes lost (a replay stops at the first)")")
         if let damage = summary.damage { lines.append("damage        \(damage)") }
         return lines.joined(separator: "\n") + "\n"

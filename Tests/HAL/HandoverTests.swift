@@ -103,6 +103,64 @@ import Testing
         #expect(first > 200)
     }
 
+    /// A rotated file: the prelude (the stream up to its first restart point), then the stream
+    /// from a later restart point. The replay takes up the recorded schedule there, and its
+    /// tasks fall due at the recorded ticks with the recorded states.
+    @Test func aReplayStartsAgainFromARestartPointAfterThePrelude() throws {
+        let recorder = InputRecorder()
+        let manual = ManualClock()
+        let recorded = RecordingClock(manual, recorder: recorder)
+        recorded.claim()
+        let slow = Counter(), state = Handover<Figure?>(kind: 2, initial: nil)
+        state.ledger = recorder
+        var afterSecond = 0
+        let tasks = [
+            ScheduledTask(name: "fast", rateHz: 100, budgetMicroseconds: 100, priority: 0) { _ = recorded.now() },
+            ScheduledTask(name: "slow", rateHz: 30, budgetMicroseconds: 100, priority: 1) { slow.add() }
+        ]
+        let scheduler = try FixedRateScheduler(loopRateHz: 200, tasks: tasks, clock: recorded)
+        scheduler.ledger = recorder
+        var restarts: [Int] = []
+        for tick in 0..<600 {
+            if tick == 5 || tick == 333 { recorder.requestRestart() }
+            manual.advance(by: 5_000_000)
+            scheduler.run(ticks: 1)
+            _ = state.state(tick < 100 ? nil : Figure(offset: 1, scale: 2))
+            if recorder.lastRestart.load(ordering: .relaxed) != restarts.last ?? -1 { restarts.append(recorder.lastRestart.load(ordering: .relaxed)) }
+            if restarts.count == 2 && tick > 333 { afterSecond += 1 }
+        }
+        let slowAfter = slow.value
+        let bytes = Self.drained(recorder)
+        try #require(restarts.count == 2)
+        let first = try #require(restarts.first), second = try #require(restarts.last)
+        let stream = ReplayStream(Array(bytes[..<first]) + Array(bytes[second...]))
+        let replayClock = ReplayClock(stream: stream)
+        let replayState = Handover<Figure?>(kind: 2, initial: nil)
+        replayState.ledger = stream
+        let replaySlow = Counter()
+        let again = try FixedRateScheduler(
+            loopRateHz: 200,
+            tasks: [
+                ScheduledTask(name: "fast", rateHz: 100, budgetMicroseconds: 100, priority: 0) { _ = replayClock.now() },
+                ScheduledTask(name: "slow", rateHz: 30, budgetMicroseconds: 100, priority: 1) { replaySlow.add() }
+            ], clock: replayClock)
+        again.ledger = stream
+        var statesAfter: [Figure?] = []
+        var ticks = 0
+        while !stream.isFinished, stream.divergence == nil, ticks < 1000 {
+            again.run(ticks: 1)
+            let taken = replayState.state(nil)
+            if stream.restarts == 1 { statesAfter.append(taken) }
+            ticks += 1
+        }
+        #expect(stream.divergence == nil, "\(stream.divergence ?? "")")
+        #expect(stream.isFinished)
+        #expect(stream.restarts == 1)
+        // The state noted again after the restart point comes back with it.
+        #expect(statesAfter.allSatisfy { $0 == Figure(offset: 1, scale: 2) } && !statesAfter.isEmpty)
+        #expect(ticks > afterSecond && slowAfter > replaySlow.value && replaySlow.value > 0)
+    }
+
     final class Counter: @unchecked Sendable {
         private(set) var value = 0
         func add() { value += 1 }

@@ -10,18 +10,7 @@ import Testing
         var encoder = InputEventEncoder()
         var out: [UInt8] = []
         for event in events {
-            switch event {
-            case .clock(let t): encoder.clock(t)
-            case .transfer(let bus, let address, let write, let read):
-                write.withUnsafeBytes { w in read.withUnsafeBytes { encoder.transfer(bus: bus, address: address, write: w, read: $0) } }
-            case .transferFailed(let bus, let address, let write, let count, let error):
-                write.withUnsafeBytes { encoder.transferFailed(bus: bus, address: address, write: $0, readCount: count, error: error) }
-            case .serial(let bytes): bytes.withUnsafeBytes { encoder.serial($0) }
-            case .serialFailed(let error): encoder.serialFailed(error)
-            case .edges(let line, let edges): edges.withUnsafeBufferPointer { encoder.edges(line: line, $0) }
-            case .handover(let kind, let payload): payload.withUnsafeBytes { encoder.handover(kind: kind, payload: $0) }
-            case .gap(let lost): encoder.gap(lostBytes: lost)
-            }
+            encoder.encode(event)
             encoder.take { out.append(contentsOf: $0) }
         }
         return out
@@ -45,7 +34,8 @@ import Testing
             .serial(Array("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n".utf8)), .serial([]),
             .serialFailed(.disconnected(path: "/dev/ttyUSB0")), .serialFailed(.system(errno: 5, path: "/dev/serial0")),
             .edges(line: 17, [EdgeEvent(rising: true, time: 5_004_999_000), EdgeEvent(rising: false, time: 5_006_000_001)]),
-            .handover(kind: 3, payload: [1, 2, 3, 255]), .gap(lostBytes: 4096), .clock(5_005_000_001)
+            .handover(kind: 3, payload: [1, 2, 3, 255]), .gap(lostBytes: 4096), .clock(5_005_000_001),
+            .restart([8, 7, 6, 5, 4, 3, 2, 1]), .clock(5_009_000_000), .transfer(bus: 0, address: 0x68, write: [0x3B], read: Array(0..<14))
         ]
         let bytes = Self.encode(events)
         let decoded = Self.decode(bytes)

@@ -119,3 +119,64 @@ import Testing
 
     enum Refused: Error { case notAnObject }
 }
+
+/// A recording bounded by `record.maxMB` rotates at a restart point, and each file replays on
+/// its own; a piece cut from the middle begins at the restart point before it.
+@Suite(.serialized) struct RecordingRotationTests {
+    let program = EndToEndTests()
+    static let folder = "/tmp/lodestone-rotate-\(getpid())"
+
+    func lodestone(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        program.finish(try program.spawn(arguments))
+    }
+
+    @Test func aBoundedRecordingRotatesAndEachFileReplaysOnItsOwn() throws {
+        mkdir(Self.folder, 0o700)
+        let path = Self.folder + "/walk.rec"
+        unlink(path)
+        unlink(path + ".1")
+        // 12 minutes of the walk at about 5 MB an hour: past the half of 1 MB twice or so, and
+        // a restart point every 10 minutes of the trip.
+        let run = try lodestone([
+            "run", "--record", path, "--record-max-mb", "1", "--scenario", "walk", "--speed", "100", "--trip-duration", "720",
+            "--duration", "300", "--display", "none", "--socket", Self.folder + "/run.sock", "--data-dir", Self.folder + "/data"
+        ])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("rotated"), "\(run.output)")
+        for file in [path, path + ".1"] {
+            let size = try #require(readFileBytes(file)).count
+            #expect(size <= 600_000, "\(file): \(size) bytes")
+            let replay = try lodestone(["replay", file, "--speed", "max"])
+            #expect(replay.status == 0, "\(file): \(replay.output)")
+            #expect(replay.output.contains("the end of the recording"), "\(replay.output)")
+        }
+        let info = try lodestone(["recording", "info", path])
+        #expect(info.output.contains("restart points"), "\(info.output)")
+    }
+
+    @Test func aPieceFromTheMiddleStartsAtTheRestartPointBeforeIt() throws {
+        mkdir(Self.folder, 0o700)
+        let path = Self.folder + "/long.rec"
+        unlink(path)
+        let run = try lodestone([
+            "run", "--record", path, "--scenario", "walk", "--speed", "100", "--trip-duration", "700", "--duration", "300",
+            "--display", "none", "--socket", Self.folder + "/long.sock", "--data-dir", Self.folder + "/long-data"
+        ])
+        #expect(run.status == 0, "\(run.output)")
+        let piece = Self.folder + "/piece.rec"
+        unlink(piece)
+        let cut = try lodestone(["recording", "cut", path, "--from", "640", "--to", "680", "--out", piece])
+        #expect(cut.status == 0, "\(cut.output)")
+        let whole = try #require(readFileBytes(path)).count
+        let part = try #require(readFileBytes(piece)).count
+        // The prelude and the 80 s from the restart point at 600 s: far less than the whole.
+        #expect(part * 4 < whole, "\(part) of \(whole) bytes")
+        let reports = Self.folder + "/piece.jsonl"
+        let replay = try lodestone(["replay", piece, "--speed", "max", "--reports", reports])
+        #expect(replay.status == 0, "\(replay.output)")
+        let text = String(decoding: try #require(readFileBytes(reports)), as: UTF8.self)
+        // Judged from 640 s: the first report is from then, not from the prelude's first second.
+        let first = text.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.contains("T08:10:") || first.contains("T08:11:"), "\(first)")
+    }
+}

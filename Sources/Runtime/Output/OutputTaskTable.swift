@@ -34,7 +34,9 @@ enum OutputTaskTable {
                 ? []
                 : [
                     // A second's recording deflated and written once a second, in tenths.
-                    ScheduledTask(name: "record", rateHz: 10, budgetMicroseconds: 5000, priority: 12) { [unowned loop] in loop.recording?.drain() }
+                    ScheduledTask(name: "record", rateHz: 10, budgetMicroseconds: 5000, priority: 12) { [unowned loop] in
+                        loop.recording?.drain(deviceSeconds: Double(loop.context.clock.now()) / 1e9)
+                    }
                 ])
     }
 }

@@ -17,25 +17,30 @@ public struct RecordingSummary: Sendable {
     public var longestSerialSilence = 0.0
     public var edges = 0
     public var handovers = 0
+    /// Restart points (where a rotated file or a cut piece may begin).
+    public var restarts = 0
     /// Gaps the recording itself has (its writer fell behind): how many, bytes lost.
     public var gaps = 0
     public var lostBytes = 0
     /// Why the events could not be read to their end, when they could not.
     public var damage: String?
 
-    public var seconds: Double {
-        guard let firstClock, let lastClock, lastClock >= firstClock else { return 0 }
-        return Double(lastClock - firstClock) / 1e9
-    }
+    /// The device's time the events cover (a file that begins with the prelude and goes on
+    /// from a later restart point covers the two stretches, not the time between).
+    public var seconds: Double { Double(covered) / 1e9 }
+    private var covered: MonotonicNanoseconds = 0
 
     public init(events bytes: [UInt8]) {
         var decoder = InputEventDecoder(bytes)
         var lastByte: MonotonicNanoseconds?
         var now: MonotonicNanoseconds = 0
+        var afterRestart = false
         while let event = decoder.next() {
             events += 1
             switch event {
             case .clock(let t):
+                if let lastClock, !afterRestart, t >= lastClock { covered += t - lastClock }
+                afterRestart = false
                 now = t
                 if firstClock == nil { firstClock = t }
                 lastClock = t
@@ -60,6 +65,11 @@ public struct RecordingSummary: Sendable {
             case .gap(let lost):
                 gaps += 1
                 lostBytes += lost
+                afterRestart = true
+            case .restart:
+                restarts += 1
+                afterRestart = true
+                lastByte = nil
             }
         }
         damage = decoder.problem
@@ -68,27 +78,38 @@ public struct RecordingSummary: Sendable {
 
 /// `lodestone recording cut`: a piece of a recording, and its private form.
 public enum RecordingCut {
-    /// The recording from its start to `to` seconds of the device's time (a replay has to
-    /// start where the device started: its chips are brought up there), marked to be judged
-    /// from `from`; with `withoutPositions`, every position the receiver sent is written as
-    /// zeros (the same length, the checksums made good), so the piece replays the same way
-    /// without telling where its owner was.
+    /// The piece from `from` to `to` seconds of the device's time since the recording's start.
+    /// A replay starts where the device started (the chips' bring-up), so the piece holds the
+    /// prelude (the stream up to its first restart point), then goes on from the last restart
+    /// point at or before `from` (they come every 10 minutes) to `to`; it is judged from `from`.
+    /// With `withoutPositions`, every position the receiver sent is written as zeros (the same
+    /// length, the checksums made good), so the piece replays the same way without telling
+    /// where its owner was.
     public static func cut(
         _ contents: RecordingFile.Contents, from: Double?, to: Double?, withoutPositions: Bool
     ) -> (header: JSONValue, events: [UInt8]) {
+        let resume = restartIndex(contents.events, before: from ?? 0)
         var decoder = InputEventDecoder(contents.events)
         var encoder = InputEventEncoder()
         var out: [UInt8] = []
         var hider = PositionHider()
         var start: MonotonicNanoseconds?
+        var restarts = 0
+        var skipping = false
         while let event = decoder.next() {
+            if case .restart = event {
+                restarts += 1
+                // After the prelude, the events up to the chosen restart point are left out.
+                skipping = restarts < resume
+            }
             if case .clock(let t) = event {
                 if start == nil { start = t }
                 if let to, let start, Double(t &- start) / 1e9 > to { break }
             }
+            if skipping { continue }
             var event = event
             if withoutPositions, case .serial(let bytes) = event { event = .serial(hider.rewrite(bytes)) }
-            encode(event, into: &encoder)
+            encoder.encode(event)
             encoder.take { out.append(contentsOf: $0) }
         }
         var header = contents.header
@@ -101,19 +122,29 @@ public enum RecordingCut {
         return (header, out)
     }
 
-    static func encode(_ event: InputEvent, into encoder: inout InputEventEncoder) {
-        switch event {
-        case .clock(let t): encoder.clock(t)
-        case .transfer(let bus, let address, let write, let read):
-            write.withUnsafeBytes { w in read.withUnsafeBytes { r in encoder.transfer(bus: bus, address: address, write: w, read: r) } }
-        case .transferFailed(let bus, let address, let write, let count, let error):
-            write.withUnsafeBytes { encoder.transferFailed(bus: bus, address: address, write: $0, readCount: count, error: error) }
-        case .serial(let bytes): bytes.withUnsafeBytes { encoder.serial($0) }
-        case .serialFailed(let error): encoder.serialFailed(error)
-        case .edges(let line, let list): list.withUnsafeBufferPointer { encoder.edges(line: line, $0) }
-        case .handover(let kind, let payload): payload.withUnsafeBytes { encoder.handover(kind: kind, payload: $0) }
-        case .gap(let lost): encoder.gap(lostBytes: lost)
+    /// The number (1 for the first) of the last restart point whose time, since the stream's
+    /// first clock reading, is at or before `seconds`; 1 when none is.
+    static func restartIndex(_ events: [UInt8], before seconds: Double) -> Int {
+        var decoder = InputEventDecoder(events)
+        var start: MonotonicNanoseconds?
+        var restarts = 0, chosen = 1
+        var pending = false
+        while let event = decoder.next() {
+            switch event {
+            case .restart:
+                restarts += 1
+                pending = true
+            case .clock(let t):
+                if start == nil { start = t }
+                if pending, let start {
+                    pending = false
+                    if Double(t &- start) / 1e9 <= seconds { chosen = restarts } else { return max(chosen, 1) }
+                }
+            default:
+                break
+            }
         }
+        return max(chosen, 1)
     }
 }
 

@@ -47,6 +47,7 @@ public enum Replayer {
         public var lines: [UInt8]
         public var gpsPath: String?
         public var startUTC: Double
+        public var startMonotonic: MonotonicNanoseconds
     }
 
     /// Reads a recording and the run it holds; the error says what is wrong and what to do.
@@ -77,7 +78,8 @@ public enum Replayer {
             contents: contents, board: board, configuration: configuration,
             buses: header["buses"]?.arrayValue?.compactMap(\.stringValue) ?? [],
             lines: header["lines"]?.arrayValue?.compactMap { $0.numberValue.flatMap { UInt8(exactly: $0) } } ?? [],
-            gpsPath: header["gps"]?.stringValue, startUTC: header["startUTC"]?.numberValue ?? 0)
+            gpsPath: header["gps"]?.stringValue, startUTC: header["startUTC"]?.numberValue ?? 0,
+            startMonotonic: header["startMonotonic"]?.stringValue.flatMap { UInt64($0) } ?? 0)
     }
 
     /// Replays; `tap` sees every report as it leaves. Exit status 0 when the recording was
@@ -111,7 +113,8 @@ public enum Replayer {
                 return outcome
             }
         }
-        let stream = ReplayStream(loaded.contents.events)
+        // Before the first reading, the device's clock stands where the recorded one stood.
+        let stream = ReplayStream(loaded.contents.events, clockStart: loaded.startMonotonic)
         let clock = ReplayClock(stream: stream)
         // Whatever the device reads of the clock while it is built was not recorded.
         clock.outputSide = true

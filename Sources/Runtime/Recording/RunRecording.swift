@@ -83,7 +83,8 @@ final class RunRecording: @unchecked Sendable {
             ("lines", .array(lines.map { .number(Double($0)) })),
             ("gps", gpsPath.map { .string($0) } ?? .null),
             ("startUTC", .number(startUTC)),
-            ("startMonotonic", .number(Double(unrecordedNow()))),
+            // Nanoseconds, as text: a board's uptime outgrows a double's whole numbers.
+            ("startMonotonic", .string(String(unrecordedNow()))),
             // The broker's credentials stay on the device.
             ("configuration", Self.replayable(c).fileObject(leaving: ["mqtt"]))
         ])
@@ -105,14 +106,39 @@ final class RunRecording: @unchecked Sendable {
         return c
     }
 
-    /// Moves what the sampling thread recorded into the file (the output thread's task).
-    func drain() {
+    /// The stream from its start to the first restart point: the chips' bring-up and the
+    /// loop's first second, which every file of a rotated recording begins with (a replay
+    /// starts where the device started, then takes up the restart point's schedule).
+    private var prelude: [UInt8]?
+    private var preludeSoFar: [UInt8] = []
+    /// Bytes of the stream taken from the ring so far, and the restart point last acted on.
+    private var drained = 0
+    private var restartHandled = -1
+    /// When the last restart point was asked for (the device's seconds), and whether the file
+    /// waits for one to rotate at.
+    private var restartAsked: Double?
+    private var rotationWaiting = false
+    /// Restart points come every 10 minutes of the device's time: a piece (`recording cut
+    /// --from`) starts at most that long before where it was asked to.
+    static let restartInterval = 600.0
+
+    /// Moves what the sampling thread recorded into the file (the output thread's task),
+    /// cutting at restart points: the first ends the prelude; at a later one the file rotates
+    /// when it is over half its bound.
+    /// - Parameter deviceSeconds: the device's clock, for the restart points' pace.
+    func drain(deviceSeconds: Double) {
         guard let writer else { return }
         let now = OutputClock.unixTime()
+        let full = writer.full
+        if restartAsked.map({ deviceSeconds - $0 >= Self.restartInterval }) ?? true || (full && !rotationWaiting) {
+            if restartAsked != nil && full { rotationWaiting = true }
+            restartAsked = deviceSeconds
+            recorder.requestRestart()
+        }
         var failure: StorageError?
         _ = recorder.ring.drain { bytes in
             guard failure == nil else { return }
-            do throws(StorageError) { try writer.take(bytes, now: now) } catch { failure = error }
+            do throws(StorageError) { try take(bytes, writer: writer, now: now) } catch { failure = error }
         }
         if let failure {
             Log.error("the recording stopped: \(failure.description)")
@@ -120,14 +146,42 @@ final class RunRecording: @unchecked Sendable {
         }
     }
 
+    private func take(_ bytes: UnsafeBufferPointer<UInt8>, writer: RecordingWriter, now: Double) throws(StorageError) {
+        let restart = recorder.lastRestart.load(ordering: .acquiring)
+        let end = drained + bytes.count
+        guard restart > restartHandled, restart >= drained, restart < end else {
+            try write(bytes[...], writer: writer, now: now)
+            drained = end
+            return
+        }
+        let split = restart - drained
+        try write(bytes[..<split], writer: writer, now: now)
+        restartHandled = restart
+        if prelude == nil {
+            prelude = preludeSoFar
+            preludeSoFar = []
+        } else if rotationWaiting, let prelude {
+            rotationWaiting = false
+            try writer.rotate(prelude: prelude, now: now)
+            Log.info("the recording moved to \(path).1; \(path) goes on from here")
+        }
+        try write(bytes[split...], writer: writer, now: now)
+        drained = end
+    }
+
+    private func write(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, writer: RecordingWriter, now: Double) throws(StorageError) {
+        if prelude == nil { preludeSoFar.append(contentsOf: bytes) }
+        try writer.take(bytes, now: now)
+    }
+
     /// Writes the rest and says what was kept.
     func close() {
-        drain()
+        drain(deviceSeconds: restartAsked ?? 0)
         guard let writer else { return }
         do { try writer.close(now: OutputClock.unixTime()) } catch { Log.error("the recording's end was not written: \(error.description)") }
         let lost = recorder.lostBytes > 0 ? "; \(recorder.lostBytes) bytes lost while the card fell behind" : ""
         Log.info(
             "recorded \(writer.rawBytes) bytes of inputs into \(path) (\(writer.storedBytes) on the card"
-                + ")" + lost)
+                + (writer.files > 1 ? "; rotated \(writer.files - 1) times, the older part in \(path).1" : "") + ")" + lost)
     }
 }
