@@ -19,6 +19,8 @@ package final class AdaptiveService<Clock: MonotonicClock> {
     private var nextDecision: MonotonicNanoseconds = 0
     private var nextPowerRead: MonotonicNanoseconds = 0
     private var lastOverruns: UInt64 = 0
+    /// Each reading of the power supply, with the device's time (a recording notes them).
+    package var powerTap: ((PowerSupplyReading, MonotonicNanoseconds) -> Void)?
 
     package init(
         scheduler: FixedRateScheduler<Clock>, pipeline: SensorPipeline, configuration c: Configuration,
@@ -85,6 +87,7 @@ package final class AdaptiveService<Clock: MonotonicClock> {
         if now >= nextPowerRead {
             nextPowerRead = now + 10_000_000_000
             power = powerSupply.read()
+            powerTap?(power, now)
         }
         let loop = scheduler.loopStatistics.read()
         let overruns = Int(loop.overruns &- lastOverruns)

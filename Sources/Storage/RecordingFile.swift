@@ -11,9 +11,11 @@ import LodestoneEncoding
 /// |---|---|
 /// | header | `H`, the header's JSON text |
 /// | events | `E`, the piece's length before deflating (4 bytes, little-endian), the raw deflate stream |
+/// | output side | `O`, a JSON object: what the output thread read from outside at a time of the device's clock (the weather station's take, the power supply) |
 public enum RecordingFile {
     static let headerTag = UInt8(ascii: "H")
     static let eventsTag = UInt8(ascii: "E")
+    static let outputSideTag = UInt8(ascii: "O")
     /// The largest piece a recording holds, before deflating.
     public static let maximumPiece = 512 << 10
 
@@ -24,6 +26,8 @@ public enum RecordingFile {
         public var events: [UInt8]
         /// Each piece's bytes before and after deflating.
         public var pieces: [(raw: Int, stored: Int)]
+        /// What the output thread read from outside, in the order read (`RecordingWriter.outputSide`).
+        public var outputSide: [JSONValue] = []
         /// What reading found damaged (a torn end after a power cut, a bad piece), in words.
         public var problems: [String]
     }
@@ -42,6 +46,10 @@ public enum RecordingFile {
         if recovery.cutBytes > 0 { contents.problems.append("the last \(recovery.cutBytes) bytes were torn (a power cut while writing) and are left out") }
         if recovery.skippedBytes > 0 { contents.problems.append("\(recovery.skippedBytes) damaged bytes were skipped") }
         for (index, record) in records.enumerated().dropFirst() {
+            if record.first == outputSideTag, let entry = try? JSONValue.parse(String(decoding: record.dropFirst(), as: UTF8.self)) {
+                contents.outputSide.append(entry)
+                continue
+            }
             guard record.first == eventsTag, let piece = inflated(record) else {
                 contents.problems.append("piece \(index) cannot be read; the recording ends before it")
                 break
@@ -70,6 +78,21 @@ public enum RecordingFile {
     }
 
     static func headerRecord(_ header: JSONValue) -> [UInt8] { [headerTag] + Array(header.serialized.utf8) }
+
+    /// Writes a recording whole (a piece cut from another): the header, the events in pieces,
+    /// the output side's entries.
+    public static func write(path: String, header: JSONValue, events: [UInt8], outputSide: [JSONValue], now: Double) throws(StorageError) -> Int {
+        let writer = try RecordingWriter(path: path, header: header, maximumBytes: Int.max / 4, now: now)
+        var offset = 0
+        while offset < events.count {
+            let end = min(offset + maximumPiece / 2, events.count)
+            try writer.take(events[offset..<end], now: now)
+            offset = end
+        }
+        for entry in outputSide { try writer.outputSide(entry, now: now) }
+        try writer.close(now: now)
+        return writer.storedBytes
+    }
 }
 
 /// Writes a recording as the run goes: the sampling side's bytes are gathered here (on the
@@ -120,6 +143,13 @@ public final class RecordingWriter {
     public func close(now: Double) throws(StorageError) {
         try writePiece(now: now)
         log.flush(now: now)
+    }
+
+    /// What the output thread read from outside (a JSON object with its time), written at once.
+    public func outputSide(_ entry: JSONValue, now: Double) throws(StorageError) {
+        let record = [RecordingFile.outputSideTag] + Array(entry.serialized.utf8)
+        guard log.size + record.count + 10 <= maximumBytes else { return }
+        try append(record, now: now)
     }
 
     /// Moves the file to FILE.1 and begins FILE again: the header, then `prelude` (the

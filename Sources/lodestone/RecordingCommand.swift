@@ -53,16 +53,9 @@ enum RecordingCommand {
         if let from, let to, to <= from { throw UsageError(message: "--to (\(fixed(to, 1)) s) must come after --from (\(fixed(from, 1)) s)") }
         let piece = RecordingCut.cut(contents, from: from, to: to, withoutPositions: options.flags.contains("without-positions"))
         do {
-            let now = OutputClock.unixTime()
-            let writer = try RecordingWriter(path: out, header: piece.header, maximumBytes: Int.max / 4, now: now)
-            var offset = 0
-            while offset < piece.events.count {
-                let end = min(offset + RecordingFile.maximumPiece / 2, piece.events.count)
-                try writer.take(piece.events[offset..<end], now: now)
-                offset = end
-            }
-            try writer.close(now: now)
-            Log.info("wrote \(out): \(piece.events.count) bytes of events, \(writer.storedBytes) on the card")
+            let stored = try RecordingFile.write(
+                path: out, header: piece.header, events: piece.events, outputSide: piece.outputSide, now: OutputClock.unixTime())
+            Log.info("wrote \(out): \(piece.events.count) bytes of events, \(stored) on the card")
         } catch {
             Log.error(error.description)
             return 1
@@ -98,6 +91,11 @@ enum RecordingCommand {
             "receiver      \(summary.serialBytes) bytes in \(summary.serialReads) reads, \(summary.serialFailures) failures; "
                 + "longest silence \(fixed(summary.longestSerialSilence, 1)) s")
         lines.append("restart points \(summary.restarts) (where a rotated file or a cut piece goes on from)")
+        let station = contents.outputSide.filter { $0["station"] != nil }.count
+        let power = contents.outputSide.compactMap { $0["power"] }
+        lines.append(
+            "output side   \(station) takes of the weather station, \(power.count) readings of the power supply"
+                + (power.last?["battery"]?.numberValue.map { " (battery \(fixed($0, 0)) % at the end)" } ?? ""))
         lines.append("gaps          \(summary.gaps == 0 ? "none" : "\(summary.gaps), \(summary.lostBytes) bytes lost (a replay stops at the first)")")
         if let damage = summary.damage { lines.append("damage        \(damage)") }
         return lines.joined(separator: "\n") + "\n"

@@ -43,6 +43,8 @@ import Testing
         let lines = text.split(separator: "\n")
         #expect(lines.count > 500, "\(lines.count) reports")
         #expect(text.contains(#""class":"TPV""#) && text.contains(#""class":"ATT""#))
+        // The weather station's readings (the water probe, the anemometer, the vane) come back too.
+        #expect(text.contains(#""waterTemperature":"#) && text.contains(#""windDirection":"#))
         // The trip's own time: the first position report is from the trip's start date.
         #expect(text.contains(#""time":"2026-06-21T08:"#))
     }
@@ -103,6 +105,7 @@ import Testing
         #expect(info.status == 0, "\(info.output)")
         #expect(info.output.contains("simulated board"), "\(info.output)")
         #expect(info.output.contains("bus 0 0x68"), "\(info.output)")
+        #expect(info.output.contains("takes of the weather station"), "\(info.output)")
         let piece = Self.folder + "/piece.rec"
         unlink(piece)
         let cut = try lodestone(["recording", "cut", path, "--from", "20", "--to", "40", "--without-positions", "--out", piece])

@@ -87,7 +87,7 @@ public enum RecordingCut {
     /// where its owner was.
     public static func cut(
         _ contents: RecordingFile.Contents, from: Double?, to: Double?, withoutPositions: Bool
-    ) -> (header: JSONValue, events: [UInt8]) {
+    ) -> (header: JSONValue, events: [UInt8], outputSide: [JSONValue]) {
         let resume = restartIndex(contents.events, before: from ?? 0)
         var decoder = InputEventDecoder(contents.events)
         var encoder = InputEventEncoder()
@@ -96,15 +96,23 @@ public enum RecordingCut {
         var start: MonotonicNanoseconds?
         var restarts = 0
         var skipping = false
+        // The stretches of the device's time the piece covers, for the output side's entries.
+        var kept: [(from: MonotonicNanoseconds, to: MonotonicNanoseconds)] = []
+        var resumed = true
         while let event = decoder.next() {
             if case .restart = event {
                 restarts += 1
                 // After the prelude, the events up to the chosen restart point are left out.
                 skipping = restarts < resume
+                resumed = true
             }
             if case .clock(let t) = event {
                 if start == nil { start = t }
                 if let to, let start, Double(t &- start) / 1e9 > to { break }
+                if !skipping {
+                    if resumed || kept.isEmpty { kept.append((t, t)) } else { kept[kept.count - 1].to = t }
+                    resumed = false
+                }
             }
             if skipping { continue }
             var event = event
@@ -119,7 +127,11 @@ public enum RecordingCut {
             if withoutPositions { members.append(("withoutPositions", .bool(true))) }
             header = .object(members)
         }
-        return (header, out)
+        let outputSide = contents.outputSide.filter { entry in
+            guard let t = OutputSideEntries.nanoseconds(entry["t"]) else { return false }
+            return kept.contains { $0.from <= t && t <= $0.to }
+        }
+        return (header, out, outputSide)
     }
 
     /// The number (1 for the first) of the last restart point whose time, since the stream's

@@ -145,9 +145,12 @@ public enum Replayer {
                     reportFile?.write(report)
                 }
             })
+        // The weather station's readings come back at the times the recorded one gave them.
+        let takes = OutputSideEntries.stationTakes(loaded.contents.outputSide)
+        let station = takes.isEmpty ? nil : WeatherStation.replaying(takes, clock: clock)
         let status = Runner.serve(
             pipeline: pipeline, gpsPath: loaded.gpsPath, board: loaded.board, clock: clock, configuration: c, stop: StopSignal(),
-            gpio: nil, startUTC: loaded.startUTC, observer: nil, ledger: stream, lockstep: lockstep)
+            gpio: nil, startUTC: loaded.startUTC, observer: nil, station: station, ledger: stream, lockstep: lockstep)
         reportFile?.close()
         outcome.wallSeconds = Double(wall.now() &- began) / 1e9
         outcome.deviceSeconds = Double(stream.lastClock &- (first ?? stream.lastClock)) / 1e9

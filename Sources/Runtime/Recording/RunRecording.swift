@@ -174,6 +174,15 @@ final class RunRecording: @unchecked Sendable {
         try writer.take(bytes, now: now)
     }
 
+    /// A take of the weather station, or a reading of the power supply (the output thread's).
+    func note(_ entry: JSONValue) {
+        guard let writer else { return }
+        do { try writer.outputSide(entry, now: OutputClock.unixTime()) } catch {
+            Log.error("the recording stopped: \(error.description)")
+            self.writer = nil
+        }
+    }
+
     /// Writes the rest and says what was kept.
     func close() {
         drain(deviceSeconds: restartAsked ?? 0)

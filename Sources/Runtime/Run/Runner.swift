@@ -226,6 +226,9 @@ public enum Runner {
                 return 1
             }
         }
+        if let recording {
+            station?.tap = { readings, time in recording.note(OutputSideEntries.station(readings, at: time)) }
+        }
         if let ledger = (recording?.recorder as (any HandoverLedger)?) ?? ledger {
             pipeline.ledger = ledger
             scheduler.ledger = ledger
@@ -253,12 +256,14 @@ public enum Runner {
         station?.start()
         defer { station?.stop() }
         let devices = { deviceList(board: board, state: pipeline.state.read(), gpsPath: gpsPath, problems: pipeline.problems) }
+        let adaptive =
+            c.adaptiveSampling ? AdaptiveService(scheduler: scheduler, pipeline: pipeline, configuration: c, setGPSInterval: setGPSInterval) : nil
+        if let recording { adaptive?.powerTap = { reading, time in recording.note(OutputSideEntries.power(reading, at: time)) } }
         let memory = c.picture == nil ? restoreMemory(display: display, services: services, configuration: c, dataDirectory: dataDirectory) : nil
         let loop = OutputLoop(
             outputs: pipeline, scheduler: scheduler, budgets: TaskTable.budgets(tasks), server: outputs.server,
             display: display, stop: stop, deviceName: board.name, devices: devices, services: services,
-            adaptive: c.adaptiveSampling
-                ? AdaptiveService(scheduler: scheduler, pipeline: pipeline, configuration: c, setGPSInterval: setGPSInterval) : nil,
+            adaptive: adaptive,
             nmea: outputs.nmea,
             deviceClock: DeviceClock(utc: startUTC ?? OutputClock.unixTime(), at: clock.now()), memory: memory,
             pollMilliseconds: Int32(max(1, (20 / c.speed).rounded())), recording: recording)

@@ -5,10 +5,14 @@ import LodestoneSettings
 
 /// A probe's newest reading: the temperature (°C), or why there is none.
 package struct ProbeReading: Sendable {
-    var name: String
+    package var name: String
     package var celsius: Double?
     package var problem: String?
     package var time: MonotonicNanoseconds
+
+    package init(name: String, celsius: Double?, problem: String?, time: MonotonicNanoseconds) {
+        (self.name, self.celsius, self.problem, self.time) = (name, celsius, problem, time)
+    }
 }
 
 /// The weather station's readers, each on a thread of its own, off the sampling loop: a
@@ -38,6 +42,18 @@ package final class WeatherStation: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     /// Removes what the station made (the simulated board's 1-Wire folder).
     private let cleanUp: (() -> Void)?
+    /// Each take as the output thread got it, at the station's clock (a recording notes them).
+    package var tap: ((Readings, MonotonicNanoseconds) -> Void)?
+    /// A replay's station: the recorded takes by time, each given at the first take at or after
+    /// its time; no thread reads anything.
+    private var replayed: [(time: MonotonicNanoseconds, readings: Readings)]?
+
+    /// The station of a replay: what the recorded one's takes gave, on the replay's clock.
+    package static func replaying(_ takes: [(time: MonotonicNanoseconds, readings: Readings)], clock: any MonotonicClock) -> WeatherStation {
+        let station = WeatherStation(clock: clock, wind: nil, probes: [], readProbe: { _ in (nil, nil) })
+        station.replayed = takes
+        return station
+    }
 
     init(
         clock: any MonotonicClock, wind: ((MonotonicNanoseconds) -> WindSample)?, probes: [StationWiring.Probe],
@@ -125,9 +141,20 @@ package final class WeatherStation: @unchecked Sendable {
         // The two wind buffers change places: the station's threads fill the emptied one, and a
         // take allocates nothing (handing over a copy would make the next append copy it).
         taken.wind.removeAll(keepingCapacity: true)
+        if replayed != nil { return takeReplayed(into: &taken) }
         shared.withLock { readings in
             swap(&readings.wind, &taken.wind)
             taken.probes = readings.probes
+        }
+        tap?(taken, clock.now())
+    }
+
+    private func takeReplayed(into taken: inout Readings) {
+        let now = clock.now()
+        while let first = replayed?.first, first.time <= now {
+            replayed?.removeFirst()
+            taken.wind += first.readings.wind
+            taken.probes.merge(first.readings.probes) { _, newer in newer }
         }
     }
 }

@@ -13,6 +13,12 @@ package struct WindSample: Sendable {
     /// What kept the anemometer or the vane from being read, in words that say what to do.
     package var anemometerProblem: String?
     package var vaneProblem: String?
+
+    package init(
+        time: MonotonicNanoseconds, speed: Double? = nil, direction: Double? = nil, anemometerProblem: String? = nil, vaneProblem: String? = nil
+    ) {
+        (self.time, self.speed, self.direction, self.anemometerProblem, self.vaneProblem) = (time, speed, direction, anemometerProblem, vaneProblem)
+    }
 }
 
 /// The anemometer's line and the vane's converter, read once a second on the station's
