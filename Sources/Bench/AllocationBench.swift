@@ -20,7 +20,10 @@ public enum AllocationBench {
         public var note: String?
     }
 
-    public static func run(ticks: Int = 1000, warmUpTicks: Int = 1500, board: BoardDescription = .simulatedBoard) -> Result {
+    /// - Parameter recording: with every input recorded as `run --record` does (the bus, the
+    ///   receiver and the clock wrapped, the handovers noted), a restart point in the counted
+    ///   ticks, and the recording's ring emptied as its writer would.
+    public static func run(ticks: Int = 1000, warmUpTicks: Int = 1500, board: BoardDescription = .simulatedBoard, recording: Bool = false) -> Result {
         guard lodestone_allocation_counter_active() == 1 else {
             return Result(
                 ticks: ticks, overN: 0, over2N: 0, perTick: nil,
@@ -38,9 +41,26 @@ public enum AllocationBench {
         }
         simulated.gps.start(clock: clock)
         defer { simulated.gps.stop() }
+        guard recording else {
+            let pipeline = BoardWiring.pipeline(board: board, bus: { _ in simulated.bus }, gps: serial, clock: clock, qnh: configuration.qnh)
+            return measure(pipeline, clock: clock, configuration: configuration, ticks: ticks, warmUpTicks: warmUpTicks)
+        }
+        let recorder = InputRecorder()
+        let recorded = RecordingClock(clock, recorder: recorder)
+        recorded.claim()
         let pipeline = BoardWiring.pipeline(
-            board: board, bus: { _ in simulated.bus }, gps: serial, clock: clock,
-            qnh: configuration.qnh)
+            board: board, bus: { _ in RecordingI2CBus(simulated.bus, bus: 0, recorder: recorder) },
+            gps: RecordingSerialPort(serial, recorder: recorder), clock: recorded, qnh: configuration.qnh)
+        pipeline.ledger = recorder
+        return measure(
+            pipeline, clock: recorded, configuration: configuration, ticks: ticks, warmUpTicks: warmUpTicks, ledger: recorder,
+            emptied: { recorder.ring.drain { _ in } }, beforeCounting: { recorder.requestRestart() })
+    }
+
+    private static func measure<Clock: MonotonicClock>(
+        _ pipeline: SensorPipeline, clock: Clock, configuration: Configuration, ticks: Int, warmUpTicks: Int,
+        ledger: (any HandoverLedger)? = nil, emptied: () -> Void = {}, beforeCounting: () -> Void = {}
+    ) -> Result {
         guard
             let scheduler = try? FixedRateScheduler(
                 loopRateHz: configuration.loopRateHz,
@@ -49,16 +69,19 @@ public enum AllocationBench {
         else {
             return Result(ticks: ticks, overN: 0, over2N: 0, perTick: nil, note: "the task table was refused")
         }
+        scheduler.ledger = ledger
         // The output side drains the rings as `run` does, so they reach their steady state too.
-        let drain = {
-            pipeline.imuRing.drain { _ in }; pipeline.magneticRing.drain { _ in }
-            pipeline.pressureRing.drain { _ in }; pipeline.fixRing.drain { _ in }
-        }
         scheduler.run(ticks: warmUpTicks)
-        drain()
+        pipeline.imuRing.drain { _ in }
+        pipeline.magneticRing.drain { _ in }
+        pipeline.pressureRing.drain { _ in }
+        pipeline.fixRing.drain { _ in }
+        emptied()
+        beforeCounting()
         let start = lodestone_thread_allocations()
         scheduler.run(ticks: ticks)
         let afterN = lodestone_thread_allocations()
+        emptied()
         scheduler.run(ticks: 2 * ticks)
         let after2N = lodestone_thread_allocations()
         let overN = Int(afterN - start), over2N = Int(after2N - afterN)

@@ -73,9 +73,31 @@ public enum InputEventCodec {
 public struct InputEventEncoder: ~Copyable {
     private var bytes: [UInt8] = []
     private var lastClock: MonotonicNanoseconds?
-    /// The transfers' keys seen so far, by number.
-    private var keys: [TransferKey] = []
+    /// The transfers' keys seen so far, by number, their written bytes held in place: keys
+    /// given again after a restart point cost no allocation.
+    private var keys: [HeldKey] = []
 
+    struct HeldKey: Equatable {
+        var bus: UInt8
+        var address: UInt8
+        var readCount: Int
+        var count: Int
+        /// The written bytes, zero beyond `count` (`maximumKeyWrite` of them at most).
+        var write: (UInt64, UInt64)
+
+        init(bus: UInt8, address: UInt8, write: UnsafeRawBufferPointer, readCount: Int) {
+            (self.bus, self.address, self.readCount, count) = (bus, address, readCount, min(write.count, InputEventCodec.maximumKeyWrite))
+            var held: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &held) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: write.prefix(InputEventCodec.maximumKeyWrite))) }
+            self.write = held
+        }
+
+        static func == (a: HeldKey, b: HeldKey) -> Bool {
+            a.bus == b.bus && a.address == b.address && a.readCount == b.readCount && a.count == b.count && a.write == b.write
+        }
+    }
+
+    /// A key as the decoder keeps it.
     struct TransferKey: Equatable {
         var bus: UInt8
         var address: UInt8
@@ -207,12 +229,10 @@ public struct InputEventEncoder: ~Copyable {
     /// read in a loop): searched in place.
     private mutating func keyNumber(bus: UInt8, address: UInt8, write: UnsafeRawBufferPointer, readCount: Int) -> Int {
         let written = write.prefix(InputEventCodec.maximumKeyWrite)
-        for (number, key) in keys.enumerated()
-        where key.bus == bus && key.address == address && key.readCount == readCount && key.write.elementsEqual(written) {
-            return number
-        }
+        let key = HeldKey(bus: bus, address: address, write: write, readCount: readCount)
+        for number in keys.indices where keys[number] == key { return number }
         let number = keys.count
-        keys.append(TransferKey(bus: bus, address: address, write: Array(written), readCount: readCount))
+        keys.append(key)
         bytes.append(InputEventCodec.tagKey)
         putVarint(UInt64(number))
         bytes.append(bus)

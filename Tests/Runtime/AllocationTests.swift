@@ -22,4 +22,19 @@ import Testing
             #expect(result.overN == 0 && result.over2N == 0, "\(name): \(result.overN) over N, \(result.over2N) over 2N")
         #endif
     }
+
+    /// The same loop recording every input (`run --record`), a restart point among the
+    /// counted ticks: the recording costs the loop no allocation either.
+    @Test func noAllocationPerTickWhileRecording() throws {
+        #if DEBUG
+            print("skipped: allocation counts are checked in release builds (swift test -c release --filter AllocationTests)")
+        #else
+            let result = AllocationBench.run(ticks: 300, warmUpTicks: 700, board: .simulatedBoard, recording: true)
+            guard result.perTick != nil else {
+                print("skipped: \(result.note ?? "allocation counter inactive")")
+                return
+            }
+            #expect(result.overN == 0 && result.over2N == 0, "recording: \(result.overN) over N, \(result.over2N) over 2N")
+        #endif
+    }
 }
