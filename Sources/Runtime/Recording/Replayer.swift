@@ -103,6 +103,22 @@ public enum Replayer {
             Log.error(outcome.reason)
             return outcome
         }
+        // A folder given is taken as a run takes it: never one a running device owns.
+        var lock: DataDirectoryLock?
+        if let given = options.dataDir {
+            guard makeDirectories(given) else {
+                outcome.reason = "cannot create \(given) for the replayed device's files"
+                Log.error(outcome.reason)
+                return outcome
+            }
+            let owned = Runner.ownDataDirectory(given)
+            if owned.refused {
+                outcome.reason = "\(given) is in use"
+                return outcome
+            }
+            lock = owned.lock
+        }
+        defer { withExtendedLifetime(lock) {} }
         var c = replayConfiguration(loaded.configuration, dataDirectory: dataDirectory, socket: options.socket ?? dataDirectory + "/replay.sock")
         c.speed = 1
         var reportFile: ReportLines?
