@@ -83,7 +83,9 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
     private var publishEvery: UInt64
     /// The run's recording or replay, when there is one: rate requests are noted in it, or
     /// taken from it (see `HandoverLedger`). Set before the loop starts.
-    public var ledger: (any HandoverLedger)?
+    public var ledger: (any HandoverLedger)? { didSet { hasLedger = ledger != nil } }
+    /// Whether there is one: the loop's every tick and task look at a flag, not the ledger.
+    private var hasLedger = false
     /// The schedule's bytes at a restart point, in storage made once.
     private let scheduleBytes: UnsafeMutableRawBufferPointer
 
@@ -166,7 +168,7 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
 
     /// Runs one tick: call right after waking at the current deadline.
     public func runTick() {
-        if let ledger { restartPoint(ledger) }
+        if hasLedger, let ledger { restartPoint(ledger) }
         let woke = clock.now()
         lateness.record(woke > deadline ? woke - deadline : 0)
         let tickEnd = deadline + loopPeriod
@@ -198,7 +200,8 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
 
     private func runIfDue(_ index: Int, tickEnd: UInt64) {
         let task = state + index
-        let requested = ledger.map { takeRequest(index, ledger: $0) } ?? takeRequest(index)
+        var requested: UInt64
+        if hasLedger, let ledger { requested = takeRequest(index, ledger: ledger) } else { requested = takeRequest(index) }
         if requested != 0 {
             task.pointee.nextDue = task.pointee.nextDue - task.pointee.period + requested
             task.pointee.period = requested

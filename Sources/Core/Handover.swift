@@ -53,8 +53,8 @@ public final class Handover<Value: Equatable & BitwiseCopyable> {
         last = initial
     }
 
-    /// The state the thread must use, given the one it took (`live`).
-    @inline(__always)
+    /// The state the thread must use, given the one it took (`live`). (The taker tests for a
+    /// ledger first: without one the value is used as taken.)
     public func state(_ live: Value) -> Value {
         guard let ledger else { return live }
         return take(live, ledger: ledger)
@@ -75,7 +75,6 @@ public final class Handover<Value: Equatable & BitwiseCopyable> {
 
     /// The request the thread must act on, given the one it took (`live`; `none` when there
     /// was none).
-    @inline(__always)
     public func request(_ live: Value, none: Value) -> Value {
         guard let ledger else { return live }
         if ledger.isReplaying {

@@ -71,11 +71,13 @@ public final class InputRecorder {
         }
         generation += 1
         encoder.restart(schedule: schedule)
-        let start = ring.writtenTotal
+        // Where it begins is told before it is written: the writer, seeing its bytes, always
+        // knows to cut there.
+        let before = lastRestart.load(ordering: .relaxed)
+        lastRestart.store(ring.writtenTotal, ordering: .releasing)
         let count = encoder.pendingCount
-        if encoder.take({ ring.write($0) }) {
-            lastRestart.store(start, ordering: .releasing)
-        } else {
+        if !encoder.take({ ring.write($0) }) {
+            lastRestart.store(before, ordering: .releasing)
             lost += count
             lostBytes += count
             encoder.reset()

@@ -42,8 +42,14 @@ public final class SensorPipeline: @unchecked Sendable {
     private let taken = TakenHandovers()
     public var ledger: (any HandoverLedger)? {
         get { taken.ledger }
-        set { taken.ledger = newValue }
+        set {
+            taken.ledger = newValue
+            handsOver = newValue != nil
+        }
     }
+    /// Whether there is a ledger: without one (a run that does not record) the values are used
+    /// as taken, at the cost of one flag's test.
+    private var handsOver = false
 
     private let imu: SensorSlot<AnySensor<ImuSample>>?
     private let magnetometer: SensorSlot<AnySensor<MagneticSample>>?
@@ -141,7 +147,8 @@ public final class SensorPipeline: @unchecked Sendable {
     public func sampleIMU() {
         guard imu != nil else { return }
         let now = clock.now()
-        let requested = taken.imuRate.request(imuRateRequest.exchange(0, ordering: .acquiring), none: 0)
+        let imuRequest = imuRateRequest.exchange(0, ordering: .acquiring)
+        let requested = handsOver ? taken.imuRate.request(imuRequest, none: 0) : imuRequest
         if requested != 0 { imu?.configureRate(Double(bitPattern: requested), at: now) }
         // Only a running chip drives its pin; one being brought up is always tried.
         if imu?.health == .ok {
@@ -151,7 +158,8 @@ public final class SensorPipeline: @unchecked Sendable {
         }
         if let sample = imu?.sample(at: now) {
             var force = sample.acceleration
-            if let calibration = taken.accelerometerCalibration.state(accelerometerCalibration.read()) {
+            let accelerometer = accelerometerCalibration.read()
+            if let calibration = handsOver ? taken.accelerometerCalibration.state(accelerometer) : accelerometer {
                 force = calibration.apply(force * (1 / Self.standardGravity)) * Self.standardGravity
             }
             let body = ImuSample(
@@ -167,12 +175,14 @@ public final class SensorPipeline: @unchecked Sendable {
 
     public func sampleMagnetometer() {
         guard magnetometer != nil else { return }
-        let requested = taken.magnetometerRate.request(magnetometerRateRequest.exchange(0, ordering: .acquiring), none: 0)
+        let magnetometerRequest = magnetometerRateRequest.exchange(0, ordering: .acquiring)
+        let requested = handsOver ? taken.magnetometerRate.request(magnetometerRequest, none: 0) : magnetometerRequest
         if requested != 0 { magnetometer?.configureRate(Double(bitPattern: requested), at: clock.now()) }
         let now = clock.now()
         if let sample = magnetometer?.sample(at: now) {
             // Calibration is fitted in the chip's own axes, so it applies before the mounting turn.
-            let calibration = taken.magnetometerCalibration.state(magnetometerCalibration.read())
+            let fitted = magnetometerCalibration.read()
+            let calibration = handsOver ? taken.magnetometerCalibration.state(fitted) : fitted
             if calibration != appliedCalibration {
                 // A new calibration moves the heading by up to tens of degrees at once: the
                 // filter takes it up within a second instead of rejecting it as a disturbance.
@@ -249,7 +259,8 @@ public final class SensorPipeline: @unchecked Sendable {
         // A quiet line after a burst ends its cycle: the fix goes out now, not with the next burst.
         if lastByteTime != 0, now &- lastByteTime >= Self.quietLine, let fix = parser.endOfBurst() { publish(fix, at: now) }
         // A receiver that has missed about three fixes is not healthy, whatever it said before.
-        fixPace.set(Double(bitPattern: taken.fixInterval.state(expectedFixInterval.load(ordering: .relaxed))), at: now)
+        let fixInterval = expectedFixInterval.load(ordering: .relaxed)
+        fixPace.set(Double(bitPattern: handsOver ? taken.fixInterval.state(fixInterval) : fixInterval), at: now)
         let interval = fixPace.expected(at: now)
         let silence = UInt64(max(3, 3 * interval) * 1e9)
         current.gpsHealth = now &- lastFixTime < silence && lastFixTime != 0 ? .ok : .degraded
@@ -343,8 +354,10 @@ public final class SensorPipeline: @unchecked Sendable {
     /// newest stored: until the magnetometer's next reading takes a new one up, the heading is
     /// still the old one's.
     private func updateCompass(interval: Double, now: MonotonicNanoseconds) {
+        let field = expectedField.read()
         compass.update(
-            &current, expected: taken.expectedField.state(expectedField.read()), calibration: appliedCalibration, orientation: attitude.orientation,
+            &current, expected: handsOver ? taken.expectedField.state(field) : field, calibration: appliedCalibration,
+            orientation: attitude.orientation,
             magnetometerUsed: attitude.magnetometerUsed, magneticErrorSine: attitude.magneticErrorSine,
             interval: interval, now: now)
     }

@@ -119,8 +119,7 @@ public enum Replayer {
             lock = owned.lock
         }
         defer { withExtendedLifetime(lock) {} }
-        var c = replayConfiguration(loaded.configuration, dataDirectory: dataDirectory, socket: options.socket ?? dataDirectory + "/replay.sock")
-        c.speed = 1
+        let c = replayConfiguration(loaded.configuration, dataDirectory: dataDirectory, socket: options.socket ?? dataDirectory + "/replay.sock")
         var reportFile: ReportLines?
         if let path = options.reports {
             do { reportFile = try ReportLines(path: path) } catch {
@@ -182,6 +181,8 @@ public enum Replayer {
     /// rates changed only where the recording changed them.
     static func replayConfiguration(_ recorded: Configuration, dataDirectory: String, socket: String) -> Configuration {
         var c = recorded
+        // The pace is the lockstep's (`--speed`); the device's own waits are a run's.
+        c.speed = 1
         c.dataDir = dataDirectory
         c.socket = socket
         c.display = "none"
