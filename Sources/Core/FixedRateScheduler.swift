@@ -83,9 +83,17 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
     private var publishEvery: UInt64
     /// The run's recording or replay, when there is one: rate requests are noted in it, or
     /// taken from it (see `HandoverLedger`). Set before the loop starts.
-    public var ledger: (any HandoverLedger)? { didSet { hasLedger = ledger != nil } }
-    /// Whether there is one: the loop's every tick and task look at a flag, not the ledger.
+    public var ledger: (any HandoverLedger)? {
+        didSet {
+            hasLedger = ledger != nil
+            // A replay's every check of a task's rate must reach the ledger: its slots stay
+            // marked, so the check's one load finds them set (a run's stay 0 until a request).
+            if ledger?.isReplaying == true { for slot in requestedPeriod { slot.period.store(Self.replayMark, ordering: .relaxed) } }
+        }
+    }
+    /// Whether there is one (a flag the loop looks at each tick, not the ledger).
     private var hasLedger = false
+    private static var replayMark: UInt64 { .max }
     /// The schedule's bytes at a restart point, in storage made once.
     private let scheduleBytes: UnsafeMutableRawBufferPointer
 
@@ -200,12 +208,14 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
 
     private func runIfDue(_ index: Int, tickEnd: UInt64) {
         let task = state + index
-        var requested: UInt64
-        if hasLedger, let ledger { requested = takeRequest(index, ledger: ledger) } else { requested = takeRequest(index) }
-        if requested != 0 {
-            task.pointee.nextDue = task.pointee.nextDue - task.pointee.period + requested
-            task.pointee.period = requested
-            task.pointee.stats.rateHz = 1e9 / Double(requested)
+        // A plain load first: a rate change is rare, and the exchange is a locked instruction.
+        if requestedPeriod[index].period.load(ordering: .relaxed) != 0 {
+            let requested = takeRequest(index)
+            if requested != 0 {
+                task.pointee.nextDue = task.pointee.nextDue - task.pointee.period + requested
+                task.pointee.period = requested
+                task.pointee.stats.rateHz = 1e9 / Double(requested)
+            }
         }
         let started = clock.now()
         guard started >= task.pointee.nextDue else { return }
@@ -257,23 +267,17 @@ public final class FixedRateScheduler<Clock: MonotonicClock>: @unchecked Sendabl
         }
     }
 
-    /// A new period asked for the task (`setRate`), 0 when none is.
-    @inline(__always)
+    /// The new period asked for the task, 0 when none is: the one `setRate` asked (noted in a
+    /// recording's ledger), or in a replay the one the recording took here, whatever this
+    /// run's other thread asks.
     private func takeRequest(_ index: Int) -> UInt64 {
-        // A plain load first: a rate change is rare, and the exchange is a locked instruction.
-        guard requestedPeriod[index].period.load(ordering: .relaxed) != 0 else { return 0 }
-        return requestedPeriod[index].period.exchange(0, ordering: .acquiring)
-    }
-
-    /// The same, when the run records (each request noted as it is taken) or replays (the
-    /// recorded requests taken where they were taken, whatever this run's other thread asks).
-    private func takeRequest(_ index: Int, ledger: any HandoverLedger) -> UInt64 {
+        guard let ledger else { return requestedPeriod[index].period.exchange(0, ordering: .acquiring) }
         let kind = HandoverKind.taskRate &+ UInt8(truncatingIfNeeded: index)
         if ledger.isReplaying {
             guard let bytes = ledger.replayed(kind: kind), bytes.count == 8 else { return 0 }
             return bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
         }
-        var requested = takeRequest(index)
+        var requested = requestedPeriod[index].period.exchange(0, ordering: .acquiring)
         if requested != 0 { withUnsafeBytes(of: &requested) { ledger.note(kind: kind, payload: $0) } }
         return requested
     }
