@@ -120,3 +120,9 @@ public final class RecordingDigitalInput: DigitalInput {
         return count
     }
 }
+
+/// The recording's numbers for the sampling side's GPIO lines, by what they are.
+public enum RecordedLine {
+    public static let imuDataReady: UInt8 = 0
+    public static let gpsPulse: UInt8 = 1
+}

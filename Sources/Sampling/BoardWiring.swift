@@ -40,9 +40,8 @@ package enum BoardWiring {
                 Log.warning("GPS pulse-per-second line \(line): \(error.description); timing from the sentences alone")
             }
         }
-        // Role 0 the IMU's data-ready line, 1 the receiver's pulse (a recording's numbers).
-        dataReady = dataReady.map { line($0, 0) }
-        pulse = pulse.map { line($0, 1) }
+        dataReady = dataReady.map { line($0, RecordedLine.imuDataReady) }
+        pulse = pulse.map { line($0, RecordedLine.gpsPulse) }
         return SensorPipeline(
             clock: clock, imu: imu, magnetometer: magnetometer, barometer: barometer, gps: gps, qnh: qnh,
             imuMounting: board.imu?.mounting ?? .identity,

@@ -138,9 +138,12 @@ public enum Replayer {
         let pipeline = BoardWiring.pipeline(
             board: loaded.board,
             bus: { path in ReplayI2CBus(stream: stream, bus: UInt8(truncatingIfNeeded: loaded.buses.firstIndex(of: path) ?? 255)) },
-            gps: gps, clock: clock, qnh: c.qnh, gpio: lines.contains(0) ? ReplayLines() : nil,
-            imuRateHz: c.imuRateHz, pulse: lines.contains(1) ? ReplayDigitalInput(stream: stream, line: 1) : nil,
-            line: { input, role in lines.contains(role) && role == 0 ? ReplayDigitalInput(stream: stream, line: role) : input })
+            gps: gps, clock: clock, qnh: c.qnh, gpio: lines.contains(RecordedLine.imuDataReady) ? ReplayLines() : nil,
+            imuRateHz: c.imuRateHz,
+            pulse: lines.contains(RecordedLine.gpsPulse) ? ReplayDigitalInput(stream: stream, line: RecordedLine.gpsPulse) : nil,
+            line: { input, role in
+                role == RecordedLine.imuDataReady && lines.contains(role) ? ReplayDigitalInput(stream: stream, line: role) : input
+            })
         let from = loaded.contents.header["from"]?.numberValue
         let wall = SystemMonotonicClock()
         let began = wall.now()

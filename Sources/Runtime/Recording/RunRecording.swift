@@ -17,16 +17,10 @@ final class RunRecording: @unchecked Sendable {
     private let path: String
     private let maximumBytes: Int
     private var writer: RecordingWriter?
-    /// The GPIO lines recorded, by role (`LineRole`).
+    /// The GPIO lines recorded, by role (`RecordedLine`).
     private(set) var lines: [UInt8] = []
     /// Bus paths in the order the recording numbers them.
     let buses: [String]
-
-    /// The recording's numbers for the sampling side's GPIO lines.
-    enum LineRole {
-        static let imuDataReady: UInt8 = 0
-        static let gpsPulse: UInt8 = 1
-    }
 
     /// The board file's text, kept in the header (a replay builds the same board from it).
     private let boardText: String?
