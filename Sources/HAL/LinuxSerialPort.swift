@@ -36,7 +36,12 @@ public final class LinuxSerialPort: SerialPort {
         fd = descriptor
     }
 
-    deinit { close(fd) }
+    deinit {
+        // Whatever waits to go out is dropped first: a tty's close otherwise waits for it to
+        // drain (up to 30 s) when the other end reads nothing, and a stopping device hangs.
+        tcflush(fd, TCIOFLUSH)
+        close(fd)
+    }
 
     public var fileDescriptor: Int32 { fd }
 

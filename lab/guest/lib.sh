@@ -159,6 +159,11 @@ stop_lodestone() {
     [ -n "$LODESTONE_PID" ] || return 0
     if running "$LODESTONE_PID"; then
         echo "lodestone still running at the end of the scenario: SIGTERM" >>"$OUT/scenario.log"
+        # What each of its threads was doing, for the judge's reader (hung.txt).
+        for task in /proc/"$LODESTONE_PID"/task/*; do
+            echo "$(cat "$task/comm" 2>/dev/null) wchan=$(cat "$task/wchan" 2>/dev/null) syscall=$(cat "$task/syscall" 2>/dev/null)"
+        done >"$OUT/hung.txt" 2>&1
+        ls -l /proc/"$LODESTONE_PID"/fd >>"$OUT/hung.txt" 2>&1
         kill -TERM "$LODESTONE_PID"
     fi
     if ! wait_lodestone 10; then
