@@ -5,6 +5,7 @@ import LodestoneHAL
 import LodestoneOutputs
 import LodestoneReports
 import LodestoneSampling
+import LodestoneSim
 import LodestoneSettings
 import LodestoneStorage
 
@@ -79,7 +80,7 @@ public enum Replayer {
             buses: header["buses"]?.arrayValue?.compactMap(\.stringValue) ?? [],
             lines: header["lines"]?.arrayValue?.compactMap { $0.numberValue.flatMap { UInt8(exactly: $0) } } ?? [],
             gpsPath: header["gps"]?.stringValue, startUTC: header["startUTC"]?.numberValue ?? 0,
-            startMonotonic: header["startMonotonic"]?.stringValue.flatMap { UInt64($0) } ?? 0)
+            startMonotonic: OutputSideEntries.nanoseconds(header["startMonotonic"]) ?? 0)
     }
 
     /// Replays; `tap` sees every report as it leaves. Exit status 0 when the recording was
@@ -135,10 +136,12 @@ public enum Replayer {
         clock.outputSide = true
         let gps = loaded.gpsPath.map { ReplaySerialPort(stream: stream, path: $0) }
         let lines = loaded.lines
+        // A recorded data-ready line needs a line to stand in for (any provider's, without
+        // edges); `line` gives it the recording's edges.
         let pipeline = BoardWiring.pipeline(
             board: loaded.board,
             bus: { path in ReplayI2CBus(stream: stream, bus: UInt8(truncatingIfNeeded: loaded.buses.firstIndex(of: path) ?? 255)) },
-            gps: gps, clock: clock, qnh: c.qnh, gpio: lines.contains(RecordedLine.imuDataReady) ? ReplayLines() : nil,
+            gps: gps, clock: clock, qnh: c.qnh, gpio: lines.contains(RecordedLine.imuDataReady) ? SimulatedGPIO() : nil,
             imuRateHz: c.imuRateHz,
             pulse: lines.contains(RecordedLine.gpsPulse) ? ReplayDigitalInput(stream: stream, line: RecordedLine.gpsPulse) : nil,
             line: { input, role in
@@ -208,17 +211,5 @@ public enum Replayer {
         var template = Array("/tmp/lodestone-replay-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else { return nil }
         return String(cString: made)
-    }
-}
-
-/// A replay's GPIO: lines that exist (the board wires them) and are then given the
-/// recording's edges in their place (`BoardWiring`'s `line`).
-final class ReplayLines: GPIOLineProvider {
-    func input(offset: Int, pullUp: Bool) throws(GPIOError) -> any DigitalInput { NoEdges() }
-    func output(offset: Int) throws(GPIOError) -> any DigitalOutput { throw GPIOError.noSuchLine(chip: "replay", offset: offset) }
-
-    final class NoEdges: DigitalInput {
-        func value() throws(GPIOError) -> Bool { false }
-        func takeEvents(_ body: (EdgeEvent) -> Void) throws(GPIOError) -> Int { 0 }
     }
 }
