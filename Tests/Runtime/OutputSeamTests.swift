@@ -46,7 +46,9 @@ import Testing
             let fields = sentence.split(separator: ",", omittingEmptySubsequences: false)
             return fields.count > index ? Double(fields[index]) : nil
         }
-        reading: while let line = client.readLine(timeoutMilliseconds: 8000) {
+        // A machine busy with the rest of the suite can stall the trip for seconds: only a
+        // stream quiet for half a minute has ended.
+        reading: while let line = client.readLine(timeoutMilliseconds: 30_000) {
             if line.hasPrefix("$HCROT") { rot = field(line, 1); continue }
             if line.hasPrefix("$HCHDM") { hdm = field(line, 1); continue }
             guard line.hasPrefix("{"), let report = try? JSONValue.parse(line), let kind = report["class"]?.stringValue else { continue }
