@@ -41,6 +41,11 @@ public struct Configuration: Sendable, Equatable {
     public var httpAccess = WebAccessMode.paired
     /// More host names the web app answers to, separated by commas.
     public var httpNames: String?
+    /// The web server's share for one address: connections and event streams at once, and
+    /// wrong pairing codes in a row before a minute's pause.
+    public var httpConnectionsPerAddress = 8
+    public var httpStreamsPerAddress = 4
+    public var httpPairingAttempts = 10
     public var signalKUDP: String?
     public var signalKRates: [String: Double] = [:]
     /// The MQTT output (nil: off).

@@ -75,6 +75,21 @@ extension Setting {
             current: { $0[keyPath: path].map { .string($0) } ?? .null })
     }
 
+    /// A whole number.
+    static func whole(
+        _ key: String, flag: String? = nil, _ range: ClosedRange<Double>, reload: Reload, _ help: String,
+        _ path: WritableKeyPath<Configuration, Int>
+    ) -> Setting {
+        Setting(
+            key, flag: flag, type: .integer, range: range, reload: reload, help: help,
+            store: { c, v in
+                guard let n = v.numberValue, let whole = Int(whole: n) else { return .notExpected }
+                c[keyPath: path] = whole
+                return nil
+            },
+            current: { .number(Double($0[keyPath: path])) })
+    }
+
     /// A whole number that may be left unset.
     static func optionalWhole(
         _ key: String, flag: String? = nil, _ range: ClosedRange<Double>, reload: Reload, _ help: String,

@@ -190,6 +190,18 @@ extension Setting {
             "http.names", flag: "http-names", reload: .restart, expected: "host names separated by commas, \"helm.lan,boat.local\"",
             "more names the web app answers to (a name the boat's router gives the device); its host name, NAME.local and its addresses always work",
             accepts: { WebHostNames.parse($0) != nil }, \.httpNames),
+        whole(
+            "http.connectionsPerAddress", 1...64, reload: .restart,
+            "connections one address may hold open to the web app at once (a browser opens up to six); beyond them it is told 429",
+            \.httpConnectionsPerAddress),
+        whole(
+            "http.streamsPerAddress", 1...64, reload: .restart,
+            "live event streams (open pages) one address may hold at once; beyond them it is told 429",
+            \.httpStreamsPerAddress),
+        whole(
+            "http.pairingAttempts", 1...1000, reload: .restart,
+            "wrong pairing codes one address may try in a row before it waits a minute (it waits a second after each)",
+            \.httpPairingAttempts),
         Setting(
             "signalKRates", type: .object, reload: .live,
             help: "Signal K sends per second by path over the defaults, 0 to 50 (0 leaves the path out), e.g. {\"navigation.attitude\": 2}",

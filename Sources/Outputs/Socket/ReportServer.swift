@@ -65,6 +65,9 @@ public final class ReportServer {
         var framer = RequestFramer()
         /// Its number among the connections accepted (never reused, as a descriptor is).
         var number = 0
+        /// Came in on the Unix socket, whose file permissions say who may use it (not on TCP,
+        /// which anyone who reaches the port may use).
+        var isLocal = false
     }
 
     public enum Failure: Error, CustomStringConvertible {
@@ -169,7 +172,9 @@ public final class ReportServer {
         for fd in extra { polled.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
         let ready = poll(&polled, nfds_t(polled.count), timeoutMilliseconds)
         guard ready > 0 else { return }
-        for entry in polled.prefix(listeners.count) where entry.revents & Int16(POLLIN) != 0 { acceptAll(entry.fd) }
+        for (index, entry) in polled.prefix(listeners.count).enumerated() where entry.revents & Int16(POLLIN) != 0 {
+            acceptAll(entry.fd, local: index == 0)
+        }
         closing.removeAll(keepingCapacity: true)
         let clientsPolled = clients
         for (offset, entry) in polled.dropFirst(listeners.count).prefix(clientsPolled.count).enumerated() where entry.revents != 0 {
@@ -185,7 +190,7 @@ public final class ReportServer {
     private var polled: [pollfd] = []
     private var received = [UInt8](repeating: 0, count: 4096)
 
-    private func acceptAll(_ listener: Int32) {
+    private func acceptAll(_ listener: Int32, local: Bool) {
         Connection.acceptAll(listener) { fd in
             guard clients.count < Self.maximumClients else {
                 // Descriptors are finite: beyond the limit a client is told why and closed.
@@ -197,6 +202,7 @@ public final class ReportServer {
             }
             let client = Client(fd: fd)
             client.number = acceptedClients
+            client.isLocal = local
             clients.append(client)
             acceptedClients += 1
             enqueue(GPSDReports.version(), to: client)
@@ -248,12 +254,22 @@ public final class ReportServer {
             case .command(let name, let argument):
                 requester = client.number
                 defer { requester = nil }
+                if requests.isLocalOnly(name) && !client.isLocal {
+                    enqueue(GPSDReports.error(Self.localOnlyMessage(name, path: path)), to: client)
+                    continue
+                }
                 let answers = requests.answer(name, argument) ?? [.error("Unrecognized request '\(name)'")]
                 for report in answers { enqueue(GPSDReports.line(report), to: client) }
             case .invalid(let message):
                 enqueue(GPSDReports.error(message), to: client)
             }
         }
+    }
+
+    /// Why a request that changes who may do what is not answered on TCP.
+    static func localOnlyMessage(_ name: String, path: String) -> String {
+        "?\(name) is answered only on the device's own socket (\(path)), which its file permissions guard: "
+            + "run 'lodestone web \(name == "WEBPAIR" ? "pair" : name == "WEBFORGET" ? "forget" : "devices")' on the device"
     }
 
     /// Applies ?WATCH's argument to the client's options; the problem when it cannot.

@@ -12,6 +12,9 @@ public struct RequestError: Error, Sendable, Equatable {
 /// carries it out. The runtime fills the table; the server looks requests up in it.
 public struct RequestTable {
     private var routes: [String: (JSONValue?) -> [Report]] = [:]
+    /// Requests that change who may do what (pairing a browser, forgetting one): answered
+    /// only on the local Unix socket, never on TCP or through the web app.
+    private var localOnly: Set<String> = []
 
     public init() {}
 
@@ -28,6 +31,12 @@ public struct RequestTable {
             }
         }
     }
+
+    /// Marks `name` as answered only to clients of the local Unix socket.
+    public mutating func restrictToLocalSocket(_ name: String) { localOnly.insert(name) }
+
+    /// Whether `name` is answered only on the local Unix socket.
+    public func isLocalOnly(_ name: String) -> Bool { localOnly.contains(name) }
 
     /// A request that takes no argument (any argument given is ignored, as gpsd does).
     public mutating func route(_ name: String, handle: @escaping () -> [Report]) {

@@ -13,6 +13,9 @@ public struct HTTPRequest: Sendable, Equatable {
     public var minorVersion: Int
     public var headers: [HeaderField]
     public var body: [UInt8]
+    /// The client's address as the server saw it ("" when unknown): what per-address limits,
+    /// such as the pairing attempts, count by.
+    public var remoteAddress = ""
 
     public struct QueryItem: Sendable, Equatable {
         public var name: String

@@ -85,7 +85,9 @@ public enum HTTPRequestParser {
         }
         var request = HTTPRequest(method: method, target: target, path: path, query: query, minorVersion: minor, headers: headers)
         let hosts = headers.filter { $0.name == "host" }
-        if minor == 1 && hosts.count != 1 { return .refused(status: 400, reason: "an HTTP/1.1 request names its Host once") }
+        // Every request names its Host once, whatever its version: the name decides which
+        // device it is for, and two would let one check read one and another the other.
+        if hosts.count != 1 { return .refused(status: 400, reason: "a request names its Host once (a Host header field, exactly one)") }
         if headers.contains(where: { $0.name == "transfer-encoding" }) {
             return .refused(status: 501, reason: "request bodies in chunks are not taken: send Content-Length")
         }

@@ -24,14 +24,29 @@ package final class WebApp {
     /// The device's time (UTC seconds), for pairing codes and the browsers' last visits.
     package var now: () -> Double = { OutputClock.unixTime() }
     private var compressed: [String: (gzip: [UInt8], etag: String)] = [:]
+    /// The port the server listens on: an action's `Origin` must name it (nil: any, for a
+    /// server whose port is not known).
+    package var port: Int?
+    /// Wrong pairing codes, per address.
+    package var throttle: PairingThrottle
 
-    package init(mode: WebAccessMode, hosts: Set<String>, pairings: any WebPairings) {
+    package init(mode: WebAccessMode, hosts: Set<String>, pairings: any WebPairings, pairingAttempts: Int = 10) {
         (self.mode, self.hosts, self.pairings) = (mode, Set(hosts.map { $0.lowercased() }), pairings)
+        throttle = PairingThrottle(attempts: pairingAttempts)
+    }
+
+    /// The paired browser whose cookie came with `request` (nil: none).
+    package func browserID(_ request: HTTPRequest) -> String? {
+        request.cookie(WebPairing.cookie).flatMap { pairings.browser(token: $0, now: now())?.id }
     }
 
     package func answer(_ request: HTTPRequest) -> WebAnswer {
         guard let host = request.header("host").map(Self.hostName), hosts.contains(host) else {
             return .response(.text(421, "this device does not answer to that name: open it by its own name or address"))
+        }
+        // An absolute target ("GET http://name/..."): its name is the one the request is for.
+        if let named = Self.absoluteTargetHost(request.target), !hosts.contains(named) {
+            return .response(.text(421, "the request names another host (\(named)): this device answers only for its own names"))
         }
         let browser = request.cookie(WebPairing.cookie).flatMap { pairings.browser(token: $0, now: now()) }
         if request.path == "/pair" { return .response(pair(request)) }
@@ -47,8 +62,8 @@ package final class WebApp {
             return .response(page(path: request.path == "/" ? "/index.html" : request.path, request: request))
         case "POST":
             guard let browser else { return .response(Self.unpaired) }
-            if let origin = request.header("origin"), Self.hostName(Self.originHost(origin)) != host {
-                return .response(.text(403, "an action from another site's page is refused"))
+            if let origin = request.header("origin"), !isOwnOrigin(origin, host: request.header("host") ?? "") {
+                return .response(.text(403, "an action from another site's page is refused (its Origin must be this page's own scheme, name and port)"))
             }
             guard request.header("x-lodestone-token") == Self.token(for: browser) else {
                 return .response(.text(403, "an action needs the page's token (X-Lodestone-Token): reload the page"))
@@ -74,11 +89,45 @@ package final class WebApp {
         return String(lower.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
     }
 
-    /// "http://name:port" as "name:port".
-    static func originHost(_ origin: String) -> String {
-        let parts = origin.split(separator: "/", omittingEmptySubsequences: true)
-        // "http:", "name:port": the second piece; a bare "name:port" is itself.
-        return String(parts.count >= 2 && parts[0].hasSuffix(":") ? parts[1] : (parts.first ?? ""))
+    /// Whether `origin` is exactly the page the request came from: the scheme `http`, the name
+    /// the `Host` field gives (one of this device's), and the port the server listens on (80
+    /// when the origin names none). Anything else, a path, `null` or another port on the same
+    /// machine, is another site.
+    func isOwnOrigin(_ origin: String, host: String) -> Bool {
+        let lower = origin.lowercased()
+        guard lower.hasPrefix("http://") else { return false }
+        let authority = String(lower.dropFirst(7))
+        guard !authority.isEmpty, !authority.contains("/"), !authority.contains("@"),
+            let (name, originPort) = Self.splitAuthority(authority), let (hostName, hostPort) = Self.splitAuthority(host.lowercased()),
+            name == hostName, hosts.contains(name), originPort == hostPort
+        else { return false }
+        return port.map { $0 == originPort } ?? true
+    }
+
+    /// "name:port", "[::1]:port" or "name" as the bare name and the port (80 when none is
+    /// given); nil for a port that is not one.
+    static func splitAuthority(_ authority: String) -> (String, Int)? {
+        let name = hostName(authority)
+        var rest = Substring(authority)
+        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+            rest = rest[rest.index(after: close)...]
+        } else if let colon = rest.firstIndex(of: ":") {
+            rest = rest[colon...]
+        } else {
+            rest = ""
+        }
+        guard !rest.isEmpty else { return (name, 80) }
+        guard rest.hasPrefix(":"), rest.count >= 2, rest.count <= 6, rest.dropFirst().allSatisfy(\.isASCII),
+            let port = Int(rest.dropFirst()), (1...65_535).contains(port)
+        else { return nil }
+        return (name, port)
+    }
+
+    /// The name an absolute-form target ("http://name:port/path") gives; nil for a path.
+    static func absoluteTargetHost(_ target: String) -> String? {
+        guard target.lowercased().hasPrefix("http://") else { return nil }
+        let rest = target.dropFirst(7)
+        return hostName(String(rest.prefix { $0 != "/" && $0 != "?" }))
     }
 
     /// The token a paired browser's page sends with each action: a digest of its identity the
@@ -95,10 +144,20 @@ package final class WebApp {
         guard let code = request.parameter("code"), !code.isEmpty, code.utf8.count <= 64 else {
             return .text(400, "the pairing address needs its code: run 'lodestone web pair' on the device")
         }
+        let time = now()
+        let wait = throttle.wait(for: request.remoteAddress, now: time)
+        guard wait <= 0 else {
+            var refused = HTTPResponse.text(
+                429, "too many wrong pairing codes from this address: wait \(Int(wait.rounded(.up))) s, then open the address 'lodestone web pair' printed")
+            refused.add("retry-after", String(Int(wait.rounded(.up))))
+            return refused
+        }
         let name = String((request.header("user-agent") ?? "a browser").prefix(120))
-        guard let token = pairings.redeem(code: code, name: name, now: now()) else {
+        guard let token = pairings.redeem(code: code, name: name, now: time) else {
+            throttle.failed(request.remoteAddress, now: time)
             return .text(403, "this pairing code is not valid (each is good once, for ten minutes): run 'lodestone web pair' again")
         }
+        throttle.succeeded(request.remoteAddress)
         var response = HTTPResponse(status: 303, headers: [.init(name: "location", value: "/"), .init(name: "cache-control", value: "no-store")])
         response.add("set-cookie", "\(WebPairing.cookie)=\(token); Path=/; Max-Age=31536000; HttpOnly; SameSite=Strict")
         return response
@@ -160,7 +219,7 @@ package final class WebApp {
             guard kinds.count == max(names.count, kinds.count) || names.isEmpty else {
                 return .response(.text(400, "kinds are report classes: TPV, ATT, ENV, SKY, MOTION, EVENT..."))
             }
-            return .events(kinds)
+            return .events(kinds, browser: browser?.id)
         case "/api/v1/health":
             return .response(reply(requests.answer("STATUS", nil) ?? []))
         default:
@@ -194,6 +253,7 @@ package final class WebApp {
         }
         if let write { return write(request, argument) }
         let action = name ?? ""
+        guard !requests.isLocalOnly(action) else { return .text(403, "\(action) is answered only on the device's own socket") }
         return reply(requests.answer(action, argument) ?? [.error("\(action) is not served by this device")])
     }
 

@@ -87,6 +87,8 @@ enum SocketRequests {
         table.route("WEBPAIR") { [unowned loop] in [loop.context.fanout.web?.pair(now: OutputClock.unixTime()) ?? webOff] }
         table.route("WEBBROWSERS") { [unowned loop] in [loop.context.fanout.web?.browsers() ?? webOff] }
         table.route("WEBFORGET", decode: WebForgetRequest.decode) { [unowned loop] request in [loop.context.fanout.web?.forget(request.id) ?? webOff] }
+        // Who may use the device is decided on the device: on its Unix socket, not on TCP.
+        for name in ["WEBPAIR", "WEBBROWSERS", "WEBFORGET"] { table.restrictToLocalSocket(name) }
         return table
     }
 }

@@ -13,13 +13,18 @@ final class WebOutput {
     /// "HOST:PORT" as a phone on the same network reaches the device.
     let reachedAt: String
 
-    init(listen address: String, access: WebAccessMode, names configured: [String] = [], dataDirectory: String) throws(TCPListener.Failure) {
-        server = try WebServer(listen: address)
+    init(
+        listen address: String, access: WebAccessMode, names configured: [String] = [], dataDirectory: String,
+        settings: WebServer.Settings = WebServer.Settings(), pairingAttempts: Int = 10
+    ) throws(TCPListener.Failure) {
+        server = try WebServer(listen: address, settings: settings)
         pairings = WebPairingStore(dataDirectory: dataDirectory)
         let listenHost = NetworkAddress.parse(address).map { $0.host } ?? ""
         let port = server.port ?? NetworkAddress.parse(address).map { Int($0.port) } ?? 0
         let names = Self.localNames().union(configured)
-        app = WebApp(mode: access, hosts: names.union(listenHost.isEmpty ? [] : [WebApp.hostName(listenHost)]), pairings: pairings)
+        app = WebApp(
+            mode: access, hosts: names.union(listenHost.isEmpty ? [] : [WebApp.hostName(listenHost)]), pairings: pairings, pairingAttempts: pairingAttempts)
+        app.port = port
         // The address a phone can open: the one listened on, unless that is every address;
         // then the first of the machine's own on a network, else its name.
         let wildcard = ["", "0.0.0.0", "::", "*"].contains(listenHost)
@@ -27,6 +32,7 @@ final class WebOutput {
         reachedAt = (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
         app.reads = WebReads.routes(dataDirectory: dataDirectory)
         server.answer = { [unowned app] request in app.answer(request) }
+        server.identify = { [unowned app] request in app.browserID(request) }
         app.state = { [unowned server] in server.stateJSON }
     }
 
@@ -55,10 +61,13 @@ final class WebOutput {
 
     func browsers() -> Report { .pairing(PairingReport(browsers: pairings.browsers())) }
 
+    /// Revokes a browser, and closes what it has open at once: a page left open on a phone
+    /// that was forgotten must not go on receiving positions.
     func forget(_ id: String) -> Report {
-        pairings.forget(id: id)
-            ? .pairing(PairingReport(browsers: pairings.browsers(), message: "browser \(id) forgotten: it must pair again"))
-            : .error("no paired browser \(id): 'lodestone web devices' lists them")
+        guard pairings.forget(id: id) else { return .error("no paired browser \(id): 'lodestone web devices' lists them") }
+        let closed = server.disconnect(browser: id)
+        let streams = closed == 0 ? "" : " (\(closed) open connection\(closed == 1 ? "" : "s") closed)"
+        return .pairing(PairingReport(browsers: pairings.browsers(), message: "browser \(id) forgotten: it must pair again" + streams))
     }
 
     /// The names and addresses this device answers to: localhost, its host name (and

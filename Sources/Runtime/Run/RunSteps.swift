@@ -60,7 +60,11 @@ struct OpenedOutputs {
         var web: WebOutput?
         if let address = c.httpListen {
             do {
-                web = try WebOutput(listen: address, access: c.httpAccess, names: c.httpNames.flatMap(WebHostNames.parse) ?? [], dataDirectory: dataDirectory)
+                var settings = WebServer.Settings()
+                (settings.connectionsPerAddress, settings.streamsPerAddress) = (c.httpConnectionsPerAddress, c.httpStreamsPerAddress)
+                web = try WebOutput(
+                    listen: address, access: c.httpAccess, names: c.httpNames.flatMap(WebHostNames.parse) ?? [], dataDirectory: dataDirectory,
+                    settings: settings, pairingAttempts: c.httpPairingAttempts)
             } catch {
                 Log.error(error.description)
                 server.shutdown()
