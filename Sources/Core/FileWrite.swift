@@ -9,6 +9,7 @@ public func writeWhole(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: Strin
     let refusal = SimulatedDiskFull.refusal(for: path)
     if refusal != 0 { return refusal }
     guard let base = bytes.baseAddress else { return 0 }
+    CrashPoint.step("write")
     var done = 0
     while done < bytes.count {
         let count = write(fd, base + done, bytes.count - done)

@@ -67,9 +67,15 @@ public final class ReplacedFile {
         }
         guard fd >= 0 else { throw WriteFailure(path: path, errno: errno) }
         var failure = writeWhole(fd, contents, path: path)
-        if failure == 0 && fsync(fd) != 0 { failure = errno }
+        if failure == 0 {
+            CrashPoint.step("fsync")
+            if fsync(fd) != 0 { failure = errno }
+        }
         close(fd)
-        if failure == 0 && rename(temporary, file) != 0 { failure = errno }
+        if failure == 0 {
+            CrashPoint.step("rename")
+            if rename(temporary, file) != 0 { failure = errno }
+        }
         guard failure == 0 else {
             unlink(temporary)
             throw WriteFailure(path: path, errno: failure)
@@ -77,6 +83,7 @@ public final class ReplacedFile {
         // The rename is only durable once the folder holding it is flushed too.
         let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directory >= 0 {
+            CrashPoint.step("fsync")
             _ = fsync(directory)
             close(directory)
         }

@@ -37,9 +37,14 @@ public enum BackupRestore {
         var restorer = Restorer(backup: backup, directory: dataDirectory, mode: mode)
         let carried = BackupStores.all.filter { $0.merge != .readableCopy && (!$0.optional || backup.manifest.withTimetable) }
         do {
-            for (index, store) in carried.enumerated() {
-                progress?(store.path, index, carried.count)
-                try restorer.restore(store)
+            try restorer.check(carried)
+            if mode == .replace {
+                try restorer.replaceAll(carried, progress: progress)
+            } else {
+                for (index, store) in carried.enumerated() {
+                    progress?(store.path, index, carried.count)
+                    try restorer.restore(store)
+                }
             }
         } catch {
             throw Failure(description: error.description, summary: restorer.summary)
@@ -48,35 +53,35 @@ public enum BackupRestore {
     }
 }
 
-/// One archive file of an item: its name in the store and where it is in the archive.
-private struct ArchivedFile {
-    var name: String
-    var entry: TarReader.Entry
-    var file: BackupManifest.File
-}
+typealias Loader = (name: String, bytes: () throws(StorageError) -> [UInt8])
 
-private typealias Loader = (name: String, bytes: () throws(StorageError) -> [UInt8])
-
-private struct Restorer {
+struct Restorer {
     let backup: CheckedBackup
     let directory: String
     let mode: BackupRestore.Mode
+    let index: BackupIndex
     var summary = BackupRestore.Summary()
+    /// The store being restored: its files here, and its item ids in the archive.
+    var local = LocalIndex()
+    var archiveIDs = Set<String>()
 
     init(backup: CheckedBackup, directory: String, mode: BackupRestore.Mode) {
         (self.backup, self.directory, self.mode) = (backup, directory, mode)
+        index = BackupIndex(backup)
     }
 
-    /// The archive's items of a store, by id, in archive order.
-    func items(of store: BackupStore) -> [(id: String, files: [ArchivedFile])] {
-        var order: [String] = []
-        var byID: [String: [ArchivedFile]] = [:]
-        for (entry, file) in backup.files {
-            guard let located = BackupStores.locate(entry.name), located.store.path == store.path else { continue }
-            if byID[located.item] == nil { order.append(located.item) }
-            byID[located.item, default: []].append(ArchivedFile(name: located.name, entry: entry, file: file))
+    /// Every file of the stores carried, read as its store's reader reads it, before anything
+    /// is written: one this device could not read refuses the whole archive.
+    func check(_ stores: [BackupStore]) throws(StorageError) {
+        for store in stores {
+            for item in index.items(of: store) {
+                for file in item.files {
+                    if let problem = BackupCheck.problem(path: file.entry.name, store: store, name: file.name, bytes: try contents(file)) {
+                        throw StorageError("the archive is refused: \(problem); nothing was changed in \(directory)")
+                    }
+                }
+            }
         }
-        return order.map { ($0, byID[$0] ?? []) }
     }
 
     /// The folder holding an item's files in the data directory.
@@ -85,19 +90,6 @@ private struct Restorer {
         case .file: return directory
         case .items, .whole: return directory + "/" + store.path
         case .folders: return directory + "/" + store.path + "/" + id
-        }
-    }
-
-    /// The files of an item already in the data directory, by name.
-    func localFiles(_ store: BackupStore, _ id: String) -> [String] {
-        switch store.shape {
-        case .file: return PersonalData.isRegularFile(directory + "/" + store.path) ? [store.path] : []
-        case .whole, .folders:
-            return directoryEntries(folder(store, id)).filter { PersonalData.isRegularFile(folder(store, id) + "/" + $0) }.sorted()
-        case .items:
-            return directoryEntries(folder(store, id)).filter { name in
-                BackupStores.locate(store.path + "/" + name).map { $0.item == id } ?? false
-            }.sorted()
         }
     }
 
@@ -133,8 +125,7 @@ private struct Restorer {
 
     /// Whether the item in the data directory is this one, file for file (read one at a time).
     func same(_ store: BackupStore, _ id: String, as files: [Loader]) throws(StorageError) -> Bool {
-        let local = localFiles(store, id)
-        guard local.sorted() == files.map(\.name).sorted() else { return false }
+        guard local.files(id) == files.map(\.name).sorted() else { return false }
         for file in files {
             guard let present = try? readStoreBytes(folder(store, id) + "/" + file.name), try file.bytes() == present else { return false }
         }
@@ -148,14 +139,15 @@ private struct Restorer {
     }
 
     mutating func restore(_ store: BackupStore) throws(StorageError) {
-        let items = items(of: store)
-        switch (store.merge, mode) {
-        case (.readableCopy, _): return
-        case (_, .replace): try replace(store, items)
-        case (.newID(let idField), .merge): for item in items { try mergeNewID(store, item, idField: idField) }
-        case (.keepPresent, .merge): for item in items { try mergeKeeping(store, item) }
-        case (.records, .merge): for item in items { try mergeRecords(store, item) }
-        case (.waypoints, .merge): for item in items { try mergeWaypoints(store, item) }
+        let items = index.items(of: store)
+        local = LocalIndex(store, in: directory)
+        archiveIDs = Set(items.map(\.id))
+        switch store.merge {
+        case .readableCopy: return
+        case .newID(let idField): for item in items { try mergeNewID(store, item, idField: idField) }
+        case .keepPresent: for item in items { try mergeKeeping(store, item) }
+        case .records: for item in items { try mergeRecords(store, item) }
+        case .waypoints: for item in items { try mergeWaypoints(store, item) }
         }
     }
 
@@ -163,7 +155,7 @@ private struct Restorer {
 
     mutating func mergeNewID(_ store: BackupStore, _ item: (id: String, files: [ArchivedFile]), idField: String?) throws(StorageError) {
         let archived = loaders(item.files)
-        if localFiles(store, item.id).isEmpty {
+        if local.files(item.id).isEmpty {
             try writeItem(store, item.id, archived)
             summary.imported.append(label(store, item.id))
             return
@@ -176,12 +168,11 @@ private struct Restorer {
             try fileRecording(item.files)
             return
         }
-        let archiveIDs = Set(items(of: store).map(\.id))
         for number in 2...1000 {
             let candidate = item.id + "-\(number)"
             guard !archiveIDs.contains(candidate) else { continue }
             let renamed = loaders(item.files, from: item.id, to: candidate, idField: idField)
-            if localFiles(store, candidate).isEmpty {
+            if local.files(candidate).isEmpty {
                 try writeItem(store, candidate, renamed)
                 summary.renamed.append(.init(from: label(store, item.id), to: label(store, candidate)))
                 return
@@ -217,7 +208,7 @@ private struct Restorer {
 
     mutating func mergeKeeping(_ store: BackupStore, _ item: (id: String, files: [ArchivedFile])) throws(StorageError) {
         let archived = loaders(item.files)
-        if localFiles(store, item.id).isEmpty {
+        if local.files(item.id).isEmpty {
             try writeItem(store, item.id, archived)
             summary.imported.append(label(store, item.id))
         } else if try same(store, item.id, as: archived) {
@@ -275,70 +266,10 @@ private struct Restorer {
         if result.unchanged > 0 { summary.skipped.append(.init(item: "waypoints", reason: "\(result.unchanged) already there")) }
     }
 
-    // MARK: replace
-
-    mutating func replace(_ store: BackupStore, _ items: [(id: String, files: [ArchivedFile])]) throws(StorageError) {
-        if store.shape == .whole {
-            try replaceWhole(store, items.first?.files ?? [])
-            return
-        }
-        for item in items {
-            let archived = loaders(item.files)
-            if try same(store, item.id, as: archived) {
-                summary.skipped.append(.init(item: label(store, item.id), reason: "already there"))
-                continue
-            }
-            let extra = Set(localFiles(store, item.id)).subtracting(archived.map(\.name))
-            try writeItem(store, item.id, archived)
-            for name in extra { unlink(folder(store, item.id) + "/" + name) }
-            summary.imported.append(label(store, item.id))
-        }
-        // What the archive does not hold goes: the store is now the archive's.
-        let kept = Set(items.map(\.id))
-        switch store.shape {
-        case .file:
-            if kept.isEmpty, PersonalData.isRegularFile(directory + "/" + store.path), unlink(directory + "/" + store.path) == 0 {
-                summary.removed.append(store.path)
-            }
-        case .items:
-            var gone = Set<String>()
-            for name in directoryEntries(folder(store, "")) {
-                guard let id = BackupStores.locate(store.path + "/" + name)?.item, !kept.contains(id) else { continue }
-                if unlink(folder(store, "") + "/" + name) == 0 { gone.insert(id) }
-            }
-            summary.removed += gone.sorted().map { label(store, $0) }
-        case .folders:
-            for id in directoryEntries(directory + "/" + store.path).sorted() where !kept.contains(id) && BackupStores.isSafeName(Substring(id)) {
-                removeTree(folder(store, id))
-                summary.removed.append(label(store, id))
-            }
-        case .whole: break
-        }
-    }
-
-    /// A whole folder (the timetable) is written beside the one in place and swapped in by
-    /// renames, so a reader finds the old one or the new one, never a mix.
-    mutating func replaceWhole(_ store: BackupStore, _ files: [ArchivedFile]) throws(StorageError) {
-        let target = directory + "/" + store.path
-        let archived = loaders(files)
-        if files.isEmpty {
-            if fileExists(target) {
-                removeTree(target)
-                summary.removed.append(store.path)
-            }
-            return
-        }
-        if try same(store, store.path, as: archived) {
-            summary.skipped.append(.init(item: store.path, reason: "already there"))
-            return
-        }
-        try writeWhole(store, archived)
-        summary.imported.append(store.path)
-    }
-
     // MARK: writing
 
-    func writeItem(_ store: BackupStore, _ id: String, _ files: [Loader]) throws(StorageError) {
+    mutating func writeItem(_ store: BackupStore, _ id: String, _ files: [Loader]) throws(StorageError) {
+        local.wrote(id, files.map(\.name))
         if store.shape == .whole {
             try writeWhole(store, files)
             return

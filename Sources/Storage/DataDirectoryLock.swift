@@ -69,6 +69,9 @@ public final class DataDirectoryLock {
         if ftruncate(fd, 0) == 0 {
             _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
         }
+        // Every command that opens the stores comes through here first: an import-all
+        // --replace that was stopped is finished or rolled back before any store is read.
+        if let said = ImportJournal.recover(dataDirectory: dataDirectory) { Log.info(said) }
         return .success(DataDirectoryLock(path: path, fd: fd))
     }
 

@@ -60,6 +60,14 @@ package enum HistoryFile {
         return (result, !complete)
     }
 
+    /// Whether `bytes` read as a history file whole, to its last byte (a backup's copy is
+    /// checked with this before it is restored).
+    static func isWhole(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else { return false }
+        var result: [String: History] = [:]
+        return parse(bytes, into: &result)
+    }
+
     /// Reads streams into `result` until the end (true) or the first damage (false).
     private static func parse(_ bytes: [UInt8], into result: inout [String: History]) -> Bool {
         var offset = magic.count

@@ -55,7 +55,10 @@ public final class RecordLog {
     public let recovery: Recovery
 
     deinit {
-        if dirty { fsync(fd) }
+        if dirty {
+            CrashPoint.step("fsync")
+            fsync(fd)
+        }
         close(fd)
     }
 
@@ -73,6 +76,7 @@ public final class RecordLog {
     /// Flushes to the card now (on stop, and on the pacing above).
     public func flush(now: Double) {
         guard dirty else { return }
+        CrashPoint.step("fsync")
         fsync(fd)
         dirty = false
         lastSync = now

@@ -241,6 +241,7 @@ package final class TrackRecording {
         }
         let header = RecordLog.framed(Array(TrackFile.header(name: name, started: started, tags: tags, extra: extra).utf8))
         let failure = header.withUnsafeBytes { writeWhole(fd, $0, path: path) }
+        if failure == 0 { CrashPoint.step("fsync") }
         guard failure == 0, fsync(fd) == 0 else {
             let code = failure != 0 ? failure : errno
             close(fd)
@@ -299,19 +300,25 @@ package final class TrackRecording {
         unwritten += 1
         guard writeBacklog() else { return }
         if now &- lastSync >= 1_000_000_000 || writeError != 0 {
+            CrashPoint.step("fsync")
             writeError = fsync(fd) == 0 ? 0 : errno
             lastSync = now
         }
     }
 
-    func sync() { fsync(fd) }
+    func sync() {
+        CrashPoint.step("fsync")
+        fsync(fd)
+    }
 
     /// Files a photo with the track: its record goes after the points written so far (those
     /// the disk refused first). False when the disk refuses it.
     package func append(_ photo: TrackPhoto) -> Bool {
         guard writeBacklog() else { return false }
         let frame = RecordLog.framed(Array(TrackFile.photoRecord(photo).utf8))
-        guard frame.withUnsafeBytes({ writeWhole(fd, $0, path: path) }) == 0, fsync(fd) == 0 else { return false }
+        guard frame.withUnsafeBytes({ writeWhole(fd, $0, path: path) }) == 0 else { return false }
+        CrashPoint.step("fsync")
+        guard fsync(fd) == 0 else { return false }
         photos.append(photo)
         return true
     }
@@ -319,6 +326,7 @@ package final class TrackRecording {
     /// Writes whatever the disk refused before and flushes; true when everything is on the disk.
     package func flush() -> Bool {
         guard writeBacklog() else { return false }
+        CrashPoint.step("fsync")
         guard fsync(fd) == 0 else {
             writeError = errno
             return false

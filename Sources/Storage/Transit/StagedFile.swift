@@ -43,7 +43,10 @@ struct StagedFile {
     /// Writes what is left, syncs and closes; false when any write failed.
     mutating func close() -> Bool {
         flush()
-        if failure == 0 && fsync(fd) != 0 { failure = errno }
+        if failure == 0 {
+            CrashPoint.step("fsync")
+            if fsync(fd) != 0 { failure = errno }
+        }
         Glibc.close(fd)
         return failure == 0
     }
@@ -54,5 +57,6 @@ func syncFolder(_ path: String) -> Bool {
     let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else { return false }
     defer { close(fd) }
+    CrashPoint.step("fsync")
     return fsync(fd) == 0
 }

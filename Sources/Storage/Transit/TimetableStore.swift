@@ -78,10 +78,13 @@ public struct TimetableStore {
     func swapIn(_ staging: String) -> Bool {
         var status = stat()
         guard lstat(directory, &status) == 0 else {
-            guard errno == ENOENT, rename(staging, directory) == 0 else { return false }
+            guard errno == ENOENT else { return false }
+            CrashPoint.step("rename")
+            guard rename(staging, directory) == 0 else { return false }
             _ = syncFolder(dataDirectory)
             return true
         }
+        CrashPoint.step("rename")
         if lodestone_exchange_paths(staging, directory) == 0 {
             // The old timetable now sits under the staging name.
             _ = syncFolder(dataDirectory)
@@ -91,7 +94,9 @@ public struct TimetableStore {
         guard errno == EINVAL || errno == ENOSYS || errno == ENOTSUP else { return false }
         let aside = dataDirectory + "/" + Self.asidePrefix + "\(getpid())"
         removeTree(aside)
+        CrashPoint.step("rename")
         guard rename(directory, aside) == 0 else { return false }
+        CrashPoint.step("rename")
         guard rename(staging, directory) == 0 else {
             rename(aside, directory)
             return false
