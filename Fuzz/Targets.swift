@@ -13,7 +13,7 @@ import LodestoneSettings
 import LodestoneStorage
 
 enum FuzzTarget: String, CaseIterable {
-    case nmea, json, tle, timezone, recordlog, gpx, track, timetable, zip, w1, csv, backup, board, config, http
+    case nmea, json, tle, timezone, recordlog, gpx, track, timetable, zip, w1, csv, backup, board, config, http, recording, manifest
 }
 
 /// A bus that is never used: it only names the drivers' generic parameter, to read their chip
@@ -126,6 +126,27 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             for (entry, file) in backup.files.prefix(4) { _ = try? backup.contents(entry, file) }
         }
         _ = try? BackupManifest.parse(bytes)
+    case .recording:
+        // A recording's header record (its JSON text), checked as every reader of recordings
+        // checks it, then used as `recording info` and `replay` use it: the start as a date,
+        // the board file and the configuration it carries read back.
+        if let header = try? RecordingHeader.parse(bytes, file: "walk.rec") {
+            if let start = header["startUTC"]?.numberValue { _ = TimeZoneRules.utc.iso8601(start) }
+            if let board = header["board"]?["text"]?.stringValue { _ = try? BoardDescription.parse(board, file: "board", chips: boardChips) }
+            if let object = header["configuration"] {
+                var configuration = Configuration()
+                try? configuration.load(text: object.serialized, file: "the recording's configuration")
+            }
+        }
+    case .manifest:
+        // A backup's manifest on its own, as import-all reads it first: the files of one it
+        // accepts are written back and read again the same (its counts are free-form keys,
+        // which a hostile file can make collide with the fixed ones, so only the files).
+        if let manifest = try? BackupManifest.parse(bytes), let again = try? BackupManifest.parse(Array(manifest.json.utf8)),
+            again.files != manifest.files
+        {
+            fatalError("a manifest's files read back differently after writing them")
+        }
     case .board:
         // A board file's text, read as `--board FILE` reads it.
         if let board = try? BoardDescription.parse(text, file: "board.json", chips: boardChips) {

@@ -21,3 +21,20 @@ public extension FixedWidthInteger {
         self = exact
     }
 }
+
+public extension FixedWidthInteger {
+    /// `value` cut toward zero and held within the type's range: the nearest end for anything
+    /// beyond it (infinities included), 0 for NaN. For a figure that must become some integer
+    /// whatever it is (a position in a table of times), where refusing is not an answer.
+    init(saturating value: Double) {
+        if value.isNaN {
+            self = 0
+        } else if value <= Double(Self.min) {
+            self = .min
+        } else if value >= Double(Self.max) {
+            self = .max
+        } else {
+            self = Self(exactly: value.rounded(.towardZero)) ?? (value < 0 ? .min : .max)
+        }
+    }
+}

@@ -36,7 +36,8 @@ public struct TimeZoneRules: Sendable {
 
     /// Seconds east of UTC at the instant `unixTime`.
     public func offset(at unixTime: Double) -> Int {
-        let t = Int64(unixTime.rounded(.down))
+        // Any instant, even one no file should hold (NaN, 1e19), is placed, never trapped on.
+        let t = Int64(saturating: unixTime.rounded(.down))
         if let last = transitions.last, t >= last, let rule { return rule.offset(at: t) }
         if transitions.isEmpty { return rule?.offset(at: t) ?? Int(initial) }
         var low = 0, high = transitions.count

@@ -36,12 +36,10 @@ public enum RecordingFile {
     /// Throws when the file cannot be read or holds no recording's header.
     public static func read(path: String) throws(StorageError) -> Contents {
         let (records, recovery) = try RecordLog.records(path: path)
-        guard let first = records.first, first.first == headerTag,
-            let header = try? JSONValue.parse(String(decoding: first.dropFirst(), as: UTF8.self)),
-            header["format"]?.stringValue == formatName
-        else {
+        guard let first = records.first, first.first == headerTag else {
             throw StorageError("\(path) is not a Lodestone recording (make one with 'lodestone run --record FILE')")
         }
+        let header = try RecordingHeader.parse(Array(first.dropFirst()), file: path)
         var contents = Contents(header: header, events: [], pieces: [], problems: [])
         if recovery.cutBytes > 0 { contents.problems.append("the last \(recovery.cutBytes) bytes were torn (a power cut while writing) and are left out") }
         if recovery.skippedBytes > 0 { contents.problems.append("\(recovery.skippedBytes) damaged bytes were skipped") }
