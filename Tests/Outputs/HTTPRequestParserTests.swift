@@ -30,7 +30,7 @@ struct HTTPRequestParserTests {
         let body = #"{"action":"start"}"#
         let first = "POST /api/v1/track HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
         #expect(parse(first + body.prefix(5)) == .incomplete)
-        let both = first + body + "GET / HTTP/1.0\r\n\r\n"
+        let both = first + body + "GET / HTTP/1.0\r\nHost: x\r\n\r\n"
         guard case .request(let post, let consumed) = parse(both) else { Issue.record("not parsed"); return }
         #expect(String(decoding: post.body, as: UTF8.self) == body)
         let rest = Array(both.utf8)[consumed...]
@@ -46,6 +46,10 @@ struct HTTPRequestParserTests {
         ("GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505),
         ("GET / HTTP/1.1\r\n\r\n", 400),
         ("GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400),
+        // One Host in every version: HTTP/1.0 too.
+        ("GET / HTTP/1.0\r\nHost: x\r\nHost: y\r\n\r\n", 400),
+        ("GET / HTTP/1.0\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: x\r\nHost: x\r\n\r\n", 400),
         ("GET / HTTP/1.1\r\nHost: x\r\nX-A: 1\r\n  folded\r\n\r\n", 400),
         ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", 501),
         ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n", 400),

@@ -187,6 +187,45 @@ import Testing
         #expect(nextLine(server, client)?.contains("raw must be 0, 1 or 2") == true)
     }
 
+    /// A request that changes who may use the device (pairing a browser) is answered on the
+    /// Unix socket, whose permissions guard it, and refused on TCP with the local way named.
+    @Test func pairingIsAnsweredOnlyOnTheLocalSocket() throws {
+        let server = try ReportServer(path: socketPath("local-only"))
+        defer { server.shutdown() }
+        let port = 21_000 + Int(getpid() % 19_000)
+        try server.listen(tcp: "127.0.0.1:\(port)")
+        server.requests.route("WEBPAIR") { [.error("a code")] }
+        server.requests.route("DEVICES") { [.devices(DevicesReport(devices: [], activated: nil))] }
+        server.requests.restrictToLocalSocket("WEBPAIR")
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(connected == 0)
+        for _ in 0..<10 { server.service(timeoutMilliseconds: 5) }
+        let request = Array("?WEBPAIR;?DEVICES;\n".utf8)
+        #expect(request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == request.count)
+        var text = ""
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<100 where !text.contains("DEVICES") {
+            server.service(timeoutMilliseconds: 5)
+            let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if count > 0 { text += String(decoding: buffer[0..<count], as: UTF8.self) }
+        }
+        #expect(text.contains("answered only on the device's own socket") && !text.contains("a code"), "\(text)")
+        #expect(text.contains(#""class":"DEVICES""#), "the other requests are answered on TCP: \(text)")
+        // The same request on the Unix socket is answered.
+        let local = try ReportClient(path: server.path)
+        _ = nextLine(server, local)
+        local.send("?WEBPAIR;")
+        #expect(nextLine(server, local)?.contains("a code") == true)
+    }
+
     /// gpsd's port on TCP: the same protocol as the Unix socket.
     @Test func servesTheSameProtocolOnTCP() throws {
         let server = try ReportServer(path: socketPath("tcp"))

@@ -133,7 +133,7 @@ package final class WebApp {
     /// The token a paired browser's page sends with each action: a digest of its identity the
     /// page reads from `/api/v1/session` (a page on another site cannot, as the cookie is
     /// `SameSite=Strict` and the answer same-origin).
-    static func token(for browser: PairedBrowser) -> String {
+    package static func token(for browser: PairedBrowser) -> String {
         var digest = SHA256()
         digest.update(Array(("lodestone-action:" + browser.id + ":" + String(browser.paired)).utf8))
         return SHA256.hexText(Array(digest.finish().prefix(16)))

@@ -80,6 +80,9 @@ public final class WebServer {
 
     public var clientCount: Int { connections.filter { $0.refusal == nil }.count }
     public var streamCount: Int { connections.filter { $0.stream != nil }.count }
+    /// What the server holds for its connections: requests received and not yet answered, and
+    /// answers not yet taken by the sockets (bytes).
+    public var heldBytes: Int { connections.reduce(0) { $0 + $1.inbox.count + $1.pending } }
 
     /// The listening socket's port (when it was asked for port 0).
     public var port: Int? {
