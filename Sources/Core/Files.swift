@@ -176,6 +176,7 @@ private func failureAdvice(_ code: Int32) -> String {
     let reason = String(cString: strerror(code))
     switch code {
     case ENOSPC, EDQUOT: return reason + ": free some space on that disk"
+    case EFBIG: return reason + ": the file would pass the size limit set for this process (ulimit -f, LimitFSIZE=): raise it"
     case ENOENT: return reason + ": create its folder first"
     case EACCES, EPERM, EROFS: return reason + ": check that its folder is writable"
     default: return reason

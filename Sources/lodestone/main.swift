@@ -107,6 +107,9 @@ let commands: [Command] = [
 /// Entry point: dispatch to a command; usage errors exit with status 2.
 // What the device writes (tracks, logs, positions) is its owner's alone (see PrivateFolder).
 umask(0o077)
+// A write past the file-size limit (`ulimit -f`, a service's LimitFSIZE=) fails with EFBIG and
+// is said like a full disk; the kernel's default for it, SIGXFSZ, would end the process mid-write.
+signal(SIGXFSZ, SIG_IGN)
 let arguments = CommandLine.arguments
 let name = arguments.count > 1 ? arguments[1] : "help"
 let rest = arguments.dropFirst(2)

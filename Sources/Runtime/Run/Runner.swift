@@ -31,6 +31,11 @@ public enum Runner {
             if tightened > 0 {
                 Log.info("made \(tightened) files and folders in \(directory) private to their owner (folders 0700, files 0600)")
             }
+            // Holding the lock, the run is the folder's one writer: what a killed write left is stale.
+            let stale = StaleTemporaries.remove(under: directory)
+            if !stale.isEmpty {
+                Log.info("removed \(stale.count) temporary files an interrupted write left in \(directory): \(stale.prefix(3).joined(separator: ", "))")
+            }
             return (lock, false)
         case .failure(let refusal):
             switch refusal {
