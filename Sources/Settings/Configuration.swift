@@ -147,6 +147,9 @@ public struct Configuration: Sendable, Equatable {
     /// Auto-pause: below this speed (m/s) for this long (s) a recording pauses itself.
     public var autoPauseSpeed = 0.3
     public var autoPauseSeconds = 10.0
+    /// The folder of the configuration file read (nil: none): secrets named by a setting are
+    /// read from there (see `SecretFile`).
+    public var configurationFolder: String?
 
     public init() {}
 
@@ -158,6 +161,7 @@ public struct Configuration: Sendable, Equatable {
     public mutating func load(file path: String) throws(ConfigurationError) {
         let text: String
         do { text = try readTextFile(path) } catch { throw ConfigurationError(file: path, key: nil, problem: error.description) }
+        configurationFolder = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
         try load(text: text, file: path)
         if let mqtt, mqtt.password != nil, mqtt.passwordFile == nil, PrivateFolder.othersMayRead(path) {
             Log.warning(

@@ -31,19 +31,25 @@ extension Setting {
                 return nil
             },
             current: { $0.password == nil || $0.passwordFile != nil ? .null : .string("(hidden)") }),
-        mqtt(
-            "passwordFile", type: .path, expected: "a file's path",
-            "a file holding the password on its first line; a bare name is read from $CREDENTIALS_DIRECTORY (systemd's LoadCredential=)",
-            store: { s, v in
+        // Not the `mqtt` shape: where the file may be depends on the configuration file's folder.
+        Setting(
+            "mqtt.passwordFile", type: .path, reload: .live,
+            help: "a file holding the password on its first line; a bare name is read from $CREDENTIALS_DIRECTORY (systemd's "
+                + "LoadCredential=), a relative path from the configuration file's folder. Only a regular file in that folder, "
+                + "$CREDENTIALS_DIRECTORY or /etc/lodestone, owned by the service's user or root, mode 0600 or 0400, is read",
+            expected: "a file's path",
+            store: { c, v in
+                var s = c.mqtt ?? MQTTSettings(broker: "")
                 guard s.password == nil || s.passwordFile != nil else { return .because(MQTTSettings.passwordTwice) }
                 guard let path = v.stringValue else { return .notExpected }
-                switch MQTTSettings.readPassword(path) {
+                switch MQTTSettings.readPassword(path, configurationFolder: c.configurationFolder) {
                 case .success(let password): (s.password, s.passwordFile) = (password, path)
                 case .failure(let problem): return .because(problem.text)
                 }
+                c.mqtt = s
                 return nil
             },
-            current: { $0.passwordFile.map { .string($0) } ?? .null }),
+            current: { c in c.mqtt?.passwordFile.map { .string($0) } ?? .null }),
         mqtt(
             "qos", type: .integer, range: 0...1,
             "1: every value is queued on disk until the broker acknowledges it; 0: sent once, lost while the broker is away",

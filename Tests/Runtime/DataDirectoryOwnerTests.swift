@@ -100,6 +100,8 @@ import Testing
         try replaceFile(directory + "/mqtt-password", with: Array("s3cret\n".utf8))
         func read(_ mqtt: String) throws(ConfigurationError) -> Configuration {
             var configuration = Configuration()
+            // As read from a configuration file in that folder, where a password file may be.
+            configuration.configurationFolder = directory
             try configuration.load(text: #"{"mqtt": "# + mqtt + "}", file: "test.json")
             try configuration.validate(file: "test.json")
             return configuration

@@ -67,14 +67,16 @@ public struct MQTTSettings: Sendable, Equatable {
 extension MQTTSettings {
     /// The password in a file of its own (its first line). A bare name is looked for among the
     /// service's credentials (`$CREDENTIALS_DIRECTORY`, given by systemd's LoadCredential=), so
-    /// the configuration can be readable while the password is not.
-    package static func readPassword(_ path: String) -> Result<String, PasswordFileProblem> {
-        var resolved = path
-        if !path.contains("/"), let credentials = getenv("CREDENTIALS_DIRECTORY") {
-            resolved = String(cString: credentials) + "/" + path
-        }
+    /// the configuration can be readable while the password is not; a relative path is taken
+    /// from the configuration file's folder. Only a private file where secrets belong is read
+    /// (see `SecretFile`).
+    package static func readPassword(_ path: String, configurationFolder: String?) -> Result<String, PasswordFileProblem> {
+        let resolved = SecretFile.resolve(path, configurationFolder: configurationFolder)
         let text: String
-        do { text = try readTextFile(resolved, limit: 4096) } catch { return .failure(PasswordFileProblem(text: error.description)) }
+        switch SecretFile.read(path, configurationFolder: configurationFolder) {
+        case .success(let bytes): text = String(decoding: bytes, as: UTF8.self)
+        case .failure(let refusal): return .failure(PasswordFileProblem(text: refusal.description))
+        }
         let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map { String($0) } ?? ""
         let password = line.hasSuffix("\r") ? String(line.dropLast()) : line
         guard !password.isEmpty, password.utf8.count <= 256 else {
