@@ -9,8 +9,10 @@ Usage:
       protections on every answer, the Host check, the app's files compressed with a
       validator, the state, the event stream (ids, kinds, resume with Last-Event-ID), actions
       (refused without the token or from another origin, done with them: a track started and
-      stopped appears in `lodestone track list`), every limit with its status, 64 connections
-      at once and the 65th refused, `lodestone web devices` and `forget`.
+      stopped appears in `lodestone track list`), every limit with its status, eight connections
+      from one address and the ninth refused, pairing refused on the gpsd TCP port, hostile
+      origins, targets and Host fields, `lodestone web devices` and `forget` (which ends the
+      browser's open stream), wrong pairing codes throttled.
 
 Prints one JSON line with the findings and "problems"; exits 1 when there are any.
 """
@@ -86,7 +88,8 @@ def main():
                               capture_output=True, text=True, timeout=60)
     check(imported.returncode == 0, "the lake timetable should import: %s" % imported.stderr)
     device = subprocess.Popen([lodestone, "run", "--scenario", "walk", "--speed", "5", "--duration", "120", "--display", "none",
-                               "--socket", sock, "--data-dir", data, "--http", "127.0.0.1:%d" % port, "--http-names", "helm.lan,Boat.Example"],
+                               "--socket", sock, "--data-dir", data, "--http", "127.0.0.1:%d" % port, "--http-names", "helm.lan,Boat.Example",
+                               "--listen", "127.0.0.1:%d" % (port + 1)],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         for _ in range(300):
@@ -258,26 +261,82 @@ def run_checks(lodestone, port, sock):
         got = status_of(raw(port, data))
         check(got == expected, "a request for %d got %s" % (expected, got))
 
-    # 64 connections at once; the 65th is told the device is busy.
+    hostile_requests(port, auth, good)
+
+    # One address holds eight connections at once; the ninth is told why.
     held = []
     try:
-        for _ in range(64):
+        for _ in range(8):
             held.append(socket.create_connection(("127.0.0.1", port), timeout=5))
         time.sleep(1)
         extra = raw(port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", read_seconds=3)
-        check(status_of(extra) == 503, "the 65th connection should get 503, got %s" % status_of(extra))
+        check(status_of(extra) == 429, "a ninth connection from one address should get 429, got %s" % status_of(extra))
     finally:
         for s in held:
             s.close()
+    time.sleep(0.5)
 
-    # The paired browsers, and revoking this one.
+    # Pairing is for the device's own socket: refused on the gpsd TCP port.
+    with socket.create_connection(("127.0.0.1", port + 1), timeout=5) as s:
+        s.sendall(b"?WEBPAIR;?WEBBROWSERS;\n")
+        got, deadline = b"", time.time() + 5
+        while got.count(b"ERROR") < 2 and time.time() < deadline:
+            try:
+                got += s.recv(65536)
+            except socket.timeout:
+                break
+    check(got.count(b"answered only on the device's own socket") == 2 and b"/pair?code=" not in got,
+          "?WEBPAIR and ?WEBBROWSERS on TCP should be refused: %s" % got[-400:])
+
+    # The paired browsers, and revoking this one: its open stream ends at once.
     listed = cli(lodestone, "web", "devices", "--socket", sock)
     ids_listed = re.findall(r"^([0-9a-f]{6})\s", listed.stdout, re.M)
     check(len(ids_listed) == 1 and "web-check" in listed.stdout, "web devices should list this browser: %s" % listed.stdout)
     if ids_listed:
+        stream = socket.create_connection(("127.0.0.1", port), timeout=5)
+        stream.sendall(("GET /api/v1/events?kinds=ATT HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%s: %s\r\n\r\n"
+                        % (port, "Cookie", auth["Cookie"])).encode())
+        time.sleep(1)
         cli(lodestone, "web", "forget", ids_listed[0], "--socket", sock)
+        ended, after, deadline = False, b"", time.time() + 3
+        stream.settimeout(0.5)
+        while time.time() < deadline and not ended:
+            try:
+                piece = stream.recv(65536)
+                ended = not piece
+                after += piece
+            except socket.timeout:
+                pass
+            except ConnectionResetError:
+                ended = True
+        stream.close()
+        check(ended, "a forgotten browser's event stream should end at once")
         status, _, _ = request(port, "GET", "/api/v1/state", headers=auth)
         check(status == 401, "a forgotten browser should be refused, got %s" % status)
+
+    # Pairing codes cannot be guessed at speed: a second's pause after each wrong one.
+    status, _, _ = request(port, "GET", "/pair?code=wrongwrong")
+    check(status == 403, "a wrong pairing code should be 403, got %s" % status)
+    status, headers, _ = request(port, "GET", "/pair?code=wrongagain")
+    check(status == 429 and headers.get("retry-after"), "a second wrong code at once should be 429 with Retry-After, got %s" % status)
+
+
+def hostile_requests(port, auth, good):
+    """Origins, targets and Host fields as a hostile page or client would send them."""
+    start = json.dumps({"action": "start", "name": "hostile"})
+    for origin in ["http://127.0.0.1:9", "https://127.0.0.1:%d" % port, "http://127.0.0.1", "null"]:
+        status, _, _ = request(port, "POST", "/api/v1/track", headers={**good, "Origin": origin}, body=start)
+        check(status == 403, "an action from origin %s should be 403, got %s" % (origin, status))
+    cases = {
+        421: b"GET http://evil.example/style.css HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % port,
+        200: b"GET http://127.0.0.1:%d/style.css HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n" % (port, port),
+    }
+    for expected, data in cases.items():
+        got = status_of(raw(port, data))
+        check(got == expected, "%s should get %d, got %s" % (data[:50], expected, got))
+    for data in [b"GET / HTTP/1.0\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n", b"GET / HTTP/1.0\r\n\r\n"]:
+        got = status_of(raw(port, data))
+        check(got == 400, "HTTP/1.0 without one Host (%r) should be 400, got %s" % (data, got))
 
 
 def live_reads(port, auth, good):
