@@ -147,6 +147,9 @@ public struct Configuration: Sendable, Equatable {
     /// Auto-pause: below this speed (m/s) for this long (s) a recording pauses itself.
     public var autoPauseSpeed = 0.3
     public var autoPauseSeconds = 10.0
+    /// The largest file `track import` takes, in MB (a GPX file is read as it is parsed, but
+    /// its points are kept until the import is filed).
+    public var trackImportMaxMB = 100.0
     /// The folder of the configuration file read (nil: none): secrets named by a setting are
     /// read from there (see `SecretFile`).
     public var configurationFolder: String?

@@ -306,7 +306,10 @@ extension Setting {
             "a recording pauses itself below this speed (0.3 m/s: a person standing; a slow paddler may want 0.1)", \.autoPauseSpeed),
         number(
             "tracks.autoPauseSeconds", unit: "s", 1...600, reload: .restart,
-            "how long below the auto-pause speed before the recording pauses itself", \.autoPauseSeconds)
+            "how long below the auto-pause speed before the recording pauses itself", \.autoPauseSeconds),
+        number(
+            "tracks.importMaxMB", unit: "MB", 1...100_000, reload: .live,
+            "the largest GPX or JSON file 'track import' takes (read from the configuration file, or --config FILE)", \.trackImportMaxMB)
     ]
 
     nonisolated(unsafe) static let sky: [Setting] = [

@@ -57,67 +57,11 @@ public enum GPXReader {
     }
 
     /// Reads the XML of a GPX file as events; refuses a file that is not GPX or is cut short.
+    /// The whole text at once: a file too large for memory is read in pieces (`GPXScanner`).
     static func scan(_ text: String, _ handle: (Event) throws(Failure) -> Void) throws(Failure) {
-        let bytes = Array(text.utf8)
-        var index = 0
-        var line = 1, counted = 0
-        var sawGPX = false, closedGPX = false
-
-        func currentLine() -> Int {
-            while counted < index && counted < bytes.count {
-                if bytes[counted] == UInt8(ascii: "\n") { line += 1 }
-                counted += 1
-            }
-            return line
-        }
-        func starts(_ prefix: String) -> Bool {
-            let p = Array(prefix.utf8)
-            return index + p.count <= bytes.count && bytes[index..<(index + p.count)].elementsEqual(p)
-        }
-        func skip(past terminator: String) throws(Failure) -> [UInt8] {
-            let t = Array(terminator.utf8)
-            var i = index
-            while i + t.count <= bytes.count {
-                if bytes[i..<(i + t.count)].elementsEqual(t) {
-                    let body = Array(bytes[index..<i])
-                    index = i + t.count
-                    return body
-                }
-                i += 1
-            }
-            throw Failure(description: "line \(currentLine()): the file ends inside a '\(terminator)' construct: it is cut short or not XML")
-        }
-
-        while index < bytes.count {
-            if bytes[index] != UInt8(ascii: "<") {
-                let start = index
-                while index < bytes.count && bytes[index] != UInt8(ascii: "<") { index += 1 }
-                try handle(.text(decode(String(decoding: bytes[start..<index], as: UTF8.self))))
-                continue
-            }
-            if starts("<!--") { index += 4; _ = try skip(past: "-->"); continue }
-            if starts("<![CDATA[") {
-                index += 9
-                try handle(.text(String(decoding: try skip(past: "]]>"), as: UTF8.self)))
-                continue
-            }
-            if starts("<?") || starts("<!") { index += 2; _ = try skip(past: ">"); continue }
-            let at = currentLine()
-            index += 1
-            let tag: (name: String, closing: Bool, selfClosing: Bool, attributes: [String: String])
-            do { tag = try tagText(try skip(past: ">")) } catch { throw Failure(description: "line \(at): \(error.description)") }
-            let name = localName(tag.name)
-            if tag.closing {
-                if name == "gpx" { closedGPX = true }
-                try handle(.close(name, line: at))
-                continue
-            }
-            if name == "gpx" { sawGPX = true }
-            try handle(.open(name, tag.attributes, selfClosing: tag.selfClosing, line: at))
-            if tag.selfClosing { try handle(.close(name, line: at)) }
-        }
-        guard sawGPX else { throw Failure(description: "not a GPX file: no <gpx> element") }
-        guard closedGPX else { throw Failure(description: "the file is cut short: <gpx> is never closed; nothing was imported") }
+        var scanner = GPXScanner()
+        try scanner.feed(Array(text.utf8)[...], handle)
+        try scanner.finish(handle)
     }
 
     static func waypoint(_ attributes: [String: String], _ fields: [String: String]) -> Waypoint? {

@@ -1,3 +1,4 @@
+import Glibc
 import LodestoneCore
 import LodestoneDomain
 import LodestoneEncoding
@@ -14,6 +15,8 @@ public enum TrackImport {
         public var points: [TrackPoint]
         /// The file gave no times (or not for every point): the shape only.
         public var timeless: Bool
+        /// What was changed to keep it (a name cut to length, control characters removed), in words.
+        public var warnings: [String] = []
     }
 
     public struct Failure: Error, CustomStringConvertible {
@@ -21,21 +24,80 @@ public enum TrackImport {
     }
 
     /// The tracks of a GPX or JSON file's text, by its first character.
-    /// `progress`: a GPX file's line reached and its lines in all.
-    public static func tracks(_ text: String, progress: ((_ line: Int, _ lines: Int) -> Void)? = nil) throws(Failure) -> [Track] {
+    public static func tracks(_ text: String) throws(Failure) -> [Track] {
         let start = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.first
-        return start == "{" || start == "[" ? try json(text) : try gpx(text, progress: progress)
+        return start == "{" || start == "[" ? try json(text) : try gpx(text)
     }
 
-    public static func gpx(_ text: String, progress: ((_ line: Int, _ lines: Int) -> Void)? = nil) throws(Failure) -> [Track] {
-        let lines = progress == nil ? 0 : text.utf8.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+    /// The tracks of a GPX or JSON file, by its first character; a file larger than `limit`
+    /// bytes is refused before it is read. GPX is read in pieces as it is parsed, so what the
+    /// import holds is the points, never the file. `progress`: bytes read, and the file's size.
+    public static func tracks(file path: String, limit: Int, progress: ((_ read: Int, _ size: Int) -> Void)? = nil) throws(Failure) -> [Track] {
+        let fd: Int32
+        do { fd = try GuardedOpen.input(path) } catch { throw Failure(description: error.description) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        let size = Int(status.st_size)
+        func tooLarge(_ bytes: Int) -> Failure {
+            Failure(
+                description: "it is \(DecimalText.compact(Double(bytes) / 1e6, 1)) MB, more than tracks.importMaxMB allows "
+                    + "(\(DecimalText.compact(Double(limit) / 1e6, 1)) MB): raise that setting to import it")
+        }
+        guard size <= limit else { throw tooLarge(size) }
+        var piece = [UInt8](repeating: 0, count: 64 << 10)
+        var done = 0
+        func next() throws(Failure) -> ArraySlice<UInt8>? {
+            while true {
+                let count = piece.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count >= 0 else { throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
+                if count == 0 { return nil }
+                done += count
+                // A file that grows while it is read is held to the same limit.
+                guard done <= limit else { throw tooLarge(done) }
+                progress?(done, max(size, done))
+                return piece[0..<count]
+            }
+        }
+        guard let first = try next() else { throw Failure(description: "the file is empty") }
+        let start = first.first { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }
+        if start == UInt8(ascii: "{") || start == UInt8(ascii: "[") {
+            // JSON is read whole (it is what `track export --format json` wrote), within the limit.
+            var bytes = Array(first)
+            while let more = try next() { bytes += more }
+            return try json(String(decoding: bytes, as: UTF8.self))
+        }
+        var pending: ArraySlice<UInt8>? = first
+        return try gpx { () throws(Failure) -> ArraySlice<UInt8>? in
+            if let given = pending {
+                pending = nil
+                return given
+            }
+            return try next()
+        }
+    }
+
+    /// The tracks of the whole GPX text.
+    public static func gpx(_ text: String) throws(Failure) -> [Track] {
+        var whole: ArraySlice<UInt8>? = Array(text.utf8)[...]
+        return try gpx { () throws(Failure) -> ArraySlice<UInt8>? in
+            defer { whole = nil }
+            return whole
+        }
+    }
+
+    /// The tracks of a GPX file read a piece at a time: `next` gives the next piece of its
+    /// bytes, nil at the end. Only the tracks' points are kept, never the file.
+    static func gpx(reading next: () throws(Failure) -> ArraySlice<UInt8>?) throws(Failure) -> [Track] {
         var tracks: [Track] = []
         var track: (name: String, notes: String, points: [(TrackPoint, hasTime: Bool)])?
         var newSegment = false
         var point: (TrackPoint, hasTime: Bool, line: Int)?
         var field: String?, value = ""
         do {
-            try GPXReader.scan(text) { event throws(GPXReader.Failure) in
+            var scanner = GPXScanner()
+            let handle = { (event: GPXReader.Event) throws(GPXReader.Failure) -> Void in
                 switch event {
                 case .text(let text): if field != nil { value += text }
                 case .open(let name, let attributes, _, let line):
@@ -43,7 +105,6 @@ public enum TrackImport {
                     case "trk": track = ("", "", [])
                     case "trkseg": newSegment = !(track?.points.isEmpty ?? true)
                     case "trkpt":
-                        progress?(line, lines)
                         guard track != nil else { return }
                         guard let latitude = attributes["lat"].flatMap(DecimalNumber.parse), abs(latitude) <= 90,
                             let longitude = attributes["lon"].flatMap(DecimalNumber.parse), abs(longitude) <= 180
@@ -87,8 +148,14 @@ public enum TrackImport {
                     if field == name { field = nil }
                 }
             }
+            while let piece = try next() { try scanner.feed(piece, handle) }
+            try scanner.finish(handle)
+        } catch let failure as GPXReader.Failure {
+            throw Failure(description: failure.description)
+        } catch let failure as Failure {
+            throw failure
         } catch {
-            throw Failure(description: error.description)
+            throw Failure(description: "\(error)")
         }
         let kept = tracks.filter { !$0.points.isEmpty }
         guard !kept.isEmpty else {
@@ -107,7 +174,12 @@ public enum TrackImport {
         } else if let back = points.indices.dropFirst().first(where: { points[$0].time < points[$0 - 1].time }) {
             throw GPXReader.Failure(description: "\(place): the track's times go backwards at its point \(back + 1)")
         }
-        return Track(name: name.isEmpty ? "Imported track" : name, notes: notes, points: points, timeless: timeless)
+        var track = Track(name: "", notes: "", points: points, timeless: timeless)
+        track.name = TrackImportText.kept(name, as: "name", of: place, longest: TrackImportText.longestName, keeping: [], warnings: &track.warnings)
+        if track.name.isEmpty { track.name = "Imported track" }
+        track.notes = TrackImportText.kept(
+            notes, as: "notes", of: place, longest: TrackImportText.longestNotes, keeping: ["\n", "\t"], warnings: &track.warnings)
+        return track
     }
 
     public static func json(_ text: String) throws(Failure) -> [Track] {

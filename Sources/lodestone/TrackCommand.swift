@@ -76,7 +76,7 @@ enum TrackCommand {
             spec: OptionSpec(
                 valued: [
                     "name", "tags", "interval", "socket", "data-dir", "search", "tag", "units",
-                    "since", "until", "min-km", "max-km", "sort", "format", "trim", "notes", "out", "size", "theme", "page"
+                    "since", "until", "min-km", "max-km", "sort", "format", "trim", "notes", "out", "size", "theme", "page", "config"
                 ],
                 flags: ["json", "private", "public", "keep-times", "yes", "plot", "heading-up", "with-photos"]), command: "track")
         guard let action = options.positional.first else {
@@ -119,20 +119,24 @@ enum TrackCommand {
             return try TrackListCommand.run(options, store: store)
         case "import":
             guard let file = id else { throw UsageError(message: "import which file? 'lodestone track import walk.gpx' (GPX or JSON)") }
+            // The largest file taken is a setting (tracks.importMaxMB) of the configuration file.
+            let importLimit: Int
+            do { importLimit = try Configuration.commandConfiguration(options.values["config"]).trackImportLimit } catch {
+                Log.error(error.description)
+                return 1
+            }
             let tracks: [TrackImport.Track]
             let progress = TerminalProgress()
             defer { progress.finish() }
             do {
-                tracks = try TrackImport.tracks(try readTextFile(file, limit: 256 << 20)) { line, lines in
-                    progress.update("reading \(file)", done: line, total: lines, unit: "lines")
+                tracks = try TrackImport.tracks(file: file, limit: importLimit) { read, size in
+                    progress.update("reading \(file)", done: read, total: size, unit: "MB")
                 }
                 progress.finish()
-            } catch let failure as TrackImport.Failure {
-                progress.finish()
-                Log.error("\(file): \(failure.description); nothing was imported")
-                return 1
+                for warning in tracks.flatMap(\.warnings) { Log.warning("\(file): \(warning)") }
             } catch {
-                Log.error("\(file): \(error); nothing was imported")
+                progress.finish()
+                Log.error("\(file): \(error.description); nothing was imported")
                 return 1
             }
             guard let change = StoreChange.begin(dataDirectory) else { return 1 }
