@@ -32,7 +32,7 @@ public enum WebAttackBench {
         let directory = "/tmp/lodestone-bench-attack-\(getpid())"
         let socketPath = directory + ".sock"
         defer { removeTree(directory) }
-        guard let port = freeLoopbackPort(),
+        guard let port = Loopback.freePort(),
             let pid = startProgram([
                 executable, "run", "--display", "none", "--socket", socketPath, "--data-dir", directory, "--http", "127.0.0.1:\(port)",
                 "--duration", String(Int(seconds * Double(attackNames.count + 1)) + 60)
@@ -57,7 +57,7 @@ public enum WebAttackBench {
             let figures = measure(name, seconds: seconds, pid: pid, watcher: watcher) { step in
                 if step == 0 {
                     let count = [8, 300, 70, 1][attackNames.firstIndex(of: name) ?? 0]
-                    for _ in 0..<count { if let fd = connectLoopback(port: port) { attackers.append(fd) } }
+                    for _ in 0..<count { if let fd = Loopback.connect(port: port, waiting: false) { attackers.append(fd) } }
                     offsets = Array(repeating: 0, count: attackers.count)
                 }
                 if name == "pairingGuesses" {
@@ -124,45 +124,10 @@ public enum WebAttackBench {
         return nil
     }
 
-    static func freeLoopbackPort() -> Int? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        return named ? Int(UInt16(bigEndian: address.sin_port)) : nil
-    }
-
-    /// A connection begun without waiting (a full listen queue would hold a blocking connect
-    /// for a second, and the bench's own pause would pass for the device's).
-    static func connectLoopback(port: Int) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 || errno == EINPROGRESS else {
-            close(fd)
-            return nil
-        }
-        return fd
-    }
-
     /// Whether the web app answers on `port` within ten seconds.
     static func waitForHTTP(port: Int) -> Bool {
         for _ in 0..<100 {
-            if let fd = connectLoopback(port: port) {
+            if let fd = Loopback.connect(port: port, waiting: false) {
                 var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                 var failure: Int32 = 0
                 var length = socklen_t(MemoryLayout<Int32>.size)

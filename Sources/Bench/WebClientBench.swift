@@ -19,19 +19,9 @@ public enum WebClientBench {
         /// Opens `count` event streams on `port`; nil when a connection fails.
         public init?(count: Int, port: Int, kinds: String = "ATT,TPV,ENV,SKY") {
             for _ in 0..<count {
-                let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-                guard fd >= 0 else { return nil }
-                var address = sockaddr_in()
-                address.sin_family = sa_family_t(AF_INET)
-                address.sin_port = UInt16(port).bigEndian
-                address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-                let connected = withUnsafePointer(to: &address) { pointer in
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                }
-                guard connected == 0 else { Glibc.close(fd); return nil }
+                guard let fd = Loopback.connect(port: port) else { return nil }
                 let request = Array("GET /api/v1/events?kinds=\(kinds) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
                 guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { Glibc.close(fd); return nil }
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
                 sockets.append(fd)
                 received.append(0)
             }
@@ -116,8 +106,10 @@ public enum WebClientBench {
         return settings
     }
 
-    /// A server on a free loopback port (addresses take no port 0: one is tried after another).
+    /// A server on a free loopback port: the one the kernel names free, or failing that (another
+    /// program took it meanwhile) one tried after another (addresses take no port 0).
     public static func loopbackServer(settings: WebServer.Settings = oneAddress) -> (WebServer, Int)? {
+        if let port = Loopback.freePort(), let server = try? WebServer(listen: "127.0.0.1:\(port)", settings: settings) { return (server, port) }
         let first = 20_000 + Int(getpid() % 20_000)
         for offset in 0..<200 {
             let port = 20_000 + (first - 20_000 + offset * 97) % 40_000

@@ -5,6 +5,7 @@ import LodestoneOutputs
 import LodestoneRuntime
 import LodestoneSettings
 import LodestoneStorage
+import LodestoneBench
 
 /// `lodestone screenshot`: runs the simulated board for a few seconds with the display drawn
 /// into memory, then writes the page as a PNG.
@@ -73,7 +74,7 @@ enum ScreenshotCommand {
             }
         }
         try RunCommand.apply(options, to: &configuration)
-        if configuration.page == .connect && configuration.httpListen == nil, let port = freeLoopbackPort() { configuration.httpListen = "127.0.0.1:\(port)" }
+        if configuration.page == .connect && configuration.httpListen == nil, let port = Loopback.freePort() { configuration.httpListen = "127.0.0.1:\(port)" }
         configuration.duration = try options.number("settle", in: 1...60) ?? 4
         if let layout = options.values["layout-json"] {
             do { try checkReplaceable(layout) } catch {
@@ -104,19 +105,4 @@ enum ScreenshotCommand {
         return status
     }
 
-    /// A loopback port nothing listens on now (the kernel's choice), for the connect page's
-    /// picture.
-    static func freeLoopbackPort() -> Int? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
-    }
 }

@@ -25,6 +25,24 @@ import Testing
                 magnetic: nil, device: device, time: 0))
     }
 
+    /// A TCP connection to a loopback port (a blocking connect); nil when refused.
+    static func connectTCP(port: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
     /// Services the server until `client` has a line, or gives up after a second.
     func nextLine(_ server: ReportServer, _ client: ReportClient) -> String? {
         for _ in 0..<100 {
@@ -192,21 +210,13 @@ import Testing
     @Test func pairingIsAnsweredOnlyOnTheLocalSocket() throws {
         let server = try ReportServer(path: socketPath("local-only"))
         defer { server.shutdown() }
-        let port = 21_000 + Int(getpid() % 19_000)
+        let port = try #require(Loopback.freePort())
         try server.listen(tcp: "127.0.0.1:\(port)")
         server.requests.route("WEBPAIR") { [.error("a code")] }
         server.requests.route("DEVICES") { [.devices(DevicesReport(devices: [], activated: nil))] }
         server.requests.restrictToLocalSocket("WEBPAIR")
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = try #require(Self.connectTCP(port: port))
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        try #require(connected == 0)
         for _ in 0..<10 { server.service(timeoutMilliseconds: 5) }
         let request = Array("?WEBPAIR;?DEVICES;\n".utf8)
         #expect(request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == request.count)
@@ -230,18 +240,10 @@ import Testing
     @Test func servesTheSameProtocolOnTCP() throws {
         let server = try ReportServer(path: socketPath("tcp"))
         defer { server.shutdown() }
-        let port = 20_000 + Int(getpid() % 20_000)
+        let port = try #require(Loopback.freePort())
         try server.listen(tcp: "127.0.0.1:\(port)")
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = try #require(Self.connectTCP(port: port))
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        try #require(connected == 0)
         for _ in 0..<20 { server.service(timeoutMilliseconds: 5) }
         var buffer = [UInt8](repeating: 0, count: 512)
         let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))

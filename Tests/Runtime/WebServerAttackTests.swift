@@ -17,20 +17,8 @@ import Testing
         private(set) var closedByServer = false
 
         init?(port: Int) {
-            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { return nil }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(port).bigEndian
-            address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-            let connected = withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else {
-                Glibc.close(fd)
-                return nil
-            }
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            guard let fd = Loopback.connect(port: port) else { return nil }
+            self.fd = fd
         }
 
         /// Sends what the socket takes of `bytes` now; how many it took.
