@@ -16,12 +16,15 @@ struct GPXScanner {
     private var line = 1
     private var counted = 0
     private var sawGPX = false, closedGPX = false
+    /// The most bytes held at once (a piece and what was left open before it).
+    private(set) var largestHeld = 0
 
     typealias Handler = (GPXReader.Event) throws(GPXReader.Failure) -> Void
 
     /// Reads the next piece of the file; events for everything it completes.
     mutating func feed(_ bytes: ArraySlice<UInt8>, _ handle: Handler) throws(GPXReader.Failure) {
         pending.append(contentsOf: bytes)
+        largestHeld = max(largestHeld, pending.count)
         try process(final: false, handle)
     }
 
