@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 import LodestoneCore
 
@@ -19,17 +20,17 @@ extension Restorer {
                 progress?(store.path, index, stores.count)
                 if let entry = try stage(store, into: &stager) { entries.append(entry) }
             }
-            for folder in stager.folders.sorted(by: >) { ImportJournal.sync(folder) }
-            ImportJournal.sync(directory)
+            try stager.flush()
         } catch {
             removeTree(stagingFolder)
             summary = BackupRestore.Summary()
-            throw StorageError("\(error.description); nothing was changed in \(directory)")
+            throw error
         }
         guard !entries.isEmpty else {
             removeTree(stagingFolder)
             return
         }
+        switching = true
         try ImportJournal.switchIn(entries, dataDirectory: directory)
     }
 
@@ -60,18 +61,18 @@ extension Restorer {
         switch store.shape {
         case .file:
             guard let file = items.first?.files.first else { return ImportJournal.Entry(path: store.path, present: false) }
-            try stager.file(staged, try contents(file))
+            try stager.file(staged, try checkedContents(store, file))
             return ImportJournal.Entry(path: store.path, present: true)
         case .whole:
             guard !items.isEmpty else { return ImportJournal.Entry(path: store.path, present: false) }
             try stager.folder(staged)
-            for item in items { for file in item.files { try stager.file(staged + "/" + file.name, try contents(file)) } }
+            for item in items { for file in item.files { try stager.file(staged + "/" + file.name, try checkedContents(store, file)) } }
         case .items:
             try stager.folder(staged)
             // Another item's summary is written after its track, as a save writes them.
             for item in items {
                 for file in item.files.sorted(by: { ($0.name.hasSuffix(".json") ? 1 : 0) < ($1.name.hasSuffix(".json") ? 1 : 0) }) {
-                    try stager.file(staged + "/" + file.name, try contents(file))
+                    try stager.file(staged + "/" + file.name, try checkedContents(store, file))
                 }
             }
             try keepOthers(store, from: target, into: staged, stager: &stager)
@@ -79,7 +80,7 @@ extension Restorer {
             try stager.folder(staged)
             for item in items {
                 try stager.folder(staged + "/" + item.id)
-                for file in item.files { try stager.file(staged + "/" + item.id + "/" + file.name, try contents(file)) }
+                for file in item.files { try stager.file(staged + "/" + item.id + "/" + file.name, try checkedContents(store, file)) }
             }
             try keepOthers(store, from: target, into: staged, stager: &stager)
         }
@@ -102,7 +103,9 @@ extension Restorer {
 }
 
 /// Writes the staging folder: each file created new (never through a link, never over
-/// another), written and flushed; each folder remembered, to be flushed once at the end.
+/// another) and written; then the whole file system flushed once (`syncfs`), which costs
+/// less than a flush per file and folder and leaves every staged file and folder on the disk
+/// before the journal that names them is written.
 struct Stager {
     let root: String
     private(set) var folders: Set<String> = []
@@ -118,14 +121,19 @@ struct Stager {
         folders.insert(path)
     }
 
+    /// Flushes everything staged to the disk.
+    func flush() throws(StorageError) {
+        let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw StorageError("cannot open \(root): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        CrashPoint.step("fsync")
+        guard lodestone_syncfs(fd) == 0 else { throw StorageError("cannot flush \(root) to the disk: \(String(cString: strerror(errno)))") }
+    }
+
     func file(_ path: String, _ bytes: [UInt8]) throws(StorageError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StorageError(WriteFailure(path: path, errno: errno).description) }
-        var failure = bytes.withUnsafeBytes { writeWhole(fd, $0, path: path) }
-        if failure == 0 {
-            CrashPoint.step("fsync")
-            if fsync(fd) != 0 { failure = errno }
-        }
+        let failure = bytes.withUnsafeBytes { writeWhole(fd, $0, path: path) }
         close(fd)
         guard failure == 0 else { throw StorageError(WriteFailure(path: path, errno: failure).description) }
     }

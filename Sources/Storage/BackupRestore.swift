@@ -23,10 +23,13 @@ public enum BackupRestore {
         public struct Skipped: Sendable, Equatable { public var item: String, reason: String }
     }
 
-    /// A failure half-way (a full disk): what was done before it is in `summary`.
+    /// A failure half-way (a full disk): what was done before it is in `summary`; or a
+    /// refusal before anything was written (`nothingChanged`: a file this device cannot read,
+    /// a replace whose staging failed).
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
         public var summary: Summary
+        public var nothingChanged = false
     }
 
     /// `progress`: the store being restored, and how many of the stores are done.
@@ -36,9 +39,14 @@ public enum BackupRestore {
     ) throws(Failure) -> Summary {
         var restorer = Restorer(backup: backup, directory: dataDirectory, mode: mode)
         let carried = BackupStores.all.filter { $0.merge != .readableCopy && (!$0.optional || backup.manifest.withTimetable) }
+        if mode == .merge {
+            do { try restorer.check(carried) } catch {
+                throw Failure(description: error.description, summary: BackupRestore.Summary(), nothingChanged: true)
+            }
+        }
         do {
-            try restorer.check(carried)
             if mode == .replace {
+                // Each file is checked as it is staged: nothing is switched in before all are.
                 try restorer.replaceAll(carried, progress: progress)
             } else {
                 for (index, store) in carried.enumerated() {
@@ -47,7 +55,7 @@ public enum BackupRestore {
                 }
             }
         } catch {
-            throw Failure(description: error.description, summary: restorer.summary)
+            throw Failure(description: error.description, summary: restorer.summary, nothingChanged: mode == .replace && !restorer.switching)
         }
         return restorer.summary
     }
@@ -64,6 +72,8 @@ struct Restorer {
     /// The store being restored: its files here, and its item ids in the archive.
     var local = LocalIndex()
     var archiveIDs = Set<String>()
+    /// A replace has begun to switch its stores in (the journal is being written).
+    var switching = false
 
     init(backup: CheckedBackup, directory: String, mode: BackupRestore.Mode) {
         (self.backup, self.directory, self.mode) = (backup, directory, mode)
@@ -75,13 +85,19 @@ struct Restorer {
     func check(_ stores: [BackupStore]) throws(StorageError) {
         for store in stores {
             for item in index.items(of: store) {
-                for file in item.files {
-                    if let problem = BackupCheck.problem(path: file.entry.name, store: store, name: file.name, bytes: try contents(file)) {
-                        throw StorageError("the archive is refused: \(problem); nothing was changed in \(directory)")
-                    }
-                }
+                for file in item.files { _ = try checkedContents(store, file) }
             }
         }
+    }
+
+    /// A file's bytes, once its store's reader has read them; a file it refuses refuses the
+    /// whole archive.
+    func checkedContents(_ store: BackupStore, _ file: ArchivedFile) throws(StorageError) -> [UInt8] {
+        let bytes = try contents(file)
+        if let problem = BackupCheck.problem(path: file.entry.name, store: store, name: file.name, bytes: bytes) {
+            throw StorageError("the archive is refused: \(problem)")
+        }
+        return bytes
     }
 
     /// The folder holding an item's files in the data directory.

@@ -70,7 +70,7 @@ public enum PersonalData {
         warnings += trackWarnings
         for summary in summaries.sorted(by: { $0.id < $1.id }) where BackupStores.locate("gpx/\(summary.id).gpx") != nil && !privateTracks.contains(summary.id)
         {
-            if let gpx = tracks.export(id: summary.id, format: "gpx") { files.append(("gpx/\(summary.id).gpx", Array(gpx.utf8))) }
+            if let gpx = tracks.export(id: summary.id, format: "gpx", summary: summary) { files.append(("gpx/\(summary.id).gpx", Array(gpx.utf8))) }
         }
         let waypoints = WaypointStore(dataDirectory: dataDirectory).loadLogging()
         if !waypoints.isEmpty { files.append(("gpx/waypoints.gpx", Array(WaypointStore.gpx(waypoints).utf8))) }

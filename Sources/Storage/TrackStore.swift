@@ -304,18 +304,20 @@ public struct TrackStore: Sendable {
     }
 
     /// The track in GPX, CSV or JSON; trimmed for sharing when `privacy` is given.
-    public func export(id: String, format: String, privacy: PrivacyTrim? = nil) -> String? {
-        loadWithPhotos(id: id).flatMap { export(id: id, loaded: $0, format: format, privacy: privacy) }
+    /// `summary`: the track's summary when the caller has listed it already (an export of
+    /// every track lists them once, not once per track).
+    public func export(id: String, format: String, privacy: PrivacyTrim? = nil, summary: Summary? = nil) -> String? {
+        loadWithPhotos(id: id).flatMap { export(id: id, loaded: $0, format: format, privacy: privacy, summary: summary) }
     }
 
     /// The export of a track already read.
     public func export(
         id: String, loaded: (name: String, points: [TrackPoint], photos: [TrackPhoto], warning: String?), format: String,
-        privacy: PrivacyTrim?
+        privacy: PrivacyTrim?, summary known: Summary? = nil
     ) -> String? {
         var track = loaded
         // The name given after the fact (the summary's) over the one recorded.
-        let summary = try? self.summary(id: id)
+        let summary = known ?? (try? self.summary(id: id))
         if let summary, !summary.name.isEmpty { track.name = summary.name }
         // Elevations come from the whole recording, so a trimmed export shows each point at the
         // same height as the full one. Statistics come from the kept points with their times

@@ -26,6 +26,13 @@ enum BenchCommand {
                 let least = WebClientBench.kernel(ticks: updates, clients: clients)
                 if least < updates { Log.error("a browser received \(least) of \(updates) ATT events") }
                 return least >= updates ? 0 : 1
+            case "web-attack":
+                guard let attacks = WebAttackBench.run() else {
+                    Log.error("the device could not be started with its web app on a loopback port")
+                    return 1
+                }
+                writeOut((options.flags.contains("json") ? webAttackJSON(attacks) : webAttackLines(attacks)) + "\n")
+                return 0
             case "runtime": return printed(RuntimeCostBench.run(), "the runtime", runtimeLine)
             case "record": return printed(RecordingBench.run(), "the recording", recordingLine)
             case "memory": return printed(RuntimeMemoryBench.run(), "the resident memory", memoryLine)
@@ -53,6 +60,15 @@ enum BenchCommand {
                     "a 30,000-point track with \(figures.photos) photos: list \(fixed(figures.listMilliseconds, 1)) ms, show \(fixed(figures.showMilliseconds, 1)) ms, "
                         + "plot \(fixed(figures.plotMilliseconds, 1)) ms, export with the photos \(fixed(figures.exportMilliseconds, 1)) ms\n")
                 return 0
+            case "backup-import":
+                // --updates: the stored files in the archive (10,000 unless given).
+                let files = options.values["updates"] == nil ? 10_000 : updates
+                guard let figures = BackupBench.run(tracks: files * 3 / 10, snapshots: files - files * 3 / 10 * 2) else {
+                    Log.error("the 10,000-file backup could not be made or imported in /tmp")
+                    return 1
+                }
+                writeOut(options.flags.contains("json") ? "{\"backup\":\(figures.json)}\n" : backupLine(figures) + "\n")
+                return 0
             case "clients":
                 // The socket-load comparison alone, with and without the sampling thread pinned.
                 for pin in [false, true] {
@@ -67,7 +83,7 @@ enum BenchCommand {
             default:
                 throw UsageError(
                     message:
-                        "--kernel takes attitude, nmea, tpv, sky, display, web, startup, runtime, memory, record, timetable, timetable-answer, tracks or clients"
+                        "--kernel takes attitude, nmea, tpv, sky, display, web, web-attack, startup, runtime, memory, record, timetable, timetable-answer, tracks, backup-import or clients"
                 )
             }
         }
@@ -107,6 +123,8 @@ enum BenchCommand {
         let largeTrack = LargeTrackBench.run()
         if !json { writeOut("timetable: import a national feed (10,000 stops, 1,000,000 stop times), then answer departures...\n") }
         let timetable = TimetableBench.run()
+        if !json { writeOut("backup: import-all --replace of an archive of 10,000 stored files...\n") }
+        let backup = BackupBench.run()
         if !json { writeOut("the sampling loop with no socket clients, then with 100 at 50 Hz (10 s each)...\n") }
         let clientLoad = ClientLoadBench.run()
         if !json { writeOut("a recording of five minutes of the simulated walk, and its replay...\n") }
@@ -224,6 +242,7 @@ enum BenchCommand {
             report.null("tracks")
         }
         if let timetable { report.raw("timetable", timetable.json) } else { report.null("timetable") }
+        if let backup { report.raw("backup", backup.json) } else { report.null("backup") }
         if let clientLoad {
             func figures(_ run: ClientLoadBench.Run) -> String {
                 var w = JSONObjectWriter()
@@ -252,6 +271,18 @@ enum BenchCommand {
             webJSON.number("serverInstructionsPerSecond20Clients", browsers.twentyPerSecond, decimals: 0)
         } else {
             webJSON.null("instructionsPerClientSecond")
+        }
+        if !json { writeOut("web server under attack: the gpsd socket's longest gap and the resident memory (8 s an attack)...\n") }
+        let attacks = WebAttackBench.run()
+        if let attacks {
+            webJSON.number("attackSocketGapMs", attacks.pipelining?.socketGapMs ?? .nan, decimals: 1)
+            webJSON.integer("attackPeakRSSKB", attacks.pipelining?.peakRSSKB ?? 0)
+            webJSON.number("quietSocketGapMs", attacks.quiet.socketGapMs, decimals: 1)
+            webJSON.integer("quietRSSKB", attacks.quiet.peakRSSKB)
+            webJSON.raw("attacks", webAttackJSON(attacks))
+        } else {
+            webJSON.null("attackSocketGapMs")
+            webJSON.null("attackPeakRSSKB")
         }
         report.raw("web", webJSON.finished)
         if !json { writeOut("display: the compass page turning at 480x320, instructions per pixel and frame (callgrind)...\n") }
@@ -303,6 +334,7 @@ enum BenchCommand {
                     + (trackList.map { "\(fixed($0.listMilliseconds, 1)) ms to list, \(fixed($0.searchMilliseconds, 1)) ms to search \($0.tracks) tracks" }
                         ?? "could not create the tracks in /tmp") + "\n")
             writeOut("timetable: " + (timetable.map(\.lines) ?? "could not create the feed in /tmp") + "\n")
+            writeOut("backup: " + (backup.map(backupLine) ?? "could not make or import the archive in /tmp") + "\n")
             writeOut("web app: \(web.compressed) bytes gzipped (\(web.files) files, \(web.plain) bytes plain; the budget is 150 KB)\n")
             writeOut(
                 "web browsers: "
@@ -311,6 +343,7 @@ enum BenchCommand {
                             + "(the budget is 200,000); the server \(fixed($0.idlePerSecond, 0))/s with none, \(fixed($0.twentyPerSecond, 0))/s with 20"
                     }
                         ?? browserNote ?? "not measured") + "\n")
+            writeOut("web attacks: " + (attacks.map(webAttackLines) ?? "could not run lodestone") + "\n")
             writeOut(
                 "display: "
                     + (display.perPixel.map { "the turning compass at 480x320 costs \(fixed($0, 1)) instructions per pixel and frame (the budget is 40)" }
@@ -375,6 +408,11 @@ enum BenchCommand {
         }
         writeOut(line(figures) + "\n")
         return 0
+    }
+
+    static func backupLine(_ figures: BackupBench.Result) -> String {
+        "import-all --replace of \(figures.files) stored files (\(figures.archiveEntries) archive entries): "
+            + "\(fixed(figures.importSeconds, 2)) s of CPU (the budget is 5 s per 10,000)"
     }
 
     static func memoryLine(_ figures: RuntimeMemoryBench.Figures) -> String {

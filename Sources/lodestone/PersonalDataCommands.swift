@@ -116,6 +116,7 @@ enum PersonalDataCommands {
         defer { withExtendedLifetime(change) {} }
         let summary: BackupRestore.Summary
         var failure: String?
+        var nothingChanged = false
         let progress = TerminalProgress()
         do {
             summary = try BackupRestore.restore(backup, into: directory, mode: mode) { store, done, total in
@@ -124,8 +125,14 @@ enum PersonalDataCommands {
         } catch {
             summary = error.summary
             failure = error.description
+            nothingChanged = error.nothingChanged
         }
         progress.finish()
+        if let failure, nothingChanged {
+            // Refused before anything was written: said once, as a damaged archive is.
+            Log.error("\(archive) is refused: \(failure); nothing was changed in \(directory)")
+            return 1
+        }
         if options.flags.contains("json") {
             var w = JSONObjectWriter()
             w.string("archive", archive)

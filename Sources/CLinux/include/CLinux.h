@@ -67,6 +67,9 @@ const char *lodestone_revision(void);
 /// EINVAL on a file system that cannot (the caller then takes another way).
 int lodestone_exchange_paths(const char *first, const char *second);
 
+/// Flushes the whole file system holding `fd` to the disk (syncfs(2)): 0, or -1 and errno.
+int lodestone_syncfs(int fd);
+
 /// V4L2 (a camera): the device's capabilities (VIDIOC_QUERYCAP, device_caps when given).
 int lodestone_v4l2_capabilities(int fd, uint32_t *capabilities);
 /// Asks for a capture format (VIDIOC_S_FMT); the size and pixel format the driver chose are
