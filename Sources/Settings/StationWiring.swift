@@ -124,7 +124,11 @@ extension BoardFileReader {
                 }
             case "address": vane.address = try address(path, option, displayName: "ADS1115", addresses: [0x48, 0x49, 0x4A, 0x4B])
             case "bus": vane.bus = try string(path, option, "a device path such as /dev/i2c-1")
-            case "channel": vane.channel = Int(try number(path, option, in: 0...3, "the converter's input"))
+            case "channel":
+                guard let channel = Int(whole: try number(path, option, in: 0...3, "the converter's input")) else {
+                    throw error(path, "must be the converter's input, a whole number from 0 to 3, found \(describe(option))")
+                }
+                vane.channel = channel
             case "supplyVolts": vane.supplyVolts = try number(path, option, in: 1...6, "volts")
             case "seriesOhms": vane.seriesOhms = try number(path, option, in: 100...1_000_000, "ohms")
             case "northOffset": vane.northOffset = try number(path, option, in: -360...360, "degrees")

@@ -17,8 +17,8 @@ public enum TrackSummaryText {
 
     /// "5:42" for seconds.
     public static func clock(_ seconds: Double) -> String {
-        guard seconds.isFinite, seconds >= 0 else { return "--" }
-        let whole = Int(seconds.rounded())
+        // A stored summary's duration may be anything (1e19): beyond an Int it is not a time.
+        guard seconds >= 0, let whole = Int(rounding: seconds) else { return "--" }
         let hours = whole / 3600, minutes = (whole % 3600) / 60, rest = whole % 60
         return hours > 0 ? "\(hours):\(zeroPadded(minutes, 2)):\(zeroPadded(rest, 2))" : "\(minutes):\(zeroPadded(rest, 2))"
     }

@@ -28,7 +28,8 @@ final class RunRecording: @unchecked Sendable {
     init(path: String, maximumMB: Double, board: BoardDescription, boardText: String?) {
         self.path = path
         self.boardText = boardText
-        maximumBytes = Int(min(max(maximumMB, 1), 100_000) * 1_000_000)
+        // Within the setting's range always; NaN (which no setting holds) keeps the default 200 MB.
+        maximumBytes = Int(rounding: min(max(maximumMB, 1), 100_000) * 1_000_000) ?? 200_000_000
         buses = Self.busPaths(board)
     }
 
