@@ -89,13 +89,15 @@ public enum ImportJournal {
             }
         }
         for folder in [dataDirectory, stagingFolder, aside] { sync(folder) }
+        // The staging goes before the journal: staging without a journal always means an
+        // import that never began to switch (rolled back), never one that finished.
+        removeTree(stagingFolder)
         CrashPoint.step("unlink")
         guard unlink(dataDirectory + "/" + journal) == 0 || errno == ENOENT else {
             throw StorageError("cannot remove \(dataDirectory)/\(journal): \(String(cString: strerror(errno)))")
         }
         sync(dataDirectory)
         removeTree(aside)
-        removeTree(stagingFolder)
     }
 
     private static func move(_ from: String, to: String) throws(StorageError) {

@@ -190,7 +190,9 @@ public struct TrackStore: Sendable {
             if name.hasSuffix(".json"), !fileExists(directory + "/" + name.dropLast(5) + ".track") {
                 warnings.append("\(directory)/\(name) is a summary without its track (\(name.dropLast(5)).track): not listed")
             }
-            guard name.hasSuffix(".track"), name != "recording.track" else { continue }
+            // An import's temporary (`import-PID-N.track`, being written, or left by an import
+            // that was stopped) is no stored track: an import files its tracks whole or not.
+            guard name.hasSuffix(".track"), name != "recording.track", !name.hasPrefix("import-") else { continue }
             let id = String(name.dropLast(6))
             let summaryPath = directory + "/" + id + ".json"
             guard let text = try? readStoreText(summaryPath, limit: 1 << 20), let json = try? JSONValue.parse(text),
