@@ -148,12 +148,29 @@ def run_checks(lodestone, port, sock):
     status, _, _ = request(port, "GET", "/", headers={**auth, "If-None-Match": etag or ""})
     check(status == 304, "a cached page should be 304 Not Modified, got %s" % status)
     app_bytes = 0
-    # Every file the page names (its scripts, styles, icon and manifest), as a browser fetches them.
+    # Every file the page names (its modules, styles, icon and manifest) and every module those
+    # import, as a browser fetches them.
     status, _, page = request(port, "GET", "/index.html", headers=auth)
-    for path in ["/index.html", "/pairing.html"] + sorted(set(re.findall(r'(?:src|href)="(/[a-z.]+)"', page.decode()))):
+    named = set(re.findall(r'(?:src|href)="(/[a-z0-9._-]+)"', page.decode()))
+    scripts = re.findall(r'<script\b[^>]*>', page.decode())
+    check(scripts and all('type="module"' in tag and 'src="/' in tag for tag in scripts), "the page's scripts should be the device's own modules: %s" % scripts)
+    waiting, fetched = ["/index.html", "/pairing.html"] + sorted(named), set()
+    while waiting:
+        path = waiting.pop(0)
+        if path in fetched:
+            continue
+        fetched.add(path)
         status, headers, body = request(port, "GET", path, headers={**auth, "Accept-Encoding": "gzip"})
         check(status == 200, "%s should be served, got %s" % (path, status))
         app_bytes += len(body)
+        if status == 200 and path.endswith(".js"):
+            text = (gzip.decompress(body) if headers.get("content-encoding") == "gzip" else body).decode()
+            check(headers.get("content-type", "").startswith("text/javascript"), "%s should be served as text/javascript" % path)
+            for module in re.findall(r'(?:^|\n)\s*(?:import|export)\b[^"\';]*?["\']\./([a-z0-9._-]+\.js)["\']', text):
+                # The page names each module (modulepreload), so the browser fetches them at once.
+                check("/" + module in named, "%s imports %s, which index.html should name (modulepreload)" % (path, module))
+                waiting.append("/" + module)
+    findings["appFiles"] = len(fetched)
     findings["appBytes"] = app_bytes
     check(app_bytes <= 150 * 1024, "the app weighs %d bytes compressed, over 150 KB" % app_bytes)
 

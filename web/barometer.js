@@ -1,9 +1,23 @@
-// The barometer page's graphs (1 hour to 7 days, any of the kept streams) and its alerts:
-// the rules, switched on and off here, and the alerts given, newest first.
-"use strict";
+// The barometer page: pressure, trend, altitude and temperature from ENV; the graph of any
+// kept stream over 1 hour to 7 days (following the device while open); the alert rules,
+// switched on and off here, and the alerts given, newest first.
+import { act, getJSON } from "./api.js";
+import { $, note, setText } from "./dom.js";
+import { altitude, fixed } from "./format.js";
+import { drawGraph } from "./graph.js";
+import { currentPage, onShow } from "./nav.js";
+import { subscribe } from "./store.js";
 
 const barometer = { span: "6h", stream: "seaLevelPressure" };
 const streamUnits = { seaLevelPressure: "hPa", pressure: "hPa", altitude: "m", temperature: "°C", humidity: "%" };
+
+function showEnvironment(env) {
+  setText("pressure", env.pressure !== undefined ? `${fixed(env.pressure, 1)} hPa` : "--");
+  setText("qnh-now", env.seaLevelPressure !== undefined ? `${fixed(env.seaLevelPressure, 1)} hPa` : "--");
+  setText("baro-alt", env.altFused !== undefined ? altitude(env.altFused) : (env.altBaro !== undefined ? altitude(env.altBaro) : "--"));
+  setText("temp", env.temp !== undefined ? `${fixed(env.temp, 1)} °C` : "--");
+  setText("trend", env.trend ? `${env.trend.band || ""} ${fixed(env.trend.rate, 1)} hPa/h` : "after 30 minutes");
+}
 
 async function loadGraph() {
   const reply = await getJSON(`/api/v1/history?stream=${barometer.stream}&span=${barometer.span}`);
@@ -38,29 +52,23 @@ async function loadAlerts() {
   }
   const given = $("alerts-given");
   given.replaceChildren();
-  for (const event of (reply && reply.given) || []) {
-    const item = document.createElement("li");
-    item.textContent = `${(event.time || "").slice(0, 16).replace("T", " ")}  ${event.message || event.alert}`;
-    given.appendChild(item);
-  }
-  if (!reply || !(reply.given || []).length) {
-    const item = document.createElement("li");
-    item.textContent = "No alert given yet.";
-    given.appendChild(item);
-  }
+  for (const event of (reply && reply.given) || []) note(given, `${(event.time || "").slice(0, 16).replace("T", " ")}  ${event.message || event.alert}`);
+  if (!reply || !(reply.given || []).length) note(given, "No alert given yet.");
 }
 
-function setUpBarometer() {
-  for (const button of document.querySelectorAll("[data-span]")) {
-    button.addEventListener("click", () => {
-      barometer.span = button.dataset.span;
-      for (const other of document.querySelectorAll("[data-span]")) other.setAttribute("aria-pressed", String(other === button));
-      loadGraph();
-    });
-  }
-  $("baro-stream").addEventListener("change", () => { barometer.stream = $("baro-stream").value; loadGraph(); });
-  // The graph follows the device while the page is open.
-  setInterval(() => { if (currentPage() === "barometer") loadGraph(); }, 30000);
+const refresh = () => { loadGraph(); loadAlerts(); };
+
+subscribe("ENV", showEnvironment);
+// An alert given while the page is open joins its list at once.
+subscribe("EVENT", (event) => { if (event.event === "alert" && currentPage() === "barometer") refresh(); });
+onShow("barometer", refresh);
+for (const button of document.querySelectorAll("[data-span]")) {
+  button.addEventListener("click", () => {
+    barometer.span = button.dataset.span;
+    for (const other of document.querySelectorAll("[data-span]")) other.setAttribute("aria-pressed", String(other === button));
+    loadGraph();
+  });
 }
-pageShown.barometer = () => { loadGraph(); loadAlerts(); };
-document.addEventListener("DOMContentLoaded", setUpBarometer);
+$("baro-stream").addEventListener("change", () => { barometer.stream = $("baro-stream").value; loadGraph(); });
+// The graph follows the device while the page is open.
+setInterval(() => { if (currentPage() === "barometer") loadGraph(); }, 30000);

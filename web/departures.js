@@ -1,21 +1,12 @@
 // The departures page: the favourite stops as one-tap chips, the nearest stop, a search, another
 // date and time, each departure with its mark and a reminder button, and the reminders set.
-"use strict";
+// Times are the stop's own (the device writes them with the zone's offset).
+import { act, getJSON } from "./api.js";
+import { $, note, say, setText } from "./dom.js";
+import { clock, compassPoint, distance, localDay, minutesText } from "./format.js";
+import { currentPage, onShow } from "./nav.js";
 
 const transit = { stop: null, favourites: [], shownStop: null };
-
-function minutesText(minutes) {
-  if (minutes < 1) return "now";
-  if (minutes < 60) return `in ${minutes} min`;
-  const h = Math.floor(minutes / 60), m = minutes % 60;
-  return h < 24 ? `in ${h} h ${m} min` : `in ${Math.floor(h / 24)} d ${h % 24} h`;
-}
-// "Fri 27 Nov 09:34" in the stop's own zone: the device writes its times with the zone's offset.
-const localClock = (iso) => iso.slice(11, 16);
-function localDay(iso) {
-  const [year, month, day] = iso.slice(0, 10).split("-").map(Number);
-  return new Date(Date.UTC(year, month - 1, day)).toLocaleDateString([], { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
-}
 
 // The chips: the nearest stop, then the favourites; the one shown is pressed.
 function chip(stop, pressed) {
@@ -50,11 +41,7 @@ async function loadStops() {
     item.appendChild(button);
     results.appendChild(item);
   }
-  if (words && reply.stops.length === 0) {
-    const item = document.createElement("li");
-    item.textContent = `No stop matches “${words}”.`;
-    results.appendChild(item);
-  }
+  if (words && reply.stops.length === 0) note(results, `No stop matches “${words}”.`);
 }
 
 async function loadDepartures() {
@@ -79,7 +66,7 @@ async function loadDepartures() {
     const item = document.createElement("li");
     item.className = "departure";
     const when = document.createElement("strong");
-    when.textContent = (departure.time.slice(0, 10) !== today || at ? localDay(departure.time) + " " : "") + localClock(departure.time);
+    when.textContent = (departure.time.slice(0, 10) !== today || at ? localDay(departure.time) + " " : "") + clock(departure.time);
     const what = document.createElement("span");
     what.textContent = ` ${departure.route} to ${departure.headsign} · ${minutesText(departure.minutes)}`;
     item.append(when, what);
@@ -100,19 +87,15 @@ async function loadDepartures() {
     const remind = document.createElement("button");
     remind.type = "button";
     remind.textContent = "Remind me";
-    remind.setAttribute("aria-label", `Remind me before the ${localClock(departure.time)} ${departure.route}`);
+    remind.setAttribute("aria-label", `Remind me before the ${clock(departure.time)} ${departure.route}`);
     remind.addEventListener("click", async () => {
       const answer = await act("reminder", { trip: departure.trip, stop: reply.stop.id, minutes: Number($("remind-minutes").value) });
-      if (answer && answer.class === "REMINDERS") { showReminders(answer); setText("link", answer.message || "reminder set"); }
+      if (answer && answer.class === "REMINDERS") { showReminders(answer); say(answer.message || "reminder set"); }
     });
     item.appendChild(remind);
     list.appendChild(item);
   }
-  if (reply.departures.length === 0) {
-    const item = document.createElement("li");
-    item.textContent = "No departure in the coming week.";
-    list.appendChild(item);
-  }
+  if (reply.departures.length === 0) note(list, "No departure in the coming week.");
   loadStops();
 }
 
@@ -121,12 +104,12 @@ function showReminders(reply) {
   list.replaceChildren();
   for (const reminder of reply.reminders || []) {
     const item = document.createElement("li");
-    item.textContent = `${localDay(reminder.departure)} ${localClock(reminder.departure)} ${reminder.route} to ${reminder.headsign} from ${reminder.stop.name}, `
-      + `reminded at ${localClock(reminder.at)} `;
+    item.textContent = `${localDay(reminder.departure)} ${clock(reminder.departure)} ${reminder.route} to ${reminder.headsign} from ${reminder.stop.name}, `
+      + `reminded at ${clock(reminder.at)} `;
     const cancel = document.createElement("button");
     cancel.type = "button";
     cancel.textContent = "Cancel";
-    cancel.setAttribute("aria-label", `Cancel the reminder for the ${localClock(reminder.departure)} ${reminder.route}`);
+    cancel.setAttribute("aria-label", `Cancel the reminder for the ${clock(reminder.departure)} ${reminder.route}`);
     cancel.addEventListener("click", async () => {
       const answer = await act("reminder", { cancel: reminder.id });
       if (answer && answer.class === "REMINDERS") showReminders(answer);
@@ -134,11 +117,7 @@ function showReminders(reply) {
     item.appendChild(cancel);
     list.appendChild(item);
   }
-  if (!(reply.reminders || []).length) {
-    const item = document.createElement("li");
-    item.textContent = "No reminder set: “Remind me” beside a departure sets one.";
-    list.appendChild(item);
-  }
+  if (!(reply.reminders || []).length) note(list, "No reminder set: “Remind me” beside a departure sets one.");
 }
 
 async function loadReminders() {
@@ -146,20 +125,17 @@ async function loadReminders() {
   if (reply && reply.class === "REMINDERS") showReminders(reply);
 }
 
-function setUpDepartures() {
-  let typing;
-  $("stop-q").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(loadStops, 250); });
-  $("stop-search").addEventListener("submit", (event) => { event.preventDefault(); loadStops(); });
-  $("departures-at").addEventListener("change", loadDepartures);
-  $("departures-now").addEventListener("click", () => { $("departures-at").value = ""; loadDepartures(); });
-  $("departures-favourite").addEventListener("click", async () => {
-    if (!transit.shownStop) return;
-    const on = $("departures-favourite").getAttribute("aria-pressed") !== "true";
-    const answer = await act("favourite", { stop: transit.shownStop.id, favourite: on });
-    if (answer && answer.class === "STOPS") loadDepartures();
-  });
-  // The countdowns move on while the page is open.
-  setInterval(() => { if (currentPage() === "departures" && !$("departures-at").value) loadDepartures(); }, 60000);
-}
-pageShown.departures = () => { loadDepartures(); loadReminders(); };
-document.addEventListener("DOMContentLoaded", setUpDepartures);
+onShow("departures", () => { loadDepartures(); loadReminders(); });
+let typing;
+$("stop-q").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(loadStops, 250); });
+$("stop-search").addEventListener("submit", (event) => { event.preventDefault(); loadStops(); });
+$("departures-at").addEventListener("change", loadDepartures);
+$("departures-now").addEventListener("click", () => { $("departures-at").value = ""; loadDepartures(); });
+$("departures-favourite").addEventListener("click", async () => {
+  if (!transit.shownStop) return;
+  const on = $("departures-favourite").getAttribute("aria-pressed") !== "true";
+  const answer = await act("favourite", { stop: transit.shownStop.id, favourite: on });
+  if (answer && answer.class === "STOPS") loadDepartures();
+});
+// The countdowns move on while the page is open.
+setInterval(() => { if (currentPage() === "departures" && !$("departures-at").value) loadDepartures(); }, 60000);

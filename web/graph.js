@@ -1,15 +1,15 @@
-// A line graph on a canvas, sized to its box and the screen's pixels, in the theme's colours:
-// the barometer's history and a track's elevation profile.
-"use strict";
+// Drawing on a canvas, sized to its box and the screen's pixels, in the theme's colours; and
+// the line graph of the barometer's history and a track's elevation profile.
 
-function themeColour(name, fallback) {
+// A colour of the theme (a custom property of the page's style).
+export function themeColour(name, fallback) {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 }
 
 // Fits a canvas to its displayed width (and the given height in CSS pixels); returns its context and size.
-function fitCanvas(canvas, height) {
+export function fitCanvas(canvas, height) {
   const width = canvas.clientWidth || 360;
-  const ratio = window.devicePixelRatio || 1;
+  const ratio = devicePixelRatio || 1;
   if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
     canvas.width = Math.round(width * ratio);
     canvas.height = Math.round(height * ratio);
@@ -21,7 +21,7 @@ function fitCanvas(canvas, height) {
 }
 
 // `series`: [[x, y], ...] in order; `label(x)` names an x for the axis; `unit` follows the y labels.
-function drawGraph(canvas, series, options) {
+export function drawGraph(canvas, series, options) {
   const { context, width, height } = fitCanvas(canvas, options.height || 200);
   const foreground = themeColour("--fg", "#111"), muted = themeColour("--muted", "#4a4a4a"), line = themeColour("--accent", "#9a4a00");
   context.font = "12px system-ui";

@@ -1,15 +1,14 @@
 // The history page: every recorded track with its summary, searched, sorted and paged by 50;
-// one track's path, profile and figures, its GPX, its name and notes, and its deletion.
-"use strict";
+// one track's path, profile, photos and figures, its GPX, its name and notes, and its deletion.
+import { act, getJSON, loadWaypoints } from "./api.js";
+import { $, fillFigures, reducedMotion, say, setText } from "./dom.js";
+import { altitude, dateText, distance, duration, speed } from "./format.js";
+import { drawGraph } from "./graph.js";
+import { drawTrackMap } from "./map.js";
+import { onShow } from "./nav.js";
+import { store } from "./store.js";
 
 const trackList = { page: 1, total: 0, pageSize: 50, chosen: null };
-
-function duration(seconds) {
-  if (!isFinite(seconds)) return "--";
-  const h = Math.floor(seconds / 3600), m = Math.round(seconds / 60) % 60;
-  return h > 0 ? `${h} h ${m} min` : `${m} min`;
-}
-const dateText = (unix) => isFinite(unix) && unix > 0 ? new Date(unix * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) : "--";
 
 async function loadTracks() {
   const query = new URLSearchParams({ sort: $("history-sort").value, page: String(trackList.page) });
@@ -64,7 +63,7 @@ async function openTrack(summary) {
   const track = await getJSON(`/api/v1/tracks/${encodeURIComponent(summary.id)}`);
   if (!track || !track.points) return;
   const path = track.points.filter((p) => isFinite(p.lat) && isFinite(p.lon)).map((p) => [p.lat, p.lon]);
-  drawTrackMap($("detail-map"), path, state.waypoints, track.photos);
+  drawTrackMap($("detail-map"), path, store.waypoints, track.photos);
   // The track's photos, each opening at full size.
   const photos = $("detail-photos");
   photos.replaceChildren(...(track.photos || []).map((p) => {
@@ -82,54 +81,49 @@ async function openTrack(summary) {
   fillFigures("detail-figures", [["Distance", distance(s.distance)], ["Moving time", duration(s.movingTime)], ["Total time", duration(s.totalTime)],
     ["Average speed", speed(s.averageSpeed)], ["Top speed", speed(s.maximumSpeed)], ["Climb", altitude(s.elevationGain)],
     ["Descent", altitude(s.elevationLoss)], ["Points", String(s.points ?? path.length)]]);
-  if (window.matchMedia("(max-width: 699px)").matches) detail.scrollIntoView({ behavior: reducedMotion() ? "auto" : "smooth" });
+  if (matchMedia("(max-width: 699px)").matches) detail.scrollIntoView({ behavior: reducedMotion() ? "auto" : "smooth" });
 }
 
-const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-
-function setUpHistory() {
-  let typing;
-  $("history-q").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(() => { trackList.page = 1; loadTracks(); }, 250); });
-  $("history-filter").addEventListener("submit", (event) => { event.preventDefault(); trackList.page = 1; loadTracks(); });
-  $("history-sort").addEventListener("change", () => { trackList.page = 1; loadTracks(); });
-  $("history-previous").addEventListener("click", () => { trackList.page = Math.max(1, trackList.page - 1); loadTracks(); });
-  $("history-next").addEventListener("click", () => { trackList.page += 1; loadTracks(); });
-  $("detail-edit").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    if (!trackList.chosen) return;
-    const reply = await act(`tracks/${encodeURIComponent(trackList.chosen.id)}`, { name: $("detail-rename").value.trim(), notes: $("detail-notes").value });
-    if (reply && reply.class === "TRACKS") {
-      trackList.chosen.name = reply.name;
-      trackList.chosen.notes = reply.notes;
-      setText("detail-name", reply.name);
-      setText("link", "saved");
-      loadTracks();
-    }
-  });
-  $("detail-delete").addEventListener("click", () => {
-    if (!trackList.chosen) return;
-    setText("confirm-text", `“${trackList.chosen.name || trackList.chosen.id}” and its points are deleted from the device. This cannot be undone.`);
-    $("confirm-delete").showModal();
-  });
-  $("confirm-delete").addEventListener("close", async () => {
-    if ($("confirm-delete").returnValue !== "delete" || !trackList.chosen) return;
-    const reply = await act(`tracks/${encodeURIComponent(trackList.chosen.id)}/delete`, { confirm: true });
-    if (reply && reply.deleted) {
-      $("history-detail").hidden = true;
-      trackList.chosen = null;
-      setText("link", "deleted");
-      loadTracks();
-    }
-  });
-  $("detail-share").addEventListener("click", async () => {
-    if (!trackList.chosen) return;
-    const summary = trackList.chosen;
-    const text = `${summary.name}: ${distance(summary.distance)}, ${duration(summary.movingTime)}, climb ${altitude(summary.elevationGain)}`;
-    try {
-      if (navigator.share) await navigator.share({ title: summary.name, text });
-      else { await navigator.clipboard.writeText(text); setText("link", "summary copied"); }
-    } catch (error) { setText("link", text); }
-  });
-}
-pageShown.history = () => { loadTracks(); if (state.waypoints.length === 0) loadWaypoints(); };
-document.addEventListener("DOMContentLoaded", setUpHistory);
+let typing;
+$("history-q").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(() => { trackList.page = 1; loadTracks(); }, 250); });
+$("history-filter").addEventListener("submit", (event) => { event.preventDefault(); trackList.page = 1; loadTracks(); });
+$("history-sort").addEventListener("change", () => { trackList.page = 1; loadTracks(); });
+$("history-previous").addEventListener("click", () => { trackList.page = Math.max(1, trackList.page - 1); loadTracks(); });
+$("history-next").addEventListener("click", () => { trackList.page += 1; loadTracks(); });
+$("detail-edit").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  if (!trackList.chosen) return;
+  const reply = await act(`tracks/${encodeURIComponent(trackList.chosen.id)}`, { name: $("detail-rename").value.trim(), notes: $("detail-notes").value });
+  if (reply && reply.class === "TRACKS") {
+    trackList.chosen.name = reply.name;
+    trackList.chosen.notes = reply.notes;
+    setText("detail-name", reply.name);
+    say("saved");
+    loadTracks();
+  }
+});
+$("detail-delete").addEventListener("click", () => {
+  if (!trackList.chosen) return;
+  setText("confirm-text", `“${trackList.chosen.name || trackList.chosen.id}” and its points are deleted from the device. This cannot be undone.`);
+  $("confirm-delete").showModal();
+});
+$("confirm-delete").addEventListener("close", async () => {
+  if ($("confirm-delete").returnValue !== "delete" || !trackList.chosen) return;
+  const reply = await act(`tracks/${encodeURIComponent(trackList.chosen.id)}/delete`, { confirm: true });
+  if (reply && reply.deleted) {
+    $("history-detail").hidden = true;
+    trackList.chosen = null;
+    say("deleted");
+    loadTracks();
+  }
+});
+$("detail-share").addEventListener("click", async () => {
+  if (!trackList.chosen) return;
+  const summary = trackList.chosen;
+  const text = `${summary.name}: ${distance(summary.distance)}, ${duration(summary.movingTime)}, climb ${altitude(summary.elevationGain)}`;
+  try {
+    if (navigator.share) await navigator.share({ title: summary.name, text });
+    else { await navigator.clipboard.writeText(text); say("summary copied"); }
+  } catch (error) { say(text); }
+});
+onShow("history", () => { loadTracks(); if (store.waypoints.length === 0) loadWaypoints(); });

@@ -1,17 +1,11 @@
-// The sky page: the day's light as a gradient from midnight to midnight, the countdown to the
-// next event and season, the Sun's and the Moon's times, the planets and the satellite's passes.
-"use strict";
+// The sky page: the day's light as bands from midnight to midnight, the countdown to the next
+// event and season, the Sun's and the Moon's times, the planets and the satellite's passes.
+import { getJSON } from "./api.js";
+import { $, fillFigures, note, setText } from "./dom.js";
+import { clock, compassPoint, countdown, fixed, unixOf } from "./format.js";
+import { currentPage, onShow } from "./nav.js";
 
-const sky = { data: null, date: "" };
-const clockOf = (iso) => iso ? iso.slice(11, 16) : "--:--";
-// Seconds since the Unix epoch from the device's ISO-8601 times (they carry their offset).
-const unixOf = (iso) => iso ? Date.parse(iso) / 1000 : NaN;
-
-function countdown(seconds) {
-  if (!isFinite(seconds) || seconds < 0) return "";
-  const d = Math.floor(seconds / 86400), h = Math.floor(seconds / 3600) % 24, m = Math.floor(seconds / 60) % 60;
-  return d > 0 ? `${d} d ${h} h` : h > 0 ? `${h} h ${m} min` : `${m} min`;
-}
+const sky = { data: null, date: "", fetched: 0 };
 
 // The day bar: night, the three twilights and day as bands with hard edges, the present as a line.
 // Each event names the light before and after it; a day without events (polar day or night)
@@ -36,7 +30,7 @@ function drawDay(data) {
   bar.style.setProperty("--gradient", `linear-gradient(to right, ${stops.join(", ")})`);
   const nowPercent = (unixOf(data.now) - start) / 864;
   bar.style.setProperty("--now", `${Math.min(100, Math.max(0, nowPercent)).toFixed(2)}%`);
-  bar.setAttribute("aria-label", `Daylight from ${clockOf(sun.sunrise)} to ${clockOf(sun.sunset)}; civil twilight from ${clockOf(sun.civilDawn)} to ${clockOf(sun.civilDusk)}`);
+  bar.setAttribute("aria-label", `Daylight from ${clock(sun.sunrise)} to ${clock(sun.sunset)}; civil twilight from ${clock(sun.civilDawn)} to ${clock(sun.civilDusk)}`);
 }
 
 function nextEvent(data, now) {
@@ -69,14 +63,14 @@ async function loadSky() {
   drawDay(data);
   const sun = data.sun;
   const hours = Math.floor(sun.dayLengthSeconds / 3600), minutes = Math.round(sun.dayLengthSeconds / 60) % 60;
-  fillFigures("sky-sun", [["Civil dawn", clockOf(sun.civilDawn)], ["Sunrise", clockOf(sun.sunrise)], ["Solar noon", clockOf(sun.solarNoon)],
-    ["Sunset", clockOf(sun.sunset)], ["Civil dusk", clockOf(sun.civilDusk)], ["Day length", `${hours} h ${minutes} min`],
-    ["Golden hour", `${clockOf(sun.goldenHourEvening.start)}–${clockOf(sun.goldenHourEvening.end)}`],
-    ["Blue hour", `${clockOf(sun.blueHourEvening.start)}–${clockOf(sun.blueHourEvening.end)}`],
+  fillFigures("sky-sun", [["Civil dawn", clock(sun.civilDawn)], ["Sunrise", clock(sun.sunrise)], ["Solar noon", clock(sun.solarNoon)],
+    ["Sunset", clock(sun.sunset)], ["Civil dusk", clock(sun.civilDusk)], ["Day length", `${hours} h ${minutes} min`],
+    ["Golden hour", `${clock(sun.goldenHourEvening.start)}–${clock(sun.goldenHourEvening.end)}`],
+    ["Blue hour", `${clock(sun.blueHourEvening.start)}–${clock(sun.blueHourEvening.end)}`],
     ["Sun now", `${fixed(sun.altitude, 1)}° high, ${compassPoint(sun.azimuth)}`]]);
   const moon = data.moon;
-  fillFigures("sky-moon", [["Phase", moon.phase], ["Lit", `${fixed(moon.illumination * 100, 0)}%`], ["Moonrise", clockOf(moon.moonrise)],
-    ["Moonset", clockOf(moon.moonset)], ["Full moon", moon.nextFullMoon.slice(0, 10)], ["New moon", moon.nextNewMoon.slice(0, 10)]]);
+  fillFigures("sky-moon", [["Phase", moon.phase], ["Lit", `${fixed(moon.illumination * 100, 0)}%`], ["Moonrise", clock(moon.moonrise)],
+    ["Moonset", clock(moon.moonset)], ["Full moon", moon.nextFullMoon.slice(0, 10)], ["New moon", moon.nextNewMoon.slice(0, 10)]]);
   const season = data.seasons;
   if (season && season.next) setText("sky-season", `${season.next.name} on ${season.next.time.slice(0, 10)}, in ${season.next.daysUntil} days: ${season.next.description}`);
   if (season && season.current) $("sky-season-progress").value = season.current.daysElapsed / season.current.daysTotal;
@@ -87,28 +81,19 @@ async function loadSky() {
     const head = document.createElement("th");
     head.scope = "row"; head.textContent = planet.name;
     row.appendChild(head);
-    for (const text of [`${fixed(planet.altitude, 0)}° ${compassPoint(planet.azimuth)}`, clockOf(planet.rise), clockOf(planet.set), fixed(planet.magnitude, 1)]) row.insertCell().textContent = text;
+    for (const text of [`${fixed(planet.altitude, 0)}° ${compassPoint(planet.azimuth)}`, clock(planet.rise), clock(planet.set), fixed(planet.magnitude, 1)]) row.insertCell().textContent = text;
   }
   const passes = $("sky-passes");
   passes.replaceChildren();
   const list = data.passes || [];
   for (const pass of list.slice(0, 8)) {
-    const item = document.createElement("li");
-    item.textContent = `${pass.satellite}: ${pass.rise.slice(5, 10)} ${clockOf(pass.rise)} from ${compassPoint(pass.riseAzimuth)}, `
-      + `highest ${fixed(pass.culmination.altitude, 0)}° at ${clockOf(pass.culmination.time)}, sets ${clockOf(pass.set)}${pass.visible ? " — visible" : ""}`;
-    passes.appendChild(item);
+    note(passes, `${pass.satellite}: ${pass.rise.slice(5, 10)} ${clock(pass.rise)} from ${compassPoint(pass.riseAzimuth)}, `
+      + `highest ${fixed(pass.culmination.altitude, 0)}° at ${clock(pass.culmination.time)}, sets ${clock(pass.set)}${pass.visible ? " — visible" : ""}`);
   }
-  if (list.length === 0) {
-    const item = document.createElement("li");
-    item.textContent = data.passes ? "No pass in the next day." : "No satellite elements on the device (satellites.tle in the configuration).";
-    passes.appendChild(item);
-  }
+  if (list.length === 0) note(passes, data.passes ? "No pass in the next day." : "No satellite elements on the device (satellites.tle in the configuration).");
   tick();
 }
 
-function setUpSky() {
-  $("sky-date").addEventListener("change", () => { sky.date = $("sky-date").value; loadSky(); });
-  setInterval(tick, 1000);
-}
-pageShown.sky = loadSky;
-document.addEventListener("DOMContentLoaded", setUpSky);
+onShow("sky", loadSky);
+$("sky-date").addEventListener("change", () => { sky.date = $("sky-date").value; loadSky(); });
+setInterval(tick, 1000);

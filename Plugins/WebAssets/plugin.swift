@@ -8,18 +8,22 @@ import PackagePlugin
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let web = context.package.directoryURL.appending(path: "web")
         let names = (try? FileManager.default.subpathsOfDirectory(atPath: web.path())) ?? []
-        let files = names.filter { name in
+        var files: [String] = [], folders: [String] = []
+        for name in names where !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
             var directory: ObjCBool = false
-            return !name.split(separator: "/").contains { $0.hasPrefix(".") }
-                && FileManager.default.fileExists(atPath: web.appending(path: name).path(), isDirectory: &directory) && !directory.boolValue
-        }.sorted()
+            guard FileManager.default.fileExists(atPath: web.appending(path: name).path(), isDirectory: &directory) else { continue }
+            if directory.boolValue { folders.append(name) } else { files.append(name) }
+        }
         let output = context.pluginWorkDirectoryURL.appending(path: "WebAssets.swift")
+        // SwiftPM keeps this plan until the package's sources change, so the tool lists web/
+        // itself when it runs, and the folders are inputs too: a file added or removed changes
+        // its folder, which runs the tool again.
         return [
             .buildCommand(
-                displayName: "Compiling the web app's \(files.count) files into \(target.name)",
+                displayName: "Compiling the web app's files into \(target.name)",
                 executable: try context.tool(named: "web-assets").url,
-                arguments: [web.path(), output.path()] + files,
-                inputFiles: files.map { web.appending(path: $0) },
+                arguments: [web.path(), output.path()],
+                inputFiles: [web] + folders.sorted().map { web.appending(path: $0) } + files.sorted().map { web.appending(path: $0) },
                 outputFiles: [output])
         ]
     }

@@ -1,6 +1,8 @@
-// The web app's files as Swift source: `web-assets WEBDIR OUTPUT FILE...` writes OUTPUT with
-// each FILE (a path under WEBDIR) as a raw string, its media type and its path on the server.
-// Run by the WebAssets build plugin; the generated file is build output, never edited.
+// The web app's files as Swift source: `web-assets WEBDIR OUTPUT` writes OUTPUT with every
+// file under WEBDIR (hidden ones left out) as a raw string, its media type and its path on the
+// server. The tool lists WEBDIR itself each time it runs, so a file added since the build was
+// planned is compiled in too. Run by the WebAssets build plugin; the generated file is build
+// output, never edited.
 import Glibc
 
 /// Says what went wrong and stops.
@@ -35,15 +37,32 @@ func mediaType(_ name: String) -> String? {
     }
 }
 
+/// The files under `root` as paths relative to it, sorted, leaving out hidden files and folders.
+func files(under root: String, in folder: String = "") -> [String] {
+    let path = folder.isEmpty ? root : root + "/" + folder
+    guard let directory = opendir(path) else { fail("cannot list \(path)") }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name.hasPrefix(".") { continue }
+        let relative = folder.isEmpty ? name : folder + "/" + name
+        var info = stat()
+        guard stat(root + "/" + relative, &info) == 0 else { fail("cannot read \(root)/\(relative)") }
+        if (info.st_mode & S_IFMT) == S_IFDIR { names += files(under: root, in: relative) } else { names.append(relative) }
+    }
+    return names.sorted()
+}
+
 let arguments = CommandLine.arguments
-guard arguments.count >= 3 else {
-    fail("usage: web-assets WEBDIR OUTPUT FILE...", status: 2)
+guard arguments.count == 3 else {
+    fail("usage: web-assets WEBDIR OUTPUT", status: 2)
 }
 let web = arguments[1], output = arguments[2]
 var source = "// Generated from web/ by the WebAssets build plugin (Plugins/WebAssetsTool): edit web/, not this.\n\n"
 source += "/// The web app's files: the path the server answers, the media type, the text.\n"
 source += "package enum WebAssets {\n    package static let files: [(path: String, type: String, text: String)] = [\n"
-for name in arguments.dropFirst(3) {
+for name in files(under: web) {
     guard let type = mediaType(name) else {
         fail("\(name): only text files (html, css, js, svg, json, webmanifest, txt) are served")
     }

@@ -1,0 +1,16 @@
+// An alert, a departure reminder or a satellite pass as the phone would give it: a banner
+// that stays until it is read, and a vibration where the phone can.
+import { $, setText } from "./dom.js";
+import { fixed } from "./format.js";
+import { subscribe } from "./store.js";
+
+subscribe("EVENT", (event) => {
+  const words = event.event === "alert" ? event.message
+    : event.event === "departure" ? `The ${event.route} to ${event.headsign} leaves ${event.stop} at ${event.departure.slice(11, 16)}`
+    : event.event === "satellitePass" ? `${event.satellite} rises soon (${fixed(event.maximumAltitude, 0)}° high)` : null;
+  if (!words) return;
+  setText("banner-text", words);
+  $("banner").hidden = false;
+  if (navigator.vibrate) navigator.vibrate(200);
+});
+$("banner-close").addEventListener("click", () => { $("banner").hidden = true; });

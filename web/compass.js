@@ -1,0 +1,77 @@
+// The compass page: the rose turning the short way round from ATT, true and magnetic, accuracy,
+// declination, rate of turn, the bearing lock with its deviation, calibration with its advice
+// and progress.
+import { act } from "./api.js";
+import { $, setText } from "./dom.js";
+import { compassPoint, fixed } from "./format.js";
+import { store, subscribe } from "./store.js";
+
+// The rose, drawn once and turned.
+function drawRose() {
+  const card = $("card");
+  const ns = "http://www.w3.org/2000/svg";
+  const names = { 0: "N", 90: "E", 180: "S", 270: "W" };
+  for (let degrees = 0; degrees < 360; degrees += 5) {
+    const major = degrees % 30 === 0;
+    const line = document.createElementNS(ns, "line");
+    const angle = degrees * Math.PI / 180;
+    const inner = major ? 86 : 93;
+    line.setAttribute("x1", Math.sin(angle) * inner); line.setAttribute("y1", -Math.cos(angle) * inner);
+    line.setAttribute("x2", Math.sin(angle) * 102); line.setAttribute("y2", -Math.cos(angle) * 102);
+    line.setAttribute("class", major ? "tick major" : "tick");
+    card.appendChild(line);
+    if (major) {
+      const label = document.createElementNS(ns, "text");
+      label.textContent = names[degrees] || String(degrees);
+      label.setAttribute("x", Math.sin(angle) * 72); label.setAttribute("y", -Math.cos(angle) * 72);
+      label.setAttribute("class", names[degrees] ? (degrees === 0 ? "label cardinal north" : "label cardinal") : "label");
+      label.setAttribute("transform", `rotate(${degrees} ${Math.sin(angle) * 72} ${-Math.cos(angle) * 72})`);
+      card.appendChild(label);
+    }
+  }
+}
+
+// The card turns the short way round: 359° to 1° is 2°, not 358°.
+let cardAngle = 0;
+function turnCard(heading) {
+  const target = -heading;
+  const delta = ((target - cardAngle) % 360 + 540) % 360 - 180;
+  cardAngle += delta;
+  $("card").setAttribute("transform", `rotate(${cardAngle.toFixed(1)})`);
+}
+
+function showAttitude(att) {
+  const heading = att.heading !== undefined ? att.heading : att.mheading;
+  if (heading !== undefined) {
+    turnCard(heading);
+    setText("heading-text", `${fixed(heading, 0)}°`);
+    setText("heading-ref", `${compassPoint(heading)} ${att.heading !== undefined ? "true" : "magnetic"}`);
+    $("rose").setAttribute("aria-label", `Heading ${fixed(heading, 0)} degrees ${att.heading !== undefined ? "true" : "magnetic"}`);
+  } else {
+    setText("heading-text", "---°");
+    setText("heading-ref", "no heading yet");
+  }
+  setText("mag", att.mheading !== undefined ? `${fixed(att.mheading, 1)}°` : "--");
+  setText("declination", att.declination !== undefined ? `${att.declination >= 0 ? "+" : ""}${fixed(att.declination, 1)}°` : "--");
+  setText("accuracy", att.headingAccuracy !== undefined ? `±${fixed(att.headingAccuracy, 1)}°` : "--");
+  setText("calibration", att.calibration || "--");
+  setText("rot", att.rot !== undefined ? `${fixed(att.rot, 0)}°/min` : "--");
+  const lock = att.bearing !== undefined ? { bearing: att.bearing, deviation: att.deviation, offCourse: att.offCourse } : null;
+  $("lock-mark").classList.toggle("on", Boolean(lock));
+  if (lock && heading !== undefined) {
+    $("lock-mark").setAttribute("transform", `rotate(${(lock.bearing - heading).toFixed(1)})`);
+  }
+  setText("locked", lock ? `${fixed(lock.bearing, 0)}°${lock.deviation !== undefined ? ` (${lock.deviation >= 0 ? "+" : ""}${fixed(lock.deviation, 0)}°)` : ""}${lock.offCourse ? " off course" : ""}` : "none");
+  $("lock").textContent = lock ? "Unlock" : "Lock bearing";
+  const inProgress = att.calibration === "inProgress";
+  $("calibrate-progress").hidden = !inProgress;
+  if (inProgress && att.calibrationProgress !== undefined) $("calibrate-progress").value = att.calibrationProgress;
+  const advice = $("calibrate-advice");
+  advice.hidden = !(att.calibration === "uncalibrated" || att.calibration === "poor" || inProgress);
+  advice.textContent = inProgress ? "Keep turning the device slowly through every direction." : "The compass needs calibrating: press Calibrate and turn the device slowly in a figure 8.";
+}
+
+drawRose();
+subscribe("ATT", showAttitude);
+$("lock").addEventListener("click", () => store.reports.ATT && store.reports.ATT.bearing !== undefined ? act("unlock") : act("lock"));
+$("calibrate").addEventListener("click", () => act("calibrate", { action: "start" }));

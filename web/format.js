@@ -1,0 +1,77 @@
+// Figures as words: numbers in the units chosen on this browser, angles as compass points,
+// coordinates in degrees and minutes, times of the device's zone (it writes its times with
+// the zone's offset, so the clock is read from the text, never converted to the phone's zone).
+// A number and its unit never part at the end of a line (a non-breaking space between).
+import { store } from "./store.js";
+
+export const fixed = (value, decimals) => (value === undefined || value === null || !isFinite(value)) ? "--" : Number(value).toFixed(decimals);
+
+const points = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"];
+export const compassPoint = (degrees) => points[Math.round(((degrees % 360) + 360) % 360 / 22.5) % 16];
+
+export function distance(metres) {
+  if (!isFinite(metres)) return "--";
+  if (store.units === "imperial") return metres < 1609 ? `${fixed(metres * 3.28084, 0)}\u00a0ft` : `${fixed(metres / 1609.344, 2)}\u00a0mi`;
+  if (store.units === "nautical") return metres < 1852 ? `${fixed(metres, 0)}\u00a0m` : `${fixed(metres / 1852, 2)}\u00a0NM`;
+  return metres < 1000 ? `${fixed(metres, 0)}\u00a0m` : `${fixed(metres / 1000, 2)}\u00a0km`;
+}
+
+export function altitude(metres) {
+  if (!isFinite(metres)) return "--";
+  return store.units === "imperial" ? `${fixed(metres * 3.28084, 0)}\u00a0ft` : `${fixed(metres, 0)}\u00a0m`;
+}
+
+export function speed(ms) {
+  if (!isFinite(ms)) return "--";
+  if (store.units === "imperial") return `${fixed(ms * 2.23694, 1)}\u00a0mph`;
+  if (store.units === "nautical") return `${fixed(ms * 1.943844, 1)}\u00a0kn`;
+  return `${fixed(ms * 3.6, 1)}\u00a0km/h`;
+}
+
+// 47° 22.1234′ N, or with seconds 47° 22′ 7.40″ N.
+export function sexagesimal(value, positive, negative, seconds) {
+  const hemisphere = value >= 0 ? positive : negative;
+  const whole = Math.abs(value);
+  const degrees = Math.floor(whole);
+  const minutes = (whole - degrees) * 60;
+  if (!seconds) return `${degrees}° ${minutes.toFixed(4)}′ ${hemisphere}`;
+  const m = Math.floor(minutes);
+  return `${degrees}° ${m}′ ${((minutes - m) * 60).toFixed(2)}″ ${hemisphere}`;
+}
+
+// A span of time: "2 h 5 min", "40 min".
+export function duration(seconds) {
+  if (!isFinite(seconds)) return "--";
+  const h = Math.floor(seconds / 3600), m = Math.round(seconds / 60) % 60;
+  return h > 0 ? `${h} h ${m} min` : `${m} min`;
+}
+
+// The time left: "2 d 3 h", "3 h 5 min", "12 min".
+export function countdown(seconds) {
+  if (!isFinite(seconds) || seconds < 0) return "";
+  const d = Math.floor(seconds / 86400), h = Math.floor(seconds / 3600) % 24, m = Math.floor(seconds / 60) % 60;
+  return d > 0 ? `${d} d ${h} h` : h > 0 ? `${h} h ${m} min` : `${m} min`;
+}
+
+// Whole minutes to go: "now", "in 5 min", "in 1 h 10 min", "in 2 d 3 h".
+export function minutesText(minutes) {
+  if (minutes < 1) return "now";
+  if (minutes < 60) return `in ${minutes} min`;
+  const h = Math.floor(minutes / 60), m = minutes % 60;
+  return h < 24 ? `in ${h} h ${m} min` : `in ${Math.floor(h / 24)} d ${h % 24} h`;
+}
+
+// A stored track's start (seconds since the epoch), on this browser's calendar.
+export const dateText = (unix) => isFinite(unix) && unix > 0 ? new Date(unix * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) : "--";
+
+// "09:34" of a time the device wrote (in its zone).
+export const clock = (iso) => iso ? iso.slice(11, 16) : "--:--";
+
+// "Fri 27 Nov" of a time the device wrote, that day in its zone.
+export function localDay(iso) {
+  const [year, month, day] = iso.slice(0, 10).split("-").map(Number);
+  return new Date(Date.UTC(year, month - 1, day)).toLocaleDateString([], { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
+}
+
+// Seconds since the Unix epoch from the device's ISO-8601 times (they carry their offset).
+export const unixOf = (iso) => iso ? Date.parse(iso) / 1000 : NaN;
