@@ -91,7 +91,9 @@ public enum TrackImport {
     /// bytes, nil at the end. Only the tracks' points are kept, never the file.
     static func gpx(reading next: () throws(Failure) -> ArraySlice<UInt8>?) throws(Failure) -> [Track] {
         var tracks: [Track] = []
-        var track: (name: String, notes: String, points: [(TrackPoint, hasTime: Bool)])?
+        // The points as read, and whether every one had a time (a pair a point would take
+        // more memory: a large import holds only the points).
+        var track: (name: String, notes: String, points: [TrackPoint], timed: Bool)?
         var newSegment = false
         var point: (TrackPoint, hasTime: Bool, line: Int)?
         var field: String?, value = ""
@@ -102,7 +104,7 @@ public enum TrackImport {
                 case .text(let text): if field != nil { value += text }
                 case .open(let name, let attributes, _, let line):
                     switch name {
-                    case "trk": track = ("", "", [])
+                    case "trk": track = ("", "", [], true)
                     case "trkseg": newSegment = !(track?.points.isEmpty ?? true)
                     case "trkpt":
                         guard track != nil else { return }
@@ -125,7 +127,10 @@ public enum TrackImport {
                     let text = value.trimmedWhitespace
                     switch name {
                     case "trkpt":
-                        if let done = point { track?.points.append((done.0, done.hasTime)) }
+                        if let done = point {
+                            track?.points.append(done.0)
+                            if !done.hasTime { track?.timed = false }
+                        }
                         point = nil
                     case "ele" where point != nil:
                         guard let metres = DecimalNumber.parse(text), abs(metres) < 100_000 else {
@@ -141,7 +146,10 @@ public enum TrackImport {
                     case "name" where point == nil: track?.name = text
                     case "desc" where point == nil: track?.notes = text
                     case "trk":
-                        if let done = track { tracks.append(try finished(done.name, done.notes, done.points, where: "line \(line)")) }
+                        if let done = track {
+                            track = nil
+                            tracks.append(try finished(done.name, done.notes, done.points, timeless: !done.timed, where: "line \(line)"))
+                        }
                         track = nil
                     default: break
                     }
@@ -166,9 +174,8 @@ public enum TrackImport {
 
     /// A track as read: its times checked to run forward, or made up (a second apart, from
     /// 2000-01-01) when any point has none.
-    static func finished(_ name: String, _ notes: String, _ read: [(TrackPoint, hasTime: Bool)], where place: String) throws(GPXReader.Failure) -> Track {
-        var points = read.map(\.0)
-        let timeless = read.contains { !$0.hasTime }
+    static func finished(_ name: String, _ notes: String, _ read: [TrackPoint], timeless: Bool, where place: String) throws(GPXReader.Failure) -> Track {
+        var points = read
         if timeless {
             for index in points.indices { points[index].time = 946_684_800 + Double(index) }
         } else if let back = points.indices.dropFirst().first(where: { points[$0].time < points[$0 - 1].time }) {
@@ -192,7 +199,8 @@ public enum TrackImport {
             guard let points = item["points"]?.arrayValue else {
                 throw Failure(description: "\(place): no \"points\" list (is it 'track export --format json' output?)")
             }
-            var read: [(TrackPoint, hasTime: Bool)] = []
+            var read: [TrackPoint] = []
+            var timed = true
             for (number, p) in points.enumerated() {
                 guard let latitude = p["lat"]?.numberValue, abs(latitude) <= 90, let longitude = p["lon"]?.numberValue, abs(longitude) <= 180 else {
                     throw Failure(description: "\(place), point \(number + 1): needs \"lat\" from -90 to 90 and \"lon\" from -180 to 180")
@@ -219,10 +227,11 @@ public enum TrackImport {
                     }
                     (point.time, hasTime) = (time, true)
                 }
-                read.append((point, hasTime))
+                read.append(point)
+                if !hasTime { timed = false }
             }
             guard !read.isEmpty else { continue }
-            do { tracks.append(try finished(item["name"]?.stringValue ?? "", item["notes"]?.stringValue ?? "", read, where: place)) } catch {
+            do { tracks.append(try finished(item["name"]?.stringValue ?? "", item["notes"]?.stringValue ?? "", read, timeless: !timed, where: place)) } catch {
                 throw Failure(description: error.description)
             }
         }
