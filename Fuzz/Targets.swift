@@ -84,7 +84,12 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     case .recordlog:
         _ = RecordLog.parse(bytes)
     case .gpx:
+        // Waypoint import, and the streamed reader of track import: the bytes read whole and
+        // in pieces of a size the input picks give the same events or the same refusal.
         _ = try? GPXReader.waypoints(text)
+        let size = Int(bytes.last ?? 0) % 17 + 1
+        let whole = gpxEvents(bytes, piece: max(bytes.count, 1)), pieces = gpxEvents(bytes, piece: size)
+        if whole != pieces { fatalError("the GPX reader read pieces of \(size) differently:\n\(whole)\n\(pieces)") }
     case .track:
         _ = TrackFile.parse(bytes)
     case .timetable:
@@ -165,6 +170,34 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         }
     }
     return 0
+}
+
+/// The events the GPX reader makes of `bytes` fed `piece` bytes at a time (text joined, as a
+/// run of text may come in parts), or its refusal, as text.
+func gpxEvents(_ bytes: [UInt8], piece: Int) -> String {
+    var scanner = GPXScanner()
+    var events: [String] = []
+    let handle = { (event: GPXReader.Event) throws(GPXReader.Failure) -> Void in
+        switch event {
+        case .text(let text):
+            if let last = events.last, last.hasPrefix("text ") { events[events.count - 1] = last + text } else { events.append("text " + text) }
+        case .open(let name, let attributes, let selfClosing, let line):
+            events.append("open \(name) \(attributes.sorted { $0.key < $1.key }) \(selfClosing) \(line)")
+        case .close(let name, let line): events.append("close \(name) \(line)")
+        }
+    }
+    do {
+        var at = 0
+        while at < bytes.count {
+            let end = min(at + piece, bytes.count)
+            try scanner.feed(bytes[at..<end], handle)
+            at = end
+        }
+        try scanner.finish(handle)
+    } catch {
+        events.append("refused: " + error.description)
+    }
+    return events.joined(separator: "\n")
 }
 
 /// What the CSV reader makes of `bytes` fed `piece` bytes at a time: its rows (or its refusal)

@@ -50,7 +50,7 @@ public enum GPXReader {
 
     /// What the reader meets, in order: an element opening (its local name, attributes, whether
     /// it closes itself, and its line), one closing, or text (entities decoded, CDATA as is).
-    enum Event {
+    package enum Event {
         case open(String, [String: String], selfClosing: Bool, line: Int)
         case close(String, line: Int)
         case text(String)

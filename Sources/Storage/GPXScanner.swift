@@ -2,7 +2,7 @@
 /// is read in the memory of its largest single construct: what is held between pieces is only
 /// a tag, a comment or a run of text not yet closed. The events and refusals are the same
 /// whatever the pieces' sizes (`GPXReader.scan` reads a whole text through it).
-struct GPXScanner {
+package struct GPXScanner {
     /// The longest tag, comment, CDATA section or declaration held whole; a longer one refuses
     /// the file (no GPX writer makes one; a hostile file would otherwise be held entire).
     static let largestConstruct = 4 << 20
@@ -16,20 +16,22 @@ struct GPXScanner {
     private var line = 1
     private var counted = 0
     private var sawGPX = false, closedGPX = false
-    /// The most bytes held at once (a piece and what was left open before it).
-    private(set) var largestHeld = 0
 
-    typealias Handler = (GPXReader.Event) throws(GPXReader.Failure) -> Void
+    package init() {}
+    /// The most bytes held at once (a piece and what was left open before it).
+    package private(set) var largestHeld = 0
+
+    package typealias Handler = (GPXReader.Event) throws(GPXReader.Failure) -> Void
 
     /// Reads the next piece of the file; events for everything it completes.
-    mutating func feed(_ bytes: ArraySlice<UInt8>, _ handle: Handler) throws(GPXReader.Failure) {
+    package mutating func feed(_ bytes: ArraySlice<UInt8>, _ handle: Handler) throws(GPXReader.Failure) {
         pending.append(contentsOf: bytes)
         largestHeld = max(largestHeld, pending.count)
         try process(final: false, handle)
     }
 
     /// The file has ended: what is left is read, and a file that is not GPX or is cut short refused.
-    mutating func finish(_ handle: Handler) throws(GPXReader.Failure) {
+    package mutating func finish(_ handle: Handler) throws(GPXReader.Failure) {
         try process(final: true, handle)
         guard sawGPX else { throw GPXReader.Failure(description: "not a GPX file: no <gpx> element") }
         guard closedGPX else { throw GPXReader.Failure(description: "the file is cut short: <gpx> is never closed; nothing was imported") }
