@@ -1,4 +1,5 @@
 import Glibc
+import LodestoneBench
 import LodestoneCore
 import LodestoneDomain
 import LodestoneEncoding
@@ -35,7 +36,10 @@ import Testing
         for step in 1...mostSteps {
             try prepare()
             let (status, said) = end.finish(try end.spawnProgram(EndToEndTests.executable, arguments, environment: environment(crashAt: step)))
-            if status == 0 { return step }
+            if status == 0 {
+                print("\(arguments.prefix(2).joined(separator: " ")): stopped at each of \(step - 1) steps, then completed")
+                return step
+            }
             #expect(status == CrashPoint.exitStatus, "step \(step): \(said)")
             guard status == CrashPoint.exitStatus else { return nil }
             try after(step, said)
@@ -232,5 +236,40 @@ import Testing
         }
         #expect(completed != nil)
         #expect(TrackStore(dataDirectory: data).list().count == 1)
+    }
+    /// A timetable imported over another: stopped anywhere, `departures` answers from the old
+    /// timetable or the new one, never from a mix or from none.
+    @Test func aTimetableIsTheOldOrTheNew() throws {
+        let base = "/tmp/lodestone-crash-timetable-\(getpid())"
+        defer { removeTree(base) }
+        let feeds = [base + "/feed-a", base + "/feed-b"], data = base + "/data", work = base + "/work"
+        #expect(SyntheticFeed(stops: 60, stopTimes: 1200, stopsPerTrip: 12).write(to: feeds[0]))
+        #expect(SyntheticFeed(stops: 60, stopTimes: 1200, stopsPerTrip: 10).write(to: feeds[1]))
+        let end = EndToEndTests()
+        func answer(_ directory: String) throws -> String {
+            let ask = ["departures", "--stop", SyntheticFeed.busyStopID, "--at", "2026-03-16T07:00:00+01:00", "--count", "4", "--json", "--data-dir", directory]
+            return end.finish(try end.spawn(ask)).output
+        }
+        var answers: [String] = []
+        for feed in feeds {
+            let (status, said) = end.finish(try end.spawn(["timetable", "import", feed, "--data-dir", data]))
+            #expect(status == 0, "\(said)")
+            answers.append(try answer(data))
+        }
+        #expect(answers[0] != answers[1] && answers[0].contains("\"departures\":[{"), "\(answers)")
+        // The device holds feed A; feed B is imported over it.
+        removeTree(data)
+        let (status, said) = end.finish(try end.spawn(["timetable", "import", feeds[0], "--data-dir", data]))
+        #expect(status == 0, "\(said)")
+        let before = BackupTests.tree(data)
+        var sawOld = false
+        let completed = try Self.stopAtEveryStep(["timetable", "import", feeds[1], "--data-dir", work], prepare: { Self.plant(before, at: work) }) {
+            step, _ in
+            let found = try answer(work)
+            #expect(found == answers[0] || found == answers[1], "step \(step): \(found)")
+            if found == answers[0] { sawOld = true }
+        }
+        #expect(completed != nil && sawOld)
+        #expect(try answer(work) == answers[1])
     }
 }
