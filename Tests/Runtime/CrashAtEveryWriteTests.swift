@@ -120,7 +120,8 @@ import Testing
         }.joined(separator: " | ")
     }
 
-    /// The recovery is made by the next command that opens the data directory, and said once.
+    /// The recovery is made by the next start (`lodestone run`), before any store is opened,
+    /// and said in one line.
     @Test func theNextStartFinishesAnInterruptedReplace() throws {
         let old = try BackupTests.fullDirectory("crash-start")
         let base = "/tmp/lodestone-crash-start-\(getpid())"
@@ -151,7 +152,9 @@ import Testing
         }
         #expect(stopped > 0, "no stop left a journal")
         let work = base + "/data"
-        let (status, said) = end.finish(try end.spawn(["waypoint", "delete", "Nowhere", "--data-dir", work]))
+        // `lodestone run` is the next start; a command that changes a store takes the same path.
+        let (status, said) = end.finish(
+            try end.spawn(["run", "--duration", "0.5", "--display", "none", "--data-dir", work, "--socket", base + "/run.sock"]))
         #expect(said.contains("an interrupted import-all --replace was finished"), "\(status): \(said)")
         #expect(!fileExists(work + "/" + ImportJournal.journal) && !fileExists(work + "/" + ImportJournal.staging))
         #expect(readFileBytes(work + "/calibration/level.json") == Array(#"{"roll":0.5,"pitch":-0.2}"#.utf8))
