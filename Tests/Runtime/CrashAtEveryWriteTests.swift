@@ -275,4 +275,26 @@ import Testing
         #expect(completed != nil && sawOld)
         #expect(try answer(work) == answers[1])
     }
+    /// The history (and the day's activity) saved by a run as it stops: stopped anywhere, the
+    /// next start reads the old history or the new one, whole, never a damaged file.
+    @Test func theHistoryIsTheOldOrTheNew() throws {
+        let base = "/tmp/lodestone-crash-history-\(getpid())"
+        defer { removeTree(base) }
+        let data = base + "/data", work = base + "/work"
+        let end = EndToEndTests()
+        func arguments(_ directory: String) -> [String] {
+            ["run", "--duration", "0.5", "--display", "none", "--data-dir", directory, "--socket", base + "/run.sock"]
+        }
+        let (status, said) = end.finish(try end.spawn(arguments(data)))
+        #expect(status == 0 && fileExists(data + "/history.bin"), "\(said)")
+        let before = BackupTests.tree(data)
+        let completed = try Self.stopAtEveryStep(arguments(work), prepare: { Self.plant(before, at: work) }) { step, said in
+            let read = HistoryFile.read(work + "/history.bin")
+            #expect(read != nil && read?.damaged == false && read?.histories.isEmpty == false, "step \(step): \(said)")
+            if let activity = try? readStoreText(work + "/activity.json") {
+                #expect((try? JSONValue.parse(activity)) != nil, "step \(step): activity.json cannot be read")
+            }
+        }
+        #expect(completed != nil)
+    }
 }
