@@ -297,4 +297,29 @@ import Testing
         }
         #expect(completed != nil)
     }
+    /// The MQTT outbox of a run whose broker is away: stopped anywhere, the next start reads
+    /// every message the outbox held before (and what the stopped run added up to its last
+    /// whole record), never a damaged record in the middle.
+    @Test func theMQTTOutboxKeepsWhatItHeld() throws {
+        let base = "/tmp/lodestone-crash-outbox-\(getpid())"
+        defer { removeTree(base) }
+        let data = base + "/data", work = base + "/work"
+        let end = EndToEndTests()
+        // Nothing listens on port 1: every message waits in the outbox.
+        func arguments(_ directory: String) -> [String] {
+            ["run", "--duration", "0.5", "--display", "none", "--mqtt", "127.0.0.1:1", "--data-dir", directory, "--socket", base + "/run.sock"]
+        }
+        let (status, said) = end.finish(try end.spawn(arguments(data)))
+        #expect(status == 0, "\(said)")
+        let waiting = MQTTOutbox(path: data + "/mqtt-outbox.rec", limit: 10_000, now: 0).count
+        #expect(waiting > 0, "no message waits: \(said)")
+        let before = BackupTests.tree(data)
+        let completed = try Self.stopAtEveryStep(arguments(work), prepare: { Self.plant(before, at: work) }) { step, said in
+            let records = try? RecordLog.records(path: work + "/mqtt-outbox.rec")
+            #expect(records != nil && records?.recovery.skippedBytes == 0, "step \(step): \(said)")
+            let outbox = MQTTOutbox(path: work + "/mqtt-outbox.rec", limit: 10_000, now: 0)
+            #expect(outbox.count >= waiting, "step \(step): \(outbox.count) of the \(waiting) messages kept")
+        }
+        #expect(completed != nil)
+    }
 }
