@@ -57,7 +57,12 @@ extension Restorer {
             summary.removed.append(store.path)
             changed = true
         }
-        guard changed else { return nil }
+        guard changed else {
+            // Left as it is, but its files are read as a changed store's are: an archive is
+            // refused for the same files whatever the data directory holds.
+            for item in items { for file in item.files { _ = try checkedContents(store, file) } }
+            return nil
+        }
         switch store.shape {
         case .file:
             guard let file = items.first?.files.first else { return ImportJournal.Entry(path: store.path, present: false) }
