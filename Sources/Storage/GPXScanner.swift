@@ -10,7 +10,7 @@ package struct GPXScanner {
     static let largestText = 1 << 20
 
     private var pending: [UInt8] = []
-    /// Where the search for the open construct's end goes on from (it was not in `pending`).
+    /// Where the search for the end of what is open (a construct, or a run of text) goes on from.
     private var searchFrom = 0
     /// The line of `pending[counted]`: lines are counted up to there.
     private var line = 1
@@ -48,14 +48,18 @@ package struct GPXScanner {
         let open = UInt8(ascii: "<")
         while index < pending.count {
             if pending[index] != open {
-                if let end = pending[index...].firstIndex(of: open) {
+                // From where the last piece's search stopped: a long run of text arriving in
+                // small pieces is searched once, not again with every piece.
+                if let end = pending[max(index, searchFrom)...].firstIndex(of: open) {
                     try handle(.text(GPXReader.decode(String(decoding: pending[index..<end], as: UTF8.self))))
                     index = end
+                    searchFrom = 0
                     continue
                 }
                 let cut = final ? pending.count : textCut(from: index)
                 if cut > index { try handle(.text(GPXReader.decode(String(decoding: pending[index..<cut], as: UTF8.self)))) }
                 index = cut
+                searchFrom = pending.count
                 break
             }
             // The longest opening to tell the kinds apart is "<![CDATA[": wait for it.
