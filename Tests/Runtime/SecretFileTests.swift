@@ -99,6 +99,13 @@ import Testing
         let end = EndToEndTests()
         let (status, output) = end.finish(try end.spawn(["config", "check", made.config, "--socket", made.folder + "/none.sock"]))
         #expect(status == 1 && output.contains("refusing /etc/passwd: it is outside those folders"), "exit \(status): \(output)")
+        // The run refuses to start with it, the same way.
+        let run = end.finish(
+            try end.spawn([
+                "run", "--config", made.config, "--duration", "1", "--display", "none", "--data-dir", made.folder + "/data", "--socket",
+                made.folder + "/run.sock"
+            ]))
+        #expect(run.status == 1 && run.output.contains("refusing /etc/passwd: it is outside those folders"), "exit \(run.status): \(run.output)")
         // A bare name is read from systemd's credentials folder, which is a place of its own.
         let credentials = "/tmp/lodestone-secret-\(getpid())-credentials"
         removeTree(credentials)
