@@ -200,4 +200,24 @@ import Testing
         let line = row.line(BenchWriters.display(29.7, nil))
         #expect(line == "display: the turning compass at 480x320 costs 29.7 instructions per pixel and frame (budget: 40 instructions per pixel and frame)")
     }
+
+    /// The runner measures the rows in order, skips those this run does not ask for, passes
+    /// figures on to later rows, and writes one object.
+    @Test func theRunnerRunsTheRowsInOrder() {
+        let rows = [
+            Bench("first", measures: "one", keys: ["a.x"]) { _, shared in
+                shared.nmeaInstructions = 2
+                return BenchOutput(json: [("a", #"{"x":1}"#)], text: "1")
+            },
+            Bench("skipped", measures: "never", keys: ["b"], isRun: { $0.peers != nil }) { _, _ in BenchOutput(json: [("b", "1")], text: "") },
+            Bench("second", measures: "two", keys: ["a.y"], budget: "3") { _, shared in
+                BenchOutput(json: [("a", #"{"y":\#(Int(shared.nmeaInstructions ?? 0))}"#)], text: "2")
+            }
+        ]
+        var started: [String] = [], lines: [String] = []
+        let json = BenchTable.run(BenchOptions(), rows: rows, starting: { started.append($0.name) }, finished: { lines.append($0.line($1)) })
+        #expect(started == ["first", "second"])
+        #expect(lines == ["first: 1", "second: 2 (budget: 3)"])
+        #expect(json == #"{"a":{"x":1,"y":2}}"#)
+    }
 }
