@@ -246,7 +246,7 @@ public enum BenchWriters {
             return w.finished
         }
         let text = [load.idle, load.loaded].map { run in
-            "\(run.clients): loop wake-up lateness p99 \(fixed(run.latenessP99, 1)) us, max \(fixed(run.latenessMax, 1)) us, "
+            "\(run.clients) clients, loop wake-up lateness p99 \(fixed(run.latenessP99, 1)) us, max \(fixed(run.latenessMax, 1)) us, "
                 + "\(run.overruns) overruns; \(fixed(run.reportsPerClientPerSecond, 1)) reports per client per second, \(run.droppedClients) dropped"
         }.joined(separator: "\n  ")
         return BenchOutput(json: [("clientLoad", "{\"idle\":" + figures(load.idle) + ",\"loaded\":" + figures(load.loaded) + "}")], text: text)
@@ -332,6 +332,6 @@ public enum BenchWriters {
         // PeerBench.lines ends each comparison with a line end; the table's line has none.
         var text = PeerBench.lines(figures)
         if text.hasSuffix("\n") { text.removeLast() }
-        return BenchOutput(json: [("peers", PeerBench.json(figures))], text: "\n" + text)
+        return BenchOutput(json: [("peers", PeerBench.json(figures))], text: text)
     }
 }
