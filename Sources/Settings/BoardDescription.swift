@@ -1,6 +1,5 @@
 import LodestoneCore
 import LodestoneDevices
-import LodestoneOutputs
 import LodestoneEncoding
 
 /// Which chips a board has and where they are wired: the only thing that changes between a

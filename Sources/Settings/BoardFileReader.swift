@@ -1,7 +1,6 @@
 import LodestoneCore
 import LodestoneDevices
 import LodestoneHAL
-import LodestoneOutputs
 import LodestoneEncoding
 
 /// Field-by-field validation of a board file: every error names the file, the field and

@@ -1,4 +1,3 @@
-import LodestoneOutputs
 import LodestoneEncoding
 
 /// A refused value as the file wrote it.

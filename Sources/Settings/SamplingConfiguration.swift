@@ -1,6 +1,5 @@
 import LodestoneCore
 import LodestoneDomain
-import LodestoneOutputs
 import LodestoneEncoding
 
 /// The objects of the rate table in the configuration file (`sampling.rates`,

@@ -1,5 +1,4 @@
 import LodestoneCore
-import LodestoneOutputs
 import LodestoneEncoding
 
 /// One setting of `lodestone run`, declared once: its key in the configuration file (nested

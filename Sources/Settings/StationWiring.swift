@@ -1,5 +1,4 @@
 import LodestoneCore
-import LodestoneOutputs
 import LodestoneDevices
 import LodestoneDomain
 import LodestoneEncoding

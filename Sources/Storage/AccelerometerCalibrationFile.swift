@@ -1,6 +1,5 @@
 import LodestoneCore
 import LodestoneDomain
-import LodestoneOutputs
 import LodestoneEncoding
 
 /// The accelerometer's six-position calibration in `<dataDir>/calibration/accelerometer.json`,

@@ -1,5 +1,4 @@
 import LodestoneCore
-import LodestoneOutputs
 import LodestoneEncoding
 
 /// The first file of a backup, `manifest.json`: who wrote it, when, what it counts, and every

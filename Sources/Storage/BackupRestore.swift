@@ -1,6 +1,5 @@
 import Glibc
 import LodestoneCore
-import LodestoneOutputs
 import LodestoneEncoding
 
 /// Puts a checked backup (`CheckedBackup`) into a data directory, store by store as

@@ -1,6 +1,5 @@
 import LodestoneCore
 import LodestoneDomain
-import LodestoneOutputs
 import LodestoneEncoding
 
 /// A stored calibration that cannot be used, and why.

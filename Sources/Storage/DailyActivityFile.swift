@@ -1,5 +1,4 @@
 import LodestoneCore
-import LodestoneOutputs
 import LodestoneEncoding
 
 /// The day's steps, floors, distance on foot and active time, `<dataDir>/activity.json`, so a

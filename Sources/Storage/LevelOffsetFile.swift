@@ -1,5 +1,4 @@
 import LodestoneCore
-import LodestoneOutputs
 import LodestoneEncoding
 
 /// The bubble level's surface offset, `<dataDir>/calibration/level.json`: the roll and pitch

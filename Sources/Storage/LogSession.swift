@@ -1,6 +1,5 @@
 import Glibc
 import LodestoneCore
-import LodestoneOutputs
 import LodestoneEncoding
 
 /// A logging session: chosen streams written every `interval` seconds (or every barometer

@@ -1,7 +1,6 @@
 import Glibc
 import LodestoneCore
 import LodestoneReports
-import LodestoneOutputs
 import LodestoneEncoding
 
 /// Logging sessions on disk: list, read back (every intact record of every segment, with what

@@ -1,6 +1,5 @@
 import Glibc
 import LodestoneCore
-import LodestoneOutputs
 
 /// Everything the device stores about where its person has been, as one archive to take away
 /// (`lodestone export-all`) or to be forgotten (`lodestone forget-all`).

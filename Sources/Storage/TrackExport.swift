@@ -1,6 +1,5 @@
 import LodestoneCore
 import LodestoneDomain
-import LodestoneOutputs
 import LodestoneEncoding
 
 /// Tracks as other tools read them: GPX 1.1 (every GPS app, gpsbabel), CSV and JSON.

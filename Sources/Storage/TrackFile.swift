@@ -1,7 +1,6 @@
 import Glibc
 import LodestoneCore
 import LodestoneDomain
-import LodestoneOutputs
 
 /// A track on disk, on the record log's frames (`RecordLog`: sync, length, payload, CRC-32):
 /// the first record is the header, each one after it a point. Points are appended with

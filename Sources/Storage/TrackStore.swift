@@ -1,7 +1,6 @@
 import Glibc
 import LodestoneCore
 import LodestoneDomain
-import LodestoneOutputs
 import LodestoneEncoding
 
 /// Tracks under `<dataDir>/tracks/`: `recording.track` while one is recorded, then

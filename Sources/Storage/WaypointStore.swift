@@ -1,6 +1,5 @@
 import LodestoneCore
 import LodestoneDomain
-import LodestoneOutputs
 import LodestoneEncoding
 
 /// Waypoints in `<dataDir>/waypoints.json`, saved atomically on every change; names are
