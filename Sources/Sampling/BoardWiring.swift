@@ -1,5 +1,4 @@
 import LodestoneCore
-import LodestoneDevices
 import LodestoneHAL
 import LodestoneSettings
 

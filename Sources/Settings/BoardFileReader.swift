@@ -1,6 +1,5 @@
 import LodestoneCore
 import LodestoneDevices
-import LodestoneHAL
 import LodestoneEncoding
 
 /// Field-by-field validation of a board file: every error names the file, the field and

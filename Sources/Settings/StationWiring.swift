@@ -1,6 +1,4 @@
 import LodestoneCore
-import LodestoneDevices
-import LodestoneDomain
 import LodestoneEncoding
 
 /// A weather station's sensors on the board: DS18B20 probes on the kernel's 1-Wire bus, a cup

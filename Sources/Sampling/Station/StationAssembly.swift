@@ -1,6 +1,5 @@
 import LodestoneCore
 import LodestoneDevices
-import LodestoneDomain
 import LodestoneHAL
 import LodestoneSim
 import LodestoneSettings
