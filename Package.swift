@@ -71,10 +71,14 @@ let package = Package(
         .target(
             name: "LodestoneOutputs", dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneReports", "LodestoneHAL", "CLinux"],
             path: "Sources/Outputs", exclude: fuzzing ? ["Web/WebApp.swift"] : [], plugins: fuzzing ? [] : ["WebAssets"]),
-        // What the owner chose: the configuration, the board description, the settings table.
+        // What is wired where: the board description, its file and the weather station's wiring.
+        .target(
+            name: "LodestoneBoard", dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneDevices"],
+            path: "Sources/Board"),
+        // What the owner chose: the configuration, the settings table, the sounds.
         .target(
             name: "LodestoneSettings",
-            dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneOutputs"],
+            dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneOutputs", "LodestoneBoard"],
             path: "Sources/Settings"),
         // The files the device keeps.
         .target(
@@ -84,13 +88,13 @@ let package = Package(
         // The sensors wired to the board: drivers chosen, read at a fixed rate into rings.
         .target(
             name: "LodestoneSampling",
-            dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneSettings"],
+            dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneBoard", "LodestoneSettings"],
             path: "Sources/Sampling"),
         // Samples into reports: the compass, the position, the weather, the tracks and the rest.
         .target(
             name: "LodestoneServices",
             dependencies: [
-                "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDomain", "LodestoneReports", "LodestoneSettings",
+                "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDomain", "LodestoneReports", "LodestoneBoard", "LodestoneSettings",
                 "LodestoneSampling", "LodestoneStorage"
             ],
             path: "Sources/Services"),
@@ -99,7 +103,7 @@ let package = Package(
             name: "LodestoneRuntime",
             dependencies: [
                 "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
-                "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling",
+                "LodestoneReports", "LodestoneOutputs", "LodestoneBoard", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling",
                 "LodestoneServices", "CLinux"
             ],
             path: "Sources/Runtime"),
@@ -108,7 +112,7 @@ let package = Package(
             name: "LodestoneVerify",
             dependencies: [
                 "LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneSim", "LodestoneOutputs",
-                "LodestoneSettings", "LodestoneStorage", "LodestoneRuntime"
+                "LodestoneBoard", "LodestoneSettings", "LodestoneStorage", "LodestoneRuntime"
             ],
             path: "Sources/Verify"),
         // The benchmarks `lodestone bench` runs.
@@ -116,7 +120,7 @@ let package = Package(
             name: "LodestoneBench",
             dependencies: [
                 "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
-                "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling",
+                "LodestoneReports", "LodestoneOutputs", "LodestoneBoard", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling",
                 "LodestoneRuntime", "CLinux", "CAllocationCounter"
             ],
             path: "Sources/Bench"),
@@ -124,7 +128,7 @@ let package = Package(
             name: "lodestone",
             dependencies: [
                 "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
-                "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling",
+                "LodestoneReports", "LodestoneOutputs", "LodestoneBoard", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling",
                 "LodestoneServices", "LodestoneRuntime", "LodestoneVerify", "LodestoneBench"
             ],
             path: "Sources/lodestone"),
@@ -149,7 +153,7 @@ let package = Package(
             name: "RuntimeTests",
             dependencies: [
                 "LodestoneRuntime", "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
-                "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling", "LodestoneServices", "LodestoneVerify",
+                "LodestoneReports", "LodestoneOutputs", "LodestoneBoard", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling", "LodestoneServices", "LodestoneVerify",
                 "LodestoneBench", "lodestone"
             ], path: "Tests/Runtime")
     ],

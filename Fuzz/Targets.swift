@@ -11,6 +11,7 @@ import LodestoneDomain
 import LodestoneOutputs
 import LodestoneSettings
 import LodestoneStorage
+import LodestoneBoard
 
 enum FuzzTarget: String, CaseIterable {
     case nmea, json, tle, timezone, recordlog, gpx, track, timetable, zip, w1, csv, backup, board, config, http, recording, manifest

@@ -5,6 +5,7 @@ import LodestoneSim
 import LodestoneRuntime
 import LodestoneSampling
 import LodestoneSettings
+import LodestoneBoard
 
 /// Heap allocations per tick of the whole sampling loop (every task of `lodestone run`, on
 /// the simulated board, GPS included), counted on the sampling thread. After a warm-up, it

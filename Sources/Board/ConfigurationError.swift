@@ -1,7 +1,7 @@
 import LodestoneEncoding
 
 /// A refused value as the file wrote it.
-func describe(_ value: JSONValue) -> String { value.asWritten }
+package func describe(_ value: JSONValue) -> String { value.asWritten }
 
 /// A configuration problem: which file, which key and what is wrong.
 public struct ConfigurationError: Error, Equatable, CustomStringConvertible {

@@ -7,6 +7,7 @@ import LodestoneEncoding
 import LodestoneReports
 import LodestoneSampling
 import LodestoneSettings
+import LodestoneBoard
 
 /// `lodestone probe`: which supported chips answer on an I2C bus, found by their ID
 /// registers (never by writing to them), and the board-file entries that would use them.

@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneSettings
+import LodestoneBoard
 
 extension BoardDescription {
     /// Reads and validates a board file. The error names the file, the field and what is wrong.

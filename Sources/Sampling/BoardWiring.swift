@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneHAL
 import LodestoneSettings
+import LodestoneBoard
 
 /// Builds the sampling pipeline for a board: the driver each chip names, on its bus, with its
 /// mounting. One place for the real boards, the simulated board and the benchmarks.

@@ -2,6 +2,7 @@ import LodestoneCore
 import LodestoneHAL
 import LodestoneReports
 import LodestoneSettings
+import LodestoneBoard
 
 /// The device's buttons, buzzer and LED, served from the output loop: button edges are
 /// debounced into presses and long presses, published as EVENT reports for the features

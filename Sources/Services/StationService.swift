@@ -3,6 +3,7 @@ import LodestoneDomain
 import LodestoneReports
 import LodestoneSampling
 import LodestoneSettings
+import LodestoneBoard
 
 /// The weather station on the output thread: the wind's one-second samples into ten minutes
 /// of statistics, and each probe's newest temperature, taken from the station's threads once

@@ -1,4 +1,5 @@
 import LodestoneCore
+import LodestoneBoard
 
 /// The settings a command other than `run` follows (the largest file `track import` takes):
 /// the configuration file it is given with --config, else the installed one when there is one,

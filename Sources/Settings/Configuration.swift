@@ -5,6 +5,7 @@ import LodestoneHAL
 import LodestoneOutputs
 import LodestoneSim
 import LodestoneEncoding
+import LodestoneBoard
 
 /// Everything `lodestone run` can be told, from the configuration file and the command line
 /// (the command line wins). Defaults are what a handheld on the simulated board needs.

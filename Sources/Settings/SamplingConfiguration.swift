@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 import LodestoneEncoding
+import LodestoneBoard
 
 /// The objects of the rate table in the configuration file (`sampling.rates`,
 /// `sampling.lowPowerCeiling`): overrides of the table's rows, each rate checked with its

@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneEncoding
+import LodestoneBoard
 
 /// One setting of `lodestone run`, declared once: its key in the configuration file (nested
 /// objects joined by dots, `rates.imu`), its command-line flag, what it holds, its unit,

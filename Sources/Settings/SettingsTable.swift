@@ -2,6 +2,7 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
 import LodestoneSim
+import LodestoneBoard
 
 /// Every setting of `lodestone run`, in the order `run --help` and `config keys` list them.
 extension Setting {

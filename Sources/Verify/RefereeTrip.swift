@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneSim
 import LodestoneSettings
+import LodestoneBoard
 
 /// One trip the referee runs: a scenario on a board, with faults, for a stretch of world time.
 public struct RefereeTrip: Sendable {

@@ -1,5 +1,6 @@
 import LodestoneSampling
 import LodestoneSettings
+import LodestoneBoard
 
 /// What a command accepts, read from the "Usage:" lines of its help (the one place each
 /// command states it): its actions (`track start`, `track list`), its options, and the

@@ -125,34 +125,36 @@ enum TrackCommand {
                 Log.error(error.description)
                 return 1
             }
-            let tracks: [TrackImport.Track]
+            // Each point is written as it is read (what the import holds does not grow with
+            // the file), so the data directory is held from the start; the tracks are filed
+            // only once the whole file has been read.
+            guard let change = StoreChange.begin(dataDirectory) else { return 1 }
+            defer { withExtendedLifetime(change) {} }
+            let tags = options.values["tags"].map { TrackFile.tags($0) } ?? []
+            let imported: [TrackStore.Imported]
             let progress = TerminalProgress()
             defer { progress.finish() }
             do {
-                tracks = try TrackImport.tracks(file: file, limit: importLimit) { read, size in
+                imported = try store.importTracks(file: file, limit: importLimit, tags: tags) { read, size in
                     progress.update("reading \(file)", done: read, total: size, unit: "MB")
                 }
-                progress.finish()
-                for warning in tracks.flatMap(\.warnings) { Log.warning("\(file): \(warning)") }
             } catch {
                 progress.finish()
-                Log.error("\(file): \(error.description); nothing was imported")
-                return 1
-            }
-            guard let change = StoreChange.begin(dataDirectory) else { return 1 }
-            defer { withExtendedLifetime(change) {} }
-            do {
-                let tags = options.values["tags"].map { TrackFile.tags($0) } ?? []
-                for (summary, track) in zip(try store.add(tracks, tags: tags), tracks) {
-                    writeOut(
-                        "imported \(summary.id)  \(fixed(summary.distance / 1000, 2)) km  \(summary.points) points  \(summary.name)"
-                            + (track.timeless ? "  (no times in the file: its shape only)" : "") + "\n")
+                switch error {
+                case .reading(let why): Log.error("\(file): \(why); nothing was imported")
+                case .storing(let why): Log.error(why.description)
                 }
-                return 0
-            } catch {
-                Log.error(error.description)
                 return 1
             }
+            progress.finish()
+            for warning in imported.flatMap(\.warnings) { Log.warning("\(file): \(warning)") }
+            for track in imported {
+                let summary = track.summary
+                writeOut(
+                    "imported \(summary.id)  \(fixed(summary.distance / 1000, 2)) km  \(summary.points) points  \(summary.name)"
+                        + (track.timeless ? "  (no times in the file: its shape only)" : "") + "\n")
+            }
+            return 0
         case "back":
             // The way back is navigation, answered as WAYPOINT (see 'lodestone waypoint back').
             return try WaypointCommand.main(["back"] + options.passThrough(["socket", "json"]))

@@ -2,6 +2,7 @@ import LodestoneRuntime
 import Testing
 @testable import LodestoneBench
 @testable import LodestoneSettings
+@testable import LodestoneBoard
 
 /// The sampling loop allocates nothing per tick with any chip a board file can select: counted
 /// on the sampling thread over N and 2N ticks after warm-up (a count, not a timing). Only an

@@ -4,6 +4,7 @@ import LodestoneRuntime
 import Testing
 @testable import LodestoneDevices
 @testable import LodestoneSettings
+@testable import LodestoneBoard
 
 /// The board-file parser against the files in boards/ and against broken ones.
 @Suite struct BoardFileTests {

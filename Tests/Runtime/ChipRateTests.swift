@@ -4,6 +4,7 @@ import LodestoneSim
 import Testing
 @testable import LodestoneSampling
 @testable import LodestoneSettings
+@testable import LodestoneBoard
 
 /// Adaptive sampling's request for a slower or faster chip reaches the chip's own rate
 /// registers, on the sampling thread, without a gap in the stream.

@@ -7,6 +7,7 @@ import Testing
 @testable import LodestoneSampling
 @testable import LodestoneServices
 @testable import LodestoneSettings
+@testable import LodestoneBoard
 
 /// Background refinement: readings gathered as the device moves in daily use are fitted once
 /// a minute, and a clearly better calibration is adopted, saved and handed to the sampling side.

@@ -2,6 +2,7 @@ import Glibc
 import LodestoneRuntime
 import Testing
 @testable import LodestoneSettings
+@testable import LodestoneBoard
 
 @Suite struct ConfigurationTests {
     func file(_ text: String) -> String {

@@ -8,6 +8,7 @@ import Testing
 @testable import LodestoneSampling
 @testable import LodestoneServices
 @testable import LodestoneSettings
+@testable import LodestoneBoard
 
 /// Buttons, buzzer and the IMU's data-ready line as the runtime uses them, on fake lines.
 @Suite struct ControlsTests {

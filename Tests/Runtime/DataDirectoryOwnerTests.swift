@@ -5,6 +5,7 @@ import LodestoneOutputs
 import Testing
 @testable import LodestoneSettings
 @testable import LodestoneStorage
+@testable import LodestoneBoard
 
 /// One owner per data directory, and what it keeps is private: a second run is refused with the
 /// first one's process id, a change while an instance runs goes through its socket, and every

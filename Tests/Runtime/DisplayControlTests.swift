@@ -5,6 +5,7 @@ import LodestoneOutputs
 import Testing
 @testable import LodestoneBench
 @testable import LodestoneSettings
+@testable import LodestoneBoard
 
 /// How a person changes what the display shows: keys on the terminal, the page button.
 @Suite struct DisplayControlTests {

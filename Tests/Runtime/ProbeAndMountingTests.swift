@@ -5,6 +5,7 @@ import Testing
 @testable import LodestoneDevices
 @testable import LodestoneSampling
 @testable import LodestoneSettings
+@testable import LodestoneBoard
 
 @Suite struct ProbeAndMountingTests {
     @Test func probeFindsTheSimulatedBoardsChipsByTheirIDRegisters() {

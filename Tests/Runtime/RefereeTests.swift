@@ -7,6 +7,7 @@ import LodestoneSim
 @testable import LodestoneSettings
 @testable import LodestoneStorage
 @testable import LodestoneVerify
+@testable import LodestoneBoard
 
 /// Every referee trip through the real runtime, judged against the simulated world's truth.
 /// The trips run in the optimised pass of scripts/test (what runs on a device): a debug build

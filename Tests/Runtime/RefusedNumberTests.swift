@@ -5,6 +5,7 @@ import LodestoneRuntime
 import Testing
 @testable import LodestoneEncoding
 @testable import LodestoneSettings
+@testable import LodestoneBoard
 
 /// A refused number is quoted as it was written, wherever it is refused: the configuration
 /// file, a board file, a socket request and a flag. Reading it as a Double and printing that

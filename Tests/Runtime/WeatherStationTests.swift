@@ -13,6 +13,7 @@ import Testing
 @testable import LodestoneSettings
 @testable import LodestoneStorage
 @testable import LodestoneVerify
+@testable import LodestoneBoard
 
 /// The weather station: its board-file fields, what the output thread makes of its readers,
 /// and the simulated board's wind and water read through the real drivers and folders, judged

@@ -8,6 +8,7 @@ import LodestoneSampling
 import LodestoneSim
 import LodestoneSettings
 import LodestoneStorage
+import LodestoneBoard
 
 /// `lodestone replay FILE`: the whole device run again on a replay board whose buses, receiver,
 /// GPIO lines and clock answer from a recording, through the same drivers, filters, services

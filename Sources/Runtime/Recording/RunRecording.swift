@@ -3,6 +3,7 @@ import LodestoneEncoding
 import LodestoneHAL
 import LodestoneSettings
 import LodestoneStorage
+import LodestoneBoard
 
 /// `run --record FILE`: every answer the sampling side gets from outside (each I2C transfer's
 /// bytes or error, the receiver's bytes as they arrived, the GPIO edges with the kernel's time

@@ -7,6 +7,7 @@ import LodestoneSampling
 import LodestoneServices
 import LodestoneSettings
 import LodestoneStorage
+import LodestoneBoard
 
 /// The outputs a run opens before it samples: the socket (with its TCP listener), NMEA 0183,
 /// Signal K and the web app. A failure to open one stops the start, said in the log.

@@ -9,6 +9,7 @@ import LodestoneSampling
 import LodestoneServices
 import LodestoneSettings
 import LodestoneStorage
+import LodestoneBoard
 
 /// What the referee (`lodestone verify`) is told of a run it watches.
 public protocol RunObserver: AnyObject, Sendable {

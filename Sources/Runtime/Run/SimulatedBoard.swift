@@ -2,6 +2,7 @@ import Synchronization
 import LodestoneCore
 import LodestoneSim
 import LodestoneSettings
+import LodestoneBoard
 
 /// The simulated board assembled from a board description: a world moving through a scenario,
 /// an emulated chip of the named kind at each address on a simulated I2C bus (mounted as the

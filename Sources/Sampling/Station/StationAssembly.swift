@@ -3,6 +3,7 @@ import LodestoneDevices
 import LodestoneHAL
 import LodestoneSim
 import LodestoneSettings
+import LodestoneBoard
 
 /// The weather station a board file describes, on a real board or on the simulated one.
 extension WeatherStation {

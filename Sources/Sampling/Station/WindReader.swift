@@ -3,6 +3,7 @@ import LodestoneDevices
 import LodestoneDomain
 import LodestoneHAL
 import LodestoneSettings
+import LodestoneBoard
 
 /// One second of wind: the speed from the anemometer's closures, the vane's direction, and
 /// what kept either from being read.
