@@ -1,5 +1,4 @@
 import LodestoneCore
-import LodestoneSettings
 import LodestoneBoard
 
 extension BoardDescription {

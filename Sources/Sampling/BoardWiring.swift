@@ -1,6 +1,5 @@
 import LodestoneCore
 import LodestoneHAL
-import LodestoneSettings
 import LodestoneBoard
 
 /// Builds the sampling pipeline for a board: the driver each chip names, on its bus, with its

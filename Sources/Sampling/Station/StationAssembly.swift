@@ -2,7 +2,6 @@ import LodestoneCore
 import LodestoneDevices
 import LodestoneHAL
 import LodestoneSim
-import LodestoneSettings
 import LodestoneBoard
 
 /// The weather station a board file describes, on a real board or on the simulated one.

@@ -1,7 +1,6 @@
 import Glibc
 import LodestoneCore
 import Synchronization
-import LodestoneSettings
 import LodestoneBoard
 
 /// A probe's newest reading: the temperature (°C), or why there is none.

@@ -2,7 +2,6 @@ import LodestoneCore
 import LodestoneDevices
 import LodestoneDomain
 import LodestoneHAL
-import LodestoneSettings
 import LodestoneBoard
 
 /// One second of wind: the speed from the anemometer's closures, the vane's direction, and
