@@ -88,7 +88,7 @@ let package = Package(
         // The sensors wired to the board: drivers chosen, read at a fixed rate into rings.
         .target(
             name: "LodestoneSampling",
-            dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneBoard"],
+            dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneDomain", "LodestoneBoard"],
             path: "Sources/Sampling"),
         // Samples into reports: the compass, the position, the weather, the tracks and the rest.
         .target(

@@ -55,7 +55,7 @@ package final class WeatherStation: @unchecked Sendable {
         return station
     }
 
-    init(
+    package init(
         clock: any MonotonicClock, wind: ((MonotonicNanoseconds) -> WindSample)?, probes: [StationWiring.Probe],
         probeInterval: Double = 10, readProbe: @escaping (StationWiring.Probe) -> (Double?, String?), speed: Double = 1,
         cleanUp: (() -> Void)? = nil

@@ -24,7 +24,7 @@ package struct WindSample: Sendable {
 /// The anemometer's line and the vane's converter, read once a second on the station's
 /// thread: the line's edges are stamped by the kernel, so the speed does not depend on when
 /// the thread runs.
-final class WindReader<Bus: I2CBus> {
+package final class WindReader<Bus: I2CBus> {
     private let line: (any DigitalInput)?
     private var anemometer: Anemometer
     private var converter: ADS1115<Bus>?
@@ -34,7 +34,7 @@ final class WindReader<Bus: I2CBus> {
     private var nextStart: MonotonicNanoseconds = 0
     private(set) var vaneProblem: String?
 
-    init(line: (any DigitalInput)?, anemometer cups: StationWiring.Anemometer?, vaneBus: Bus?, vane wiring: StationWiring.Vane?) {
+    package init(line: (any DigitalInput)?, anemometer cups: StationWiring.Anemometer?, vaneBus: Bus?, vane wiring: StationWiring.Vane?) {
         self.line = line
         anemometer = Anemometer(
             metresPerSecondPerHertz: (cups?.kmhPerHz ?? 2.4) / 3.6,
@@ -45,7 +45,7 @@ final class WindReader<Bus: I2CBus> {
     }
 
     /// The board file's table, or the common vane's, with its supply, divider and offset.
-    static func vane(_ wiring: StationWiring.Vane?) -> WindVane {
+    package static func vane(_ wiring: StationWiring.Vane?) -> WindVane {
         guard let wiring else { return .common }
         let table = wiring.directions.map { rows in rows.compactMap { row in both(row.first, row.last).map { WindVane.Position(degrees: $0, ohms: $1) } } }
         return WindVane(
@@ -53,7 +53,7 @@ final class WindReader<Bus: I2CBus> {
             supplyVolts: wiring.supplyVolts, northOffset: wiring.northOffset)
     }
 
-    func sample(now: MonotonicNanoseconds) -> WindSample {
+    package func sample(now: MonotonicNanoseconds) -> WindSample {
         var sample = WindSample(time: now)
         if let line {
             do {
