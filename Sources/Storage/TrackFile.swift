@@ -86,6 +86,11 @@ package enum TrackFile {
         ].joined(separator: ",") + (p.startsSegment ? ",s" : "")
     }
 
+    /// A point as it reads back from its record (its figures rounded as they are written).
+    static func stored(_ p: TrackPoint) -> TrackPoint {
+        point(Substring(body(p))) ?? p
+    }
+
     /// A point as version 1 wrote it: its figures, `*` and the checksum.
     static func line(_ p: TrackPoint) -> String {
         let body = body(p)
@@ -228,10 +233,15 @@ package final class TrackRecording {
     /// disk takes them again.
     package private(set) var unwritten = 0
     package private(set) var writeError: Int32 = 0
+    /// Whether `points` keeps every point (a live recording's screens draw them); an import
+    /// keeps only those not written yet, so what it holds does not grow with the track.
+    private let keepsPoints: Bool
 
     /// Starts a new recording at `path` (which must not exist); nil with errno set when the
     /// file cannot be created or its header written (a full disk).
-    package init?(path: String, name: String, started: Double, tags: [String] = [], extra: TrackFile.Extra = TrackFile.Extra()) {
+    package init?(
+        path: String, name: String, started: Double, tags: [String] = [], extra: TrackFile.Extra = TrackFile.Extra(), keepsPoints: Bool = true
+    ) {
         let fd: Int32
         do { fd = try GuardedOpen.store(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND) } catch {
             // Said by the caller through errno: a link or a foreign file in its place is EPERM.
@@ -254,6 +264,7 @@ package final class TrackRecording {
         self.started = started
         self.tags = tags
         self.extra = extra
+        self.keepsPoints = keepsPoints
         points = []
     }
 
@@ -286,6 +297,7 @@ package final class TrackRecording {
         extra = parsed.extra
         points = parsed.points
         photos = parsed.photos
+        keepsPoints = true
     }
 
     deinit { close(fd) }
@@ -348,6 +360,7 @@ package final class TrackRecording {
             return false
         }
         unwritten = 0
+        if !keepsPoints { points.removeAll(keepingCapacity: true) }
         return true
     }
 }

@@ -33,6 +33,18 @@ public enum TrackImport {
     /// bytes is refused before it is read. GPX is read in pieces as it is parsed, so what the
     /// import holds is the points, never the file. `progress`: bytes read, and the file's size.
     public static func tracks(file path: String, limit: Int, progress: ((_ read: Int, _ size: Int) -> Void)? = nil) throws(Failure) -> [Track] {
+        let collector = Collector()
+        try read(file: path, limit: limit, into: collector, progress: progress)
+        return collector.tracks
+    }
+
+    /// Reads a GPX or JSON file (by its first character) into `receiver`, track by track and
+    /// point by point; a file larger than `limit` bytes is refused before it is read. GPX is
+    /// read in pieces as it is parsed and each point handed on as it is read, so nothing here
+    /// holds the file or its points. `progress`: bytes read, and the file's size.
+    static func read(
+        file path: String, limit: Int, into receiver: some TrackImportReceiver, progress: ((_ read: Int, _ size: Int) -> Void)? = nil
+    ) throws(Failure) {
         let fd: Int32
         do { fd = try GuardedOpen.input(path) } catch { throw Failure(description: error.description) }
         defer { close(fd) }
@@ -66,34 +78,51 @@ public enum TrackImport {
             // JSON is read whole (it is what `track export --format json` wrote), within the limit.
             var bytes = Array(first)
             while let more = try next() { bytes += more }
-            return try json(String(decoding: bytes, as: UTF8.self))
+            for track in try json(String(decoding: bytes, as: UTF8.self)) { try hand(track, to: receiver) }
+            return
         }
         var pending: ArraySlice<UInt8>? = first
-        return try gpx { () throws(Failure) -> ArraySlice<UInt8>? in
-            if let given = pending {
-                pending = nil
-                return given
-            }
-            return try next()
+        try gpx(
+            reading: { () throws(Failure) -> ArraySlice<UInt8>? in
+                if let given = pending {
+                    pending = nil
+                    return given
+                }
+                return try next()
+            }, into: receiver)
+    }
+
+    /// Hands a track read whole (JSON's) on to `receiver` as a streamed one is.
+    static func hand(_ track: Track, to receiver: some TrackImportReceiver) throws(Failure) {
+        for point in track.points {
+            var given = point
+            if track.timeless { given.time = .nan }
+            try receiver.point(given, hasTime: !track.timeless, name: track.name, notes: track.notes)
         }
+        try receiver.end(name: track.name, notes: track.notes, timeless: track.timeless, warnings: track.warnings)
     }
 
     /// The tracks of the whole GPX text.
     public static func gpx(_ text: String) throws(Failure) -> [Track] {
         var whole: ArraySlice<UInt8>? = Array(text.utf8)[...]
-        return try gpx { () throws(Failure) -> ArraySlice<UInt8>? in
-            defer { whole = nil }
-            return whole
-        }
+        let collector = Collector()
+        try gpx(
+            reading: { () throws(Failure) -> ArraySlice<UInt8>? in
+                defer { whole = nil }
+                return whole
+            }, into: collector)
+        return collector.tracks
     }
 
-    /// The tracks of a GPX file read a piece at a time: `next` gives the next piece of its
-    /// bytes, nil at the end. Only the tracks' points are kept, never the file.
-    static func gpx(reading next: () throws(Failure) -> ArraySlice<UInt8>?) throws(Failure) -> [Track] {
-        var tracks: [Track] = []
-        // The points as read, and whether every one had a time (a pair a point would take
-        // more memory: a large import holds only the points).
-        var track: (name: String, notes: String, points: [TrackPoint], timed: Bool)?
+    /// Reads a GPX file a piece at a time into `receiver`: `next` gives the next piece of its
+    /// bytes, nil at the end. Each point is handed on as soon as it is read and checked, and
+    /// each track's end once its times are checked (running forward, or none) and its name and
+    /// notes made fit to keep; nothing here holds the file or the points.
+    static func gpx(reading next: () throws(Failure) -> ArraySlice<UInt8>?, into receiver: some TrackImportReceiver) throws(Failure) {
+        // The track being read: its name and notes so far, its points handed on, whether every
+        // one had a time, where its times first went backwards, and the last point's time.
+        var track: (name: String, notes: String, count: Int, timed: Bool, back: Int?, last: Double)?
+        var tracks = 0
         var newSegment = false
         var point: (TrackPoint, hasTime: Bool, line: Int)?
         var field: String?, value = ""
@@ -104,8 +133,8 @@ public enum TrackImport {
                 case .text(let text): if field != nil { value += text }
                 case .open(let name, let attributes, _, let line):
                     switch name {
-                    case "trk": track = ("", "", [], true)
-                    case "trkseg": newSegment = !(track?.points.isEmpty ?? true)
+                    case "trk": track = ("", "", 0, true, nil, .nan)
+                    case "trkseg": newSegment = (track?.count ?? 0) > 0
                     case "trkpt":
                         guard track != nil else { return }
                         guard let latitude = attributes["lat"].flatMap(DecimalNumber.parse), abs(latitude) <= 90,
@@ -127,9 +156,21 @@ public enum TrackImport {
                     let text = value.trimmedWhitespace
                     switch name {
                     case "trkpt":
-                        if let done = point {
-                            track?.points.append(done.0)
-                            if !done.hasTime { track?.timed = false }
+                        if let done = point, var current = track {
+                            if !done.hasTime {
+                                current.timed = false
+                            } else if current.timed {
+                                // The first point whose time is before the one before it.
+                                if current.back == nil, current.count > 0, done.0.time < current.last { current.back = current.count }
+                                current.last = done.0.time
+                            }
+                            current.count += 1
+                            track = current
+                            do throws(Failure) {
+                                try receiver.point(done.0, hasTime: done.hasTime, name: current.name, notes: current.notes)
+                            } catch {
+                                throw GPXReader.Failure(description: error.description)
+                            }
                         }
                         point = nil
                     case "ele" where point != nil:
@@ -146,9 +187,18 @@ public enum TrackImport {
                     case "name" where point == nil: track?.name = text
                     case "desc" where point == nil: track?.notes = text
                     case "trk":
-                        if let done = track {
-                            track = nil
-                            tracks.append(try finished(done.name, done.notes, done.points, timeless: !done.timed, where: "line \(line)"))
+                        if let done = track, done.count > 0 {
+                            let place = "line \(line)"
+                            if done.timed, let back = done.back {
+                                throw GPXReader.Failure(description: "\(place): the track's times go backwards at its point \(back + 1)")
+                            }
+                            let kept = cleaned(name: done.name, notes: done.notes, place: place)
+                            tracks += 1
+                            do throws(Failure) {
+                                try receiver.end(name: kept.name, notes: kept.notes, timeless: !done.timed, warnings: kept.warnings)
+                            } catch {
+                                throw GPXReader.Failure(description: error.description)
+                            }
                         }
                         track = nil
                     default: break
@@ -165,11 +215,19 @@ public enum TrackImport {
         } catch {
             throw Failure(description: "\(error)")
         }
-        let kept = tracks.filter { !$0.points.isEmpty }
-        guard !kept.isEmpty else {
+        guard tracks > 0 else {
             throw Failure(description: "no track points: the file has no <trk> with a <trkpt> (waypoints go in with 'lodestone waypoint import')")
         }
-        return kept
+    }
+
+    /// A track's name and notes made fit to keep (see `TrackImportText`), and what was changed, in words.
+    static func cleaned(name: String, notes: String, place: String) -> (name: String, notes: String, warnings: [String]) {
+        var warnings: [String] = []
+        var kept = TrackImportText.kept(name, as: "name", of: place, longest: TrackImportText.longestName, keeping: [], warnings: &warnings)
+        if kept.isEmpty { kept = "Imported track" }
+        let notes = TrackImportText.kept(
+            notes, as: "notes", of: place, longest: TrackImportText.longestNotes, keeping: ["\n", "\t"], warnings: &warnings)
+        return (kept, notes, warnings)
     }
 
     /// A track as read: its times checked to run forward, or made up (a second apart, from
@@ -181,12 +239,8 @@ public enum TrackImport {
         } else if let back = points.indices.dropFirst().first(where: { points[$0].time < points[$0 - 1].time }) {
             throw GPXReader.Failure(description: "\(place): the track's times go backwards at its point \(back + 1)")
         }
-        var track = Track(name: "", notes: "", points: points, timeless: timeless)
-        track.name = TrackImportText.kept(name, as: "name", of: place, longest: TrackImportText.longestName, keeping: [], warnings: &track.warnings)
-        if track.name.isEmpty { track.name = "Imported track" }
-        track.notes = TrackImportText.kept(
-            notes, as: "notes", of: place, longest: TrackImportText.longestNotes, keeping: ["\n", "\t"], warnings: &track.warnings)
-        return track
+        let kept = cleaned(name: name, notes: notes, place: place)
+        return Track(name: kept.name, notes: kept.notes, points: points, timeless: timeless, warnings: kept.warnings)
     }
 
     public static func json(_ text: String) throws(Failure) -> [Track] {
@@ -237,5 +291,37 @@ public enum TrackImport {
         }
         guard !tracks.isEmpty else { throw Failure(description: "no track points in the file") }
         return tracks
+    }
+}
+
+/// Where a track import hands what it reads, as it reads it: each track's points one at a
+/// time, then the track's end. A reader holds no points of its own; the receiver decides what
+/// it keeps (a list, for `TrackImport.tracks`; nothing but a file being written, for
+/// `TrackStore.importTracks`).
+protocol TrackImportReceiver: AnyObject {
+    /// The next point of the track being read (its time NaN when it had none), with the
+    /// track's name and notes as read so far (a GPX file may give them after its points).
+    func point(_ point: TrackPoint, hasTime: Bool, name: String, notes: String) throws(TrackImport.Failure)
+    /// The track whose points were handed on ends: its name and notes made fit to keep, whether
+    /// it has no times (then any given are not kept), and what was changed to keep it.
+    func end(name: String, notes: String, timeless: Bool, warnings: [String]) throws(TrackImport.Failure)
+}
+
+extension TrackImport {
+    /// Keeps the tracks as lists of points (what `tracks` answers). A track without times gets
+    /// made-up ones, a second apart, from 2000-01-01.
+    final class Collector: TrackImportReceiver {
+        var tracks: [Track] = []
+        private var points: [TrackPoint] = []
+
+        func point(_ point: TrackPoint, hasTime: Bool, name: String, notes: String) {
+            points.append(point)
+        }
+
+        func end(name: String, notes: String, timeless: Bool, warnings: [String]) {
+            if timeless { for index in points.indices { points[index].time = 946_684_800 + Double(index) } }
+            tracks.append(Track(name: name, notes: notes, points: points, timeless: timeless, warnings: warnings))
+            points = []
+        }
     }
 }

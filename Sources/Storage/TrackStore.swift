@@ -100,31 +100,44 @@ public struct TrackStore: Sendable {
     /// written first, and the points are moved under the id only once it is.
     @discardableResult
     package func file(_ recording: TrackRecording) -> Summary? {
-        recording.sync()
         // The points as they are stored (figures rounded), so the summary says what `show`
         // and the exports will work out from the file.
-        let stored = recording.points.map { TrackFile.point(Substring(TrackFile.body($0))) ?? $0 }
-        let statistics = TrackStatistics.of(stored)
+        let stored = recording.points.map { TrackFile.stored($0) }
+        return file(recording, statistics: TrackStatistics.of(stored))
+    }
+
+    /// Files a recording whose statistics were worked out as its points were written (an
+    /// import, which does not keep them): `statistics` of the points as stored.
+    package func file(_ recording: TrackRecording, statistics: TrackStatistics) -> Summary? {
+        recording.sync()
+        return file(
+            path: recording.path, name: recording.name, started: recording.started, tags: recording.tags, extra: recording.extra,
+            statistics: statistics)
+    }
+
+    /// Files the track written (and flushed) at `path` under its id with its summary, as `file`
+    /// does a recording.
+    func file(path: String, name: String, started: Double, tags: [String], extra: TrackFile.Extra, statistics: TrackStatistics) -> Summary? {
         // Two tracks started in the same second get "-2", "-3": link() never replaces a file,
         // so a second recording can never overwrite the first.
-        let stamp = Self.id(started: recording.started)
+        let stamp = Self.id(started: started)
         for suffix in 1...1000 {
             let id = suffix == 1 ? stamp : stamp + "-\(suffix)"
             let summaryPath = directory + "/" + id + ".json", trackPath = directory + "/" + id + ".track"
             if fileExists(summaryPath) || fileExists(trackPath) { continue }
             let summary = Summary(
-                id: id, name: recording.name, started: recording.started, distance: statistics.distance,
+                id: id, name: name, started: started, distance: statistics.distance,
                 movingTime: statistics.movingTime, elevationGain: statistics.elevationGain, points: statistics.points,
-                tags: recording.tags, notes: recording.extra.notes, totalTime: statistics.totalTime,
-                isPrivate: recording.extra.isPrivate)
-            guard writeFileAtomically(summaryPath, Array(Self.summaryJSON(summary, statistics: statistics, extra: recording.extra).utf8)) else { return nil }
-            guard link(recording.path, trackPath) == 0 else {
+                tags: tags, notes: extra.notes, totalTime: statistics.totalTime,
+                isPrivate: extra.isPrivate)
+            guard writeFileAtomically(summaryPath, Array(Self.summaryJSON(summary, statistics: statistics, extra: extra).utf8)) else { return nil }
+            guard link(path, trackPath) == 0 else {
                 let taken = errno == EEXIST
                 unlink(summaryPath)
                 if taken { continue }
                 return nil
             }
-            unlink(recording.path)
+            unlink(path)
             return summary
         }
         return nil
@@ -143,35 +156,6 @@ public struct TrackStore: Sendable {
         if extra.timeless { w.bool("timeless", true) }
         w.raw("statistics", TrackExport.statisticsJSON(statistics, includeProfile: false))
         return w.finished + "\n"
-    }
-
-    /// Files imported tracks as tracks like any other, all or none: when one cannot be
-    /// written, the ones already filed by this import are removed again.
-    public func add(_ tracks: [TrackImport.Track], tags: [String] = []) throws(StorageError) -> [Summary] {
-        guard makeDirectories(directory) else { throw StorageError("cannot create \(directory)") }
-        var filed: [Summary] = []
-        let now = Double(time(nil))
-        for (index, given) in tracks.enumerated() {
-            var track = given
-            // A track without times is filed as brought in now, a second a point (never shown).
-            if track.timeless { for i in track.points.indices { track.points[i].time = now + Double(i) } }
-            let path = directory + "/import-\(getpid())-\(index).track"
-            let extra = TrackFile.Extra(notes: track.notes, imported: true, timeless: track.timeless)
-            guard let started = track.points.first?.time,
-                let recording = TrackRecording(path: path, name: track.name, started: started, tags: tags, extra: extra)
-            else {
-                for done in filed { _ = delete(id: done.id) }
-                throw StorageError("cannot write \(path): " + WriteFailure(path: path, errno: errno).description)
-            }
-            for point in track.points { recording.append(point, now: 0) }
-            guard recording.flush(), let summary = file(recording) else {
-                unlink(path)
-                for done in filed { _ = delete(id: done.id) }
-                throw StorageError("cannot file the imported track '\(track.name)' in \(directory) (check the free space); nothing was added")
-            }
-            filed.append(summary)
-        }
-        return filed
     }
 
     /// The summaries matching the query, in its order.

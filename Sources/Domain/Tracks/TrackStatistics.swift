@@ -45,24 +45,56 @@ public struct TrackStatistics: Sendable, Equatable {
     /// - Parameter elevations: one per point (`TrackElevation.of` the whole recording when the
     ///   points are a trimmed part of it); computed from the points when nil.
     public static func of(_ track: [TrackPoint], elevations given: [Double]? = nil, splitLength: Double = 1000) -> TrackStatistics {
-        var s = TrackStatistics()
-        s.splitLength = splitLength > 0 ? splitLength : 1000
-        s.points = track.count
-        guard let first = track.first else { return s }
         let elevations = given.flatMap { $0.count == track.count ? $0 : nil } ?? TrackElevation.of(track)
-        var previous = first
+        var accumulator = Accumulator(splitLength: splitLength)
+        for (point, altitude) in zip(track, elevations) { accumulator.add(point, altitude: altitude) }
+        return accumulator.statistics
+    }
+
+    /// The statistics of a track taken a point at a time, as it is read or written, without
+    /// holding its points: the same figures `of` gives the whole list (which is worked out by
+    /// it). The elevation profile is the one figure that needs every point (its spacing depends
+    /// on how many there are): it is kept only when asked (`keepsProfile`), a pair a point.
+    public struct Accumulator: Sendable {
+        private var s = TrackStatistics()
+        private let keepsProfile: Bool
+        private var previous: TrackPoint?
         // Distance is counted from the last point that was far enough away, so the receiver's
         // jitter (a metre or two each second, at a standstill or along a straight path) does
         // not add up to kilometres over a day.
-        var anchor = first
+        private var anchor = TrackPoint(time: .nan, latitude: 0, longitude: 0)
         // Whether the last point seen is the anchor (compared by position in the track: a point
         // with an unknown figure, NaN, is never == itself).
-        var atAnchor = true
-        var reference = elevations.first ?? .nan
-        var profile: [(Double, Double)] = reference.isFinite ? [(0, reference)] : []
-        var splitStart = first.time
-        var nextSplit = s.splitLength
-        for (point, altitude) in zip(track.dropFirst(), elevations.dropFirst()) {
+        private var atAnchor = true
+        private var reference = Double.nan
+        private var profile: [(Double, Double)] = []
+        private var splitStart = 0.0
+        private var nextSplit = 0.0
+
+        /// `splitLength`: metres a split (1000 when not above 0). `keepsProfile`: false for a
+        /// summary, which holds no profile (then `statistics.profile` is empty).
+        public init(splitLength: Double = 1000, keepsProfile: Bool = true) {
+            s.splitLength = splitLength > 0 ? splitLength : 1000
+            self.keepsProfile = keepsProfile
+        }
+
+        /// The points taken so far.
+        public var points: Int { s.points }
+
+        /// The track's next point, with its elevation (`TrackElevation.Stream`, or the whole
+        /// recording's when the points are a trimmed part of it).
+        public mutating func add(_ point: TrackPoint, altitude: Double) {
+            s.points += 1
+            guard let previous else {
+                self.previous = point
+                anchor = point
+                reference = altitude
+                if reference.isFinite && keepsProfile { profile.append((0, reference)) }
+                splitStart = point.time
+                nextSplit = s.splitLength
+                return
+            }
+            defer { self.previous = point }
             if point.startsSegment {
                 // Across a pause: the time passes, but nothing was walked that counts.
                 if !atAnchor {
@@ -75,9 +107,8 @@ public struct TrackStatistics: Sendable, Equatable {
                 atAnchor = true
                 // The split's clock stops over the pause.
                 if point.time > previous.time { splitStart += point.time - previous.time }
-                previous = point
-                if altitude.isFinite { profile.append((s.distance, altitude)) }
-                continue
+                if altitude.isFinite && keepsProfile { profile.append((s.distance, altitude)) }
+                return
             }
             let leg = Geodesy.distance(
                 latitude1: previous.latitude, longitude1: previous.longitude,
@@ -104,7 +135,7 @@ public struct TrackStatistics: Sendable, Equatable {
                 splitStart = point.time
                 nextSplit += s.splitLength
             }
-            if altitude.isFinite { profile.append((along, altitude)) }
+            if altitude.isFinite && keepsProfile { profile.append((along, altitude)) }
             if altitude.isFinite {
                 if !reference.isFinite { reference = altitude }
                 if altitude - reference >= elevationHysteresis {
@@ -115,16 +146,20 @@ public struct TrackStatistics: Sendable, Equatable {
                     reference = altitude
                 }
             }
-            previous = point
         }
-        if let last = track.last, !atAnchor {
-            s.distance += Geodesy.distance(
-                latitude1: anchor.latitude, longitude1: anchor.longitude,
-                latitude2: last.latitude, longitude2: last.longitude)
+
+        /// The statistics of the points taken so far (more may follow).
+        public var statistics: TrackStatistics {
+            var result = s
+            if let last = previous, !atAnchor {
+                result.distance += Geodesy.distance(
+                    latitude1: anchor.latitude, longitude1: anchor.longitude,
+                    latitude2: last.latitude, longitude2: last.longitude)
+            }
+            // Every n-th pair, and always the last, so a day's track draws in 200 points.
+            let step = max(1, (profile.count + profileLength - 1) / profileLength)
+            result.profile = profile.enumerated().filter { $0.offset % step == 0 || $0.offset == profile.count - 1 }.map(\.element)
+            return result
         }
-        // Every n-th pair, and always the last, so a day's track draws in 200 points.
-        let step = max(1, (profile.count + profileLength - 1) / profileLength)
-        s.profile = profile.enumerated().filter { $0.offset % step == 0 || $0.offset == profile.count - 1 }.map(\.element)
-        return s
     }
 }
