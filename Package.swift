@@ -78,7 +78,7 @@ let package = Package(
         // What the owner chose: the configuration, the settings table, the sounds.
         .target(
             name: "LodestoneSettings",
-            dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneOutputs", "LodestoneBoard"],
+            dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneReports", "LodestoneBoard"],
             path: "Sources/Settings"),
         // The files the device keeps.
         .target(

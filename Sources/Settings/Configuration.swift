@@ -2,10 +2,10 @@ import Glibc
 import LodestoneCore
 import LodestoneDomain
 import LodestoneHAL
-import LodestoneOutputs
 import LodestoneSim
 import LodestoneEncoding
 import LodestoneBoard
+import LodestoneReports
 
 /// Everything `lodestone run` can be told, from the configuration file and the command line
 /// (the command line wins). Defaults are what a handheld on the simulated board needs.

@@ -1,6 +1,6 @@
 import LodestoneCore
-import LodestoneOutputs
 import LodestoneEncoding
+import LodestoneReports
 
 /// The shapes settings come in, so each row of the table is one call.
 extension Setting {

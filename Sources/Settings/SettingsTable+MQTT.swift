@@ -1,5 +1,5 @@
 import LodestoneCore
-import LodestoneOutputs
+import LodestoneReports
 
 /// The MQTT output's settings: any of them turns the output on, and then the broker is needed.
 extension Setting {

@@ -1,8 +1,8 @@
 import LodestoneCore
 import LodestoneDomain
-import LodestoneOutputs
 import LodestoneSim
 import LodestoneBoard
+import LodestoneReports
 
 /// Every setting of `lodestone run`, in the order `run --help` and `config keys` list them.
 extension Setting {

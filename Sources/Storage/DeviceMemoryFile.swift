@@ -1,6 +1,6 @@
 import LodestoneCore
-import LodestoneOutputs
 import LodestoneEncoding
+import LodestoneReports
 
 /// What the device remembers between runs that is not a record: the display's theme and units
 /// as last chosen with a key, the button or the flip (`<dataDir>/display.json`), and the last

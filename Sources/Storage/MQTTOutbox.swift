@@ -1,5 +1,5 @@
 import LodestoneCore
-import LodestoneOutputs
+import LodestoneReports
 
 /// The MQTT messages at QoS 1 not yet acknowledged by the broker, on disk in
 /// `<dataDir>/mqtt-outbox.rec`, so an hour without a broker, or a restart, or a power cut

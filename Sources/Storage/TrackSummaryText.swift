@@ -1,6 +1,6 @@
 import LodestoneCore
 import LodestoneDomain
-import LodestoneOutputs
+import LodestoneReports
 
 /// `track show ID` on a terminal: what a runner reads after a run. Distance, moving and total
 /// time, average and best pace, the splits per kilometre or mile (by the units), elevation gain

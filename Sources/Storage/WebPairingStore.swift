@@ -1,7 +1,6 @@
 import Glibc
 import LodestoneCore
 import LodestoneEncoding
-import LodestoneOutputs
 import LodestoneReports
 
 /// The browsers paired with the web app, `<dataDir>/web-browsers.json`: each by a short id, the

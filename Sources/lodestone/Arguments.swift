@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneOutputs
+import LodestoneReports
 
 /// A usage error: exit status 2 and one line saying what to type instead.
 struct UsageError: Error {

@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneOutputs
 import LodestoneStorage
+import LodestoneReports
 
 /// `lodestone track list`: the stored tracks found, sorted, 50 to a page.
 enum TrackListCommand {

@@ -6,6 +6,7 @@ import LodestoneOutputs
 import LodestoneRuntime
 import LodestoneSettings
 import LodestoneStorage
+import LodestoneReports
 
 /// `lodestone track show ID --plot`: the stored track drawn as the device's track page draws
 /// it, to the terminal in text cells, or to a PNG (`--out`) at a panel's size.

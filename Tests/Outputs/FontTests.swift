@@ -1,6 +1,7 @@
 import Glibc
 import LodestoneHAL
 @testable import LodestoneOutputs
+import LodestoneReports
 import Testing
 
 /// The display's font: every letter of Latin-1 and Latin Extended-A in both cases, each its own

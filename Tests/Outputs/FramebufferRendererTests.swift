@@ -1,6 +1,7 @@
 import Glibc
 import LodestoneHAL
 import LodestoneOutputs
+import LodestoneReports
 import Testing
 
 /// The framebuffer display: layouts per screen size, the night theme, and PNG screenshots

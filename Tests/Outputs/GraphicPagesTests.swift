@@ -3,6 +3,7 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneHAL
 @testable import LodestoneOutputs
+import LodestoneReports
 import Testing
 
 /// The graphical pages read back from their pixels: for a known heading the lubber line, the

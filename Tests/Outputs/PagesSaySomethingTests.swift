@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneDomain
 @testable import LodestoneOutputs
+import LodestoneReports
 import Testing
 
 /// Pages that always say something: the position page gives the accuracy (stated by the

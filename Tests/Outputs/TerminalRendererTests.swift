@@ -1,4 +1,5 @@
 import LodestoneOutputs
+import LodestoneReports
 import Testing
 
 /// The terminal display writes only what changed, so it never flickers.

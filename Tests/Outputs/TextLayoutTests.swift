@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 import LodestoneHAL
 @testable import LodestoneOutputs
+import LodestoneReports
 import Testing
 
 /// Every page's text at every panel size, day and night, checked from the runs the frame

@@ -6,6 +6,7 @@ import LodestoneOutputs
 import Testing
 @testable import LodestoneServices
 @testable import LodestoneStorage
+import LodestoneReports
 
 /// Steps per local day across restarts, and floors from the barometer's altitude.
 @Suite struct DailyActivityTests {

@@ -6,6 +6,7 @@ import Testing
 @testable import LodestoneBench
 @testable import LodestoneSettings
 @testable import LodestoneBoard
+import LodestoneReports
 
 /// How a person changes what the display shows: keys on the terminal, the page button.
 @Suite struct DisplayControlTests {

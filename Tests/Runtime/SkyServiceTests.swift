@@ -4,6 +4,7 @@ import LodestoneDomain
 import LodestoneOutputs
 import Testing
 @testable import LodestoneServices
+import LodestoneReports
 
 /// The running device's sky: one EVENT per sun event as the time passes it, a SUN report a
 /// minute, and the configured place when there is no fix.

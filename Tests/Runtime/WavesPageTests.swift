@@ -2,6 +2,7 @@ import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
 @testable import LodestoneRuntime
+import LodestoneReports
 import Testing
 
 /// The display's waves page on the lake of WavesTests at 10:05 on 4 July: the best session and

@@ -1,4 +1,5 @@
 import LodestoneHAL
+import LodestoneReports
 
 /// Draws a page's cells on a framebuffer in the 5 x 7 font. The layout follows the screen:
 /// small panels (128 x 64 mono LCDs) get one-pixel glyphs and 21 columns, medium ones (240 x 240,

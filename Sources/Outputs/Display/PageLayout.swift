@@ -1,3 +1,4 @@
+import LodestoneReports
 extension DisplayPage {
     /// Draws the page for `model` on a screen of `columns` x `rows` cells: a header with the
     /// page's name and the time, the page's content, and on a terminal tall enough the keys.

@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneDomain
+import LodestoneReports
 
 /// The weather station's lines on the barometer page: the wind now with its direction, the
 /// gust and the mean, then the probes. `compact` puts the wind on one line and the probes on

@@ -1,10 +1,7 @@
-/// The display's colours. Day is for sunlight and a bright room; night is red on black,
-/// which keeps the eyes' dark adaptation on a night trail or in a boat's cockpit.
-public enum Theme: String, Sendable, Equatable, CaseIterable {
-    case day, night
+import LodestoneReports
 
-    public var toggled: Theme { self == .day ? .night : .day }
-
+/// The display's colours for each theme: on a framebuffer and on a terminal.
+extension Theme {
     public struct Colour: Sendable, Equatable {
         public var red: UInt8, green: UInt8, blue: UInt8
         public init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) {

@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneDomain
+import LodestoneReports
 
 /// The track drawn in text cells (a terminal, a small LCD, `lodestone track show --plot`): the
 /// path as dots, `S` the start, `@` the position now, the waypoints by their initials, a north

@@ -1,5 +1,6 @@
 import Glibc
 import LodestoneCore
+import LodestoneReports
 
 /// An MQTT 3.1.1 session with one broker, driven from the output thread without ever blocking
 /// it for long: a non-blocking socket, a connect that completes in the background, reconnects

@@ -1,3 +1,4 @@
+import LodestoneReports
 extension MQTTFeed {
     /// A finished track sent home: its GPX on `<prefix>/<device>/track/<id>` and its summary
     /// (JSON) on `.../track/<id>/summary`, both at QoS 1 through the outbox on disk whatever

@@ -1,5 +1,6 @@
 import LodestoneCore
 import LodestoneEncoding
+import LodestoneReports
 
 /// One Signal K delta being written: `{"updates":[{"$source":..,"timestamp":..,"values":[..]}]}`,
 /// an update opened for each sensor only when it has a value, so no update and no delta is

@@ -1,4 +1,5 @@
 import Glibc
+import LodestoneCore
 
 /// A stream of lines for listeners that only listen: a TCP server that sends every connected
 /// client the same lines, and datagrams (one line each) to a UDP address, unicast or

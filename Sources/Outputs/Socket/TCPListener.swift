@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import LodestoneCore
 
 /// A listening TCP socket for clients on other machines or in containers: the gpsd port for
 /// GPS clients, the marine NMEA port for chart plotters (addresses as `NetworkAddress` reads

@@ -1,4 +1,5 @@
 import Glibc
+import LodestoneCore
 
 /// Datagrams to one address, unicast or broadcast: NMEA 0183 and Signal K over UDP, which
 /// chart plotters, OpenCPN and signalk-server listen for on a boat's network. Sending never blocks: a datagram

@@ -1,3 +1,4 @@
+import LodestoneReports
 /// Turns successive page frames into the shortest ANSI output that updates the terminal:
 /// only cells that changed are written, with a cursor move per changed run, so nothing
 /// flickers and a slow serial console keeps up. A new size or theme redraws everything.

@@ -1,5 +1,6 @@
 import LodestoneOutputs
 import LodestoneStorage
+import LodestoneReports
 
 extension MQTTFeed {
     /// The feed with its messages waiting on disk, in `<dataDirectory>/mqtt-outbox.rec`.

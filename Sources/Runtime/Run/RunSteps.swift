@@ -8,6 +8,7 @@ import LodestoneServices
 import LodestoneSettings
 import LodestoneStorage
 import LodestoneBoard
+import LodestoneReports
 
 /// The outputs a run opens before it samples: the socket (with its TCP listener), NMEA 0183,
 /// Signal K and the web app. A failure to open one stops the start, said in the log.

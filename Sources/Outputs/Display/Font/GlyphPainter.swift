@@ -1,4 +1,5 @@
 import LodestoneHAL
+import LodestoneReports
 import Synchronization
 
 /// Puts glyphs on a framebuffer. Up to twice the font's size each font pixel is a square block

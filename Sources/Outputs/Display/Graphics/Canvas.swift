@@ -1,5 +1,6 @@
 import Glibc
 import LodestoneHAL
+import LodestoneReports
 
 /// Drawing on a framebuffer in the theme's inks: pixels, lines without gaps (Bresenham, with a
 /// square pen for thickness), circles and discs (the midpoint method), filled rectangles, and

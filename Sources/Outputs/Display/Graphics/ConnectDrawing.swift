@@ -1,4 +1,5 @@
 import LodestoneEncoding
+import LodestoneReports
 
 /// The connect page on a framebuffer: the pairing address's QR code as large as the panel
 /// allows in whole pixels a module, dark on light with its four-module quiet zone whatever the

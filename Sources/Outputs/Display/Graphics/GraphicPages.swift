@@ -1,4 +1,5 @@
 import LodestoneHAL
+import LodestoneReports
 
 /// The framebuffer's pages: the compass, the level, the barometer and the track drawn as graphics on
 /// panels from 240 x 160 up (a 128 x 64 mono LCD keeps its text cells, which read better at

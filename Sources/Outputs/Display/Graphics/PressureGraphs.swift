@@ -1,4 +1,5 @@
 import LodestoneCore
+import LodestoneReports
 
 /// The barometer page drawn with graphs: the pressures and the trend as lines of text, then one
 /// filled plot per history range with its axes and the range's extremes in the unit set.

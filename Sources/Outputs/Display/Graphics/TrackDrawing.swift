@@ -1,6 +1,7 @@
 import Glibc
 import LodestoneCore
 import LodestoneDomain
+import LodestoneReports
 
 /// The track page drawn on a panel: the recording's figures at the top, the path as a line
 /// (north up, or heading up) with the start (green), the position now (amber) and the

@@ -38,12 +38,12 @@ public struct MQTTSettings: Sendable, Equatable {
     /// Whether `text` names a broker: "HOST:PORT", a host alone (port 1883) or a bare port.
     public static func isBrokerAddress(_ text: String) -> Bool { broker(text) != nil }
     /// Host and port of a broker address ("HOST:PORT", "HOST" for port 1883, or a bare port).
-    static func broker(_ address: String) -> (host: String, port: UInt16)? {
+    package static func broker(_ address: String) -> (host: String, port: UInt16)? {
         NetworkAddress.destination(address, defaultPort: NetworkAddress.mqttPort)
     }
 
     /// A name fit for a topic level and an id: letters, digits, '-' and '_' kept, the rest '_'.
-    static func topicName(_ text: String) -> String {
+    package static func topicName(_ text: String) -> String {
         let kept = text.unicodeScalars.map { scalar -> Character in
             let ok = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_"
             return ok ? Character(scalar) : "_"

@@ -1,4 +1,4 @@
-import LodestoneReports
+import LodestoneCore
 
 /// Who may see the web app and who may act through it. Location is personal data: by default
 /// (`paired`) every page and every API call needs a browser paired with `lodestone web pair`;
