@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "LodestoneVerify",
             dependencies: [
-                "LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneSim", "LodestoneOutputs",
+                "LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneReports", "LodestoneSim", "LodestoneOutputs",
                 "LodestoneBoard", "LodestoneSettings", "LodestoneStorage", "LodestoneRuntime"
             ],
             path: "Sources/Verify"),

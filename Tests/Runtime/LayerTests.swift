@@ -6,8 +6,8 @@ import Testing
 @testable import LodestoneOutputs
 @testable import LodestoneStorage
 
-/// The output side's shape, checked on the sources: services make reports, only the adapters
-/// write wire formats.
+/// The modules' shape, checked on the sources: every import is an edge of Package.swift's graph,
+/// the graph keeps the layers, services make reports and only the adapters write wire formats.
 @Suite struct LayerTests {
     /// The repository's root, from this file's place in it.
     static let root: String = {
@@ -56,6 +56,104 @@ import Testing
             for word in ["import LodestoneOutputs", "JSONObjectWriter", "GPSDReports", "JSONValue", "nmeaSentence"] {
                 #expect(!text.contains(word), "\(path) uses \(word): a service makes reports; an adapter writes them")
             }
+        }
+    }
+
+    /// Each Sources target's name and the targets it depends on, read from Package.swift's
+    /// text (`.target(` and `.executableTarget(` entries: `name:`, `dependencies: [...]`,
+    /// `path: "Sources/..."`), so the graph checked is the one the package builds.
+    static func packageGraph() throws -> [(name: String, folder: String, dependencies: Set<String>)] {
+        let text = try readTextFile(root + "/Package.swift", limit: 1 << 20)
+        func quoted(_ text: Substring) -> [String] {
+            text.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        }
+        // Each entry runs from its opener to the next entry's (a test target, a plugin or the end).
+        var entries: [Substring] = []
+        var rest = Substring(text)
+        let openers = [".target(", ".executableTarget(", ".testTarget(", ".plugin(", ".systemLibrary("]
+        while let opener = openers.compactMap({ rest.firstRange(of: $0) }).min(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = entries.indices.last { entries[last] = entries[last][..<opener.lowerBound] }
+            entries.append(rest[opener.lowerBound...])
+            rest = rest[opener.upperBound...]
+        }
+        var targets: [(name: String, folder: String, dependencies: Set<String>)] = []
+        for entry in entries where entry.hasPrefix(".target(") || entry.hasPrefix(".executableTarget(") {
+            guard let name = entry.firstRange(of: "name: \"").map({ entry[$0.upperBound...].prefix { $0 != "\"" } }),
+                let path = entry.firstRange(of: "path: \"").map({ entry[$0.upperBound...].prefix { $0 != "\"" } }),
+                path.hasPrefix("Sources/")
+            else { continue }
+            var dependencies: Set<String> = []
+            if let list = entry.firstRange(of: "dependencies: [") {
+                dependencies = Set(quoted(entry[list.upperBound...].prefix { $0 != "]" }))
+            }
+            targets.append((String(name), String(path.dropFirst("Sources/".count)), dependencies))
+        }
+        return targets
+    }
+
+    /// The modules a file imports (`import X`, `@testable import X`, `import struct X.Y`...).
+    static func imports(in text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line -> String? in
+            var words = line.split(separator: " ").filter { !$0.hasPrefix("@") }
+            if let first = words.first, ["public", "package", "internal", "private", "fileprivate"].contains(first) { words.removeFirst() }
+            guard words.first == "import", words.count >= 2 else { return nil }
+            let kinds: Set<Substring> = ["struct", "class", "enum", "protocol", "func", "var", "let", "typealias"]
+            let module = kinds.contains(words[1]) && words.count >= 3 ? words[2] : words[1]
+            return String(module.prefix { $0 != "." })
+        }
+    }
+
+    /// Every `import` of every Sources file names a target its own target depends on in
+    /// Package.swift (or a module outside the package: Glibc, Synchronization): an edge the
+    /// package's graph does not draw fails here, even where SwiftPM would let it build through
+    /// another target's dependencies.
+    @Test func everyImportIsAnEdgeOfThePackageGraph() throws {
+        let graph = try Self.packageGraph()
+        try #require(graph.count >= 15, "Package.swift's targets were not read: \(graph.map(\.name))")
+        let names = Set(graph.map(\.name))
+        var files = 0
+        for target in graph {
+            for path in Self.swiftFiles(in: "Sources/" + target.folder) {
+                files += 1
+                for module in Self.imports(in: try readTextFile(path)) where names.contains(module) && module != target.name {
+                    #expect(target.dependencies.contains(module), "\(path) imports \(module), which \(target.name) does not depend on in Package.swift")
+                }
+            }
+        }
+        #expect(files >= 500, "only \(files) source files were read")
+    }
+
+    /// The layering the graph must keep (docs/design.md): Board under Sampling and Settings;
+    /// Sampling (the real-time side) under everything that talks to people or networks and free
+    /// of the simulator; Settings free of the adapters.
+    @Test func theGraphKeepsTheLayers() throws {
+        let graph = Dictionary(try Self.packageGraph().map { ($0.name, $0.dependencies) }) { first, _ in first }
+        let above: [String: Set<String>] = [
+            "LodestoneBoard": [
+                "LodestoneHAL", "LodestoneSim", "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling",
+                "LodestoneServices", "LodestoneRuntime"
+            ],
+            "LodestoneSampling": [
+                "LodestoneSim", "LodestoneReports", "LodestoneOutputs", "LodestoneSettings", "LodestoneStorage", "LodestoneServices", "LodestoneRuntime"
+            ],
+            "LodestoneSettings": ["LodestoneOutputs", "LodestoneStorage", "LodestoneSampling", "LodestoneServices", "LodestoneRuntime"],
+            "LodestoneStorage": ["LodestoneSettings", "LodestoneSampling", "LodestoneServices", "LodestoneRuntime"],
+            "LodestoneOutputs": ["LodestoneSettings", "LodestoneStorage", "LodestoneSampling", "LodestoneServices", "LodestoneRuntime"]
+        ]
+        for (module, forbidden) in above {
+            let dependencies = try #require(graph[module], "\(module) is not in Package.swift")
+            #expect(dependencies.isDisjoint(with: forbidden), "\(module) depends on \(dependencies.intersection(forbidden).sorted())")
+        }
+    }
+
+    /// Storage still reads and writes two files in the socket's formats (the alert rules and
+    /// history in gpsd JSON, the snapshots in SnapshotJSON); no other Storage file imports the
+    /// adapters, and none may start to.
+    @Test func storageImportsTheAdaptersOnlyWhereItStillWritesTheirFormats() throws {
+        let allowed: Set<String> = ["AlertStore.swift", "SnapshotStore.swift", "BackupCheck.swift"]
+        for path in Self.swiftFiles(in: "Sources/Storage") where Self.imports(in: try readTextFile(path)).contains("LodestoneOutputs") {
+            let name = String(path.split(separator: "/").last ?? "")
+            #expect(allowed.contains(name), "\(path) imports LodestoneOutputs")
         }
     }
 }
