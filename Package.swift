@@ -41,7 +41,8 @@ let hotCodeFirst: [LinkerSetting] = [
         ], .when(configuration: .release))
 ]
 
-// Layers, lowest first; each target imports only the ones below it (see README "Architecture").
+// Layers, lowest first; each target imports only the ones below it (docs/design.md draws the graph;
+// LayerTests checks every import against these dependencies).
 let package = Package(
     name: "Lodestone",
     products: [
