@@ -79,7 +79,10 @@ let package = Package(
         // What the owner chose: the configuration, the settings table, the sounds.
         .target(
             name: "LodestoneSettings",
-            dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneReports", "LodestoneBoard"],
+            dependencies: [
+                "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneReports",
+                "LodestoneBoard"
+            ],
             path: "Sources/Settings"),
         // The files the device keeps.
         .target(
@@ -154,7 +157,8 @@ let package = Package(
             name: "RuntimeTests",
             dependencies: [
                 "LodestoneRuntime", "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
-                "LodestoneReports", "LodestoneOutputs", "LodestoneBoard", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling", "LodestoneServices", "LodestoneVerify",
+                "LodestoneReports", "LodestoneOutputs", "LodestoneBoard", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling", "LodestoneServices",
+                "LodestoneVerify",
                 "LodestoneBench", "lodestone"
             ], path: "Tests/Runtime")
     ],
