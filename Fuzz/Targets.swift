@@ -188,13 +188,7 @@ func gpxEvents(_ bytes: [UInt8], piece: Int) -> String {
         }
     }
     do {
-        var at = 0
-        while at < bytes.count {
-            let end = min(at + piece, bytes.count)
-            try scanner.feed(bytes[at..<end], handle)
-            at = end
-        }
-        try scanner.finish(handle)
+        try scanner.scan(bytes, inPiecesOf: piece, handle)
     } catch {
         events.append("refused: " + error.description)
     }

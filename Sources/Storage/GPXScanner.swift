@@ -30,6 +30,18 @@ package struct GPXScanner {
         try process(final: false, handle)
     }
 
+    /// A whole file's bytes in pieces of `size`, as reading it in pieces would hand them over,
+    /// then its end (the fuzz target and the tests hold the pieces to the whole).
+    package mutating func scan(_ bytes: [UInt8], inPiecesOf size: Int, _ handle: Handler) throws(GPXReader.Failure) {
+        var at = 0
+        while at < bytes.count {
+            let end = min(at + max(1, size), bytes.count)
+            try feed(bytes[at..<end], handle)
+            at = end
+        }
+        try finish(handle)
+    }
+
     /// The file has ended: what is left is read, and a file that is not GPX or is cut short refused.
     package mutating func finish(_ handle: Handler) throws(GPXReader.Failure) {
         try process(final: true, handle)

@@ -27,7 +27,6 @@ import Testing
     /// the reader held at once.
     static func read(_ text: String, piece: Int) -> (tracks: String, held: Int) {
         let bytes = Array(text.utf8)
-        var at = 0
         var scanner = GPXScanner()
         var events: [String] = []
         do {
@@ -39,12 +38,7 @@ import Testing
                 default: events.append("\(event)")
                 }
             }
-            while at < bytes.count {
-                let end = min(at + piece, bytes.count)
-                try scanner.feed(bytes[at..<end], handle)
-                at = end
-            }
-            try scanner.finish(handle)
+            try scanner.scan(bytes, inPiecesOf: piece, handle)
         } catch {
             events.append("refused: \(error.description)")
         }
