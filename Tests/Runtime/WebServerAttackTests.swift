@@ -177,13 +177,21 @@ import Testing
         server.answer = { $0.cookie("lodestone") == "good" ? .events([.attitude], browser: "b1") : .events([.attitude]) }
         let forgotten = try #require(RawClient(port: port))
         let other = try #require(RawClient(port: port))
-        defer { (forgotten.close(), other.close()) }
+        defer {
+            forgotten.close()
+            other.close()
+        }
         forgotten.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: lodestone=good\r\n\r\n")
         other.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        serve(server) { server.streamCount == 2 }
+        serve(server, until: { server.streamCount == 2 })
         #expect(server.disconnect(browser: "b1") == 1)
         for report in WebClientBench.reports(tick: 0) { server.publish(report) }
-        serve(server, rounds: 20, between: { (forgotten.drain(), other.drain()) })
+        serve(
+            server, rounds: 20,
+            between: {
+                forgotten.drain()
+                other.drain()
+            })
         #expect(forgotten.closedByServer && !forgotten.text.contains("id: "), "the forgotten browser had: \(forgotten.text.suffix(120))")
         #expect(!other.closedByServer && other.text.contains("id: 1"))
     }
