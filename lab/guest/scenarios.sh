@@ -243,7 +243,10 @@ scenario_gpio() {
     local lines=$GPIO_SYSFS
     echo "before press: snapshot $(cat $lines/sim_gpio1/value) buzzer $(cat $lines/sim_gpio4/value) led $(cat $lines/sim_gpio5/value)"
     watch_outputs "$lines" 4 >"$OUT/outputs.txt" &
-    local watcher=$!
+    local watcher=$! tries=0
+    # The press waits for the watcher's first reading of both lines: under emulation a
+    # background shell can take longer to start than the device takes to answer the press.
+    while [ "$(wc -l <"$OUT/outputs.txt")" -lt 2 ] && [ $tries -lt 100 ]; do sleep 0.05; tries=$((tries + 1)); done
     echo pull-down >"$lines/sim_gpio1/pull"
     sleep 0.4
     echo pull-up >"$lines/sim_gpio1/pull"
