@@ -11,7 +11,7 @@ import LodestoneSettings
 package final class AdaptiveService<Clock: MonotonicClock> {
     private var sampler: AdaptiveSampler
     private let scheduler: FixedRateScheduler<Clock>
-    private let pipeline: SensorPipeline
+    private let pipeline: any SamplingControl
     private let setGPSInterval: ((Double) -> Void)?
     private let powerSupply: PowerSupplyReader
     private let taskIndices: (imu: Int?, mag: Int?, baro: Int?, process: Int?)
@@ -23,7 +23,7 @@ package final class AdaptiveService<Clock: MonotonicClock> {
     package var powerTap: ((PowerSupplyReading, MonotonicNanoseconds) -> Void)?
 
     package init(
-        scheduler: FixedRateScheduler<Clock>, pipeline: SensorPipeline, configuration c: Configuration,
+        scheduler: FixedRateScheduler<Clock>, pipeline: any SamplingControl, configuration c: Configuration,
         setGPSInterval: ((Double) -> Void)?
     ) {
         var table = c.samplingTable

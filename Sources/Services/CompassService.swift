@@ -47,7 +47,7 @@ package final class CompassService {
     package private(set) var swingTurned: Double?
     private var events: [Report] = []
 
-    package init(pipeline: SensorPipeline, use: CompassUse = .handheld, dataDirectory: String?, now: MonotonicNanoseconds) {
+    package init(pipeline: any SamplingControl, use: CompassUse = .handheld, dataDirectory: String?, now: MonotonicNanoseconds) {
         self.use = use
         expectedField = pipeline.expectedField
         calibrationCell = pipeline.magnetometerCalibration
