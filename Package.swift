@@ -66,7 +66,9 @@ let package = Package(
         .target(name: "LodestoneHAL", dependencies: ["LodestoneCore", "CLinux", "CI2C", "CGPIOD"], path: "Sources/HAL"),
         .target(name: "LodestoneDevices", dependencies: ["LodestoneCore", "LodestoneHAL"], path: "Sources/Devices"),
         .target(name: "LodestoneSim", dependencies: ["LodestoneCore", "LodestoneHAL", "CLinux"], path: "Sources/Sim"),
-        .target(name: "LodestoneDomain", dependencies: ["LodestoneCore"], path: "Sources/Domain"),
+        // The field's knowledge; Encoding for the one document it owns (a snapshot's JSON, kept in
+        // files, sent in the SNAPSHOT report and exported, one shape for all three).
+        .target(name: "LodestoneDomain", dependencies: ["LodestoneCore", "LodestoneEncoding"], path: "Sources/Domain"),
         .target(name: "LodestoneReports", dependencies: ["LodestoneCore", "LodestoneDomain"], path: "Sources/Reports"),
         // The adapters: reports in, gpsd JSON, NMEA 0183, Signal K, MQTT and the display out.
         .target(
@@ -87,7 +89,7 @@ let package = Package(
         // The files the device keeps.
         .target(
             name: "LodestoneStorage",
-            dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneReports", "LodestoneOutputs", "CLinux"],
+            dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneReports", "CLinux"],
             path: "Sources/Storage"),
         // The sensors wired to the board: drivers chosen, read at a fixed rate into rings.
         .target(

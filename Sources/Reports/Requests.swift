@@ -62,6 +62,10 @@ public struct AlertRuleChange: Sendable, Equatable {
         (self.kind, self.enabled, self.threshold, self.hysteresis, self.cooldown) = (kind, enabled, threshold, hysteresis, cooldown)
     }
 
+    /// The hysteresis and the cooldown a rule may have (the threshold's range is the kind's):
+    /// one rule for the socket's `?ALERT` and the rules file alike.
+    public static let hysteresisRange = 0.0...1000, cooldownRange = 0.0...604_800
+
     /// `base` with the given fields changed.
     public func applied(to base: AlertRules.Rule) -> AlertRules.Rule {
         var rule = base

@@ -28,7 +28,7 @@ package final class AlertService {
             latest = alert
             let report = Report.event(EventReport(.alert(alert), time: time))
             Log.warning("alert: " + alert.message)
-            store.record(report, time: time)
+            store.record(alert, time: time)
             return report
         }
     }

@@ -1,11 +1,12 @@
 import LodestoneCore
 import LodestoneDomain
-import LodestoneOutputs
 import LodestoneReports
 import LodestoneEncoding
 
 /// The alerts on disk: the person's rules in `<dataDir>/alerts.json` and every alert that
-/// fired in `<dataDir>/alerts.rec` (the alert history, EVENT lines on the record log).
+/// fired in `<dataDir>/alerts.rec` (the alert history, EVENT lines on the record log). Both
+/// formats are this store's own (AlertFileFormat), written to read as the socket's ALERT items
+/// and EVENTs so a person reading the files sees what a client saw.
 public final class AlertStore {
     package let settingsPath: String
     let historyPath: String
@@ -36,7 +37,7 @@ public final class AlertStore {
             let items = json.arrayValue ?? []
             var skipped = json.arrayValue == nil ? 1 : 0
             for item in items {
-                if let change = try? AlertRuleChange.decode(item) { rules.set(change.applied(to: .standard(change.kind))) } else { skipped += 1 }
+                if let change = AlertFileFormat.change(item) { rules.set(change.applied(to: .standard(change.kind))) } else { skipped += 1 }
             }
             if skipped > 0 { problem = "\(skipped) entries are not alert rules and were skipped (the standard rules stand for them)" }
         } catch {
@@ -49,17 +50,13 @@ public final class AlertStore {
 
     /// Saves the rules; false when the file cannot be written.
     package func saveRules(_ rules: [AlertRules.Rule]) -> Bool {
-        let items = rules.map { rule -> String in
-            var json = JSONBuffer(capacity: 128)
-            GPSDReports.alertRule(rule, into: &json)
-            return json.text
-        }
+        let items = rules.map(AlertFileFormat.rule)
         return writeFileAtomically(settingsPath, Array(("[" + items.joined(separator: ",\n") + "]\n").utf8))
     }
 
     /// Appends an alert's EVENT to the history.
-    package func record(_ alert: Report, time: Double) {
-        try? history?.append(Array(GPSDReports.line(alert).utf8), now: time)
+    package func record(_ alert: AlertRules.Alert, time: Double) {
+        try? history?.append(Array(AlertFileFormat.historyLine(alert, time: time).utf8), now: time)
         history?.flush(now: time)
     }
 

@@ -1,5 +1,5 @@
 import LodestoneCore
-import LodestoneOutputs
+import LodestoneDomain
 import LodestoneEncoding
 
 /// Every file of an archive read by its own store's reader before anything is written, so an

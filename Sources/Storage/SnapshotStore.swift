@@ -1,7 +1,6 @@
 import Glibc
 import LodestoneCore
 import LodestoneDomain
-import LodestoneOutputs
 import LodestoneEncoding
 
 /// Snapshots in `<dataDir>/snapshots/<id>.json`, one file each, written atomically. The JSON

@@ -151,7 +151,7 @@ extension BaroRequest {
 }
 
 extension AlertRuleChange {
-    /// A rule change from `?ALERT`'s argument or an entry of the settings file.
+    /// A rule change from `?ALERT`'s argument.
     public static func decode(_ json: JSONValue) throws(RequestError) -> AlertRuleChange {
         guard let name = json["name"]?.stringValue, let kind = AlertRules.Kind(rawValue: name) else {
             throw RequestError("?ALERT name must be one of " + AlertRules.Kind.allCases.map(\.rawValue).joined(separator: ", "))
@@ -169,8 +169,8 @@ extension AlertRuleChange {
         return AlertRuleChange(
             kind: kind, enabled: try fields.flag("enabled"),
             threshold: try figure("threshold", kind.thresholdRange, kind.unit),
-            hysteresis: try figure("hysteresis", 0...1000, kind.unit),
-            cooldown: try figure("cooldown", 0...604_800, "s"))
+            hysteresis: try figure("hysteresis", AlertRuleChange.hysteresisRange, kind.unit),
+            cooldown: try figure("cooldown", AlertRuleChange.cooldownRange, "s"))
     }
 
     /// `?ALERT;` (nil: list the rules) or a change.

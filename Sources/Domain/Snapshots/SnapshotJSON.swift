@@ -1,5 +1,4 @@
 import LodestoneCore
-import LodestoneDomain
 import LodestoneEncoding
 
 /// A snapshot as JSON: the file `lodestone snapshot` keeps, the SNAPSHOT report's payload and
