@@ -159,13 +159,11 @@ public enum Replayer {
                 if first == nil { first = stream.lastClock }
             },
             divergence: { stream.divergence }, finished: { stream.isFinished }, speed: options.speed,
-            started: { fanout in
-                fanout.tap = { report in
-                    // A cut piece is judged from where its maker said (`recording cut --from`).
-                    if let from, Double(stream.lastClock &- (first ?? stream.lastClock)) / 1e9 < from { return }
-                    tap?(report)
-                    reportFile?.write(report)
-                }
+            reportTap: { report in
+                // A cut piece is judged from where its maker said (`recording cut --from`).
+                if let from, Double(stream.lastClock &- (first ?? stream.lastClock)) / 1e9 < from { return }
+                tap?(report)
+                reportFile?.write(report)
             })
         // The weather station's readings come back at the times the recorded one gave them.
         let takes = OutputSideEntries.stationTakes(loaded.contents.outputSide)

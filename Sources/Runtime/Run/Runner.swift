@@ -311,7 +311,7 @@ public enum Runner {
         let notifier = ServiceNotifier()
         loop.service = ServiceManagerLink(notifier: notifier)
         notifier?.send("READY=1\nSTATUS=started")
-        lockstep?.started(loop.context.fanout)
+        if let tap = lockstep?.reportTap { loop.context.fanout.tap = tap }
         let reason = lockstep.map { loop.run(lockstep: $0) } ?? loop.run(until: deadline, wallClock: wallClock, tripEnd: tripEnd)
         notifier?.send("STOPPING=1")
         let pictureWritten = c.picture.map { writePicture($0, of: display, loop: loop) } ?? true
