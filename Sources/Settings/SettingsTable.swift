@@ -91,7 +91,8 @@ extension Setting {
                 return c.simulatedStart.map { .string(CivilTime(unixSeconds: $0).iso8601) } ?? .null
             }),
         Setting(
-            "faults", flag: "fault", type: .string, reload: .restart,
+            // null (none) is how the row reports no faults, so it must store it back.
+            "faults", flag: "fault", type: .string, nullable: true, reload: .restart,
             help: "faults for the simulated trip, KIND@SECONDS[+DURATION] separated by commas (e.g. magnet@120,gps-outage@300); KIND is one of "
                 + SimulatedFault.Kind.allCases.map(\.rawValue).joined(separator: ", "),
             expected: "KIND@SECONDS[+DURATION] separated by commas, KIND one of " + SimulatedFault.Kind.allCases.map(\.rawValue).joined(separator: ", "),
