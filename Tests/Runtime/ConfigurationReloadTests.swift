@@ -38,7 +38,7 @@ import Testing
         try #require(runner.connect(socket) != nil)
         let before = Self.imuRate(socket)
 
-        try #require(Self.save(#"{"rates": {"imu": 50}, "theme": "night"}"#, to: file))
+        try #require(Self.save(#"{"rates": {"imu": 50}, "theme": "night", "loopRateHz": 500}"#, to: file))
         kill(child.pid, SIGHUP)
         usleep(1_500_000)
         let after = Self.imuRate(socket)
@@ -53,7 +53,9 @@ import Testing
         #expect(before.map { abs($0 - 100) < 5 } == true, "imu before: \(String(describing: before))")
         #expect(after.map { abs($0 - 50) < 5 } == true, "imu after the good file: \(String(describing: after))")
         #expect(afterBad.map { abs($0 - 50) < 5 } == true, "imu after the bad file: \(String(describing: afterBad))")
-        #expect(output.contains("configuration read again: theme day -> night, rates.imu 100 -> 50 Hz"), "\(output)")
+        #expect(
+            output.contains("configuration read again: theme day -> night, rates.imu 100 -> 50 Hz; loopRateHz take effect after a restart"),
+            "the table marks loopRateHz restart: \(output)")
         #expect(output.contains("'rates.imu': must be a number from 1 to 1000, found \"fast\"; keeping the running configuration"), "\(output)")
         #expect(output.contains("stopped (duration)"))
     }
