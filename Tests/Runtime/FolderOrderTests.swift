@@ -82,6 +82,13 @@ import Testing
         }
     }
 
+    /// Two folders that use each other are one loop, whatever else they use; a chain is none.
+    @Test func loopsAreFoundFromTheEdges() {
+        let edges = [("Run", "Output"), ("Output", "Run"), ("Output", "Base"), ("GPSD", "JSON"), ("Socket", "GPSD")].map { Edge(from: $0.0, to: $0.1) }
+        #expect(Self.loops(edges) == [["Output", "Run"]])
+        #expect(Self.loops(edges.filter { $0.from != "Output" || $0.to != "Run" }).isEmpty)
+    }
+
     /// The reader is checked on the cases that would blur the edges: a type named in a comment,
     /// a string or a word of its own, a private type, a nested one, and code in an interpolation.
     @Test func theReaderTakesCodeAndLeavesCommentsAndStrings() {
