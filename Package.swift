@@ -143,26 +143,68 @@ let package = Package(
         .executableTarget(name: "web-assets", path: "Plugins/WebAssetsTool"),
         .plugin(name: "WebAssets", capability: .buildTool(), dependencies: ["web-assets"], path: "Plugins/WebAssets"),
 
-        .testTarget(name: "CoreTests", dependencies: ["LodestoneCore", "LodestoneEncoding"], path: "Tests/Core"),
-        .testTarget(name: "HALTests", dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneSim", "LodestoneDevices", "CLinux"], path: "Tests/HAL"),
-        .testTarget(name: "DevicesTests", dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim"], path: "Tests/Devices"),
-        .testTarget(name: "SimTests", dependencies: ["LodestoneCore", "LodestoneSim", "LodestoneHAL", "LodestoneDevices"], path: "Tests/Sim"),
+        // The tests mirror the modules: each test target depends on its module and modules below
+        // it alone (LayerTests checks their imports too), so a module's tests build without the
+        // layers above it. Only CLITests has the executable: it runs the built `lodestone` as a
+        // user would, and holds the tests of its commands and of the benchmarks.
+        .testTarget(name: "CoreTests", dependencies: ["LodestoneCore"], path: "Tests/Core"),
+        .testTarget(name: "EncodingTests", dependencies: ["LodestoneCore", "LodestoneEncoding"], path: "Tests/Encoding"),
+        .testTarget(name: "HALTests", dependencies: ["LodestoneCore", "LodestoneHAL"], path: "Tests/HAL"),
+        .testTarget(name: "DevicesTests", dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "CLinux"], path: "Tests/Devices"),
+        // The drivers against the simulator's chips, and the simulator.
+        .testTarget(name: "SimTests", dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim"], path: "Tests/Sim"),
         .testTarget(
-            name: "DomainTests", dependencies: ["LodestoneDomain", "LodestoneCore", "LodestoneSim"], path: "Tests/Domain",
-            exclude: ["Vectors"]),
+            name: "DomainTests", dependencies: ["LodestoneCore", "LodestoneSim", "LodestoneDomain"], path: "Tests/Domain", exclude: ["Vectors"]),
+        .testTarget(name: "ReportsTests", dependencies: ["LodestoneReports"], path: "Tests/Reports"),
         .testTarget(
             name: "OutputsTests",
-            dependencies: ["LodestoneOutputs", "LodestoneEncoding", "LodestoneReports", "LodestoneHAL", "LodestoneCore", "LodestoneDomain"],
-            path: "Tests/Outputs",
-            exclude: ["Screens"]),
+            dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDomain", "LodestoneReports", "LodestoneOutputs"],
+            path: "Tests/Outputs", exclude: ["Screens"]),
+        .testTarget(name: "BoardTests", dependencies: ["LodestoneCore", "LodestoneDevices", "LodestoneBoard"], path: "Tests/Board"),
+        .testTarget(
+            name: "SettingsTests", dependencies: ["LodestoneCore", "LodestoneHAL", "LodestoneDomain", "LodestoneBoard", "LodestoneSettings"],
+            path: "Tests/Settings"),
+        .testTarget(
+            name: "StorageTests",
+            dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneDomain", "LodestoneReports", "LodestoneOutputs", "LodestoneStorage"],
+            path: "Tests/Storage"),
+        .testTarget(
+            name: "SamplingTests",
+            dependencies: [
+                "LodestoneCore", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneBoard", "LodestoneSettings",
+                "LodestoneSampling"
+            ],
+            path: "Tests/Sampling"),
+        .testTarget(
+            name: "ServicesTests",
+            dependencies: [
+                "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneSim", "LodestoneDomain", "LodestoneReports", "LodestoneOutputs",
+                "LodestoneBoard", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling", "LodestoneServices"
+            ],
+            path: "Tests/Services"),
         .testTarget(
             name: "RuntimeTests",
             dependencies: [
-                "LodestoneRuntime", "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain",
-                "LodestoneReports", "LodestoneOutputs", "LodestoneBoard", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling", "LodestoneServices",
-                "LodestoneVerify",
-                "LodestoneBench", "lodestone"
-            ], path: "Tests/Runtime")
+                "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneReports",
+                "LodestoneBoard", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling", "LodestoneRuntime"
+            ],
+            path: "Tests/Runtime"),
+        // The referee's trips, and what needs its trips.
+        .testTarget(
+            name: "VerifyTests",
+            dependencies: [
+                "LodestoneCore", "LodestoneHAL", "LodestoneSim", "LodestoneDomain", "LodestoneOutputs", "LodestoneBoard", "LodestoneSettings",
+                "LodestoneStorage", "LodestoneServices", "LodestoneRuntime", "LodestoneVerify"
+            ],
+            path: "Tests/Verify"),
+        .testTarget(
+            name: "CLITests",
+            dependencies: [
+                "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDevices", "LodestoneSim", "LodestoneDomain", "LodestoneReports",
+                "LodestoneOutputs", "LodestoneBoard", "LodestoneSettings", "LodestoneStorage", "LodestoneSampling", "LodestoneServices",
+                "LodestoneRuntime", "LodestoneVerify", "LodestoneBench", "lodestone"
+            ],
+            path: "Tests/CLI", exclude: ["Sessions"])
     ],
     swiftLanguageModes: [.v6]
 )
@@ -173,10 +215,10 @@ for target in package.targets where target.type != .test && (target.name.hasPref
 }
 
 /// The ThreadSanitizer run of the lock-free ring and latest-value cell (scripts/test) needs the
-/// core layer and its tests alone: with LODESTONE_CORE_ONLY set the package is only those, so
+/// core layers and their tests alone: with LODESTONE_CORE_ONLY set the package is only those, so
 /// that run does not build every layer a second time under the sanitizer.
 if Context.environment["LODESTONE_CORE_ONLY"] != nil {
-    let core: Set<String> = ["CLinux", "LodestoneCore", "LodestoneEncoding", "CoreTests"]
+    let core: Set<String> = ["CLinux", "LodestoneCore", "LodestoneEncoding", "CoreTests", "EncodingTests"]
     package.targets = package.targets.filter { core.contains($0.name) }
     package.products = []
 }

@@ -3,7 +3,7 @@
 
 Serves an NMEA log (default: the first capture in ../shared/data/nmea) over TCP, starts
 `gpsd -N -n` reading it, connects as a client, sends the requests in REQUESTS one by one and
-keeps every line gpsd sends. Writes Tests/Runtime/Sessions/gpsd-<version>.log: "> request"
+keeps every line gpsd sends. Writes Tests/CLI/Sessions/gpsd-<version>.log: "> request"
 for what the client sent, "< reply" for each line received. Needs gpsd (Debian's package).
 Run from the repository root.
 """
@@ -56,7 +56,7 @@ for request in REQUESTS:
     collect(1.5)
 gpsd.terminate()
 version = subprocess.run(["gpsd", "-V"], capture_output=True, text=True).stdout.split()[1]
-os.makedirs("Tests/Runtime/Sessions", exist_ok=True)
-out = "Tests/Runtime/Sessions/gpsd-%s.log" % version
+os.makedirs("Tests/CLI/Sessions", exist_ok=True)
+out = "Tests/CLI/Sessions/gpsd-%s.log" % version
 open(out, "w").write("\n".join(transcript) + "\n")
 print("wrote", out, len(transcript), "lines from", os.path.basename(log_path))

@@ -206,10 +206,4 @@ import Testing
         #expect(CoordinateText.ddm(8.0001, latitude: false) == "8°00.0060' E")
         #expect(CoordinateText.dms(.nan, latitude: true) == "--")
     }
-
-    @Test func pagesStepRoundInOrder() {
-        #expect(
-            DisplayPage.compass.next == .position && DisplayPage.health.next == .connect && DisplayPage.connect.next == .compass
-                && DisplayPage.compass.previous == .connect)
-    }
 }
