@@ -31,6 +31,7 @@ struct AttitudeStep {
     }
 
     /// A magnetometer reading came, corrected with `calibration`.
+    @inline(__always)
     mutating func noteField(calibratedWith calibration: MagnetometerCalibration?) {
         if calibration != appliedCalibration {
             // A new calibration moves the heading by up to tens of degrees at once: the
