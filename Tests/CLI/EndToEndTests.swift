@@ -7,6 +7,10 @@ import Testing
 
 /// The built `lodestone` executable, run as a user would.
 @Suite(.serialized) struct EndToEndTests {
+    /// This suite's data directory: its own, since a running device holds its data directory's
+    /// lock and another suite's device (or another test process) in the same one would be refused.
+    static let dataDirectory = "/tmp/lodestone-e2e-data-\(getpid())"
+
     /// The repository's boards/ folder (the board files), found from this file.
     static let boardsDirectory: String = {
         var path = #filePath
@@ -178,7 +182,7 @@ import Testing
         let socket = "/tmp/lodestone-e2e-\(getpid()).sock"
         let child = try spawn([
             "run", "--duration", "5", "--socket", socket, "--display", "none", "--scenario", "still",
-            "--data-dir", "/tmp/lodestone-e2e-data", "--stats"
+            "--data-dir", Self.dataDirectory, "--stats"
         ])
         let client = try #require(connect(socket))
         client.send(#"?WATCH={"enable":true,"json":true};"#)
@@ -218,7 +222,7 @@ import Testing
 
     @Test func sigtermStopsCleanly() throws {
         let socket = "/tmp/lodestone-e2e-term-\(getpid()).sock"
-        let child = try spawn(["run", "--socket", socket, "--display", "none", "--data-dir", "/tmp/lodestone-e2e-data"])
+        let child = try spawn(["run", "--socket", socket, "--display", "none", "--data-dir", Self.dataDirectory])
         _ = try #require(connect(socket))
         kill(child.pid, SIGTERM)
         let (status, output) = finish(child)
@@ -241,7 +245,7 @@ import Testing
 
     @Test func watchAndStatusReadARunningInstance() throws {
         let socket = "/tmp/lodestone-e2e-watch-\(getpid()).sock"
-        let runner = try spawn(["run", "--duration", "4", "--socket", socket, "--display", "none", "--data-dir", "/tmp/lodestone-e2e-data"])
+        let runner = try spawn(["run", "--duration", "4", "--socket", socket, "--display", "none", "--data-dir", Self.dataDirectory])
         _ = try #require(connect(socket))
         let (watchStatus, watched) = finish(try spawn(["watch", "--socket", socket, "--count", "20"]))
         #expect(watchStatus == 0)
@@ -263,7 +267,7 @@ import Testing
         // Fixed rates: this is about the chips (adaptive sampling has its own test).
         let child = try spawn([
             "run", "--board", boards + board + ".json", "--duration", "4", "--socket", socket,
-            "--display", "none", "--scenario", "still", "--data-dir", "/tmp/lodestone-e2e-data",
+            "--display", "none", "--scenario", "still", "--data-dir", Self.dataDirectory,
             "--no-adaptive"
         ])
         let client = try #require(connect(socket))
@@ -310,7 +314,7 @@ import Testing
         defer { unlink(screen); unlink(screen + ".ppm") }
         let child = try spawn([
             "run", "--duration", "4", "--display", "fb:" + screen, "--scenario", "still",
-            "--socket", "/tmp/lodestone-e2e-fb-\(getpid()).sock", "--data-dir", "/tmp/lodestone-e2e-data"
+            "--socket", "/tmp/lodestone-e2e-fb-\(getpid()).sock", "--data-dir", Self.dataDirectory
         ])
         // While it runs: the heading in amber at the top left.
         var live: [UInt8] = []
@@ -387,7 +391,7 @@ import Testing
         let (status, output) = finish(
             try spawn([
                 "run", "--board", board, "--duration", "1.5", "--display", "none",
-                "--socket", "/tmp/lodestone-e2e-nobus-\(getpid()).sock", "--data-dir", "/tmp/lodestone-e2e-data"
+                "--socket", "/tmp/lodestone-e2e-nobus-\(getpid()).sock", "--data-dir", Self.dataDirectory
             ]))
         #expect(status == 0, "\(output)")
         #expect(output.contains("/dev/i2c-lodestone-absent does not exist") && output.contains("start when it can be opened"), "\(output)")
@@ -399,7 +403,7 @@ import Testing
         let missing = "/dev/fb-lodestone-\(getpid())"
         let (status, output) = finish(
             try spawn([
-                "run", "--duration", "1", "--display", "fb:" + missing, "--data-dir", "/tmp/lodestone-e2e-data",
+                "run", "--duration", "1", "--display", "fb:" + missing, "--data-dir", Self.dataDirectory,
                 "--socket", "/tmp/lodestone-e2e-nofb-\(getpid()).sock"
             ]))
         #expect(status == 1 && output.contains("does not exist"), "\(output)")
@@ -407,7 +411,7 @@ import Testing
         let directory = "/tmp/lodestone-e2e-absent-\(getpid())"
         let (socketStatus, socketOutput) = finish(
             try spawn([
-                "run", "--duration", "1", "--display", "none", "--data-dir", "/tmp/lodestone-e2e-data",
+                "run", "--duration", "1", "--display", "none", "--data-dir", Self.dataDirectory,
                 "--socket", directory + "/sub/s.sock"
             ]))
         #expect(socketStatus == 1, "\(socketOutput)")
