@@ -77,6 +77,7 @@ public enum AllocationBench {
         pipeline.magneticRing.drain { _ in }
         pipeline.pressureRing.drain { _ in }
         pipeline.fixRing.drain { _ in }
+        pipeline.stateRing.drain { _ in }
         emptied()
         beforeCounting()
         let start = lodestone_thread_allocations()
@@ -86,7 +87,7 @@ public enum AllocationBench {
         scheduler.run(ticks: 2 * ticks)
         let after2N = lodestone_thread_allocations()
         let overN = Int(afterN - start), over2N = Int(after2N - afterN)
-        let fixes = pipeline.state.read().fix.hasPosition
+        let fixes = pipeline.newestState.fix.hasPosition
         return Result(
             ticks: ticks, overN: overN, over2N: over2N, perTick: Double(over2N - overN) / Double(ticks),
             note: fixes ? nil : "no GPS fix was parsed during the measurement")

@@ -88,6 +88,10 @@ public final class SPSCRing<Element>: @unchecked Sendable {
 
     // MARK: Producer side
 
+    /// How many items the producer has queued since the ring was made (producer thread): a mark
+    /// a consumer can later take items up to, with `pop(before:)`.
+    @inlinable public var pushed: Int { headIndex.pointee.load(ordering: .relaxed) }
+
     /// Queues an item. Returns false when the item itself was dropped (`.dropNewest` on a full
     /// ring); with `.overwriteOldest` it returns true and the oldest item is gone instead.
     @inlinable @discardableResult
@@ -148,10 +152,27 @@ public final class SPSCRing<Element>: @unchecked Sendable {
         return item
     }
 
-    @usableFromInline func claimAndPop() -> Element? {
+    /// Takes the oldest item if it was queued before the producer's `pushed` stood at `mark`;
+    /// nil when there is none (the items after the mark stay queued). Items the full policy
+    /// dropped are skipped, as `pop` skips them.
+    @inlinable
+    public func pop(before mark: Int) -> Element? {
+        if policy == .overwriteOldest { return claimAndPop(before: mark) }
+        let tail = tailIndex.pointee.load(ordering: .relaxed)
+        guard tail < mark else { return nil }
+        if tail == consumerCachedHead.pointee {
+            consumerCachedHead.pointee = headIndex.pointee.load(ordering: .acquiring)
+            if tail == consumerCachedHead.pointee { return nil }
+        }
+        let item = (slots + (tail & mask)).move()
+        tailIndex.pointee.store(tail + 1, ordering: .releasing)
+        return item
+    }
+
+    @usableFromInline func claimAndPop(before mark: Int = .max) -> Element? {
         while true {
             let tail = tailIndex.pointee.load(ordering: .sequentiallyConsistent)
-            if tail == headIndex.pointee.load(ordering: .acquiring) { return nil }
+            if tail >= mark || tail == headIndex.pointee.load(ordering: .acquiring) { return nil }
             readingIndex.pointee.store(tail, ordering: .sequentiallyConsistent)
             let (claimed, _) = tailIndex.pointee.compareExchange(
                 expected: tail, desired: tail + 1, ordering: .sequentiallyConsistent)

@@ -25,6 +25,9 @@ public struct HealthReport: Sendable {
     public var tasks: [TaskLine]
     public var outputTasks: [TaskLine]
     public var ringOverflows: Int
+    /// States of the sampling side the output side fell too far behind to follow: the report
+    /// slots they would have reached are left out (each task's `missed`), never served late.
+    public var statesDropped = 0
     public var clients: Int
     public var droppedClients: Int
     /// The adaptive sampling profile and the GPS interval it chose, when adaptive sampling runs.

@@ -26,7 +26,10 @@ public final class SensorPipeline: SamplingControl, @unchecked Sendable {
     /// Every sentence the receiver sent, for pass-through; the oldest go first when no one
     /// drains them.
     public let sentenceRing: SPSCRing<RawSentence>
-    public let state = LatestValue(NavigationState())
+    /// Every state `process` made, with the rings' marks: the output side follows them one by
+    /// one. Kept in order when the output side falls behind: the newest are dropped, counted,
+    /// and the next one kept covers their samples.
+    public let stateRing = SPSCRing<StateSnapshot>(capacity: 128, policy: .dropNewest)
     /// Handed in by the output side: Earth's field where the device is (from the model, when
     /// there is a fix) and the magnetometer calibration (loaded at start or newly fitted).
     public let expectedField = LatestValue<ExpectedField?>(nil)
@@ -68,6 +71,9 @@ public final class SensorPipeline: SamplingControl, @unchecked Sendable {
     private var attitude: AttitudeStep
 
     private var current = NavigationState()
+    private var marks = StateSnapshot.Marks()
+    /// The seconds between fixes last taken from `expectedFixInterval`.
+    private var fixInterval = 1.0
     /// The healths last published, to stamp when one changes.
     private var publishedHealth: SensorHealthChanges.Healths = (.absent, .absent, .absent, .absent)
 
@@ -182,9 +188,9 @@ public final class SensorPipeline: SamplingControl, @unchecked Sendable {
     /// Drains the GPS serial port and hands each completed fix on.
     public func pollGPS() {
         guard let gps, let now = gps.read(into: &current) else { return }
-        let fixInterval = expectedFixInterval.load(ordering: .relaxed)
-        gps.judgeHealth(
-            fixInterval: Double(bitPattern: handsOver ? taken.fixInterval.state(fixInterval) : fixInterval), into: &current, at: now)
+        let asked = expectedFixInterval.load(ordering: .relaxed)
+        fixInterval = Double(bitPattern: handsOver ? taken.fixInterval.state(asked) : asked)
+        gps.judgeHealth(fixInterval: fixInterval, into: &current, at: now)
     }
 
     /// Computes attitude, heading and altitude from the latest readings and publishes the state.
@@ -199,8 +205,17 @@ public final class SensorPipeline: SamplingControl, @unchecked Sendable {
         }
         current.updated = now
         publishedHealth = current.healthChanged.note(current, since: publishedHealth, at: now)
-        state.publish(current)
+        marks.imu = imuRing.pushed
+        marks.magnetic = magneticRing.pushed
+        marks.pressure = pressureRing.pushed
+        marks.fixes = fixRing.pushed
+        marks.sky = skyRing.pushed
+        marks.sentences = sentenceRing.pushed
+        stateRing.push(StateSnapshot(state: current, marks: marks, fixInterval: fixInterval))
     }
+
+    /// The state as `process` last made it: on the sampling thread, or once it has stopped.
+    public var newestState: NavigationState { current }
 
     static var standardGravity: Double { 9.80665 }
     /// A magnetometer reading older than this no longer counts (the slowest adaptive rate

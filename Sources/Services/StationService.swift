@@ -20,6 +20,12 @@ package final class StationService {
     let probeOrder: [String]
     /// What the last take brought (kept, so each take reuses its buffers).
     private var readings = WeatherStation.Readings()
+    /// Readings taken but stamped after the sample time last ticked at.
+    private var pendingWind: [WindSample] = []
+    private var pendingProbes: [String: ProbeReading] = [:]
+    private var appliedProbes: [String: MonotonicNanoseconds] = [:]
+    /// The sample time of the last tick (the figures' now); 0 before the first.
+    private var now: MonotonicNanoseconds = 0
     /// The probes' part of the figures as last built, kept while nothing it rests on changes
     /// (a reading, a problem, a reading going stale), so the figures a second cost no allocation.
     private var probeLists: (temperatures: [(name: String, celsius: Double)], problems: [String])?
@@ -64,15 +70,28 @@ package final class StationService {
         return list
     }
 
-    /// Once a second: what the station's threads read since.
-    package func tick() {
+    /// Once a second of sample time: the station's readings stamped at or before `time`, in
+    /// their order. What a take brought later than that waits for the slot that reaches it, so
+    /// the figures at a time are the readings up to it, however late the take ran.
+    package func tick(at time: MonotonicNanoseconds) {
+        now = time
         station.take(into: &readings)
-        for sample in readings.wind {
+        pendingWind += readings.wind
+        // A take gives each probe's newest reading again until the next: each is applied once.
+        for reading in readings.probes.values where reading.time > (pendingProbes[reading.name]?.time ?? appliedProbes[reading.name] ?? 0) {
+            pendingProbes[reading.name] = reading
+        }
+        let due = pendingWind.prefix { $0.time <= time }.count
+        for sample in pendingWind.prefix(due) {
             if windProblems.anemometer != sample.anemometerProblem || windProblems.vane != sample.vaneProblem { probeListsOutdated = true }
             windProblems = (sample.anemometerProblem, sample.vaneProblem)
             if let speed = sample.speed, wind.add(speed: speed, direction: sample.direction, at: sample.time) { windFigures = nil }
         }
-        for (name, reading) in readings.probes {
+        pendingWind.removeFirst(due)
+        for name in probeOrder {
+            guard let reading = pendingProbes[name], reading.time <= time else { continue }
+            pendingProbes[name] = nil
+            appliedProbes[name] = reading.time
             let before = probes[name]
             if reading.celsius != nil {
                 probes[name] = (reading, nil)
@@ -98,7 +117,7 @@ package final class StationService {
                 wind.average.map { .init(speed: $0, gust: wind.gust, lull: wind.lull, now: wind.now, direction: wind.direction, seconds: wind.samples) })
         }
         figures.wind = windFigures ?? nil
-        let now = clock.now()
+        let now = self.now == 0 ? clock.now() : self.now
         // A reading older than three of the probe's turns is no longer the water's temperature.
         let stale = station.probeInterval * 3 + 2_000_000_000
         if probeTimesMoved {

@@ -59,6 +59,9 @@ public struct Configuration: Sendable, Equatable {
     /// the recording keeps on the card (the oldest part rotated out beyond it).
     public var recordPath: String?
     public var recordMaxMB = 200.0
+    /// `run --reports`: every report the run publishes, one gpsd JSON line each, into this file
+    /// (beside a recording, what `verify --recording FILE --reports FILE2` holds a replay to).
+    public var reportsPath: String?
     /// Faults injected into the simulated trip (`--fault`).
     public var faults: [SimulatedFault] = []
     /// The simulated trip begins with a figure-8 calibration (the referee's trips do).

@@ -130,6 +130,11 @@ extension Setting {
             "the most a recording keeps on the card: past half of it the file moves to FILE.1 (replacing the one before) "
                 + "and FILE begins again, each replayable on its own", \.recordMaxMB),
         text(
+            "record.reports", flag: "reports", type: .path, reload: .restart,
+            "every report the run publishes, one gpsd JSON line each in the order published, into this file; beside "
+                + "--record it is what the device said in the field, and 'lodestone verify --recording FILE --reports THIS' "
+                + "checks that the replay says exactly the same; null: not kept", \.reportsPath),
+        text(
             "dataDir", flag: "data-dir", type: .path, reload: .restart,
             "where calibration, tracks and logs live; null: ~/.local/share/lodestone, /var/lib/lodestone as root. One run owns it "
                 + "at a time, and what it keeps is private to its owner (folders 0700, files 0600)", \.dataDir),

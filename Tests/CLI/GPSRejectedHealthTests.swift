@@ -42,7 +42,7 @@ import Glibc
         let pipeline = SensorPipeline(clock: clock, imu: nil, magnetometer: nil, barometer: nil, gps: ScriptedPort(text), qnh: 1013.25)
         pipeline.pollGPS()
         pipeline.process()
-        let state = pipeline.state.read()
+        let state = pipeline.newestState
         #expect(state.gpsRejected == 3)
         var relayed = 0
         _ = pipeline.sentenceRing.drain { _ in relayed += 1 }

@@ -71,7 +71,7 @@ import Testing
             clock.advance(by: 1_000_000_000)
         }
         station.record(ProbeReading(name: "water", celsius: 14.25, problem: nil, time: clock.now()))
-        service.tick()
+        service.tick(at: clock.now())
         let wind = service.figures?.wind
         #expect(wind?.speed == 4.8 && wind?.seconds == 5)
         #expect(wind?.gust.map { abs($0 - 16.0 / 3) < 1e-9 } == true, "the highest 3 s mean: 6, 4, 6")
@@ -79,11 +79,11 @@ import Testing
         #expect(service.figures?.waterTemperature == 14.25)
         clock.advance(by: 10_000_000_000)
         station.record(ProbeReading(name: "water", celsius: nil, problem: "CRC check failed", time: clock.now()))
-        service.tick()
+        service.tick(at: clock.now())
         #expect(service.figures?.waterTemperature == 14.25, "one bad read on a long cable does not lose the water")
         #expect(service.devices().map(\.health) == [.ok])
         clock.advance(by: 40_000_000_000)
-        service.tick()
+        service.tick(at: clock.now())
         #expect(service.figures?.waterTemperature == nil)
         #expect(service.figures?.problems == ["probe water: CRC check failed"])
         let devices = service.devices()

@@ -101,7 +101,7 @@ import Testing
             pipeline.sampleIMU()
             pipeline.sampleMagnetometer()
             pipeline.process()
-            let felt = pipeline.state.read().imu?.acceleration
+            let felt = pipeline.newestState.imu?.acceleration
             pipeline.magneticRing.drain { field in
                 if let force = field.specificForce, force == felt { paired += 1 }
             }

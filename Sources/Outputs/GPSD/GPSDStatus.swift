@@ -94,6 +94,7 @@ extension GPSDReports {
         tasks(report.outputTasks, into: &w)
         w.endArray()
         w.integer("ringOverflows", report.ringOverflows)
+        w.integer("statesDropped", report.statesDropped)
         w.integer("clients", report.clients)
         // Clients dropped for not reading their backlog.
         w.integer("droppedClients", report.droppedClients)

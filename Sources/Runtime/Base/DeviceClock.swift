@@ -14,6 +14,8 @@ final class DeviceClock {
     private(set) var offset: Double
     private(set) var gpsTimeKnown = false
     private var lastNow = -Double.infinity
+    /// The receive time of the last fix whose time was followed.
+    private var lastFollowed: MonotonicNanoseconds = 0
 
     /// - Parameters:
     ///   - utc: UTC at the monotonic instant `at`, seconds since 1970.
@@ -81,7 +83,11 @@ final class DeviceClock {
     /// must then be forgotten).
     @discardableResult
     func gpsTime(_ utc: Double, receivedAt received: MonotonicNanoseconds) -> Bool {
+        // Each fix is followed once, however often the time is asked between fixes: the offset
+        // is then a function of the fixes alone (a replay follows the same steps).
+        guard received != lastFollowed || received == 0 else { return false }
         guard utc.isFinite, utc > 0, utc < 1e11, believes(utc, receivedAt: received) else { return false }
+        lastFollowed = received
         let error = utc - self.utc(at: received)
         if !gpsTimeKnown || abs(error) > 1 {
             let first = !gpsTimeKnown

@@ -22,6 +22,12 @@ final class OutputContext<Clock: MonotonicClock> {
     static var stationDevice: String { "station" }
     /// The newest state, with the filtered position and the levelled barometric altitude.
     var latest = NavigationState()
+    /// The time of the state the output side follows now (`SampleIntake`): the output side's
+    /// one "now". Reports are stamped and decided by it, so they follow from the samples, not
+    /// from when this thread ran; 0 until the first state.
+    var sampleTime: MonotonicNanoseconds = 0
+    /// The output side's now on the device's monotonic clock: the followed state's time.
+    var now: MonotonicNanoseconds { sampleTime != 0 ? sampleTime : clock.now() }
     /// The newest Zambretti forecast ENV carried: departures and waves give it for their 12 hours.
     var outlook: WeatherOutlook?
 
@@ -54,7 +60,7 @@ final class OutputContext<Clock: MonotonicClock> {
         {
             services.chronicle?.clockChanged(to: utc)
         }
-        return deviceClock.now(clock.now())
+        return deviceClock.now(now)
     }
 
     /// A fix as TPV carries it: with its errors, the climb and the magnetic variation.

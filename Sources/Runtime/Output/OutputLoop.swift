@@ -29,7 +29,8 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
     let budgets: [Double]
     let display: DisplayTarget
     let stop: StopSignal
-    let devices: () -> [DeviceEntry]
+    /// The devices as DEVICES lists them, with the healths of the state given.
+    let devices: (NavigationState) -> [DeviceEntry]
     /// When the devices were opened (UTC), for DEVICES.
     let started: Double
     /// How long one wait for clients may take, real milliseconds: shorter when a simulated
@@ -64,7 +65,7 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
 
     init(
         outputs: any SamplingOutputs, scheduler: FixedRateScheduler<Clock>, budgets: [Double], server: ReportServer?,
-        display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping () -> [DeviceEntry],
+        display: DisplayTarget, stop: StopSignal, deviceName: String, devices: @escaping (NavigationState) -> [DeviceEntry],
         services: OutputServices, adaptive: AdaptiveService<Clock>? = nil, nmea: StreamServer? = nil,
         deviceClock: DeviceClock, memory: DeviceMemoryFile? = nil, pollMilliseconds: Int32 = 20,
         recording: RunRecording? = nil
@@ -72,7 +73,7 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
         self.recording = recording
         let context = OutputContext(
             outputs: outputs, services: services, clock: scheduler.clock, deviceClock: deviceClock,
-            fanout: OutputFanout(server: server, nmea: nmea), devices: devices(), boardName: deviceName)
+            fanout: OutputFanout(server: server, nmea: nmea), devices: devices(NavigationState()), boardName: deviceName)
         self.context = context
         intake = SampleIntake(context: context)
         ticks = ServiceTicks(context: context, adaptive: adaptive, memory: memory)
@@ -89,6 +90,7 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
         started = deviceClock.utc(at: scheduler.clock.now())
         let table = OutputTaskTable.tasks(for: self)
         taskBudgets = table.map(\.budgetMicroseconds)
+        intake.slots = ReportSlots(OutputTaskTable.reportTasks(for: self))
         do {
             tasks = try FixedRateScheduler(loopRateHz: OutputTaskTable.loopRateHz, tasks: table, clock: scheduler.clock)
         } catch {
@@ -220,6 +222,6 @@ final class OutputLoop<Clock: MonotonicClock>: @unchecked Sendable {
         guard let tasks else { return [] }
         return tasks.taskNames.indices.map { index in
             TaskLine(name: tasks.taskNames[index], statistics: tasks.currentTaskStatistics(index), budgetMicroseconds: taskBudgets[index])
-        }
+        } + (intake.slots?.lines ?? [])
     }
 }

@@ -10,18 +10,12 @@ enum OutputTaskTable {
 
     static func tasks<Clock: MonotonicClock>(for loop: OutputLoop<Clock>) -> [ScheduledTask] {
         [
-            // The rings first: every other task reads what they brought.
+            // The sampling side's states in order, each with its samples, and the reports
+            // (`reportTasks`) whose slots they reach: every other task reads what they brought.
             ScheduledTask(name: "samples", rateHz: 50, budgetMicroseconds: 5000, priority: 0) { [unowned loop] in
-                loop.intake.drain(); loop.tellServiceManager()
+                loop.intake.follow(); loop.tellServiceManager()
             },
             ScheduledTask(name: "controls", rateHz: 50, budgetMicroseconds: 300, priority: 1) { [unowned loop] in loop.buttons.serveControls() },
-            ScheduledTask(name: "compass", rateHz: 10, budgetMicroseconds: 2000, priority: 2) { [unowned loop] in loop.ticks.runCompass() },
-            ScheduledTask(name: "attitude", rateHz: 10, budgetMicroseconds: 1000, priority: 3) { [unowned loop] in loop.ticks.publishAttitude() },
-            ScheduledTask(name: "adaptive", rateHz: 10, budgetMicroseconds: 200, priority: 4) { [unowned loop] in loop.ticks.adaptSampling() },
-            ScheduledTask(name: "positions", rateHz: 1, budgetMicroseconds: 2000, priority: 5) { [unowned loop] in loop.ticks.publishPositions() },
-            ScheduledTask(name: "weather", rateHz: 1, budgetMicroseconds: 5000, priority: 6) { [unowned loop] in loop.ticks.publishWeather() },
-            ScheduledTask(name: "sky", rateHz: 1, budgetMicroseconds: 5000, priority: 7) { [unowned loop] in loop.ticks.publishSky() },
-            ScheduledTask(name: "motion", rateHz: 1, budgetMicroseconds: 500, priority: 8) { [unowned loop] in loop.ticks.publishMotion() },
             // 25 Hz: a moving rose is drawn every 75 ms (13 frames a second); otherwise a call
             // finds nothing due and returns.
             ScheduledTask(name: "display", rateHz: 25, budgetMicroseconds: 15000, priority: 9) { [unowned loop] in loop.displayDriver.redrawWhenDue() },
@@ -38,5 +32,19 @@ enum OutputTaskTable {
                         loop.recording?.drain(deviceSeconds: Double(loop.context.clock.now()) / 1e9)
                     }
                 ])
+    }
+
+    /// The services' rounds, run on sample time (`ReportSlots`): what they publish is decided
+    /// by the samples, whenever the thread runs them.
+    static func reportTasks<Clock: MonotonicClock>(for loop: OutputLoop<Clock>) -> [ScheduledTask] {
+        [
+            ScheduledTask(name: "compass", rateHz: 10, budgetMicroseconds: 2000, priority: 2) { [unowned loop] in loop.ticks.runCompass() },
+            ScheduledTask(name: "attitude", rateHz: 10, budgetMicroseconds: 1000, priority: 3) { [unowned loop] in loop.ticks.publishAttitude() },
+            ScheduledTask(name: "adaptive", rateHz: 10, budgetMicroseconds: 200, priority: 4) { [unowned loop] in loop.ticks.adaptSampling() },
+            ScheduledTask(name: "positions", rateHz: 1, budgetMicroseconds: 2000, priority: 5) { [unowned loop] in loop.ticks.publishPositions() },
+            ScheduledTask(name: "weather", rateHz: 1, budgetMicroseconds: 5000, priority: 6) { [unowned loop] in loop.ticks.publishWeather() },
+            ScheduledTask(name: "sky", rateHz: 1, budgetMicroseconds: 5000, priority: 7) { [unowned loop] in loop.ticks.publishSky() },
+            ScheduledTask(name: "motion", rateHz: 1, budgetMicroseconds: 500, priority: 8) { [unowned loop] in loop.ticks.publishMotion() }
+        ]
     }
 }

@@ -10,7 +10,7 @@ public protocol SamplingOutputs: AnyObject {
     var fixRing: SPSCRing<GPSFix> { get }
     var skyRing: SPSCRing<SkyItem> { get }
     var sentenceRing: SPSCRing<RawSentence> { get }
-    var state: LatestValue<NavigationState> { get }
+    var stateRing: SPSCRing<StateSnapshot> { get }
     var problems: SensorProblems { get }
 }
 

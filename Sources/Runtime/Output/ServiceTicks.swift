@@ -31,6 +31,8 @@ final class ServiceTicks<Clock: MonotonicClock> {
 
     private var services: OutputServices { context.services }
     private var latest: NavigationState { context.latest }
+    /// The real clock, for the buzzer and the light (sounds play in real time; what the
+    /// reports say is decided on sample time, `context.now`).
     private var clock: Clock { context.clock }
     private var deviceClock: DeviceClock { context.deviceClock }
     private func send(_ report: Report) { context.send(report) }
@@ -38,35 +40,36 @@ final class ServiceTicks<Clock: MonotonicClock> {
 
     /// "compass": Earth's field for true north, the calibration's progress.
     func runCompass() {
-        for event in services.compass?.tick(latest, now: clock.now()) ?? [] { send(event) }
+        for event in services.compass?.tick(latest, now: context.now) ?? [] { send(event) }
     }
 
     /// "adaptive": the sampling rates for how the device moves (`AdaptiveService` decides).
     func adaptSampling() {
         guard let adaptive else { return }
-        let now = clock.now()
+        let now = context.now
+        // The position filter learns the new fix interval from the sampling side's state
+        // (`SampleIntake`), where a replay finds it too.
         if let line = adaptive.tick(motion: AdaptiveService<Clock>.motionForRates(services.motion, compass: services.compass), now: now) {
             Log.info(line)
-            services.positions?.setFixInterval(adaptive.rates.gpsInterval, at: now)
         }
     }
 
     /// "attitude": the level and the bearing lock, ATT at 10 Hz, the NMEA heading; once per
     /// new state from the sampling side (never the same state twice), its time moving forward.
     func publishAttitude() {
-        let now = clock.now()
+        let now = context.now
         guard latest.updated > lastAttitude.sample else { return }
         let time = max(deviceClock.utc(at: latest.updated), lastAttitude.time + 0.001)
         lastAttitude = (latest.updated, time)
         if let motion = services.motion {
             motion.tick(latest, now: now, time: time) { event in
                 send(event)
-                if case .event(let report) = event, case .offCourse = report.event { services.controls?.signal(.offCourse, at: now) }
+                if case .event(let report) = event, case .offCourse = report.event { services.controls?.signal(.offCourse, at: clock.now()) }
             }
-            if motion.levelReached { services.controls?.signal(.level, at: now) }
+            if motion.levelReached { services.controls?.signal(.level, at: clock.now()) }
         }
         if let controls = services.controls, controls.sounds.cardinalClick, cardinalClicker.update(heading: latest.trustedMagneticHeading) {
-            controls.signal(.cardinal, at: now)
+            controls.signal(.cardinal, at: clock.now())
         }
         guard latest.imu != nil else { return }
         var report = AttitudeReport(
@@ -88,7 +91,7 @@ final class ServiceTicks<Clock: MonotonicClock> {
 
     /// "positions": GPS warnings, a predicted position across a short outage, the waypoint.
     func publishPositions() {
-        let now = clock.now()
+        let now = context.now
         let time = utcNow()
         if let positions = services.positions {
             for event in positions.tick(now: now, time: time) { send(event) }
@@ -108,7 +111,7 @@ final class ServiceTicks<Clock: MonotonicClock> {
             send(waypoints.report(message: nil))
             for event in waypoints.takeEvents() {
                 send(event)
-                if case .event(let report) = event, case .offTrack(true, _) = report.event { services.controls?.signal(.offCourse, at: now) }
+                if case .event(let report) = event, case .offTrack(true, _) = report.event { services.controls?.signal(.offCourse, at: clock.now()) }
             }
         }
     }
@@ -117,7 +120,7 @@ final class ServiceTicks<Clock: MonotonicClock> {
     func publishWeather() {
         let chronicle = services.chronicle
         let time = utcNow()
-        services.station?.tick()
+        services.station?.tick(at: context.now)
         let station = services.station?.figures.map(resolveWind)
         if let pressure = latest.pressure {
             let environment = EnvironmentReport(
@@ -202,7 +205,8 @@ final class ServiceTicks<Clock: MonotonicClock> {
         guard var wind = figures.wind, let station = services.station, let vane = station.wind.directionNow else { return figures }
         let heading = latest.trustedMagneticHeading == nil ? nil : latest.trueHeading
         let fix = latest.fix
-        let fresh = fix.hasPosition && fix.received != 0 && clock.now() > fix.received && clock.now() - fix.received < 3_000_000_000
+        let now = context.now
+        let fresh = fix.hasPosition && fix.received != 0 && now > fix.received && now - fix.received < 3_000_000_000
         let motion = fresh ? WindTriangle.Motion(speed: fix.speed, course: fix.course) : nil
         (wind.apparent, wind.trueWind) = WindTriangle.resolve(
             speed: wind.now ?? wind.speed, vane: vane, aboard: station.wiring.vane?.aboard ?? false,

@@ -10,7 +10,7 @@ enum SocketRequests {
     static func table<Clock: MonotonicClock>(for loop: OutputLoop<Clock>) -> RequestTable {
         var table = RequestTable()
         let services = loop.context.services
-        table.route("DEVICES") { [unowned loop] in [.devices(DevicesReport(devices: loop.devices(), activated: loop.started))] }
+        table.route("DEVICES") { [unowned loop] in [.devices(DevicesReport(devices: loop.devices(loop.context.latest), activated: loop.started))] }
         table.route("POLL") { [unowned loop] in [poll(loop)] }
         table.route("STATUS") { [unowned loop] in [health(loop)] }
         table.route("CONFIG") { [unowned loop] in
@@ -120,7 +120,9 @@ extension SocketRequests {
     /// HEALTH: the sensors, both task tables, the socket and the storage.
     static func health<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>) -> Report {
         let (outputs, latest, services, server) = (loop.context.outputs, loop.context.latest, loop.context.services, loop.context.fanout.server)
-        let overflows = outputs.imuRing.overflows + outputs.magneticRing.overflows + outputs.pressureRing.overflows + outputs.fixRing.overflows
+        let overflows =
+            outputs.imuRing.overflows + outputs.magneticRing.overflows + outputs.pressureRing.overflows + outputs.fixRing.overflows
+            + outputs.skyRing.overflows
         let changed = latest.healthChanged
         func utc(_ time: MonotonicNanoseconds) -> Double? { time == 0 ? nil : loop.context.deviceClock.utc(at: time) }
         var report = HealthReport(
@@ -129,6 +131,7 @@ extension SocketRequests {
             ringOverflows: overflows, clients: server?.clientCount ?? 0, droppedClients: server?.droppedSlowClients ?? 0,
             profile: loop.ticks.adaptive?.profile, gpsInterval: loop.ticks.adaptive?.rates.gpsInterval,
             storage: services.tracks.map { $0.storageProblem ?? "ok" }, sensorProblems: SensorProblemLog.texts(outputs.problems))
+        report.statesDropped = outputs.stateRing.overflows
         report.station = services.station?.devices() ?? []
         report.mqtt = loop.context.fanout.mqttStatus
         report.chrony = loop.context.fanout.chrony.map { ($0.path, $0.samples, $0.lastOffset, $0.lastSource?.rawValue, $0.problem) }

@@ -58,6 +58,9 @@ final class RunRecording: @unchecked Sendable {
     /// For the sampling thread's first step.
     private(set) var claim: () -> Void = {}
     private var unrecordedNow: () -> MonotonicNanoseconds = { 0 }
+    /// The device's clock when the recording began, beside `startUTC` in the header: the
+    /// run's time base is anchored there, as a replay's is.
+    private(set) var startMonotonic: MonotonicNanoseconds?
 
     func serial(_ port: any SerialPort) -> any SerialPort { RecordingSerialPort(port, recorder: recorder) }
 
@@ -68,6 +71,8 @@ final class RunRecording: @unchecked Sendable {
 
     /// Opens the file with the header of what runs; false (said) when it cannot be written.
     func begin(configuration c: Configuration, board: BoardDescription, gpsPath: String?, startUTC: Double) -> Bool {
+        let started = unrecordedNow()
+        startMonotonic = started
         var boardEntry: [(String, JSONValue)] = [("name", .string(board.name)), ("simulated", .bool(board.simulated))]
         if let boardText { boardEntry.append(("text", .string(boardText))) }
         let header = JSONValue.object([
@@ -80,7 +85,7 @@ final class RunRecording: @unchecked Sendable {
             ("gps", gpsPath.map { .string($0) } ?? .null),
             ("startUTC", .number(startUTC)),
             // Nanoseconds, as text: a board's uptime outgrows a double's whole numbers.
-            ("startMonotonic", .string(String(unrecordedNow()))),
+            ("startMonotonic", .string(String(started))),
             // The broker's credentials stay on the device.
             ("configuration", Self.replayable(c).fileObject(leaving: ["mqtt"]))
         ])

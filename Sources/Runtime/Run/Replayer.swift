@@ -194,6 +194,7 @@ public enum Replayer {
         c.duration = nil
         c.tripDuration = nil
         c.recordPath = nil
+        c.reportsPath = nil
         (c.listen, c.nmeaListen, c.nmeaUDP, c.signalKListen, c.signalKUDP, c.httpListen, c.mqtt, c.chronySocket) =
             (nil, nil, nil, nil, nil, nil, nil, nil)
         c.realTimePriority = nil

@@ -223,10 +223,19 @@ public enum Runner {
             return 1
         }
         guard let outputs = OpenedOutputs.open(c, dataDirectory: dataDirectory) else { return 1 }
+        // The device's time base: UTC at a reading of its clock (a recording keeps the pair).
+        let startUTC = startUTC ?? OutputClock.unixTime()
+        var reportLines: ReportLines?
+        if let path = c.reportsPath {
+            do { reportLines = try ReportLines(path: path) } catch {
+                Log.error(error.description + ": give --reports a file you may write")
+                outputs.shutdown()
+                return 1
+            }
+        }
         if let recording {
             guard
-                recording.begin(
-                    configuration: c, board: board, gpsPath: gpsPath, startUTC: startUTC ?? OutputClock.unixTime())
+                recording.begin(configuration: c, board: board, gpsPath: gpsPath, startUTC: startUTC)
             else {
                 outputs.shutdown()
                 return 1
@@ -261,7 +270,7 @@ public enum Runner {
             dataDirectory: dataDirectory, startUTC: startUTC)
         station?.start()
         defer { station?.stop() }
-        let devices = { deviceList(board: board, state: pipeline.state.read(), gpsPath: gpsPath, problems: pipeline.problems) }
+        let devices = { (state: NavigationState) in deviceList(board: board, state: state, gpsPath: gpsPath, problems: pipeline.problems) }
         let adaptive =
             c.adaptiveSampling ? AdaptiveService(scheduler: scheduler, pipeline: pipeline, configuration: c, setGPSInterval: setGPSInterval) : nil
         if let recording { adaptive?.powerTap = { reading, time in recording.note(OutputSideEntries.power(reading, at: time)) } }
@@ -271,7 +280,7 @@ public enum Runner {
             display: display, stop: stop, deviceName: board.name, devices: devices, services: services,
             adaptive: adaptive,
             nmea: outputs.nmea,
-            deviceClock: DeviceClock(utc: startUTC ?? OutputClock.unixTime(), at: clock.now()), memory: memory,
+            deviceClock: DeviceClock(utc: startUTC, at: recording?.startMonotonic ?? clock.now()), memory: memory,
             pollMilliseconds: Int32(max(1, (20 / c.speed).rounded())), recording: recording)
         for problem in services.controls?.problems ?? [] { Log.warning(problem + "; running without it") }
         // --duration is real time (a run at speed 60 for 60 s covers an hour of the trip);
@@ -312,13 +321,18 @@ public enum Runner {
         loop.service = ServiceManagerLink(notifier: notifier)
         notifier?.send("READY=1\nSTATUS=started")
         if let tap = lockstep?.reportTap { loop.context.fanout.tap = tap }
+        if let reportLines { loop.context.fanout.tap = { reportLines.write($0) } }
         let reason = lockstep.map { loop.run(lockstep: $0) } ?? loop.run(until: deadline, wallClock: wallClock, tripEnd: tripEnd)
         notifier?.send("STOPPING=1")
+        stop.request()
+        sampling?.join()
+        // What the sampling side did before it stopped is published too (and recorded, so a
+        // replay ends on the same reports).
+        loop.intake.follow()
         let pictureWritten = c.picture.map { writePicture($0, of: display, loop: loop) } ?? true
         if pictureWritten { display.showStopped(utc: loop.context.utcNow()) }
         loop.close()
-        stop.request()
-        sampling?.join()
+        reportLines?.close()
         recording?.close()
         outputs.shutdown()
         guard pictureWritten else { return 1 }

@@ -20,6 +20,10 @@ package struct ProbeReading: Sendable {
 /// not hold up the wind, and neither may hold up the sensors the loop samples. The vane's
 /// converter has an I2C handle of its own (the kernel serialises transfers on the adapter).
 /// The output thread takes what they read once a second.
+///
+/// Each reading is stamped with the device's clock as it is handed over, under the same lock a
+/// take holds: a take made at time T therefore holds every reading stamped at or before T, and
+/// the output side can apply them at their own times (`StationService`), whenever it took them.
 package final class WeatherStation: @unchecked Sendable {
     package struct Readings {
         /// The wind's one-second samples since the last take (at most a few minutes' worth).
@@ -44,14 +48,22 @@ package final class WeatherStation: @unchecked Sendable {
     private let cleanUp: (() -> Void)?
     /// Each take as the output thread got it, at the station's clock (a recording notes them).
     package var tap: ((Readings, MonotonicNanoseconds) -> Void)?
-    /// A replay's station: the recorded takes by time, each given at the first take at or after
-    /// its time; no thread reads anything.
-    private var replayed: [(time: MonotonicNanoseconds, readings: Readings)]?
+    /// A replay's station: the recorded readings in the order of their stamps, each given by
+    /// the first take at or after it; no thread reads anything.
+    private var replayed: (wind: [WindSample], probes: [ProbeReading])?
 
-    /// The station of a replay: what the recorded one's takes gave, on the replay's clock.
+    /// The station of a replay: the readings the recorded one's takes gave, on the replay's clock.
     package static func replaying(_ takes: [(time: MonotonicNanoseconds, readings: Readings)], clock: any MonotonicClock) -> WeatherStation {
         let station = WeatherStation(clock: clock, wind: nil, probes: [], readProbe: { _ in (nil, nil) })
-        station.replayed = takes
+        let wind = takes.flatMap(\.readings.wind).sorted { $0.time < $1.time }
+        // A probe's reading appears in every take after it: each once.
+        var probes: [ProbeReading] = []
+        for take in takes {
+            for reading in take.readings.probes.values where !probes.contains(where: { $0.name == reading.name && $0.time == reading.time }) {
+                probes.append(reading)
+            }
+        }
+        station.replayed = (wind, probes.sorted { ($0.time, $0.name) < ($1.time, $1.name) })
         return station
     }
 
@@ -96,7 +108,9 @@ package final class WeatherStation: @unchecked Sendable {
 
     /// One second of wind, for the output thread to take.
     func record(_ sample: WindSample) {
+        var sample = sample
         shared.withLock { readings in
+            sample.time = clock.now()
             // A reader that stops taking (a stalled output loop) costs at most ten minutes.
             if readings.wind.count >= 600 { readings.wind.removeFirst(readings.wind.count - 599) }
             readings.wind.append(sample)
@@ -105,7 +119,11 @@ package final class WeatherStation: @unchecked Sendable {
 
     /// A probe's reading, in place of its last.
     func record(_ reading: ProbeReading) {
-        shared.withLock { $0.probes[reading.name] = reading }
+        var reading = reading
+        shared.withLock {
+            reading.time = clock.now()
+            $0.probes[reading.name] = reading
+        }
     }
 
     /// Runs `body` at each multiple of `period` on the clock until stopped; with a `holder`,
@@ -142,19 +160,24 @@ package final class WeatherStation: @unchecked Sendable {
         // take allocates nothing (handing over a copy would make the next append copy it).
         taken.wind.removeAll(keepingCapacity: true)
         if replayed != nil { return takeReplayed(into: &taken) }
-        shared.withLock { readings in
+        let now = shared.withLock { readings in
             swap(&readings.wind, &taken.wind)
             taken.probes = readings.probes
+            return clock.now()
         }
-        tap?(taken, clock.now())
+        tap?(taken, now)
     }
 
     private func takeReplayed(into taken: inout Readings) {
+        guard var replayed else { return }
+        self.replayed = nil
         let now = clock.now()
-        while let first = replayed?.first, first.time <= now {
-            replayed?.removeFirst()
-            taken.wind += first.readings.wind
-            taken.probes.merge(first.readings.probes) { _, newer in newer }
-        }
+        let wind = replayed.wind.prefix { $0.time <= now }.count
+        taken.wind += replayed.wind.prefix(wind)
+        replayed.wind.removeFirst(wind)
+        let probes = replayed.probes.prefix { $0.time <= now }.count
+        for reading in replayed.probes.prefix(probes) { taken.probes[reading.name] = reading }
+        replayed.probes.removeFirst(probes)
+        self.replayed = replayed
     }
 }
