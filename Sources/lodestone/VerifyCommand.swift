@@ -9,7 +9,7 @@ enum VerifyCommand {
     static var help: String {
         """
         Usage: lodestone verify [--scenario NAME|all] [--speed X] [--seed N] [--duration S] [--json] [--log]
-               lodestone verify --recording FILE [--json]
+               lodestone verify --recording FILE [--reports FILE2] [--json]
 
         Runs trips through the real runtime on the simulated board (the same drivers, rings,
         services and socket a client reads) and judges what the device published against what
@@ -38,21 +38,34 @@ enum VerifyCommand {
         in the chips' readings. What the recording cannot show (no movement, no fix) is said
         and not judged.
 
+        With --reports FILE2 (written beside the recording by 'lodestone run --record FILE
+        --reports FILE2'), the replay must also publish exactly what the device published in
+        the field: every report of every class and device, equal and in the same order. The
+        first one that differs is named, with its time and the field that differs.
+
         Trips:
         \(RefereeTrip.all.map { "  \($0.name): \($0.summary) (\(Int($0.duration)) s)" }.joined(separator: "\n"))
 
-        Example: lodestone verify --scenario boat --speed 120
+        Examples:
+          lodestone verify --scenario boat --speed 120
+          lodestone run --record walk.rec --reports walk.jsonl --duration 600
+          lodestone verify --recording walk.rec --reports walk.jsonl
         """
     }
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(
-            arguments, spec: OptionSpec(valued: ["scenario", "speed", "seed", "duration", "trace", "recording"], flags: ["json", "log"]),
+            arguments, spec: OptionSpec(valued: ["scenario", "speed", "seed", "duration", "trace", "recording", "reports"], flags: ["json", "log"]),
             command: "verify")
         guard options.positional.isEmpty else {
             throw UsageError(message: "'verify' takes no arguments, found '\(options.positional[0])' (see 'lodestone verify --help')")
         }
-        if let path = options.values["recording"] { return recording(path, json: options.flags.contains("json")) }
+        if let path = options.values["recording"] {
+            return recording(path, reports: options.values["reports"], json: options.flags.contains("json"))
+        }
+        if options.values["reports"] != nil {
+            throw UsageError(message: "--reports goes with --recording: the reports the device published while it recorded")
+        }
         let name = options.values["scenario"] ?? "all"
         let trips: [RefereeTrip]
         if name == "all" {
@@ -89,17 +102,27 @@ enum VerifyCommand {
     }
 
     /// `verify --recording FILE`: the recording replayed as fast as the machine goes, judged.
-    static func recording(_ path: String, json: Bool) -> Int32 {
+    static func recording(_ path: String, reports: String?, json: Bool) -> Int32 {
         let name = String(path.split(separator: "/").last ?? Substring(path))
         let judge = RecordingJudge(name: name)
+        var published: PublishedReports?
+        if let reports {
+            do { published = try PublishedReports(path: reports) } catch {
+                Log.error(error.description)
+                return 1
+            }
+        }
         var replay = Replayer.Options(path: path)
         replay.speed = nil
         if !json { writeOut("\(name): a recording, replayed\n") }
-        let outcome = Replayer.run(replay, tap: judge.take)
+        let outcome = Replayer.run(replay) { report in
+            judge.take(report)
+            published?.take(GPSDReports.line(report))
+        }
         let replayed = RefereeCheck(
             trip: name, name: "replayed to the recording's end", measured: outcome.deviceSeconds, comparison: "", limit: .nan, unit: "s",
             passed: outcome.completed, detail: outcome.reason)
-        let checks = [replayed] + (outcome.deviceSeconds > 0 ? judge.checks() : [])
+        let checks = [replayed] + (published.map { [$0.check(trip: name)] } ?? []) + (outcome.deviceSeconds > 0 ? judge.checks() : [])
         let failed = checks.filter { !$0.passed }.count
         for check in checks { writeOut(json ? check.json + "\n" : row(check) + "\n") }
         if !json { writeOut(failed == 0 ? "all checks passed\n" : "\(failed) checks failed\n") }

@@ -92,6 +92,44 @@ import Testing
                 && devices.first?.error == "probe water: CRC check failed", "\(devices)")
     }
 
+    /// The figures at a time are the readings stamped up to it, however late the output side
+    /// took them: a take that finds seconds of wind beyond the slot it serves keeps them for
+    /// the slots that reach them, so a late thread and a prompt one publish the same figures.
+    @Test func readingsApplyAtTheirOwnTimesHoweverLateTheyAreTaken() {
+        let clock = ManualClock()
+        var wiring = StationWiring()
+        wiring.probes = [.init(name: "water", id: "28-0316a2795cff")]
+        func station() -> WeatherStation {
+            WeatherStation(clock: clock, wind: nil, probes: wiring.probes, probeInterval: 10, readProbe: { _ in (nil, nil) })
+        }
+        let promptStation = station(), lateStation = station()
+        let prompt = StationService(station: promptStation, wiring: wiring, clock: clock)
+        let late = StationService(station: lateStation, wiring: wiring, clock: clock)
+        let start = clock.now()
+        var promptFigures: [StationFigures.Wind?] = []
+        for second in 1...6 {
+            clock.advance(by: 1_000_000_000)
+            for station in [promptStation, lateStation] {
+                station.record(WindSample(time: 0, speed: Double(second), direction: 90))
+                if second == 3 { station.record(ProbeReading(name: "water", celsius: 12.5, problem: nil, time: 0)) }
+            }
+            prompt.tick(at: clock.now())
+            promptFigures.append(prompt.figures?.wind)
+        }
+        // The late side takes everything at once, then serves each second's slot in turn.
+        var lateFigures: [StationFigures.Wind?] = []
+        var waterBefore: Double?
+        for second in 1...6 {
+            late.tick(at: start + MonotonicNanoseconds(second) * 1_000_000_000)
+            lateFigures.append(late.figures?.wind)
+            if second == 2 { waterBefore = late.figures?.waterTemperature }
+        }
+        #expect(lateFigures.map { $0?.seconds } == promptFigures.map { $0?.seconds }, "\(lateFigures.map { $0?.seconds })")
+        #expect(lateFigures.map { $0?.speed } == promptFigures.map { $0?.speed })
+        #expect(waterBefore == nil, "the probe read at 3 s is not the water's temperature at 2 s")
+        #expect(late.figures?.waterTemperature == 12.5)
+    }
+
     /// ENV with wind and water only (a board without a barometer): no altitude or QNH that
     /// would be made up, the probes by name, the problems said.
     @Test func envCarriesTheStationWithoutABarometer() throws {

@@ -25,6 +25,29 @@ import Testing
         }
     }
 
+    /// A consumer takes items up to a mark the producer gave (its `pushed` count then), under
+    /// either policy; the items after the mark stay queued, and dropped ones are skipped.
+    @Test func itemsAreTakenUpToTheProducersMark() {
+        for policy in [RingFullPolicy.dropNewest, .overwriteOldest] {
+            let ring = SPSCRing<Int>(capacity: 4, policy: policy)
+            for value in 0..<3 { ring.push(value) }
+            let mark = ring.pushed
+            #expect(mark == 3)
+            ring.push(3)
+            var taken: [Int] = []
+            while let value = ring.pop(before: mark) { taken.append(value) }
+            #expect(taken == [0, 1, 2], "\(policy)")
+            #expect(ring.pop(before: mark) == nil)
+            #expect(ring.pop(before: ring.pushed) == 3)
+        }
+        // Overwritten items are gone: the consumer starts at the oldest still held.
+        let ring = SPSCRing<Int>(capacity: 2, policy: .overwriteOldest)
+        for value in 0..<5 { ring.push(value) }
+        var taken: [Int] = []
+        while let value = ring.pop(before: ring.pushed) { taken.append(value) }
+        #expect(taken == [3, 4] && ring.overflows == 3)
+    }
+
     @Test func dropNewestKeepsWhatIsQueuedAndCounts() {
         let ring = SPSCRing<Int>(capacity: 4, policy: .dropNewest)
         for value in 0..<4 { #expect(ring.push(value)) }

@@ -29,6 +29,21 @@ import Testing
         #expect(abs(clock.utc(at: Self.at(14)) - (Self.start + 7214)) < 0.1, "the clock follows the confirmed time")
     }
 
+    /// The clock follows each fix once: asked the time ten times or once between two fixes, it
+    /// reads the same (the output side asks at moments that depend on its thread, a replay's
+    /// at others).
+    @Test func eachFixIsFollowedOnceHoweverOftenTheTimeIsAsked() {
+        let once = DeviceClock(utc: Self.start, at: Self.at(0))
+        let often = DeviceClock(utc: Self.start, at: Self.at(0))
+        for second in 1...5 {
+            // The receiver's epochs read 0.2 s later than the device's clock would say.
+            let utc = Self.start + Double(second) - 0.2
+            once.gpsTime(utc, receivedAt: Self.at(Double(second)))
+            for _ in 0..<10 { often.gpsTime(utc, receivedAt: Self.at(Double(second))) }
+        }
+        #expect(once.offset == often.offset, "\(once.offset) against \(often.offset)")
+    }
+
     @Test func aRolledOverWeekIsNeverBelievedEvenFirst() {
         let clock = DeviceClock(utc: Self.start, at: Self.at(0))
         let year2079 = 3_502_828_800.0, year1999 = 929_000_000.0
