@@ -228,7 +228,7 @@ public enum Runner {
         var reportLines: ReportLines?
         if let path = c.reportsPath {
             do { reportLines = try ReportLines(path: path) } catch {
-                Log.error(error.description + ": give --reports a file you may write")
+                Log.error(error.description)
                 outputs.shutdown()
                 return 1
             }
