@@ -1,4 +1,5 @@
 import LodestoneCore
+import LodestoneEncoding
 
 /// How one kernel or single bench ended.
 public enum BenchKernelOutcome: Equatable, Sendable {
@@ -65,8 +66,14 @@ public enum BenchKernels {
                 write(BenchWriters.startupLine(figures) + "\n")
                 return .success
             },
-            BenchKernel("runtime", does: "the whole device's instructions per second of its time, per thread, in steady state") { _, write in
-                printed(RuntimeCostBench.run(), "the runtime", BenchWriters.runtimeLine, write)
+            BenchKernel("runtime", does: "the whole device's instructions per second of its time, per thread, in steady state (--json too)") {
+                options, write in
+                let cost = RuntimeCostBench.run()
+                // --json: the runtime's keys as the whole table gives them (runtime.sampling, runtime.output...).
+                guard options.json else { return printed(cost, "the runtime", BenchWriters.runtimeLine, write) }
+                let output = BenchWriters.runtime(cost, memory: (nil, cost.1 ?? "not measured: 'lodestone bench memory'"))
+                write("{" + output.json.map { JSONObjectWriter.quoted($0.key) + ":" + $0.value }.joined(separator: ",") + "}\n")
+                return cost.0 == nil ? .failure(cost.1) : .success
             },
             BenchKernel("memory", does: "its resident set with the memory locked and 4 clients (runtime.rssKB)") { _, write in
                 printed(RuntimeMemoryBench.run(), "the resident memory", BenchWriters.memoryLine, write)
