@@ -100,18 +100,18 @@ package final class MQTTFeed {
         client.onConnected = { [unowned self] in self.announce() }
     }
 
-    /// Drives the session; publishes the values every `interval` seconds (real time), the
-    /// first once something has been measured.
-    package func tick(utc: Double) {
-        client.service()
-        let now = client.now
-        guard now - lastPublication >= settings.interval, values.hasAny else { return }
-        lastPublication = now
-        publish(values, utc: utc)
-    }
+    /// Drives the session (connecting, pings, the outbox); the publications follow the reports.
+    package func tick() { client.service() }
 
-    /// What a report measured, for the next publication.
-    package func take(_ report: Report) {
+    /// What a report measured, for the next publication. The values go out every `interval`
+    /// seconds of the reports' own time (`utc`, the device's time of the report): as they
+    /// stood before the first report past the interval, so what is published follows from the
+    /// reports alone (a replay publishes the same), the first once something has been measured.
+    package func take(_ report: Report, utc: Double) {
+        if values.hasAny, utc - lastPublication >= settings.interval || utc < lastPublication {
+            lastPublication = utc
+            publish(values, utc: utc)
+        }
         switch report {
         case .attitude(let attitude):
             values.heading = attitude.trustedMagneticHeading

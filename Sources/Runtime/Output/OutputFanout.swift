@@ -58,7 +58,7 @@ final class OutputFanout {
         }
         server?.broadcast(report)
         if let signalK { signalK.publish(report, now: utc()) }
-        mqtt?.take(report)
+        if let mqtt { mqtt.take(report, utc: utc()) }
         display?.take(report)
         web?.server.publish(report)
     }
@@ -89,14 +89,14 @@ final class OutputFanout {
 
     /// MQTT's session and its publication when due; the tracks that ended since, sent home
     /// (unless private, or `mqtt.tracks` is off).
-    func tickMQTT(utc: Double, tracks: TrackService?) {
+    func tickMQTT(tracks: TrackService?) {
         if let tracks {
             for summary in tracks.takeFinished() where !summary.isPrivate {
                 guard let mqtt, mqtt.settings.tracks, let gpx = tracks.store.export(id: summary.id, format: "gpx") else { continue }
                 mqtt.publishTrack(id: summary.id, gpx: Array(gpx.utf8), summary: Array(summary.json.utf8))
             }
         }
-        mqtt?.tick(utc: utc)
+        mqtt?.tick()
     }
 
     /// The MQTT session as STATUS shows it.

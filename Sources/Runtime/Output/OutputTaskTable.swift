@@ -20,7 +20,7 @@ enum OutputTaskTable {
             // finds nothing due and returns.
             ScheduledTask(name: "display", rateHz: 25, budgetMicroseconds: 15000, priority: 9) { [unowned loop] in loop.displayDriver.redrawWhenDue() },
             ScheduledTask(name: "mqtt", rateHz: 10, budgetMicroseconds: 2000, priority: 11) { [unowned loop] in
-                loop.context.fanout.tickMQTT(utc: loop.context.utcNow(), tracks: loop.context.services.tracks)
+                loop.context.fanout.tickMQTT(tracks: loop.context.services.tracks)
             },
             ScheduledTask(name: "streams", rateHz: 50, budgetMicroseconds: 1000, priority: 10) { [unowned loop] in loop.context.fanout.flushStreams() }
         ]
