@@ -140,17 +140,7 @@ public final class SPSCRing<Element>: @unchecked Sendable {
 
     /// Takes the oldest item, or nil when the ring is empty.
     @inlinable
-    public func pop() -> Element? {
-        if policy == .overwriteOldest { return claimAndPop() }
-        let tail = tailIndex.pointee.load(ordering: .relaxed)
-        if tail == consumerCachedHead.pointee {
-            consumerCachedHead.pointee = headIndex.pointee.load(ordering: .acquiring)
-            if tail == consumerCachedHead.pointee { return nil }
-        }
-        let item = (slots + (tail & mask)).move()
-        tailIndex.pointee.store(tail + 1, ordering: .releasing)
-        return item
-    }
+    public func pop() -> Element? { pop(before: .max) }
 
     /// Takes the oldest item if it was queued before the producer's `pushed` stood at `mark`;
     /// nil when there is none (the items after the mark stay queued). Items the full policy
@@ -169,7 +159,7 @@ public final class SPSCRing<Element>: @unchecked Sendable {
         return item
     }
 
-    @usableFromInline func claimAndPop(before mark: Int = .max) -> Element? {
+    @usableFromInline func claimAndPop(before mark: Int) -> Element? {
         while true {
             let tail = tailIndex.pointee.load(ordering: .sequentiallyConsistent)
             if tail >= mark || tail == headIndex.pointee.load(ordering: .acquiring) { return nil }
