@@ -38,7 +38,10 @@ final class SampleIntake<Clock: MonotonicClock> {
     func follow() {
         problemLog.update(outputs.problems)
         let ring = outputs.stateRing
-        while let snapshot = ring.pop() {
+        // At most a ringful a round: a sampling side that outruns this thread cannot keep it
+        // from its clients (the states it cannot queue are dropped and counted).
+        for _ in 0..<ring.capacity {
+            guard let snapshot = ring.pop() else { return }
             take(snapshot)
             slots?.run(at: snapshot.state.updated)
         }
