@@ -32,6 +32,8 @@ public enum HandoverKind {
     public static let imuChipRate: UInt8 = 4
     public static let magnetometerChipRate: UInt8 = 5
     public static let fixInterval: UInt8 = 6
+    /// A ring refused a push (the output side was far behind); the payload names the ring.
+    public static let ringDrop: UInt8 = 7
     public static let taskRate: UInt8 = 16
 }
 

@@ -16,9 +16,12 @@ import LodestoneHAL
 /// start, and the GPS bytes go through fixed buffers.
 public final class SensorPipeline: SamplingControl, @unchecked Sendable {
     public let clock: any MonotonicClock
-    public let imuRing = SPSCRing<ImuSample>(capacity: 512, policy: .overwriteOldest)
-    public let magneticRing = SPSCRing<MagneticSample>(capacity: 256, policy: .overwriteOldest)
-    public let pressureRing = SPSCRing<PressureSample>(capacity: 128, policy: .overwriteOldest)
+    /// The chips' samples, five seconds of each: the output side takes every one in order, and
+    /// when it falls that far behind the newest are refused (and noted in a recording, so a
+    /// replay loses the same ones), never the ones it is about to take.
+    public let imuRing = SPSCRing<ImuSample>(capacity: 512, policy: .dropNewest)
+    public let magneticRing = SPSCRing<MagneticSample>(capacity: 256, policy: .dropNewest)
+    public let pressureRing = SPSCRing<PressureSample>(capacity: 128, policy: .dropNewest)
     /// GPS fixes are rare and each one matters to a track: keep the oldest if the reader stalls.
     public let fixRing: SPSCRing<GPSFix>
     /// Satellites of each completed GSV cycle, for SKY reports; the freshest view matters most.
@@ -70,10 +73,12 @@ public final class SensorPipeline: SamplingControl, @unchecked Sendable {
     private let gps: GPSReader<NMEADecoder>?
     private var attitude: AttitudeStep
 
-    private var current = NavigationState()
-    private var marks = StateSnapshot.Marks()
-    /// The seconds between fixes last taken from `expectedFixInterval`.
-    private var fixInterval = 1.0
+    /// The state as it is built, inside the snapshot `process` queues: one copy a state.
+    private var published = StateSnapshot(state: NavigationState(), marks: .init(), fixInterval: 1)
+    private var current: NavigationState {
+        _read { yield published.state }
+        _modify { yield &published.state }
+    }
     /// The healths last published, to stamp when one changes.
     private var publishedHealth: SensorHealthChanges.Healths = (.absent, .absent, .absent, .absent)
 
@@ -142,7 +147,7 @@ public final class SensorPipeline: SamplingControl, @unchecked Sendable {
                 time: sample.time, acceleration: imuAxes.apply(force),
                 rotationRate: imuAxes.apply(sample.rotationRate), temperature: sample.temperature)
             current.imu = body
-            imuRing.push(body)
+            queue(body, on: imuRing, id: 0)
             attitude.update(body, in: current, alongAcceleration: gps?.alongAcceleration ?? 0)
         }
         current.imuHealth = imu?.health ?? .absent
@@ -165,7 +170,7 @@ public final class SensorPipeline: SamplingControl, @unchecked Sendable {
                 time: sample.time, field: magnetometerAxes.apply(corrected), raw: sample.field,
                 specificForce: attitude.lastGravity ?? current.imu?.acceleration)
             current.magnetic = body
-            magneticRing.push(body)
+            queue(body, on: magneticRing, id: 1)
         } else if let last = current.magnetic, now > last.time, now - last.time > Self.staleField {
             // A chip that stopped answering must not go on steering the heading with its last
             // word: the heading is carried on the gyro until it answers again.
@@ -179,7 +184,7 @@ public final class SensorPipeline: SamplingControl, @unchecked Sendable {
         guard barometer != nil else { return }
         if let sample = barometer?.sample(at: clock.now()) {
             current.pressure = sample
-            pressureRing.push(sample)
+            queue(sample, on: pressureRing, id: 2)
         }
         current.barometerHealth = barometer?.health ?? .absent
         barometerProblem.update(barometer, as: .barometer, into: problems)
@@ -189,8 +194,8 @@ public final class SensorPipeline: SamplingControl, @unchecked Sendable {
     public func pollGPS() {
         guard let gps, let now = gps.read(into: &current) else { return }
         let asked = expectedFixInterval.load(ordering: .relaxed)
-        fixInterval = Double(bitPattern: handsOver ? taken.fixInterval.state(asked) : asked)
-        gps.judgeHealth(fixInterval: fixInterval, into: &current, at: now)
+        published.fixInterval = Double(bitPattern: handsOver ? taken.fixInterval.state(asked) : asked)
+        gps.judgeHealth(fixInterval: published.fixInterval, into: &current, at: now)
     }
 
     /// Computes attitude, heading and altitude from the latest readings and publishes the state.
@@ -205,13 +210,18 @@ public final class SensorPipeline: SamplingControl, @unchecked Sendable {
         }
         current.updated = now
         publishedHealth = current.healthChanged.note(current, since: publishedHealth, at: now)
-        marks.imu = imuRing.pushed
-        marks.magnetic = magneticRing.pushed
-        marks.pressure = pressureRing.pushed
-        marks.fixes = fixRing.pushed
-        marks.sky = skyRing.pushed
-        marks.sentences = sentenceRing.pushed
-        stateRing.push(StateSnapshot(state: current, marks: marks, fixInterval: fixInterval))
+        published.marks.imu = imuRing.pushed
+        published.marks.magnetic = magneticRing.pushed
+        published.marks.pressure = pressureRing.pushed
+        published.marks.fixes = fixRing.pushed
+        published.marks.sky = skyRing.pushed
+        published.marks.sentences = sentenceRing.pushed
+        queue(published, on: stateRing, id: 3)
+    }
+
+    /// Queues an item for the output side, through the recording or replay when there is one.
+    @inline(__always) private func queue<Element>(_ item: Element, on ring: SPSCRing<Element>, id: UInt8) {
+        if handsOver { taken.queue(item, on: ring, id: id) } else { ring.push(item) }
     }
 
     /// The state as `process` last made it: on the sampling thread, or once it has stopped.

@@ -25,6 +25,10 @@ package final class CompassService {
     static let goodRefinementPeriod: UInt64 = 300_000_000_000
 
     private let expectedField: LatestValue<ExpectedField?>
+    /// The field last handed to the sampling side, for the fits here: the cell has one reader,
+    /// the sampling thread (a second reader would take its updates from it, and make what a
+    /// fit is given depend on when each thread looked).
+    private var publishedField: ExpectedField?
     private let calibrationCell: LatestValue<MagnetometerCalibration?>
     private let magnetometerAxes: AxisMapping
     private let store: CalibrationStore?
@@ -145,14 +149,15 @@ package final class CompassService {
         if environment.update(latitude: fix.latitude, longitude: fix.longitude, altitude: altitude, unixTime: utc),
             let field = environment.expected
         {
-            expectedField.publish(ExpectedField(field))
+            publishedField = ExpectedField(field)
+            expectedField.publish(publishedField)
             if let warning = field.warning { Log.warning(warning) }
         }
     }
 
     private func evaluateGuided(_ session: CalibrationSession, now: MonotonicNanoseconds) {
         // The session's own kind (a swing is fitted as one) and the model's field at the fix.
-        let outcome = session.evaluate(up: deviceUp, field: expectedField.read())
+        let outcome = session.evaluate(up: deviceUp, field: publishedField)
         if session.mode == .swing {
             // The share of the circle, never backwards: a refit that reads the circle a little
             // shorter is not the boat turning back.
@@ -199,8 +204,8 @@ package final class CompassService {
         // has been turned to something new since the last try.
         guard background.count >= 150, background.added - addedAtLastFit >= Self.newReadingsPerFit else { return }
         addedAtLastFit = background.added
-        if backgroundFit.start(background, up: deviceUp, field: expectedField.read(), at: time) { return }
-        adoptIfBetter(background.evaluate(up: deviceUp, field: expectedField.read()))
+        if backgroundFit.start(background, up: deviceUp, field: publishedField, at: time) { return }
+        adoptIfBetter(background.evaluate(up: deviceUp, field: publishedField))
     }
 
     private func adoptIfBetter(_ outcome: CalibrationOutcome) {
