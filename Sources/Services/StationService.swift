@@ -47,6 +47,8 @@ package final class StationService {
         probeOrder = wiring.probes.map(\.name)
         self.clock = clock
         (self.gpioChip, self.bus) = (gpioChip, bus)
+        // A few seconds of takes waiting for their slot, without growing while running.
+        pendingWind.reserveCapacity(16)
     }
 
     /// The station's parts as HEALTH lists them: where each is wired, and whether it reads.
