@@ -73,12 +73,10 @@ public final class SensorPipeline: SamplingControl, @unchecked Sendable {
     private let gps: GPSReader<NMEADecoder>?
     private var attitude: AttitudeStep
 
-    /// The state as it is built, inside the snapshot `process` queues: one copy a state.
-    private var published = StateSnapshot(state: NavigationState(), marks: .init(), fixInterval: 1)
-    private var current: NavigationState {
-        _read { yield published.state }
-        _modify { yield &published.state }
-    }
+    private var current = NavigationState()
+    /// What goes with the state `process` queues: the rings' marks and the fix interval taken.
+    private var marks = StateSnapshot.Marks()
+    private var fixInterval = 1.0
     /// The healths last published, to stamp when one changes.
     private var publishedHealth: SensorHealthChanges.Healths = (.absent, .absent, .absent, .absent)
 
@@ -194,8 +192,8 @@ public final class SensorPipeline: SamplingControl, @unchecked Sendable {
     public func pollGPS() {
         guard let gps, let now = gps.read(into: &current) else { return }
         let asked = expectedFixInterval.load(ordering: .relaxed)
-        published.fixInterval = Double(bitPattern: handsOver ? taken.fixInterval.state(asked) : asked)
-        gps.judgeHealth(fixInterval: published.fixInterval, into: &current, at: now)
+        fixInterval = Double(bitPattern: handsOver ? taken.fixInterval.state(asked) : asked)
+        gps.judgeHealth(fixInterval: fixInterval, into: &current, at: now)
     }
 
     /// Computes attitude, heading and altitude from the latest readings and publishes the state.
@@ -210,13 +208,13 @@ public final class SensorPipeline: SamplingControl, @unchecked Sendable {
         }
         current.updated = now
         publishedHealth = current.healthChanged.note(current, since: publishedHealth, at: now)
-        published.marks.imu = imuRing.pushed
-        published.marks.magnetic = magneticRing.pushed
-        published.marks.pressure = pressureRing.pushed
-        published.marks.fixes = fixRing.pushed
-        published.marks.sky = skyRing.pushed
-        published.marks.sentences = sentenceRing.pushed
-        queue(published, on: stateRing, id: 3)
+        marks.imu = imuRing.pushed
+        marks.magnetic = magneticRing.pushed
+        marks.pressure = pressureRing.pushed
+        marks.fixes = fixRing.pushed
+        marks.sky = skyRing.pushed
+        marks.sentences = sentenceRing.pushed
+        queue(StateSnapshot(state: current, marks: marks, fixInterval: fixInterval), on: stateRing, id: 3)
     }
 
     /// Queues an item for the output side, through the recording or replay when there is one.
