@@ -6,7 +6,9 @@ import { clock, compassPoint, countdown, fixed, unixOf } from "./format.js";
 import { currentPage, onShow } from "./nav.js";
 
 // tomorrow: the next day's sky, for the countdown once today's last event has passed.
-const sky = { data: null, tomorrow: null, date: "", fetched: 0 };
+// tomorrowAsked: whether its answer (or its failure) has come, so the countdown does not
+// name the season for a moment while the dawn is on its way.
+const sky = { data: null, tomorrow: null, tomorrowAsked: false, date: "", fetched: 0 };
 
 // The day bar: night, the three twilights and day as bands with hard edges, the present as a line.
 // Each event names the light before and after it; a day without events (polar day or night)
@@ -54,6 +56,7 @@ const dayAfter = (date) => new Date(Date.parse(date + "T00:00:00Z") + 86400000).
 async function loadTomorrow(data) {
   const next = await getJSON(`/api/v1/sky?date=${dayAfter(data.date)}`);
   sky.tomorrow = next && next.sun ? next : null;
+  sky.tomorrowAsked = true;
   tick();
 }
 
@@ -62,6 +65,7 @@ function tick() {
   if (!data || currentPage() !== "sky") return;
   const now = unixOf(data.now) + (Date.now() / 1000 - sky.fetched);
   const next = nextEvent(sky.tomorrow ? [data, sky.tomorrow] : [data], now);
+  if (!next && !sky.date && !sky.tomorrowAsked) return;
   const season = data.seasons && data.seasons.next;
   setText("sky-countdown", next ? `${next[0]} in ${countdown(next[1] - now)}` : (season ? `${season.name} in ${season.daysUntil} days` : ""));
 }
@@ -72,6 +76,7 @@ async function loadSky() {
   if (!data || !data.sun) { setText("sky-place", data && data.message ? data.message : "no sky yet"); return; }
   sky.data = data;
   sky.tomorrow = null;
+  sky.tomorrowAsked = false;
   sky.fetched = Date.now() / 1000;
   if (!sky.date) loadTomorrow(data);
   if (!$("sky-date").value) $("sky-date").value = data.date;
