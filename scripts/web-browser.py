@@ -74,9 +74,11 @@ def main():
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         driver.set_window_size(390, 844)
+        pairing_checks(driver, port)
         driver.get(match.group(0))
         time.sleep(2)
         check("Compass" in driver.page_source and "Pair this browser" not in driver.page_source, "the pairing address should open the app")
+        theme_checks(driver)
         for width, height in [(390, 844), (1024, 768)]:
             driver.set_window_size(width, height)
             for page in PAGES:
@@ -128,12 +130,20 @@ def main():
         departure_checks(driver, port, data, shots)
         # A snapshot from the device page is kept.
         driver.get("http://127.0.0.1:%d/#device" % port)
+        time.sleep(3)
+        # Task times in the unit a person reads them in ("19.0 s", never "19000000.0").
+        # Read in one go: the tables are drawn again every 2 s.
+        cells = driver.execute_script("return Array.from(document.querySelectorAll('#tasks td, #output-tasks td'), (c) => c.textContent)")
+        about = driver.execute_script("return document.getElementById('device-about').textContent")
+        check("Version" in about and "Free storage" in about and "Running for" in about, "the device page should say its version, uptime and free storage: %s" % about)
+        check(cells and not any(re.fullmatch(r"\d{5,}(\.\d+)?", cell) for cell in cells), "task times should carry their unit: %s" % cells[:12])
         time.sleep(2)
         driver.find_element(By.ID, "snapshot").click()
         time.sleep(2)
         kept = subprocess.run([lodestone, "snapshot", "list", "--data-dir", data], capture_output=True, text=True, timeout=30)
         check(kept.returncode == 0 and kept.stdout.strip(), "the snapshot from the page should be listed: %s %s" % (kept.stdout, kept.stderr))
-        errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        # The expired code's 403 was asked for (its page is checked above); any other is an error.
+        errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE" and "/pair?code=EXPIRED" not in entry["message"]]
         check(not errors, "console errors: %s" % errors[:5])
     finally:
         if driver:
@@ -219,6 +229,31 @@ def history_checks(driver, port, lodestone, data, workdir, shots):
     check("Renamed on the page" not in listed.stdout, "the confirmed delete should remove the track: %s" % listed.stdout)
 
 
+def pairing_checks(driver, port):
+    """Unpaired: the page says how to pair from the display's Connect page and from a shell; an
+    expired code is a page in the app's style that says to pair again from the Connect page."""
+    driver.get("http://127.0.0.1:%d/" % port)
+    time.sleep(1)
+    text = driver.find_element(By.TAG_NAME, "main").text
+    check("Connect" in text and "lodestone web pair" in text, "the unpaired page should name the Connect page and the shell: %s" % text)
+    driver.get("http://127.0.0.1:%d/pair?code=EXPIRED" % port)
+    time.sleep(1)
+    text = driver.find_element(By.TAG_NAME, "main").text
+    check("no longer works" in text and "Connect page" in text, "an expired code should be a page saying to pair again: %s" % text)
+    # A wrong code holds the address back for a second.
+    time.sleep(1.5)
+
+
+def theme_checks(driver):
+    """Until the person chooses, the theme is the browser's own preference."""
+    for scheme, night in [("dark", True), ("light", False)]:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        time.sleep(0.5)
+        shown = driver.execute_script("return document.documentElement.classList.contains('night')")
+        check(shown == night, "with the browser %s the night theme should be %s" % (scheme, "on" if night else "off"))
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
 def departure_checks(driver, port, data, shots):
     driver.get("http://127.0.0.1:%d/#departures" % port)
     time.sleep(3)
@@ -239,6 +274,15 @@ def departure_checks(driver, port, data, shots):
         reminders[0].click()
         time.sleep(2)
         check(not driver.find_elements(By.CSS_SELECTOR, "#reminders li button"), "the cancelled reminder should be gone")
+    # The star shows what the stop is now, right after each tap (and again after the second).
+    for _ in range(2):
+        star = driver.find_element(By.ID, "departures-favourite")
+        before = star.get_attribute("aria-pressed")
+        star.click()
+        time.sleep(2)
+        after = driver.find_element(By.ID, "departures-favourite")
+        check(after.get_attribute("aria-pressed") != before and ("★" in after.text) == (before != "true"),
+              "the star should show the new state after a tap: %s, %s" % (before, after.text))
 
 
 if __name__ == "__main__":

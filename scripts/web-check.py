@@ -139,6 +139,14 @@ def run_checks(lodestone, port, sock):
     token_cookie = cookie.split(";")[0]
     status, _, _ = request(port, "GET", "/pair?code=" + code)
     check(status == 403, "a pairing code is good once, got %s the second time" % status)
+    # A phone's browser opening a spent code gets a page saying what to do; a program, text.
+    time.sleep(1.1)
+    status, headers, body = request(port, "GET", "/pair?code=" + code, headers={"Accept": "text/html,*/*;q=0.8"})
+    check(status == 403 and headers.get("content-type", "").startswith("text/html") and b"Connect page" in body and b"<script" not in body,
+          "a spent code asked for as a page should be a page naming the Connect page: %s %s" % (status, body[:200]))
+    status, headers, _ = request(port, "GET", "/api/v1/state", headers={"Accept": "text/html"})
+    check(status == 401 and headers.get("content-type") == "application/json", "the API keeps its JSON errors: %s %s" % (status, headers.get("content-type")))
+    time.sleep(1.1)
     auth = {"Cookie": token_cookie}
 
     # The app's files, compressed with a validator.
@@ -179,6 +187,10 @@ def run_checks(lodestone, port, sock):
     status, _, body = request(port, "GET", "/api/v1/state", headers=auth)
     state = parsed(body)
     check(status == 200 and "ATT" in state and "TPV" in state, "the state should hold ATT and TPV: %s" % sorted(state))
+    status, _, body = request(port, "GET", "/api/v1/device", headers=auth)
+    device = parsed(body)
+    check(status == 200 and device.get("version") and device.get("uptime", -1) >= 0 and device.get("freeBytes", 0) > 0,
+          "the device's version, uptime and free storage: %s %s" % (status, device))
     status, _, body = request(port, "GET", "/api/v1/session", headers=auth)
     session = parsed(body)
     check(session.get("paired") is True and session.get("token"), "the session should say paired and give the token: %s" % session)

@@ -17,15 +17,24 @@ import "./departures.js";
 import "./station.js";
 import "./device.js";
 
-// The night theme (red on black), kept on this browser.
-function setTheme(night) {
+// The night theme (red on black): the browser's own light or dark preference until the person
+// chooses with the button; the choice is then kept on this browser.
+const prefersDark = matchMedia("(prefers-color-scheme: dark)");
+const chosenTheme = () => localStorage.getItem("theme");
+
+function showTheme(night) {
   document.documentElement.classList.toggle("night", night);
   $("theme").setAttribute("aria-pressed", String(night));
-  localStorage.setItem("theme", night ? "night" : "day");
 }
 
-setTheme(localStorage.getItem("theme") === "night");
-$("theme").addEventListener("click", () => setTheme(!document.documentElement.classList.contains("night")));
+const followBrowser = () => { if (!chosenTheme()) showTheme(prefersDark.matches); };
+showTheme(chosenTheme() ? chosenTheme() === "night" : prefersDark.matches);
+prefersDark.addEventListener("change", followBrowser);
+$("theme").addEventListener("click", () => {
+  const night = !document.documentElement.classList.contains("night");
+  localStorage.setItem("theme", night ? "night" : "day");
+  showTheme(night);
+});
 addEventListener("hashchange", showPage);
 showPage();
 await openSession();

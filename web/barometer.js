@@ -25,7 +25,8 @@ async function loadGraph() {
   if (!reply || !reply.points) { drawGraph(canvas, [], { empty: reply && reply.message ? reply.message : "no history" }); return; }
   const series = reply.points.map((p) => [Date.parse(p.time) / 1000, p.mean]);
   const clock = (unix) => new Date(unix * 1000).toLocaleString([], barometer.span === "7d" ? { weekday: "short", hour: "2-digit" } : { hour: "2-digit", minute: "2-digit" });
-  drawGraph(canvas, series, { height: 200, unit: streamUnits[barometer.stream], label: clock, leastSpan: barometer.stream.endsWith("ressure") ? 2 : 1 });
+  drawGraph(canvas, series, { height: 200, unit: streamUnits[barometer.stream], label: clock, leastSpan: barometer.stream.endsWith("ressure") ? 2 : 1,
+    range: reply.samples ? [reply.minimum, reply.maximum] : [] });
   canvas.setAttribute("aria-label", `${$("baro-stream").selectedOptions[0].textContent} over ${barometer.span}: `
     + (reply.samples ? `from ${fixed(reply.minimum, 1)} to ${fixed(reply.maximum, 1)} ${streamUnits[barometer.stream]}` : "no data"));
   setText("baro-range", reply.samples ? `min ${fixed(reply.minimum, 1)} · max ${fixed(reply.maximum, 1)} · mean ${fixed(reply.mean, 1)} ${streamUnits[barometer.stream]}` : "No data in this span yet.");

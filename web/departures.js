@@ -6,6 +6,7 @@ import { $, note, say, setText } from "./dom.js";
 import { clock, compassPoint, distance, localDay, minutesText } from "./format.js";
 import { currentPage, onShow } from "./nav.js";
 
+// favourites: the favourite stops' ids, in their order.
 const transit = { stop: null, favourites: [], shownStop: null };
 
 // The chips: the nearest stop, then the favourites; the one shown is pressed.
@@ -18,11 +19,20 @@ function chip(stop, pressed) {
   return button;
 }
 
+// The star says whether the stop shown is a favourite now: drawn from the favourites the
+// device last answered with, again each time they change.
+function showFavourite() {
+  const favourite = transit.shownStop !== null && transit.favourites.includes(transit.shownStop.id);
+  $("departures-favourite").setAttribute("aria-pressed", String(favourite));
+  $("departures-favourite").textContent = favourite ? "★ Favourite" : "☆ Favourite";
+}
+
 async function loadStops() {
   const words = $("stop-q").value.trim();
   const reply = await getJSON(`/api/v1/stops${words ? "?q=" + encodeURIComponent(words) : ""}`);
   if (!reply || reply.class !== "STOPS") return;
-  transit.favourites = reply.favourites;
+  transit.favourites = reply.favourites.map((stop) => stop.id);
+  showFavourite();
   const chips = $("stop-chips");
   const shown = transit.shownStop ? transit.shownStop.id : null;
   // Without a choice the device shows the first favourite, else the nearest stop.
@@ -57,9 +67,7 @@ async function loadDepartures() {
     return;
   }
   transit.shownStop = reply.stop;
-  const favourite = transit.favourites.some((s) => s.id === reply.stop.id);
-  $("departures-favourite").setAttribute("aria-pressed", String(favourite));
-  $("departures-favourite").textContent = favourite ? "★ Favourite" : "☆ Favourite";
+  showFavourite();
   setText("departures-stop", reply.stop.name + (reply.stop.distance !== undefined ? ` · ${distance(reply.stop.distance)} ${compassPoint(reply.stop.bearing)}` : ""));
   const today = reply.departures.length ? reply.departures[0].time.slice(0, 10) : "";
   for (const departure of reply.departures) {
@@ -135,7 +143,11 @@ $("departures-favourite").addEventListener("click", async () => {
   if (!transit.shownStop) return;
   const on = $("departures-favourite").getAttribute("aria-pressed") !== "true";
   const answer = await act("favourite", { stop: transit.shownStop.id, favourite: on });
-  if (answer && answer.class === "STOPS") loadDepartures();
+  if (!answer || answer.class !== "STOPS") return;
+  // The answer names the favourites as they are now (their ids): the star follows it at once.
+  transit.favourites = answer.favourites;
+  showFavourite();
+  loadDepartures();
 });
 // The countdowns move on while the page is open.
 setInterval(() => { if (currentPage() === "departures" && !$("departures-at").value) loadDepartures(); }, 60000);

@@ -1,8 +1,9 @@
-// The device page: sensor health, both task tables (every 2 s while open), the units this
+// The device page: the version, how long it has run and the room left for its files; sensor
+// health, both task tables (every 2 s while open, times in µs, ms or s), the units this
 // browser shows, a snapshot of every value at this moment, and whether this browser is paired.
-import { act } from "./api.js";
-import { $, say, setText } from "./dom.js";
-import { fixed } from "./format.js";
+import { act, getJSON } from "./api.js";
+import { $, fillFigures, say, setText } from "./dom.js";
+import { duration, fixed, taskTime } from "./format.js";
 import { currentPage, onShow } from "./nav.js";
 import { setUnits, store, subscribe, take } from "./store.js";
 
@@ -25,13 +26,25 @@ function showHealth(health) {
     body.replaceChildren();
     for (const task of list || []) {
       const row = body.insertRow();
-      for (const text of [task.name, fixed(task.rateHz, 0), fixed(task.meanus, 1), fixed(task.maxus, 1)]) row.insertCell().textContent = text;
+      for (const text of [task.name, fixed(task.rateHz, 0), taskTime(task.meanus), taskTime(task.maxus)]) row.insertCell().textContent = text;
     }
   }
 }
 
+// Storage as people count it: "850 MB", "12.3 GB".
+const storage = (bytes) => bytes >= 1e9 ? `${fixed(bytes / 1e9, 1)}\u00a0GB` : `${fixed(bytes / 1e6, 0)}\u00a0MB`;
+
+async function refreshAbout() {
+  const about = await getJSON("/api/v1/device");
+  if (!about || about.version === undefined) return;
+  fillFigures("device-about", [["Version", `${about.version} (${about.revision})`],
+    ["Running for", about.uptime < 60 ? `${fixed(about.uptime, 0)}\u00a0s` : duration(about.uptime)],
+    ["Free storage", about.freeBytes !== undefined ? storage(about.freeBytes) : "--"]]);
+}
+
 async function refreshHealth() {
   if (currentPage() !== "device") return;
+  refreshAbout();
   const response = await fetch("/api/v1/health");
   if (response.ok) take(await response.json());
 }

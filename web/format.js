@@ -6,6 +6,15 @@ import { store } from "./store.js";
 
 export const fixed = (value, decimals) => (value === undefined || value === null || !isFinite(value)) ? "--" : Number(value).toFixed(decimals);
 
+// A time the device gives in microseconds, in the unit a person reads it in: "850 µs",
+// "12.5 ms", "19.0 s" (a task that took 19 s is not "19000000.0").
+export function taskTime(microseconds) {
+  if (microseconds === undefined || microseconds === null || !isFinite(microseconds)) return "--";
+  if (microseconds < 1000) return `${fixed(microseconds, microseconds < 100 ? 1 : 0)}\u00a0µs`;
+  if (microseconds < 1e6) return `${fixed(microseconds / 1000, 1)}\u00a0ms`;
+  return `${fixed(microseconds / 1e6, 1)}\u00a0s`;
+}
+
 const points = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"];
 export const compassPoint = (degrees) => points[Math.round(((degrees % 360) + 360) % 360 / 22.5) % 16];
 

@@ -20,7 +20,8 @@ export function fitCanvas(canvas, height) {
   return { context, width, height };
 }
 
-// `series`: [[x, y], ...] in order; `label(x)` names an x for the axis; `unit` follows the y labels.
+// `series`: [[x, y], ...] in order; `label(x)` names an x for the axis; `unit` follows the y labels;
+// `range`: values the axis must hold besides the line's.
 export function drawGraph(canvas, series, options) {
   const { context, width, height } = fitCanvas(canvas, options.height || 200);
   const foreground = themeColour("--fg", "#111"), muted = themeColour("--muted", "#4a4a4a"), line = themeColour("--accent", "#9a4a00");
@@ -31,7 +32,10 @@ export function drawGraph(canvas, series, options) {
     return;
   }
   const xs = series.map((p) => p[0]), ys = series.map((p) => p[1]).filter(isFinite);
-  let [low, high] = [Math.min(...ys), Math.max(...ys)];
+  // The axis holds every value the page names beside the graph (`options.range`: a span's
+  // lowest and highest sample, which a line of means never reaches), so "min" is never below it.
+  const named = (options.range || []).filter(isFinite);
+  let [low, high] = [Math.min(...ys, ...named), Math.max(...ys, ...named)];
   const least = options.leastSpan || 1;
   if (high - low < least) { const middle = (high + low) / 2; low = middle - least / 2; high = middle + least / 2; }
   const [left, right, top, bottom] = [46, 8, 8, 20];

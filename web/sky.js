@@ -5,7 +5,10 @@ import { $, fillFigures, note, setText } from "./dom.js";
 import { clock, compassPoint, countdown, fixed, unixOf } from "./format.js";
 import { currentPage, onShow } from "./nav.js";
 
-const sky = { data: null, date: "", fetched: 0 };
+// tomorrow: the next day's sky, for the countdown once today's last event has passed.
+// tomorrowAsked: whether its answer (or its failure) has come, so the countdown does not
+// name the season for a moment while the dawn is on its way.
+const sky = { data: null, tomorrow: null, tomorrowAsked: false, date: "", fetched: 0 };
 
 // The day bar: night, the three twilights and day as bands with hard edges, the present as a line.
 // Each event names the light before and after it; a day without events (polar day or night)
@@ -33,21 +36,36 @@ function drawDay(data) {
   bar.setAttribute("aria-label", `Daylight from ${clock(sun.sunrise)} to ${clock(sun.sunset)}; civil twilight from ${clock(sun.civilDawn)} to ${clock(sun.civilDusk)}`);
 }
 
-function nextEvent(data, now) {
+// The next of the Sun's events after `now`, today's or (after dusk) tomorrow's dawn.
+function nextEvent(days, now) {
   const names = { civilDawn: "Civil dawn", sunrise: "Sunrise", solarNoon: "Solar noon", sunset: "Sunset", civilDusk: "Civil dusk" };
   let best = null;
-  for (const key of Object.keys(names)) {
-    const at = unixOf(data.sun[key]);
-    if (isFinite(at) && at > now && (!best || at < best[1])) best = [names[key], at];
+  for (const data of days) {
+    for (const key of Object.keys(names)) {
+      const at = unixOf(data.sun[key]);
+      if (isFinite(at) && at > now && (!best || at < best[1])) best = [names[key], at];
+    }
   }
   return best;
+}
+
+// The day after `date` (YYYY-MM-DD), as the API names days.
+const dayAfter = (date) => new Date(Date.parse(date + "T00:00:00Z") + 86400000).toISOString().slice(0, 10);
+
+// Today's sky ends at midnight: after dusk the countdown needs tomorrow's dawn.
+async function loadTomorrow(data) {
+  const next = await getJSON(`/api/v1/sky?date=${dayAfter(data.date)}`);
+  sky.tomorrow = next && next.sun ? next : null;
+  sky.tomorrowAsked = true;
+  tick();
 }
 
 function tick() {
   const data = sky.data;
   if (!data || currentPage() !== "sky") return;
   const now = unixOf(data.now) + (Date.now() / 1000 - sky.fetched);
-  const next = nextEvent(data, now);
+  const next = nextEvent(sky.tomorrow ? [data, sky.tomorrow] : [data], now);
+  if (!next && !sky.date && !sky.tomorrowAsked) return;
   const season = data.seasons && data.seasons.next;
   setText("sky-countdown", next ? `${next[0]} in ${countdown(next[1] - now)}` : (season ? `${season.name} in ${season.daysUntil} days` : ""));
 }
@@ -57,7 +75,10 @@ async function loadSky() {
   const data = await getJSON(`/api/v1/sky${query}`);
   if (!data || !data.sun) { setText("sky-place", data && data.message ? data.message : "no sky yet"); return; }
   sky.data = data;
+  sky.tomorrow = null;
+  sky.tomorrowAsked = false;
   sky.fetched = Date.now() / 1000;
+  if (!sky.date) loadTomorrow(data);
   if (!$("sky-date").value) $("sky-date").value = data.date;
   setText("sky-place", `${data.date} at ${fixed(data.latitude, 3)}, ${fixed(data.longitude, 3)} (${data.timeZone})`);
   drawDay(data);

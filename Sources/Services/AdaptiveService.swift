@@ -69,19 +69,28 @@ package final class AdaptiveService<Clock: MonotonicClock> {
     package var profile: String { sampler.profile }
     package var rates: StreamRates { sampler.rates }
 
-    /// Returns a log line when the rates changed.
+    /// The profile the device starts with, for the log's first line about sampling (the
+    /// changes' lines follow as they happen).
+    package var startLine: String { "starting with " + Self.line(profile: sampler.profile, rates: sampler.rates) }
+
     /// The motion the rates follow: the motion service's, except that a calibration in
     /// progress needs every magnetometer reading (sampled as when walking), and so does a
     /// device never calibrated while it is turned in the hand (the figure-8 the README asks
-    /// for), or the background fit starves on the still profile's few readings.
-    package static func motionForRates(_ motion: MotionService?, compass: CompassService?) -> MotionState {
+    /// for), or the background fit starves on the still profile's few readings. Nil while the
+    /// classifier has not judged the motion yet: its first state is where it starts, not what
+    /// the device does, and following it switched the profile at every start.
+    package static func motionForRates(_ motion: MotionService?, compass: CompassService?) -> MotionState? {
         let turning = motion.map { $0.classifier.rotation > $0.classifier.settings.stillRotation } ?? false
         let handled = turning && motion?.motion == .still  // turned in the hand, not a car's bend
         let collecting = compass.map { $0.isCalibrating || ($0.calibration == nil && handled) } ?? false
-        return collecting ? .walking : (motion?.motion ?? .walking)
+        if collecting { return .walking }
+        guard let motion else { return .walking }
+        return motion.classifier.judged ? motion.motion : nil
     }
 
-    package func tick(motion: MotionState, now: MonotonicNanoseconds) -> String? {
+    /// Returns a log line when the rates changed. `motion`: nil while it is not known, which
+    /// keeps the profile the device has.
+    package func tick(motion: MotionState?, now: MonotonicNanoseconds) -> String? {
         guard now >= nextDecision else { return nil }
         nextDecision = now + 1_000_000_000
         if now >= nextPowerRead {
@@ -99,7 +108,7 @@ package final class AdaptiveService<Clock: MonotonicClock> {
         }
         guard
             let rates = sampler.update(
-                motion: motion, externalPower: power.externalPower, batteryPercent: power.batteryPercent,
+                motion: motion ?? sampler.state, externalPower: power.externalPower, batteryPercent: power.batteryPercent,
                 overruns: overruns, utilisation: utilisation, interval: 1)
         else { return nil }
         setTaskRates(rates)

@@ -94,11 +94,7 @@ package final class LogSession {
 
     /// Why the disk cannot take another segment, or nil.
     static func diskProblem(directory: String, limitBytes: Int, used: Int) -> String? {
-        var stats = statvfs()
-        if statvfs(directory, &stats) == 0 {
-            let free = UInt64(stats.f_bavail) * UInt64(stats.f_frsize)
-            if free < minimumFreeBytes { return "the disk is nearly full (\(free >> 20) MB free)" }
-        }
+        if let free = FreeSpace.bytes(at: directory), free < minimumFreeBytes { return "the disk is nearly full (\(free >> 20) MB free)" }
         if used + segmentBytes > limitBytes { return "the session reached its limit of \(limitBytes >> 20) MB" }
         return nil
     }

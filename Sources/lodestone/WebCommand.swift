@@ -1,3 +1,4 @@
+import Glibc
 import LodestoneCore
 import LodestoneEncoding
 import LodestoneOutputs
@@ -8,14 +9,18 @@ import LodestoneSettings
 /// the running device through its socket.
 enum WebCommand {
     static let help = """
-        Usage: lodestone web pair|devices|forget ID [--socket PATH] [--json]
+        Usage: lodestone web pair [--qr|--no-qr] | devices | forget ID  [--socket PATH] [--json]
 
         The web app (run with --http ADDR, or "http": {"listen": ...} in the configuration) shows
         the device to the browsers paired with it; with "access": "open-read" anyone on the network
         may look, and actions still need a pairing.
 
           pair        print a one-time address, http://HOST:PORT/pair?code=CODE, good for ten
-                      minutes: open it on the phone or tablet to pair that browser
+                      minutes: open it on the phone or tablet to pair that browser. On a
+                      terminal it also draws the address as a QR code for the phone's camera
+                      (black on white whatever the terminal's colours); --qr draws it even when
+                      the output goes to a file or a pipe, --no-qr never. Without a shell, the
+                      display's Connect page (the last page) shows the same kind of code.
           devices     list the paired browsers: id, what each said it was, paired, last seen
           forget ID   revoke a browser: it must pair again
 
@@ -26,8 +31,11 @@ enum WebCommand {
         """
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["socket"], flags: ["json"]), command: "web")
+        let options = try Options(arguments, spec: OptionSpec(valued: ["socket"], flags: ["json", "qr", "no-qr"]), command: "web")
         let json = options.flags.contains("json")
+        // A code for the camera is what a person at a terminal wants; a script reading the
+        // output wants the address alone, unless it asks.
+        let drawsCode = !json && !options.flags.contains("no-qr") && (options.flags.contains("qr") || isatty(1) == 1)
         switch (options.positional.first, options.positional.count) {
         case ("pair"?, 1):
             return LockCommand.exchange(
@@ -35,7 +43,9 @@ enum WebCommand {
                 answer: [#""class":"PAIRING""#]
             ) { report in
                 let url = report["url"]?.stringValue ?? "?"
-                return "open this on the phone or tablet to pair it (good once, for ten minutes):\n  \(url)"
+                let words = "open this on the phone or tablet to pair it (good once, for ten minutes):\n  \(url)"
+                guard drawsCode, let code = QRCode(Array(url.utf8)) else { return words }
+                return terminalCode(code) + "\n" + words
             }
         case ("devices"?, 1):
             return LockCommand.exchange(
@@ -53,6 +63,13 @@ enum WebCommand {
         default:
             throw UsageError(message: "give pair, devices or forget ID (see 'lodestone web --help')")
         }
+    }
+
+    /// The code drawn black on white with its four modules of quiet zone: the colours are
+    /// set, not taken from the terminal, as a phone's camera may not read a code drawn light
+    /// on dark.
+    static func terminalCode(_ code: QRCode) -> String {
+        code.halfBlockLines(quietZone: 4, blocksAreDark: true).map { "\u{1B}[30;107m" + $0 + "\u{1B}[0m" }.joined(separator: "\n")
     }
 
     static func list(_ report: JSONValue) -> String {

@@ -6,7 +6,8 @@ import Testing
 @testable import LodestoneEncoding
 
 /// Adaptive sampling in a real run: lying on a table, the rates drop to the still profile
-/// within seconds, the GPS slows down, and no sample is lost across the change.
+/// within seconds, the GPS slows down, no sample is lost across the change, and the log says
+/// the profile it started with and the change, once each.
 @Suite(.serialized) struct AdaptiveEndToEndTests {
     @Test func aDeviceLyingStillSlowsDown() throws {
         let end = EndToEndTests()
@@ -30,7 +31,15 @@ import Testing
             if health?["profile"]?.stringValue == "still", rates["imu"] == 25, rates["process"] == 10 { break }
         }
         kill(run.pid, SIGTERM)
-        _ = end.finish(run)
+        let (_, said) = end.finish(run)
+        // The log names the profile the device starts with, then the change to still: no
+        // profile it never measured its way into (a busy machine's start may shed load for a
+        // moment, which is a change of its own and said as one).
+        let profiles = said.split(separator: "\n").filter { $0.contains("sampling profile") }.map(String.init)
+        let motions = profiles.filter { !$0.contains("+shed") }
+        #expect(motions.first?.contains("starting with sampling profile walking:") == true, "\(profiles)")
+        #expect(motions.dropFirst().first?.contains("sampling profile still:") == true, "\(profiles)")
+        #expect(!profiles.contains { $0.contains("vehicle") || $0.contains("running") }, "\(profiles)")
         let report = try #require(health)
         #expect(report["profile"]?.stringValue == "still")
         #expect(report["gpsInterval"]?.numberValue == 5)

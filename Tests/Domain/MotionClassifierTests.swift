@@ -35,6 +35,31 @@ import Testing
         run.changes.map { "\($0.from)->\($0.to) at \(Int($0.time * 10) / 10) s" }.joined(separator: ", ")
     }
 
+    /// The classifier starts in "still" before it has read anything: that state is judged only
+    /// once the readings say it (a full window, then its dwell), or when a change completes,
+    /// so the sampling profile does not follow a state nobody measured.
+    @Test func theFirstStateIsJudgedOnlyOnItsReadings() {
+        var classifier = MotionClassifier()
+        let trace = MotionTrace.still(seconds: 10)
+        var judgedAt: Double?
+        var time = 0.0
+        for (f, w) in zip(trace.force, trace.rotation) {
+            _ = classifier.update(specificForce: f, rotationRate: w, cadence: 0, gpsSpeed: nil, interval: trace.interval)
+            time += trace.interval
+            if classifier.judged, judgedAt == nil { judgedAt = time }
+        }
+        let at = judgedAt ?? -1
+        #expect(at >= classifier.settings.window && at < 5, "judged at \(at) s")
+        var walking = MotionClassifier()
+        var steps = StepCounter()
+        let gait = MotionTrace.gait(cadence: 1.8, seconds: 10, running: false, seed: 33).prefix(seconds: 1.5)
+        for (f, w) in zip(gait.force, gait.rotation) {
+            steps.update(specificForce: f, interval: gait.interval)
+            _ = walking.update(specificForce: f, rotationRate: w, cadence: steps.cadence, gpsSpeed: nil, interval: gait.interval)
+        }
+        #expect(!walking.judged, "a second and a half of steps is not yet a judgement")
+    }
+
     @Test func stillStaysStill() {
         let run = Self.classify(MotionTrace.still(seconds: 120))
         #expect(run.changes.isEmpty)

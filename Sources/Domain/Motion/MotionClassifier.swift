@@ -69,6 +69,10 @@ public struct MotionClassifier: Sendable {
     public let settings: Settings
     /// The reported state.
     public private(set) var state = MotionState.still
+    /// Whether `state` rests on readings yet: false until a full window has been seen and the
+    /// rules have agreed with it for its dwell (or a change completed). Before that `state` is
+    /// only where the classifier starts, and nothing should be decided on it.
+    public private(set) var judged = false
     /// What the rules say this instant, before the dwell.
     public private(set) var indicated = MotionState.still
     /// Statistics of the window, for display and tuning.
@@ -136,9 +140,11 @@ public struct MotionClassifier: Sendable {
             indicated = now
             indicatedSince = time
         }
+        if !judged, time >= settings.window, indicated == state, time - indicatedSince >= dwell(to: state) { judged = true }
         guard indicated != state, time - indicatedSince >= dwell(to: indicated) else { return nil }
         let change = Change(from: state, to: indicated, time: time)
         state = indicated
+        judged = true
         return change
     }
 

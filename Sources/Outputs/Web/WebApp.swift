@@ -40,7 +40,14 @@ package final class WebApp {
         request.cookie(WebPairing.cookie).flatMap { pairings.browser(token: $0, now: now())?.id }
     }
 
+    /// The answer to `request`; an error a browser asked for as a page comes as one (`WebErrorPage`).
     package func answer(_ request: HTTPRequest) -> WebAnswer {
+        let answer = route(request)
+        guard case .response(let response) = answer else { return answer }
+        return .response(WebErrorPage.dressed(response, for: request))
+    }
+
+    private func route(_ request: HTTPRequest) -> WebAnswer {
         guard let host = request.header("host").map(Self.hostName), hosts.contains(host) else {
             return .response(.text(421, "this device does not answer to that name: open it by its own name or address"))
         }
@@ -80,7 +87,7 @@ package final class WebApp {
     static let openFiles: Set<String> = ["/pairing.html", "/style.css", "/icon.svg", "/manifest.webmanifest"]
 
     static let unpaired = HTTPResponse.json(
-        #"{"class":"ERROR","message":"this browser is not paired: run 'lodestone web pair' on the device and open the address it prints"}"#, status: 401)
+        #"{"class":"ERROR","message":"this browser is not paired: scan the QR code on the display's Connect page (the last page), or run 'lodestone web pair' on the device and open the address it prints"}"#, status: 401)
 
     /// `Host: name:port` or `[::1]:port` as the bare name, in lower case.
     package static func hostName(_ value: String) -> String {
@@ -139,10 +146,14 @@ package final class WebApp {
         return SHA256.hexText(Array(digest.finish().prefix(16)))
     }
 
+    /// The two ways to a new pairing address, for a person holding the phone.
+    static let howToPair =
+        "pair again from the device: scan the QR code on its display's Connect page (the last page), or run 'lodestone web pair' on it and open the address it prints"
+
     /// `/pair?code=CODE`: a valid code sets the cookie and opens the app.
     private func pair(_ request: HTTPRequest) -> HTTPResponse {
         guard let code = request.parameter("code"), !code.isEmpty, code.utf8.count <= 64 else {
-            return .text(400, "the pairing address needs its code: run 'lodestone web pair' on the device")
+            return .text(400, "the pairing address needs its code: " + Self.howToPair)
         }
         let time = now()
         let wait = throttle.wait(for: request.remoteAddress, now: time)
@@ -155,7 +166,7 @@ package final class WebApp {
         let name = String((request.header("user-agent") ?? "a browser").prefix(120))
         guard let token = pairings.redeem(code: code, name: name, now: time) else {
             throttle.failed(request.remoteAddress, now: time)
-            return .text(403, "this pairing code is not valid (each is good once, for ten minutes): run 'lodestone web pair' again")
+            return .text(403, "this pairing code has expired or was used already (each is good once, for ten minutes): " + Self.howToPair)
         }
         throttle.succeeded(request.remoteAddress)
         var response = HTTPResponse(status: 303, headers: [.init(name: "location", value: "/"), .init(name: "cache-control", value: "no-store")])

@@ -173,7 +173,12 @@ public final class WebServer {
         if let refusal = connection.refusal, !connection.closing {
             let inbox = connection.inbox
             if inbox.count >= 4 && inbox.suffix(4) == [13, 10, 13, 10] || now - connection.lastActivity > 1 {
-                connection.finish(refusal, head: false)
+                // A browser asking for a page is told in a page.
+                if case .request(let request, _) = HTTPRequestParser.parse(inbox[...], limits: settings.limits) {
+                    connection.finish(WebErrorPage.dressed(refusal, for: request), head: request.method == "HEAD")
+                } else {
+                    connection.finish(refusal, head: false)
+                }
             }
             return flush(connection, now: now)
         }

@@ -21,12 +21,25 @@ enum WebLiveReads {
                 if case .error(let message) = report { return .json(GPSDReports.line(.error(message)), status: 404) }
                 return .json(GPSDReports.line(report))
             },
+            "/api/v1/device": { [unowned loop] _ in device(loop, dataDirectory: dataDirectory) },
             "/api/v1/alerts": { [unowned loop] _ in alerts(loop, dataDirectory: dataDirectory) },
             "/api/v1/reminders": { [unowned loop] _ in
                 guard let transit = loop.context.services.transit else { return noTimetable }
                 return .json(GPSDReports.line(transit.remindersReport()))
             }
         ]
+    }
+
+    /// `GET /api/v1/device`: what the device page says about the device itself: the version it
+    /// runs, how long it has run (seconds since its sensors were opened) and the room left
+    /// for its files.
+    static func device<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>, dataDirectory: String) -> HTTPResponse {
+        var w = JSONObjectWriter()
+        w.string("version", Version.number)
+        w.string("revision", Version.revision)
+        w.number("uptime", max(0, loop.context.utcNow() - loop.started), decimals: 0)
+        if let free = FreeSpace.bytes(at: dataDirectory) { w.integer("freeBytes", Int(clamping: free)) }
+        return .json(w.finished)
     }
 
     static let noTimetable = HTTPResponse.json(

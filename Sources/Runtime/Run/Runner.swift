@@ -273,6 +273,7 @@ public enum Runner {
         let devices = { (state: NavigationState) in deviceList(board: board, state: state, gpsPath: gpsPath, problems: pipeline.problems) }
         let adaptive =
             c.adaptiveSampling ? AdaptiveService(scheduler: scheduler, pipeline: pipeline, configuration: c, setGPSInterval: setGPSInterval) : nil
+        if let adaptive { Log.info(adaptive.startLine) }
         if let recording { adaptive?.powerTap = { reading, time in recording.note(OutputSideEntries.power(reading, at: time)) } }
         let memory = c.picture == nil ? restoreMemory(display: display, services: services, configuration: c, dataDirectory: dataDirectory) : nil
         let loop = OutputLoop(

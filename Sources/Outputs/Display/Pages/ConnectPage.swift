@@ -13,14 +13,7 @@ enum ConnectPage {
         if let code = QRCode(Array(url.utf8)), page.remaining >= (code.size + 2) / 2 + 2, page.columns >= code.size + 4 {
             // Dark modules as the terminal's background, light ones (and the quiet zone) as
             // blocks: a terminal's cells are light on dark.
-            for row in stride(from: -2, to: code.size + 2, by: 2) {
-                var text = ""
-                for x in -2..<(code.size + 2) {
-                    let upper = !code[x, row], lower = !code[x, row + 1]
-                    text += upper && lower ? "█" : upper ? "▀" : lower ? "▄" : " "
-                }
-                page.line(text)
-            }
+            for line in code.halfBlockLines(quietZone: 2, blocksAreDark: false) { page.line(line) }
         }
         for piece in pieces(url, width: page.columns) { page.line(piece) }
         if let minutes = panel.minutesLeft { page.line("good once, for \(minutes) more min", ink: .dim) }
