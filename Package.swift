@@ -193,7 +193,7 @@ let package = Package(
         .testTarget(
             name: "VerifyTests",
             dependencies: [
-                "LodestoneCore", "LodestoneHAL", "LodestoneSim", "LodestoneDomain", "LodestoneOutputs", "LodestoneBoard", "LodestoneSettings",
+                "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneSim", "LodestoneDomain", "LodestoneOutputs", "LodestoneBoard", "LodestoneSettings",
                 "LodestoneStorage", "LodestoneServices", "LodestoneRuntime", "LodestoneVerify"
             ],
             path: "Tests/Verify"),

@@ -1,15 +1,21 @@
 // The station page: wind, gust, true and apparent wind, water temperature, what to wear and
 // the next 12 hours' outlook, from ENV.
-import { setText } from "./dom.js";
+import { $, setText } from "./dom.js";
 import { compassPoint, fixed, speed } from "./format.js";
 import { subscribe } from "./store.js";
 
 subscribe("ENV", (env) => {
   setText("wind", env.windSpeed3s !== undefined ? speed(env.windSpeed3s) : (env.windSpeed !== undefined ? speed(env.windSpeed) : "--"));
   setText("gust", env.windGust !== undefined ? speed(env.windGust) : "--");
-  setText("wind-dir", env.windDirection !== undefined ? `${fixed(env.windDirection, 0)}° ${compassPoint(env.windDirection)}` : "--");
+  // Only a vane aboard a vessel gives an apparent wind (ENV carries none from a fixed mast):
+  // then the vane's mean is an angle from the bow, and the direction shown is the true wind's.
+  const aboard = env.windSpeedApparent !== undefined;
+  const from = aboard ? env.windDirectionTrue : env.windDirection;
+  setText("wind-dir", from !== undefined ? `${fixed(from, 0)}° ${compassPoint(from)}` : "--");
   setText("wind-true", env.windSpeedTrue !== undefined ? `${speed(env.windSpeedTrue)} from ${fixed(env.windDirectionTrue, 0)}°` : "--");
-  setText("wind-apparent", env.windSpeedApparent !== undefined ? `${speed(env.windSpeedApparent)} at ${fixed(env.windAngleApparent, 0)}° off the bow` : "--");
+  setText("wind-apparent", aboard ? `${speed(env.windSpeedApparent)} at ${fixed(env.windAngleApparent, 0)}° off the bow` : "--");
+  const apparentRow = $("wind-apparent")?.parentElement;
+  if (apparentRow) apparentRow.hidden = !aboard;
   setText("water", env.waterTemperature !== undefined ? `${fixed(env.waterTemperature, 1)} °C` : "--");
   setText("wetsuit", env.wetsuit ? env.wetsuit.text : "--");
   setText("outlook", env.forecast ? `${env.forecast.letter} · ${env.forecast.text}` : "after 30 minutes of pressure");

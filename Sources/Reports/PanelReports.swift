@@ -79,6 +79,10 @@ public struct WavesPanel: Sendable {
     /// The best sessions, the best first: their span and the words for them
     /// ("10:00-12:00  5 waves  30 pts").
     public var sessions: [(start: Double, end: Double, text: String)] = []
+    /// The session under way at `now` (`underWay`) or else the next to start, shown before the
+    /// day's best (which may be over); nil when none is under way or to come. `short`: its
+    /// span alone ("13:00-14:30").
+    public var upcoming: (start: Double, end: Double, text: String, short: String, underWay: Bool)?
     /// The next wave from now ("10:30  3 waves  in 12 min"; short, "10:30 ~~~ in 12 min"),
     /// nil when the day's are over; the best session short ("06:00-08:00 50 pts").
     public var next: String?, nextShort: String?, bestShort: String?
@@ -108,6 +112,9 @@ public struct DeparturesPanel: Sendable {
     public var rows: [Row] = []
     /// Only the marked departures are shown (the flip gesture toggles it).
     public var onlyMarked = false
+    /// Set, with no stop, when no stop with a departure in the next 24 hours lies within this
+    /// many metres of the fix: the page says so and points to the search.
+    public var noServiceWithin: Double?
     /// How many departures the page shows.
     public static let shown = 3
     public init(stop: String) { self.stop = stop }

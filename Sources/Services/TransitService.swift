@@ -14,6 +14,8 @@ package final class TransitService {
     private var reminders: [ReminderStore.Reminder]
     /// The marks file, read again once a minute (a person edits it while the device runs).
     private var markCache: (read: Double, marks: [TransitPreferences.Mark])?
+    /// How far the nearest stop may be, metres (`transit.nearestWithinKm`).
+    package var nearestWithin = NearestStop.defaultWithin
 
     package init?(dataDirectory: String) {
         let timetableStore = TimetableStore(dataDirectory: dataDirectory)
@@ -30,17 +32,20 @@ package final class TransitService {
     }
 
     /// The stop a request means: the one named, else the first favourite, else the nearest
-    /// ("nearest" asks for the nearest whatever the favourites).
-    package func stop(named name: String?, state: NavigationState) -> (index: Int, distance: Double?, bearing: Double?)? {
+    /// with service (`NearestStop`: a departure in the next 24 hours, within `nearestWithin`);
+    /// "nearest" asks for that one whatever the favourites.
+    package func stop(named name: String?, state: NavigationState, time: Double) -> (index: Int, distance: Double?, bearing: Double?)? {
         if let name, name != "nearest" { return timetable.stops(matching: name).first.map { ($0, nil, nil) } }
         if name == nil, let favourite = preferences.favourites().first, let index = timetable.stops(matching: favourite).first { return (index, nil, nil) }
         guard state.fix.hasPosition else { return nil }
-        return timetable.stops.indices.map { index -> (Int, Double?, Double?) in
-            let place = timetable.position(of: index)
-            let leg = Geodesy.inverse(
-                latitude1: state.fix.latitude, longitude1: state.fix.longitude, latitude2: place.latitude, longitude2: place.longitude)
-            return (index, leg.distance, leg.bearing)
-        }.min { ($0.1 ?? .infinity) < ($1.1 ?? .infinity) }
+        return NearestStop.find(in: timetable, latitude: state.fix.latitude, longitude: state.fix.longitude, time: time, within: nearestWithin)
+            .map { ($0.index, $0.distance, $0.bearing) }
+    }
+
+    /// Why there is no nearest stop to show, in words that say what to do; nil with no fix.
+    package func noServiceNearby(state: NavigationState) -> String? {
+        guard state.fix.hasPosition else { return nil }
+        return "no stop with service in the next 24 hours within \(DecimalText.compact(nearestWithin / 1000, 1)) km: search for a stop by name"
     }
 
     /// The departures a request asks for, each with the `outlook`'s forecast when it leaves
@@ -53,7 +58,7 @@ package final class TransitService {
             guard case .reminders(let list) = set else { return set }
             message = list.message
         }
-        guard let chosen = stop(named: request.stop, state: state) else { return noStop(request.stop) }
+        guard let chosen = stop(named: request.stop, state: state, time: time) else { return noStop(request.stop, state: state) }
         let from =
             request.at ?? request.day.flatMap(CivilTime.parseDate).map { zone(of: chosen.index).midnight(year: $0.year, month: $0.month, day: $0.day) } ?? time
         let list = timetable.departures(from: chosen.index, after: from, count: request.count)
@@ -89,7 +94,7 @@ package final class TransitService {
 
     /// A reminder `minutes` before `trip` leaves the stop (within the coming departures).
     private func remind(trip: String, stop name: String?, minutes: Double, state: NavigationState, time: Double) -> Report {
-        guard let chosen = stop(named: name, state: state) else { return noStop(name) }
+        guard let chosen = stop(named: name, state: state, time: time) else { return noStop(name, state: state) }
         let stop = timetable.stops[chosen.index]
         guard let departure = timetable.departures(from: chosen.index, after: time, count: 200).first(where: { $0.trip == trip }) else {
             return .error("trip '\(trip)' does not leave \(stop.name) in the coming departures")
@@ -137,8 +142,9 @@ package final class TransitService {
         return preferences.saveFavourites(list)
     }
 
-    private func noStop(_ name: String?) -> Report {
-        .error(
+    private func noStop(_ name: String?, state: NavigationState) -> Report {
+        if name == nil || name == "nearest", let far = noServiceNearby(state: state) { return .error(far) }
+        return .error(
             name.map { $0 == "nearest" ? "no GPS fix yet for the nearest stop: give a stop" : "no stop matches '\($0)'" }
                 ?? "no favourite stop and no GPS fix for the nearest: give a stop")
     }

@@ -90,6 +90,8 @@ public struct Configuration: Sendable, Equatable {
     public var satelliteTLE: String?
     public var satelliteName: String?
     public var satelliteAlertMinutes = 5.0
+    /// How far the nearest stop (one with a departure in the next 24 hours) may be, km.
+    public var nearestStopWithinKm = 20.0
     /// What the buzzer plays for each event, the mute, the quiet hours, the cardinal click.
     package var sounds = SoundSettings()
     /// The display settings the command line gave: they win over the choice a key saved.

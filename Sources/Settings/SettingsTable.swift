@@ -328,7 +328,11 @@ extension Setting {
             accepts: { (try? TimeZoneRules($0)) != nil }, \.timeZone),
         text("satellites.tle", type: .path, reload: .restart, "a TLE file's path: the satellites whose passes are announced", \.satelliteTLE),
         text("satellites.satellite", reload: .restart, "the satellite announced, by name or catalogue number; null: the ISS", \.satelliteName),
-        number("satellites.alertMinutes", unit: "min", 1...120, reload: .restart, "how long before a pass it is announced", \.satelliteAlertMinutes)
+        number("satellites.alertMinutes", unit: "min", 1...120, reload: .restart, "how long before a pass it is announced", \.satelliteAlertMinutes),
+        number(
+            "transit.nearestWithinKm", unit: "km", 0.1...1000, reload: .restart,
+            "the nearest stop is the closest with a departure in the next 24 hours within this distance; beyond it there is no stop with service nearby",
+            \.nearestStopWithinKm)
     ]
 
     /// A TCP address to listen on.

@@ -2,6 +2,7 @@ import LodestoneCore
 import LodestoneSim
 import LodestoneSettings
 import LodestoneBoard
+import LodestoneRuntime
 
 /// One trip the referee runs: a scenario on a board, with faults, for a stretch of world time.
 public struct RefereeTrip: Sendable {
@@ -27,7 +28,7 @@ public struct RefereeTrip: Sendable {
             name: "walk", scenario: .walk, board: .simulatedBoard, faults: [], duration: 2400,
             summary: "figure-8, then a hike with turns, a flip, climbs and a falling barometer"),
         RefereeTrip(
-            name: "boat", scenario: .boat, board: .simulatedBoard, faults: [], duration: 2400,
+            name: "boat", scenario: .boat, board: .simulatedBoard(in: .boat), faults: [], duration: 2400,
             summary: "a swing (one slow circle under engine, the compass in the hull's iron), then sailing at 3 m/s with swell and heel"),
         RefereeTrip(
             name: "drive", scenario: .drive, board: .simulatedBoard, faults: [], duration: 600,

@@ -4,8 +4,10 @@ import LodestoneDomain
 import LodestoneSim
 
 /// The referee's checks of the weather station: ENV's 10-minute mean wind, gust and mean
-/// direction against the world's wind over the same minutes, and the water's temperature
-/// against the world's water at the report's instant.
+/// direction against the world's wind over the same minutes (aboard, the wind over the moving
+/// deck: what the cups and the vane turning with the hull meet), and the water's temperature
+/// against the world's water at the report's instant. The apparent and true wind now are
+/// judged in `windTriangleChecks`.
 extension TripJudge {
     struct StationReading {
         var t: Double
@@ -26,6 +28,7 @@ extension TripJudge {
 
     func stationChecks() -> [RefereeCheck] {
         let wiring = trip.board.station
+        let aboard = wiring.vane?.aboard ?? false
         var rows: [RefereeCheck] = []
         let readings = stationReadings
         if wiring.anemometer != nil {
@@ -35,7 +38,7 @@ extension TripJudge {
             for reading in readings where reading.t - lastJudged >= 30 {
                 guard let speed = reading.speed, let seconds = reading.seconds, seconds >= 60 else { continue }
                 lastJudged = reading.t
-                let truth = windTruth(from: reading.t - seconds, to: reading.t)
+                let truth = windTruth(from: reading.t - seconds, to: reading.t, overTheDeck: aboard)
                 judged += 1
                 speedError = max(speedError, abs(speed - truth.mean))
                 if let gust = reading.gust { gustError = max(gustError, abs(gust - truth.gust) / truth.gust) }
@@ -74,18 +77,21 @@ extension TripJudge {
                         "largest difference of ENV waterTemperature from the world's water, \(waters.count) reports (the probe reads 1/16 °C)")
                 } ?? .missing(trip: trip.name, name: "water temperature error", "no ENV carried waterTemperature"))
         }
-        return rows
+        return rows + windTriangleChecks()
     }
 
     /// The world's wind from `start` to `end` (world seconds): the mean speed, the highest
-    /// 3 s mean (WMO's gust), and the direction of the mean wind vector.
-    func windTruth(from start: Double, to end: Double) -> (mean: Double, gust: Double, direction: Double?) {
+    /// 3 s mean (WMO's gust), and the direction of the mean wind vector. `overTheDeck`: the
+    /// wind the moving hull meets (the world's wind less the boat's velocity), its direction
+    /// from the bow.
+    func windTruth(from start: Double, to end: Double, overTheDeck: Bool = false) -> (mean: Double, gust: Double, direction: Double?) {
         let step = 0.1
         var speeds: [Double] = []
         var north = 0.0, east = 0.0
         var t = max(0, start) + step / 2
         while t < end {
-            let speed = scenario.windSpeed(at: t), direction = Angle.radians(scenario.windDirection(at: t))
+            let wind = overTheDeck ? deckWind(at: t) : (speed: scenario.windSpeed(at: t), from: scenario.windDirection(at: t))
+            let speed = wind.speed, direction = Angle.radians(wind.from)
             speeds.append(speed)
             north += speed * cos(direction)
             east += speed * sin(direction)
@@ -102,5 +108,14 @@ extension TripJudge {
         }
         let direction = hypot(north, east) > 1e-9 ? Angle.heading(Angle.degrees(atan2(east, north))) : nil
         return (mean, gust, direction)
+    }
+
+    /// The wind over the deck at `t`: speed (m/s) and the angle it comes from, degrees from
+    /// the bow, from the scenario's own motion (speed, course and heading are pure functions
+    /// of time).
+    func deckWind(at t: Double) -> (speed: Double, from: Double) {
+        let boat = scenario.motion(at: t)
+        let deck = scenario.apparentWind(at: t, speed: boat.speed, course: boat.course, heading: boat.yaw)
+        return (deck.speed, deck.fromBow)
     }
 }

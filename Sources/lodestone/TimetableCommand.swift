@@ -136,13 +136,17 @@ enum TimetableCommand {
                 Log.error("no position for the nearest stop: give --lat and --lon, --stop NAME, or run 'lodestone run' with a GPS fix")
                 return 1
             }
-            let ranked = timetable.stops.indices.map { index -> (Int, Double, Double) in
-                let place = timetable.position(of: index)
-                let leg = Geodesy.inverse(latitude1: here.0, longitude1: here.1, latitude2: place.latitude, longitude2: place.longitude)
-                return (index, leg.distance, leg.bearing)
-            }.min { $0.1 < $1.1 }
-            chosen = ranked?.0
-            if let ranked { way = "\(fixed(ranked.1, 0)) m at \(fixed(ranked.2, 0))° \(CompassPoint.name(ranked.2))" }
+            // The nearest with service, as the running device finds it (`transit.nearestWithinKm`
+            // of the configuration file).
+            let within = ((try? Configuration.commandConfiguration(nil))?.nearestStopWithinKm ?? 20) * 1000
+            var at = now
+            if let given = options.values["at"] { at = try moment(given, zone: .utc) }
+            guard let found = NearestStop.find(in: timetable, latitude: here.0, longitude: here.1, time: at, within: within) else {
+                Log.error("no stop with service in the next 24 hours within \(DecimalText.compact(within / 1000, 1)) km: give --stop NAME to search for one")
+                return 1
+            }
+            chosen = found.index
+            way = "\(fixed(found.distance, 0)) m at \(fixed(found.bearing, 0))° \(CompassPoint.name(found.bearing))"
         } else {
             let matches = timetable.stops(matching: wanted)
             guard let first = matches.first else { Log.error("no stop matches '\(wanted)'"); return 1 }

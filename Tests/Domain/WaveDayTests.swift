@@ -61,14 +61,38 @@ import Testing
         #expect(WaveDay.bestSessions(waves, count: 1).count == 1)
     }
 
+    /// The rules count lit waves only: the Sun up. A twilight wave, like a dark one, is not in
+    /// the frequency (it still counts a fifth in a session).
     @Test func frequencyCountsLitWavesByLocalHour() throws {
         let zone = try TimeZoneRules("Europe/Zurich")
-        let waves = [Self.wave(0), Self.wave(30), Self.wave(90, 2, .twilight), Self.wave(100, 1, .dark)]
+        let waves = [Self.wave(0), Self.wave(30), Self.wave(70), Self.wave(90, 2, .twilight), Self.wave(100, 1, .dark)]
         let f = WaveDay.frequency(waves, zone: zone)
-        #expect(f.count == 3 && f.meanGapMinutes == 45)
-        // 08:00 UTC is 10:00 in Zurich in June: two at 10, one at 11.
-        #expect(f.byHour[10] == 2 && f.byHour[11] == 1 && f.byHour.reduce(0, +) == 3)
+        #expect(f.count == 3 && f.meanGapMinutes == 35, "\(f)")
+        // 08:00 UTC is 10:00 in Zurich in June: two at 10, one at 11, none from the twilight.
+        let hours = f.byHour.enumerated().filter { $0.element > 0 }.map { [$0.offset, $0.element] }
+        #expect(hours == [[10, 2], [11, 1]], "\(f.byHour)")
         #expect(WaveDay.frequency([Self.wave(0)], zone: zone).meanGapMinutes == nil)
+        #expect(WaveDay.frequency([Self.wave(0, 3, .twilight), Self.wave(20, 1, .twilight)], zone: zone).count == 0)
+    }
+
+    /// The session under way, else the next to start, comes first; then the day's best. The
+    /// best of a day is often over by mid-morning: the first thing said is what one can still go to.
+    @Test func theSessionUnderWayOrNextComesFirst() {
+        func session(_ start: Double, _ end: Double, _ score: Double) -> WaveDay.Session {
+            WaveDay.Session(start: Self.start + start * 60, end: Self.start + end * 60, first: Int(start), last: Int(end), score: score)
+        }
+        let morning = session(0, 120, 30), noon = session(240, 330, 20), evening = session(480, 560, 10)
+        let best = [morning, noon, evening]
+        // 10:00 local is over the morning's: the noon one is next.
+        #expect(WaveDay.forNow(best, now: Self.start + 150 * 60) == [noon, morning, evening])
+        // Under way: that one first.
+        #expect(WaveDay.forNow(best, now: Self.start + 500 * 60) == [evening, morning, noon])
+        #expect(WaveDay.forNow(best, now: Self.start + 60 * 60) == best)
+        // Before the day's first: the earliest to come, not the best.
+        #expect(WaveDay.forNow([noon, evening, morning], now: Self.start - 60) == [morning, noon, evening])
+        // All over: the day's best, as it was.
+        #expect(WaveDay.forNow(best, now: Self.start + 600 * 60) == best)
+        #expect(WaveDay.forNow([], now: Self.start).isEmpty)
     }
 
     @Test func wetsuitSteps() {

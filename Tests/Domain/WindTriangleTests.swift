@@ -38,4 +38,12 @@ import Testing
         // Aboard without a heading there is no true direction.
         #expect(WindTriangle.resolve(speed: 4, vane: 10, aboard: true, heading: nil, motion: nil).true == nil)
     }
+
+    /// A shore station (the vane on a fixed mast) gives the true wind only: with a heading, a
+    /// moving hand or a fix, still no apparent wind, since there is no bow to measure from.
+    @Test func aShoreStationGivesTheTrueWindOnly() throws {
+        let held = WindTriangle.resolve(speed: 5, vane: 240, aboard: false, heading: 90, motion: Motion(speed: 1.4, course: 90))
+        #expect(held.apparent == nil)
+        #expect(held.true == WindTriangle.Wind(speed: 5, angle: 240))
+    }
 }

@@ -48,6 +48,9 @@ public enum WaveDay {
         public var first: Int, last: Int
         public var score: Double
         public var waveCount: Int { last - first + 1 }
+        public init(start: Double, end: Double, first: Int, last: Int, score: Double) {
+            (self.start, self.end, self.first, self.last, self.score) = (start, end, first, last, score)
+        }
     }
 
     /// The best sessions of a day's waves (in time order): a window from one wave to a later
@@ -81,6 +84,15 @@ public enum WaveDay {
         return chosen
     }
 
+    /// The sessions as a person deciding whether to go reads them: the one under way at `now`,
+    /// else the next to start, first (the day's best may be over by mid-morning); then the
+    /// others in their order, best first. Without one under way or to come, as they are.
+    public static func forNow(_ sessions: [Session], now: Double) -> [Session] {
+        let current = sessions.filter { $0.start <= now && now <= $0.end }.min { $0.start < $1.start }
+        guard let first = current ?? sessions.filter({ $0.start > now }).min(by: { $0.start < $1.start }) else { return sessions }
+        return [first] + sessions.filter { $0 != first }
+    }
+
     public struct Frequency: Sendable, Equatable {
         public var count: Int
         /// The mean gap between consecutive waves in minutes (nil for fewer than two).
@@ -89,9 +101,11 @@ public enum WaveDay {
         public var byHour: [Int]
     }
 
-    /// How often the waves in day or twilight come, by the hour of `zone`.
+    /// How often the lit waves come (the Sun up, `.day`), by the hour of `zone`. A twilight
+    /// wave counts in a session (a fifth of its points) but not here: the frequency tells how
+    /// often a wave comes that one can see to ride.
     public static func frequency(_ waves: [Wave], zone: TimeZoneRules) -> Frequency {
-        let lit = waves.filter { $0.light != .dark }.sorted { $0.time < $1.time }
+        let lit = waves.filter { $0.light == .day }.sorted { $0.time < $1.time }
         var byHour = [Int](repeating: 0, count: 24)
         for wave in lit {
             let local = CivilTime(unixSeconds: wave.time + Double(zone.offset(at: wave.time)))

@@ -5,7 +5,7 @@ import LodestoneCore
 /// and the wind that blows over the water or the ground (true). On a boat the vane turns with
 /// the hull, so it gives the apparent angle from the bow; the true wind is the vector triangle
 /// of the apparent wind and the boat's own motion over the ground. On a fixed mast the vane's
-/// north mark gives the direction itself, and nothing moves: the two are one.
+/// north mark gives the direction itself: there is only the true wind.
 public enum WindTriangle {
     public struct Wind: Sendable, Equatable {
         /// m/s.
@@ -34,10 +34,10 @@ public enum WindTriangle {
     ) -> (apparent: Wind?, true: Wind?) {
         guard speed.isFinite, speed >= 0, vane.isFinite else { return (nil, nil) }
         guard aboard else {
-            // A fixed mast: the vane gives the true direction; the apparent angle is the one
-            // from the device's heading, when it has one.
-            let apparent = heading.map { Wind(speed: speed, angle: Angle.signed(vane - $0)) }
-            return (apparent, Wind(speed: speed, angle: Angle.heading(vane)))
+            // A fixed mast: the vane gives the true direction. Nothing moves under it, so there
+            // is no apparent wind to speak of: an angle "off the bow" of a device in a hand or
+            // on a jetty would name a bow that is not there.
+            return (nil, Wind(speed: speed, angle: Angle.heading(vane)))
         }
         let apparent = Wind(speed: speed, angle: Angle.signed(vane))
         guard let heading, heading.isFinite else { return (apparent, nil) }

@@ -157,6 +157,11 @@ public final class DisplayFeed {
             (panel.windNow, panel.windMean, panel.windGust, panel.windDirection) = (
                 figures.wind?.now, figures.wind?.speed, figures.wind?.gust, figures.wind?.direction
             )
+            // Aboard (an apparent wind is published only there) the vane's mean is an angle from
+            // the bow, no compass point: the wind now is the true one, where it blows from.
+            if let wind = figures.wind, wind.apparent != nil {
+                (panel.windNow, panel.windDirection) = (wind.trueWind?.speed ?? wind.now, wind.trueWind?.angle)
+            }
             (panel.temperatures, panel.problems) = (figures.temperatures, figures.problems)
             panel.wetsuit = e.wetsuit.map(Wetsuit.text(step:))
             panel.outlook = e.outlook.map { $0.forecast.letter + " " + $0.forecast.text }

@@ -34,6 +34,8 @@ package enum WavesAnswer {
         package var sessions: [WaveDay.Session]
         package var frequency: WaveDay.Frequency
         package var sun: SunEvents
+        /// When the day was asked for: the session under way or next is listed first.
+        package var now: Double
     }
 
     /// The waves of the local date at the place (nil: the date of `now` there), each with the
@@ -77,7 +79,7 @@ package enum WavesAnswer {
         return Day(
             place: place, zone: zone, date: date, latitude: latitude, longitude: longitude, items: items,
             sessions: WaveDay.bestSessions(waves), frequency: WaveDay.frequency(waves, zone: zone),
-            sun: SunEvents.of(dayFrom: start, to: end, latitude: latitude, longitude: longitude))
+            sun: SunEvents.of(dayFrom: start, to: end, latitude: latitude, longitude: longitude), now: now)
     }
 
     static func distance(_ stop: (latitude: Double, longitude: Double), _ latitude: Double, _ longitude: Double) -> Double {
@@ -182,15 +184,18 @@ package enum WavesAnswer {
                     o.raw("forecast", ForecastJSON.object(item.forecast))
                     return o.finished
                 }.joined(separator: ",") + "]")
+        // The one under way or next first, then the day's best; each says where it stands.
         w.raw(
             "sessions",
             "["
-                + day.sessions.map { s in
+                + WaveDay.forNow(day.sessions, now: day.now).map { s in
                     var o = JSONObjectWriter()
                     o.string("start", zone.iso8601(s.start))
                     o.string("end", zone.iso8601(s.end))
                     o.integer("waves", s.waveCount)
                     o.number("score", s.score, decimals: 1)
+                    o.string("when", s.end < day.now ? "over" : (s.start <= day.now ? "now" : "later"))
+                    o.bool("best", s == day.sessions.first)
                     return o.finished
                 }.joined(separator: ",") + "]")
         var f = JSONObjectWriter()
@@ -234,11 +239,13 @@ extension WavesAnswer {
                 + (item.forecast.map { "  \($0.letter) \($0.text)" } ?? "") + "\n"
         }
         if day.sessions.isEmpty { out += "no session: no 60 to 120 minutes of waves in the light\n" }
-        for (n, s) in day.sessions.enumerated() {
-            out += "session \(n + 1): \(clock(s.start))-\(clock(s.end)), \(s.waveCount) waves, score \(fixed(s.score, 1))\n"
+        for (n, s) in WaveDay.forNow(day.sessions, now: day.now).enumerated() {
+            let note = s == day.sessions.first ? " (the day's best)" : ""
+            let when = s.start <= day.now && day.now <= s.end ? " (now)" : ""
+            out += "session \(n + 1): \(clock(s.start))-\(clock(s.end)), \(s.waveCount) waves, score \(fixed(s.score, 1))\(when)\(note)\n"
         }
         let f = day.frequency
-        out += "\(f.count) waves in the light" + (f.meanGapMinutes.map { ", one every \(fixed($0, 0)) min on average" } ?? "") + "\n"
+        out += "\(f.count) lit waves (the Sun up)" + (f.meanGapMinutes.map { ", one every \(fixed($0, 0)) min on average" } ?? "") + "\n"
         let hours = f.byHour.enumerated().filter { $0.element > 0 }.map { "\(zeroPadded($0.offset, 2))h \($0.element)" }
         if !hours.isEmpty { out += "by hour: " + hours.joined(separator: "  ") + "\n" }
         return out
@@ -301,7 +308,12 @@ extension WavesAnswer {
                     + String(repeating: "~", count: item.wave.waves) + "  " + item.wave.light.rawValue
             )
         }
-        panel.sessions = day.sessions.map { ($0.start, $0.end, "\(clock($0.start))-\(clock($0.end))  \($0.waveCount) waves  \(fixed($0.score, 0)) pts") }
+        func words(_ s: WaveDay.Session) -> String { "\(clock(s.start))-\(clock(s.end))  \(s.waveCount) waves  \(fixed(s.score, 0)) pts" }
+        panel.sessions = day.sessions.map { ($0.start, $0.end, words($0)) }
+        // The one a person can still go to comes first; the day's best after it.
+        if let soon = WaveDay.forNow(day.sessions, now: now).first, soon.end >= now {
+            panel.upcoming = (soon.start, soon.end, words(soon), clock(soon.start) + "-" + clock(soon.end), soon.start <= now)
+        }
         if let next = day.items.first(where: { $0.time >= now }) {
             let count = next.wave.waves == 1 ? "1 wave" : "\(next.wave.waves) waves"
             let countdown = DepartureWords.countdown(to: next.time, from: now, zone: zone)

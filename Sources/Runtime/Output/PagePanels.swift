@@ -77,7 +77,12 @@ final class PagePanels {
     /// The next departures from the favourite stop, else the nearest; with only the marked ones,
     /// the next marked among the coming fifty.
     private func departuresPanel(_ transit: TransitService, latest: NavigationState, time: Double, onlyMarked: Bool) -> DisplayModel.DeparturesPanel? {
-        guard let chosen = transit.stop(named: nil, state: latest) else { return nil }
+        guard let chosen = transit.stop(named: nil, state: latest, time: time) else {
+            guard latest.fix.hasPosition else { return nil }
+            var none = DisplayModel.DeparturesPanel(stop: "")
+            none.noServiceWithin = transit.nearestWithin
+            return none
+        }
         let stop = transit.timetable.stops[chosen.index]
         let zone = (try? TimeZoneRules(stop.timeZone)) ?? .utc
         var panel = DisplayModel.DeparturesPanel(stop: stop.name)
@@ -99,7 +104,7 @@ final class PagePanels {
     /// The day's waves (worked out once a minute, or when the stop or the day changes) at the
     /// favourite stop, else the nearest, laid out for the waves page.
     private func wavesPanel(_ transit: TransitService, latest: NavigationState, time: Double) -> DisplayModel.WavesPanel? {
-        guard let chosen = transit.stop(named: nil, state: latest) else { return nil }
+        guard let chosen = transit.stop(named: nil, state: latest, time: time) else { return nil }
         if let cached = wavesDay, cached.stop == chosen.index, time - cached.made < 60, time >= cached.made,
             SkyAnswer.localDate(time, zone: cached.day.zone) == cached.day.date
         {

@@ -75,6 +75,8 @@ final class RunRecording: @unchecked Sendable {
         startMonotonic = started
         var boardEntry: [(String, JSONValue)] = [("name", .string(board.name)), ("simulated", .bool(board.simulated))]
         if let boardText { boardEntry.append(("text", .string(boardText))) }
+        // The built-in board has no text: where its vane stands is said, so a replay builds it so.
+        if boardText == nil, board.station.vane?.aboard == true { boardEntry.append(("vaneAboard", .bool(true))) }
         let header = JSONValue.object([
             ("format", .string(RecordingFile.formatName)),
             ("codec", .number(Double(InputEventCodec.version))),

@@ -66,7 +66,9 @@ public enum Replayer {
                 throw StorageError(error.description)
             }
         } else if header["board"]?["simulated"]?.boolValue == true {
-            board = .simulatedBoard
+            // As the run carried it: a recording made before the boat's vane went aboard
+            // replays ashore, as it was made.
+            board = .simulatedBoard(vaneAboard: header["board"]?["vaneAboard"]?.boolValue == true)
         } else {
             throw StorageError("\(path) holds no board file")
         }

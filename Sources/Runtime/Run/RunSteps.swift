@@ -169,6 +169,7 @@ extension Runner {
             })
         services.chronicle?.station = services.station
         services.motion?.flipAction = c.flipAction
+        services.transit?.nearestWithin = c.nearestStopWithinKm * 1000
         services.photos = camera(board).map { PhotoService(camera: $0, store: PhotoStore(dataDirectory: dataDirectory)) }
         return services
     }

@@ -63,7 +63,8 @@ public enum Runner {
         if let given {
             board = given
         } else if configuration.board == "sim" {
-            board = .simulatedBoard
+            // An unknown scenario is refused below, with the list of the known ones.
+            board = ScenarioName(rawValue: configuration.scenario).map(BoardDescription.simulatedBoard(in:)) ?? .simulatedBoard
         } else {
             do { board = try BoardDescription.load(file: configuration.board) } catch {
                 Log.error(error.description)

@@ -8,6 +8,14 @@ enum DeparturesPage {
             page.paragraph(page.wide ? "No timetable: import one with 'lodestone timetable import FEED.zip'" : "NO TIMETABLE", ink: .warning)
             return
         }
+        if let within = panel.noServiceWithin {
+            // The closest stop by distance alone would be one nothing leaves from (or one far
+            // away): a stop is found by name instead, where there is a keyboard.
+            page.paragraph(
+                page.wide ? "No stop with service within \(model.units.distance(within)): search for a stop on the web app's departures page" : "NO STOP NEARBY",
+                ink: .dim)
+            return
+        }
         let way = both(panel.distance.map(model.units.distance), panel.bearing.map { CompassPoint.name($0, division: .eight) })
             .map { "\($0) \($1)" }
         if page.wide {

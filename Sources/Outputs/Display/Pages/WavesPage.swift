@@ -3,8 +3,8 @@ import LodestoneDomain
 
 /// The waves page: the day's ferry waves at the favourite or the nearest stop as a timeline
 /// across the page (the light as a band, each wave as the number of waves its ship makes, the
-/// best sessions under it, the time now marked), with the best session and the next wave in
-/// words above it.
+/// best sessions under it, the time now marked), with the session under way or next, the
+/// day's best and the next wave in words above it.
 ///
 ///     Weststeg  Sat 07-04
 ///     Best 10:00-12:00  5 waves  30 pts
@@ -27,8 +27,19 @@ enum WavesPage {
         let width = min(page.columns, 96)
         // Narrow panels get the short words, so nothing is cut.
         page.line((page.wide ? panel.stop + "  " + panel.day : panel.stop), ink: .accent)
+        // The session under way or next first (what one can still go to), then the day's best
+        // when that is another (said over once it is).
+        let soon = panel.upcoming
         if let best = panel.sessions.first {
-            page.line((page.wide ? "Best " + best.text : "BEST " + (panel.bestShort ?? best.text)), ink: .good)
+            let isBest = soon.map { $0.start == best.start && $0.end == best.end } ?? false
+            if let soon, !isBest {
+                let word = soon.underWay ? (page.wide ? "Now " : "NOW ") : (page.wide ? "Next session " : "SESSION ")
+                page.line(word + (page.wide ? soon.text : soon.short), ink: .good)
+            }
+            let over = best.end < panel.now
+            var text = page.wide ? "Best " + best.text : "BEST " + (panel.bestShort ?? best.text)
+            if over { text += page.wide ? " (over)" : " OVER" } else if isBest, soon?.underWay == true, page.wide { text += ", now" }
+            page.line(text, ink: over ? .dim : .good)
         } else {
             page.line(page.wide ? "No session today (60-120 min of waves in the light)" : "NO SESSION", ink: .dim)
         }
