@@ -193,7 +193,8 @@ let package = Package(
         .testTarget(
             name: "VerifyTests",
             dependencies: [
-                "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneSim", "LodestoneDomain", "LodestoneOutputs", "LodestoneBoard", "LodestoneSettings",
+                "LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneSim", "LodestoneDomain", "LodestoneOutputs", "LodestoneBoard",
+                "LodestoneSettings",
                 "LodestoneStorage", "LodestoneServices", "LodestoneRuntime", "LodestoneVerify"
             ],
             path: "Tests/Verify"),

@@ -16,6 +16,7 @@ import "./sky.js";
 import "./departures.js";
 import "./station.js";
 import "./device.js";
+import { loadZone } from "./zone.js";
 
 // The night theme (red on black): the browser's own light or dark preference until the person
 // chooses with the button; the choice is then kept on this browser.
@@ -38,4 +39,5 @@ $("theme").addEventListener("click", () => {
 addEventListener("hashchange", showPage);
 showPage();
 await openSession();
+await loadZone();
 await follow(["ATT", "TPV", "SKY", "ENV", "TRACK", "EVENT"]);

@@ -3,7 +3,7 @@
 // switched on and off here, and the alerts given, newest first.
 import { act, getJSON } from "./api.js";
 import { $, note, setText } from "./dom.js";
-import { altitude, fixed } from "./format.js";
+import { altitude, axisTime, fixed } from "./format.js";
 import { drawGraph } from "./graph.js";
 import { currentPage, onShow } from "./nav.js";
 import { subscribe } from "./store.js";
@@ -24,7 +24,8 @@ async function loadGraph() {
   const canvas = $("baro-graph");
   if (!reply || !reply.points) { drawGraph(canvas, [], { empty: reply && reply.message ? reply.message : "no history" }); return; }
   const series = reply.points.map((p) => [Date.parse(p.time) / 1000, p.mean]);
-  const clock = (unix) => new Date(unix * 1000).toLocaleString([], barometer.span === "7d" ? { weekday: "short", hour: "2-digit" } : { hour: "2-digit", minute: "2-digit" });
+  // The axis in the device's zone, as every time on every page.
+  const clock = (unix) => axisTime(unix, barometer.span === "7d");
   drawGraph(canvas, series, { height: 200, unit: streamUnits[barometer.stream], label: clock, leastSpan: barometer.stream.endsWith("ressure") ? 2 : 1,
     range: reply.samples ? [reply.minimum, reply.maximum] : [] });
   canvas.setAttribute("aria-label", `${$("baro-stream").selectedOptions[0].textContent} over ${barometer.span}: `

@@ -70,11 +70,61 @@ export function minutesText(minutes) {
   return h < 24 ? `in ${h} h ${m} min` : `in ${Math.floor(h / 24)} d ${h % 24} h`;
 }
 
-// A stored track's start (seconds since the epoch), on this browser's calendar.
-export const dateText = (unix) => isFinite(unix) && unix > 0 ? new Date(unix * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) : "--";
+// The device's zone and clock (GET /api/v1/device): every time a page shows is the device's,
+// never the browser's, on a 24-hour clock unless the device's `clock` setting says 12h.
+const zoneParts = (unix) => {
+  const zone = store.zone;
+  const date = new Date(unix * 1000);
+  try {
+    const parts = new Intl.DateTimeFormat("en-GB", {
+      timeZone: zone && zone.timeZone ? zone.timeZone : "UTC", hourCycle: "h23",
+      year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", weekday: "short",
+    }).formatToParts(date);
+    return Object.fromEntries(parts.map((part) => [part.type, part.value]));
+  } catch (error) {
+    // A zone this browser cannot name (an offset such as +02:00): the device's offset now.
+    const shifted = new Date((unix + (zone ? zone.zoneOffset || 0 : 0)) * 1000);
+    const two = (n) => String(n).padStart(2, "0");
+    return { year: String(shifted.getUTCFullYear()), month: two(shifted.getUTCMonth() + 1), day: two(shifted.getUTCDate()),
+      hour: two(shifted.getUTCHours()), minute: two(shifted.getUTCMinutes()),
+      weekday: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][shifted.getUTCDay()] };
+  }
+};
 
-// "09:34" of a time the device wrote (in its zone).
-export const clock = (iso) => iso ? iso.slice(11, 16) : "--:--";
+// "14:32", or "2:32 pm" on a 12-hour clock, from an hour and a minute.
+function hourMinute(hour, minute) {
+  if (!store.zone || store.zone.clock !== "12h") return `${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`;
+  return `${hour % 12 === 0 ? 12 : hour % 12}:${String(minute).padStart(2, "0")}\u00a0${hour < 12 ? "am" : "pm"}`;
+}
+
+// The time of day at an instant (seconds since the epoch), in the device's zone.
+export function clockAt(unix) {
+  if (!isFinite(unix)) return "--:--";
+  const parts = zoneParts(unix);
+  return hourMinute(Number(parts.hour), Number(parts.minute));
+}
+
+// The zone's name as people say it ("CEST"), for a time that stands alone.
+export const zoneName = () => store.zone && store.zone.zoneAbbreviation ? store.zone.zoneAbbreviation : "";
+
+const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+// "Sun 21 Jun 2026, 14:32": a stored track's start (seconds since the epoch) on the device's calendar.
+export function dateText(unix) {
+  if (!isFinite(unix) || unix <= 0) return "--";
+  const parts = zoneParts(unix);
+  return `${parts.weekday} ${Number(parts.day)} ${months[Number(parts.month) - 1]} ${parts.year}, ${hourMinute(Number(parts.hour), Number(parts.minute))}`;
+}
+
+// "Sun 14:00" or "14:00": a graph's axis label in the device's zone.
+export function axisTime(unix, withDay) {
+  if (!isFinite(unix)) return "";
+  const parts = zoneParts(unix);
+  return (withDay ? `${parts.weekday} ` : "") + hourMinute(Number(parts.hour), Number(parts.minute));
+}
+
+// "09:34" of a time the device wrote (in its zone, with its offset: the clock is read from the text).
+export const clock = (iso) => iso && iso.length >= 16 ? hourMinute(Number(iso.slice(11, 13)), Number(iso.slice(14, 16))) : "--:--";
 
 // "Fri 27 Nov" of a time the device wrote, that day in its zone.
 export function localDay(iso) {

@@ -9,6 +9,9 @@ public struct TimeZoneRules: Sendable {
     private let offsets: [Int32]  // per transition: the offset that starts there
     private let initial: Int32
     private let rule: PosixRule?
+    /// Per transition, and before the first: what people call the time then ("CEST", "CET").
+    private let names: [String]
+    private let initialName: String
 
     public struct Failure: Error, CustomStringConvertible, Sendable { public var description: String }
 
@@ -17,6 +20,7 @@ public struct TimeZoneRules: Sendable {
 
     private init(fixed name: String, offset: Int32) {
         (self.name, transitions, offsets, initial, rule) = (name, [], [], offset, nil)
+        (names, initialName) = ([], Self.offsetName(Int(offset)))
     }
 
     /// "+02:00", "-05", "+0530", "UTC", "Z", or an IANA name; `nil` means the system's zone.
@@ -24,6 +28,7 @@ public struct TimeZoneRules: Sendable {
         let wanted = name ?? Self.systemZoneName()
         if let fixed = Self.fixedOffset(wanted) {
             (self.name, transitions, offsets, initial, rule) = (wanted, [], [], Int32(fixed), nil)
+            (names, initialName) = ([], Self.offsetName(fixed))
             return
         }
         guard !wanted.contains(".."), !wanted.hasPrefix("/"),
@@ -32,6 +37,35 @@ public struct TimeZoneRules: Sendable {
             throw Failure(description: "unknown time zone '\(wanted)': give an IANA name such as Europe/Zurich or an offset such as +02:00")
         }
         (self.name, transitions, offsets, initial, rule) = (wanted, parsed.transitions, parsed.offsets, parsed.initial, parsed.rule)
+        (names, initialName) = (parsed.names, parsed.initialName)
+    }
+
+    /// What people call the time at `unixTime` in this zone: "CEST", "EST", or, where the zone
+    /// has no letters for it (the database writes "+03"), "UTC+3".
+    public func abbreviation(at unixTime: Double) -> String {
+        let t = Int64(saturating: unixTime.rounded(.down))
+        let name: String
+        if let last = transitions.last, t >= last, let rule {
+            name = rule.name(at: t)
+        } else if transitions.isEmpty {
+            name = rule?.name(at: t) ?? initialName
+        } else {
+            var low = 0, high = transitions.count
+            while low < high {
+                let middle = (low + high) / 2
+                if transitions[middle] <= t { low = middle + 1 } else { high = middle }
+            }
+            name = low == 0 ? initialName : (names.indices.contains(low - 1) ? names[low - 1] : "")
+        }
+        return name.isEmpty || name.first == "+" || name.first == "-" ? Self.offsetName(offset(at: unixTime)) : name
+    }
+
+    /// "UTC", "UTC+2", "UTC-3:30": an offset as people write it.
+    static func offsetName(_ seconds: Int) -> String {
+        guard seconds != 0 else { return "UTC" }
+        let minutes = abs(seconds) / 60
+        let text = minutes % 60 == 0 ? "\(minutes / 60)" : "\(minutes / 60):" + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60)"
+        return "UTC" + (seconds < 0 ? "-" : "+") + text
     }
 
     /// Seconds east of UTC at the instant `unixTime`.
@@ -133,7 +167,9 @@ public struct TimeZoneRules: Sendable {
     }
 
     /// TZif v1 to v4: the 64-bit block when there is one, and the footer rule.
-    package static func parse(_ bytes: [UInt8]) -> (transitions: [Int64], offsets: [Int32], initial: Int32, rule: PosixRule?)? {
+    package static func parse(_ bytes: [UInt8]) -> (
+        transitions: [Int64], offsets: [Int32], initial: Int32, rule: PosixRule?, names: [String], initialName: String
+    )? {
         func be(_ at: Int, _ size: Int) -> Int64? {
             guard at >= 0, at <= bytes.count - size else { return nil }
             var v: Int64 = 0
@@ -166,8 +202,18 @@ public struct TimeZoneRules: Sendable {
         var transitions: [Int64] = [], indices: [Int] = []
         for _ in 0..<timecnt { guard let t = be(at, timeSize) else { return nil }; transitions.append(t); at += timeSize }
         for _ in 0..<timecnt { guard at < bytes.count else { return nil }; indices.append(Int(bytes[at])); at += 1 }
-        var types: [Int32] = []
-        for _ in 0..<typecnt { guard let off = be(at, 4) else { return nil }; types.append(Int32(off)); at += 6 }
+        var types: [Int32] = [], nameIndices: [Int] = []
+        for _ in 0..<typecnt {
+            guard let off = be(at, 4), at + 5 < bytes.count else { return nil }
+            types.append(Int32(off))
+            nameIndices.append(Int(bytes[at + 5]))
+            at += 6
+        }
+        // The abbreviations: NUL-terminated strings in one block, each type naming its start.
+        let letters = at <= bytes.count - charcnt ? Array(bytes[at..<(at + charcnt)]) : []
+        let typeNames = nameIndices.map { start in
+            start < letters.count ? String(decoding: letters[start...].prefix { $0 != 0 }, as: UTF8.self) : ""
+        }
         at += charcnt + leap * (timeSize + 4) + isstd + isut
         guard indices.allSatisfy({ $0 < types.count }) else { return nil }
         var rule: PosixRule?
@@ -175,7 +221,7 @@ public struct TimeZoneRules: Sendable {
             let footer = bytes[(at + 1)...].prefix { $0 != UInt8(ascii: "\n") }
             rule = PosixRule(String(decoding: footer, as: UTF8.self))
         }
-        return (transitions, indices.map { types[$0] }, types[0], rule)
+        return (transitions, indices.map { types[$0] }, types[0], rule, indices.map { typeNames[$0] }, typeNames[0])
     }
 
     /// Whole calendar days in this zone from the local date of `start` to that of `end`
@@ -190,17 +236,24 @@ public struct TimeZoneRules: Sendable {
 /// every current zone uses).
 package struct PosixRule: Sendable {
     let standard: Int, daylight: Int?
+    /// What the standard and the daylight time are called ("CET", "CEST"; "+03" in angle brackets).
+    private(set) var standardName = "", daylightName = ""
     let start: (month: Int, week: Int, weekday: Int, time: Int)?
     let end: (month: Int, week: Int, weekday: Int, time: Int)?
 
     init?(_ text: String) {
         var rest = Substring(text)
-        func name() -> Bool {
-            if rest.first == "<" { guard let close = rest.firstIndex(of: ">") else { return false }; rest = rest[rest.index(after: close)...]; return true }
+        func name() -> String? {
+            if rest.first == "<" {
+                guard let close = rest.firstIndex(of: ">") else { return nil }
+                let inside = String(rest[rest.index(after: rest.startIndex)..<close])
+                rest = rest[rest.index(after: close)...]
+                return inside
+            }
             let letters = rest.prefix { $0.isLetter }
-            guard letters.count >= 3 else { return false }
+            guard letters.count >= 3 else { return nil }
             rest = rest.dropFirst(letters.count)
-            return true
+            return String(letters)
         }
         func offset() -> Int? {
             var sign = 1
@@ -216,10 +269,12 @@ package struct PosixRule: Sendable {
             let seconds = hours * 3600 + (fields.count > 1 ? (fields[1] ?? 0) * 60 : 0) + (fields.count > 2 ? (fields[2] ?? 0) : 0)
             return sign * seconds
         }
-        guard name(), let std = offset() else { return nil }
+        guard let standardName = name(), let std = offset() else { return nil }
+        self.standardName = standardName
         standard = -std  // POSIX counts west as positive
         guard !rest.isEmpty else { (daylight, start, end) = (nil, nil, nil); return }
-        guard name() else { return nil }
+        guard let daylightName = name() else { return nil }
+        self.daylightName = daylightName
         if rest.first != "," { daylight = offset().map { -$0 } ?? standard + 3600 } else { daylight = standard + 3600 }
         func date() -> (Int, Int, Int, Int)? {
             guard rest.first == ",", rest.dropFirst().first == "M" else { return nil }
@@ -235,6 +290,9 @@ package struct PosixRule: Sendable {
         guard let s = date(), let e = date() else { return nil }
         (start, end) = ((s.0, s.1, s.2, s.3), (e.0, e.1, e.2, e.3))
     }
+
+    /// The name of the time in force at `t`.
+    func name(at t: Int64) -> String { offset(at: t) == standard ? standardName : daylightName }
 
     func offset(at t: Int64) -> Int {
         guard let daylight, let start, let end else { return standard }

@@ -6,7 +6,11 @@ import LodestoneReports
 /// configured one): a SUN report each minute, EVENTs at sunrise, sunset and the start of the
 /// golden and blue hours, and the lines the display shows.
 package final class SkyService {
-    package let zone: TimeZoneRules
+    /// The device's local time, whose zone the sky's days and times are in.
+    package let localClock: LocalClock
+    package var zone: TimeZoneRules { localClock.zone }
+    /// The local clock's change the cached day was worked out in.
+    private var dayGeneration = 0
     let configured: (latitude: Double, longitude: Double)?
     /// The last place a fix gave (kept across restarts), the sky's place when there is
     /// neither a fix nor a configured observer.
@@ -23,9 +27,13 @@ package final class SkyService {
     /// of series terms; a display redrawing four times a second needs only the countdown).
     private var cachedPanel: (panel: SkyPanel, time: Double, next: Double?, latitude: Double, longitude: Double)?
 
-    package init(zone: TimeZoneRules, observer: (latitude: Double, longitude: Double)?) {
-        self.zone = zone
+    package init(clock: LocalClock, observer: (latitude: Double, longitude: Double)?) {
+        localClock = clock
         configured = observer
+    }
+
+    package convenience init(zone: TimeZoneRules, observer: (latitude: Double, longitude: Double)?) {
+        self.init(clock: LocalClock(zone: zone), observer: observer)
     }
 
     /// Where the observer's place comes from, as SUN and the sky page say it.
@@ -84,7 +92,9 @@ package final class SkyService {
 
     /// The local day's sky, worked out once a day (or when the observer moved 10 km).
     private func today(time: Double, place: (latitude: Double, longitude: Double)) -> SkyDay {
-        if let day, day.holds(time, latitude: place.latitude, longitude: place.longitude) { return day }
+        // A day worked out in another zone (the setting changed) is another day.
+        if let day, dayGeneration == localClock.generation, day.holds(time, latitude: place.latitude, longitude: place.longitude) { return day }
+        dayGeneration = localClock.generation
         let (start, end) = localDay(containing: time)
         let fresh = SkyDay(dayFrom: start, to: end, latitude: place.latitude, longitude: place.longitude)
         day = fresh
@@ -166,7 +176,8 @@ package final class SkyService {
     /// the Moon and the season's countdown and progress.
     package func panel(_ state: NavigationState, time: Double) -> SkyPanel? {
         guard let place = observer(state) else { return placeless(time: time) }
-        if let cached = cachedPanel, time >= cached.time, time - cached.time < 30, cached.next.map({ time < $0 }) ?? true,
+        if let cached = cachedPanel, dayGeneration == localClock.generation, time >= cached.time, time - cached.time < 30,
+            cached.next.map({ time < $0 }) ?? true,
             abs(cached.latitude - place.latitude) < 0.01, abs(cached.longitude - place.longitude) < 0.01
         {
             var panel = cached.panel
@@ -181,7 +192,7 @@ package final class SkyService {
     private func computePanel(_ place: (latitude: Double, longitude: Double), state: NavigationState, time: Double) -> SkyPanel {
         let day = today(time: time, place: place)
         let events = day.events
-        func clock(_ t: Double?) -> String? { t.map { String(zone.iso8601($0).dropFirst(11).prefix(5)) } }
+        func clock(_ t: Double?) -> String? { t.map(localClock.timeOfDay) }
         func span(_ s: SunEvents.Span) -> String? {
             guard let start = clock(s.start), let end = clock(s.end) else { return clock(s.start) ?? clock(s.end) }
             return start + "-" + end

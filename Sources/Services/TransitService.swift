@@ -149,7 +149,13 @@ package final class TransitService {
                 ?? "no favourite stop and no GPS fix for the nearest: give a stop")
     }
 
-    private func zone(of index: Int) -> TimeZoneRules { (try? TimeZoneRules(timetable.stops[index].timeZone)) ?? .utc }
+    /// The zone a stop's times are shown in: the device's one zone on a running device (a
+    /// departure board and the header's clock never disagree), else the stop's own.
+    private func zone(of index: Int) -> TimeZoneRules {
+        localClock?.zone ?? (try? TimeZoneRules(timetable.stops[index].timeZone)) ?? .utc
+    }
+    /// The device's local time (set by the running device).
+    package var localClock: LocalClock?
 
     /// The person's marks on trips and routes; a bad line is said once per reading and skipped.
     package func marks(now: Double) -> [TransitPreferences.Mark] {

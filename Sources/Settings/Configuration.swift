@@ -140,14 +140,19 @@ public struct Configuration: Sendable, Equatable {
     public var powerSupplyDirectory = "/sys/class/power_supply"
     /// The adaptive sampling table (its walking row is the configured rates).
     public var samplingTable = SamplingTable.defaults
-    /// Where the sky is computed for when there is no GPS fix, and the zone its times are in
-    /// (nil: the system's zone).
+    /// Where the sky is computed for when there is no GPS fix.
     public var observer: Place?
     public struct Place: Sendable, Equatable {
         public var latitude: Double
         public var longitude: Double
     }
+    /// The device's one zone (`LocalClock`); nil: the system's, or the simulated scenario's place's.
     public var timeZone: String?
+    /// How times of day are written: 14:32 or 2:32 pm.
+    public var clock = ClockStyle.h24
+    public enum ClockStyle: String, Sendable, Equatable, CaseIterable {
+        case h24 = "24h", h12 = "12h"
+    }
     /// How tracks take points unless a start says otherwise.
     public var trackInterval = TrackSampler.Mode.every(5)
     /// Auto-pause: below this speed (m/s) for this long (s) a recording pauses itself.

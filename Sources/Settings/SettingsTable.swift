@@ -323,9 +323,11 @@ extension Setting {
         place("observer.latitude", -90...90, "the sky's place without a GPS fix: latitude (both are needed)", \.latitude),
         place("observer.longitude", -180...180, "and longitude", \.longitude),
         text(
-            "timeZone", reload: .restart, expected: "an IANA zone such as Europe/Zurich or an offset such as +02:00",
-            "the zone of the sky's times, an IANA zone (Europe/Zurich) or an offset (+02:00); null: the system's",
+            "timeZone", reload: .live, expected: "an IANA zone such as Europe/Zurich or an offset such as +02:00",
+            "the one zone of every time the device shows (display, web app, terminal, the CLI's text; JSON keeps ISO 8601 with the offset), "
+                + "an IANA zone (Europe/Zurich) or an offset (+02:00); null: the system's, or on the simulated board the scenario's place's",
             accepts: { (try? TimeZoneRules($0)) != nil }, \.timeZone),
+        choice("clock", reload: .live, "how times of day are written on every face: 24h (14:32) or 12h (2:32 pm)", \.clock),
         text("satellites.tle", type: .path, reload: .restart, "a TLE file's path: the satellites whose passes are announced", \.satelliteTLE),
         text("satellites.satellite", reload: .restart, "the satellite announced, by name or catalogue number; null: the ISS", \.satelliteName),
         number("satellites.alertMinutes", unit: "min", 1...120, reload: .restart, "how long before a pass it is announced", \.satelliteAlertMinutes),

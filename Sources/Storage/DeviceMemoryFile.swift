@@ -5,7 +5,9 @@ import LodestoneReports
 /// What the device remembers between runs that is not a record: the display's theme and units
 /// as last chosen with a key, the button or the flip (`<dataDir>/display.json`), and the last
 /// place a GPS fix gave (`<dataDir>/last-position.json`), the sky's place when there is no fix
-/// and none configured. Small files written atomically; a damaged one is ignored.
+/// and none configured, and the zone a paired phone offered and the person took
+/// (`<dataDir>/zone.json`), the device's zone while `timeZone` is not set. Small files written
+/// atomically; a damaged one is ignored.
 package struct DeviceMemoryFile {
     let directory: String
 
@@ -61,6 +63,18 @@ package struct DeviceMemoryFile {
         w.number("longitude", position.longitude, decimals: 6)
         w.number("time", position.time, decimals: 0)
         write("last-position.json", w.finished)
+    }
+
+    /// The zone taken from a phone, if it is still one the system can read.
+    package func timeZone() -> String? {
+        guard let name = read("zone.json")?["timeZone"]?.stringValue, name.utf8.count <= 64, (try? TimeZoneRules(name)) != nil else { return nil }
+        return name
+    }
+
+    package func saveTimeZone(_ name: String) {
+        var w = JSONObjectWriter()
+        w.string("timeZone", name)
+        write("zone.json", w.finished)
     }
 
     private func read(_ name: String) -> JSONValue? {

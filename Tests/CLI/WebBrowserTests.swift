@@ -26,6 +26,23 @@ import Testing
         #expect(result.contains("exit=0") && result.contains("\"problems\": []"), "\(result.prefix(4000))")
     }
 
+    /// The device's zone on every page, the phone's offered once and taken live (scripts/web-zone.py).
+    @Test func thePhoneIsOfferedItsZoneOnce() {
+        guard access("/usr/bin/chromium", X_OK) == 0, access("/usr/bin/chromedriver", X_OK) == 0,
+            TerminalDisplayTests.output("/usr/bin/python3 -c 'import selenium' && echo ok").contains("ok")
+        else {
+            print("skipped: the browser test needs chromium, chromium-driver and python3-selenium (scripts/install-deps --test)")
+            return
+        }
+        let work = "/tmp/lodestone-zone-browser-\(getpid())"
+        _ = TerminalDisplayTests.output("rm -rf \(work)")
+        defer { _ = TerminalDisplayTests.output("rm -rf \(work)") }
+        let result = TerminalDisplayTests.output(
+            "timeout 150 /usr/bin/python3 \(MQTTBrokerTests.root)/scripts/web-zone.py "
+                + "\(EndToEndTests.executable) \(work) \(EndToEndTests.freePort()) 2>&1; echo exit=$?")
+        #expect(result.contains("exit=0") && result.contains("\"problems\": []"), "\(result.prefix(4000))")
+    }
+
     /// After dusk the sky page counts down to the next day's civil dawn (scripts/web-dusk.py).
     @Test func afterDuskTheSkyCountsDownToTheDawn() {
         guard access("/usr/bin/chromium", X_OK) == 0, access("/usr/bin/chromedriver", X_OK) == 0,

@@ -87,7 +87,8 @@ package final class WebApp {
     static let openFiles: Set<String> = ["/pairing.html", "/style.css", "/icon.svg", "/manifest.webmanifest"]
 
     static let unpaired = HTTPResponse.json(
-        #"{"class":"ERROR","message":"this browser is not paired: scan the QR code on the display's Connect page (the last page), or run 'lodestone web pair' on the device and open the address it prints"}"#, status: 401)
+        #"{"class":"ERROR","message":"this browser is not paired: scan the QR code on the display's Connect page (the last page), or run 'lodestone web pair' on the device and open the address it prints"}"#,
+        status: 401)
 
     /// `Host: name:port` or `[::1]:port` as the bare name, in lower case.
     package static func hostName(_ value: String) -> String {

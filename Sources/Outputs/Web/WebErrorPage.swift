@@ -23,7 +23,9 @@ public enum WebErrorPage {
                 .init(name: "content-type", value: "text/html; charset=utf-8"),
                 .init(name: "cache-control", value: "no-store")
             ],
-            body: Array(html(status: response.status, heading: heading(response.status, path: request.path), message: String(decoding: response.body, as: UTF8.self)).utf8))
+            body: Array(
+                html(status: response.status, heading: heading(response.status, path: request.path), message: String(decoding: response.body, as: UTF8.self))
+                    .utf8))
         // What the text answer said beside its words (Retry-After, Allow) still holds.
         page.headers += response.headers.filter { $0.name != "content-type" && $0.name != "cache-control" }
         return page

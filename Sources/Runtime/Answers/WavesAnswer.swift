@@ -28,6 +28,8 @@ package enum WavesAnswer {
     package struct Day {
         package var place: Place
         package var zone: TimeZoneRules
+        /// Times of day on a 12-hour clock (the `clock` setting).
+        package var twelveHour = false
         package var date: (year: Int, month: Int, day: Int)
         package var latitude: Double, longitude: Double
         package var items: [Item]
@@ -39,10 +41,11 @@ package enum WavesAnswer {
     }
 
     /// The waves of the local date at the place (nil: the date of `now` there), each with the
-    /// `outlook`'s forecast in its 12 hours. The zone is the stop's (with a spot, the nearest stop's).
+    /// `outlook`'s forecast in its 12 hours. The zone is the device's (`clock`), else the stop's
+    /// (with a spot, the nearest stop's).
     package static func day(
         _ timetable: Timetable, marks: [TransitPreferences.Mark], place: Place,
-        date given: (year: Int, month: Int, day: Int)?, now: Double, outlook: WeatherOutlook? = nil
+        date given: (year: Int, month: Int, day: Int)?, now: Double, outlook: WeatherOutlook? = nil, clock: LocalClock? = nil
     ) -> Day? {
         let reference: Int
         let (latitude, longitude): (Double, Double)
@@ -58,7 +61,7 @@ package enum WavesAnswer {
             else { return nil }
             (reference, latitude, longitude) = (nearest, lat, lon)
         }
-        let zone = (try? TimeZoneRules(timetable.stops[reference].timeZone)) ?? .utc
+        let zone = clock?.zone ?? (try? TimeZoneRules(timetable.stops[reference].timeZone)) ?? .utc
         let date = given ?? SkyAnswer.localDate(now, zone: zone)
         let (start, end) = SkyAnswer.day(date, zone: zone)
         func item(_ d: Timetable.Departure, at time: Double, distance: Double? = nil, passes: Double? = nil) -> Item {
@@ -76,10 +79,12 @@ package enum WavesAnswer {
         }
         items.sort { $0.time < $1.time }
         let waves = items.map(\.wave)
-        return Day(
+        var day = Day(
             place: place, zone: zone, date: date, latitude: latitude, longitude: longitude, items: items,
             sessions: WaveDay.bestSessions(waves), frequency: WaveDay.frequency(waves, zone: zone),
             sun: SunEvents.of(dayFrom: start, to: end, latitude: latitude, longitude: longitude), now: now)
+        day.twelveHour = clock?.twelveHour ?? false
+        return day
     }
 
     static func distance(_ stop: (latitude: Double, longitude: Double), _ latitude: Double, _ longitude: Double) -> Double {
@@ -265,7 +270,7 @@ extension WavesAnswer {
             place = .spot(latitude: lat, longitude: lon, radius: radius)
         }
         let date = request.date.flatMap(CivilTime.parseDate).map { ($0.year, $0.month, $0.day) }
-        guard let day = day(timetable, marks: transit.marks(now: now), place: place, date: date, now: now, outlook: outlook) else {
+        guard let day = day(timetable, marks: transit.marks(now: now), place: place, date: date, now: now, outlook: outlook, clock: transit.localClock) else {
             return .error("the timetable has no stops")
         }
         return .waves(WavesReport(members: members(day) { (timetable.stops[$0].id, timetable.stops[$0].name) }))
@@ -279,7 +284,7 @@ extension WavesAnswer {
     package static func panel(_ day: Day, stopName: String, now: Double) -> WavesPanel {
         let zone = day.zone
         let (dayStart, dayEnd) = SkyAnswer.day(day.date, zone: zone)
-        func clock(_ t: Double) -> String { DepartureWords.clock(t, zone: zone) }
+        func clock(_ t: Double) -> String { LocalClock.timeOfDay(t, zone: zone, twelveHour: day.twelveHour) }
         let earliest = [day.items.first?.time, day.sun.civilDawn].compactMap { $0 }.min() ?? dayStart
         let latest = [day.items.last?.time, day.sun.civilDusk].compactMap { $0 }.max() ?? dayEnd
         // Whole local hours about them (an hour's offset from UTC is whole almost everywhere;

@@ -27,10 +27,9 @@ final class ButtonActions<Clock: MonotonicClock> {
     func serveControls() {
         guard let controls = services.controls else { return }
         let now = clock.now()
-        if let zone = services.sky?.zone {
-            let local = CivilTime(unixSeconds: utcNow() + Double(zone.offset(at: utcNow())))
-            controls.minuteOfDay = local.hour * 60 + local.minute
-        }
+        let zone = services.localClock.zone
+        let local = CivilTime(unixSeconds: utcNow() + Double(zone.offset(at: utcNow())))
+        controls.minuteOfDay = local.hour * 60 + local.minute
         for (button, event) in controls.update(at: now) {
             let time = utcNow()
             send(Controls.report(button: button, event: event, time: time))

@@ -28,6 +28,20 @@ enum LiveEffects {
                 if fresh.units != running.units { loop.display.units = fresh.units }
                 return true
             },
+            // Every face takes its times from the one local clock: changed there, changed everywhere.
+            LiveEffect(["timeZone", "clock"]) { loop, _, fresh in
+                let services = loop.context.services
+                let phone = services.unsetZone.source == .phone && DeviceZone.isUTC(fresh.timeZone)
+                let wanted = phone ? services.unsetZone : fresh.timeZone.map { DeviceZone.Choice(name: $0, source: .configuration) } ?? services.unsetZone
+                guard let zone = try? TimeZoneRules(wanted.name) else {
+                    Log.warning("timeZone: '\(fresh.timeZone ?? "")' cannot be read; the zone stays \(services.localClock.zone.name)")
+                    return false
+                }
+                services.localClock.set(zone: zone, twelveHour: fresh.clock == .h12)
+                services.zone = wanted
+                Log.info("times are shown in \(zone.name) (\(zone.abbreviation(at: loop.context.utcNow()))) on a \(fresh.clock.rawValue) clock")
+                return true
+            },
             LiveEffect(["rates.imu", "rates.magnetometer", "rates.barometer", "rates.processing"]) { loop, _, fresh in
                 setRates(fresh, loop: loop)
                 return true

@@ -1,3 +1,4 @@
+import LodestoneCore
 import LodestoneServices
 /// The services on the output thread, each there when the board and the configuration have
 /// what it needs: they turn samples into reports; the output loop runs them from its task
@@ -6,6 +7,12 @@ import LodestoneServices
 /// A class: the loop's tasks take it dozens of times a tick, and a struct of fourteen
 /// references was copied whole each time, a retain and a release per service.
 final class OutputServices {
+    /// The device's one zone and clock, for every face (`timeZone`, `clock`).
+    let localClock: LocalClock
+    /// The zone in force by name and where it came from, and the one while `timeZone` is null
+    /// (a phone's, the simulated scenario's place's, or the system's).
+    var zone = DeviceZone.Choice(name: nil, source: .system)
+    var unsetZone = DeviceZone.Choice(name: nil, source: .system)
     var controls: Controls?
     var compass: CompassService?
     var motion: MotionService?
@@ -29,8 +36,9 @@ final class OutputServices {
         controls: Controls? = nil, compass: CompassService? = nil, motion: MotionService? = nil, positions: PositionService? = nil,
         tracks: TrackService? = nil, waypoints: WaypointService? = nil, chronicle: Chronicle? = nil, sky: SkyService? = nil,
         activity: DailyActivity? = nil, satellites: SatelliteService? = nil, transit: TransitService? = nil, station: StationService? = nil,
-        photos: PhotoService? = nil
+        photos: PhotoService? = nil, localClock: LocalClock = LocalClock(zone: .utc)
     ) {
+        self.localClock = localClock
         (self.controls, self.compass, self.motion, self.positions, self.tracks, self.waypoints, self.chronicle) = (
             controls, compass, motion, positions, tracks, waypoints, chronicle
         )

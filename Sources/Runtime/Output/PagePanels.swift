@@ -11,7 +11,7 @@ import LodestoneStorage
 final class PagePanels {
     let services: OutputServices
     private var trackFigures: (name: String, points: Int, statistics: TrackStatistics)?
-    private var wavesDay: (stop: Int, made: Double, day: WavesAnswer.Day)?
+    private var wavesDay: (stop: Int, made: Double, generation: Int, day: WavesAnswer.Day)?
 
     init(services: OutputServices) { self.services = services }
 
@@ -23,7 +23,8 @@ final class PagePanels {
     /// The panels `page` shows, and the header's, for the state `latest` at `time`.
     func reports(for page: DisplayPage, latest: NavigationState, time: Double, onlyMarkedDepartures: Bool) -> [PanelReport] {
         var panels: [PanelReport] = [
-            .clock(sky.map { String($0.zone.iso8601(time).dropFirst(11).prefix(5)) }),
+            // The header's time is each page's first: it carries the zone's name ("14:32 CEST").
+            .clock(services.localClock.timeOfDayWithZone(time)),
             .alert(chronicle?.alerts.displayLine(time: time))
         ]
         if page == .barometer, let history = chronicle?.history.histories["seaLevelPressure"] {
@@ -84,7 +85,7 @@ final class PagePanels {
             return none
         }
         let stop = transit.timetable.stops[chosen.index]
-        let zone = (try? TimeZoneRules(stop.timeZone)) ?? .utc
+        let clock = services.localClock
         var panel = DisplayModel.DeparturesPanel(stop: stop.name)
         (panel.distance, panel.bearing, panel.onlyMarked) = (chosen.distance, chosen.bearing, onlyMarked)
         let marks = transit.marks(now: time)
@@ -94,7 +95,7 @@ final class PagePanels {
             if onlyMarked && mark == nil { continue }
             panel.rows.append(
                 .init(
-                    clock: String(zone.iso8601(departure.time).dropFirst(11).prefix(5)), route: departure.route,
+                    clock: clock.timeOfDay(departure.time), route: departure.route,
                     headsign: departure.headsign, secondsToGo: departure.time - time, mark: mark?.label, rating: mark?.rating))
             if panel.rows.count == DisplayModel.DeparturesPanel.shown { break }
         }
@@ -105,15 +106,17 @@ final class PagePanels {
     /// favourite stop, else the nearest, laid out for the waves page.
     private func wavesPanel(_ transit: TransitService, latest: NavigationState, time: Double) -> DisplayModel.WavesPanel? {
         guard let chosen = transit.stop(named: nil, state: latest, time: time) else { return nil }
-        if let cached = wavesDay, cached.stop == chosen.index, time - cached.made < 60, time >= cached.made,
+        if let cached = wavesDay, cached.stop == chosen.index, cached.generation == services.localClock.generation, time - cached.made < 60,
+            time >= cached.made,
             SkyAnswer.localDate(time, zone: cached.day.zone) == cached.day.date
         {
             return WavesAnswer.panel(cached.day, stopName: transit.timetable.stops[chosen.index].name, now: time)
         }
-        guard let day = WavesAnswer.day(transit.timetable, marks: transit.marks(now: time), place: .stop(chosen.index), date: nil, now: time) else {
-            return nil
-        }
-        wavesDay = (chosen.index, time, day)
+        guard
+            let day = WavesAnswer.day(
+                transit.timetable, marks: transit.marks(now: time), place: .stop(chosen.index), date: nil, now: time, clock: services.localClock)
+        else { return nil }
+        wavesDay = (chosen.index, time, services.localClock.generation, day)
         return WavesAnswer.panel(day, stopName: transit.timetable.stops[chosen.index].name, now: time)
     }
 

@@ -39,6 +39,15 @@ enum WebLiveReads {
         w.string("revision", Version.revision)
         w.number("uptime", max(0, loop.context.utcNow() - loop.started), decimals: 0)
         if let free = FreeSpace.bytes(at: dataDirectory) { w.integer("freeBytes", Int(clamping: free)) }
+        // The zone and clock every page writes its times in (never the browser's own).
+        let clock = loop.context.services.localClock, now = loop.context.utcNow()
+        w.string("timeZone", clock.zone.name)
+        w.string("zoneAbbreviation", clock.zone.abbreviation(at: now))
+        w.integer("zoneOffset", clock.zone.offset(at: now))
+        w.string("clock", clock.twelveHour ? "12h" : "24h")
+        // Where it came from: configuration, phone, scenario or system (a phone offers its own
+        // zone only in place of the system's, or of UTC not set by the configuration).
+        w.string("zoneSource", loop.context.services.zone.source.rawValue)
         return .json(w.finished)
     }
 
@@ -87,7 +96,7 @@ enum WebLiveReads {
         guard let place else {
             return .json(GPSDReports.line(.error("no place for the sky yet: no GPS fix, and no observer in the configuration")), status: 422)
         }
-        let zone = services.sky?.zone ?? .utc
+        let zone = services.localClock.zone
         let today = SkyAnswer.localDate(now, zone: zone)
         var date = today
         if let text = request.parameter("date") {

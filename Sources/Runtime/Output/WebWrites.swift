@@ -5,7 +5,8 @@ import LodestoneReports
 import LodestoneStorage
 
 /// The web app's changes to what the device keeps, beyond the socket's requests: a stored
-/// track's name and notes, its deletion (which the page confirms first), favourite stops.
+/// track's name and notes, its deletion (which the page confirms first), favourite stops, the
+/// zone a phone offers.
 enum WebWrites {
     static func routes<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>, dataDirectory: String) -> [String: (HTTPRequest, JSONValue?) -> HTTPResponse] {
         let tracks = TrackStore(dataDirectory: dataDirectory)
@@ -55,8 +56,30 @@ enum WebWrites {
                 let id = transit.timetable.stops[index].id
                 guard transit.setFavourite(id, body?["favourite"]?.boolValue ?? true) else { return failure("the favourites cannot be written", status: 500) }
                 return .json("{\"class\":\"STOPS\",\"favourites\":[" + transit.favourites().map(JSONObjectWriter.quoted).joined(separator: ",") + "]}")
-            }
+            },
+            // POST /api/v1/zone {"timeZone":NAME}: the phone's zone, taken while the configuration sets none.
+            "/api/v1/zone": { [unowned loop] _, body in takeZone(loop, body: body, dataDirectory: dataDirectory) }
         ]
+    }
+
+    /// The zone a paired phone offered and the person took: in force at once on every face, and
+    /// kept for the next start. A zone the configuration sets is the configuration's to change.
+    static func takeZone<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>, body: JSONValue?, dataDirectory: String) -> HTTPResponse {
+        if let configured = loop.running.timeZone, !DeviceZone.isUTC(configured) {
+            return failure(
+                "the configuration sets timeZone to \(configured): change it there (lodestone config check shows what a reload changes)", status: 409)
+        }
+        guard let name = body?["timeZone"]?.stringValue, !name.isEmpty, name.utf8.count <= 64, let zone = try? TimeZoneRules(name) else {
+            return failure("which zone? {\"timeZone\":\"Europe/Zurich\"}, an IANA name this device knows", status: 422)
+        }
+        let clock = loop.context.services.localClock
+        clock.set(zone: zone, twelveHour: clock.twelveHour)
+        loop.context.services.zone = DeviceZone.Choice(name: name, source: .phone)
+        loop.context.services.unsetZone = loop.context.services.zone
+        DeviceMemoryFile(dataDirectory: dataDirectory).saveTimeZone(name)
+        Log.info("times are shown in \(name) (\(zone.abbreviation(at: loop.context.utcNow()))), as the paired phone offered")
+        loop.displayDriver.redrawSoon()
+        return WebLiveReads.device(loop, dataDirectory: dataDirectory)
     }
 
     static func failure(_ message: String, status: Int) -> HTTPResponse {

@@ -70,7 +70,7 @@ final class RunRecording: @unchecked Sendable {
     }
 
     /// Opens the file with the header of what runs; false (said) when it cannot be written.
-    func begin(configuration c: Configuration, board: BoardDescription, gpsPath: String?, startUTC: Double) -> Bool {
+    func begin(configuration c: Configuration, board: BoardDescription, gpsPath: String?, startUTC: Double, zone: String?) -> Bool {
         let started = unrecordedNow()
         startMonotonic = started
         var boardEntry: [(String, JSONValue)] = [("name", .string(board.name)), ("simulated", .bool(board.simulated))]
@@ -89,7 +89,7 @@ final class RunRecording: @unchecked Sendable {
             // Nanoseconds, as text: a board's uptime outgrows a double's whole numbers.
             ("startMonotonic", .string(String(started))),
             // The broker's credentials stay on the device.
-            ("configuration", Self.replayable(c).fileObject(leaving: ["mqtt"]))
+            ("configuration", Self.replayable(c, zone: zone).fileObject(leaving: ["mqtt"]))
         ])
         do {
             writer = try RecordingWriter(path: path, header: header, maximumBytes: maximumBytes, now: OutputClock.unixTime())
@@ -101,11 +101,11 @@ final class RunRecording: @unchecked Sendable {
         return true
     }
 
-    /// The configuration as a replay elsewhere must read it: the system's time zone named (the
+    /// The configuration as a replay elsewhere must read it: the device's time zone named (the
     /// local times a replay publishes are the board's, not the replaying machine's).
-    static func replayable(_ c: Configuration) -> Configuration {
+    static func replayable(_ c: Configuration, zone: String?) -> Configuration {
         var c = c
-        if c.timeZone == nil { c.timeZone = (try? TimeZoneRules(nil))?.name ?? "UTC" }
+        if c.timeZone == nil { c.timeZone = zone ?? (try? TimeZoneRules(nil))?.name ?? "UTC" }
         return c
     }
 

@@ -140,9 +140,9 @@ extension Runner {
     static func makeServices(
         _ c: Configuration, board: BoardDescription, pipeline: SensorPipeline, clock: any MonotonicClock,
         gpsPath: String?, gpio: (wiring: BoardDescription.GPIOWiring, provider: any GPIOLineProvider)?,
-        station: WeatherStation?, dataDirectory: String, startUTC: Double?
+        station: WeatherStation?, dataDirectory: String, startUTC: Double?, zone: (current: DeviceZone.Choice, unset: DeviceZone.Choice)
     ) -> OutputServices {
-        let zone = (try? TimeZoneRules(c.timeZone)) ?? .utc
+        let localClock = LocalClock(zone: DeviceZone.rules(zone.current.name), twelveHour: c.clock == .h12)
         let services = OutputServices(
             controls: gpio.map { gpio in
                 let controls = Controls(wiring: gpio.wiring, provider: gpio.provider)
@@ -157,8 +157,8 @@ extension Runner {
                 autoPause: (c.autoPauseSpeed, c.autoPauseSeconds)),
             waypoints: WaypointService(store: WaypointStore(dataDirectory: dataDirectory)),
             chronicle: Chronicle(dataDirectory: dataDirectory, qnh: c.qnh, now: OutputClock.unixTime()),
-            sky: SkyService(zone: zone, observer: c.observer.map { ($0.latitude, $0.longitude) }),
-            activity: board.imu == nil ? nil : DailyActivity(zone: zone, dataDirectory: dataDirectory, now: startUTC ?? OutputClock.unixTime()),
+            sky: SkyService(clock: localClock, observer: c.observer.map { ($0.latitude, $0.longitude) }),
+            activity: board.imu == nil ? nil : DailyActivity(zone: localClock.zone, dataDirectory: dataDirectory, now: startUTC ?? OutputClock.unixTime()),
             satellites: c.satelliteTLE.flatMap { SatelliteService(file: $0, satellite: c.satelliteName, alertMinutes: c.satelliteAlertMinutes) },
             transit: TransitService(dataDirectory: dataDirectory),
             station: station.map {
@@ -166,10 +166,12 @@ extension Runner {
                     station: $0, wiring: board.station, clock: clock,
                     gpioChip: board.gpio?.chip ?? (board.simulated ? "sim:gpiochip0" : "/dev/gpiochip0"),
                     bus: board.i2c)
-            })
+            }, localClock: localClock)
+        (services.zone, services.unsetZone) = zone
         services.chronicle?.station = services.station
         services.motion?.flipAction = c.flipAction
         services.transit?.nearestWithin = c.nearestStopWithinKm * 1000
+        services.transit?.localClock = localClock
         services.photos = camera(board).map { PhotoService(camera: $0, store: PhotoStore(dataDirectory: dataDirectory)) }
         return services
     }

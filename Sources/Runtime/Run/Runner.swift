@@ -234,9 +234,12 @@ public enum Runner {
                 return 1
             }
         }
+        // The one zone every face shows; a recording names it, so a replay shows the same times.
+        let remembered = DeviceMemoryFile(dataDirectory: dataDirectory).timeZone()
+        let zone = DeviceZone.resolve(c, simulated: board.simulated, remembered: remembered)
         if let recording {
             guard
-                recording.begin(configuration: c, board: board, gpsPath: gpsPath, startUTC: startUTC)
+                recording.begin(configuration: c, board: board, gpsPath: gpsPath, startUTC: startUTC, zone: zone.current.name)
             else {
                 outputs.shutdown()
                 return 1
@@ -268,7 +271,7 @@ public enum Runner {
         }
         let services = makeServices(
             c, board: board, pipeline: pipeline, clock: clock, gpsPath: gpsPath, gpio: gpio, station: station,
-            dataDirectory: dataDirectory, startUTC: startUTC)
+            dataDirectory: dataDirectory, startUTC: startUTC, zone: zone)
         station?.start()
         defer { station?.stop() }
         let devices = { (state: NavigationState) in deviceList(board: board, state: state, gpsPath: gpsPath, problems: pipeline.problems) }

@@ -44,6 +44,9 @@ public struct Scenario: Sendable {
     public let earthField: (north: Double, east: Double, down: Double)
     /// UTC at scenario time 0, seconds since 1970.
     public let startUTC: Double
+    /// The zone of the start's place (the simulated world knows where it is): the device's
+    /// zone on the simulated board unless `timeZone` says otherwise.
+    public let timeZone: String
     /// When set, the trip begins with the walk's figure-8 calibration (30 s of turns, 5 s
     /// still) before setting off: a car calibrated in the car park. The boat always begins
     /// with a swing instead (its compass is fixed to the hull: no figure-8 is possible).
@@ -68,11 +71,13 @@ public struct Scenario: Sendable {
         case .walk, .still, .drive:
             // Zurich, 408 m. Field from the World Magnetic Model 2025 for mid-2026 (about 3.4 deg east).
             startLatitude = 47.3769; startLongitude = 8.5417; startAltitude = 408
+            timeZone = "Europe/Zurich"
             earthField = (21.6, 1.3, 42.9)
         case .boat:
             // Off Marseille, on the water. Field from the World Magnetic Model 2025 for mid-2026
             // (`lodestone declination --lat 43.26 --lon 5.3 --date 2026-06-21`: 2.8 deg east, dip 59.2).
             startLatitude = 43.2600; startLongitude = 5.3000; startAltitude = 0
+            timeZone = "Europe/Paris"
             earthField = (23.98, 1.16, 40.21)
         }
     }

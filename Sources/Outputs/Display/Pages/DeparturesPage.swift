@@ -12,7 +12,8 @@ enum DeparturesPage {
             // The closest stop by distance alone would be one nothing leaves from (or one far
             // away): a stop is found by name instead, where there is a keyboard.
             page.paragraph(
-                page.wide ? "No stop with service within \(model.units.distance(within)): search for a stop on the web app's departures page" : "NO STOP NEARBY",
+                page.wide
+                    ? "No stop with service within \(model.units.distance(within)): search for a stop on the web app's departures page" : "NO STOP NEARBY",
                 ink: .dim)
             return
         }
