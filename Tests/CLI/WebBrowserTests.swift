@@ -26,6 +26,25 @@ import Testing
         #expect(result.contains("exit=0") && result.contains("\"problems\": []"), "\(result.prefix(4000))")
     }
 
+    /// The track page is the recorder's (scripts/web-track.py): started from the page, its
+    /// points and distance are the socket's ?TRACK; answer before and after a reload at 390 and
+    /// 1024 px, only the buttons that apply are offered, and every page's header says REC.
+    @Test func theTrackPageIsTheRecorders() {
+        guard access("/usr/bin/chromium", X_OK) == 0, access("/usr/bin/chromedriver", X_OK) == 0,
+            TerminalDisplayTests.output("/usr/bin/python3 -c 'import selenium' && echo ok").contains("ok")
+        else {
+            print("skipped: the browser test needs chromium, chromium-driver and python3-selenium (scripts/install-deps --test)")
+            return
+        }
+        let work = "/tmp/lodestone-web-track-\(getpid())"
+        _ = TerminalDisplayTests.output("rm -rf \(work)")
+        defer { _ = TerminalDisplayTests.output("rm -rf \(work)") }
+        let result = TerminalDisplayTests.output(
+            "timeout 200 /usr/bin/python3 \(MQTTBrokerTests.root)/scripts/web-track.py "
+                + "\(EndToEndTests.executable) \(work) \(EndToEndTests.freePort()) 2>&1; echo exit=$?")
+        #expect(result.contains("exit=0") && result.contains("\"problems\": []"), "\(result.prefix(4000))")
+    }
+
     /// After dusk the sky page counts down to the next day's civil dawn (scripts/web-dusk.py).
     @Test func afterDuskTheSkyCountsDownToTheDawn() {
         guard access("/usr/bin/chromium", X_OK) == 0, access("/usr/bin/chromedriver", X_OK) == 0,
