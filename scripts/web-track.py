@@ -150,6 +150,7 @@ def main():
                 findings.setdefault("figures%d" % width, {})[figure] = text
                 check(text and text != "--" and not re.search(r"NaN|null|undefined", text), "%s should be shown at %d: %r" % (figure, width, text))
             if shots:
+                driver.execute_script("window.scrollTo(0, 0)")
                 driver.save_screenshot(os.path.join(shots, "track-recording-%d.png" % width))
         driver.set_window_size(390, 844)
         driver.find_element(By.ID, "track-pause").click()
@@ -158,6 +159,7 @@ def main():
         check(mark(driver) == "Paused", "paused, the header should say Paused: %r" % mark(driver))
         check(recorder(sock).get("state") == "paused", "the recorder should be paused")
         if shots:
+            driver.execute_script("window.scrollTo(0, 0)")
             driver.save_screenshot(os.path.join(shots, "track-paused-390.png"))
         driver.find_element(By.ID, "track-resume").click()
         time.sleep(2)

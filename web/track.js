@@ -49,7 +49,7 @@ function showFigures() {
   setText("track-descent", open ? `↓\u00a0${altitude(t.descent)}` : "--");
   const split = open && t.split ? t.split : null;
   const unit = split && split.length !== 1000 ? distance(split.length) : "km";
-  setText("track-split-label", split ? `${unit} ${split.completed + 1}` : "This km");
+  setText("track-split-label", split ? `${unit} ${split.completed + 1}, under way` : "This km");
   setText("track-split", split ? `${distance(split.distance)} in ${elapsedText(split.time)}` : "--");
   setText("track-last-split-label", split && split.completed > 0 ? `${unit} ${split.completed}` : "Last km");
   setText("track-last-split", split && split.completed > 0 ? elapsedText(split.last) : "--");
