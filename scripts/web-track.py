@@ -11,7 +11,8 @@ Usage:
       ?TRACK; answer and GET /api/v1/track), and so they are again after a reload, at 390 and
       1024 px wide; the line the page draws starts at the recording's first point. Pause: only
       Resume and Stop, the header says "Paused"; Resume: recording again; Stop: only Start, no
-      mark. With SHOTS, screenshots (track-recording-390.png, -1024.png, track-paused-390.png).
+      mark. A track then started and stopped on the socket shows and goes on the open page
+      without a reload. With SHOTS, screenshots (track-recording-390.png, -1024.png, track-paused-390.png).
 
 Prints one JSON line with the findings and "problems"; exits 1 when there are any.
 """
@@ -52,6 +53,15 @@ def recorder(sock):
                 if b'"class":"TRACK"' in line:
                     return json.loads(line)
     return {}
+
+
+def act(sock, request):
+    """A request on the socket, as another client (the button, the command line) would."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(5)
+        s.connect(sock)
+        s.sendall(request.encode() + b"\n")
+        time.sleep(0.5)
 
 
 def api(driver):
@@ -170,6 +180,22 @@ def main():
         check(recorder(sock).get("state") == "stopped", "Stop should stop the recorder")
         check(offered(driver) == ["track-start"], "stopped, only Start: %s" % offered(driver))
         check(mark(driver) == "", "stopped, no REC mark: %r" % mark(driver))
+        # Another client starts and stops a track: the open page follows without a reload.
+        act(sock, '?TRACK={"action":"start","name":"Socket loop"};')
+        for _ in range(10):
+            time.sleep(0.5)
+            if mark(driver) == "REC":
+                break
+        state = driver.find_element(By.ID, "track-state").text
+        check(mark(driver) == "REC" and state.startswith("Recording: Socket loop"),
+              "a track started elsewhere should show at once: %r %r" % (mark(driver), state))
+        check(offered(driver) == ["track-pause", "track-stop"], "recording from elsewhere, only Pause and Stop: %s" % offered(driver))
+        act(sock, '?TRACK={"action":"stop"};')
+        for _ in range(10):
+            time.sleep(0.5)
+            if mark(driver) == "":
+                break
+        check(mark(driver) == "" and offered(driver) == ["track-start"], "stopped elsewhere, the mark goes: %r %s" % (mark(driver), offered(driver)))
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         check(not errors, "console errors: %s" % errors[:5])
     finally:
