@@ -120,7 +120,7 @@ def main():
         # A photo from the page's shutter, while the track records.
         driver.find_element(By.ID, "track-photo").click()
         time.sleep(2)
-        check("recording" in driver.find_element(By.ID, "track-state").text, "the track page should say recording: %s" % driver.find_element(By.ID, "track-state").text)
+        check("recording" in driver.find_element(By.ID, "track-state").text.lower(), "the track page should say recording: %s" % driver.find_element(By.ID, "track-state").text)
         driver.find_element(By.ID, "track-stop").click()
         time.sleep(2)
         listed = subprocess.run([lodestone, "track", "list", "--data-dir", data], capture_output=True, text=True, timeout=30)

@@ -10,6 +10,7 @@ import "./banner.js";
 import "./compass.js";
 import "./position.js";
 import "./track.js";
+import "./recording.js";
 import "./history.js";
 import "./barometer.js";
 import "./sky.js";

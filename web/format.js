@@ -55,6 +55,23 @@ export function duration(seconds) {
   return h > 0 ? `${h} h ${m} min` : `${m} min`;
 }
 
+// A stopwatch's time to the second, for a recording under way: "45 s", "12 min 05 s",
+// "1 h 02 min 33 s".
+export function elapsedText(seconds) {
+  if (!isFinite(seconds) || seconds < 0) return "--";
+  const whole = Math.floor(seconds), h = Math.floor(whole / 3600), m = Math.floor(whole / 60) % 60, s = whole % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  return h > 0 ? `${h} h ${two(m)} min ${two(s)} s` : m > 0 ? `${m} min ${two(s)} s` : `${s} s`;
+}
+
+// A pace from seconds per kilometre, per kilometre or per mile as the units say: "11:32 min/km".
+export function pace(secondsPerKilometre) {
+  if (!isFinite(secondsPerKilometre) || secondsPerKilometre <= 0 || secondsPerKilometre > 360000) return "--";
+  const perMile = store.units === "imperial";
+  const seconds = Math.round(perMile ? secondsPerKilometre * 1.609344 : secondsPerKilometre);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")} min/${perMile ? "mi" : "km"}`;
+}
+
 // The time left: "2 d 3 h", "3 h 5 min", "12 min".
 export function countdown(seconds) {
   if (!isFinite(seconds) || seconds < 0) return "";

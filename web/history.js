@@ -2,7 +2,7 @@
 // one track's path, profile, photos and figures, its GPX, its name and notes, and its deletion.
 import { act, getJSON, loadWaypoints } from "./api.js";
 import { $, fillFigures, reducedMotion, say, setText } from "./dom.js";
-import { altitude, dateText, distance, duration, speed } from "./format.js";
+import { altitude, dateText, distance, duration, pace, speed } from "./format.js";
 import { drawGraph } from "./graph.js";
 import { drawTrackMap } from "./map.js";
 import { onShow } from "./nav.js";
@@ -36,7 +36,12 @@ async function loadTracks() {
     name.textContent = track.name || track.id;
     const figures = document.createElement("span");
     figures.className = "small";
-    figures.textContent = `${dateText(track.started)} · ${distance(track.distance)} · ${duration(track.movingTime)} · ↑\u00a0${altitude(track.elevationGain)}`
+    // Sorted by time, the row says the whole time (pauses included, as the sort counts it);
+    // by pace, the pace while moving.
+    const sort = $("history-sort").value;
+    const time = sort === "duration" ? `${duration(track.totalTime)} in all` : duration(track.movingTime);
+    const moving = sort === "pace" && track.distance > 0 ? ` · ${pace(track.movingTime / (track.distance / 1000))}` : "";
+    figures.textContent = `${dateText(track.started)} · ${distance(track.distance)} · ${time}${moving} · ↑\u00a0${altitude(track.elevationGain)}`
       + (track.tags && track.tags.length ? ` · ${track.tags.join(", ")}` : "");
     button.append(name, document.createElement("br"), figures);
     if (trackList.chosen && trackList.chosen.id === track.id) button.setAttribute("aria-current", "true");

@@ -1,4 +1,5 @@
-// A track on a plain map: its path, its start, where it ends, the waypoints near it, the photos
+// A track on a plain map: its path, its start ("S" on its first point), where it ends or where
+// the device is now, the waypoints near it, the photos
 // taken along it, north and a scale bar of a round distance. No tiles: the device has no map
 // data and no internet. The live track page and a stored track on the history page draw it.
 import { distance } from "./format.js";
@@ -6,12 +7,14 @@ import { fitCanvas, themeColour } from "./graph.js";
 
 const metresPerDegree = 111320;
 
-// `track`: [[lat, lon], ...]; `waypoints`: [{name, lat, lon}]; `photos`: [{lat, lon}].
+// `track`: [[lat, lon], ...]; `waypoints`: [{name, lat, lon}]; `photos`: [{lat, lon}];
+// `here`: [lat, lon] of the device now (the dot), else the track's last point.
 // Returns the track's length in metres.
-export function drawTrackMap(canvas, track, waypoints, photos) {
+export function drawTrackMap(canvas, track, waypoints, photos, here) {
   const { context, width: size } = fitCanvas(canvas, canvas.clientWidth || 360);
-  const near = (waypoints || []).filter((w) => track.length === 0 || track.some(([lat, lon]) => Math.abs(lat - w.lat) < 0.05 && Math.abs(lon - w.lon) < 0.05));
-  const all = track.concat(near.map((w) => [w.lat, w.lon]));
+  const shape = track.length > 0 ? track : (here ? [here] : []);
+  const near = (waypoints || []).filter((w) => shape.length === 0 || shape.some(([lat, lon]) => Math.abs(lat - w.lat) < 0.05 && Math.abs(lon - w.lon) < 0.05));
+  const all = track.concat(here ? [here] : [], near.map((w) => [w.lat, w.lon]));
   if (all.length === 0) {
     context.fillStyle = themeColour("--muted", "#4a4a4a");
     context.font = "14px system-ui";
@@ -44,9 +47,9 @@ export function drawTrackMap(canvas, track, waypoints, photos) {
   context.strokeStyle = themeColour("--fg", "#111");
   context.lineWidth = 2;
   for (const p of (photos || []).filter((p) => isFinite(p.lat) && isFinite(p.lon))) context.strokeRect(x(p.lon) - 5, y(p.lat) - 4, 10, 8);
-  if (track.length > 0) {
-    context.fillText("S", x(track[0][1]) - 4, y(track[0][0]) - 8);
-    const [lat, lon] = track[track.length - 1];
+  if (track.length > 0) { context.font = "bold 14px system-ui"; context.fillText("S", x(track[0][1]) - 4, y(track[0][0]) - 8); }
+  if (here || track.length > 0) {
+    const [lat, lon] = here || track[track.length - 1];
     context.fillStyle = themeColour("--warn", "#a00");
     context.beginPath(); context.arc(x(lon), y(lat), 6, 0, 2 * Math.PI); context.fill();
   }

@@ -9,6 +9,20 @@ public struct TrackReport: Sendable {
         public var interval: String
         public var points: Int
         public var distance: Double
+        /// When it started (UTC seconds), and the seconds since then, pauses included.
+        public var started = Double.nan
+        public var elapsed = Double.nan
+        /// Seconds moving (at walking pace or faster), metres climbed and descended.
+        public var movingTime = 0.0
+        public var climb = 0.0
+        public var descent = 0.0
+        /// The splits: their length (m), how many are complete, the last complete one's seconds,
+        /// and the one under way (metres and seconds so far).
+        public var splitLength = 1000.0
+        public var splits = 0
+        public var lastSplit = Double.nan
+        public var splitDistance = 0.0
+        public var splitTime = 0.0
         public init(name: String, tags: [String], interval: String, points: Int, distance: Double) {
             (self.name, self.tags, self.interval, self.points, self.distance) = (name, tags, interval, points, distance)
         }

@@ -25,6 +25,11 @@ package final class TrackService {
     package private(set) var autoPaused = false
     /// The next point starts a segment: the recording was paused (by hand or by itself).
     private var segmentPending = false
+    /// The recording's figures, a point at a time as they are taken: every face (TRACK, the
+    /// display's track page, the web app's `GET /api/v1/track`) reads these, never its own.
+    private var tally = RecordingTally()
+    /// The newest time (UTC seconds) the service was told: a request's, or the last fix's.
+    private var latestTime = Double.nan
 
     package init(store: TrackStore, mode: TrackSampler.Mode = .every(5), autoPause: (speed: Double, seconds: Double) = (0.3, 10)) {
         self.store = store
@@ -34,6 +39,7 @@ package final class TrackService {
         if let recovered = TrackRecording(recovering: store.recordingPath) {
             recording = recovered
             state = .recording
+            for point in recovered.points { tally.add(point) }
             // The way points were taken goes on as it was (a recording from before the header
             // kept it takes the configured way).
             if let kept = recovered.extra.interval.flatMap(TrackSampler.Mode.init) { sampler = TrackSampler(kept) }
@@ -45,6 +51,7 @@ package final class TrackService {
 
     /// `?TRACK`: starts, pauses, resumes or stops the recording, or reports.
     package func handle(_ request: TrackRequest, at utc: Double) -> Report {
+        if utc.isFinite { latestTime = utc }
         switch request {
         case .start(let name, let tags, let mode, let notes, let isPrivate):
             return start(name: name, tags: TrackFile.tags(tags.joined(separator: ",")), mode: mode, notes: notes, isPrivate: isPrivate, at: utc)
@@ -72,6 +79,8 @@ package final class TrackService {
         }
         recording = started
         state = .recording
+        tally = RecordingTally()
+        latestTime = utc
         sampler = TrackSampler(chosen)
         segmentPending = false
         return report("recording")
@@ -107,6 +116,7 @@ package final class TrackService {
                     + "its points are kept in \(recording.path)")
         }
         self.recording = nil
+        tally = RecordingTally()
         state = .stopped
         storageProblem = nil
         finished.append(summary)
@@ -114,7 +124,10 @@ package final class TrackService {
     }
 
     /// The track button: start, or stop a running recording.
-    package func toggle(at utc: Double) -> Report { state == .stopped ? start(name: nil, at: utc) : stop() }
+    package func toggle(at utc: Double) -> Report {
+        if utc.isFinite { latestTime = utc }
+        return state == .stopped ? start(name: nil, at: utc) : stop()
+    }
 
     /// Tracks filed since the outputs last asked (`takeFinished`): MQTT sends them home.
     private var finished: [TrackStore.Summary] = []
@@ -132,6 +145,7 @@ package final class TrackService {
     /// stopped taking the points, or took them again.
     package func add(_ fix: GPSFix, state navigation: NavigationState, now: MonotonicNanoseconds, time: Double) -> Report? {
         guard state == .recording, let recording, fix.hasPosition, let utc = fix.utc else { return nil }
+        if utc.isFinite { latestTime = utc }
         let change = record(fix, utc: utc, navigation: navigation, now: now, into: recording)
         return change.map { .event(EventReport(.storage(active: $0.active, message: $0.message), time: time)) }
     }
@@ -160,6 +174,7 @@ package final class TrackService {
         point.startsSegment = segmentPending && !recording.points.isEmpty
         segmentPending = false
         recording.append(point, now: now)
+        tally.add(point)
         let failing = recording.writeError != 0
         if failing && storageProblem == nil {
             storageProblem = WriteFailure(path: recording.path, errno: recording.writeError).description
@@ -175,15 +190,36 @@ package final class TrackService {
         return nil
     }
 
-    /// TRACK: the recording's state, name, points and distance so far.
-    func report(_ message: String?) -> Report {
-        .track(
+    /// The statistics of the recording so far (nil when none is open): the same as
+    /// `TrackStatistics.of` its points, kept up a point at a time.
+    package var statistics: TrackStatistics? { recording == nil ? nil : tally.statistics }
+
+    /// TRACK: the recording's state, name, points, distance and figures so far, elapsed to
+    /// `utc` (the newest time the service was told when nil).
+    package func report(_ message: String?, at utc: Double? = nil) -> Report {
+        let now = utc ?? latestTime
+        return .track(
             TrackReport(
                 state: state.rawValue, autoPaused: autoPaused,
-                recording: recording.map {
-                    TrackReport.Recording(
-                        name: $0.name, tags: $0.tags, interval: sampler.mode.description, points: $0.points.count,
-                        distance: TrackStatistics.of($0.points).distance)
+                recording: recording.map { recording in
+                    let s = tally.statistics
+                    var figures = TrackReport.Recording(
+                        name: recording.name, tags: recording.tags, interval: sampler.mode.description, points: s.points,
+                        distance: s.distance)
+                    figures.started = recording.started
+                    // A clock set back after the start reads as no time yet, never negative.
+                    figures.elapsed = now.isFinite ? max(0, now - recording.started) : .nan
+                    (figures.movingTime, figures.climb, figures.descent) = (s.movingTime, s.elevationGain, s.elevationLoss)
+                    (figures.splitLength, figures.splits, figures.lastSplit) = (s.splitLength, s.splits.count, s.splits.last ?? .nan)
+                    (figures.splitDistance, figures.splitTime) = s.splitUnderWay
+                    return figures
                 }, message: message))
+    }
+
+    /// The recording's path for a screen: at most `limit` points, the first and the last
+    /// always among them (`TrackThinning`), as latitude and longitude.
+    package func path(limit: Int) -> [(latitude: Double, longitude: Double)] {
+        guard let points = recording?.points else { return [] }
+        return TrackThinning.indices(count: points.count, limit: limit).map { (points[$0].latitude, points[$0].longitude) }
     }
 }

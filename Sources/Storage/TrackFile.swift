@@ -219,7 +219,7 @@ package enum TrackFile {
 package final class TrackRecording {
     package let path: String
     package let name: String
-    let started: Double
+    package let started: Double
     package let tags: [String]
     /// The interval mode, notes and origin the header keeps.
     package let extra: TrackFile.Extra

@@ -164,6 +164,10 @@ import Testing
             s.distance += Geodesy.distance(
                 latitude1: anchor.latitude, longitude1: anchor.longitude, latitude2: last.latitude, longitude2: last.longitude)
         }
+        // The split under way: what follows the completed ones, by distance and by the split's clock.
+        if let last = track.last {
+            s.splitUnderWay = (max(0, s.distance - Double(s.splits.count) * s.splitLength), max(0, last.time - splitStart))
+        }
         let step = max(1, (profile.count + T.profileLength - 1) / T.profileLength)
         s.profile = profile.enumerated().filter { $0.offset % step == 0 || $0.offset == profile.count - 1 }.map(\.element)
         return s

@@ -15,6 +15,9 @@ public struct TrackStatistics: Sendable, Equatable {
     public var splits: [Double] = []
     /// The length of a split, metres.
     public var splitLength = 1000.0
+    /// The split under way: metres and seconds (moving or not, pauses left out) since the last
+    /// completed one, or since the start.
+    public var splitUnderWay = (distance: 0.0, time: 0.0)
     public var points = 0
     /// Distance along the track (m) and fused altitude (m), at most `profileLength` pairs.
     public var profile: [(distance: Double, altitude: Double)] = []
@@ -22,6 +25,7 @@ public struct TrackStatistics: Sendable, Equatable {
     public static func == (a: TrackStatistics, b: TrackStatistics) -> Bool {
         a.distance == b.distance && a.totalTime == b.totalTime && a.movingTime == b.movingTime && a.maximumSpeed == b.maximumSpeed
             && a.elevationGain == b.elevationGain && a.elevationLoss == b.elevationLoss && a.splits == b.splits && a.points == b.points
+            && a.splitUnderWay == b.splitUnderWay
             && a.profile.elementsEqual(b.profile) { $0.distance == $1.distance && $0.altitude == $1.altitude }
     }
 
@@ -155,6 +159,10 @@ public struct TrackStatistics: Sendable, Equatable {
                 result.distance += Geodesy.distance(
                     latitude1: anchor.latitude, longitude1: anchor.longitude,
                     latitude2: last.latitude, longitude2: last.longitude)
+            }
+            if let last = previous {
+                let done = Double(result.splits.count) * result.splitLength
+                result.splitUnderWay = (max(0, result.distance - done), max(0, last.time - splitStart))
             }
             // Every n-th pair, and always the last, so a day's track draws in 200 points.
             let step = max(1, (profile.count + profileLength - 1) / profileLength)

@@ -8,8 +8,13 @@ extension DisplayPage {
         let number = "\((Self.allCases.firstIndex(of: self) ?? 0) + 1)/\(Self.allCases.count)"
         let left = columns >= 40 ? "\(title)  \(number)" : title
         screen.put(left, column: 0, row: 0, ink: .accent)
-        let clock = model.clock ?? ""
+        var clock = model.clock ?? ""
         if !clock.isEmpty { screen.right(clock, row: 0) }
+        // While a track records, every page says so beside the clock.
+        if let mark = Self.recordingMark(model.track?.state, columns: columns) {
+            screen.put(mark.text, column: columns - clock.count - (clock.isEmpty ? 0 : 1) - mark.text.count, row: 0, ink: mark.ink)
+            clock = mark.text + (clock.isEmpty ? "" : " " + clock)
+        }
         // The device's name, centred in the gap between the page and the clock when it fits
         // there with a space either side; never over the page number.
         let gap = columns - left.count - clock.count - 2
@@ -41,6 +46,18 @@ extension DisplayPage {
                 columns >= 70 ? "0-9/tab pages  t night  u units  m north  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1, ink: .dim)
         }
         return screen
+    }
+}
+
+extension DisplayPage {
+    /// The header's mark of the recording: REC while a track records, "paused" while it is
+    /// paused ("II" where a narrow panel has no room for the word), nothing otherwise.
+    static func recordingMark(_ state: String?, columns: Int) -> (text: String, ink: Ink)? {
+        switch state {
+        case "recording": return ("REC", .warning)
+        case "paused": return (columns >= 30 ? "paused" : "II", .dim)
+        default: return nil
+        }
     }
 }
 

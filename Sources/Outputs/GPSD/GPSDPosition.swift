@@ -93,6 +93,18 @@ extension GPSDReports {
             w.string("interval", recording.interval)
             w.integer("points", recording.points)
             w.number("distance", recording.distance, decimals: 1)
+            if recording.started.isFinite { w.time("started", recording.started) }
+            w.number("elapsed", recording.elapsed, decimals: 0)
+            w.number("movingTime", recording.movingTime, decimals: 0)
+            w.number("climb", recording.climb, decimals: 0)
+            w.number("descent", recording.descent, decimals: 0)
+            w.beginObject("split")
+            w.number("length", recording.splitLength, decimals: 1)
+            w.integer("completed", recording.splits)
+            w.number("last", recording.lastSplit, decimals: 0)
+            w.number("distance", recording.splitDistance, decimals: 1)
+            w.number("time", recording.splitTime, decimals: 0)
+            w.endObject()
         }
         if let message = report.message { w.string("message", message) }
         w.endObject()

@@ -46,14 +46,14 @@ final class PagePanels {
         return panels
     }
 
-    /// The recording's figures; the statistics are recomputed only when points were added.
+    /// The recording's figures: the service's statistics, taken anew only when points were added.
     private func trackPanel(_ tracks: TrackService, plot: Bool) -> DisplayModel.TrackPanel {
         var panel = DisplayModel.TrackPanel()
         panel.state = tracks.state.rawValue
         panel.autoPaused = tracks.autoPaused
         guard let recording = tracks.recording else { return panel }
-        if trackFigures?.points != recording.points.count || trackFigures?.name != recording.name {
-            trackFigures = (recording.name, recording.points.count, TrackStatistics.of(recording.points))
+        if trackFigures?.points != recording.points.count || trackFigures?.name != recording.name, let statistics = tracks.statistics {
+            trackFigures = (recording.name, recording.points.count, statistics)
         }
         guard let statistics = trackFigures?.statistics else { return panel }
         panel.name = recording.name
@@ -67,10 +67,7 @@ final class PagePanels {
         guard plot else { return panel }
         panel.profile = statistics.profile.map(\.altitude)
         panel.splits = statistics.splits
-        let points = recording.points
-        let step = max(1, points.count / Self.plottedPoints)
-        panel.path = stride(from: 0, to: points.count, by: step).map { (points[$0].latitude, points[$0].longitude) }
-        if let last = points.last { panel.path.append((last.latitude, last.longitude)) }
+        panel.path = tracks.path(limit: Self.plottedPoints)
         if let waypoints { panel.waypoints = nearbyWaypoints(waypoints, around: panel.path) }
         return panel
     }

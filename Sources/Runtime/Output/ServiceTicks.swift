@@ -100,6 +100,7 @@ final class ServiceTicks<Clock: MonotonicClock> {
                 if let event = services.tracks?.add(predicted, state: latest, now: now, time: time) { send(event) }
             }
         }
+        if let web = context.fanout.web, let tracks = services.tracks { web.follow(tracks, now: time) }
         guard let waypoints = services.waypoints else { return }
         if !waypoints.isNavigating {
             // Once when the way ends (arrived, or stopped by a client): the outputs learn it.

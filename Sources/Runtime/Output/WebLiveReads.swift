@@ -5,7 +5,7 @@ import LodestoneOutputs
 import LodestoneReports
 import LodestoneStorage
 
-/// The web app's reads of the running device's services: the recording's state, the streams'
+/// The web app's reads of the running device's services: the recording (`WebTrackAnswer`), the streams'
 /// history, the sky of a day, the departures and stops of the timetable, the reminders, the alerts. Each answers with the same
 /// JSON as the command-line tool or the socket.
 enum WebLiveReads {
@@ -15,11 +15,12 @@ enum WebLiveReads {
             "/api/v1/sky": { [unowned loop] request in sky(loop, request) },
             "/api/v1/departures": { [unowned loop] request in departures(loop, request) },
             "/api/v1/stops": { [unowned loop] request in stops(loop, request) },
-            // The recording's state now (as ?TRACK; answers), whoever started it.
+            // The recording now (as ?TRACK; answers, with its path), whoever started it.
             "/api/v1/track": { [unowned loop] _ in
-                guard let report = loop.context.fanout.web?.app.requests.answer("TRACK", nil)?.first else { return .text(500, "TRACK is not served") }
-                if case .error(let message) = report { return .json(GPSDReports.line(.error(message)), status: 404) }
-                return .json(GPSDReports.line(report))
+                guard let tracks = loop.context.services.tracks else {
+                    return .json(GPSDReports.line(.error("track recording needs a data directory")), status: 404)
+                }
+                return .json(WebTrackAnswer.json(tracks, now: loop.context.utcNow()))
             },
             "/api/v1/device": { [unowned loop] _ in device(loop, dataDirectory: dataDirectory) },
             "/api/v1/alerts": { [unowned loop] _ in alerts(loop, dataDirectory: dataDirectory) },

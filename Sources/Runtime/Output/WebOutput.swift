@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 import LodestoneOutputs
 import LodestoneReports
+import LodestoneServices
 import LodestoneStorage
 
 /// The web app on the running device: the HTTP server, its routes and the paired browsers,
@@ -34,6 +35,19 @@ final class WebOutput {
         server.answer = { [unowned app] request in app.answer(request) }
         server.identify = { [unowned app] request in app.browserID(request) }
         app.state = { [unowned server] in server.stateJSON }
+    }
+
+    /// What the browsers were last told of the recording.
+    private var toldTrack: (state: String, autoPaused: Bool, points: Int)?
+
+    /// A TRACK to the event streams (and the state a page opens with) whenever the recording's
+    /// state or its point count changed, whoever changed it (a button, the socket, a browser):
+    /// every page's REC mark and the track page follow the recorder, not what one browser did.
+    func follow(_ tracks: TrackService, now: Double) {
+        let seen = (tracks.state.rawValue, tracks.autoPaused, tracks.recording?.points.count ?? 0)
+        if let told = toldTrack, told == seen { return }
+        toldTrack = seen
+        server.publish(tracks.report(nil, at: now))
     }
 
     /// `?WEBPAIR;`: a one-time address for one browser.

@@ -49,7 +49,7 @@ enum WebReads {
         ]
     }
 
-    /// `GET /api/v1/tracks?q=TEXT&tag=TAG&sort=newest|oldest|longest|shortest|name&page=N`.
+    /// `GET /api/v1/tracks?q=TEXT&tag=TAG&sort=newest|oldest|longest|shortest|duration|pace|name&page=N`.
     static func list(_ store: TrackStore, _ request: HTTPRequest) -> HTTPResponse {
         var query = TrackStore.Query()
         if let sort = request.parameter("sort") {
@@ -72,6 +72,7 @@ enum WebReads {
             w.number("started", s.started, decimals: 0)
             w.number("distance", s.distance, decimals: 1)
             w.number("movingTime", s.movingTime, decimals: 0)
+            w.number("totalTime", s.totalTime, decimals: 0)
             w.number("elevationGain", s.elevationGain, decimals: 1)
             w.integer("points", s.points)
             w.raw("tags", "[" + s.tags.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
