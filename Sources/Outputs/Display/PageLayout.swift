@@ -21,6 +21,38 @@ extension DisplayPage {
         let footer = keys && rows >= 16
         var page = PageWriter(screen: screen, top: 1, bottom: rows - (footer ? 1 : 0))
         page.allowsLarge = large
+        page.keyFactor = 2
+        var drawn = compose(model, on: page)
+        // The key figure grows into the rows the page's other essentials leave free (a list
+        // that fills what is left gives way to it), up to two fifths of the page.
+        if large, drawn.keyLines > 0 {
+            let spare = drawn.bottom - (drawn.essentialEnd ?? drawn.row)
+            let factor = min(2 + spare / drawn.keyLines, max(2, rows * 2 / 5 / drawn.keyLines))
+            if factor > 2 {
+                page.keyFactor = factor
+                drawn = compose(model, on: page)
+            }
+        }
+        // Rows still free under a page of fields (a tall panel): blank rows after the fields
+        // (one or two after each, or one after the first ones), so the page reads down the
+        // panel rather than in its top half.
+        let spare = drawn.bottom - drawn.row
+        if large, drawn.fields > 0, spare > 0 {
+            page.fieldSpacing = max(1, min(2, spare / drawn.fields))
+            page.spacedFields = spare >= drawn.fields ? drawn.fields : spare
+            drawn = compose(model, on: page)
+        }
+        screen = drawn.screen
+        if footer {
+            screen.put(
+                columns >= 70 ? "0-9/tab pages  t night  u units  m north  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1, ink: .dim)
+        }
+        return screen
+    }
+
+    /// The page's content written by `page`, from its top row.
+    private func compose(_ model: DisplayModel, on start: PageWriter) -> PageWriter {
+        var page = start
         switch self {
         case .compass: CompassPage.draw(model, on: &page)
         case .position: PositionPage.draw(model, on: &page)
@@ -35,12 +67,7 @@ extension DisplayPage {
         case .connect: ConnectPage.draw(model, on: &page)
         case .health: HealthPage.draw(model, on: &page)
         }
-        screen = page.screen
-        if footer {
-            screen.put(
-                columns >= 70 ? "0-9/tab pages  t night  u units  m north  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1, ink: .dim)
-        }
-        return screen
+        return page
     }
 }
 
@@ -52,6 +79,15 @@ public struct PageWriter {
     /// Where `line` and `field` start: pages with a drawing on the left write beside it.
     public var indent = 0
     let bottom: Int
+    /// How many rows the key figure takes (its size): grown by the page when rows are free.
+    var keyFactor = 2
+    /// How many key-figure lines the page wrote, and the row where its essentials ended (the
+    /// lists that fill the rows left begin there).
+    private(set) var keyLines = 0
+    private(set) var essentialEnd: Int?
+    /// Blank rows after each field, and how many fields the page wrote.
+    var fieldSpacing = 0, spacedFields = 0
+    private(set) var fields = 0
 
     init(screen: TextScreen, top: Int, bottom: Int) {
         self.screen = screen
@@ -68,14 +104,22 @@ public struct PageWriter {
     /// A line of a list, shortened by whole words when it is longer than the page is wide.
     public mutating func line(_ text: String, ink: Ink = .text) {
         guard row < bottom else { return }
-        screen.put(LabelPlacer.shortened(text, to: columns), column: indent, row: row, ink: ink)
+        let shown = LabelPlacer.shortened(text, to: columns)
+        screen.put(shown, column: indent, row: row, ink: ink, clipped: shown != text)
         row += 1
     }
 
     /// A message over as many lines as it needs, broken between words (a word longer than a
     /// line is cut): what a page says when it has nothing else, never cut off at the edge.
     public mutating func paragraph(_ text: String, ink: Ink = .text) {
-        for piece in Self.wrapped(text, width: columns) { line(piece, ink: ink) }
+        let pieces = Self.wrapped(text, width: columns)
+        let wordCut = text.split(separator: " ").contains { $0.count > columns }
+        for (index, piece) in pieces.enumerated() where row < bottom {
+            // The last line that fits says so when the rest of the message had no room.
+            let lastRoom = row == bottom - 1 && index < pieces.count - 1
+            screen.put(piece, column: indent, row: row, ink: ink, clipped: wordCut || lastRoom)
+            row += 1
+        }
     }
 
     static func wrapped(_ text: String, width: Int) -> [String] {
@@ -96,12 +140,52 @@ public struct PageWriter {
         return lines
     }
 
+    /// Short items ("max 80 us") as many to a line as fit, two spaces apart: an item is never
+    /// broken from its name.
+    public mutating func items(_ items: [String], ink: Ink = .text) {
+        var current = ""
+        for item in items {
+            if current.isEmpty {
+                current = item
+            } else if current.count + 2 + item.count <= columns {
+                current += "  " + item
+            } else {
+                line(current, ink: ink)
+                current = item
+            }
+        }
+        if !current.isEmpty { line(current, ink: ink) }
+    }
+
+    /// `text` as one line where it fits, else over as many as it needs, broken between words.
+    public mutating func lines(_ text: String, ink: Ink = .text) {
+        if text.count <= columns { line(text, ink: ink) } else { paragraph(text, ink: ink) }
+    }
+
+    /// A label, then its value over as many lines as it needs (the lines after the first
+    /// under the value's start), never shortened.
+    public mutating func wrappedField(_ label: String, _ value: String, ink: Ink = .text, labelWidth: Int = 10) {
+        let width = columns - max(labelWidth, label.count + 1)
+        guard value.count > width, width > 0 else { return field(label, value, ink: ink, labelWidth: labelWidth) }
+        let pieces = Self.wrapped(value, width: width)
+        for (index, piece) in pieces.enumerated() {
+            field(index == 0 ? label : "", piece, ink: ink, labelWidth: labelWidth, spaced: index == pieces.count - 1)
+        }
+    }
+
     /// A label in the dim ink, then its value.
-    public mutating func field(_ label: String, _ value: String, ink: Ink = .text, labelWidth: Int = 10) {
+    public mutating func field(_ label: String, _ value: String, ink: Ink = .text, labelWidth: Int = 10, spaced: Bool = true) {
         guard row < bottom else { return }
+        defer {
+            if spaced {
+                fields += 1
+                if fields <= spacedFields { row = min(bottom, row + fieldSpacing) }
+            }
+        }
         let padded = label.count >= labelWidth ? label + " " : label + String(repeating: " ", count: labelWidth - label.count)
         screen.put(padded, column: indent, row: row, ink: .dim)
-        screen.put(LabelPlacer.shortened(value, to: columns - padded.count), column: indent + padded.count, row: row, ink: ink)
+        let shown = LabelPlacer.shortened(value, to: columns - padded.count)
+        screen.put(shown, column: indent + padded.count, row: row, ink: ink, clipped: shown != value)
         row += 1
     }
 
@@ -110,13 +194,22 @@ public struct PageWriter {
     /// Whether `headline` may draw large.
     public var allowsLarge = false
 
-    /// The one figure the page is about (the heading), at twice the size where the screen can
-    /// and there is room; otherwise a normal line.
+    /// The one figure the page is about (the heading, the position, the next departure), drawn
+    /// largest where the screen can: `keyFactor` times the size, as the width allows; otherwise
+    /// a normal line.
     public mutating func headline(_ text: String, ink: Ink = .accent) {
-        guard allowsLarge, remaining >= 3, text.count * 2 <= columns else { return line(text, ink: ink) }
+        keyLines += 1
+        let factor = min(keyFactor, columns / max(1, text.count), remaining)
+        guard allowsLarge, factor >= 2 else { return line(text, ink: ink) }
         screen.put(text, column: indent, row: row, ink: ink)
-        screen.largeRows.insert(row)
-        row += 2
+        screen.largeRows[row] = factor
+        row += factor
+    }
+
+    /// Marks where the page's essentials end: what follows is a list cut to the rows left
+    /// (the day's events, the coming waves, the log), which gives way to a larger key figure.
+    public mutating func essentialsDone() {
+        if essentialEnd == nil { essentialEnd = row }
     }
 
     /// Writes at a place of the page's own choosing (drawings: the rose, the bubble).

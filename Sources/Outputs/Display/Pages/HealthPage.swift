@@ -21,15 +21,22 @@ enum HealthPage {
             page.field("Clients", "\(model.health.clients)", labelWidth: 13)
             if let profile = model.health.profile { page.field("Sampling", profile + " profile", labelWidth: 13) }
             if let loop = model.health.loop {
-                page.line(
-                    "Loop \(fixed(loop.rateHz, 0)) Hz  overruns \(loop.overruns)  late p50 \(fixed(loop.latenessP50Microseconds, 0)) us  p99 \(fixed(loop.latenessP99Microseconds, 0)) us  max \(fixed(loop.latenessMaxMicroseconds, 0)) us",
-                    ink: .dim)
+                // Each figure with its name, never split from it.
+                page.field("Loop", "\(fixed(loop.rateHz, 0)) Hz, \(loop.overruns) overruns", labelWidth: 13)
+                page.field(
+                    "Lateness",
+                    "p50 \(fixed(loop.latenessP50Microseconds, 0)) us  p99 \(fixed(loop.latenessP99Microseconds, 0)) us", labelWidth: 13)
+                page.field("", "max \(fixed(loop.latenessMaxMicroseconds, 0)) us", labelWidth: 13)
             }
             if !model.health.tasks.isEmpty {
                 // The full table where it fits, else the columns that say whether a task keeps up.
-                let table = page.columns >= 90 ? SchedulerTable.text(model.health.tasks) : SchedulerTable.compact(model.health.tasks)
+                let table =
+                    page.columns >= 90
+                    ? SchedulerTable.text(model.health.tasks)
+                    : (page.columns >= 56 ? SchedulerTable.compact(model.health.tasks) : SchedulerTable.narrow(model.health.tasks))
                 for line in table.split(separator: "\n") { page.line(String(line)) }
             }
+            page.essentialsDone()
             if !model.health.log.isEmpty && page.remaining > 1 {
                 page.line("Log", ink: .dim)
                 for line in model.health.log.suffix(page.remaining) {
