@@ -27,6 +27,13 @@ public struct FramebufferLayout: Sendable, Equatable {
         rows = height / (Self.cellHeight * scale)
     }
 
+    /// A large panel's layout at `scale` (a page with little to say in larger cells).
+    public init(width: Int, height: Int, scale: Int) {
+        self.scale = max(1, scale)
+        columns = width / (Self.cellWidth * self.scale)
+        rows = height / (Self.cellHeight * self.scale)
+    }
+
     /// The grid a large panel's cell is scaled to fill.
     static let monitorColumns = 40, monitorRows = 20
 
@@ -47,7 +54,9 @@ public enum FramebufferRenderer {
             // A large row's text is drawn at its factor's size from where its first character is.
             let factor = screen.largeRows[row] ?? 1
             let start = factor > 1 ? (0..<screen.columns).first { screen[$0, row].character != " " } ?? 0 : 0
-            if recorder?.textRuns != nil { record(screen, row: row, factor: factor, start: start, scale: scale, on: recorder) }
+            if recorder?.textRuns != nil {
+                record(screen, row: row, factor: factor, key: screen.keyRows.contains(row), start: start, scale: scale, on: recorder)
+            }
             for column in 0..<screen.columns {
                 let cell = screen[column, row]
                 guard cell.character != " " else { continue }
@@ -67,8 +76,8 @@ public enum FramebufferRenderer {
     }
 
     /// The row's runs of text (characters between spaces; a single space joins words) into the
-    /// recording frame, each clipped when a character of it was, and key on a large row.
-    static func record(_ screen: TextScreen, row: Int, factor: Int, start: Int, scale: Int, on recorder: MemoryFramebuffer?) {
+    /// recording frame, each clipped when a character of it was, and key on a key row.
+    static func record(_ screen: TextScreen, row: Int, factor: Int, key: Bool, start: Int, scale: Int, on recorder: MemoryFramebuffer?) {
         guard let recorder else { return }
         let cellWidth = FramebufferLayout.cellWidth * scale * factor
         var column = 0
@@ -89,7 +98,7 @@ public enum FramebufferRenderer {
                 TextRun(
                     text: text, x: x, y: row * FramebufferLayout.cellHeight * scale,
                     width: text.count * cellWidth - scale * factor, height: Font5x7.height * scale * factor,
-                    missingGlyphs: Font5x7.missingGlyphs(in: text), clipped: clipped, key: factor > 1))
+                    missingGlyphs: Font5x7.missingGlyphs(in: text), clipped: clipped, key: key))
             column = end
         }
     }

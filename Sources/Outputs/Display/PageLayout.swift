@@ -4,6 +4,12 @@ extension DisplayPage {
     /// page's name and the time, the page's content, and on a terminal tall enough the keys.
     /// `large`: the screen can draw rows at twice the size (a framebuffer).
     public func draw(_ model: DisplayModel, columns: Int, rows: Int, keys: Bool = false, large: Bool = false) -> TextScreen {
+        measured(model, columns: columns, rows: rows, keys: keys, large: large).screen
+    }
+
+    /// The page drawn, and how many of its essential lines found no row (a list that fills
+    /// what is left is not counted).
+    func measured(_ model: DisplayModel, columns: Int, rows: Int, keys: Bool = false, large: Bool = false) -> (screen: TextScreen, dropped: Int) {
         var screen = TextScreen(columns: columns, rows: rows)
         let number = "\((Self.allCases.firstIndex(of: self) ?? 0) + 1)/\(Self.allCases.count)"
         let left = columns >= 40 ? "\(title)  \(number)" : title
@@ -26,8 +32,9 @@ extension DisplayPage {
         // The key figure grows into the rows the page's other essentials leave free (a list
         // that fills what is left gives way to it), up to two fifths of the page.
         if large, drawn.keyLines > 0 {
-            let spare = drawn.bottom - (drawn.essentialEnd ?? drawn.row)
-            let factor = min(2 + spare / drawn.keyLines, max(2, rows * 2 / 5 / drawn.keyLines))
+            // A heading under it grows by a row when the key figure grows.
+            let spare = drawn.bottom - (drawn.essentialEnd ?? drawn.row) - drawn.subheadlines
+            let factor = min(2 + max(0, spare) / drawn.keyLines, max(2, rows * 2 / 5 / drawn.keyLines))
             if factor > 2 {
                 page.keyFactor = factor
                 drawn = compose(model, on: page)
@@ -47,7 +54,7 @@ extension DisplayPage {
             screen.put(
                 columns >= 70 ? "0-9/tab pages  t night  u units  m north  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1, ink: .dim)
         }
-        return screen
+        return (screen, drawn.dropped)
     }
 
     /// The page's content written by `page`, from its top row.
@@ -83,11 +90,15 @@ public struct PageWriter {
     var keyFactor = 2
     /// How many key-figure lines the page wrote, and the row where its essentials ended (the
     /// lists that fill the rows left begin there).
-    private(set) var keyLines = 0
+    private(set) var keyLines = 0, subheadlines = 0
     private(set) var essentialEnd: Int?
     /// Blank rows after each field, and how many fields the page wrote.
     var fieldSpacing = 0, spacedFields = 0
     private(set) var fields = 0
+    /// Essential lines that found no row.
+    private(set) var dropped = 0
+
+    private mutating func drop() { if essentialEnd == nil { dropped += 1 } }
 
     init(screen: TextScreen, top: Int, bottom: Int) {
         self.screen = screen
@@ -103,7 +114,7 @@ public struct PageWriter {
 
     /// A line of a list, shortened by whole words when it is longer than the page is wide.
     public mutating func line(_ text: String, ink: Ink = .text) {
-        guard row < bottom else { return }
+        guard row < bottom else { return drop() }
         let shown = LabelPlacer.shortened(text, to: columns)
         screen.put(shown, column: indent, row: row, ink: ink, clipped: shown != text)
         row += 1
@@ -114,6 +125,7 @@ public struct PageWriter {
     public mutating func paragraph(_ text: String, ink: Ink = .text) {
         let pieces = Self.wrapped(text, width: columns)
         let wordCut = text.split(separator: " ").contains { $0.count > columns }
+        if pieces.count > remaining { for _ in remaining..<pieces.count { drop() } }
         for (index, piece) in pieces.enumerated() where row < bottom {
             // The last line that fits says so when the rest of the message had no room.
             let lastRoom = row == bottom - 1 && index < pieces.count - 1
@@ -143,18 +155,7 @@ public struct PageWriter {
     /// Short items ("max 80 us") as many to a line as fit, two spaces apart: an item is never
     /// broken from its name.
     public mutating func items(_ items: [String], ink: Ink = .text) {
-        var current = ""
-        for item in items {
-            if current.isEmpty {
-                current = item
-            } else if current.count + 2 + item.count <= columns {
-                current += "  " + item
-            } else {
-                line(current, ink: ink)
-                current = item
-            }
-        }
-        if !current.isEmpty { line(current, ink: ink) }
+        for text in TextPacking.packed(items, columns: columns) { line(text, ink: ink) }
     }
 
     /// `text` as one line where it fits, else over as many as it needs, broken between words.
@@ -164,18 +165,18 @@ public struct PageWriter {
 
     /// A label, then its value over as many lines as it needs (the lines after the first
     /// under the value's start), never shortened.
-    public mutating func wrappedField(_ label: String, _ value: String, ink: Ink = .text, labelWidth: Int = 10) {
+    public mutating func wrappedField(_ label: String, _ value: String, ink: Ink = .text, labelWidth: Int = 10, spaced: Bool = true) {
         let width = columns - max(labelWidth, label.count + 1)
-        guard value.count > width, width > 0 else { return field(label, value, ink: ink, labelWidth: labelWidth) }
+        guard value.count > width, width > 0 else { return field(label, value, ink: ink, labelWidth: labelWidth, spaced: spaced) }
         let pieces = Self.wrapped(value, width: width)
         for (index, piece) in pieces.enumerated() {
-            field(index == 0 ? label : "", piece, ink: ink, labelWidth: labelWidth, spaced: index == pieces.count - 1)
+            field(index == 0 ? label : "", piece, ink: ink, labelWidth: labelWidth, spaced: spaced && index == pieces.count - 1)
         }
     }
 
     /// A label in the dim ink, then its value.
     public mutating func field(_ label: String, _ value: String, ink: Ink = .text, labelWidth: Int = 10, spaced: Bool = true) {
-        guard row < bottom else { return }
+        guard row < bottom else { return drop() }
         defer {
             if spaced {
                 fields += 1
@@ -201,6 +202,18 @@ public struct PageWriter {
         keyLines += 1
         let factor = min(keyFactor, columns / max(1, text.count), remaining)
         guard allowsLarge, factor >= 2 else { return line(text, ink: ink) }
+        screen.put(text, column: indent, row: row, ink: ink)
+        screen.largeRows[row] = factor
+        screen.keyRows.insert(row)
+        row += factor
+    }
+
+    /// A heading under the key figure (the first departure's time and route), at twice the
+    /// size where the width allows and the key figure is larger still; otherwise as lines.
+    public mutating func subheadline(_ text: String, ink: Ink = .text) {
+        subheadlines += 1
+        let factor = min(2, keyLines > 0 ? keyFactor - 1 : 2, columns / max(1, text.count), remaining)
+        guard allowsLarge, factor >= 2 else { return lines(text, ink: ink) }
         screen.put(text, column: indent, row: row, ink: ink)
         screen.largeRows[row] = factor
         row += factor

@@ -22,6 +22,8 @@ public struct TextScreen: Sendable, Equatable {
     /// factor - 1 rows below are left empty for it): the page's key figure. A terminal shows
     /// them at the normal size.
     public var largeRows: [Int: Int] = [:]
+    /// The large rows that hold the page's key figure (the others are its headings).
+    public var keyRows: Set<Int> = []
     /// Texts that ran past the right edge and lost characters there: a page shortens its
     /// words to fit (the layout tests hold every page to none).
     public private(set) var cuts: [String] = []

@@ -26,9 +26,10 @@ enum TrackDrawing {
             canvas.text(track.state == "stopped" ? "PRESS TRACK TO START" : "WAITING FOR THE FIRST POINT", x: textScale, y: y, scale: textScale, ink: .dim)
             return
         }
-        let figures =
-            "\(units.distance(track.distance))  \(countdown(track.elapsed, compact: true))  +\(units.altitude(track.elevationGain)) -\(units.altitude(track.elevationLoss))"
-        y = canvas.paragraph(figures.uppercased(), x: textScale, y: y, width: canvas.width - 2 * textScale, bottom: canvas.height, scale: textScale, ink: .text)
+        for line in figureLines(track, units: units, columns: (canvas.width - 2 * textScale) / (FramebufferLayout.cellWidth * textScale)) {
+            canvas.text(line, x: textScale, y: y, scale: textScale, ink: .text)
+            y += lineHeight
+        }
         y += textScale
         let profileHeight = track.profile.count > 1 ? max(lineHeight * 2, (canvas.height - y) / 5) : 0
         let mapHeight = canvas.height - y - profileHeight - (profileHeight > 0 ? textScale * 2 : 0)
@@ -39,6 +40,16 @@ enum TrackDrawing {
                 track, units: units, canvas: canvas, x: textScale, y: canvas.height - profileHeight, width: canvas.width - textScale * 2,
                 height: profileHeight - textScale, textScale: textScale)
         }
+    }
+
+    /// The distance, the time and the climb, as many to a line as fit in `columns` (a figure
+    /// never apart from its unit).
+    static func figureLines(_ track: DisplayModel.TrackPanel, units: Units, columns: Int) -> [String] {
+        let figures = [
+            units.distance(track.distance), countdown(track.elapsed, compact: true),
+            "+\(units.altitude(track.elevationGain)) -\(units.altitude(track.elevationLoss))"
+        ]
+        return TextPacking.packed(figures.map { $0.uppercased() }, columns: columns)
     }
 
     static func drawMap(_ track: DisplayModel.TrackPanel, units: Units, canvas: Canvas, x: Int, y: Int, width: Int, height: Int, textScale: Int) {

@@ -38,10 +38,14 @@ enum DeparturesPage {
             // key figure.
             if index == 0 { page.headline(togo) }
             if page.wide {
-                // A long headsign gives way to the countdown after it.
-                // A long headsign goes on to the next line, never cut.
-                page.wrappedField(
-                    row.clock, row.route + "  " + row.headsign + (index == 0 ? "" : "  " + togo), ink: index == 0 ? .accent : .text, labelWidth: 7)
+                // The first departure's time and route under its countdown, large where they
+                // fit; a long headsign goes on to the next line, never cut. A mark stays with
+                // its departure.
+                if index == 0 {
+                    page.subheadline(row.clock + "  " + row.route + "  " + row.headsign, ink: .accent)
+                } else {
+                    page.wrappedField(row.clock, row.route + "  " + row.headsign + "  " + togo, labelWidth: 7, spaced: row.mark == nil)
+                }
                 if let mark = row.mark { page.wrappedField("", mark + " " + stars, ink: .good, labelWidth: 7) }
             } else {
                 page.line("\(row.clock) \(row.route) " + countdown(row.secondsToGo, compact: true), ink: index == 0 ? .accent : .text)

@@ -7,7 +7,15 @@ enum HealthPage {
         let sensors = [("IMU", state.imuHealth), ("Magnetometer", state.magnetometerHealth), ("Barometer", state.barometerHealth), ("GPS", state.gpsHealth)]
         let problems = [model.health.problems.imu, model.health.problems.magnetometer, model.health.problems.barometer, model.health.problems.gps]
         if page.wide {
+            // Where the panel has the rows for the whole page with them twice the size, the
+            // sensors' states large: what one looks for first.
+            let needed = 8 + 2 + (model.health.loop == nil ? 0 : 3) + (model.health.tasks.isEmpty ? 0 : model.health.tasks.count + 1)
+            let large = page.remaining >= needed && sensors.allSatisfy { $0.1 != .degraded }
             for ((name, health), problem) in zip(sensors, problems) {
+                if large {
+                    page.subheadline(name + " " + health.name, ink: health == .ok ? .good : .dim)
+                    continue
+                }
                 page.field(
                     name, health == .degraded ? "degraded: retrying" : health.name, ink: health == .degraded ? .warning : (health == .ok ? .good : .dim),
                     labelWidth: 13)

@@ -66,7 +66,8 @@ enum WavesPage {
         page.items([panel.sun, panel.frequency], ink: .dim)
         // Where the panel is tall enough, the coming waves one per line.
         let coming = panel.waves.filter { $0.time >= panel.now }
-        guard page.remaining >= 3, !coming.isEmpty else { return }
+        // The heading only with room under it for the first wave.
+        guard let first = coming.first, page.remaining >= 2 + PageWriter.wrapped(first.text, width: page.columns).count else { return }
         page.blank()
         page.line(page.wide ? "Coming" : "COMING", ink: .dim)
         // Each wave whole, over two lines where it is longer than the page is wide.
