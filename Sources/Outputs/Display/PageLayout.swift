@@ -40,13 +40,12 @@ extension DisplayPage {
                 drawn = compose(model, on: page)
             }
         }
-        // Rows still free under a page of fields (a tall panel): blank rows after the fields
-        // (one or two after each, or one after the first ones), so the page reads down the
-        // panel rather than in its top half.
+        // Rows still free under a page of fields (a tall panel): spread after the fields (up
+        // to three after each), so the page reads down the panel rather than in its top half.
         let spare = drawn.bottom - drawn.row
         if large, drawn.fields > 0, spare > 0 {
-            page.fieldSpacing = max(1, min(2, spare / drawn.fields))
-            page.spacedFields = spare >= drawn.fields ? drawn.fields : spare
+            page.fieldSpacing = min(3, spare / drawn.fields)
+            page.spacedFields = page.fieldSpacing == 3 ? 0 : spare - page.fieldSpacing * drawn.fields
             drawn = compose(model, on: page)
         }
         screen = drawn.screen
@@ -92,7 +91,8 @@ public struct PageWriter {
     /// lists that fill the rows left begin there).
     private(set) var keyLines = 0, subheadlines = 0
     private(set) var essentialEnd: Int?
-    /// Blank rows after each field, and how many fields the page wrote.
+    /// Blank rows after each field, and one more after each of the first `spacedFields`; how
+    /// many fields the page wrote.
     var fieldSpacing = 0, spacedFields = 0
     private(set) var fields = 0
     /// Essential lines that found no row.
@@ -180,7 +180,7 @@ public struct PageWriter {
         defer {
             if spaced {
                 fields += 1
-                if fields <= spacedFields { row = min(bottom, row + fieldSpacing) }
+                row = min(bottom, row + fieldSpacing + (fields <= spacedFields ? 1 : 0))
             }
         }
         let padded = label.count >= labelWidth ? label + " " : label + String(repeating: " ", count: labelWidth - label.count)

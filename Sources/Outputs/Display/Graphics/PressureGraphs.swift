@@ -89,6 +89,8 @@ enum PressureGraphs {
         guard let low = known.min(), let high = known.max(), width > 8, height > 4 else { return }
         let labelWidth = Canvas.textWidth("9999.9", scale: textScale) + textScale * 2
         let left = x + labelWidth, right = x + width
+        // The plot is the box its range is scaled to fill, however flat the pressure.
+        canvas.drew(x: left, y: y, width: right - left + 1, height: height + 1)
         canvas.line(left, y, left, y + height, ink: .dim)
         canvas.line(left, y + height, right, y + height, ink: .dim)
         // A flat range still shows a level line, a tenth of a hectopascal tall.
