@@ -218,21 +218,14 @@ extension Framebuffer {
 /// A frame in ordinary memory with a given layout: the back buffer a frame is drawn into
 /// before it is copied to the display in one go (no half-drawn frames), and the canvas of
 /// `lodestone screenshot`.
-/// A run of text as drawn: its characters, its box in pixels (left, top, width, height) and
-/// how many of its characters the font has no glyph for (drawn as a box, never silently).
-public struct TextRun: Sendable, Equatable {
-    public var text: String
-    public var x: Int, y: Int, width: Int, height: Int
-    public var missingGlyphs: Int
-    public init(text: String, x: Int, y: Int, width: Int, height: Int, missingGlyphs: Int) {
-        (self.text, self.x, self.y, self.width, self.height, self.missingGlyphs) = (text, x, y, width, height, missingGlyphs)
-    }
-}
 
 public final class MemoryFramebuffer: Framebuffer {
     /// The text runs drawn on this frame while recording (non-nil): what `lodestone screenshot
     /// --layout-json` writes and the layout tests check for overlaps.
     public var textRuns: [TextRun]?
+    /// The boxes of what was drawn besides text (a dial's ring, a graph's fill) while
+    /// recording: with the text runs, what the page's used fraction is measured from.
+    public var drawnBoxes: [PixelBox]?
     public let width: Int
     public let height: Int
     public let format: PixelFormat

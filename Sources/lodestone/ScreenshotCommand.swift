@@ -33,9 +33,14 @@ enum ScreenshotCommand {
           --settle S              seconds to run before the picture (default 4, 1..60)
           --config FILE           configuration file (observer, time zone...)
           --data-dir DIR          show the timetable, favourites and marks kept there (read only)
-          --layout-json FILE      also write the page's text runs as JSON, [{"text","x","y","w",
-                                  "h","missingGlyphs"}] in pixels: what the layout tests check for
-                                  text over text, text off the panel and missing glyphs
+          --layout-json FILE      also write the page's layout as JSON: {"page","width","height",
+                                  "usedFraction","texts":[{"text","x","y","w","h","missingGlyphs",
+                                  "clipped","key"}]} in pixels. clipped: the page shortened or cut
+                                  the text to fit; key: the page's key figure, drawn largest;
+                                  usedFraction: the share of a 20 x 12 grid of tiles over the
+                                  panel that drawn text or drawings touch. What the layout tests
+                                  check for text over text, text off the panel, missing glyphs,
+                                  clipped text and unused panel
           --http ADDR             the web app's address for the connect page's QR code (default
                                   there 127.0.0.1 on a free port: a picture of the page, whose
                                   code pairs nothing once the screenshot ends)

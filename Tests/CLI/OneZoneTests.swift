@@ -23,7 +23,7 @@ import Testing
         }
         let (status, output) = end.finish(try end.spawn(arguments))
         #expect(status == 0, "\(output)")
-        let runs = try JSONValue.parse(String(decoding: readFileBytes(base + ".json") ?? [], as: UTF8.self)).arrayValue ?? []
+        let runs = try JSONValue.parse(String(decoding: readFileBytes(base + ".json") ?? [], as: UTF8.self))["texts"]?.arrayValue ?? []
         return runs.compactMap { $0["text"]?.stringValue }
     }
 

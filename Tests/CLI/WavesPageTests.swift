@@ -25,7 +25,7 @@ import Testing
         let screen = DisplayPage.waves.draw(model, columns: 80, rows: 24).text
         let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.first?.hasPrefix("WAVES  9/12") == true, "\(screen)")
-        #expect(screen.contains("Weststeg  Sat 07-04") && screen.contains("Next 10:30  1 wave  in 25 min"), "\(screen)")
+        #expect(screen.contains("Weststeg  Sat 07-04") && screen.contains("Next wave: 10:30  1 wave  in 25 min"), "\(screen)")
         let best = try #require(panel.sessions.first)
         #expect(screen.contains("Best " + best.text) && best.text.hasSuffix("pts"), "\(screen)")
         // The band, 80 cells for 19 hours: the time now (6 h 5 min in) in its cell, dark at the
@@ -48,7 +48,7 @@ import Testing
         #expect(screen.contains("lit waves, every 30 min") && screen.contains("sun 05:35-21:25"), "\(screen)")
         // A 128x64 LCD's 21 x 8 cells: the words that matter first, the band still there.
         let small = DisplayPage.waves.draw(model, columns: 21, rows: 8).text
-        #expect(small.contains("BEST ") && small.contains("NEXT 10:30") && small.contains("|"), "\(small)")
+        #expect(small.contains("BEST ") && small.contains("10:30") && small.contains("NEXT WAVE, IN 25 MIN") && small.contains("|"), "\(small)")
         // No timetable: a page that says what to do.
         #expect(DisplayPage.waves.draw(DisplayModel(), columns: 80, rows: 24).text.contains("import one"))
     }

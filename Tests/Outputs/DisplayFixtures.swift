@@ -107,6 +107,18 @@ enum DisplayFixtures {
         model.navigation = DisplayModel.NavigationPanel(waypoint: "Summit", distance: 2_900, bearing: 28, relativeBearing: -16, eta: 3_000)
         model.health.profile = "walking"
         model.health.clients = 2
+        // The sampling loop's figures and the scheduler's tasks, as a device an hour into a walk has them.
+        var loop = LoopStatistics()
+        (loop.ticks, loop.overruns, loop.rateHz) = (720_000, 3, 200)
+        (loop.latenessP50Microseconds, loop.latenessP99Microseconds, loop.latenessMaxMicroseconds) = (42, 180, 2_350)
+        model.health.loop = loop
+        model.health.tasks = [("imu", 200.0, 310), ("mag", 100, 240), ("baro", 25, 420), ("process", 100, 150), ("gps", 10, 95)].map { name, rate, mean in
+            var statistics = TaskStatistics()
+            (statistics.runs, statistics.rateHz) = (UInt64(rate * 3_600), rate)
+            statistics.totalExecution = statistics.runs * UInt64(mean * 1_000)
+            statistics.maxExecution = UInt64(mean * 4_000)
+            return TaskLine(name: name, statistics: statistics, budgetMicroseconds: 800)
+        }
         var departures = DisplayModel.DeparturesPanel(stop: "Interlaken West")
         departures.rows = [
             .init(clock: "15:20", route: "BLS", headsign: "Thun", secondsToGo: 1_200, mark: "Bluemlisalp", rating: 5),

@@ -30,7 +30,7 @@ import Testing
     @Test func layoutsFollowTheScreen() {
         let cases: [(Int, Int, String, Int, Int)] = [
             (128, 64, "small", 21, 8), (240, 240, "medium", 20, 15), (320, 240, "medium", 26, 15),
-            (480, 320, "large", 40, 20), (800, 480, "large", 66, 30),
+            (480, 320, "large", 40, 20), (800, 480, "large", 44, 20),
             (1280, 800, "large", 42, 20), (1920, 1080, "large", 53, 22)
         ]
         for (width, height, name, columns, rows) in cases {
@@ -65,13 +65,13 @@ import Testing
         return lit
     }
 
-    /// The heading is drawn large (twice the 7-pixel font height) in amber at the top of a colour panel and lit
+    /// The heading is drawn large (at least twice the 7-pixel font height) in amber at the top of a colour panel and lit
     /// on a mono one; nothing is drawn past the cells.
     @Test(arguments: [(320, 240, PixelFormat.rgb565), (128, 64, .mono)])
     func theHeadingIsLargeAtTheTop(width: Int, height: Int, format: PixelFormat) {
         let frame = Self.render(.compass, width: width, height: height, format: format, graphics: false)
         let layout = FramebufferLayout(width: width, height: height)
-        let top = FramebufferLayout.cellHeight * layout.scale, bottom = top + 2 * FramebufferLayout.cellHeight * layout.scale
+        let top = FramebufferLayout.cellHeight * layout.scale, bottom = top + 4 * FramebufferLayout.cellHeight * layout.scale
         var lit = 0, tallest = 0
         for x in 0..<width {
             var run = 0
@@ -81,7 +81,7 @@ import Testing
                 if on { lit += 1; run += 1; tallest = max(tallest, run) } else { run = 0 }
             }
         }
-        #expect(lit > 40 && tallest == 2 * 7 * layout.scale, "lit \(lit), tallest stroke \(tallest)")
+        #expect(lit > 40 && tallest >= 2 * 7 * layout.scale, "lit \(lit), tallest stroke \(tallest)")
     }
 
     @Test func theNightThemeDrawsOnlyRed() {

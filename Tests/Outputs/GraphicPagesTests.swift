@@ -134,7 +134,13 @@ import Testing
         let track = try #require(model.track)
         let frame = Self.draw(.track, model, width: width, height: height)
         let textScale = Self.textScale(width, height), lineHeight = FramebufferLayout.cellHeight * textScale
-        let top = Self.header(width, height) + textScale + 2 * lineHeight + textScale
+        // The state and the figures above the map, each over as many lines as it needs.
+        let state = "RECORDING" + (track.name.map { "  " + $0 } ?? "")
+        let columns = (width - 2 * textScale) / (FramebufferLayout.cellWidth * textScale)
+        let lines =
+            Canvas.wrapped(state, width: width - 2 * textScale, scale: textScale).pieces.count
+            + TrackDrawing.figureLines(track, units: model.units, columns: columns).count
+        let top = Self.header(width, height) + textScale + lines * lineHeight + textScale
         let profile = max(lineHeight * 2, (height - top) / 5)
         let mapHeight = height - top - profile - textScale * 2
         let plot = TrackPlot(

@@ -3,8 +3,9 @@ import LodestoneReports
 
 /// Draws a page's cells on a framebuffer in the 5 x 7 font. The layout follows the screen:
 /// small panels (128 x 64 mono LCDs) get one-pixel glyphs and 21 columns, medium ones (240 x 240,
-/// 320 x 240 TFTs) doubled glyphs and about 20-26 columns, large ones (480 x 320 and up)
-/// doubled glyphs and 40 or more columns, and monitors from 1280 pixels tripled glyphs.
+/// 320 x 240 TFTs) doubled glyphs and about 20-26 columns, large ones (480 x 320 and up) 40 or
+/// more columns, their glyphs as large as 40 x 20 cells allow (doubled at 480 x 320, tripled at
+/// 800 x 480, five times on a 1280 x 800 monitor).
 public struct FramebufferLayout: Sendable, Equatable {
     public var scale: Int
     public var columns: Int
@@ -16,18 +17,24 @@ public struct FramebufferLayout: Sendable, Equatable {
     public init(width: Int, height: Int) {
         if width < 240 || height < 160 {
             scale = 1
-        } else if width < 1280 {
-            scale = 2
         } else {
-            // A monitor: the cell grows with the panel until about 40 x 20 cells fill it (the
-            // pages' largest layout), instead of the pages filling its top half.
-            scale = max(3, min(width / (Self.cellWidth * Self.monitorColumns), height / (Self.cellHeight * Self.monitorRows)))
+            // The cell grows with the panel until about 40 x 20 cells fill it (the pages'
+            // largest layout): a 800 x 480 panel draws its words three times the font's size,
+            // not twice in its top half.
+            scale = max(2, min(width / (Self.cellWidth * Self.monitorColumns), height / (Self.cellHeight * Self.monitorRows)))
         }
         columns = width / (Self.cellWidth * scale)
         rows = height / (Self.cellHeight * scale)
     }
 
-    /// The grid a monitor's cell is scaled to fill.
+    /// A large panel's layout at `scale` (a page with little to say in larger cells).
+    public init(width: Int, height: Int, scale: Int) {
+        self.scale = max(1, scale)
+        columns = width / (Self.cellWidth * self.scale)
+        rows = height / (Self.cellHeight * self.scale)
+    }
+
+    /// The grid a large panel's cell is scaled to fill.
     static let monitorColumns = 40, monitorRows = 20
 
     /// The layout's name, as the README describes it.
@@ -44,18 +51,20 @@ public enum FramebufferRenderer {
         let scale = layout.scale
         let recorder = target as? MemoryFramebuffer
         for row in 0..<screen.rows {
-            // A large row's text is drawn at twice the size from where its first character is.
-            let large = screen.largeRows.contains(row)
-            let start = large ? (0..<screen.columns).first { screen[$0, row].character != " " } ?? 0 : 0
-            if recorder?.textRuns != nil { record(screen, row: row, large: large, start: start, scale: scale, on: recorder) }
+            // A large row's text is drawn at its factor's size from where its first character is.
+            let factor = screen.largeRows[row] ?? 1
+            let start = factor > 1 ? (0..<screen.columns).first { screen[$0, row].character != " " } ?? 0 : 0
+            if recorder?.textRuns != nil {
+                record(screen, row: row, factor: factor, key: screen.keyRows.contains(row), start: start, scale: scale, on: recorder)
+            }
             for column in 0..<screen.columns {
                 let cell = screen[column, row]
                 guard cell.character != " " else { continue }
                 let colour = mono ? Theme.Colour(255, 255, 255) : theme.colour(cell.ink)
-                let x = large ? start + (column - start) * 2 : column
+                let x = start + (column - start) * factor
                 glyph(
                     cell.character, x: x * FramebufferLayout.cellWidth * scale, y: row * FramebufferLayout.cellHeight * scale,
-                    scale: large ? scale * 2 : scale, colour: colour, on: target)
+                    scale: scale * factor, colour: colour, on: target)
             }
         }
         // A rule under the header keeps the page's title apart from its content.
@@ -67,27 +76,29 @@ public enum FramebufferRenderer {
     }
 
     /// The row's runs of text (characters between spaces; a single space joins words) into the
-    /// recording frame.
-    static func record(_ screen: TextScreen, row: Int, large: Bool, start: Int, scale: Int, on recorder: MemoryFramebuffer?) {
+    /// recording frame, each clipped when a character of it was, and key on a key row.
+    static func record(_ screen: TextScreen, row: Int, factor: Int, key: Bool, start: Int, scale: Int, on recorder: MemoryFramebuffer?) {
         guard let recorder else { return }
-        let cellWidth = FramebufferLayout.cellWidth * scale * (large ? 2 : 1)
+        let cellWidth = FramebufferLayout.cellWidth * scale * factor
         var column = 0
         while column < screen.columns {
             guard screen[column, row].character != " " else { column += 1; continue }
             var end = column
             var text = ""
+            var clipped = false
             while end < screen.columns,
                 screen[end, row].character != " " || (end + 1 < screen.columns && screen[end + 1, row].character != " " && !text.isEmpty)
             {
                 text.append(screen[end, row].character)
+                clipped = clipped || screen[end, row].clipped
                 end += 1
             }
-            let x = large ? (start + (column - start) * 2) * FramebufferLayout.cellWidth * scale : column * FramebufferLayout.cellWidth * scale
+            let x = (start + (column - start) * factor) * FramebufferLayout.cellWidth * scale
             recorder.textRuns?.append(
                 TextRun(
                     text: text, x: x, y: row * FramebufferLayout.cellHeight * scale,
-                    width: text.count * cellWidth - scale * (large ? 2 : 1), height: Font5x7.height * scale * (large ? 2 : 1),
-                    missingGlyphs: Font5x7.missingGlyphs(in: text)))
+                    width: text.count * cellWidth - scale * factor, height: Font5x7.height * scale * factor,
+                    missingGlyphs: Font5x7.missingGlyphs(in: text), clipped: clipped, key: key))
             column = end
         }
     }

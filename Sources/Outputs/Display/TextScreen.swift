@@ -11,14 +11,19 @@ public struct TextScreen: Sendable, Equatable {
     public struct Cell: Sendable, Equatable {
         public var character: Character
         public var ink: Ink
+        /// The text this cell belongs to was shortened or cut to fit.
+        public var clipped = false
     }
 
     public let columns: Int
     public let rows: Int
     public private(set) var cells: [Cell]
-    /// Rows drawn at twice the size on a framebuffer (the row below is left empty for them);
-    /// a terminal shows them at the normal size.
-    public var largeRows: Set<Int> = []
+    /// Rows drawn larger on a framebuffer, each with its factor (2: twice the size; the
+    /// factor - 1 rows below are left empty for it): the page's key figure. A terminal shows
+    /// them at the normal size.
+    public var largeRows: [Int: Int] = [:]
+    /// The large rows that hold the page's key figure (the others are its headings).
+    public var keyRows: Set<Int> = []
     /// Texts that ran past the right edge and lost characters there: a page shortens its
     /// words to fit (the layout tests hold every page to none).
     public private(set) var cuts: [String] = []
@@ -33,16 +38,17 @@ public struct TextScreen: Sendable, Equatable {
         cells[row * columns + column]
     }
 
-    /// Writes `text` from (`column`, `row`); what falls outside is dropped.
-    public mutating func put(_ text: String, column: Int, row: Int, ink: Ink = .text) {
+    /// Writes `text` from (`column`, `row`); what falls outside is dropped, and the text is
+    /// marked clipped then. `clipped`: the caller already shortened it to fit.
+    public mutating func put(_ text: String, column: Int, row: Int, ink: Ink = .text, clipped: Bool = false) {
         guard row >= 0, row < rows else { return }
+        let end = column + text.count
+        let cut = end > columns && text.dropFirst(max(0, columns - column)).contains { $0 != " " }
+        if cut { cuts.append(text) }
         var x = column
-        for (index, character) in text.enumerated() {
-            if x >= columns {
-                if text.dropFirst(index).contains(where: { $0 != " " }) { cuts.append(text) }
-                break
-            }
-            if x >= 0 { cells[row * columns + x] = Cell(character: character, ink: ink) }
+        for character in text {
+            if x >= columns { break }
+            if x >= 0 { cells[row * columns + x] = Cell(character: character, ink: ink, clipped: clipped || cut) }
             x += 1
         }
     }

@@ -34,6 +34,18 @@ public enum SchedulerTable {
         return out
     }
 
+    /// The table in 36 columns (a 480 x 320 panel): rate, worst run time, overruns, skips.
+    public static func narrow(_ tasks: [TaskLine]) -> String {
+        var out = column("task", 10) + column("Hz", 7) + column("max us", 8) + column("overrun", 8) + "skip"
+        for task in tasks {
+            let s = task.statistics
+            out +=
+                "\n" + column(task.name, 10) + column(fixed(s.rateHz, 0), 7) + column(fixed(s.maxExecutionMicroseconds, 0), 8)
+                + column(String(s.overruns), 8) + String(s.skips)
+        }
+        return out
+    }
+
     static func column(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }

@@ -215,12 +215,14 @@ extension Runner {
     /// could not be written (said in the log).
     static func writePicture<Clock: MonotonicClock>(_ picture: Configuration.Picture, of display: DisplayTarget, loop: OutputLoop<Clock>) -> Bool {
         guard case .framebuffer(let frame, let back, _) = display.output else { return true }
-        if picture.layoutPath != nil { back.textRuns = [] }
+        if picture.layoutPath != nil { (back.textRuns, back.drawnBoxes) = ([], []) }
         loop.displayDriver.redrawNow()
         do {
             try replaceFile(picture.path, with: PNGEncoder.encode(frame))
             if let layout = picture.layoutPath {
-                try replaceFile(layout, with: Array((TextLayoutJSON.array(back.textRuns ?? []) + "\n").utf8))
+                let document = TextLayoutJSON.document(
+                    page: display.page.rawValue, width: back.width, height: back.height, runs: back.textRuns ?? [], drawings: back.drawnBoxes ?? [])
+                try replaceFile(layout, with: Array((document + "\n").utf8))
             }
             return true
         } catch {

@@ -23,8 +23,15 @@ struct Canvas {
     @inline(__always)
     func pixel(_ x: Int, _ y: Int, _ c: Theme.Colour) { target.set(x: x, y: y, red: c.red, green: c.green, blue: c.blue) }
 
+    /// Notes a drawing's box on a recording frame (what the page's used fraction counts).
+    func drew(x: Int, y: Int, width w: Int, height h: Int) {
+        guard let recorder = target as? MemoryFramebuffer, recorder.drawnBoxes != nil else { return }
+        recorder.drawnBoxes?.append(PixelBox(x: x, y: y, width: w, height: h))
+    }
+
     /// A filled rectangle.
     func rect(x: Int, y: Int, width w: Int, height h: Int, ink: Ink) {
+        drew(x: x, y: y, width: w, height: h)
         let c = colour(ink)
         target.fill(x: x, y: y, width: w, height: h, red: c.red, green: c.green, blue: c.blue)
     }
@@ -32,6 +39,8 @@ struct Canvas {
     /// A line from (x0, y0) to (x1, y1), every step one pixel (no gaps at any slope); a pen of
     /// `thickness` pixels is a square centred on each point.
     func line(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, ink: Ink, thickness: Int = 1) {
+        let pen = max(1, thickness)
+        drew(x: min(x0, x1) - (pen - 1) / 2, y: min(y0, y1) - (pen - 1) / 2, width: abs(x1 - x0) + pen, height: abs(y1 - y0) + pen)
         let c = colour(ink)
         let dx = abs(x1 - x0), dy = -abs(y1 - y0)
         let sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1
@@ -62,6 +71,7 @@ struct Canvas {
 
     /// A circle's outline (midpoint circle), `thickness` rings inward from `radius`.
     func circle(cx: Int, cy: Int, radius: Int, ink: Ink, thickness: Int = 1) {
+        drew(x: cx - radius, y: cy - radius, width: 2 * radius + 1, height: 2 * radius + 1)
         let c = colour(ink)
         for ring in 0..<max(1, thickness) {
             let r = radius - ring
@@ -78,6 +88,7 @@ struct Canvas {
 
     /// A filled disc.
     func disc(cx: Int, cy: Int, radius: Int, ink: Ink) {
+        drew(x: cx - radius, y: cy - radius, width: 2 * radius + 1, height: 2 * radius + 1)
         let c = colour(ink)
         for dy in -radius...radius {
             let half = Int(Double(radius * radius - dy * dy).squareRoot())
@@ -93,14 +104,18 @@ struct Canvas {
         }
     }
 
-    /// Text from its top-left corner, each font pixel `scale` x `scale`.
-    func text(_ string: String, x: Int, y: Int, scale: Int, ink: Ink) {
+    /// Text from its top-left corner, each font pixel `scale` x `scale`. `clipped`: the caller
+    /// shortened it to fit (text past the panel's edge is marked so here); `key`: the page's
+    /// key figure.
+    func text(_ string: String, x: Int, y: Int, scale: Int, ink: Ink, clipped: Bool = false, key: Bool = false) {
         let c = colour(ink)
         if let recorder = target as? MemoryFramebuffer, recorder.textRuns != nil, !string.isEmpty {
+            let w = Self.textWidth(string, scale: scale), h = Font5x7.height * scale
+            let outside = x < 0 || y < 0 || x + w > width || y + h > height
             recorder.textRuns?.append(
                 TextRun(
-                    text: string, x: x, y: y, width: Self.textWidth(string, scale: scale), height: Font5x7.height * scale,
-                    missingGlyphs: Font5x7.missingGlyphs(in: string)))
+                    text: string, x: x, y: y, width: w, height: h, missingGlyphs: Font5x7.missingGlyphs(in: string),
+                    clipped: clipped || outside, key: key))
         }
         var left = x
         for character in string {
@@ -109,9 +124,16 @@ struct Canvas {
         }
     }
 
+    /// `text` shortened to `columns` at `scale` (by whole words) and drawn, marked clipped when
+    /// it was shortened.
+    func fitted(_ string: String, columns: Int, x: Int, y: Int, scale: Int, ink: Ink) {
+        let shown = LabelPlacer.shortened(string, to: columns)
+        text(shown, x: x, y: y, scale: scale, ink: ink, clipped: shown != string)
+    }
+
     /// Text centred on (cx, cy).
-    func text(_ string: String, centredAt cx: Int, _ cy: Int, scale: Int, ink: Ink) {
-        text(string, x: cx - Self.textWidth(string, scale: scale) / 2, y: cy - Font5x7.height * scale / 2, scale: scale, ink: ink)
+    func text(_ string: String, centredAt cx: Int, _ cy: Int, scale: Int, ink: Ink, key: Bool = false) {
+        text(string, x: cx - Self.textWidth(string, scale: scale) / 2, y: cy - Font5x7.height * scale / 2, scale: scale, ink: ink, key: key)
     }
 
     /// The width of `string`'s glyphs at `scale` (without the space after the last).

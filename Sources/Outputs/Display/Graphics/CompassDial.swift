@@ -100,7 +100,7 @@ enum CompassDial {
             cx, max(g.top + 2, cy - g.radius - max(3, g.radius / 12)), cx, cy - g.radius + g.longTick, ink: .accent,
             thickness: max(3, g.radius / 30))
         // The heading in digits, and the deviation from a locked bearing as a bar under them.
-        canvas.text(digits, centredAt: cx, cy, scale: g.digitScale, ink: .accent)
+        canvas.text(digits, centredAt: cx, cy, scale: g.digitScale, ink: .accent, key: true)
         canvas.text(reference, centredAt: cx, referenceY, scale: g.numeralScale, ink: .dim)
         if model.compass.lockedBearing != nil, let deviation = model.compass.deviation {
             let half = g.radius / 2
@@ -141,12 +141,7 @@ enum CompassDial {
         if let steps = model.compass.steps { lines.append(("STEPS \(steps)", .dim)) }
         var y = g.textTop
         for (text, ink) in lines {
-            let (pieces, lineScale) = Canvas.wrapped(text, width: g.textWidth, scale: scale)
-            let lineHeight = FramebufferLayout.cellHeight * lineScale
-            for piece in pieces where y + lineHeight <= g.textTop + g.textHeight {
-                canvas.text(piece, x: g.textLeft, y: y, scale: lineScale, ink: ink)
-                y += lineHeight
-            }
+            y = canvas.paragraph(text, x: g.textLeft, y: y, width: g.textWidth, bottom: g.textTop + g.textHeight, scale: scale, ink: ink)
         }
     }
 }

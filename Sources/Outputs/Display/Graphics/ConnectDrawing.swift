@@ -15,6 +15,28 @@ enum ConnectDrawing {
             return
         }
         let lineHeight = FramebufferLayout.cellHeight * textScale
+        // A wide panel (800 x 480) has room beside the symbol for the words, larger.
+        let besideWidth = canvas.width - (canvas.height - top) - textScale * 4
+        if besideWidth >= FramebufferLayout.cellWidth * textScale * 16 {
+            let room = canvas.height - top - textScale * 2
+            let module = max(1, room / (code.size + 8))
+            let side = module * (code.size + 8)
+            let upper = top + textScale + (room - side) / 2
+            symbol(code, canvas: canvas, left: textScale, upper: upper, module: module)
+            let x = textScale * 4 + side, width = canvas.width - x - textScale
+            var y = top + textScale * 2
+            y = canvas.paragraph("SCAN WITH A PHONE TO OPEN THE WEB APP", x: x, y: y, width: width, bottom: canvas.height, scale: textScale, ink: .accent)
+            y += lineHeight / 2
+            for piece in ConnectPage.pieces(url, width: max(1, width / (FramebufferLayout.cellWidth * textScale))) {
+                canvas.text(piece, x: x, y: y, scale: textScale, ink: .text)
+                y += lineHeight
+            }
+            if let minutes = panel.minutesLeft {
+                canvas.paragraph(
+                    "GOOD ONCE, FOR \(minutes) MORE MIN", x: x, y: y + lineHeight / 2, width: width, bottom: canvas.height, scale: textScale, ink: .dim)
+            }
+            return
+        }
         let perLine = max(1, canvas.width / (FramebufferLayout.cellWidth * textScale))
         var words = ConnectPage.pieces(url, width: perLine)
         // The symbol above the address's lines, in whole pixels a module; where the panel is
@@ -27,7 +49,16 @@ enum ConnectDrawing {
         let module = max(1, room / (code.size + 8))
         let side = module * (code.size + 8)
         let left = (canvas.width - side) / 2, upper = top + max(0, (room - side) / 2)
+        symbol(code, canvas: canvas, left: left, upper: upper, module: module)
+        for (n, line) in words.enumerated() {
+            canvas.text(line, centredAt: canvas.width / 2, upper + side + 2 + lineHeight * n + lineHeight / 2, scale: textScale, ink: .text)
+        }
+    }
+
+    /// The symbol with its quiet zone from (`left`, `upper`), `module` pixels a module.
+    static func symbol(_ code: QRCode, canvas: Canvas, left: Int, upper: Int, module: Int) {
         let light = Theme.Colour(255, 255, 255), dark = Theme.Colour(0, 0, 0)
+        canvas.drew(x: left, y: upper, width: module * (code.size + 8), height: module * (code.size + 8))
         for my in -4..<(code.size + 4) {
             for mx in -4..<(code.size + 4) {
                 let colour = code[mx, my] ? dark : light
@@ -36,9 +67,6 @@ enum ConnectDrawing {
                     for x in x0..<(x0 + module) where x >= 0 && x < canvas.width { canvas.pixel(x, y, colour) }
                 }
             }
-        }
-        for (n, line) in words.enumerated() {
-            canvas.text(line, centredAt: canvas.width / 2, upper + side + 2 + lineHeight * n + lineHeight / 2, scale: textScale, ink: .text)
         }
     }
 }

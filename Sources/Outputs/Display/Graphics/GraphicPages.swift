@@ -15,7 +15,8 @@ public enum GraphicPages {
     public static func draw(_ page: DisplayPage, _ model: DisplayModel, theme: Theme, on target: any Framebuffer) {
         let layout = FramebufferLayout(width: target.width, height: target.height)
         guard drawsGraphics(page, layout: layout) else {
-            FramebufferRenderer.draw(page.draw(model, columns: layout.columns, rows: layout.rows, large: true), theme: theme, layout: layout, on: target)
+            let (screen, zoomed) = TextPageZoom.screen(page, model, width: target.width, height: target.height)
+            FramebufferRenderer.draw(screen, theme: theme, layout: zoomed, on: target)
             return
         }
         // The header alone (one row of cells), then the drawing under it.

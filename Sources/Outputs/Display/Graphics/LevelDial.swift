@@ -49,17 +49,14 @@ enum LevelDial {
         let centre = g.bubbleCentre(roll: level.roll, pitch: level.pitch)
         canvas.disc(cx: centre.x, cy: centre.y, radius: g.bubble, ink: level.isLevel ? .good : .accent)
         let tilt = (level.roll * level.roll + level.pitch * level.pitch).squareRoot()
-        let lineHeight = FramebufferLayout.cellHeight * textScale
         var y = g.textTop
         for (text, ink) in [
             (level.isLevel ? "LEVEL" : "TILT \(fixed(tilt, 1))°", level.isLevel ? Ink.good : .accent),
             ("ROLL \(fixed(level.roll, 1))°", .text), ("PITCH \(fixed(level.pitch, 1))°", .text)
         ] {
-            // Shortened to the room beside the dial ("TILT 2.8°" to "2.8°" before anything is cut).
-            let room = (canvas.width - g.textLeft) / (FramebufferLayout.cellWidth * textScale)
-            let fitted = text.count <= room ? text : LabelPlacer.shortened(String(text.split(separator: " ").last ?? ""), to: room)
-            canvas.text(fitted, x: g.textLeft, y: y, scale: textScale, ink: ink)
-            y += lineHeight
+            // Every angle keeps its name: where the room beside the dial is narrow, the name
+            // goes on its own line above the angle ("PITCH" over "-1.2°").
+            y = canvas.paragraph(text, x: g.textLeft, y: y, width: canvas.width - g.textLeft, bottom: canvas.height, scale: textScale, ink: ink)
         }
     }
 }

@@ -12,16 +12,16 @@ enum PressureGraphs {
         guard let weather = model.weather, weather.stationPressure.isFinite else {
             var y = top + textScale
             for (text, ink) in [("WAITING FOR THE BAROMETER", Ink.warning)] + stationLines {
-                canvas.text(LabelPlacer.shortened(text, to: columns), x: textScale, y: y, scale: textScale, ink: ink)
+                canvas.fitted(text, columns: columns, x: textScale, y: y, scale: textScale, ink: ink)
                 y += lineHeight
             }
             return
         }
         var y = top + textScale
         // The sea-level pressure at twice the text's size: the figure a sailor reads first.
-        canvas.text(units.pressure(weather.seaLevelPressure).uppercased(), x: textScale, y: y, scale: textScale * 2, ink: .accent)
+        canvas.text(units.pressure(weather.seaLevelPressure).uppercased(), x: textScale, y: y, scale: textScale * 2, ink: .accent, key: true)
         y += lineHeight * 2
-        var lines: [(String, Ink)] = []
+        var lines: [(String, Ink)] = [("AT SEA LEVEL", .dim)]
         if let arrow = weather.trendArrow {
             lines.append(("\(arrow) \(units.pressureRate(weather.trendRate)) \(weather.forecast ?? "")".uppercased(), .accent))
         } else {
@@ -35,9 +35,10 @@ enum PressureGraphs {
         lines.append((altitude.uppercased(), .text))
         lines += stationLines
         if let alert = model.alert { lines.append(("! " + alert, .warning)) }
+        // Wrapped onto as many lines as they need, never cut ("WEATHER DETERIORATING" under the
+        // trend on a 320 x 240 panel).
         for (text, ink) in lines {
-            canvas.text(LabelPlacer.shortened(text, to: columns), x: textScale, y: y, scale: textScale, ink: ink)
-            y += lineHeight
+            y = canvas.paragraph(text, x: textScale, y: y, width: canvas.width - textScale * 2, bottom: canvas.height, scale: textScale, ink: ink)
         }
         let gap = textScale * 3
         // As many ranges as fit at two lines' height each, the shortest first (with the wind
@@ -88,6 +89,8 @@ enum PressureGraphs {
         guard let low = known.min(), let high = known.max(), width > 8, height > 4 else { return }
         let labelWidth = Canvas.textWidth("9999.9", scale: textScale) + textScale * 2
         let left = x + labelWidth, right = x + width
+        // The plot is the box its range is scaled to fill, however flat the pressure.
+        canvas.drew(x: left, y: y, width: right - left + 1, height: height + 1)
         canvas.line(left, y, left, y + height, ink: .dim)
         canvas.line(left, y + height, right, y + height, ink: .dim)
         // A flat range still shows a level line, a tenth of a hectopascal tall.

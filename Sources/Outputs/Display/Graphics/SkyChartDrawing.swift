@@ -73,11 +73,13 @@ enum SkyChartDrawing {
         // The list beside the dome on a landscape panel.
         guard canvas.width - side > textScale * 30 else { return }
         var y = top + textScale
-        // Shortened to the room beside the dome: the figures first to go, never cut mid-word.
-        let room = (canvas.width - side - textScale * 2) / (FramebufferLayout.cellWidth * textScale)
-        for (text, ink) in listed where y + FramebufferLayout.cellHeight * textScale <= canvas.height {
-            canvas.text(LabelPlacer.shortened(text, to: room), x: side + textScale * 2, y: y, scale: textScale, ink: ink)
-            y += FramebufferLayout.cellHeight * textScale
+        // Wrapped into the room beside the dome (the figures under the name), never cut; an
+        // object whose lines no longer fit is left out whole.
+        let room = canvas.width - side - textScale * 2
+        for (text, ink) in listed {
+            let lines = Canvas.wrapped(text, width: room, scale: textScale)
+            guard y + (lines.pieces.count - 1) * FramebufferLayout.cellHeight * lines.scale + Font5x7.height * lines.scale <= canvas.height else { break }
+            y = canvas.paragraph(text, x: side + textScale * 2, y: y, width: room, bottom: canvas.height, scale: textScale, ink: ink)
         }
     }
 

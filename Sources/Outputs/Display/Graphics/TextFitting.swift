@@ -27,10 +27,16 @@ extension Canvas {
     @discardableResult
     func paragraph(_ text: String, x: Int, y: Int, width: Int, bottom: Int, scale: Int, ink: Ink) -> Int {
         let (pieces, lineScale) = Self.wrapped(text, width: width, scale: scale)
+        // A word wider than the column even at the smallest scale is cut; lines past `bottom`
+        // are left out, and the last line drawn says so.
+        let wordCut = text.split(separator: " ").contains { Self.textWidth(String($0), scale: lineScale) > width }
+        let pitch = FramebufferLayout.cellHeight * lineScale
+        let fitting = max(0, (bottom - y - Font5x7.height * lineScale) / pitch + 1)
         var top = y
-        for piece in pieces where top + Font5x7.height * lineScale <= bottom {
-            self.text(piece, x: x, y: top, scale: lineScale, ink: ink)
-            top += FramebufferLayout.cellHeight * lineScale
+        for (index, piece) in pieces.prefix(fitting).enumerated() {
+            let elided = index == fitting - 1 && pieces.count > fitting
+            self.text(piece, x: x, y: top, scale: lineScale, ink: ink, clipped: wordCut || elided)
+            top += pitch
         }
         return top
     }

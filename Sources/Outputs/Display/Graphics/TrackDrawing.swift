@@ -19,17 +19,18 @@ enum TrackDrawing {
         let units = model.units
         var y = top + textScale
         let state = (track.state + (track.autoPaused ? " auto-paused" : "")).uppercased() + (track.name.map { "  " + $0 } ?? "")
-        let columns = (canvas.width - textScale) / (FramebufferLayout.cellWidth * textScale)
-        canvas.text(LabelPlacer.shortened(state, to: columns), x: textScale, y: y, scale: textScale, ink: track.state == "recording" ? .good : .accent)
-        y += lineHeight
+        y = canvas.paragraph(
+            state, x: textScale, y: y, width: canvas.width - 2 * textScale, bottom: canvas.height, scale: textScale,
+            ink: track.state == "recording" ? .good : .accent)
         guard track.state != "stopped", !track.path.isEmpty else {
             canvas.text(track.state == "stopped" ? "PRESS TRACK TO START" : "WAITING FOR THE FIRST POINT", x: textScale, y: y, scale: textScale, ink: .dim)
             return
         }
-        let figures =
-            "\(units.distance(track.distance))  \(countdown(track.elapsed, compact: true))  +\(units.altitude(track.elevationGain)) -\(units.altitude(track.elevationLoss))"
-        canvas.text(LabelPlacer.shortened(figures.uppercased(), to: columns), x: textScale, y: y, scale: textScale, ink: .text)
-        y += lineHeight + textScale
+        for line in figureLines(track, units: units, columns: (canvas.width - 2 * textScale) / (FramebufferLayout.cellWidth * textScale)) {
+            canvas.text(line, x: textScale, y: y, scale: textScale, ink: .text)
+            y += lineHeight
+        }
+        y += textScale
         let profileHeight = track.profile.count > 1 ? max(lineHeight * 2, (canvas.height - y) / 5) : 0
         let mapHeight = canvas.height - y - profileHeight - (profileHeight > 0 ? textScale * 2 : 0)
         guard mapHeight > lineHeight * 2 else { return }
@@ -41,9 +42,21 @@ enum TrackDrawing {
         }
     }
 
+    /// The distance, the time and the climb, as many to a line as fit in `columns` (a figure
+    /// never apart from its unit).
+    static func figureLines(_ track: DisplayModel.TrackPanel, units: Units, columns: Int) -> [String] {
+        let figures = [
+            units.distance(track.distance), countdown(track.elapsed, compact: true),
+            "+\(units.altitude(track.elevationGain)) -\(units.altitude(track.elevationLoss))"
+        ]
+        return TextPacking.packed(figures.map { $0.uppercased() }, columns: columns)
+    }
+
     static func drawMap(_ track: DisplayModel.TrackPanel, units: Units, canvas: Canvas, x: Int, y: Int, width: Int, height: Int, textScale: Int) {
         let marks = track.waypoints.map { ($0.latitude, $0.longitude) } + (track.here.map { [$0] } ?? [])
         let plot = TrackPlot(points: track.path, marks: marks, width: Double(width), height: Double(height), headingUp: track.headingUp)
+        // The map is the box the path is scaled to fill.
+        canvas.drew(x: x, y: y, width: width, height: height)
         func at(_ latitude: Double, _ longitude: Double) -> (Int, Int) {
             let p = plot.position(latitude: latitude, longitude: longitude)
             return (x + Int(p.x.rounded()), y + Int(p.y.rounded()))

@@ -12,14 +12,17 @@ enum DayPage {
         let units = model.units
         let steps = grouped(day.steps)
         if page.wide {
-            page.headline(steps + " steps")
+            // The steps are the page's key figure: the number large, its unit under it.
+            page.headline(steps)
+            page.line("steps today", ink: .accent)
             page.field("Distance", units.distance(day.distance))
             page.field("Floors", "\(day.floorsUp) up, \(day.floorsDown) down")
             page.field("Active", countdown(day.activeSeconds) + (day.activeSeconds < 60 ? "" : " walking or running"))
             let pace = day.cadence > 0 ? "\(day.state), \(fixed(day.cadence, 0)) steps/min" : day.state
             if !pace.isEmpty { page.field("Now", pace, ink: .dim) }
         } else {
-            page.line("STEPS " + steps, ink: .accent)
+            page.headline(steps)
+            page.line("STEPS TODAY", ink: .accent)
             page.line("DIST " + units.distance(day.distance))
             page.line("FLOORS +\(day.floorsUp) -\(day.floorsDown)")
             page.line("ACTIVE " + countdown(day.activeSeconds, compact: true))

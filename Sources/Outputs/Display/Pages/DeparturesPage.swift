@@ -20,9 +20,9 @@ enum DeparturesPage {
         let way = both(panel.distance.map(model.units.distance), panel.bearing.map { CompassPoint.name($0, division: .eight) })
             .map { "\($0) \($1)" }
         if page.wide {
-            page.line(panel.stop + (way.map { "  (\($0))" } ?? ""), ink: .accent)
+            page.lines(panel.stop + (way.map { "  (\($0))" } ?? ""), ink: .accent)
         } else {
-            page.line(panel.stop, ink: .accent)
+            page.lines(panel.stop, ink: .accent)
             if let way { page.line(way, ink: .dim) }
         }
         if panel.onlyMarked { page.line(page.wide ? "Only marked departures (flip to show all)" : "MARKED ONLY", ink: .dim) }
@@ -34,19 +34,24 @@ enum DeparturesPage {
         for (index, row) in panel.rows.prefix(DisplayModel.DeparturesPanel.shown).enumerated() {
             let stars = row.rating.map { String(repeating: "*", count: max(0, min(5, $0))) } ?? ""
             let togo = "in " + countdown(row.secondsToGo)
+            // The first departure is the one a person hurries for: its countdown is the page's
+            // key figure.
+            if index == 0 { page.headline(togo) }
             if page.wide {
-                // The first departure is the one a person hurries for: its countdown large.
-                if index == 0 { page.headline(togo) }
-                // A long headsign gives way to the countdown after it.
-                page.field(
-                    row.clock, LabelPlacer.squeezed(row.route + "  " + row.headsign, before: index == 0 ? "" : "  " + togo, to: page.columns - 7),
-                    ink: index == 0 ? .accent : .text, labelWidth: 7)
-                if let mark = row.mark { page.line("       " + LabelPlacer.squeezed(mark, before: " " + stars, to: page.columns - 7), ink: .good) }
+                // The first departure's time and route under its countdown, large where they
+                // fit; a long headsign goes on to the next line, never cut. A mark stays with
+                // its departure.
+                if index == 0 {
+                    page.subheadline(row.clock + "  " + row.route + "  " + row.headsign, ink: .accent)
+                } else {
+                    page.wrappedField(row.clock, row.route + "  " + row.headsign + "  " + togo, labelWidth: 7, spaced: row.mark == nil)
+                }
+                if let mark = row.mark { page.wrappedField("", mark + " " + stars, ink: .good, labelWidth: 7) }
             } else {
                 page.line("\(row.clock) \(row.route) " + countdown(row.secondsToGo, compact: true), ink: index == 0 ? .accent : .text)
                 // Where it goes, where a medium panel has the room (a 128x64 one has not).
-                if page.columns >= 24 { page.line(" " + row.headsign, ink: .dim) }
-                if let mark = row.mark { page.line(" " + LabelPlacer.squeezed(mark, before: " " + stars, to: page.columns - 1), ink: .good) }
+                if page.columns >= 24 { page.wrappedField("", row.headsign, ink: .dim, labelWidth: 1) }
+                if let mark = row.mark { page.wrappedField("", mark + " " + stars, ink: .good, labelWidth: 1) }
             }
         }
     }

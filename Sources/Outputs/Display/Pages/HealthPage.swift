@@ -7,7 +7,15 @@ enum HealthPage {
         let sensors = [("IMU", state.imuHealth), ("Magnetometer", state.magnetometerHealth), ("Barometer", state.barometerHealth), ("GPS", state.gpsHealth)]
         let problems = [model.health.problems.imu, model.health.problems.magnetometer, model.health.problems.barometer, model.health.problems.gps]
         if page.wide {
+            // Where the panel has the rows for the whole page with them twice the size, the
+            // sensors' states large: what one looks for first.
+            let needed = 8 + 2 + (model.health.loop == nil ? 0 : 3) + (model.health.tasks.isEmpty ? 0 : model.health.tasks.count + 1)
+            let large = page.remaining >= needed && sensors.allSatisfy { $0.1 != .degraded }
             for ((name, health), problem) in zip(sensors, problems) {
+                if large {
+                    page.subheadline(name + " " + health.name, ink: health == .ok ? .good : .dim)
+                    continue
+                }
                 page.field(
                     name, health == .degraded ? "degraded: retrying" : health.name, ink: health == .degraded ? .warning : (health == .ok ? .good : .dim),
                     labelWidth: 13)
@@ -21,15 +29,22 @@ enum HealthPage {
             page.field("Clients", "\(model.health.clients)", labelWidth: 13)
             if let profile = model.health.profile { page.field("Sampling", profile + " profile", labelWidth: 13) }
             if let loop = model.health.loop {
-                page.line(
-                    "Loop \(fixed(loop.rateHz, 0)) Hz  overruns \(loop.overruns)  late p50 \(fixed(loop.latenessP50Microseconds, 0)) us  p99 \(fixed(loop.latenessP99Microseconds, 0)) us  max \(fixed(loop.latenessMaxMicroseconds, 0)) us",
-                    ink: .dim)
+                // Each figure with its name, never split from it.
+                page.field("Loop", "\(fixed(loop.rateHz, 0)) Hz, \(loop.overruns) overruns", labelWidth: 13)
+                page.field(
+                    "Lateness",
+                    "p50 \(fixed(loop.latenessP50Microseconds, 0)) us  p99 \(fixed(loop.latenessP99Microseconds, 0)) us", labelWidth: 13)
+                page.field("", "max \(fixed(loop.latenessMaxMicroseconds, 0)) us", labelWidth: 13)
             }
             if !model.health.tasks.isEmpty {
                 // The full table where it fits, else the columns that say whether a task keeps up.
-                let table = page.columns >= 90 ? SchedulerTable.text(model.health.tasks) : SchedulerTable.compact(model.health.tasks)
+                let table =
+                    page.columns >= 90
+                    ? SchedulerTable.text(model.health.tasks)
+                    : (page.columns >= 56 ? SchedulerTable.compact(model.health.tasks) : SchedulerTable.narrow(model.health.tasks))
                 for line in table.split(separator: "\n") { page.line(String(line)) }
             }
+            page.essentialsDone()
             if !model.health.log.isEmpty && page.remaining > 1 {
                 page.line("Log", ink: .dim)
                 for line in model.health.log.suffix(page.remaining) {

@@ -16,7 +16,9 @@ enum PositionPage {
         let stated = fix.eph.isFinite && fix.eph > 0
         let confidence = model.position.confidence
         if page.wide {
-            page.line(CoordinateText.decimal(fix.latitude, latitude: true) + "   " + CoordinateText.decimal(fix.longitude, latitude: false), ink: .accent)
+            // The position is the page's key figure: latitude over longitude, as large as they fit.
+            page.headline(CoordinateText.decimal(fix.latitude, latitude: true))
+            page.headline(CoordinateText.decimal(fix.longitude, latitude: false))
             page.field("DMS", CoordinateText.dms(fix.latitude, latitude: true) + "  " + CoordinateText.dms(fix.longitude, latitude: false))
             page.field("DDM", CoordinateText.ddm(fix.latitude, latitude: true) + "  " + CoordinateText.ddm(fix.longitude, latitude: false))
             page.field(
@@ -30,8 +32,8 @@ enum PositionPage {
                 page.field("Confidence", "\(confidence)%", ink: confidence >= 70 ? .good : (confidence >= 40 ? .text : .warning))
             }
         } else {
-            page.line(CoordinateText.ddm(fix.latitude, latitude: true), ink: .accent)
-            page.line(CoordinateText.ddm(fix.longitude, latitude: false), ink: .accent)
+            page.headline(CoordinateText.ddm(fix.latitude, latitude: true))
+            page.headline(CoordinateText.ddm(fix.longitude, latitude: false))
             page.line("\(units.altitude(fix.altitudeMSL)) \(mode) \(fix.satellitesUsed) SATS")
             let figures = (accuracy.map { "+-" + units.distance($0) } ?? "+-?") + (confidence.map { " \($0)%" } ?? "") + " " + units.speed(fix.speed)
             page.line(figures, ink: (confidence ?? 100) < 40 ? .warning : .text)

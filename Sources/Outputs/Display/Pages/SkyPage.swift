@@ -41,10 +41,10 @@ enum SkyPage {
             return
         }
         if let next = sky.next {
-            page.line(
-                wide
-                    ? "Next   \(label(next.name, compact: false)) \(next.clock)  in \(countdown(next.seconds))"
-                    : "\(label(next.name, compact: true)) \(next.clock) \(countdown(next.seconds, compact: true))", ink: .accent)
+            // The next event is the page's key figure: its name and time large, the countdown under it.
+            let name = label(next.name, compact: !wide)
+            page.headline((wide ? name.prefix(1).uppercased() + name.dropFirst() : name) + " " + next.clock)
+            page.line(wide ? "Next sky event, in \(countdown(next.seconds))" : "NEXT, IN \(countdown(next.seconds, compact: true))", ink: .accent)
         } else {
             // Only in a polar night or day longer than the half year the device looks ahead.
             page.line(wide ? "Next   no sun event within 200 days" : "NO EVENT IN 200 D", ink: .accent)
@@ -60,6 +60,7 @@ enum SkyPage {
             page.line("RISE \(rise) SET \(set)")
         }
         drawMoonAndSeason(sky, wide: wide, on: &page)
+        page.essentialsDone()
         guard page.remaining > 0 else { return }
         // The day's events in time order, two to a row when the screen is wide enough.
         let cell = wide ? 30 : page.columns

@@ -26,7 +26,20 @@ enum WavesPage {
         }
         let width = min(page.columns, 96)
         // Narrow panels get the short words, so nothing is cut.
-        page.line((page.wide ? panel.stop + "  " + panel.day : panel.stop), ink: .accent)
+        page.lines((page.wide ? panel.stop + "  " + panel.day : panel.stop), ink: .accent)
+        // The next wave is the page's key figure: its time and size large, what it is under it.
+        if let short = panel.nextShort {
+            let split = short.firstRange(of: " in ")
+            page.headline(split.map { String(short[..<$0.lowerBound]) } ?? short)
+            let countdown = split.map { String(short[$0.upperBound...]) }
+            if page.wide {
+                page.line("Next wave" + (panel.next.map { ": " + $0 } ?? ""))
+            } else {
+                page.line("NEXT WAVE" + (countdown.map { ", IN " + $0.uppercased() } ?? ""))
+            }
+        } else {
+            page.line(page.wide ? "No more waves today" : "NO MORE TODAY", ink: .dim)
+        }
         // The session under way or next first (what one can still go to), then the day's best
         // when that is another (said over once it is).
         let soon = panel.upcoming
@@ -41,27 +54,27 @@ enum WavesPage {
             if over { text += page.wide ? " (over)" : " OVER" } else if isBest, soon?.underWay == true, page.wide { text += ", now" }
             page.line(text, ink: over ? .dim : .good)
         } else {
-            page.line(page.wide ? "No session today (60-120 min of waves in the light)" : "NO SESSION", ink: .dim)
+            page.paragraph(page.wide ? "No session today (60-120 min of waves in the light)" : "NO SESSION", ink: .dim)
         }
-        let next = page.wide ? panel.next.map { "Next " + $0 } : panel.nextShort.map { "NEXT " + $0 }
-        page.line((next ?? (page.wide ? "No more waves today" : "NO MORE TODAY")), ink: next == nil ? .dim : .text)
+        page.essentialsDone()
         guard width >= 8, panel.end > panel.start, page.remaining >= 2 else { return }
         let (counts, band, sessions) = timeline(panel, width: width)
         if page.remaining >= 4 { page.line(String(counts)) }
         band.write(on: &page)
         if page.remaining >= 2 { sessions.write(on: &page) }
         if page.remaining >= 2 { page.line(hourLabels(panel, width: width), ink: .dim) }
-        if page.wide || panel.sun.count + panel.frequency.count + 2 <= page.columns {
-            page.line((panel.sun + "  " + panel.frequency), ink: .dim)
-        } else {
-            page.line(panel.sun, ink: .dim)
-        }
+        page.items([panel.sun, panel.frequency], ink: .dim)
         // Where the panel is tall enough, the coming waves one per line.
         let coming = panel.waves.filter { $0.time >= panel.now }
-        guard page.remaining >= 3, !coming.isEmpty else { return }
+        // The heading only with room under it for the first wave.
+        guard let first = coming.first, page.remaining >= 2 + PageWriter.wrapped(first.text, width: page.columns).count else { return }
         page.blank()
         page.line(page.wide ? "Coming" : "COMING", ink: .dim)
-        for wave in coming.prefix(page.remaining) { page.line(wave.text) }
+        // Each wave whole, over two lines where it is longer than the page is wide.
+        for wave in coming {
+            guard PageWriter.wrapped(wave.text, width: page.columns).count <= page.remaining else { break }
+            page.lines(wave.text)
+        }
     }
 
     /// A row of characters each with its ink.
