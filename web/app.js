@@ -18,6 +18,7 @@ import "./departures.js";
 import "./station.js";
 import "./device.js";
 import { loadZone } from "./zone.js";
+import "./units.js";
 
 // The night theme (red on black): the browser's own light or dark preference until the person
 // chooses with the button; the choice is then kept on this browser.

@@ -1,11 +1,11 @@
 // The device page: the version, how long it has run and the room left for its files; sensor
-// health, both task tables (every 2 s while open, times in µs, ms or s), the units this
-// browser shows, a snapshot of every value at this moment, and whether this browser is paired.
+// health, both task tables (every 2 s while open, times in µs, ms or s), a snapshot of every
+// value at this moment, and whether this browser is paired. (The units switch is in the header.)
 import { act, getJSON } from "./api.js";
 import { $, fillFigures, say, setText } from "./dom.js";
 import { duration, fixed, taskTime } from "./format.js";
 import { currentPage, onShow } from "./nav.js";
-import { setUnits, store, subscribe, take } from "./store.js";
+import { subscribe, take } from "./store.js";
 
 function showHealth(health) {
   const sensors = $("sensors");
@@ -55,8 +55,6 @@ subscribe("session", (session) => setText("pairing", session.paired ? `This brow
 onShow("device", refreshHealth);
 setInterval(refreshHealth, 2000);
 
-$("units").value = store.units;
-$("units").addEventListener("change", () => setUnits($("units").value));
 $("snapshot").addEventListener("click", async () => {
   const reply = await act("snapshot", {});
   if (reply && reply.class === "SNAPSHOT") say("snapshot kept");

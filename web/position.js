@@ -1,12 +1,12 @@
 // The position page: decimal degrees, degrees and minutes, degrees, minutes and seconds,
 // accuracy, altitude, speed, course, satellites, and a button that copies the coordinates.
 import { $, say, setText } from "./dom.js";
-import { altitude, compassPoint, distance, fixed, sexagesimal, speed } from "./format.js";
+import { altitude, clockAt, compassPoint, distance, fixed, sexagesimal, speed, unixOf, zoneName } from "./format.js";
 import { subscribe } from "./store.js";
 
 function showPosition(tpv) {
   const has = tpv.mode >= 2 && tpv.lat !== undefined;
-  setText("fix", has ? `${tpv.mode === 3 ? "3D" : "2D"} fix${tpv.time ? " at " + tpv.time.slice(11, 19) + " UTC" : ""}` : "no fix yet");
+  setText("fix", has ? `${tpv.mode === 3 ? "3D" : "2D"} fix${tpv.time ? " at " + clockAt(unixOf(tpv.time)) + " " + zoneName() : ""}` : "no fix yet");
   setText("dd", has ? `${fixed(tpv.lat, 6)}, ${fixed(tpv.lon, 6)}` : "--");
   setText("dm", has ? `${sexagesimal(tpv.lat, "N", "S", false)}  ${sexagesimal(tpv.lon, "E", "W", false)}` : "--");
   setText("dms", has ? `${sexagesimal(tpv.lat, "N", "S", true)}  ${sexagesimal(tpv.lon, "E", "W", true)}` : "--");

@@ -6,7 +6,10 @@ const listeners = new Map();
 export const store = {
   reports: {},
   session: null,
+  // The units every figure is written in: this browser's choice when it made one, else the
+  // device's (GET /api/v1/device), which the display and the terminal show.
   units: localStorage.getItem("units") || "metric",
+  deviceUnits: null,
   track: [],
   waypoints: [],
 };
@@ -28,10 +31,20 @@ export function take(report) {
   publish(report.class, report);
 }
 
-// The units chosen on this browser; every figure shown is written again in them (an event,
-// an alert or a reminder, is not given again).
+// The units chosen on this browser ("" or null: the device's again); every figure shown is
+// written again in them (an event, an alert or a reminder, is not given again).
 export function setUnits(units) {
-  store.units = units;
-  localStorage.setItem("units", units);
+  if (units) localStorage.setItem("units", units); else localStorage.removeItem("units");
+  const now = units || store.deviceUnits || "metric";
+  if (now === store.units) return;
+  store.units = now;
+  publish("units", now);
   for (const report of Object.values(store.reports)) if (report.class !== "EVENT") take(report);
+}
+
+// The device's units: followed unless this browser chose its own.
+export function setDeviceUnits(units) {
+  store.deviceUnits = units;
+  publish("deviceUnits", units);
+  if (!localStorage.getItem("units")) setUnits(null);
 }

@@ -30,8 +30,10 @@ function showClock() {
 function offer() {
   const zone = store.zone, phone = browserZone();
   if (!zone || !phone || phone === zone.timeZone || localStorage.getItem("zoneOffered") === phone) return;
-  const unchosen = zone.zoneSource === "system" || zone.zoneSource === "scenario" || /^(UTC|Etc\/UTC|GMT|Z|\+00:?00|\+00)$/.test(zone.timeZone);
-  if (!unchosen || !(store.session && store.session.paired)) return;
+  const utc = (name) => /^(UTC|Etc\/UTC|Etc\/GMT|GMT|Z|\+00:?00|\+00)$/.test(name);
+  const unchosen = zone.zoneSource === "system" || zone.zoneSource === "scenario" || utc(zone.timeZone);
+  // A phone that says UTC most likely does not know where it is: nothing to offer.
+  if (utc(phone) || !unchosen || !(store.session && store.session.paired)) return;
   setText("zone-offer-text", `This phone is in ${phone}; the device shows ${zone.timeZone}. Use ${phone}?`);
   $("zone-offer").hidden = false;
   const answered = () => { localStorage.setItem("zoneOffered", phone); $("zone-offer").hidden = true; };
@@ -45,6 +47,7 @@ function offer() {
 
 function setZone(about) {
   store.zone = about;
+  publish("device", about);
   showClock();
   publish("zone", about);
   // Every page draws its figures again in the zone (the reports carry instants).
@@ -56,5 +59,12 @@ export async function loadZone() {
   const about = await getJSON("/api/v1/device");
   if (about && about.timeZone) setZone(about);
   setInterval(showClock, 5000);
+  // The device's zone, clock and units may change there (a reload, the display's keys).
+  setInterval(async () => {
+    const fresh = await getJSON("/api/v1/device");
+    if (!fresh || !fresh.timeZone) return;
+    const changed = !store.zone || fresh.timeZone !== store.zone.timeZone || fresh.clock !== store.zone.clock;
+    if (changed) setZone(fresh); else publish("device", fresh);
+  }, 60000);
   offer();
 }

@@ -1,6 +1,7 @@
 import LodestoneCore
 import LodestoneOutputs
 import LodestoneReports
+import LodestoneSettings
 
 /// A usage error: exit status 2 and one line saying what to type instead.
 struct UsageError: Error {
@@ -95,9 +96,10 @@ struct Options {
 }
 
 extension Units {
-    /// `--units metric|imperial|nautical` (metric when not given).
+    /// `--units metric|imperial|nautical`; when not given, the device's (`units` in the
+    /// configuration file, --config or the installed one), as its display and web app show.
     static func option(_ options: Options) throws(UsageError) -> Units {
-        guard let name = options.values["units"] else { return .metric }
+        guard let name = options.values["units"] else { return (try? Configuration.commandConfiguration(options.values["config"]))?.units ?? .metric }
         guard let units = Units(rawValue: name) else { throw UsageError(message: "--units must be \(list), not '\(name)'") }
         return units
     }

@@ -151,7 +151,7 @@ enum TrackCommand {
             for track in imported {
                 let summary = track.summary
                 writeOut(
-                    "imported \(summary.id)  \(fixed(summary.distance / 1000, 2)) km  \(summary.points) points  \(summary.name)"
+                    "imported \(summary.id)  \(((try? Units.option(options)) ?? .metric).distance(summary.distance))  \(summary.points) points  \(summary.name)"
                         + (track.timeless ? "  (no times in the file: its shape only)" : "") + "\n")
             }
             return 0
@@ -186,7 +186,7 @@ enum TrackCommand {
             if action == "delete" {
                 guard let summary = try? store.summary(id: id) else { Log.error("no track '\(id)' in \(store.directory)"); return 1 }
                 if !options.flags.contains("yes") {
-                    let what = "\(id) \"\(summary.name)\" (\(fixed(summary.distance / 1000, 2)) km, \(summary.points) points)"
+                    let what = "\(id) \"\(summary.name)\" (\(((try? Units.option(options)) ?? .metric).distance(summary.distance)), \(summary.points) points)"
                     guard Confirmation.isInteractive else {
                         throw UsageError(message: "deleting \(what) cannot be undone: give --yes to delete without a terminal to ask on")
                     }

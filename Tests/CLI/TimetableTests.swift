@@ -329,8 +329,10 @@ import Testing
         let preferences = TransitPreferences(dataDirectory: data)
         #expect(preferences.saveFavourites(["IW"]))
         #expect(writeFileAtomically(preferences.marksPath, Array("*night*,late boat,2\n".utf8)))
-        let services = OutputServices()
+        // A device in Zurich, the stops' zone.
+        let services = OutputServices(localClock: LocalClock(zone: try TimeZoneRules("Europe/Zurich")))
         services.transit = TransitService(dataDirectory: data)
+        services.transit?.localClock = services.localClock
         // The services' panel for the page, taken by the display as any report.
         let panels = PagePanels(services: services)
         // Thursday 2026-07-23 20:00 in Zurich: Thursday's night boat (00:30 Friday), Friday's

@@ -35,6 +35,10 @@ import Testing
     /// The device's zone on every page, the phone's offered once and taken live (scripts/web-zone.py).
     @Test func thePhoneIsOfferedItsZoneOnce() { Self.check("web-zone.py", timeout: 150) }
 
+    /// The device's units on every page unless the browser chose its own from the header's
+    /// switch, kept over a reload (scripts/web-units.py).
+    @Test func theUnitsAreTheDevicesUnlessChosen() { Self.check("web-units.py", timeout: 150) }
+
     /// The track page is the recorder's (scripts/web-track.py): started from the page, its
     /// points and distance are the socket's ?TRACK; answer before and after a reload at 390 and
     /// 1024 px, only the buttons that apply are offered, and every page's header says REC.

@@ -46,6 +46,9 @@ enum WebLiveReads {
         w.string("zoneAbbreviation", clock.zone.abbreviation(at: now))
         w.integer("zoneOffset", clock.zone.offset(at: now))
         w.string("clock", clock.twelveHour ? "12h" : "24h")
+        // The units the display and the terminal show (the setting, or a key's choice): the web
+        // app's too, unless the browser chose its own.
+        w.string("units", loop.display.units.rawValue)
         // Where it came from: configuration, phone, scenario or system (a phone offers its own
         // zone only in place of the system's, or of UTC not set by the configuration).
         w.string("zoneSource", loop.context.services.zone.source.rawValue)

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""The units switch in a real browser (Debian's chromium, headless).
+
+Usage:
+  web-units.py LODESTONE WORKDIR PORT
+      Runs the simulated boat (whose units, unset, are nautical: the display shows knots) and
+      opens the position page at 390 px. The web app must show the device's units (the speed
+      in kn) with the switch in the header saying so; choosing km/h there must write the speed
+      in km/h at once and keep it after a reload; choosing "device's" again must follow the
+      device (kn). The switch must be on every page.
+
+Prints one JSON line with the findings and "problems"; exits 1 when there are any.
+"""
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+
+def text_of(driver, element_id, test, seconds=15):
+    text = ""
+    for _ in range(int(seconds * 4)):
+        text = driver.find_element(By.ID, element_id).text
+        if test(text):
+            return text
+        time.sleep(0.25)
+    return text
+
+
+def main():
+    lodestone, workdir, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    os.makedirs(workdir, exist_ok=True)
+    sock = os.path.join(workdir, "s.sock")
+    problems, findings = [], {}
+    device = subprocess.Popen([lodestone, "run", "--scenario", "boat", "--duration", "90", "--display", "none", "--socket", sock,
+                               "--data-dir", os.path.join(workdir, "data"), "--http", "127.0.0.1:%d" % port],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    driver = None
+    try:
+        for _ in range(300):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        paired = subprocess.run([lodestone, "web", "pair", "--socket", sock, "--no-qr"], capture_output=True, text=True, timeout=30)
+        match = re.search(r"http://\S+", paired.stdout)
+        if not match:
+            problems.append("no pairing address: %s" % paired.stderr)
+            return problems, findings
+        options = Options()
+        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]:
+            options.add_argument(argument)
+        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        driver.set_window_size(390, 844)
+        driver.get(match.group(0))
+        time.sleep(1)
+        driver.get("http://127.0.0.1:%d/#position" % port)
+        shown = text_of(driver, "speed", lambda t: t.endswith("kn"))
+        findings["deviceUnits"] = shown
+        if not shown.endswith("kn"):
+            problems.append("the boat's units are nautical: the speed should be in kn, got %r" % shown)
+        choice = Select(driver.find_element(By.ID, "units")).first_selected_option.text
+        findings["switchSays"] = choice
+        if choice != "auto (kn)":
+            problems.append("the switch should say the device's units (auto) are shown, got %r" % choice)
+        driver.save_screenshot(os.path.join(workdir, "units-390.png"))
+        Select(driver.find_element(By.ID, "units")).select_by_value("metric")
+        shown = text_of(driver, "speed", lambda t: t.endswith("km/h"))
+        findings["chosen"] = shown
+        if not shown.endswith("km/h"):
+            problems.append("after choosing km/h the speed should be in km/h, got %r" % shown)
+        driver.refresh()
+        shown = text_of(driver, "speed", lambda t: t.endswith("km/h"))
+        findings["afterReload"] = shown
+        if not shown.endswith("km/h"):
+            problems.append("the browser's choice should stay after a reload, got %r" % shown)
+        for page in ["compass", "track", "history", "barometer", "sky", "departures", "station", "device"]:
+            driver.get("http://127.0.0.1:%d/#%s" % (port, page))
+            if not driver.find_element(By.ID, "units").is_displayed():
+                problems.append("the units switch is not shown on the %s page" % page)
+        driver.get("http://127.0.0.1:%d/#position" % port)
+        Select(driver.find_element(By.ID, "units")).select_by_value("")
+        shown = text_of(driver, "speed", lambda t: t.endswith("kn"))
+        findings["deviceAgain"] = shown
+        if not shown.endswith("kn"):
+            problems.append("choosing the device's units again should show kn, got %r" % shown)
+    finally:
+        if driver:
+            driver.quit()
+        device.terminate()
+        device.wait()
+    return problems, findings
+
+
+if __name__ == "__main__":
+    found, seen = main()
+    print(json.dumps({"findings": seen, "problems": found}))
+    sys.exit(1 if found else 0)
