@@ -2,7 +2,7 @@
 // event and season, the Sun's and the Moon's times, the planets and the satellite's passes.
 import { getJSON } from "./api.js";
 import { $, fillFigures, note, setText } from "./dom.js";
-import { clock, compassPoint, countdown, fixed, unixOf } from "./format.js";
+import { clock, compassPoint, countdown, fixed, localDay, unixOf } from "./format.js";
 import { currentPage, onShow } from "./nav.js";
 
 // tomorrow: the next day's sky, for the countdown once today's last event has passed.
@@ -80,7 +80,10 @@ async function loadSky() {
   sky.fetched = Date.now() / 1000;
   if (!sky.date) loadTomorrow(data);
   if (!$("sky-date").value) $("sky-date").value = data.date;
-  setText("sky-place", `${data.date} at ${fixed(data.latitude, 3)}, ${fixed(data.longitude, 3)} (${data.timeZone})`);
+  // Without a fix the sky is for the configured place or the last fix's, and says which.
+  const where = data.placeSource === "configured" ? " (the configured place: no GPS fix)"
+    : data.placeSource === "lastFix" ? ` (the last fix${data.lastFixTime ? ", " + localDay(data.lastFixTime) : ""}: no GPS fix now)` : "";
+  setText("sky-place", `${data.date} at ${fixed(data.latitude, 3)}, ${fixed(data.longitude, 3)}${where} (${data.timeZone})`);
   drawDay(data);
   const sun = data.sun;
   const hours = Math.floor(sun.dayLengthSeconds / 3600), minutes = Math.round(sun.dayLengthSeconds / 60) % 60;

@@ -37,7 +37,7 @@ package final class SkyService {
     }
 
     /// Where the observer's place comes from, as SUN and the sky page say it.
-    enum PlaceSource: String {
+    package enum PlaceSource: String {
         case fix, configured, lastFix
     }
 
@@ -46,7 +46,7 @@ package final class SkyService {
         place(state).map { ($0.latitude, $0.longitude) }
     }
 
-    func place(_ state: NavigationState) -> (latitude: Double, longitude: Double, source: PlaceSource)? {
+    package func place(_ state: NavigationState) -> (latitude: Double, longitude: Double, source: PlaceSource)? {
         // The fix, else the last one (kept across restarts), else the configured place.
         if state.fix.hasPosition { return (state.fix.latitude, state.fix.longitude, .fix) }
         if let lastKnown { return (lastKnown.latitude, lastKnown.longitude, .lastFix) }

@@ -114,3 +114,27 @@ import Testing
         #expect(unset?["timeZone"]?.stringValue == "Europe/Zurich" && unset?["zoneSource"]?.stringValue == "scenario", "\(String(describing: unset))")
     }
 }
+
+/// The sky page without a fix: the configured observer's place, said as such.
+@Suite struct SkyPlaceSaidTests {
+    @Test func withoutAFixTheSkyIsTheConfiguredPlaceAndSaysSo() throws {
+        let end = EndToEndTests()
+        let file = "/tmp/lodestone-sky-place-\(getpid()).json", data = "/tmp/lodestone-sky-place-\(getpid())"
+        defer { unlink(file); removeTree(data) }
+        let port = EndToEndTests.freePort()
+        try #require(
+            ConfigurationReloadTests.save(
+                #"{"http": {"listen": "127.0.0.1:\#(port)", "access": "open-read"}, "observer": {"latitude": 46.5, "longitude": 7.9}}"#, to: file))
+        // The receiver says nothing from the start: no fix, no last one in a fresh data folder.
+        let child = try end.spawn([
+            "run", "--config", file, "--scenario", "still", "--fault", "gps-silence@0+60", "--duration", "8", "--display", "none",
+            "--socket", data + ".sock", "--data-dir", data
+        ])
+        _ = end.connect(data + ".sock", to: child)
+        let sky = try? JSONValue.parse(OneZoneTests.get("/api/v1/sky", port: port))
+        kill(child.pid, SIGTERM)
+        _ = end.finish(child)
+        #expect(sky?["placeSource"]?.stringValue == "configured", "\(String(describing: sky))")
+        #expect(sky?["latitude"]?.numberValue == 46.5 && sky?["longitude"]?.numberValue == 7.9, "\(String(describing: sky))")
+    }
+}

@@ -88,7 +88,11 @@ enum WebLiveReads {
     static func sky<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>, _ request: HTTPRequest) -> HTTPResponse {
         let services = loop.context.services
         let now = loop.context.utcNow()
-        var place = services.sky?.observer(loop.context.latest)
+        let observer = services.sky?.place(loop.context.latest)
+        var place = observer.map { ($0.latitude, $0.longitude) }
+        // Which place the sky is for, as the page says it: the fix, the configured observer, the
+        // last fix (with its date), or the one asked for.
+        var source = observer.map { $0.source.rawValue }
         if request.parameter("lat") != nil || request.parameter("lon") != nil {
             guard let lat = request.parameter("lat").flatMap(Double.init), (-90...90).contains(lat),
                 let lon = request.parameter("lon").flatMap(Double.init), (-180...180).contains(lon)
@@ -96,6 +100,7 @@ enum WebLiveReads {
                 return .text(400, "lat and lon are degrees (-90..90, -180..180), both given")
             }
             place = (lat, lon)
+            source = "asked"
         }
         guard let place else {
             return .json(GPSDReports.line(.error("no place for the sky yet: no GPS fix, and no observer in the configuration")), status: 422)
@@ -111,9 +116,15 @@ enum WebLiveReads {
         }
         let (start, end) = SkyAnswer.day(date, zone: zone)
         let reference = date == today ? now : start
-        var json = SkyAnswer.json(latitude: place.latitude, longitude: place.longitude, elevation: 0, zone: zone, date: date, reference: reference)
+        var json = SkyAnswer.json(latitude: place.0, longitude: place.1, elevation: 0, zone: zone, date: date, reference: reference)
+        if let source {
+            var extra = JSONObjectWriter()
+            extra.string("placeSource", source)
+            if source == "lastFix", let last = services.sky?.lastKnown { extra.string("lastFixTime", zone.iso8601(last.time)) }
+            json = String(json.dropLast()) + "," + extra.finished.dropFirst()
+        }
         if let satellites = services.satellites {
-            let passes = satellites.passes(place: place, from: max(start, reference), to: end + 86_400)
+            let passes = satellites.passes(place: (place.0, place.1), from: max(start, reference), to: end + 86_400)
             json =
                 String(json.dropLast()) + ",\"passes\":["
                 + passes.map {
