@@ -28,7 +28,8 @@ enum EclipsesCommand {
         same everywhere (p1, u1, u2, greatest, u3, u4, p4: those that happen), the Moon's altitude at
         greatest, and whether the Moon is up during part of the umbral phases (of the penumbral
         phase for a penumbral eclipse). Contacts are given even when the body is below the horizon.
-        ZONE is an IANA name (Europe/Madrid) or an offset (+02:00), default the system's zone; local
+        ZONE is an IANA name (Europe/Madrid) or an offset (+02:00), default the device's
+        (timeZone in the configuration), else the system's; local
         times are ISO-8601 with its offset.
 
         Examples:

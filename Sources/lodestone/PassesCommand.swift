@@ -36,7 +36,7 @@ enum PassesCommand {
         let minimum = try options.number("min-altitude", in: 0...89) ?? 0
         let height = try options.number("elevation", in: -500...9000) ?? 0
         let zone: TimeZoneRules
-        do { zone = try TimeZoneRules(options.values["tz"]) } catch { throw UsageError(message: error.description) }
+        zone = try SkyCommand.zoneOption(options)
         let text: String
         do { text = try readTextFile(file, limit: 16 << 20) } catch {
             Log.error("\(file): \(error.description)")

@@ -4,6 +4,7 @@ import LodestoneOutputs
 import LodestoneRuntime
 import LodestoneEncoding
 import LodestoneReports
+import LodestoneSettings
 
 /// `lodestone sky` and `lodestone seasons`: the Sun's day and the seasons, offline, for any
 /// place and date.
@@ -19,7 +20,8 @@ enum SkyCommand {
         equinox or solstice. Without --date, "now" is the present moment; with it, the day's start. Sunrise and sunset are for the Sun's centre at -0.833° (refraction and
         the semi-diameter); events that do not happen that day (polar day and night, nights that
         never get dark) are null. ZONE is an IANA name (Europe/Zurich) or an offset (+02:00);
-        default the system's zone. Times are ISO-8601 with the zone's offset.
+        default the device's (timeZone in the configuration), else the system's. Times are
+        ISO-8601 with the zone's offset.
 
         Examples:
           lodestone sky --lat 46.55 --lon 7.98 --date 2026-06-21 --tz Europe/Zurich
@@ -122,8 +124,11 @@ enum SkyCommand {
         return 0
     }
 
+    /// `--tz ZONE`; without it the device's one zone (`timeZone` in the configuration, --config
+    /// or the installed one), as its display and web app show times; else the system's.
     static func zoneOption(_ options: Options) throws(UsageError) -> TimeZoneRules {
-        do { return try TimeZoneRules(options.values["tz"]) } catch { throw UsageError(message: error.description) }
+        let name = options.values["tz"] ?? (try? Configuration.commandConfiguration(options.values["config"]))?.timeZone
+        do { return try TimeZoneRules(name) } catch { throw UsageError(message: error.description) }
     }
 
     static func dateOption(_ options: Options, zone: TimeZoneRules, now: Double) throws(UsageError) -> (Int, Int, Int) {
