@@ -174,6 +174,25 @@ public final class SPSCRing<Element>: @unchecked Sendable {
         }
     }
 
+    /// Hands the oldest item to `body` where it lies in the ring, then takes it off: a large
+    /// item (a state of the sampling side) is read in place, not copied out first. Nil when
+    /// the ring is empty. On an `.overwriteOldest` ring, whose producer may reuse a slot still
+    /// queued, the item is taken first and handed over from the stack.
+    @inlinable
+    public func withOldest<Result>(_ body: (UnsafePointer<Element>) -> Result) -> Result? {
+        guard policy == .dropNewest else { return pop().map { item in withUnsafePointer(to: item) { body($0) } } }
+        let tail = tailIndex.pointee.load(ordering: .relaxed)
+        if tail == consumerCachedHead.pointee {
+            consumerCachedHead.pointee = headIndex.pointee.load(ordering: .acquiring)
+            if tail == consumerCachedHead.pointee { return nil }
+        }
+        let slot = slots + (tail & mask)
+        let result = body(UnsafePointer(slot))
+        slot.deinitialize(count: 1)
+        tailIndex.pointee.store(tail + 1, ordering: .releasing)
+        return result
+    }
+
     /// Takes every queued item, oldest first, and returns how many there were.
     @inlinable @discardableResult
     public func drain(_ body: (Element) -> Void) -> Int {

@@ -77,6 +77,10 @@ public final class SensorPipeline: SamplingControl, @unchecked Sendable {
     /// What goes with the state `process` queues: the rings' marks and the fix interval taken.
     private var marks = StateSnapshot.Marks()
     private var fixInterval = 1.0
+    /// The pressure and reference the barometric altitude was last worked out from: the
+    /// barometer is read at a fifth of the processing rate, and the altitude (a power) is
+    /// worked out again only when one of them changed.
+    private var altitudeFrom = (pressure: Double.nan, reference: Double.nan)
     /// The healths last published, to stamp when one changes.
     private var publishedHealth: SensorHealthChanges.Healths = (.absent, .absent, .absent, .absent)
 
@@ -201,10 +205,11 @@ public final class SensorPipeline: SamplingControl, @unchecked Sendable {
         let now = clock.now()
         let field = expectedField.read()
         attitude.publish(into: &current, expected: handsOver ? taken.expectedField.state(field) : field, at: now)
-        if let pressure = current.pressure {
+        if let pressure = current.pressure, pressure.pressure != altitudeFrom.pressure || current.seaLevelPressure != altitudeFrom.reference {
             current.barometricAltitude = BarometricAltitude.altitude(
                 pressure: pressure.pressure,
                 reference: current.seaLevelPressure)
+            altitudeFrom = (pressure.pressure, current.seaLevelPressure)
         }
         current.updated = now
         publishedHealth = current.healthChanged.note(current, since: publishedHealth, at: now)

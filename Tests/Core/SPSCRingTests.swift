@@ -25,6 +25,22 @@ import Testing
         }
     }
 
+    /// The oldest item read where it lies, then taken off, under either policy; a class item
+    /// is released once taken (no copy left behind in the slot).
+    @Test func theOldestIsReadInPlaceThenTaken() {
+        for policy in [RingFullPolicy.dropNewest, .overwriteOldest] {
+            let ring = SPSCRing<[Int]>(capacity: 4, policy: policy)
+            #expect(ring.withOldest { $0.pointee.count } == nil)
+            for value in 0..<3 { #expect(ring.push([value, value])) }
+            var seen: [Int] = []
+            while let first = ring.withOldest({ $0.pointee.first ?? -1 }) { seen.append(first) }
+            #expect(seen == [0, 1, 2] && ring.count == 0, "\(policy): \(seen)")
+            // The slots are free again: a full ring's worth goes in and comes out in order.
+            for value in 10..<14 { #expect(ring.push([value])) }
+            #expect(ring.withOldest { $0.pointee } == [10] && ring.pop() == [11])
+        }
+    }
+
     /// A consumer takes items up to a mark the producer gave (its `pushed` count then), under
     /// either policy; the items after the mark stay queued, and dropped ones are skipped.
     @Test func itemsAreTakenUpToTheProducersMark() {

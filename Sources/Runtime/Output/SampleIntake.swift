@@ -41,21 +41,23 @@ final class SampleIntake<Clock: MonotonicClock> {
         // At most a ringful a round: a sampling side that outruns this thread cannot keep it
         // from its clients (the states it cannot queue are dropped and counted).
         for _ in 0..<ring.capacity {
-            guard let snapshot = ring.pop() else { return }
-            take(snapshot)
-            slots?.run(at: snapshot.state.updated)
+            // Each state is read where it lies in the ring (hundreds of bytes, fifty times a second).
+            guard let updated = ring.withOldest({ take($0) }) else { return }
+            slots?.run(at: updated)
         }
     }
 
-    /// One state: the samples before it, in the order they were taken, then the state itself.
-    private func take(_ snapshot: StateSnapshot) {
-        let marks = snapshot.marks
-        context.sampleTime = snapshot.state.updated
-        context.latest = snapshot.state
+    /// One state: the samples before it, in the order they were taken, then the state itself;
+    /// returns the state's time.
+    private func take(_ snapshot: UnsafePointer<StateSnapshot>) -> MonotonicNanoseconds {
+        let marks = snapshot.pointee.marks
+        let updated = snapshot.pointee.state.updated
+        context.sampleTime = updated
+        context.latest = snapshot.pointee.state
         let services = context.services
-        if snapshot.fixInterval != fixInterval {
-            fixInterval = snapshot.fixInterval
-            services.positions?.setFixInterval(fixInterval, at: snapshot.state.updated)
+        if snapshot.pointee.fixInterval != fixInterval {
+            fixInterval = snapshot.pointee.fixInterval
+            services.positions?.setFixInterval(fixInterval, at: updated)
         }
         let context = self.context
         // The services and names each sample needs, taken once a state rather than once a
@@ -113,6 +115,7 @@ final class SampleIntake<Clock: MonotonicClock> {
             context.latest.barometricAltitude = weather.fused
             context.latest.seaLevelPressure = weather.qnh * 100
         }
+        return updated
     }
 
     /// The magnetometer's samples before `mark` taken up to `time`, each to the compass; the
