@@ -10,48 +10,23 @@ Usage:
 Prints one JSON line with the findings and "problems"; exits 1 when there are any.
 """
 import json
-import os
 import re
-import socket
-import subprocess
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+
+import webdevice
 
 
 def main():
     lodestone, workdir, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    os.makedirs(workdir, exist_ok=True)
-    sock = os.path.join(workdir, "s.sock")
     problems, findings = [], {}
-    device = subprocess.Popen([lodestone, "run", "--scenario", "walk", "--sim-start", "2026-06-21T20:30:00Z", "--duration", "90",
-                               "--display", "none", "--socket", sock, "--data-dir", os.path.join(workdir, "data"),
-                               "--http", "127.0.0.1:%d" % port], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    driver = None
-    try:
-        for _ in range(300):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        paired = subprocess.run([lodestone, "web", "pair", "--socket", sock], capture_output=True, text=True, timeout=30)
-        match = re.search(r"http://\S+", paired.stdout)
-        if not match:
-            problems.append("no pairing address: %s" % paired.stderr)
-            return problems, findings
-        options = Options()
-        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]:
-            options.add_argument(argument)
-        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-        driver.set_window_size(390, 844)
-        driver.get(match.group(0))
-        time.sleep(2)
-        driver.get("http://127.0.0.1:%d/#sky" % port)
+    with webdevice.Session(lodestone, workdir, port, ["--scenario", "walk", "--sim-start", "2026-06-21T20:30:00Z"]) as session:
+        driver = session.browser(390, 844)
+        if not driver:
+            return ["no pairing address: %s" % session.pairing_error], findings
+        driver.get(session.base + "#sky")
         countdown = ""
         for _ in range(30):
             time.sleep(0.5)
@@ -62,11 +37,6 @@ def main():
         hours = re.match(r"Civil dawn in (\d+) h", countdown)
         if not (hours and 4 <= int(hours.group(1)) <= 8):
             problems.append("after dusk the countdown should name the next civil dawn, hours away: %r" % countdown)
-    finally:
-        if driver:
-            driver.quit()
-        device.terminate()
-        device.wait()
     return problems, findings
 
 

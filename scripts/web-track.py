@@ -20,14 +20,12 @@ import json
 import os
 import re
 import socket
-import subprocess
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+
+import webdevice
 
 problems, findings = [], {}
 BUTTONS = ["track-start", "track-pause", "track-resume", "track-stop"]
@@ -104,32 +102,14 @@ def main():
     os.makedirs(workdir, exist_ok=True)
     if shots:
         os.makedirs(shots, exist_ok=True)
-    sock = os.path.join(workdir, "s.sock")
-    device = subprocess.Popen([lodestone, "run", "--scenario", "walk", "--speed", "5", "--duration", "200", "--display", "none",
-                               "--socket", sock, "--data-dir", os.path.join(workdir, "data"), "--http", "127.0.0.1:%d" % port],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    driver = None
-    try:
-        for _ in range(300):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        paired = subprocess.run([lodestone, "web", "pair", "--socket", sock], capture_output=True, text=True, timeout=30)
-        match = re.search(r"http://\S+", paired.stdout)
-        if not check(match, "no pairing address: %s" % paired.stderr):
+    with webdevice.Session(lodestone, workdir, port, ["--scenario", "walk", "--speed", "5"], seconds=200) as session:
+        sock = session.sock
+        driver = session.browser(390, 844, logs=True)
+        if not check(driver, "no pairing address: %s" % getattr(session, "pairing_error", "")):
             return
-        options = Options()
-        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]:
-            options.add_argument(argument)
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         driver.set_script_timeout(10)
-        driver.set_window_size(390, 844)
-        driver.get(match.group(0))
-        time.sleep(2)
-        base = "http://127.0.0.1:%d/" % port
+        time.sleep(1)
+        base = session.base
         driver.get(base + "#track")
         time.sleep(2)
         check(offered(driver) == ["track-start"], "idle, only Start should be offered: %s" % offered(driver))
@@ -198,11 +178,6 @@ def main():
         check(mark(driver) == "" and offered(driver) == ["track-start"], "stopped elsewhere, the mark goes: %r %s" % (mark(driver), offered(driver)))
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         check(not errors, "console errors: %s" % errors[:5])
-    finally:
-        if driver:
-            driver.quit()
-        device.terminate()
-        device.wait()
 
 
 if __name__ == "__main__":

@@ -13,17 +13,13 @@ Prints one JSON line with the findings and "problems"; exits 1 when there are an
 """
 import json
 import os
-import re
-import socket
-import subprocess
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
+
+import webdevice
 
 
 def text_of(driver, element_id, test, seconds=15):
@@ -38,33 +34,12 @@ def text_of(driver, element_id, test, seconds=15):
 
 def main():
     lodestone, workdir, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    os.makedirs(workdir, exist_ok=True)
-    sock = os.path.join(workdir, "s.sock")
     problems, findings = [], {}
-    device = subprocess.Popen([lodestone, "run", "--scenario", "boat", "--duration", "90", "--display", "none", "--socket", sock,
-                               "--data-dir", os.path.join(workdir, "data"), "--http", "127.0.0.1:%d" % port],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    driver = None
-    try:
-        for _ in range(300):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        paired = subprocess.run([lodestone, "web", "pair", "--socket", sock, "--no-qr"], capture_output=True, text=True, timeout=30)
-        match = re.search(r"http://\S+", paired.stdout)
-        if not match:
-            problems.append("no pairing address: %s" % paired.stderr)
-            return problems, findings
-        options = Options()
-        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]:
-            options.add_argument(argument)
-        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-        driver.set_window_size(390, 844)
-        driver.get(match.group(0))
-        time.sleep(1)
-        driver.get("http://127.0.0.1:%d/#position" % port)
+    with webdevice.Session(lodestone, workdir, port, ["--scenario", "boat"]) as session:
+        driver = session.browser(390, 844)
+        if not driver:
+            return ["no pairing address: %s" % session.pairing_error], findings
+        driver.get(session.base + "#position")
         shown = text_of(driver, "speed", lambda t: t.endswith("kn"))
         findings["deviceUnits"] = shown
         if not shown.endswith("kn"):
@@ -85,20 +60,15 @@ def main():
         if not shown.endswith("km/h"):
             problems.append("the browser's choice should stay after a reload, got %r" % shown)
         for page in ["compass", "track", "history", "barometer", "sky", "departures", "station", "device"]:
-            driver.get("http://127.0.0.1:%d/#%s" % (port, page))
+            driver.get(session.base + "#" + page)
             if not driver.find_element(By.ID, "units").is_displayed():
                 problems.append("the units switch is not shown on the %s page" % page)
-        driver.get("http://127.0.0.1:%d/#position" % port)
+        driver.get(session.base + "#position")
         Select(driver.find_element(By.ID, "units")).select_by_value("")
         shown = text_of(driver, "speed", lambda t: t.endswith("kn"))
         findings["deviceAgain"] = shown
         if not shown.endswith("kn"):
             problems.append("choosing the device's units again should show kn, got %r" % shown)
-    finally:
-        if driver:
-            driver.quit()
-        device.terminate()
-        device.wait()
     return problems, findings
 
 

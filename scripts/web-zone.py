@@ -15,15 +15,12 @@ Prints one JSON line with the findings and "problems"; exits 1 when there are an
 import json
 import os
 import re
-import socket
-import subprocess
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+
+import webdevice
 
 
 def wait_for(driver, element_id, test, seconds=15):
@@ -42,39 +39,19 @@ def wait_for(driver, element_id, test, seconds=15):
 
 def main():
     lodestone, workdir, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    os.makedirs(workdir, exist_ok=True)
-    for stale in ["zone.json"]:
-        if os.path.exists(os.path.join(workdir, "data", stale)):
-            os.remove(os.path.join(workdir, "data", stale))
-    sock = os.path.join(workdir, "s.sock")
     problems, findings = [], {}
-    device = subprocess.Popen([lodestone, "run", "--scenario", "walk", "--duration", "90", "--display", "none", "--socket", sock,
-                               "--data-dir", os.path.join(workdir, "data"), "--http", "127.0.0.1:%d" % port],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    driver = None
-    try:
-        for _ in range(300):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        paired = subprocess.run([lodestone, "web", "pair", "--socket", sock, "--no-qr"], capture_output=True, text=True, timeout=30)
-        match = re.search(r"http://\S+", paired.stdout)
-        if not match:
-            problems.append("no pairing address: %s" % paired.stderr)
-            return problems, findings
-        # The browser's own zone: the phone is in New York.
-        os.environ["TZ"] = "America/New_York"
-        options = Options()
-        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]:
-            options.add_argument(argument)
-        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-        driver.set_window_size(390, 844)
+    # A zone taken from a phone by an earlier run would leave nothing to offer.
+    stale = os.path.join(workdir, "data", "zone.json")
+    if os.path.exists(stale):
+        os.remove(stale)
+    # The browser's own zone: the phone is in New York.
+    os.environ["TZ"] = "America/New_York"
+    with webdevice.Session(lodestone, workdir, port, ["--scenario", "walk"]) as session:
+        driver = session.browser(390, 844)
+        if not driver:
+            return ["no pairing address: %s" % session.pairing_error], findings
         findings["browserZone"] = driver.execute_script("return Intl.DateTimeFormat().resolvedOptions().timeZone")
-        driver.get(match.group(0))
-        time.sleep(1)
-        driver.get("http://127.0.0.1:%d/#sky" % port)
+        driver.get(session.base + "#sky")
         clock = wait_for(driver, "device-clock", lambda t: re.fullmatch(r"\d\d:\d\d \S+", t) is not None)
         findings["headerBefore"] = clock
         # The device's own time (the simulated trip's), from its newest fix, in Zurich (UTC+2).
@@ -89,29 +66,24 @@ def main():
         findings["offer"] = offer
         if offer != "This phone is in America/New_York; the device shows Europe/Zurich. Use America/New_York?":
             problems.append("the app should offer the phone's zone, got %r" % offer)
-        else:
-            driver.find_element(By.ID, "zone-offer-use").click()
-            clock = wait_for(driver, "device-clock", lambda t: t.endswith("EDT"))
-            findings["headerAfter"] = clock
-            if not clock.endswith("EDT"):
-                problems.append("after taking the phone's zone the header should say EDT, got %r" % clock)
-            about = driver.execute_script("return fetch('/api/v1/device').then(r => r.json())")
-            findings["device"] = {key: about.get(key) for key in ["timeZone", "zoneAbbreviation", "zoneSource", "clock"]}
-            if about.get("timeZone") != "America/New_York" or about.get("zoneSource") != "phone":
-                problems.append("the device should now show America/New_York, taken from the phone: %s" % about)
-            driver.refresh()
-            time.sleep(3)
-            clock = wait_for(driver, "device-clock", lambda t: t.endswith("EDT"))
-            shown = driver.find_element(By.ID, "zone-offer").is_displayed()
-            findings["afterReload"] = {"header": clock, "offerShown": shown}
-            if shown or not clock.endswith("EDT"):
-                problems.append("after a reload the zone stays New York's and is not offered again: %s" % findings["afterReload"])
+            return problems, findings
+        driver.find_element(By.ID, "zone-offer-use").click()
+        clock = wait_for(driver, "device-clock", lambda t: t.endswith("EDT"))
+        findings["headerAfter"] = clock
+        if not clock.endswith("EDT"):
+            problems.append("after taking the phone's zone the header should say EDT, got %r" % clock)
+        about = driver.execute_script("return fetch('/api/v1/device').then(r => r.json())")
+        findings["device"] = {key: about.get(key) for key in ["timeZone", "zoneAbbreviation", "zoneSource", "clock"]}
+        if about.get("timeZone") != "America/New_York" or about.get("zoneSource") != "phone":
+            problems.append("the device should now show America/New_York, taken from the phone: %s" % about)
+        driver.refresh()
+        time.sleep(3)
+        clock = wait_for(driver, "device-clock", lambda t: t.endswith("EDT"))
+        shown = driver.find_element(By.ID, "zone-offer").is_displayed()
+        findings["afterReload"] = {"header": clock, "offerShown": shown}
+        if shown or not clock.endswith("EDT"):
+            problems.append("after a reload the zone stays New York's and is not offered again: %s" % findings["afterReload"])
         driver.save_screenshot(os.path.join(workdir, "zone.png"))
-    finally:
-        if driver:
-            driver.quit()
-        device.terminate()
-        device.wait()
     return problems, findings
 
 
