@@ -14,22 +14,11 @@ Prints one JSON line with the findings and "problems"; exits 1 when there are an
 import json
 import os
 import sys
-import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 import webdevice
-
-
-def text_of(driver, element_id, test, seconds=15):
-    text = ""
-    for _ in range(int(seconds * 4)):
-        text = driver.find_element(By.ID, element_id).text
-        if test(text):
-            return text
-        time.sleep(0.25)
-    return text
 
 
 def main():
@@ -40,7 +29,7 @@ def main():
         if not driver:
             return ["no pairing address: %s" % session.pairing_error], findings
         driver.get(session.base + "#position")
-        shown = text_of(driver, "speed", lambda t: t.endswith("kn"))
+        shown = webdevice.shown_text(driver, "speed", lambda t: t.endswith("kn"))
         findings["deviceUnits"] = shown
         if not shown.endswith("kn"):
             problems.append("the boat's units are nautical: the speed should be in kn, got %r" % shown)
@@ -50,12 +39,12 @@ def main():
             problems.append("the switch should say the device's units (auto) are shown, got %r" % choice)
         driver.save_screenshot(os.path.join(workdir, "units-390.png"))
         Select(driver.find_element(By.ID, "units")).select_by_value("metric")
-        shown = text_of(driver, "speed", lambda t: t.endswith("km/h"))
+        shown = webdevice.shown_text(driver, "speed", lambda t: t.endswith("km/h"))
         findings["chosen"] = shown
         if not shown.endswith("km/h"):
             problems.append("after choosing km/h the speed should be in km/h, got %r" % shown)
         driver.refresh()
-        shown = text_of(driver, "speed", lambda t: t.endswith("km/h"))
+        shown = webdevice.shown_text(driver, "speed", lambda t: t.endswith("km/h"))
         findings["afterReload"] = shown
         if not shown.endswith("km/h"):
             problems.append("the browser's choice should stay after a reload, got %r" % shown)
@@ -65,7 +54,7 @@ def main():
                 problems.append("the units switch is not shown on the %s page" % page)
         driver.get(session.base + "#position")
         Select(driver.find_element(By.ID, "units")).select_by_value("")
-        shown = text_of(driver, "speed", lambda t: t.endswith("kn"))
+        shown = webdevice.shown_text(driver, "speed", lambda t: t.endswith("kn"))
         findings["deviceAgain"] = shown
         if not shown.endswith("kn"):
             problems.append("choosing the device's units again should show kn, got %r" % shown)

@@ -23,20 +23,6 @@ from selenium.webdriver.common.by import By
 import webdevice
 
 
-def wait_for(driver, element_id, test, seconds=15):
-    text = ""
-    for _ in range(int(seconds * 4)):
-        try:
-            element = driver.find_element(By.ID, element_id)
-            text = element.text if element.is_displayed() else ""
-        except Exception:
-            text = ""
-        if test(text):
-            return text
-        time.sleep(0.25)
-    return text
-
-
 def main():
     lodestone, workdir, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
     problems, findings = [], {}
@@ -52,7 +38,7 @@ def main():
             return ["no pairing address: %s" % session.pairing_error], findings
         findings["browserZone"] = driver.execute_script("return Intl.DateTimeFormat().resolvedOptions().timeZone")
         driver.get(session.base + "#sky")
-        clock = wait_for(driver, "device-clock", lambda t: re.fullmatch(r"\d\d:\d\d \S+", t) is not None)
+        clock = webdevice.shown_text(driver, "device-clock", lambda t: re.fullmatch(r"\d\d:\d\d \S+", t) is not None)
         findings["headerBefore"] = clock
         # The device's own time (the simulated trip's), from its newest fix, in Zurich (UTC+2).
         state = driver.execute_script("return fetch('/api/v1/state').then(r => r.json())")
@@ -62,13 +48,13 @@ def main():
         findings["deviceTime"] = fix
         if shown is None or expected is None or min(abs(shown - expected), 1440 - abs(shown - expected)) > 1:
             problems.append("the header should show the device's time in its zone (CEST), got %r for the device's %r" % (clock, fix))
-        offer = wait_for(driver, "zone-offer-text", lambda t: "New_York" in t)
+        offer = webdevice.shown_text(driver, "zone-offer-text", lambda t: "New_York" in t)
         findings["offer"] = offer
         if offer != "This phone is in America/New_York; the device shows Europe/Zurich. Use America/New_York?":
             problems.append("the app should offer the phone's zone, got %r" % offer)
             return problems, findings
         driver.find_element(By.ID, "zone-offer-use").click()
-        clock = wait_for(driver, "device-clock", lambda t: t.endswith("EDT"))
+        clock = webdevice.shown_text(driver, "device-clock", lambda t: t.endswith("EDT"))
         findings["headerAfter"] = clock
         if not clock.endswith("EDT"):
             problems.append("after taking the phone's zone the header should say EDT, got %r" % clock)
@@ -78,7 +64,7 @@ def main():
             problems.append("the device should now show America/New_York, taken from the phone: %s" % about)
         driver.refresh()
         time.sleep(3)
-        clock = wait_for(driver, "device-clock", lambda t: t.endswith("EDT"))
+        clock = webdevice.shown_text(driver, "device-clock", lambda t: t.endswith("EDT"))
         shown = driver.find_element(By.ID, "zone-offer").is_displayed()
         findings["afterReload"] = {"header": clock, "offerShown": shown}
         if shown or not clock.endswith("EDT"):

@@ -16,6 +16,23 @@ import time
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+
+def shown_text(driver, element_id, test, seconds=15):
+    """The element's visible text once `test` accepts it, else the last seen after `seconds`
+    ("" while the element is hidden or not there)."""
+    text = ""
+    for _ in range(int(seconds * 4)):
+        try:
+            element = driver.find_element(By.ID, element_id)
+            text = element.text if element.is_displayed() else ""
+        except Exception:
+            text = ""
+        if test(text):
+            return text
+        time.sleep(0.25)
+    return text
 
 
 class Session:
