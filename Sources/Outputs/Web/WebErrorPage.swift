@@ -1,3 +1,4 @@
+import LodestoneCore
 /// An error as a person in a browser sees it: a request for a page (one whose `Accept` names
 /// `text/html`, as a browser's address bar and links send) gets a small page in the app's
 /// style that says what happened and what to do, instead of a bare line of text that does not
@@ -83,18 +84,5 @@ public enum WebErrorPage {
         }
     }
 
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escaped(_ text: String) -> String { MarkupText.escaped(text, apostrophe: "&#39;") }
 }
