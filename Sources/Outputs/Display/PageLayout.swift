@@ -249,12 +249,14 @@ public struct PageWriter {
     }
 }
 
-/// "2 h 14 min", "9 min", "45 s"; compact: "2h14".
+/// "2 h 14 min", "9 min", "45 s", as people write a span of time (never "2h14" or "9m": a
+/// lone "m" would read as metres beside a distance); compact: the hours alone from a day on.
 func countdown(_ seconds: Double, compact: Bool = false) -> String {
     guard seconds.isFinite, seconds >= 0 else { return "--" }
     let minutes = Int(seconds / 60)
-    if minutes >= 60 { return compact ? "\(minutes / 60)h\(format2(minutes % 60))" : "\(minutes / 60) h \(minutes % 60) min" }
-    if minutes >= 1 { return compact ? "\(minutes)m" : "\(minutes) min" }
+    if compact && minutes >= 1440 { return "\(minutes / 60) h" }
+    if minutes >= 60 { return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min" }
+    if minutes >= 1 { return "\(minutes) min" }
     return "\(Int(seconds)) s"
 }
 

@@ -62,6 +62,8 @@ final class DisplayDriver<Clock: MonotonicClock> {
     func handleKeys() -> Bool {
         var quit = false
         for key in display.keys() {
+            // r: what the track button's short press does.
+            if key == .toggleTrack, let tracks = services.tracks { context.send(tracks.toggle(at: utcNow())) }
             quit = display.apply(key) || quit
             nextDisplay = 0
         }
