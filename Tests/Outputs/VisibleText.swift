@@ -51,14 +51,21 @@ enum VisibleText {
         return found
     }
 
-    /// "1e+05", "2.5E-3": a digit, an e, maybe a sign, a digit.
+    /// "1e+05", "2.5E-3": a figure, an e, maybe a sign, a digit.
     static func exponent(_ text: String) -> Bool {
         let characters = Array(text)
         for (index, character) in characters.enumerated() where (character == "e" || character == "E") && index > 0 {
             guard characters[index - 1].isNumber else { continue }
+            // A figure, not a word or a hash ("cf1f2e0"): nothing but digits before it.
+            var start = index - 1
+            while start > 0, characters[start - 1].isNumber || characters[start - 1] == "." { start -= 1 }
+            if start > 0, characters[start - 1].isLetter { continue }
             var next = index + 1
             if next < characters.count, characters[next] == "+" || characters[next] == "-" { next += 1 }
-            if next < characters.count, characters[next].isNumber { return true }
+            guard next < characters.count, characters[next].isNumber else { continue }
+            // A figure's end, not a hash's middle ("427e6f").
+            while next < characters.count, characters[next].isNumber { next += 1 }
+            if next == characters.count || !(characters[next].isLetter || characters[next].isNumber) { return true }
         }
         return false
     }

@@ -46,6 +46,8 @@ enum WebLiveReads {
         w.string("zoneAbbreviation", clock.zone.abbreviation(at: now))
         w.integer("zoneOffset", clock.zone.offset(at: now))
         w.string("clock", clock.twelveHour ? "12h" : "24h")
+        // The words' language when the device sets one (else each browser shows its own).
+        if let language = loop.running.languageChoice { w.string("language", language.rawValue) }
         // Where it came from: configuration, phone, scenario or system (a phone offers its own
         // zone only in place of the system's, or of UTC not set by the configuration).
         w.string("zoneSource", loop.context.services.zone.source.rawValue)
