@@ -56,7 +56,8 @@ extension DisplayPage {
         screen = drawn.screen
         if footer {
             screen.put(
-                columns >= 70 ? "0-9/tab pages  t night  u units  m north  r track  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1, ink: .dim)
+                columns >= 70 ? "0-9/tab pages  t night  u units  m north  r track  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1,
+                ink: .dim)
         }
         return (screen, drawn.dropped)
     }
