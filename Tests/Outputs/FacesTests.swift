@@ -44,6 +44,8 @@ import Testing
                     GraphicPages.draw(page, model, theme: .day, on: frame)
                     for run in frame.textRuns ?? [] {
                         for problem in VisibleText.problems(in: run.text) { problems.append("\(name) \(page) \(width)x\(height) \"\(run.text)\": \(problem)") }
+                        // The German words, often longer, fit as the English do: none cut.
+                        if run.clipped { problems.append("\(name) \(page) \(width)x\(height) \"\(run.text)\": cut to fit") }
                     }
                 }
             }

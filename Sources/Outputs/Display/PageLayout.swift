@@ -1,3 +1,4 @@
+import LodestoneCore
 import LodestoneReports
 extension DisplayPage {
     /// Draws the page for `model` on a screen of `columns` x `rows` cells: a header with the
@@ -12,6 +13,8 @@ extension DisplayPage {
     func measured(_ model: DisplayModel, columns: Int, rows: Int, keys: Bool = false, large: Bool = false) -> (screen: TextScreen, dropped: Int) {
         var screen = TextScreen(columns: columns, rows: rows)
         let number = "\((Self.allCases.firstIndex(of: self) ?? 0) + 1)/\(Self.allCases.count)"
+        // The page's name in the language of the words (the table's "page" entries).
+        let title = Words.text("page", rawValue, model.language).uppercased()
         let left = columns >= 40 ? "\(title)  \(number)" : title
         screen.put(left, column: 0, row: 0, ink: .accent)
         var clock = model.clock ?? ""

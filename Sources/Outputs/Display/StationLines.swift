@@ -8,17 +8,20 @@ import LodestoneReports
 enum StationLines {
     static func lines(_ station: DisplayModel.StationPanel, units: Units, wide: Bool, compact: Bool = false, _ language: Language = .en) -> [(String, Ink)] {
         var lines: [(String, Ink)] = []
+        let word = { (key: String) in Words.text("word", key, language) }
         if let now = station.windNow ?? station.windMean {
             let from = station.windDirection.map { CompassPoint.name($0) + (wide ? " \(fixed($0, 0))°" : "") } ?? Words.text("word", "variable", language)
             if compact {
-                let gust = station.windGust.map { ", gust " + units.speedFigure($0) } ?? ""
+                let gust = station.windGust.map { ", " + word("gust") + " " + units.speedFigure($0) } ?? ""
                 lines.append(("Wind \(units.speedFigure(now))\(gust) \(units.speedUnit) \(from)", .accent))
             } else {
-                lines.append((wide ? "Wind    \(units.speed(now)) from \(from)" : "Wind \(units.speed(now)) \(from)", .accent))
+                lines.append((wide ? "Wind    \(units.speed(now)) \(word("from")) \(from)" : "Wind \(units.speed(now)) \(from)", .accent))
                 var detail: [String] = []
                 // Narrow: the unit once, after the figures ("gust 28.1 mean 13 km/h").
-                if let gust = station.windGust { detail.append(wide ? "gust " + units.speed(gust) : "gust " + units.speedFigure(gust)) }
-                if let mean = station.windMean { detail.append(wide ? "10-min mean " + units.speed(mean) : "mean " + units.speedFigure(mean)) }
+                if let gust = station.windGust { detail.append(word("gust") + " " + (wide ? units.speed(gust) : units.speedFigure(gust))) }
+                if let mean = station.windMean {
+                    detail.append(wide ? word("tenMinuteMean") + " " + units.speed(mean) : word("mean") + " " + units.speedFigure(mean))
+                }
                 if !wide && !detail.isEmpty { detail.append(units.speedUnit) }
                 if !detail.isEmpty { lines.append(((wide ? "        " : "") + detail.joined(separator: wide ? "  " : " "), .text)) }
             }

@@ -29,7 +29,7 @@ enum HealthPage {
                 page.line("  \(state.gpsRejected) GPS sentences rejected, the last: \(state.gpsRejectedReason?.description ?? "?")", ink: .warning)
             }
             page.field("Clients", "\(model.health.clients)", labelWidth: 13)
-            if let profile = model.health.profile { page.field("Sampling", Words.profile(profile, model.language), labelWidth: 13) }
+            if let profile = model.health.profile { page.wrappedField("Sampling", Words.profile(profile, model.language), labelWidth: 13) }
             if let loop = model.health.loop {
                 // Each figure with its name, never split from it.
                 page.field("Loop", "\(fixed(loop.rateHz, 0)) Hz, \(loop.overruns) overruns", labelWidth: 13)

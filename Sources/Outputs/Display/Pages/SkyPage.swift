@@ -31,7 +31,7 @@ enum SkyPage {
             // The next event is the page's key figure: its name and time large, the countdown under it.
             let name = Words.capitalized(label(next.name, compact: !wide, model.language))
             page.headline(name + " " + next.clock)
-            page.line(wide ? "Next sky event, in \(countdown(next.seconds))" : "Next, in \(countdown(next.seconds, compact: true))", ink: .accent)
+            page.line(Words.text("label", wide ? "nextSkyEvent" : "next", model.language, countdown(next.seconds, compact: !wide)), ink: .accent)
         } else {
             // Only in a polar night or day longer than the half year the device looks ahead.
             page.line(wide ? "Next   no sun event within 200 days" : "No event in 200 d", ink: .accent)
@@ -39,14 +39,14 @@ enum SkyPage {
         // A place that is not the fix's is said, so nobody reads another place's times as theirs.
         if let note = sky.placeNote { page.paragraph(note, ink: .warning) }
         if wide {
-            page.field(
-                "Sun", "altitude \(fixed(sky.sunAltitude, 1))°  azimuth \(fixed(sky.sunAzimuth, 0))°  \(Words.text("light", sky.light, model.language))",
-                labelWidth: 7)
-            page.field("Day", sky.dayLength.isFinite ? countdown(sky.dayLength) : "--", labelWidth: 7)
+            let language = model.language, width = labelWidth(language)
+            let sun = Words.text("label", "sunPosition", language, "\(fixed(sky.sunAltitude, 1))°", "\(fixed(sky.sunAzimuth, 0))°")
+            page.field(Words.text("label", "sun", language), sun + "  " + Words.text("light", sky.light, language), labelWidth: width)
+            page.field(Words.text("label", "day", language), sky.dayLength.isFinite ? countdown(sky.dayLength) : "--", labelWidth: width)
         } else {
             let rise = sky.events.first { $0.name == "sunrise" }?.clock ?? "--:--"
             let set = sky.events.first { $0.name == "sunset" }?.clock ?? "--:--"
-            page.line("Rise \(rise)  set \(set)")
+            page.line(Words.text("label", "rise", model.language, rise, set))
         }
         drawMoonAndSeason(sky, wide: wide, model.language, on: &page)
         page.essentialsDone()
@@ -73,24 +73,32 @@ enum SkyPage {
 
     static func drawMoonAndSeason(_ sky: SkyPanel, wide: Bool, _ language: Language, on page: inout PageWriter) {
         let percent = sky.moonIllumination.isFinite ? "\(Int((sky.moonIllumination * 100).rounded()))%" : "--"
+        let moon = Words.text("label", "moon", language), season = Words.text("label", "season", language), width = labelWidth(language)
         if wide {
-            let age = sky.moonAge.isFinite ? "  age \(fixed(sky.moonAge, 1)) d" : ""
-            page.field("Moon", "\(Words.text("moon", sky.moonPhase, language)) \(percent)\(age)", labelWidth: 7)
+            let age = sky.moonAge.isFinite ? "  " + Words.text("label", "moonAge", language, fixed(sky.moonAge, 1)) : ""
+            page.wrappedField(moon, "\(Words.text("moon", sky.moonPhase, language)) \(percent)\(age)", labelWidth: width)
             let countdown = Words.seasonCountdown(sky.nextSeason, days: sky.daysUntilSeason, language)
             let progress =
                 "\(progressBar(sky.seasonProgress, width: 14)) "
-                + "\(sky.seasonProgress.isFinite ? "\(Int((sky.seasonProgress * 100).rounded()))%" : "--") of \(Words.text("season", sky.season, language))"
+                + Words.text(
+                    "label", "seasonProgress", language, sky.seasonProgress.isFinite ? "\(Int((sky.seasonProgress * 100).rounded()))%" : "--",
+                    Words.text("season", sky.season, language))
             if page.columns >= 60 {
-                page.field("Season", countdown + "  " + progress, labelWidth: 7)
+                page.wrappedField(season, countdown + "  " + progress, labelWidth: width)
             } else {
-                page.field("Season", countdown, labelWidth: 7)
-                page.field("", progress, labelWidth: 7)
+                page.field(season, countdown, labelWidth: width)
+                page.wrappedField("", progress, labelWidth: width)
             }
         } else {
-            page.paragraph("Moon \(percent) \(Words.text("moon", sky.moonPhase, language))")
+            page.paragraph("\(moon) \(percent) \(Words.text("moon", sky.moonPhase, language))")
             page.line(Words.seasonCountdown(sky.nextSeason, days: sky.daysUntilSeason, language))
             page.line(progressBar(sky.seasonProgress, width: 12) + " \(Words.text("season", sky.season, language))")
         }
+    }
+
+    /// The labels' column: as wide as the longest label in the language, and a space.
+    static func labelWidth(_ language: Language) -> Int {
+        max(7, ["sun", "day", "moon", "season"].map { Words.text("label", $0, language).count + 1 }.max() ?? 0)
     }
 
     static func pad(_ text: String, _ width: Int) -> String {
