@@ -11,6 +11,15 @@ import Testing
         }
     }
 
+    /// The rule by its name and the value now, in either language of the table of words.
+    @Test func anAlertSaysItsRuleByName() {
+        let alert = AlertRules.Alert(kind: .pressureHigh, value: 1041.2, threshold: 1040, time: 0)
+        #expect(alert.message == "Pressure above 1040 hPa: now 1041.2 hPa")
+        #expect(alert.message(.de) == "Luftdruck über 1040 hPa: jetzt 1041.2 hPa")
+        let fall = AlertRules.Alert(kind: .rapidFall, value: -2.4, threshold: -2, time: 0)
+        #expect(fall.message == "Pressure falling faster than 2 hPa an hour: now 2.4 hPa an hour: storm approaching, seek shelter or harbour")
+    }
+
     @Test func aValueHoveringOnTheLineGivesOneAlert() {
         var rules = AlertRules()
         var fired: [AlertRules.Alert] = []

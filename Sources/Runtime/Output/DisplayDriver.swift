@@ -130,7 +130,9 @@ final class DisplayDriver<Clock: MonotonicClock> {
             }
         }
         rememberDisplayChoice()
-        for panel in panels.reports(for: display.page, latest: latest, time: utcNow(), onlyMarkedDepartures: display.onlyMarkedDepartures) {
+        for panel in panels.reports(
+            for: display.page, latest: latest, time: utcNow(), onlyMarkedDepartures: display.onlyMarkedDepartures, language: display.language)
+        {
             feed.take(panel)
         }
         if let health { feed.take(health()) }
