@@ -45,7 +45,7 @@ for (const m of text.matchAll(/\b\d+(\.\d+)?[mM]\b|\b\d+(\.\d+)?\sM\b|\bG\d/g)) 
 if (arguments[0]) {
   const written = Array.from(document.querySelectorAll("main [id]"), (e) => e.offsetParent !== null && e.children.length === 0 ? e.innerText : "").join("\n");
   for (const [english, german] of arguments[0]) {
-    if (!german || english === german || english.includes("{") || english.length < 6) continue;
+    if (!german || english.toLowerCase() === german.toLowerCase() || english.includes("{") || english.length < 6) continue;
     const escaped = english.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     if (new RegExp("(^|[^A-Za-z'])" + escaped + "($|[^A-Za-z'])", "i").test(written)) found.push("English in German: " + english);
   }

@@ -4,7 +4,7 @@
 // German when the device's `language` setting says so, else in this browser's own language
 // (German for de, de-CH, de-AT...), else in English.
 import { table } from "./words.js";
-import { store } from "./store.js";
+import { store, subscribe } from "./store.js";
 
 export function language() {
   if (store.zone && store.zone.language) return store.zone.language;
@@ -49,3 +49,13 @@ export function seasonCountdown(season, days) {
   if (days === 1) return lookup("season.tomorrow", name);
   return lookup("season.inDays", name, String(days));
 }
+
+// The pages' names, in the tabs and the headings, from the table's "page" entries: on start
+// (the browser's language) and again when the device names its own (GET /api/v1/device).
+function namePages() {
+  for (const link of document.querySelectorAll("nav.tabs [data-page]")) link.textContent = capitalized(words("page", link.dataset.page));
+  for (const heading of document.querySelectorAll("main h2[id$='-title']")) heading.textContent = capitalized(words("page", heading.id.slice(0, -6)));
+  document.documentElement.lang = language();
+}
+namePages();
+subscribe("zone", namePages);

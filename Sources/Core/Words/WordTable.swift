@@ -147,6 +147,9 @@ extension Words {
         ("page.day", "day", "Tag"),
         ("page.health", "health", "Zustand"),
         ("page.connect", "connect", "Verbinden"),
+        ("page.history", "history", "Verlauf"),
+        ("page.station", "station", "Wetterstation"),
+        ("page.device", "device", "Gerät"),
         // The labels of the figures.
         ("label.trend", "Trend", "Tendenz"),
         ("label.station", "Station", "Station"),
