@@ -4,6 +4,7 @@
 import { act, getJSON } from "./api.js";
 import { $, note, setText } from "./dom.js";
 import { altitude, axisTime, fixed } from "./format.js";
+import { ruleName, trendWords, words } from "./lang.js";
 import { drawGraph } from "./graph.js";
 import { currentPage, onShow } from "./nav.js";
 import { subscribe } from "./store.js";
@@ -16,7 +17,10 @@ function showEnvironment(env) {
   setText("qnh-now", env.seaLevelPressure !== undefined ? `${fixed(env.seaLevelPressure, 1)} hPa` : "--");
   setText("baro-alt", env.altFused !== undefined ? altitude(env.altFused) : (env.altBaro !== undefined ? altitude(env.altBaro) : "--"));
   setText("temp", env.temp !== undefined ? `${fixed(env.temp, 1)} °C` : "--");
-  setText("trend", env.trend ? `${env.trend.band || ""} ${fixed(env.trend.rate, 1)} hPa/h` : "after 30 minutes");
+  // The trend as an arrow and words ("⇊ falling fast, 1.2 hPa an hour") and what it means.
+  setText("trend", env.trend && env.trend.band
+    ? `${trendWords(env.trend.band, `${fixed(Math.abs(env.trend.rate), 1)}\u00a0hPa`)}: ${words("forecast", env.trend.band)}`
+    : words("trend", "waiting"));
 }
 
 async function loadGraph() {
@@ -31,6 +35,13 @@ async function loadGraph() {
   canvas.setAttribute("aria-label", `${$("baro-stream").selectedOptions[0].textContent} over ${barometer.span}: `
     + (reply.samples ? `from ${fixed(reply.minimum, 1)} to ${fixed(reply.maximum, 1)} ${streamUnits[barometer.stream]}` : "no data"));
   setText("baro-range", reply.samples ? `min ${fixed(reply.minimum, 1)} · max ${fixed(reply.maximum, 1)} · mean ${fixed(reply.mean, 1)} ${streamUnits[barometer.stream]}` : "No data in this span yet.");
+}
+
+// An alert given, by its rule's name and the value then: "Pressure above 1040 hPa: now 1041.2 hPa".
+function alertLine(event) {
+  if (!event.alert || event.threshold === undefined) return event.message || "";
+  const now = event.alert === "rapidFall" ? words("word", "perHour", `${fixed(Math.abs(event.value), 1)}\u00a0hPa`) : `${fixed(event.value, 1)}\u00a0${event.unit}`;
+  return words("alert", "now", ruleName(event.alert, event.threshold, event.unit), now);
 }
 
 async function loadAlerts() {
@@ -48,13 +59,14 @@ async function loadAlerts() {
       const answer = await act("alert", { name: rule.name, enabled: box.checked });
       if (!answer || answer.class === "ERROR") box.checked = !box.checked;
     });
-    label.append(box, ` ${rule.name}: ${fixed(rule.threshold, 1)} ${rule.unit}`);
+    // The rule by its name ("Pressure above 1040 hPa"), never its code.
+    label.append(box, ` ${ruleName(rule.name, rule.threshold, rule.unit)}`);
     item.appendChild(label);
     rules.appendChild(item);
   }
   const given = $("alerts-given");
   given.replaceChildren();
-  for (const event of (reply && reply.given) || []) note(given, `${(event.time || "").slice(0, 16).replace("T", " ")}  ${event.message || event.alert}`);
+  for (const event of (reply && reply.given) || []) note(given, `${(event.time || "").slice(0, 16).replace("T", " ")}  ${alertLine(event)}`);
   if (!reply || !(reply.given || []).length) note(given, "No alert given yet.");
 }
 

@@ -4,6 +4,7 @@
 import { act } from "./api.js";
 import { $, setText } from "./dom.js";
 import { compassPoint, fixed } from "./format.js";
+import { capitalized, words } from "./lang.js";
 import { store, subscribe } from "./store.js";
 
 // The rose, drawn once and turned.
@@ -54,7 +55,7 @@ function showAttitude(att) {
   setText("mag", att.mheading !== undefined ? `${fixed(att.mheading, 1)}°` : "--");
   setText("declination", att.declination !== undefined ? `${att.declination >= 0 ? "+" : ""}${fixed(att.declination, 1)}°` : "--");
   setText("accuracy", att.headingAccuracy !== undefined ? `±${fixed(att.headingAccuracy, 1)}°` : "--");
-  setText("calibration", att.calibration || "--");
+  setText("calibration", att.calibration ? capitalized(words("calibration", att.calibration)) : "--");
   setText("rot", att.rot !== undefined ? `${fixed(att.rot, 0)}°/min` : "--");
   const lock = att.bearing !== undefined ? { bearing: att.bearing, deviation: att.deviation, offCourse: att.offCourse } : null;
   $("lock-mark").classList.toggle("on", Boolean(lock));

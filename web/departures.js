@@ -4,6 +4,7 @@
 import { act, getJSON } from "./api.js";
 import { $, note, say, setText } from "./dom.js";
 import { clock, compassPoint, distance, localDay, minutesText } from "./format.js";
+import { words } from "./lang.js";
 import { currentPage, onShow } from "./nav.js";
 
 // favourites: the favourite stops' ids, in their order.
@@ -88,7 +89,7 @@ async function loadDepartures() {
     if (departure.forecast) {
       const forecast = document.createElement("span");
       forecast.className = "forecast";
-      forecast.textContent = ` · ${departure.forecast.letter} ${departure.forecast.text}`;
+      forecast.textContent = ` · ${words("zambretti", departure.forecast.letter)}`;
       forecast.title = "Zambretti forecast for the next 12 hours";
       item.appendChild(forecast);
     }

@@ -4,6 +4,7 @@
 import { act, getJSON } from "./api.js";
 import { $, fillFigures, say, setText } from "./dom.js";
 import { duration, fixed, taskTime } from "./format.js";
+import { words } from "./lang.js";
 import { currentPage, onShow } from "./nav.js";
 import { subscribe, take } from "./store.js";
 
@@ -18,7 +19,7 @@ function showHealth(health) {
     head.scope = "row"; head.textContent = name;
     row.appendChild(head);
     const cell = row.insertCell();
-    cell.textContent = value;
+    cell.textContent = words("health", value);
     cell.className = value === "ok" ? "ok" : "bad";
   }
   for (const [id, list] of [["tasks", health.tasks], ["output-tasks", health.outputTasks]]) {

@@ -3,6 +3,7 @@
 import { getJSON } from "./api.js";
 import { $, fillFigures, note, setText } from "./dom.js";
 import { clock, compassPoint, countdown, fixed, localDay, unixOf } from "./format.js";
+import { capitalized, seasonCountdown, words } from "./lang.js";
 import { currentPage, onShow } from "./nav.js";
 
 // tomorrow: the next day's sky, for the countdown once today's last event has passed.
@@ -36,14 +37,16 @@ function drawDay(data) {
   bar.setAttribute("aria-label", `Daylight from ${clock(sun.sunrise)} to ${clock(sun.sunset)}; civil twilight from ${clock(sun.civilDawn)} to ${clock(sun.civilDusk)}`);
 }
 
+// A sun event's name as a line begins: "Civil dawn", "Sonnenaufgang".
+const event = (key) => capitalized(words("sky", key));
+
 // The next of the Sun's events after `now`, today's or (after dusk) tomorrow's dawn.
 function nextEvent(days, now) {
-  const names = { civilDawn: "Civil dawn", sunrise: "Sunrise", solarNoon: "Solar noon", sunset: "Sunset", civilDusk: "Civil dusk" };
   let best = null;
   for (const data of days) {
-    for (const key of Object.keys(names)) {
+    for (const key of ["civilDawn", "sunrise", "solarNoon", "sunset", "civilDusk"]) {
       const at = unixOf(data.sun[key]);
-      if (isFinite(at) && at > now && (!best || at < best[1])) best = [names[key], at];
+      if (isFinite(at) && at > now && (!best || at < best[1])) best = [event(key), at];
     }
   }
   return best;
@@ -67,7 +70,7 @@ function tick() {
   const next = nextEvent(sky.tomorrow ? [data, sky.tomorrow] : [data], now);
   if (!next && !sky.date && !sky.tomorrowAsked) return;
   const season = data.seasons && data.seasons.next;
-  setText("sky-countdown", next ? `${next[0]} in ${countdown(next[1] - now)}` : (season ? `${season.name} in ${season.daysUntil} days` : ""));
+  setText("sky-countdown", next ? `${next[0]} in ${countdown(next[1] - now)}` : (season ? seasonCountdown(season.begins, season.daysUntil) : ""));
 }
 
 async function loadSky() {
@@ -87,16 +90,18 @@ async function loadSky() {
   drawDay(data);
   const sun = data.sun;
   const hours = Math.floor(sun.dayLengthSeconds / 3600), minutes = Math.round(sun.dayLengthSeconds / 60) % 60;
-  fillFigures("sky-sun", [["Civil dawn", clock(sun.civilDawn)], ["Sunrise", clock(sun.sunrise)], ["Solar noon", clock(sun.solarNoon)],
-    ["Sunset", clock(sun.sunset)], ["Civil dusk", clock(sun.civilDusk)], ["Day length", `${hours} h ${minutes} min`],
-    ["Golden hour", `${clock(sun.goldenHourEvening.start)}–${clock(sun.goldenHourEvening.end)}`],
-    ["Blue hour", `${clock(sun.blueHourEvening.start)}–${clock(sun.blueHourEvening.end)}`],
+  fillFigures("sky-sun", [[event("civilDawn"), clock(sun.civilDawn)], [event("sunrise"), clock(sun.sunrise)], [event("solarNoon"), clock(sun.solarNoon)],
+    [event("sunset"), clock(sun.sunset)], [event("civilDusk"), clock(sun.civilDusk)], ["Day length", `${hours} h ${minutes} min`],
+    [event("goldenHourEvening"), `${clock(sun.goldenHourEvening.start)}–${clock(sun.goldenHourEvening.end)}`],
+    [event("blueHourEvening"), `${clock(sun.blueHourEvening.start)}–${clock(sun.blueHourEvening.end)}`],
     ["Sun now", `${fixed(sun.altitude, 1)}° high, ${compassPoint(sun.azimuth)}`]]);
   const moon = data.moon;
-  fillFigures("sky-moon", [["Phase", moon.phase], ["Lit", `${fixed(moon.illumination * 100, 0)}%`], ["Moonrise", clock(moon.moonrise)],
+  fillFigures("sky-moon", [["Phase", words("moon", moon.phase)], ["Lit", `${fixed(moon.illumination * 100, 0)}%`], ["Moonrise", clock(moon.moonrise)],
     ["Moonset", clock(moon.moonset)], ["Full moon", moon.nextFullMoon.slice(0, 10)], ["New moon", moon.nextNewMoon.slice(0, 10)]]);
   const season = data.seasons;
-  if (season && season.next) setText("sky-season", `${season.next.name} on ${season.next.time.slice(0, 10)}, in ${season.next.daysUntil} days: ${season.next.description}`);
+  if (season && season.next) {
+    setText("sky-season", `${seasonCountdown(season.next.begins, season.next.daysUntil)}: ${words("seasonEvent", season.next.name)}, ${season.next.time.slice(0, 10)}`);
+  }
   if (season && season.current) $("sky-season-progress").value = season.current.daysElapsed / season.current.daysTotal;
   const planets = $("sky-planets");
   planets.replaceChildren();

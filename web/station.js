@@ -2,6 +2,7 @@
 // the next 12 hours' outlook, from ENV.
 import { $, setText } from "./dom.js";
 import { compassPoint, fixed, speed } from "./format.js";
+import { words } from "./lang.js";
 import { subscribe } from "./store.js";
 
 subscribe("ENV", (env) => {
@@ -18,5 +19,6 @@ subscribe("ENV", (env) => {
   if (apparentRow) apparentRow.hidden = !aboard;
   setText("water", env.waterTemperature !== undefined ? `${fixed(env.waterTemperature, 1)} °C` : "--");
   setText("wetsuit", env.wetsuit ? env.wetsuit.text : "--");
-  setText("outlook", env.forecast ? `${env.forecast.letter} · ${env.forecast.text}` : "after 30 minutes of pressure");
+  // The forecast's sentence, never the card's letter.
+  setText("outlook", env.forecast ? words("zambretti", env.forecast.letter) : words("trend", "waiting"));
 });

@@ -7,6 +7,7 @@
 import { act, getJSON, loadWaypoints } from "./api.js";
 import { $, say, setText } from "./dom.js";
 import { altitude, distance, elapsedText, pace, speed } from "./format.js";
+import { capitalized, words } from "./lang.js";
 import { drawTrackMap } from "./map.js";
 import { currentPage, onShow } from "./nav.js";
 import { store, subscribe, take } from "./store.js";
@@ -25,7 +26,8 @@ function drawMap() {
   drawTrackMap($("map"), shown.path, store.waypoints, [], here);
 }
 
-const stateWords = { recording: "Recording", paused: "Paused", stopped: "Not recording" };
+// The recorder's state in words, in the language chosen when it is shown.
+const stateWord = (state) => capitalized(words("track", state));
 
 // The figures and the buttons for the recorder's state; the clock runs on between reports.
 function showFigures() {
@@ -34,7 +36,7 @@ function showFigures() {
   const state = $("track-state");
   state.dataset.state = t.state;
   const auto = t.state === "recording" && t.autoPaused ? " (standing still: no points until you move)" : "";
-  setText("track-state", stateWords[t.state] ? stateWords[t.state] + (open ? `: ${t.name}` : "") + auto : t.state);
+  setText("track-state", stateWord(t.state) + (open ? `: ${t.name}` : "") + auto);
   // Elapsed runs from the start, pauses included, so it goes on while paused.
   const started = Date.parse(t.started) / 1000;
   setText("track-elapsed", open && isFinite(started) ? elapsedText(Math.max(0, Date.now() / 1000 + shown.ahead - started)) : "--");

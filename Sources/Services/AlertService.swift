@@ -34,9 +34,9 @@ package final class AlertService {
     }
 
     /// The display's alert line while the newest alert is recent.
-    package func displayLine(time: Double) -> String? {
+    package func displayLine(time: Double, _ language: Language = .en) -> String? {
         guard let latest, time - latest.time < Self.shownFor else { return nil }
-        return latest.message
+        return latest.message(language)
     }
 
     /// SIGHUP: the rules file is read again (edited by hand, or by `lodestone alert set` from

@@ -216,7 +216,7 @@ package final class SkyService {
         case .lastFix?: panel.placeNote = "at the last fix (" + String(zone.iso8601(lastKnown?.time ?? time).prefix(10)) + ")"
         default: break
         }
-        panel.light = Self.words(SunEvents.light(altitude: sun.altitude).rawValue)
+        panel.light = SunEvents.light(altitude: sun.altitude).rawValue
         fillMoonAndSeason(&panel, day: day, time: time, northern: place.latitude >= 0)
         return panel
     }
@@ -249,12 +249,5 @@ package final class SkyService {
             panel.season = progress.season
             panel.seasonProgress = progress.elapsed / progress.total
         }
-    }
-
-    /// A camel-case name as words: "civilTwilight" -> "civil twilight".
-    static func words(_ name: String) -> String {
-        var out = ""
-        for c in name { if c.isUppercase { out += " " + c.lowercased() } else { out.append(c) } }
-        return out
     }
 }

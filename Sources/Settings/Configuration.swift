@@ -78,6 +78,10 @@ public struct Configuration: Sendable, Equatable {
         set { unitsChoice = newValue }
     }
     public var theme = Theme.day
+    /// The language of every face's words (nil: English on the display and the terminal, and
+    /// the browser's own language in the web app).
+    public var languageChoice: Language?
+    public var language: Language { languageChoice ?? .en }
     /// The display's main heading: from true north (default) or magnetic.
     public var north = HeadingReference.true
     /// What the flip gesture does: toggle the night theme (the default), turn the page, show

@@ -241,6 +241,10 @@ extension Setting {
             "units", flag: "units", reload: .live,
             "the display's units (nautical: knots and nautical miles); null: nautical for a boat, else metric", \Configuration.unitsChoice),
         choice("theme", flag: "theme", reload: .live, "the display's colours; night is red on black", \Configuration.theme),
+        optionalChoice(
+            "language", flag: "language", reload: .live,
+            "the words of the display, the terminal and the web app: en (English) or de (German); null: English, and each browser its own",
+            \Configuration.languageChoice),
         choice(
             "north", flag: "north", reload: .live, "the display's main heading: from true north (the map's) or magnetic (a hand compass's); the m key switches",
             \Configuration.north),

@@ -29,6 +29,7 @@ enum ScreenshotCommand {
           --theme day|night       colours (default day)
           --units SET             metric, imperial or nautical figures (default metric)
           --north true|magnetic  the main heading's north (default true)
+          --language en|de        the words' language: English (default) or German
           --scenario NAME         simulated trip: walk (default), boat, still, drive
           --settle S              seconds to run before the picture (default 4, 1..60)
           --config FILE           configuration file (observer, time zone...)
@@ -51,7 +52,8 @@ enum ScreenshotCommand {
         """
 
     static let spec = OptionSpec(
-        valued: ["out", "size", "page", "format", "theme", "units", "scenario", "settle", "config", "data-dir", "http", "north", "layout-json"], flags: [])
+        valued: ["out", "size", "page", "format", "theme", "units", "language", "scenario", "settle", "config", "data-dir", "http", "north", "layout-json"],
+        flags: [])
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(arguments, spec: spec, command: "screenshot")

@@ -98,9 +98,13 @@ enum WeatherCommands {
                 answer: [#""class":"ALERT""#]
             ) { report in
                 (report["rules"]?.arrayValue ?? []).map { rule in
-                    let name = rule["name"]?.stringValue ?? "?"
-                    return "\(name)  \(rule["enabled"]?.boolValue == true ? "on " : "off")  \(fixed(rule["threshold"]?.numberValue ?? .nan, 1)) "
-                        + "\(rule["unit"]?.stringValue ?? "")  hysteresis \(fixed(rule["hysteresis"]?.numberValue ?? .nan, 1))  "
+                    let name = rule["name"]?.stringValue ?? "?", threshold = rule["threshold"]?.numberValue ?? .nan
+                    // The name to type (alert set NAME), then the rule in words: "Pressure above 1040 hPa".
+                    let words =
+                        AlertRules.Kind(rawValue: name).map { $0.name(threshold: threshold) }
+                        ?? "\(fixed(threshold, 1)) \(rule["unit"]?.stringValue ?? "")"
+                    return "\(name)  \(rule["enabled"]?.boolValue == true ? "on " : "off")  \(words)  "
+                        + "hysteresis \(fixed(rule["hysteresis"]?.numberValue ?? .nan, 1))  "
                         + "cooldown \(fixed((rule["cooldown"]?.numberValue ?? 0) / 60, 0)) min"
                 }.joined(separator: "\n")
             }

@@ -44,7 +44,7 @@ import Testing
         #expect((env["seaLevelPressure"]?.numberValue ?? 0) > 950 && env["altFused"]?.numberValue != nil, "\(env)")
         let fired = try #require(alert, "the altitude alert reached the socket")
         #expect(fired["alert"]?.stringValue == "altitudeReached" && (fired["value"]?.numberValue ?? 0) >= 440)
-        #expect(output.contains("alert: altitude"), "a log line for the alert")
+        #expect(output.contains("alert: Altitude of"), "a log line for the alert")
         let (_, history) = end.finish(try end.spawn(["alert", "history", "--json", "--data-dir", data]))
         #expect(history.contains("altitudeReached"), "\(history)")
 

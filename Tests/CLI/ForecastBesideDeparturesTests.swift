@@ -37,7 +37,10 @@ import Testing
         #expect(windy.outlook?.forecast.letter == "B", "\(String(describing: windy.outlook))")
         let feed = DisplayFeed(title: "lake")
         feed.take(.environment(windy))
-        #expect(feed.model().station?.outlook == "B Fine weather")
+        // The card's letter in the model; the pages show its sentence, never the letter.
+        #expect(feed.model().station?.outlook == "B")
+        let page = DisplayPage.barometer.draw(feed.model(), columns: 80, rows: 24).text
+        #expect(page.contains("Outlook Fine weather") && !page.contains(" B "), "\(page)")
     }
 
     /// DEPARTURES on the socket: the departures within the forecast's 12 hours carry it,

@@ -80,7 +80,7 @@ import Testing
         defer { session.end() }
         // A whole frame is more than tmux takes in one read: until its last line (the keys) is
         // there, the pane may show a frame half drawn.
-        let hint = "0-9/tab pages  t night  u units  m north  q quit"
+        let hint = "0-9/tab pages  t night  u units  m north  r track  q quit"
         let first = Self.screen(session.name) { $0.contains("COMPASS  1/12") && $0.contains("°") && $0.contains(hint) }
         #expect(first.hasPrefix("COMPASS  1/12") && first.contains(hint), "\(first)")
         #expect(session.flag("#{alternate_on} #{cursor_flag}") == "1 0")

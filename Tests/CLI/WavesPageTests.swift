@@ -48,7 +48,7 @@ import Testing
         #expect(screen.contains("lit waves, every 30 min") && screen.contains("sun 05:35-21:25"), "\(screen)")
         // A 128x64 LCD's 21 x 8 cells: the words that matter first, the band still there.
         let small = DisplayPage.waves.draw(model, columns: 21, rows: 8).text
-        #expect(small.contains("BEST ") && small.contains("10:30") && small.contains("NEXT WAVE, IN 25 MIN") && small.contains("|"), "\(small)")
+        #expect(small.contains("BEST ") && small.contains("10:30") && small.contains("Next wave, in 25 min") && small.contains("|"), "\(small)")
         // No timetable: a page that says what to do.
         #expect(DisplayPage.waves.draw(DisplayModel(), columns: 80, rows: 24).text.contains("import one"))
     }

@@ -163,7 +163,7 @@ import Testing
         #expect(wide.contains("Wind    11.7 kn from SW 225°") && wide.contains("gust 17.5 kn") && wide.contains("Water   14.5 °C"), "\(wide)")
         model.units = .metric
         let small = DisplayPage.barometer.draw(model, columns: 21, rows: 7).text
-        #expect(small.contains("WIND 21.6 KM/H SW") && small.contains("14.5 °C WATER"), "\(small)")
+        #expect(small.contains("Wind 21.6 km/h SW") && small.contains("14.5 °C Water"), "\(small)")
     }
 
     /// Eight seconds of the still scenario at 10x on the simulated board: the wind comes from

@@ -44,6 +44,11 @@ import Testing
     /// 1024 px, only the buttons that apply are offered, and every page's header says REC.
     @Test func theTrackPageIsTheRecorders() { Self.check("web-track.py", timeout: 200) }
 
+    /// Words, not codes (scripts/web-words.py): every page on the walk and the boat, in English
+    /// and in German, without a code, a JSON fragment, NaN, null or an exponent in its text,
+    /// and in German without the table's English where it has German.
+    @Test func wordsNotCodesOnEveryPage() { Self.check("web-words.py", timeout: 900) }
+
     /// After dusk the sky page counts down to the next day's civil dawn (scripts/web-dusk.py).
     @Test func afterDuskTheSkyCountsDownToTheDawn() { Self.check("web-dusk.py", timeout: 150) }
 }

@@ -7,8 +7,17 @@ import Testing
     @Test func anAlertsWordsNeverTrapOnItsFigures() {
         for value in [Double.nan, .infinity, -.infinity, 1e300] {
             let alert = AlertRules.Alert(kind: .altitudeReached, value: value, threshold: 1000, time: 0)
-            #expect(alert.message.hasPrefix("altitude "), "\(value)")
+            #expect(alert.message == "Altitude of 1000 m reached: now -- m", "\(value)")
         }
+    }
+
+    /// The rule by its name and the value now, in either language of the table of words.
+    @Test func anAlertSaysItsRuleByName() {
+        let alert = AlertRules.Alert(kind: .pressureHigh, value: 1041.2, threshold: 1040, time: 0)
+        #expect(alert.message == "Pressure above 1040 hPa: now 1041.2 hPa")
+        #expect(alert.message(.de) == "Luftdruck über 1040 hPa: jetzt 1041.2 hPa")
+        let fall = AlertRules.Alert(kind: .rapidFall, value: -2.4, threshold: -2, time: 0)
+        #expect(fall.message == "Pressure falling faster than 2 hPa an hour: now 2.4 hPa an hour: storm approaching, seek shelter or harbour")
     }
 
     @Test func aValueHoveringOnTheLineGivesOneAlert() {
@@ -40,9 +49,9 @@ import Testing
         rules.set(AlertRules.Rule(kind: .altitudeReached, enabled: true, threshold: 2500, hysteresis: 10, cooldown: 60))
         #expect(rules.evaluate([.altitudeReached: .nan, .pressureLow: .nan], time: 1).isEmpty)
         let reached = rules.evaluate([.altitudeReached: 2501], time: 2)
-        #expect(reached.count == 1 && reached[0].message.contains("2501 m reached"))
+        #expect(reached.count == 1 && reached[0].message == "Altitude of 2500 m reached: now 2501 m")
         let storm = rules.evaluate([.rapidFall: -2.4], time: 3)
-        #expect(storm.count == 1 && storm[0].message.contains("storm"))
+        #expect(storm.count == 1 && storm[0].message.contains("storm approaching, seek shelter"))
     }
 
     @Test func historyRangesKeepMinimumMaximumAndMean() {

@@ -46,7 +46,7 @@ enum DisplayFixtures {
         weather.temperature = 6.5
         weather.trendArrow = "↓"
         weather.trendRate = -0.7
-        weather.forecast = "Weather deteriorating"
+        weather.trendBand = "falling"
         weather.threeHourChange = -2.1
         weather.graphs = [
             ("1h", (0..<60).map { 1_017.5 - Double($0) / 60 }), ("6h", (0..<72).map { 1_020 - Double($0) / 24 }),
@@ -205,7 +205,7 @@ enum DisplayFixtures {
         (station.windNow, station.windMean, station.windGust, station.windDirection) = (9.4, 7.1, 14.2, 237)
         station.temperatures = [("Wasser Strandbad Überlingen", 17.5), ("Luft Mantelhafen", 21.0), ("Bojen-Fühler 2 m", 15.25)]
         station.wetsuit = "3/2 mm full suit, boots optional"
-        station.outlook = "Fine weather, becoming less settled"
+        station.outlook = "D"
         model.station = station
         model.sky?.placeNote = "at the configured place"
         var waves = model.waves

@@ -30,7 +30,7 @@ import Testing
         let magnetic = DisplayPage.compass.draw(model, columns: 80, rows: 24).text
         #expect(magnetic.contains("41° magnetic") && magnetic.contains("True      44°"), "\(magnetic)")
         let small = DisplayPage.compass.draw(model, columns: 21, rows: 8).text
-        #expect(small.contains("41°M") && small.contains("TRUE 44°"), "\(small)")
+        #expect(small.contains("41° mag") && small.contains("TRUE 44°"), "\(small)")
         model.north = .true
         model.state.trueHeading = nil
         #expect(DisplayPage.compass.draw(model, columns: 80, rows: 24).text.contains("41° magnetic"), "no fix yet: magnetic, and said")
@@ -49,13 +49,13 @@ import Testing
             range("1h", buckets: 360, known: 72), range("6h", buckets: 360, known: 12),
             range("24h", buckets: 360, known: 3), range("7d", buckets: 336, known: 1)
         ])
-        #expect(young.map(\.label) == ["12 MIN"] && young.first?.values.count == 72, "\(young.map(\.label))")
+        #expect(young.map(\.label) == ["12 min"] && young.first?.values.count == 72, "\(young.map(\.label))")
         // Three hours: the hour whole, then 6 h's three hours.
         let older = PressureGraphs.shown([
             range("1h", buckets: 360, known: 360), range("6h", buckets: 360, known: 180),
             range("24h", buckets: 360, known: 45), range("7d", buckets: 336, known: 6)
         ])
-        #expect(older.map(\.label) == ["1H", "3 H"], "\(older.map(\.label))")
+        #expect(older.map(\.label) == ["1 h", "3 h"], "\(older.map(\.label))")
         #expect(PressureGraphs.shown([range("1h", buckets: 360, known: 0)]).isEmpty)
     }
 }

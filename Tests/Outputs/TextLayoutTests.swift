@@ -40,7 +40,7 @@ import Testing
         let runs = Self.runs(.position, DisplayFixtures.walk, width: 320, height: 240, theme: .day)
         let header = try #require(runs.first)
         #expect(header.text == "POSITION" && header.x == 0 && header.y == 0 && header.height == 14 && header.width == 8 * 12 - 2, "\(header)")
-        #expect(runs.contains { $0.text.contains("SATS") && $0.y > 0 })
+        #expect(runs.contains { $0.text.contains("sats") && $0.y > 0 })
         let overlapping = [
             TextRun(text: "A", x: 0, y: 0, width: 10, height: 10, missingGlyphs: 0), TextRun(text: "B", x: 9, y: 9, width: 10, height: 10, missingGlyphs: 1),
             TextRun(text: "C", x: 315, y: 0, width: 10, height: 10, missingGlyphs: 0)

@@ -25,6 +25,12 @@ public struct AlertRules: Sendable {
             }
         }
 
+        /// The rule by its name, with its threshold: "Pressure above 1040 hPa".
+        public func name(threshold: Double, _ language: Language = .en) -> String {
+            let shown = self == .rapidFall ? figure(-threshold, decimals: 1) + " hPa" : figure(threshold, decimals: 1) + " " + unit
+            return Words.text("alertRule", rawValue, language, shown)
+        }
+
         public var unit: String {
             switch self {
             case .pressureHigh, .pressureLow: return "hPa"
@@ -69,19 +75,29 @@ public struct AlertRules: Sendable {
         /// UTC seconds.
         public var time: Double
 
-        public var message: String {
+        public init(kind: Kind, value: Double, threshold: Double, time: Double) {
+            (self.kind, self.value, self.threshold, self.time) = (kind, value, threshold, time)
+        }
+
+        /// The rule by its name and the value now, from the table of words: "Pressure above
+        /// 1040 hPa: now 1041.2 hPa".
+        public var message: String { message(.en) }
+
+        public func message(_ language: Language) -> String {
+            let now =
+                kind == .rapidFall
+                ? Words.text("word", "perHour", language, figure(-value, decimals: 1) + " hPa")
+                : figure(value, decimals: kind == .altitudeReached ? 0 : 1) + " " + kind.unit
+            let line = Words.lookup("alert.now", language, [kind.name(threshold: threshold, language), now]) ?? now
             switch kind {
-            case .pressureHigh: return "pressure high: \(DecimalText.format(value, 1)) hPa (above \(DecimalText.format(threshold, 1)))"
-            case .pressureLow: return "pressure low: \(DecimalText.format(value, 1)) hPa (below \(DecimalText.format(threshold, 1)))"
             case .rapidFall:
                 // In the trend's own words for that rate, so the alert and the forecast beside it
                 // never say two things (a threshold set gentler than the default is "deteriorating").
                 let band = PressureTrend.Band(hPaPerHour: value)
-                let advice = band == .fallingFast ? ", seek shelter or harbour" : ""
-                return "pressure falling \(DecimalText.format(-value, 1)) hPa per hour: \(band.forecast.lowercased())\(advice)"
-            case .altitudeReached: return "altitude \(DecimalText.format(value, 0)) m reached (target \(DecimalText.format(threshold, 0)) m)"
-            case .temperatureHigh: return "temperature high: \(DecimalText.format(value, 1)) °C (above \(DecimalText.format(threshold, 1)))"
-            case .temperatureLow: return "temperature low: \(DecimalText.format(value, 1)) °C (below \(DecimalText.format(threshold, 1))): risk of ice"
+                let advice = band == .fallingFast ? Words.lookup("alert.shelter", language) ?? "" : ""
+                return line + ": " + Words.text("forecast", band.rawValue, language).lowercased() + advice
+            default:
+                return line
             }
         }
     }
@@ -135,4 +151,11 @@ public struct AlertRules: Sendable {
         }
         return fired
     }
+}
+
+/// A threshold or a value as people write it: "1040", "2.5" (no ".0" on a whole number).
+/// Nothing a person could read as a figure ("--") for one not measured or beyond any reading.
+private func figure(_ value: Double, decimals: Int) -> String {
+    guard value.isFinite, abs(value) < 1e7 else { return "--" }
+    return value == value.rounded() ? DecimalText.format(value, 0) : DecimalText.format(value, decimals)
 }

@@ -146,7 +146,7 @@ public final class DisplayFeed {
             if let reading = e.weather?.trend {
                 panel.trendArrow = reading.band.arrow
                 panel.trendRate = reading.hPaPerHour
-                panel.forecast = reading.band.forecast
+                panel.trendBand = reading.band.rawValue
                 panel.threeHourChange = reading.threeHourChange
             }
             panel.graphs = graphs
@@ -164,7 +164,7 @@ public final class DisplayFeed {
             }
             (panel.temperatures, panel.problems) = (figures.temperatures, figures.problems)
             panel.wetsuit = e.wetsuit.map(Wetsuit.text(step:))
-            panel.outlook = e.outlook.map { $0.forecast.letter + " " + $0.forecast.text }
+            panel.outlook = e.outlook.map(\.forecast.letter)
             model.station = panel
         }
     }

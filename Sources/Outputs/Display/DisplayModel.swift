@@ -13,6 +13,8 @@ public struct DisplayModel: Sendable {
     /// The local time of day for the header, "14:32".
     public var clock: String?
     public var units = Units.metric
+    /// The language of the pages' words (the `language` setting), from the one table of words.
+    public var language = Language.en
     /// The main heading's north (the configuration's `north`, the `m` key).
     public var north = HeadingReference.true
     public var compass = CompassPanel()
@@ -94,7 +96,7 @@ public struct DisplayModel: Sendable {
         public var distance = 0.0
         public var floorsUp = 0, floorsDown = 0
         public var activeSeconds = 0.0
-        /// Steps a minute now, and "walking", "running", "still"...
+        /// Steps a minute now, and the motion's code ("walking", "running", "still"...).
         public var cadence = 0.0
         public var state = ""
         public init() {}
@@ -120,10 +122,11 @@ public struct DisplayModel: Sendable {
         public var seaLevelPressure = Double.nan
         public var fusedAltitude = Double.nan
         public var temperature = Double.nan
-        /// "↑", the rate in hPa/h and the forecast words; nil before 30 minutes of data.
+        /// "↑", the rate in hPa/h and the trend's band ("fallingFast", its words and forecast
+        /// from the table of words); nil before 30 minutes of data.
         public var trendArrow: String?
         public var trendRate = Double.nan
-        public var forecast: String?
+        public var trendBand: String?
         public var threeHourChange: Double?
         /// Sea-level pressure over each history range ("1h", "6h", "24h", "7d"), NaN for gaps.
         public var graphs: [(label: String, values: [Double])] = []
@@ -139,7 +142,8 @@ public struct DisplayModel: Sendable {
         public var problems: [String] = []
         /// What to wear in the water, when the water is measured ("3/2 mm").
         public var wetsuit: String?
-        /// The Zambretti forecast for the next 12 hours ("B Fine weather").
+        /// The Zambretti forecast for the next 12 hours, by the card's letter ("B": its sentence,
+        /// "Fine weather", from the table of words; the letter is never shown).
         public var outlook: String?
         public init() {}
     }

@@ -1,3 +1,4 @@
+import LodestoneCore
 import LodestoneReports
 extension DisplayPage {
     /// Draws the page for `model` on a screen of `columns` x `rows` cells: a header with the
@@ -12,6 +13,8 @@ extension DisplayPage {
     func measured(_ model: DisplayModel, columns: Int, rows: Int, keys: Bool = false, large: Bool = false) -> (screen: TextScreen, dropped: Int) {
         var screen = TextScreen(columns: columns, rows: rows)
         let number = "\((Self.allCases.firstIndex(of: self) ?? 0) + 1)/\(Self.allCases.count)"
+        // The page's name in the language of the words (the table's "page" entries).
+        let title = Words.text("page", rawValue, model.language).uppercased()
         let left = columns >= 40 ? "\(title)  \(number)" : title
         screen.put(left, column: 0, row: 0, ink: .accent)
         var clock = model.clock ?? ""
@@ -56,7 +59,8 @@ extension DisplayPage {
         screen = drawn.screen
         if footer {
             screen.put(
-                columns >= 70 ? "0-9/tab pages  t night  u units  m north  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1, ink: .dim)
+                columns >= 70 ? "0-9/tab pages  t night  u units  m north  r track  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1,
+                ink: .dim)
         }
         return (screen, drawn.dropped)
     }
@@ -249,12 +253,14 @@ public struct PageWriter {
     }
 }
 
-/// "2 h 14 min", "9 min", "45 s"; compact: "2h14".
+/// "2 h 14 min", "9 min", "45 s", as people write a span of time (never "2h14" or "9m": a
+/// lone "m" would read as metres beside a distance); compact: the hours alone from a day on.
 func countdown(_ seconds: Double, compact: Bool = false) -> String {
     guard seconds.isFinite, seconds >= 0 else { return "--" }
     let minutes = Int(seconds / 60)
-    if minutes >= 60 { return compact ? "\(minutes / 60)h\(format2(minutes % 60))" : "\(minutes / 60) h \(minutes % 60) min" }
-    if minutes >= 1 { return compact ? "\(minutes)m" : "\(minutes) min" }
+    if compact && minutes >= 1440 { return "\(minutes / 60) h" }
+    if minutes >= 60 { return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min" }
+    if minutes >= 1 { return "\(minutes) min" }
     return "\(Int(seconds)) s"
 }
 

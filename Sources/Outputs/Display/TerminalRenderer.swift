@@ -58,10 +58,11 @@ public struct TerminalRenderer {
 /// A key a person pressed on the terminal display.
 public enum TerminalKey: Equatable, Sendable {
     case page(DisplayPage)
-    case nextPage, previousPage, toggleTheme, toggleUnits, toggleNorth, quit
+    case nextPage, previousPage, toggleTheme, toggleUnits, toggleNorth, toggleTrack, quit
 
     /// Decodes the bytes read from the terminal (m: true or magnetic north): digits pick a page (1 the first, 0 the tenth), tab, space, n and the
-    /// right arrow step forward, p and the left arrow back, t the theme, u the units, q quits.
+    /// right arrow step forward, p and the left arrow back, t the theme, u the units, r starts or
+    /// stops a track (the track button's short press), q quits.
     public static func decode(_ bytes: [UInt8]) -> [TerminalKey] {
         var keys: [TerminalKey] = []
         var i = 0
@@ -82,6 +83,7 @@ public enum TerminalKey: Equatable, Sendable {
             case UInt8(ascii: "t"): keys.append(.toggleTheme)
             case UInt8(ascii: "u"): keys.append(.toggleUnits)
             case UInt8(ascii: "m"): keys.append(.toggleNorth)
+            case UInt8(ascii: "r"): keys.append(.toggleTrack)
             case UInt8(ascii: "q"): keys.append(.quit)
             default: break
             }

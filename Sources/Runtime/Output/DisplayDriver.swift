@@ -62,6 +62,8 @@ final class DisplayDriver<Clock: MonotonicClock> {
     func handleKeys() -> Bool {
         var quit = false
         for key in display.keys() {
+            // r: what the track button's short press does.
+            if key == .toggleTrack, let tracks = services.tracks { context.send(tracks.toggle(at: utcNow())) }
             quit = display.apply(key) || quit
             nextDisplay = 0
         }
@@ -128,7 +130,9 @@ final class DisplayDriver<Clock: MonotonicClock> {
             }
         }
         rememberDisplayChoice()
-        for panel in panels.reports(for: display.page, latest: latest, time: utcNow(), onlyMarkedDepartures: display.onlyMarkedDepartures) {
+        for panel in panels.reports(
+            for: display.page, latest: latest, time: utcNow(), onlyMarkedDepartures: display.onlyMarkedDepartures, language: display.language)
+        {
             feed.take(panel)
         }
         if let health { feed.take(health()) }

@@ -22,6 +22,8 @@ final class DisplayTarget {
     var page: DisplayPage
     var theme: Theme
     var units: Units
+    /// The pages' words (the `language` setting).
+    var language = Language.en
     var north: HeadingReference
     /// The departures page shows only the marked departures (the flip gesture can toggle it).
     var onlyMarkedDepartures = false
@@ -147,6 +149,7 @@ final class DisplayTarget {
         case .toggleTheme: theme = theme.toggled
         case .toggleUnits: units = units.cycled
         case .toggleNorth: north = north.toggled
+        case .toggleTrack: break  // the track service's, in DisplayDriver
         case .quit: return true
         }
         return false
@@ -188,6 +191,7 @@ final class DisplayTarget {
     func draw(_ model: DisplayModel, now: MonotonicNanoseconds) {
         var model = model
         model.units = units
+        model.language = language
         model.north = north
         switch output {
         case .none:

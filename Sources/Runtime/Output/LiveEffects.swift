@@ -21,11 +21,12 @@ enum LiveEffects {
     static func all<Clock: MonotonicClock>(_: Clock.Type = Clock.self) -> [LiveEffect<Clock>] {
         [
             // Only what changed: a page the user turned to stays unless the file's page moved.
-            LiveEffect(["page", "units", "theme", "north"]) { loop, running, fresh in
+            LiveEffect(["page", "units", "theme", "north", "language"]) { loop, running, fresh in
                 if fresh.page != running.page { loop.display.page = fresh.page }
                 if fresh.theme != running.theme { loop.display.theme = fresh.theme }
                 if fresh.north != running.north { loop.display.north = fresh.north }
                 if fresh.units != running.units { loop.display.units = fresh.units }
+                loop.display.language = fresh.language
                 return true
             },
             // Every face takes its times from the one local clock: changed there, changed everywhere.

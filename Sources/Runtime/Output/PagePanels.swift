@@ -20,12 +20,13 @@ final class PagePanels {
     private var sky: SkyService? { services.sky }
     private var tracks: TrackService? { services.tracks }
 
-    /// The panels `page` shows, and the header's, for the state `latest` at `time`.
-    func reports(for page: DisplayPage, latest: NavigationState, time: Double, onlyMarkedDepartures: Bool) -> [PanelReport] {
+    /// The panels `page` shows, and the header's, for the state `latest` at `time` (the alert
+    /// in the words of `language`).
+    func reports(for page: DisplayPage, latest: NavigationState, time: Double, onlyMarkedDepartures: Bool, language: Language = .en) -> [PanelReport] {
         var panels: [PanelReport] = [
             // The header's time is each page's first: it carries the zone's name ("14:32 CEST").
             .clock(services.localClock.timeOfDayWithZone(time)),
-            .alert(chronicle?.alerts.displayLine(time: time))
+            .alert(chronicle?.alerts.displayLine(time: time, language))
         ]
         if page == .barometer, let history = chronicle?.history.histories["seaLevelPressure"] {
             panels.append(

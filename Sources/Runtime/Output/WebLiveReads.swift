@@ -49,6 +49,8 @@ enum WebLiveReads {
         // The units the display and the terminal show (the setting, or a key's choice): the web
         // app's too, unless the browser chose its own.
         w.string("units", loop.display.units.rawValue)
+        // The words' language when the device sets one (else each browser shows its own).
+        if let language = loop.running.languageChoice { w.string("language", language.rawValue) }
         // Where it came from: configuration, phone, scenario or system (a phone offers its own
         // zone only in place of the system's, or of UTC not set by the configuration).
         w.string("zoneSource", loop.context.services.zone.source.rawValue)

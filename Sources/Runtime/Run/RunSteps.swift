@@ -128,12 +128,16 @@ extension Runner {
     /// The display the configuration names (the board file's by default), or the picture a
     /// screenshot draws into.
     static func openDisplay(_ c: Configuration, board: BoardDescription) throws(FramebufferError) -> DisplayTarget {
+        let display: DisplayTarget
         if let picture = c.picture {
             let frame = MemoryFramebuffer(width: picture.width, height: picture.height, format: picture.format)
-            return DisplayTarget(
+            display = DisplayTarget(
                 .framebuffer(frame, back: MemoryFramebuffer(like: frame), screenshot: nil), page: c.page, theme: c.theme, units: c.units, north: c.north)
+        } else {
+            display = try DisplayTarget.open(c.display ?? board.display, page: c.page, theme: c.theme, units: c.units, north: c.north)
         }
-        return try DisplayTarget.open(c.display ?? board.display, page: c.page, theme: c.theme, units: c.units, north: c.north)
+        display.language = c.language
+        return display
     }
 
     /// The output thread's services for what the board has.

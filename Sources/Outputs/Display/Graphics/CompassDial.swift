@@ -120,7 +120,7 @@ enum CompassDial {
         let state = model.state
         let columns = max(1, g.textWidth / (FramebufferLayout.cellWidth * scale))
         let showsTrue = CompassPage.showsTrue(model)
-        var lines: [(String, Ink)] = [("\(CompassPoint.name(heading)) \(showsTrue ? "TRUE" : "MAG")", .accent)]
+        var lines: [(String, Ink)] = [("\(CompassPoint.name(heading)) \(showsTrue ? "true" : "magnetic")", .accent)]
         // The other north beside it.
         if let attitude = state.attitude, showsTrue { lines.append(("MAG \(fixed(attitude.magneticHeading, 0))°", .text)) }
         if let trueHeading = state.trueHeading, !showsTrue { lines.append(("TRUE \(fixed(trueHeading, 0))°", .text)) }

@@ -33,7 +33,7 @@ enum ConnectDrawing {
             }
             if let minutes = panel.minutesLeft {
                 canvas.paragraph(
-                    "GOOD ONCE, FOR \(minutes) MORE MIN", x: x, y: y + lineHeight / 2, width: width, bottom: canvas.height, scale: textScale, ink: .dim)
+                    "Good once, for \(minutes) more min", x: x, y: y + lineHeight / 2, width: width, bottom: canvas.height, scale: textScale, ink: .dim)
             }
             return
         }

@@ -8,10 +8,10 @@ enum PressureGraphs {
         let lineHeight = FramebufferLayout.cellHeight * textScale
         let units = model.units
         let columns = canvas.width / (FramebufferLayout.cellWidth * textScale)
-        let stationLines = model.station.map { StationLines.lines($0, units: units, wide: false, compact: true) } ?? []
+        let stationLines = model.station.map { StationLines.lines($0, units: units, wide: false, compact: true, model.language) } ?? []
         guard let weather = model.weather, weather.stationPressure.isFinite else {
             var y = top + textScale
-            for (text, ink) in [("WAITING FOR THE BAROMETER", Ink.warning)] + stationLines {
+            for (text, ink) in [(Words.text("label", "waitingForBarometer", model.language), Ink.warning)] + stationLines {
                 canvas.fitted(text, columns: columns, x: textScale, y: y, scale: textScale, ink: ink)
                 y += lineHeight
             }
@@ -19,23 +19,24 @@ enum PressureGraphs {
         }
         var y = top + textScale
         // The sea-level pressure at twice the text's size: the figure a sailor reads first.
-        canvas.text(units.pressure(weather.seaLevelPressure).uppercased(), x: textScale, y: y, scale: textScale * 2, ink: .accent, key: true)
+        canvas.text(units.pressure(weather.seaLevelPressure), x: textScale, y: y, scale: textScale * 2, ink: .accent, key: true)
         y += lineHeight * 2
-        var lines: [(String, Ink)] = [("AT SEA LEVEL", .dim)]
-        if let arrow = weather.trendArrow {
-            lines.append(("\(arrow) \(units.pressureRate(weather.trendRate)) \(weather.forecast ?? "")".uppercased(), .accent))
+        var lines: [(String, Ink)] = [(Words.text("label", "atSeaLevel", model.language), .dim)]
+        if let trend = BarometerPage.trendWords(weather, units: units, model.language) {
+            lines.append((trend.words, .accent))
+            lines.append((trend.forecast, .accent))
         } else {
-            lines.append(("TREND AFTER 30 MIN", .dim))
+            lines.append((Words.text("label", "trendAfter30", model.language), .dim))
         }
-        var station = "STN " + units.pressure(weather.stationPressure)
+        var station = Words.text("label", "station", model.language) + " " + units.pressure(weather.stationPressure)
         if weather.temperature.isFinite { station += "  " + units.temperature(weather.temperature) }
-        lines.append((station.uppercased(), .text))
-        var altitude = "ALT " + units.altitude(weather.fusedAltitude)
-        if let change = weather.threeHourChange { altitude += "  3H " + units.pressureChange(change) }
-        lines.append((altitude.uppercased(), .text))
+        lines.append((station, .text))
+        var altitude = Words.text("label", "alt", model.language) + " " + units.altitude(weather.fusedAltitude)
+        if let change = weather.threeHourChange { altitude += "  3 h " + units.pressureChange(change) }
+        lines.append((altitude, .text))
         lines += stationLines
         if let alert = model.alert { lines.append(("! " + alert, .warning)) }
-        // Wrapped onto as many lines as they need, never cut ("WEATHER DETERIORATING" under the
+        // Wrapped onto as many lines as they need, never cut ("Weather deteriorating" under the
         // trend on a 320 x 240 panel).
         for (text, ink) in lines {
             y = canvas.paragraph(text, x: textScale, y: y, width: canvas.width - textScale * 2, bottom: canvas.height, scale: textScale, ink: ink)
@@ -71,14 +72,20 @@ enum PressureGraphs {
             let covered = range * Double(values.count) / Double(max(1, graph.values.count))
             guard out.isEmpty || covered > previousRange * 1.05 else { continue }
             previousRange = range
-            out.append((covered < range * 0.97 ? spanWords(covered) : graph.label.uppercased(), values))
+            out.append((covered < range * 0.97 ? spanWords(covered) : rangeWords(graph.label), values))
         }
         return out
     }
 
-    /// "12 MIN", "3 H", "2 D".
+    /// "12 min", "3 h", "2 d".
     static func spanWords(_ seconds: Double) -> String {
-        seconds < 3600 ? "\(max(1, Int(seconds / 60))) MIN" : seconds < 172_800 ? "\(Int(seconds / 3600)) H" : "\(Int(seconds / 86_400)) D"
+        seconds < 3600 ? "\(max(1, Int(seconds / 60))) min" : seconds < 172_800 ? "\(Int(seconds / 3600)) h" : "\(Int(seconds / 86_400)) d"
+    }
+
+    /// A history range's name as people write it: "24h" reads "24 h", "7d" "7 d".
+    static func rangeWords(_ label: String) -> String {
+        guard let unit = label.firstIndex(where: \.isLetter), unit > label.startIndex else { return label }
+        return String(label[..<unit]) + " " + String(label[unit...])
     }
 
     /// One range: axes on the left and bottom, the area under the curve filled, the maximum at
@@ -107,7 +114,7 @@ enum PressureGraphs {
             previous = (column, top)
         }
         let line = FramebufferLayout.cellHeight * textScale
-        let label = graph.label.uppercased()
+        let label = graph.label
         if height >= 3 * line {
             canvas.text(label, x: x, y: y, scale: textScale, ink: .text)
             canvas.text(units.pressureFigure(high), x: x, y: y + line, scale: textScale, ink: .dim)

@@ -12,18 +12,20 @@ enum TrackDrawing {
         let lineHeight = FramebufferLayout.cellHeight * textScale
         guard let track = model.track else {
             canvas.paragraph(
-                "TRACKS NEED A DATA DIRECTORY", x: textScale, y: top + textScale, width: canvas.width - 2 * textScale,
+                "Tracks need a data directory", x: textScale, y: top + textScale, width: canvas.width - 2 * textScale,
                 bottom: canvas.height, scale: textScale, ink: .warning)
             return
         }
         let units = model.units
         var y = top + textScale
-        let state = (track.state + (track.autoPaused ? " auto-paused" : "")).uppercased() + (track.name.map { "  " + $0 } ?? "")
+        let state = Words.capitalized(Words.text("track", track.autoPaused ? "autoPaused" : track.state, model.language)) + (track.name.map { "  " + $0 } ?? "")
         y = canvas.paragraph(
             state, x: textScale, y: y, width: canvas.width - 2 * textScale, bottom: canvas.height, scale: textScale,
             ink: track.state == "recording" ? .good : .accent)
         guard track.state != "stopped", !track.path.isEmpty else {
-            canvas.text(track.state == "stopped" ? "PRESS TRACK TO START" : "WAITING FOR THE FIRST POINT", x: textScale, y: y, scale: textScale, ink: .dim)
+            canvas.text(
+                track.state == "stopped" ? Words.text("track", "howToStartShort", model.language) : "Waiting for the first point", x: textScale, y: y,
+                scale: textScale, ink: .dim)
             return
         }
         for line in figureLines(track, units: units, columns: (canvas.width - 2 * textScale) / (FramebufferLayout.cellWidth * textScale)) {
@@ -49,7 +51,7 @@ enum TrackDrawing {
             units.distance(track.distance), countdown(track.elapsed, compact: true),
             "+\(units.altitude(track.elevationGain)) -\(units.altitude(track.elevationLoss))"
         ]
-        return TextPacking.packed(figures.map { $0.uppercased() }, columns: columns)
+        return TextPacking.packed(figures, columns: columns)
     }
 
     static func drawMap(_ track: DisplayModel.TrackPanel, units: Units, canvas: Canvas, x: Int, y: Int, width: Int, height: Int, textScale: Int) {
@@ -111,7 +113,7 @@ enum TrackDrawing {
         let by = y + height - textScale * 2
         canvas.rect(x: x + textScale * 2, y: by, width: bar, height: max(2, textScale), ink: .text)
         canvas.text(
-            units.distance(plot.scaleBarMetres).uppercased(), x: x + textScale * 3 + bar, y: by - Font5x7.height * textScale / 2,
+            units.distance(plot.scaleBarMetres), x: x + textScale * 3 + bar, y: by - Font5x7.height * textScale / 2,
             scale: textScale, ink: .dim)
     }
 
@@ -134,8 +136,8 @@ enum TrackDrawing {
                 canvas.line(tx, y + height - textScale * 2, tx, y + height + textScale, ink: .accent)
             }
         }
-        canvas.text(units.altitude(high).uppercased(), x: x, y: y, scale: textScale, ink: .text)
-        canvas.text(units.altitude(low).uppercased(), x: x, y: y + height - Font5x7.height * textScale - textScale, scale: textScale, ink: .text)
+        canvas.text(units.altitude(high), x: x, y: y, scale: textScale, ink: .text)
+        canvas.text(units.altitude(low), x: x, y: y + height - Font5x7.height * textScale - textScale, scale: textScale, ink: .text)
     }
 
     static func sinDegrees(_ d: Double) -> Double { sin(d * .pi / 180) }

@@ -1,60 +1,71 @@
 import LodestoneCore
+import LodestoneReports
 /// The barometer page: pressure at the station and at sea level, the trend with its arrow and
 /// forecast, the WMO 3-hour tendency, altitude and temperature, the weather station's wind and
 /// water, and a graph per history range.
 enum BarometerPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         let units = model.units
+        let label = { (key: String) in Words.text("label", key, model.language) }
         guard let weather = model.weather, weather.stationPressure.isFinite else {
-            page.line(page.wide ? "Pressure  -- (waiting for the barometer)" : "-- HPA", ink: .warning)
-            for (text, ink) in model.station.map({ StationLines.lines($0, units: units, wide: page.wide) }) ?? [] { page.line(text, ink: ink) }
+            page.line(page.wide ? "Pressure  -- (waiting for the barometer)" : "-- hPa", ink: .warning)
+            for (text, ink) in model.station.map({ StationLines.lines($0, units: units, wide: page.wide, model.language) }) ?? [] { page.line(text, ink: ink) }
             return
         }
         if page.wide {
-            page.line(units.pressure(weather.seaLevelPressure) + " at sea level", ink: .accent)
-            page.field("Station", units.pressure(weather.stationPressure) + (weather.temperature.isFinite ? "  " + units.temperature(weather.temperature) : ""))
-            page.field("Altitude", units.altitude(weather.fusedAltitude) + (page.columns >= 60 ? " (barometer levelled by GPS)" : ""))
-            if let arrow = weather.trendArrow {
+            page.line(units.pressure(weather.seaLevelPressure) + " " + label("atSeaLevel"), ink: .accent)
+            page.field(
+                label("station"), units.pressure(weather.stationPressure) + (weather.temperature.isFinite ? "  " + units.temperature(weather.temperature) : ""))
+            page.field(label("altitude"), units.altitude(weather.fusedAltitude) + (page.columns >= 60 ? " (" + label("levelledByGPS") + ")" : ""))
+            if let trend = trendWords(weather, units: units, model.language) {
                 if page.columns >= 60 {
-                    page.field("Trend", "\(arrow) \(units.pressureRate(weather.trendRate))  \(weather.forecast ?? "")", ink: .accent)
+                    page.field(label("trend"), trend.words + "  " + trend.forecast, ink: .accent)
                 } else {
-                    page.field("Trend", "\(arrow) \(units.pressureRate(weather.trendRate))", ink: .accent)
-                    page.field("", weather.forecast ?? "", ink: .accent)
+                    page.field(label("trend"), trend.words, ink: .accent)
+                    page.field("", trend.forecast, ink: .accent)
                 }
-                if let change = weather.threeHourChange { page.field("3 hours", units.pressureChange(change)) }
+                if let change = weather.threeHourChange { page.field(label("threeHours"), units.pressureChange(change)) }
             } else {
-                page.field("Trend", "after 30 minutes of data", ink: .dim)
+                page.field(label("trend"), Words.text("trend", "waiting", model.language), ink: .dim)
             }
         } else {
             page.line(units.pressure(weather.seaLevelPressure), ink: .accent)
-            if let arrow = weather.trendArrow {
-                page.line("\(arrow) \(units.pressureRate(weather.trendRate))")
-                page.line((weather.forecast ?? "").uppercased())
+            if let trend = trendWords(weather, units: units, model.language) {
+                page.line(trend.words)
+                page.line(trend.forecast)
             } else {
-                page.line("TREND AFTER 30 MIN")
+                page.line(label("trendAfter30"))
             }
             // A medium panel (320x240: 15 rows) has room for the station's figures before the
             // graphs; a 128x64 one (7 rows) keeps its rows for the trend.
             if page.remaining >= 8 {
-                page.line("STN " + units.pressure(weather.stationPressure).uppercased())
-                if weather.temperature.isFinite { page.line("TEMP " + units.temperature(weather.temperature).uppercased()) }
-                page.line("ALT " + units.altitude(weather.fusedAltitude).uppercased())
-                if let change = weather.threeHourChange { page.line("3H " + units.pressureChange(change).uppercased()) }
+                page.line(label("station") + " " + units.pressure(weather.stationPressure))
+                if weather.temperature.isFinite { page.line("Temp " + units.temperature(weather.temperature)) }
+                page.line(label("alt") + " " + units.altitude(weather.fusedAltitude))
+                if let change = weather.threeHourChange { page.line("3 h " + units.pressureChange(change)) }
             }
         }
         // The wind and the water where a lakeside or a boat's reader looks first after the pressure.
-        for (text, ink) in model.station.map({ StationLines.lines($0, units: units, wide: page.wide) }) ?? [] { page.line(text, ink: ink) }
-        if let alert = model.alert { page.line((page.wide ? "Alert: " : "! ") + alert, ink: .warning) }
+        for (text, ink) in model.station.map({ StationLines.lines($0, units: units, wide: page.wide, model.language) }) ?? [] { page.line(text, ink: ink) }
+        if let alert = model.alert { page.paragraph((page.wide ? label("alert") + ": " : "! ") + alert, ink: .warning) }
         // One graph per range, as many as fit, each labelled with its range and extremes.
-        let width = max(4, page.columns - (page.wide ? 24 : 4))
+        let width = max(4, page.columns - (page.wide ? 25 : 5))
         for graph in weather.graphs where page.remaining > 0 {
             let known = graph.values.filter(\.isFinite)
             let line = known.isEmpty ? "-" : Sparkline.draw(graph.values, width: width)
             if page.wide, let low = known.min(), let high = known.max() {
-                page.field(graph.label, line + "  \(units.pressureFigure(low))-\(units.pressureFigure(high))", labelWidth: 4)
+                page.field(PressureGraphs.rangeWords(graph.label), line + "  \(units.pressureFigure(low))-\(units.pressureFigure(high))", labelWidth: 5)
             } else {
-                page.field(graph.label, line, labelWidth: 4)
+                page.field(PressureGraphs.rangeWords(graph.label), line, labelWidth: 5)
             }
         }
+    }
+
+    /// The trend as an arrow and words ("↓ falling, 0.7 hPa an hour") and what a person takes
+    /// from it ("Weather deteriorating"), from the table of words; nil before there is one.
+    static func trendWords(_ weather: DisplayModel.WeatherPanel, units: Units, _ language: Language) -> (words: String, forecast: String)? {
+        guard let arrow = weather.trendArrow, let band = weather.trendBand else { return nil }
+        let words = Words.trend(band, arrow: arrow, rate: units.pressure(abs(weather.trendRate)), language)
+        return (words, Words.text("forecast", band, language))
     }
 }

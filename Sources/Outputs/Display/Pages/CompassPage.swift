@@ -49,7 +49,7 @@ enum CompassPage {
             }
             if state.headingAccuracy.isFinite { page.field("Accuracy", "±\(fixed(state.headingAccuracy, 1))°") }
         } else {
-            page.headline("\(fixed(heading, 0))°\(showsTrue ? "" : "M") \(CompassPoint.name(heading))")
+            page.headline("\(fixed(heading, 0))°\(showsTrue ? "" : " mag") \(CompassPoint.name(heading))")
         }
         if let prompt = calibrationPrompt(model, wide: page.wide) { page.line(prompt, ink: .warning) }
         if let bearing = compass.lockedBearing {
@@ -93,21 +93,21 @@ enum CompassPage {
             if compass.calibratesBySwing {
                 // Until the fit can tell how far the circle has come, only the motion is asked for.
                 guard let turned = Int(rounding: compass.swingTurned ?? 0, in: 0...360), turned > 0 else {
-                    return wide ? "Swing: keep turning, slowly and steadily" : "SWING: KEEP TURNING"
+                    return wide ? "Swing: keep turning, slowly and steadily" : "Swing: keep turning"
                 }
-                return wide ? "Swing: keep turning, \(turned) degrees done" : "SWING: TURN \(turned)°"
+                return wide ? "Swing: keep turning, \(turned) degrees done" : "Swing: \(turned)° done"
             }
             let percent = Int(rounding: compass.calibrationProgress * 100, in: 0...100) ?? 0
-            return wide ? "Calibrating \(percent)%: slow figure 8s, turn it over" : "CAL \(percent)%: FIGURE 8S"
+            return wide ? "Calibrating \(percent)%: slow figure 8s, turn it over" : "Figure 8s: \(percent)% done"
         }
         if state.magneticInterference {
-            return wide ? "MAGNETIC INTERFERENCE: move away from iron and cables; heading held on the gyro" : "MAGNETIC INTERFERENCE"
+            return wide ? "Magnetic interference: move away from iron and cables; heading held on the gyro" : "Magnetic interference"
         }
         if compass.calibration == .uncalibrated || compass.calibration == .poor
             || (state.headingAccuracy.isFinite && state.headingAccuracy > promptAccuracy)
         {
             let motion = compass.calibratesBySwing ? "one slow full circle" : "figure 8s"
-            return wide ? "±\(fixed(state.headingAccuracy, 0))°: calibrate (\(motion))" : "CALIBRATE: ±\(fixed(state.headingAccuracy, 0))°"
+            return wide ? "±\(fixed(state.headingAccuracy, 0))°: calibrate (\(motion))" : "Calibrate: ±\(fixed(state.headingAccuracy, 0))°"
         }
         return nil
     }

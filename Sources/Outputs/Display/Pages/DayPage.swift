@@ -18,7 +18,8 @@ enum DayPage {
             page.field("Distance", units.distance(day.distance))
             page.field("Floors", "\(day.floorsUp) up, \(day.floorsDown) down")
             page.field("Active", countdown(day.activeSeconds) + (day.activeSeconds < 60 ? "" : " walking or running"))
-            let pace = day.cadence > 0 ? "\(day.state), \(fixed(day.cadence, 0)) steps/min" : day.state
+            let moving = Words.capitalized(Words.text("motion", day.state, model.language))
+            let pace = day.cadence > 0 ? "\(moving), \(fixed(day.cadence, 0)) steps/min" : moving
             if !pace.isEmpty { page.field("Now", pace, ink: .dim) }
         } else {
             page.headline(steps)
@@ -26,7 +27,7 @@ enum DayPage {
             page.line("DIST " + units.distance(day.distance))
             page.line("FLOORS +\(day.floorsUp) -\(day.floorsDown)")
             page.line("ACTIVE " + countdown(day.activeSeconds, compact: true))
-            if day.cadence > 0 { page.line("\(day.state.uppercased()) \(fixed(day.cadence, 0))/MIN", ink: .dim) }
+            if day.cadence > 0 { page.line("\(Words.capitalized(Words.text("motion", day.state, model.language))) \(fixed(day.cadence, 0))/min", ink: .dim) }
         }
     }
 

@@ -48,7 +48,16 @@ enum DeparturesPage {
                 }
                 if let mark = row.mark { page.wrappedField("", mark + " " + stars, ink: .good, labelWidth: 7) }
             } else {
-                page.line("\(row.clock) \(row.route) " + countdown(row.secondsToGo, compact: true), ink: index == 0 ? .accent : .text)
+                // The countdown whole ("4 h 30 min", never cut to "4 h"): the route gives way to
+                // the next line when the three do not fit on one.
+                let left = countdown(row.secondsToGo, compact: true), ink: Ink = index == 0 ? .accent : .text
+                let line = "\(row.clock) \(row.route) \(left)"
+                if line.count <= page.columns {
+                    page.line(line, ink: ink)
+                } else {
+                    page.line("\(row.clock) in \(left)", ink: ink)
+                    page.wrappedField("", row.route, ink: ink, labelWidth: 1)
+                }
                 // Where it goes, where a medium panel has the room (a 128x64 one has not).
                 if page.columns >= 24 { page.wrappedField("", row.headsign, ink: .dim, labelWidth: 1) }
                 if let mark = row.mark { page.wrappedField("", mark + " " + stars, ink: .good, labelWidth: 1) }

@@ -13,11 +13,13 @@ enum HealthPage {
             let large = page.remaining >= needed && sensors.allSatisfy { $0.1 != .degraded }
             for ((name, health), problem) in zip(sensors, problems) {
                 if large {
-                    page.subheadline(name + " " + health.name, ink: health == .ok ? .good : .dim)
+                    page.subheadline(name + " " + Words.text("health", health.name, model.language), ink: health == .ok ? .good : .dim)
                     continue
                 }
                 page.field(
-                    name, health == .degraded ? "degraded: retrying" : health.name, ink: health == .degraded ? .warning : (health == .ok ? .good : .dim),
+                    name,
+                    health == .degraded ? Words.text("health", health.name, model.language) + ": retrying" : Words.text("health", health.name, model.language),
+                    ink: health == .degraded ? .warning : (health == .ok ? .good : .dim),
                     labelWidth: 13)
                 // Why, in the words that say what to do.
                 if health == .degraded, let problem { page.line("  " + problem, ink: .warning) }
@@ -27,7 +29,7 @@ enum HealthPage {
                 page.line("  \(state.gpsRejected) GPS sentences rejected, the last: \(state.gpsRejectedReason?.description ?? "?")", ink: .warning)
             }
             page.field("Clients", "\(model.health.clients)", labelWidth: 13)
-            if let profile = model.health.profile { page.field("Sampling", profile + " profile", labelWidth: 13) }
+            if let profile = model.health.profile { page.wrappedField("Sampling", Words.profile(profile, model.language), labelWidth: 13) }
             if let loop = model.health.loop {
                 // Each figure with its name, never split from it.
                 page.field("Loop", "\(fixed(loop.rateHz, 0)) Hz, \(loop.overruns) overruns", labelWidth: 13)
@@ -55,10 +57,10 @@ enum HealthPage {
         } else {
             let short = [("IMU", state.imuHealth), ("MAG", state.magnetometerHealth), ("BARO", state.barometerHealth), ("GPS", state.gpsHealth)]
             for ((name, health), problem) in zip(short, problems) {
-                page.line(SchedulerTable.column(name, 6) + health.name.uppercased(), ink: health == .degraded ? .warning : .text)
+                page.line(SchedulerTable.column(name, 6) + Words.text("health", health.name, model.language), ink: health == .degraded ? .warning : .text)
                 if health == .degraded, let problem { page.line(" " + problem, ink: .warning) }
             }
-            if let loop = model.health.loop { page.line("LOOP \(fixed(loop.rateHz, 0)) HZ OVR \(loop.overruns)") }
+            if let loop = model.health.loop { page.line("Loop \(fixed(loop.rateHz, 0)) Hz, \(loop.overruns) late") }
         }
     }
 }

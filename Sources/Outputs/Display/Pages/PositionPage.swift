@@ -6,8 +6,8 @@ enum PositionPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         let fix = model.state.fix, units = model.units
         guard fix.hasPosition else {
-            page.line(page.wide ? "No fix yet: \(fix.satellitesVisible) satellites seen" : "NO FIX (\(fix.satellitesVisible) SATS)", ink: .warning)
-            for warning in model.position.warnings { page.line(page.wide ? warning : warning.uppercased(), ink: .warning) }
+            page.line(page.wide ? "No fix yet: \(fix.satellitesVisible) satellites seen" : "No fix (\(fix.satellitesVisible) sats)", ink: .warning)
+            for warning in model.position.warnings { page.line(warning, ink: .warning) }
             return
         }
         let mode = fix.mode == .threeD ? "3D" : "2D"
@@ -34,17 +34,17 @@ enum PositionPage {
         } else {
             page.headline(CoordinateText.ddm(fix.latitude, latitude: true))
             page.headline(CoordinateText.ddm(fix.longitude, latitude: false))
-            page.line("\(units.altitude(fix.altitudeMSL)) \(mode) \(fix.satellitesUsed) SATS")
+            page.line("\(units.altitude(fix.altitudeMSL)) \(mode) \(fix.satellitesUsed) sats")
             let figures = (accuracy.map { "+-" + units.distance($0) } ?? "+-?") + (confidence.map { " \($0)%" } ?? "") + " " + units.speed(fix.speed)
             page.line(figures, ink: (confidence ?? 100) < 40 ? .warning : .text)
             // A medium panel has the rows for the rest.
             if page.remaining >= 6 {
-                page.line("HDOP \(fixed(fix.hdop, 1)) \(fix.satellitesUsed)/\(fix.satellitesVisible) SATS", ink: .dim)
+                page.line("HDOP \(fixed(fix.hdop, 1)) \(fix.satellitesUsed)/\(fix.satellitesVisible) sats", ink: .dim)
                 page.line("COURSE \(fixed(fix.course, 0))°", ink: .dim)
                 if let confidence { page.line("CONFIDENCE \(confidence)%", ink: confidence >= 70 ? .good : (confidence >= 40 ? .text : .warning)) }
             }
         }
-        for warning in model.position.warnings { page.line(page.wide ? warning : warning.uppercased(), ink: .warning) }
+        for warning in model.position.warnings { page.line(warning, ink: .warning) }
         if let way = model.navigation {
             let eta = way.eta.map { "  ETA " + countdown($0) } ?? ""
             page.line(

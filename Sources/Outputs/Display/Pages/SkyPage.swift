@@ -3,29 +3,16 @@ import LodestoneReports
 /// The sky page: the next sun event with its countdown, the day's events, the Moon, and the
 /// season with its countdown and progress.
 enum SkyPage {
-    /// Names as a person reads them, long and for a 21-column screen.
-    static func label(_ name: String, compact: Bool) -> String {
-        switch name {
-        case "astronomicalDawn": return compact ? "ASTRO DAWN" : "astronomical dawn"
-        case "nauticalDawn": return compact ? "NAUT DAWN" : "nautical dawn"
-        case "civilDawn": return compact ? "CIVIL DAWN" : "civil dawn"
-        case "blueHourMorning", "blueHourMorningStart": return compact ? "BLUE HOUR" : "blue hour"
-        case "sunrise": return compact ? "SUNRISE" : "sunrise"
-        case "goldenHourMorning", "goldenHourMorningStart", "goldenHourEvening", "goldenHourEveningStart":
-            return compact ? "GOLDEN HR" : "golden hour"
-        case "solarNoon": return compact ? "NOON" : "solar noon"
-        case "sunset": return compact ? "SUNSET" : "sunset"
-        case "blueHourEvening", "blueHourEveningStart": return compact ? "BLUE HOUR" : "blue hour"
-        case "civilDusk": return compact ? "CIVIL DUSK" : "civil dusk"
-        case "nauticalDusk": return compact ? "NAUT DUSK" : "nautical dusk"
-        case "astronomicalDusk": return compact ? "ASTRO DUSK" : "astronomical dusk"
-        default: return name
-        }
+    /// Names as a person reads them, long and for a 21-column screen, from the table of words:
+    /// the morning's and the evening's starts of a span share their span's name.
+    static func label(_ name: String, compact: Bool, _ language: Language = .en) -> String {
+        let code = name.hasSuffix("Start") ? String(name.dropLast(5)) : name
+        return Words.text(compact ? "skyShort" : "sky", code, language)
     }
 
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         guard let sky = model.sky else {
-            page.line(page.wide ? "no position yet: the sky needs a GPS fix or an observer in the configuration" : "NO POSITION YET", ink: .warning)
+            page.line(page.wide ? "no position yet: the sky needs a GPS fix or an observer in the configuration" : "No position yet", ink: .warning)
             return
         }
         let wide = page.wide
@@ -34,39 +21,41 @@ enum SkyPage {
             if wide {
                 page.paragraph(note, ink: .warning)
             } else {
-                page.line("NO PLACE YET: A FIX", ink: .warning)
-                page.line("OR OBSERVER IN CONFIG", ink: .warning)
+                page.line("No place yet: a fix", ink: .warning)
+                page.line("or observer in config", ink: .warning)
             }
-            drawMoonAndSeason(sky, wide: wide, on: &page)
+            drawMoonAndSeason(sky, wide: wide, model.language, on: &page)
             return
         }
         if let next = sky.next {
             // The next event is the page's key figure: its name and time large, the countdown under it.
-            let name = label(next.name, compact: !wide)
-            page.headline((wide ? name.prefix(1).uppercased() + name.dropFirst() : name) + " " + next.clock)
-            page.line(wide ? "Next sky event, in \(countdown(next.seconds))" : "NEXT, IN \(countdown(next.seconds, compact: true))", ink: .accent)
+            let name = Words.capitalized(label(next.name, compact: !wide, model.language))
+            page.headline(name + " " + next.clock)
+            page.line(Words.text("label", wide ? "nextSkyEvent" : "next", model.language, countdown(next.seconds, compact: !wide)), ink: .accent)
         } else {
             // Only in a polar night or day longer than the half year the device looks ahead.
-            page.line(wide ? "Next   no sun event within 200 days" : "NO EVENT IN 200 D", ink: .accent)
+            page.line(wide ? "Next   no sun event within 200 days" : "No event in 200 d", ink: .accent)
         }
         // A place that is not the fix's is said, so nobody reads another place's times as theirs.
-        if let note = sky.placeNote { page.paragraph(wide ? note : note.uppercased(), ink: .warning) }
+        if let note = sky.placeNote { page.paragraph(note, ink: .warning) }
         if wide {
-            page.field("Sun", "altitude \(fixed(sky.sunAltitude, 1))°  azimuth \(fixed(sky.sunAzimuth, 0))°  \(sky.light)", labelWidth: 7)
-            page.field("Day", sky.dayLength.isFinite ? countdown(sky.dayLength) : "--", labelWidth: 7)
+            let language = model.language, width = labelWidth(language)
+            let sun = Words.text("label", "sunPosition", language, "\(fixed(sky.sunAltitude, 1))°", "\(fixed(sky.sunAzimuth, 0))°")
+            page.field(Words.text("label", "sun", language), sun + "  " + Words.text("light", sky.light, language), labelWidth: width)
+            page.field(Words.text("label", "day", language), sky.dayLength.isFinite ? countdown(sky.dayLength) : "--", labelWidth: width)
         } else {
             let rise = sky.events.first { $0.name == "sunrise" }?.clock ?? "--:--"
             let set = sky.events.first { $0.name == "sunset" }?.clock ?? "--:--"
-            page.line("RISE \(rise) SET \(set)")
+            page.line(Words.text("label", "rise", model.language, rise, set))
         }
-        drawMoonAndSeason(sky, wide: wide, on: &page)
+        drawMoonAndSeason(sky, wide: wide, model.language, on: &page)
         page.essentialsDone()
         guard page.remaining > 0 else { return }
         // The day's events in time order, two to a row when the screen is wide enough.
         let cell = wide ? 30 : page.columns
         let perRow = max(1, page.columns / cell)
         let entries = sky.events.map { event -> (Ink, String) in
-            let name = label(event.name, compact: !wide), clock = event.clock ?? "--"
+            let name = label(event.name, compact: !wide, model.language), clock = event.clock ?? "--"
             // A span ("07:03-07:15") beside a long name on a narrow page keeps its start.
             let shown = name.count + 1 + clock.count > cell ? String(clock.prefix(5)) : clock
             return (event.clock == nil ? .dim : .text, pad(name, max(name.count + 1, min(wide ? 18 : 11, cell - shown.count))) + shown)
@@ -82,28 +71,34 @@ enum SkyPage {
         }
     }
 
-    static func drawMoonAndSeason(_ sky: SkyPanel, wide: Bool, on page: inout PageWriter) {
+    static func drawMoonAndSeason(_ sky: SkyPanel, wide: Bool, _ language: Language, on page: inout PageWriter) {
         let percent = sky.moonIllumination.isFinite ? "\(Int((sky.moonIllumination * 100).rounded()))%" : "--"
+        let moon = Words.text("label", "moon", language), season = Words.text("label", "season", language), width = labelWidth(language)
         if wide {
-            let age = sky.moonAge.isFinite ? "  age \(fixed(sky.moonAge, 1)) d" : ""
-            page.field("Moon", "\(sky.moonPhase.lowercased()) \(percent)\(age)", labelWidth: 7)
-            let countdown = "\(sky.nextSeason) in \(sky.daysUntilSeason) d"
+            let age = sky.moonAge.isFinite ? "  " + Words.text("label", "moonAge", language, fixed(sky.moonAge, 1)) : ""
+            page.wrappedField(moon, "\(Words.text("moon", sky.moonPhase, language)) \(percent)\(age)", labelWidth: width)
+            let countdown = Words.seasonCountdown(sky.nextSeason, days: sky.daysUntilSeason, language)
             let progress =
                 "\(progressBar(sky.seasonProgress, width: 14)) "
-                + "\(sky.seasonProgress.isFinite ? "\(Int((sky.seasonProgress * 100).rounded()))%" : "--") of \(sky.season)"
+                + Words.text(
+                    "label", "seasonProgress", language, sky.seasonProgress.isFinite ? "\(Int((sky.seasonProgress * 100).rounded()))%" : "--",
+                    Words.text("season", sky.season, language))
             if page.columns >= 60 {
-                page.field("Season", countdown + "  " + progress, labelWidth: 7)
+                page.wrappedField(season, countdown + "  " + progress, labelWidth: width)
             } else {
-                page.field("Season", countdown, labelWidth: 7)
-                page.field("", progress, labelWidth: 7)
+                page.field(season, countdown, labelWidth: width)
+                page.wrappedField("", progress, labelWidth: width)
             }
         } else {
-            let phase = sky.moonPhase.uppercased().split(separator: " ").map { $0 == "WAXING" ? "WAX" : ($0 == "WANING" ? "WAN" : String($0)) }.joined(
-                separator: " ")
-            page.line("MOON \(percent) \(phase)")
-            page.line("\(sky.nextSeason.uppercased()) IN \(sky.daysUntilSeason) D")
-            page.line(progressBar(sky.seasonProgress, width: 12) + " \(sky.season.uppercased())")
+            page.paragraph("\(moon) \(percent) \(Words.text("moon", sky.moonPhase, language))")
+            page.line(Words.seasonCountdown(sky.nextSeason, days: sky.daysUntilSeason, language))
+            page.line(progressBar(sky.seasonProgress, width: 12) + " \(Words.text("season", sky.season, language))")
         }
+    }
+
+    /// The labels' column: as wide as the longest label in the language, and a space.
+    static func labelWidth(_ language: Language) -> Int {
+        max(7, ["sun", "day", "moon", "season"].map { Words.text("label", $0, language).count + 1 }.max() ?? 0)
     }
 
     static func pad(_ text: String, _ width: Int) -> String {

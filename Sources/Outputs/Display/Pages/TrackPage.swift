@@ -3,16 +3,17 @@ import LodestoneCore
 enum TrackPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         guard let track = model.track else {
-            page.line(page.wide ? "Tracks need a data directory (--data-dir)" : "NO DATA DIRECTORY", ink: .warning)
+            page.line(page.wide ? "Tracks need a data directory (--data-dir)" : "No data directory", ink: .warning)
             return
         }
         let units = model.units
-        let state = track.state + (track.autoPaused ? (page.wide ? " (auto-paused: standing still)" : " AUTO") : "")
+        let state = Words.capitalized(Words.text("track", track.autoPaused ? "autoPaused" : track.state, model.language))
         page.line(
-            page.wide ? "\(state.prefix(1).uppercased() + state.dropFirst())\(track.name.map { "  " + $0 } ?? "")" : state.uppercased(),
+            page.wide ? state + (track.name.map { "  " + $0 } ?? "") : state,
             ink: track.state == "recording" ? .good : .accent)
         guard track.state != "stopped" else {
-            page.line(page.wide ? "Start with the track button, lodestone track start, or ?TRACK={\"action\":\"start\"}" : "PRESS TRACK TO START", ink: .dim)
+            // Which key or button starts one: never a request's syntax.
+            page.paragraph(Words.text("track", page.wide ? "howToStart" : "howToStartShort", model.language), ink: .dim)
             return
         }
         if page.wide {

@@ -35,7 +35,7 @@ enum WavesPage {
             if page.wide {
                 page.line("Next wave" + (panel.next.map { ": " + $0 } ?? ""))
             } else {
-                page.line("NEXT WAVE" + (countdown.map { ", IN " + $0.uppercased() } ?? ""))
+                page.line("Next wave" + (countdown.map { ", in " + $0 } ?? ""))
             }
         } else {
             page.line(page.wide ? "No more waves today" : "NO MORE TODAY", ink: .dim)
