@@ -36,7 +36,7 @@ const found = [];
 const units = new Set(["hPa", "inHg", "mmHg", "kWh", "mAh"]);
 for (const m of text.matchAll(/\b[a-z]+[A-Z][A-Za-z]*\b/g)) if (!units.has(m[0])) found.push("camelCase " + m[0]);
 for (const m of text.matchAll(/\b(NaN|null|undefined|nil|Infinity)\b/g)) found.push("code " + m[0]);
-for (const m of text.matchAll(/(^|[^0-9A-Za-z.])\d+(\.\d+)?[eE][+-]?\d+(?![0-9A-Za-z])/g)) found.push("exponent " + m[0].trim());
+for (const m of text.matchAll(/(^|[^0-9A-Za-z.])\d+(\.\d+)?[eE][+-]\d+(?![0-9A-Za-z])/g)) found.push("exponent " + m[0].trim());
 for (const m of text.matchAll(/[{}\\]|(^|[^0-9])"/g)) found.push("JSON or code mark " + m[0]);
 for (const m of text.matchAll(/\b(HPA|KM\/H|KMH|KN|MIN|HZ)\b/g)) found.push("unit in capitals " + m[0]);
 for (const m of text.matchAll(/\b\d+(\.\d+)?[mM]\b|\b\d+(\.\d+)?\sM\b|\bG\d/g)) found.push("one letter for a unit " + m[0]);

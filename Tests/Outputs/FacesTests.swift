@@ -109,4 +109,15 @@ import Testing
         let missing = codes.filter { !Words.has($0) }
         #expect(missing.isEmpty, "no words for \(missing)")
     }
+
+    /// The checker itself: it finds each kind of code it names and leaves figures, units and a
+    /// revision hash alone.
+    @Test func theCheckFindsCodesAndLeavesFiguresAlone() {
+        for code in ["fallingFast", "1e+05", "2.5E-3", "NaN", "{\"a\":1}", "1040 HPA", "6M"] {
+            #expect(!VisibleText.problems(in: "pressure \(code) now").isEmpty, "\(code) passed")
+        }
+        for fine in ["1013.2 hPa", "Version 0.3.0 (280e82ab41f0)", "280e82", "46°41'10.7", "5 min"] {
+            #expect(VisibleText.problems(in: "pressure \(fine) now").isEmpty, "\(fine): \(VisibleText.problems(in: fine))")
+        }
+    }
 }

@@ -51,7 +51,8 @@ enum VisibleText {
         return found
     }
 
-    /// "1e+05", "2.5E-3": a figure, an e, maybe a sign, a digit.
+    /// "1e+05", "2.5E-3": a figure, an e, a sign, a digit. Swift and JavaScript both write the
+    /// exponent's sign; without one it is a revision hash ("280e82"), not a figure.
     static func exponent(_ text: String) -> Bool {
         let characters = Array(text)
         for (index, character) in characters.enumerated() where (character == "e" || character == "E") && index > 0 {
@@ -61,7 +62,8 @@ enum VisibleText {
             while start > 0, characters[start - 1].isNumber || characters[start - 1] == "." { start -= 1 }
             if start > 0, characters[start - 1].isLetter { continue }
             var next = index + 1
-            if next < characters.count, characters[next] == "+" || characters[next] == "-" { next += 1 }
+            guard next < characters.count, characters[next] == "+" || characters[next] == "-" else { continue }
+            next += 1
             guard next < characters.count, characters[next].isNumber else { continue }
             // A figure's end, not a hash's middle ("427e6f").
             while next < characters.count, characters[next].isNumber { next += 1 }
