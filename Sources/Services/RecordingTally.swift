@@ -4,8 +4,11 @@ import LodestoneDomain
 /// (`TrackElevation.Stream`) into `TrackStatistics.Accumulator`, so the figures every face
 /// reads cost a point's work, not a pass over a day's points each time one asks.
 struct RecordingTally {
-    private var accumulator = TrackStatistics.Accumulator()
+    private var accumulator: TrackStatistics.Accumulator
     private var elevations = TrackElevation.Stream()
+
+    /// `splitLength`: metres a split (a kilometre, a mile or a nautical mile).
+    init(splitLength: Double = 1000) { accumulator = TrackStatistics.Accumulator(splitLength: splitLength) }
 
     mutating func add(_ point: TrackPoint) {
         accumulator.add(point, altitude: elevations.next(point))

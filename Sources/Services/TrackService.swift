@@ -28,6 +28,16 @@ package final class TrackService {
     /// The recording's figures, a point at a time as they are taken: every face (TRACK, the
     /// display's track page, the web app's `GET /api/v1/track`) reads these, never its own.
     private var tally = RecordingTally()
+    /// The splits' length (m): a kilometre, a mile or a nautical mile, by the units the device
+    /// shows. A change while recording counts the points taken again, so the splits a face
+    /// reads are always in its units, from the start of the track.
+    package var splitLength = 1000.0 {
+        didSet {
+            guard splitLength != oldValue else { return }
+            tally = RecordingTally(splitLength: splitLength)
+            for point in recording?.points ?? [] { tally.add(point) }
+        }
+    }
     /// The newest time (UTC seconds) the service was told: a request's, or the last fix's.
     private var latestTime = Double.nan
 
@@ -79,7 +89,7 @@ package final class TrackService {
         }
         recording = started
         state = .recording
-        tally = RecordingTally()
+        tally = RecordingTally(splitLength: splitLength)
         latestTime = utc
         sampler = TrackSampler(chosen)
         segmentPending = false
@@ -116,7 +126,7 @@ package final class TrackService {
                     + "its points are kept in \(recording.path)")
         }
         self.recording = nil
-        tally = RecordingTally()
+        tally = RecordingTally(splitLength: splitLength)
         state = .stopped
         storageProblem = nil
         finished.append(summary)

@@ -51,6 +51,29 @@ import Testing
         _ = service.stop()
     }
 
+    /// Splits by the units shown: a mile in imperial, a nautical mile afloat; a change while
+    /// recording counts the whole track again in the new length.
+    @Test func splitsFollowTheUnits() throws {
+        let store = TrackStore(dataDirectory: TrackSummaryTests.folder("mile-splits"))
+        defer { removeTree(store.directory) }
+        let service = TrackService(store: store, mode: .every(1))
+        service.splitLength = 1609.344
+        _ = service.start(name: "Miles", at: 1_782_028_800)
+        var t = 0.0
+        // 2,400 s at 1.5 m/s: 3.6 km, two whole miles.
+        Self.walk(service, from: &t, seconds: 2400)
+        let points = try #require(service.recording?.points)
+        let miles = try #require(Self.figures(service.report(nil))?.recording)
+        let expected = TrackStatistics.of(points, splitLength: 1609.344)
+        #expect(miles.splitLength == 1609.344 && miles.splits == 2 && miles.lastSplit == expected.splits.last)
+        #expect(abs(miles.lastSplit - 1609.344 / 1.5) < 5, "a mile at 1.5 m/s: \(miles.lastSplit) s")
+        service.splitLength = 1852
+        let nautical = try #require(Self.figures(service.report(nil))?.recording)
+        #expect(nautical.splitLength == 1852 && nautical.splits == 1)
+        #expect(nautical.splitDistance == TrackStatistics.of(points, splitLength: 1852).splitUnderWay.distance)
+        _ = service.stop()
+    }
+
     @Test func pausedAndResumedTheFiguresGoOn() throws {
         let store = TrackStore(dataDirectory: TrackSummaryTests.folder("paused-figures"))
         defer { removeTree(store.directory) }

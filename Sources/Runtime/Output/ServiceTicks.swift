@@ -90,7 +90,8 @@ final class ServiceTicks<Clock: MonotonicClock> {
     }
 
     /// "positions": GPS warnings, a predicted position across a short outage, the waypoint.
-    func publishPositions() {
+    /// `units`: the units the device shows, for the track's splits.
+    func publishPositions(units: Units) {
         let now = context.now
         let time = utcNow()
         if let positions = services.positions {
@@ -100,6 +101,8 @@ final class ServiceTicks<Clock: MonotonicClock> {
                 if let event = services.tracks?.add(predicted, state: latest, now: now, time: time) { send(event) }
             }
         }
+        // Splits by the units the device shows: a mile in imperial, a nautical mile afloat.
+        services.tracks?.splitLength = TrackSummaryText.split(units).metres
         if let web = context.fanout.web, let tracks = services.tracks { web.follow(tracks, now: time) }
         guard let waypoints = services.waypoints else { return }
         if !waypoints.isNavigating {
