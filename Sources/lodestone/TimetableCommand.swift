@@ -33,9 +33,9 @@ enum TimetableCommand {
                lodestone departures remind TRIP [--stop STOP] [--minutes N]   [--socket PATH]
                lodestone departures reminders [cancel ID]                     [--socket PATH]
 
-        The next departures from a stop of the imported timetable: the time in the stop's zone,
-        the route, the headsign and the minutes to go, honouring the service calendars and their
-        exceptions and trips past midnight. --stop takes a stop's id or words of its name, or
+        The next departures from a stop of the imported timetable: the time in the stop's zone
+        (named once, under the stop), the route, the headsign and the minutes to go, honouring
+        the service calendars and their exceptions and trips past midnight. --stop takes a stop's id or words of its name, or
         nearest (the default): the stop nearest --lat/--lon, else the running instance's position,
         given with its distance and bearing. --at asks for another moment than now: a date
         (2026-12-24: from the start of that day at the stop), a local time at the stop
@@ -200,6 +200,8 @@ enum TimetableCommand {
             return 0
         }
         writeOut("\(stop.name)" + (way.isEmpty ? "" : "  (\(way))") + "\n")
+        // The times stand alone below: their zone once, by its abbreviation and its name.
+        writeOut("  times in \(zone.abbreviation(at: now)), the stop's zone (\(zone.name))\n")
         if list.isEmpty { writeOut("  no departure in the next week\n") }
         if let warning = ServiceEnd.warning(timetable, now: now) { Log.warning(warning) }
         // The weekday and date too when it is not today's (a night boat, a timetable for
@@ -212,7 +214,7 @@ enum TimetableCommand {
                 + DepartureWords.clock(d.time, zone: zone)
             let note = mark(d).map { "  " + $0.label + " " + String(repeating: "*", count: $0.rating) } ?? ""
             let next = d.next.map { "  next " + timetable.stops[$0].name } ?? ""
-            let forecast = outlook?.forecast(at: d.time).map { "  \($0.letter) \($0.text)" } ?? ""
+            let forecast = outlook?.forecast(at: d.time).map { "  \($0.text)" } ?? ""
             writeOut(
                 "  \(clock)  \(d.route.padding(12))  \(d.headsign.padding(20))  \(DepartureWords.countdown(to: d.time, from: now, zone: zone))\(note)\(next)\(forecast)\n"
             )

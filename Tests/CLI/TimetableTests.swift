@@ -158,6 +158,8 @@ import Testing
         let (_, text) = end.finish(try end.spawn(["departures", "--lat", "46.68", "--lon", "7.85", "--at", "2026-07-24T23:00:00+02:00", "--data-dir", data]))
         #expect(
             text.contains("Interlaken West") && text.contains("Sat 07-25 00:30") && text.contains("Spiez (night)") && text.contains("in 1 h 30 min"), "\(text)")
+        // The times stand alone: their zone is said once (summer time at the stop).
+        #expect(text.contains("times in CEST, the stop's zone (Europe/Zurich)"), "\(text)")
         // --at as a date (from the start of that day at the stop) and as a local time without an offset.
         let (_, monday) = end.finish(try end.spawn(["departures", "--stop", "IW", "--at", "2026-07-27", "--count", "1", "--json", "--data-dir", data]))
         #expect(monday.contains(#""time":"2026-07-27T08:30:00+02:00""#) && monday.contains(#""trip":"T1""#) && monday.contains(#""light":"day""#), "\(monday)")
