@@ -7,7 +7,10 @@ import LodestoneStorage
 /// `<dataDir>/activity.json`) and starts again at local midnight. Floors come from the
 /// barometer's altitude while walking; active time is the time spent walking or running.
 package final class DailyActivity {
-    let zone: TimeZoneRules
+    /// The device's one local time: the day ends at its midnight, in the zone in force now
+    /// (a zone set while running moves the day's end with it).
+    let clock: LocalClock
+    var zone: TimeZoneRules { clock.zone }
     private let file: DailyActivityFile?
     /// The local day, as days since 1970 (a number: worked out every second without allocating).
     private var day = 0
@@ -26,8 +29,9 @@ package final class DailyActivity {
     private var lastSaved = -Double.infinity
     static let saveInterval = 60.0
 
-    package init(zone: TimeZoneRules, dataDirectory: String?, now: Double) {
-        self.zone = zone
+    package init(clock: LocalClock, dataDirectory: String?, now: Double) {
+        self.clock = clock
+        let zone = clock.zone
         file = dataDirectory.map(DailyActivityFile.init)
         day = Self.localDay(now, zone: zone)
         date = Self.localDate(now, zone: zone)

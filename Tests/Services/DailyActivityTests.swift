@@ -33,12 +33,12 @@ import LodestoneReports
         #expect(makeDirectories(directory))
         let zone = try TimeZoneRules("+02:00")
         let morning = CivilTime(year: 2026, month: 6, day: 21, hour: 6).unixSeconds  // 08:00 local
-        let first = DailyActivity(zone: zone, dataDirectory: directory, now: morning)
+        let first = DailyActivity(clock: LocalClock(zone: zone), dataDirectory: directory, now: morning)
         first.update(stepsSinceStart: 1200, altitude: 400, moving: true, time: morning)
         first.update(stepsSinceStart: 1500, altitude: 407, moving: true, time: morning + 600)
         first.save(time: morning + 600)
         #expect(first.stepsToday == 1500 && first.floors.up == 2)
-        let second = DailyActivity(zone: zone, dataDirectory: directory, now: morning + 3600)
+        let second = DailyActivity(clock: LocalClock(zone: zone), dataDirectory: directory, now: morning + 3600)
         second.update(stepsSinceStart: 40, altitude: 407, moving: false, time: morning + 3600)
         #expect(second.stepsToday == 1540 && second.floors.up == 2, "the count goes on after a restart")
         // 23:59:59 local, then each second after: the new day counts what came after midnight.
@@ -50,8 +50,27 @@ import LodestoneReports
         #expect(second.stepsToday == 28 && second.floors.up == 0)
         // Yesterday's file is not today's.
         second.save(time: lateEvening + 120)
-        let nextDay = DailyActivity(zone: zone, dataDirectory: directory, now: lateEvening + 7 * 86_400)
+        let nextDay = DailyActivity(clock: LocalClock(zone: zone), dataDirectory: directory, now: lateEvening + 7 * 86_400)
         #expect(nextDay.stepsToday == 0)
+    }
+
+    /// The day ends at midnight in the zone in force: a zone set while running (a phone's
+    /// offer taken, the setting changed) moves the day's end with it.
+    @Test func theDayEndsAtMidnightInTheZoneSetWhileRunning() throws {
+        let clock = LocalClock(zone: .utc)
+        let evening = CivilTime(year: 2026, month: 6, day: 21, hour: 21, minute: 30).unixSeconds  // 21:30 UTC
+        let day = DailyActivity(clock: clock, dataDirectory: nil, now: evening)
+        day.update(stepsSinceStart: 800, altitude: 400, moving: true, time: evening)
+        #expect(day.stepsToday == 800)
+        // Europe/Zurich: 23:30 on the 21st, still the same day.
+        clock.set(zone: try TimeZoneRules("Europe/Zurich"), twelveHour: false)
+        day.update(stepsSinceStart: 850, altitude: 400, moving: true, time: evening + 60)
+        #expect(day.stepsToday == 850)
+        // 00:10 in Zurich is 22:10 UTC: a new day there, though not yet in UTC.
+        day.update(stepsSinceStart: 900, altitude: 400, moving: true, time: evening + 40 * 60)
+        #expect(day.stepsToday == 0)
+        day.update(stepsSinceStart: 930, altitude: 400, moving: true, time: evening + 41 * 60)
+        #expect(day.stepsToday == 30)
     }
 
     /// The distance on foot and the active time go on across a restart, start again at
@@ -62,7 +81,7 @@ import LodestoneReports
         #expect(makeDirectories(directory))
         let zone = try TimeZoneRules("+02:00")
         let morning = CivilTime(year: 2026, month: 6, day: 21, hour: 6).unixSeconds
-        let first = DailyActivity(zone: zone, dataDirectory: directory, now: morning)
+        let first = DailyActivity(clock: LocalClock(zone: zone), dataDirectory: directory, now: morning)
         for second in 0...600 {
             first.update(stepsSinceStart: second * 2, distanceSinceStart: Double(second) * 1.4, altitude: 400, moving: true, time: morning + Double(second))
         }
@@ -71,7 +90,7 @@ import LodestoneReports
         first.update(stepsSinceStart: 1200, distanceSinceStart: 840, altitude: 400, moving: true, time: morning + 4800)
         #expect(abs(first.distanceToday - 840) < 0.01 && first.activeSecondsToday == 600, "\(first.distanceToday) m, \(first.activeSecondsToday) s")
         first.save(time: morning + 4800)
-        let second = DailyActivity(zone: zone, dataDirectory: directory, now: morning + 5000)
+        let second = DailyActivity(clock: LocalClock(zone: zone), dataDirectory: directory, now: morning + 5000)
         second.update(stepsSinceStart: 10, distanceSinceStart: 7, altitude: 400, moving: true, time: morning + 5000)
         second.update(stepsSinceStart: 12, distanceSinceStart: 8.4, altitude: 400, moving: true, time: morning + 5001)
         #expect(abs(second.distanceToday - 848.4) < 0.01 && second.activeSecondsToday == 601, "after a restart: \(second.distanceToday) m")
@@ -87,7 +106,7 @@ import LodestoneReports
         let wide = DisplayPage.day.draw(model, columns: 80, rows: 24).text
         #expect(
             wide.contains("12,345\nsteps today") && wide.contains("8.42 km") && wide.contains("14 up, 3 down") && wide.contains("1 h 30 min")
-                && wide.contains("walking, 112 steps/min"), "\(wide)")
+                && wide.contains("Walking, 112 steps/min"), "\(wide)")
         let small = DisplayPage.day.draw(model, columns: 21, rows: 8).text
         #expect(small.contains("12,345\nSTEPS TODAY") && small.contains("FLOORS +14 -3"), "\(small)")
         #expect(DisplayPage.day.draw(DisplayModel(), columns: 80, rows: 24).text.contains("No step counter"))

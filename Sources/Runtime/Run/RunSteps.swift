@@ -162,7 +162,7 @@ extension Runner {
             waypoints: WaypointService(store: WaypointStore(dataDirectory: dataDirectory)),
             chronicle: Chronicle(dataDirectory: dataDirectory, qnh: c.qnh, now: OutputClock.unixTime()),
             sky: SkyService(clock: localClock, observer: c.observer.map { ($0.latitude, $0.longitude) }),
-            activity: board.imu == nil ? nil : DailyActivity(zone: localClock.zone, dataDirectory: dataDirectory, now: startUTC ?? OutputClock.unixTime()),
+            activity: board.imu == nil ? nil : DailyActivity(clock: localClock, dataDirectory: dataDirectory, now: startUTC ?? OutputClock.unixTime()),
             satellites: c.satelliteTLE.flatMap { SatelliteService(file: $0, satellite: c.satelliteName, alertMinutes: c.satelliteAlertMinutes) },
             transit: TransitService(dataDirectory: dataDirectory),
             station: station.map {
