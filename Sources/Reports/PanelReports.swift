@@ -23,6 +23,8 @@ public enum PanelReport: Sendable {
     case waves(WavesPanel?)
     /// The web app's pairing address for a phone to scan.
     case connect(ConnectPanel)
+    /// The day's steps by local hour, 0 to 23, and the hour now, for the day page's bars.
+    case stepsByHour([Int], now: Int)
 }
 
 /// The connect page: a one-time pairing address of the web app (shown as a QR code and in
@@ -115,7 +117,9 @@ public struct DeparturesPanel: Sendable {
     /// Set, with no stop, when no stop with a departure in the next 24 hours lies within this
     /// many metres of the fix: the page says so and points to the search.
     public var noServiceWithin: Double?
-    /// How many departures the page shows.
+    /// How many departures the page always shows; up to `listed` where a large panel has the
+    /// rows for them.
     public static let shown = 3
+    public static let listed = 8
     public init(stop: String) { self.stop = stop }
 }

@@ -21,6 +21,8 @@ package final class DailyActivity {
     private var stepsBefore = 0
     private var distanceBefore = 0.0
     package private(set) var stepsToday = 0
+    /// The day's steps by local hour (0 to 23), for the day page's bars.
+    package private(set) var stepsByHour = [Int](repeating: 0, count: 24)
     /// Metres on foot today (the step counter's distance), and seconds walking or running.
     package private(set) var distanceToday = 0.0
     package private(set) var activeSecondsToday = 0.0
@@ -40,6 +42,7 @@ package final class DailyActivity {
             stepsToday = saved.steps
             (distanceBefore, distanceToday, activeSecondsToday) = (saved.distance, saved.distance, saved.activeSeconds)
             floors = FloorCounter(up: saved.floorsUp, down: saved.floorsDown)
+            stepsByHour = saved.hours
         }
     }
 
@@ -51,6 +54,17 @@ package final class DailyActivity {
         let local = time + Double(zone.offset(at: time))
         return local.isFinite && abs(local) < 1e14 ? Int((local / 86_400).rounded(.down)) : 0
     }
+
+    /// The local hour, 0 to 23 (0 for a time that is not one).
+    static func localHour(_ time: Double, zone: TimeZoneRules) -> Int {
+        let local = time + Double(zone.offset(at: time))
+        guard local.isFinite, abs(local) < 1e14 else { return 0 }
+        let seconds = local.truncatingRemainder(dividingBy: 86_400)
+        return min(23, max(0, Int((seconds < 0 ? seconds + 86_400 : seconds) / 3600)))
+    }
+
+    /// The local hour at `time`, in the zone in force.
+    package func hour(at time: Double) -> Int { Self.localHour(time, zone: zone) }
 
     /// Once a second: the process's step count and distance, the altitude, whether walking or
     /// running.
@@ -64,8 +78,13 @@ package final class DailyActivity {
             distanceBefore = -distance
             activeSecondsToday = 0
             floors.startDay()
+            stepsToday = 0
+            for hour in stepsByHour.indices { stepsByHour[hour] = 0 }
         }
+        let before = stepsToday
         stepsToday = max(0, stepsBefore + stepsSinceStart)
+        // The steps since the last second belong to this local hour.
+        if stepsToday > before { stepsByHour[Self.localHour(time, zone: zone)] += stepsToday - before }
         distanceToday = max(0, distanceBefore + distance)
         // A second at a time while moving (a gap of more, a pause or a clock step, counts none).
         if moving, let last = lastUpdate, time > last, time - last <= 5 { activeSecondsToday += time - last }
@@ -80,6 +99,6 @@ package final class DailyActivity {
             DailyActivityFile.Day(
                 date: Self.localDay(time, zone: zone) == day ? date : Self.localDate(time, zone: zone), steps: stepsToday, floorsUp: floors.up,
                 floorsDown: floors.down,
-                distance: distanceToday, activeSeconds: activeSecondsToday))
+                distance: distanceToday, activeSeconds: activeSecondsToday, hours: stepsByHour))
     }
 }

@@ -3,8 +3,9 @@ import LodestoneEncoding
 
 /// The day's steps, floors, distance on foot and active time, `<dataDir>/activity.json`, so a
 /// restart does not start the day's count again: `{"date":"2026-06-21","steps":..,"floorsUp":..,
-/// "floorsDown":..,"distance":M,"activeSeconds":S}` (the local date; a file without the last
-/// two, from before they were kept, reads them as 0). Written atomically; a damaged file is ignored (the day starts from zero).
+/// "floorsDown":..,"distance":M,"activeSeconds":S,"hours":[24 step counts]}` (the local date;
+/// the steps of each local hour; a file without the later keys, from before they were kept,
+/// reads them as 0). Written atomically; a damaged file is ignored (the day starts from zero).
 package final class DailyActivityFile {
     let path: String
     private let file: ReplacedFile
@@ -23,8 +24,14 @@ package final class DailyActivityFile {
         package var floorsDown: Int
         package var distance: Double
         package var activeSeconds: Double
+        /// The steps taken in each local hour, 0 to 23 (all 0 when the file did not keep them).
+        package var hours = [Int](repeating: 0, count: 24)
 
-        package init(date: String, steps: Int, floorsUp: Int, floorsDown: Int, distance: Double = 0, activeSeconds: Double = 0) {
+        package init(
+            date: String, steps: Int, floorsUp: Int, floorsDown: Int, distance: Double = 0, activeSeconds: Double = 0,
+            hours: [Int] = [Int](repeating: 0, count: 24)
+        ) {
+            self.hours = hours.count == 24 ? hours : [Int](repeating: 0, count: 24)
             self.date = date
             self.steps = steps
             self.floorsUp = floorsUp
@@ -40,9 +47,14 @@ package final class DailyActivityFile {
         else { return nil }
         func count(_ key: String) -> Int { json[key]?.numberValue.flatMap { Int(whole: $0, in: 0...100_000_000) } ?? 0 }
         func amount(_ key: String, _ most: Double) -> Double { json[key]?.numberValue.flatMap { $0.isFinite && $0 >= 0 && $0 <= most ? $0 : nil } ?? 0 }
-        return Day(
+        var day = Day(
             date: date, steps: count("steps"), floorsUp: count("floorsUp"), floorsDown: count("floorsDown"),
             distance: amount("distance", 1_000_000), activeSeconds: amount("activeSeconds", 86_400))
+        // Each hour's count as the day's: a damaged entry reads 0, the others are kept.
+        if let hours = json["hours"]?.arrayValue, hours.count == 24 {
+            day.hours = hours.map { $0.numberValue.flatMap { Int(whole: $0, in: 0...100_000_000) } ?? 0 }
+        }
+        return day
     }
 
     package func save(_ day: Day) {
@@ -54,6 +66,9 @@ package final class DailyActivityFile {
         line.integer("floorsDown", day.floorsDown)
         line.number("distance", day.distance, decimals: 1)
         line.number("activeSeconds", day.activeSeconds, decimals: 0)
+        line.beginArray("hours")
+        for steps in day.hours { line.value(integer: steps) }
+        line.endArray()
         line.endObject()
         do {
             try file.replace { bytes in

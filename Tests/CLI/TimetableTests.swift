@@ -349,7 +349,9 @@ import Testing
         }
         let all = model(onlyMarked: false)
         let rows = try #require(all.departures?.rows)
-        #expect(rows.map(\.clock) == ["00:30", "08:30", "00:30"] && rows.first?.mark == "late boat" && rows.first?.rating == 2, "\(rows.map(\.clock))")
+        // The next three always; more after them where a large panel has the rows.
+        #expect(rows.count <= DisplayModel.DeparturesPanel.listed)
+        #expect(rows.prefix(3).map(\.clock) == ["00:30", "08:30", "00:30"] && rows.first?.mark == "late boat" && rows.first?.rating == 2, "\(rows.map(\.clock))")
         #expect(rows.first?.secondsToGo == 4.5 * 3600)
         let text = DisplayPage.departures.draw(all, columns: 60, rows: 14).text
         #expect(text.contains("DEPARTURES  8/12") && text.contains("Interlaken West") && text.contains("Panta Rhei  Spiez (night)"), "\(text)")
@@ -357,7 +359,7 @@ import Testing
         let small = DisplayPage.departures.draw(all, columns: 21, rows: 7).text
         #expect(small.contains("00:30 in 4 h 30 min") && small.contains(" Panta Rhei"), "\(small)")
         let marked = model(onlyMarked: true)
-        #expect(marked.departures?.rows.count == 3 && marked.departures?.rows.allSatisfy { $0.mark == "late boat" } == true)
+        #expect((marked.departures?.rows.count ?? 0) >= 3 && marked.departures?.rows.allSatisfy { $0.mark == "late boat" } == true)
         #expect(DisplayPage.departures.draw(marked, columns: 60, rows: 14).text.contains("Only marked departures"))
         // Without a timetable the page says how to get one.
         #expect(DisplayPage.departures.draw(DisplayModel(), columns: 60, rows: 10).text.contains("lodestone timetable import"))

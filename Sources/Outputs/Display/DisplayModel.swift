@@ -99,6 +99,10 @@ public struct DisplayModel: Sendable {
         /// Steps a minute now, and the motion's code ("walking", "running", "still"...).
         public var cadence = 0.0
         public var state = ""
+        /// The day's steps by local hour, 0 to 23 (empty when the device keeps no day), and the
+        /// local hour now.
+        public var stepsByHour: [Int] = []
+        public var hourNow: Int?
         public init() {}
     }
 

@@ -44,6 +44,7 @@ final class PagePanels {
             panels.append(.departures(departuresPanel(transit, latest: latest, time: time, onlyMarked: onlyMarkedDepartures)))
         }
         if page == .waves, let transit = services.transit { panels.append(.waves(wavesPanel(transit, latest: latest, time: time))) }
+        if page == .day, let activity = services.activity { panels.append(.stepsByHour(activity.stepsByHour, now: activity.hour(at: time))) }
         return panels
     }
 
@@ -87,7 +88,7 @@ final class PagePanels {
         var panel = DisplayModel.DeparturesPanel(stop: stop.name)
         (panel.distance, panel.bearing, panel.onlyMarked) = (chosen.distance, chosen.bearing, onlyMarked)
         let marks = transit.marks(now: time)
-        let list = transit.timetable.departures(from: chosen.index, after: time, count: onlyMarked ? 50 : DisplayModel.DeparturesPanel.shown)
+        let list = transit.timetable.departures(from: chosen.index, after: time, count: onlyMarked ? 50 : DisplayModel.DeparturesPanel.listed)
         for departure in list {
             let mark = TransitPreferences.mark(for: departure, in: marks)
             if onlyMarked && mark == nil { continue }
@@ -95,7 +96,7 @@ final class PagePanels {
                 .init(
                     clock: clock.timeOfDay(departure.time), route: departure.route,
                     headsign: departure.headsign, secondsToGo: departure.time - time, mark: mark?.label, rating: mark?.rating))
-            if panel.rows.count == DisplayModel.DeparturesPanel.shown { break }
+            if panel.rows.count == DisplayModel.DeparturesPanel.listed { break }
         }
         return panel
     }

@@ -1,7 +1,8 @@
 import LodestoneCore
 import LodestoneDomain
 /// The departures page: the next three from the favourite or the nearest stop, each with its
-/// countdown and the person's own mark ("Panta Rhei *****").
+/// countdown and the person's own mark ("Panta Rhei *****"), and more after them where the
+/// panel has the rows.
 enum DeparturesPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         guard let panel = model.departures else {
@@ -31,7 +32,10 @@ enum DeparturesPage {
             page.line(page.wide ? none : "NONE", ink: .dim)
             return
         }
-        for (index, row) in panel.rows.prefix(DisplayModel.DeparturesPanel.shown).enumerated() {
+        for (index, row) in panel.rows.enumerated() {
+            // The next three are the page's essentials; the later ones fill the rows left.
+            if index == DisplayModel.DeparturesPanel.shown { page.essentialsDone() }
+            if index >= DisplayModel.DeparturesPanel.shown, page.remaining == 0 { break }
             let stars = row.rating.map { String(repeating: "*", count: max(0, min(5, $0))) } ?? ""
             let togo = "in " + countdown(row.secondsToGo)
             // The first departure is the one a person hurries for: its countdown is the page's
@@ -44,7 +48,7 @@ enum DeparturesPage {
                 if index == 0 {
                     page.subheadline(row.clock + "  " + row.route + "  " + row.headsign, ink: .accent)
                 } else {
-                    page.wrappedField(row.clock, row.route + "  " + row.headsign + "  " + togo, labelWidth: 7, spaced: row.mark == nil)
+                    page.wrappedField(row.clock, row.route + "  " + row.headsign + "  " + togo, labelWidth: 7, spaced: false)
                 }
                 if let mark = row.mark { page.wrappedField("", mark + " " + stars, ink: .good, labelWidth: 7) }
             } else {
