@@ -152,6 +152,12 @@ public struct JSONBuffer: ~Copyable {
         quote(value)
     }
 
+    /// A whole number as an array element.
+    public mutating func element(integer value: Int) {
+        separate()
+        putInteger(value)
+    }
+
     // MARK: Keys named at run time (the String-keyed writer)
 
     public mutating func key(_ name: String) {

@@ -67,7 +67,7 @@ package final class DailyActivityFile {
         line.number("distance", day.distance, decimals: 1)
         line.number("activeSeconds", day.activeSeconds, decimals: 0)
         line.beginArray("hours")
-        for steps in day.hours { line.value(integer: steps) }
+        for steps in day.hours { line.element(integer: steps) }
         line.endArray()
         line.endObject()
         do {

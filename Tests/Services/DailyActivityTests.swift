@@ -73,6 +73,39 @@ import LodestoneReports
         #expect(day.stepsToday == 30)
     }
 
+    /// The steps of each local hour, for the day page's bars: kept across a restart, started
+    /// again at midnight, and a damaged hour in the file read as none, the others kept.
+    @Test func eachHoursStepsAreKept() throws {
+        let directory = "/tmp/lodestone-activity-hours-\(getpid())"
+        defer { removeTree(directory) }
+        #expect(makeDirectories(directory))
+        let clock = LocalClock(zone: try TimeZoneRules("+02:00"))
+        let eight = CivilTime(year: 2026, month: 6, day: 21, hour: 6).unixSeconds  // 08:00 local
+        let first = DailyActivity(clock: clock, dataDirectory: directory, now: eight)
+        first.update(stepsSinceStart: 0, altitude: 400, moving: true, time: eight)
+        first.update(stepsSinceStart: 700, altitude: 400, moving: true, time: eight + 1800)
+        first.update(stepsSinceStart: 1000, altitude: 400, moving: true, time: eight + 3700)
+        #expect(first.stepsByHour.count == 24 && first.stepsByHour.reduce(0, +) == 1000)
+        #expect(first.stepsByHour.dropFirst(8).first == 700 && first.stepsByHour.dropFirst(9).first == 300)
+        #expect(first.hour(at: eight + 3700) == 9)
+        first.save(time: eight + 3700)
+        let second = DailyActivity(clock: clock, dataDirectory: directory, now: eight + 4000)
+        second.update(stepsSinceStart: 50, altitude: 400, moving: true, time: eight + 4000)
+        #expect(second.stepsByHour.dropFirst(8).first == 700 && second.stepsByHour.dropFirst(9).first == 350)
+        // A file with a damaged hour: that hour reads 0, the rest stay.
+        var hours = Array(repeating: "0", count: 24)
+        hours[10] = "\"x\""
+        hours[11] = "42"
+        let text = #"{"date":"2026-06-21","steps":42,"floorsUp":0,"floorsDown":0,"hours":["# + hours.joined(separator: ",") + "]}"
+        #expect(writeFileAtomically(directory + "/activity.json", Array(text.utf8)))
+        let third = DailyActivity(clock: clock, dataDirectory: directory, now: eight + 4000)
+        #expect(third.stepsToday == 42 && third.stepsByHour.dropFirst(11).first == 42 && third.stepsByHour.dropFirst(10).first == 0)
+        // Midnight: a new day's hours.
+        let midnight = CivilTime(year: 2026, month: 6, day: 21, hour: 22).unixSeconds
+        third.update(stepsSinceStart: 10, altitude: 400, moving: true, time: midnight + 60)
+        #expect(third.stepsByHour.reduce(0, +) == third.stepsToday && third.stepsByHour.first == third.stepsToday)
+    }
+
     /// The distance on foot and the active time go on across a restart, start again at
     /// midnight, and count only time spent moving, a second at a time; the day page shows them.
     @Test func distanceAndActiveTimeLikeTheSteps() throws {
