@@ -52,4 +52,21 @@ import Testing
         // No timetable: a page that says what to do.
         #expect(DisplayPage.waves.draw(DisplayModel(), columns: 80, rows: 24).text.contains("import one"))
     }
+
+    /// On a 12-hour clock the timeline's hour marks are the 12-hour clock's ("6a", "12p"),
+    /// placed where the 24-hour marks are.
+    @Test func theHourMarksFollowTheClock() throws {
+        let now = CivilTime(year: 2026, month: 7, day: 4, hour: 8, minute: 5).unixSeconds
+        var day = try #require(WavesAnswer.day(WavesTests.lake(), marks: WavesTests.marks, place: .stop(0), date: WavesTests.date, now: now))
+        let twentyFour = WavesAnswer.panel(day, stopName: "Weststeg", now: now)
+        day.twelveHour = true
+        let twelve = WavesAnswer.panel(day, stopName: "Weststeg", now: now)
+        #expect(twentyFour.hours.map(\.time) == twelve.hours.map(\.time))
+        #expect(twentyFour.hours.prefix(3).map(\.label) == ["04", "05", "06"], "\(twentyFour.hours.map(\.label))")
+        #expect(twelve.hours.prefix(3).map(\.label) == ["4a", "5a", "6a"] && twelve.hours.contains { $0.label == "12p" }, "\(twelve.hours.map(\.label))")
+        var model = DisplayModel()
+        model.waves = twelve
+        let screen = DisplayPage.waves.draw(model, columns: 80, rows: 24).text
+        #expect(screen.contains("6a") && screen.contains("12p") && screen.contains("6p") && !screen.contains(" 18 "), "\(screen)")
+    }
 }
