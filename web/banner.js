@@ -2,12 +2,13 @@
 // that stays until it is read, and a vibration where the phone can.
 import { $, setText } from "./dom.js";
 import { fixed } from "./format.js";
+import { alertWords, lookup } from "./lang.js";
 import { subscribe } from "./store.js";
 
 subscribe("EVENT", (event) => {
-  const words = event.event === "alert" ? event.message
-    : event.event === "departure" ? `The ${event.route} to ${event.headsign} leaves ${event.stop} at ${event.departure.slice(11, 16)}`
-    : event.event === "satellitePass" ? `${event.satellite} rises soon (${fixed(event.maximumAltitude, 0)}° high)` : null;
+  const words = event.event === "alert" ? alertWords(event)
+    : event.event === "departure" ? lookup("label.departureSoon", event.route, event.headsign, event.stop, event.departure.slice(11, 16))
+    : event.event === "satellitePass" ? lookup("label.passSoon", event.satellite, `${fixed(event.maximumAltitude, 0)}°`) : null;
   if (!words) return;
   setText("banner-text", words);
   $("banner").hidden = false;

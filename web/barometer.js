@@ -4,7 +4,7 @@
 import { act, getJSON } from "./api.js";
 import { $, note, setText } from "./dom.js";
 import { altitude, axisTime, fixed } from "./format.js";
-import { ruleName, trendWords, words } from "./lang.js";
+import { alertWords, lookup, ruleName, trendWords, words } from "./lang.js";
 import { drawGraph } from "./graph.js";
 import { currentPage, onShow } from "./nav.js";
 import { subscribe } from "./store.js";
@@ -26,22 +26,20 @@ function showEnvironment(env) {
 async function loadGraph() {
   const reply = await getJSON(`/api/v1/history?stream=${barometer.stream}&span=${barometer.span}`);
   const canvas = $("baro-graph");
-  if (!reply || !reply.points) { drawGraph(canvas, [], { empty: reply && reply.message ? reply.message : "no history" }); return; }
+  if (!reply || !reply.points) { drawGraph(canvas, [], { empty: reply && reply.message ? reply.message : lookup("label.noHistory") }); return; }
   const series = reply.points.map((p) => [Date.parse(p.time) / 1000, p.mean]);
   // The axis in the device's zone, as every time on every page.
   const clock = (unix) => axisTime(unix, barometer.span === "7d");
   drawGraph(canvas, series, { height: 200, unit: streamUnits[barometer.stream], label: clock, leastSpan: barometer.stream.endsWith("ressure") ? 2 : 1,
     range: reply.samples ? [reply.minimum, reply.maximum] : [] });
-  canvas.setAttribute("aria-label", `${$("baro-stream").selectedOptions[0].textContent} over ${barometer.span}: `
-    + (reply.samples ? `from ${fixed(reply.minimum, 1)} to ${fixed(reply.maximum, 1)} ${streamUnits[barometer.stream]}` : "no data"));
-  setText("baro-range", reply.samples ? `min ${fixed(reply.minimum, 1)} · max ${fixed(reply.maximum, 1)} · mean ${fixed(reply.mean, 1)} ${streamUnits[barometer.stream]}` : "No data in this span yet.");
-}
-
-// An alert given, by its rule's name and the value then: "Pressure above 1040 hPa: now 1041.2 hPa".
-function alertLine(event) {
-  if (!event.alert || event.threshold === undefined) return event.message || "";
-  const now = event.alert === "rapidFall" ? words("word", "perHour", `${fixed(Math.abs(event.value), 1)}\u00a0hPa`) : `${fixed(event.value, 1)}\u00a0${event.unit}`;
-  return words("alert", "now", ruleName(event.alert, event.threshold, event.unit), now);
+  // The graph named as the page names it: the stream and the span as their buttons say.
+  const unit = streamUnits[barometer.stream];
+  const stream = $("baro-stream").selectedOptions[0].textContent, span = document.querySelector(`[data-span="${barometer.span}"]`).textContent;
+  canvas.setAttribute("aria-label", reply.samples
+    ? lookup("label.graphAria", stream, span, `${fixed(reply.minimum, 1)}\u00a0${unit}`, `${fixed(reply.maximum, 1)}\u00a0${unit}`)
+    : lookup("label.graphAriaEmpty", stream, span));
+  setText("baro-range", reply.samples ? lookup("label.minMaxMean", fixed(reply.minimum, 1), fixed(reply.maximum, 1), `${fixed(reply.mean, 1)} ${unit}`)
+    : lookup("label.noDataInSpan"));
 }
 
 async function loadAlerts() {
@@ -66,8 +64,8 @@ async function loadAlerts() {
   }
   const given = $("alerts-given");
   given.replaceChildren();
-  for (const event of (reply && reply.given) || []) note(given, `${(event.time || "").slice(0, 16).replace("T", " ")}  ${alertLine(event)}`);
-  if (!reply || !(reply.given || []).length) note(given, "No alert given yet.");
+  for (const event of (reply && reply.given) || []) note(given, `${(event.time || "").slice(0, 16).replace("T", " ")}  ${alertWords(event)}`);
+  if (!reply || !(reply.given || []).length) note(given, lookup("label.noAlertYet"));
 }
 
 const refresh = () => { loadGraph(); loadAlerts(); };

@@ -4,7 +4,7 @@
 import { act } from "./api.js";
 import { $, setText } from "./dom.js";
 import { compassPoint, fixed } from "./format.js";
-import { capitalized, words } from "./lang.js";
+import { capitalized, lookup, words } from "./lang.js";
 import { store, subscribe } from "./store.js";
 
 // The rose, drawn once and turned.
@@ -46,11 +46,12 @@ function showAttitude(att) {
   if (heading !== undefined) {
     turnCard(heading);
     setText("heading-text", `${fixed(heading, 0)}°`);
-    setText("heading-ref", `${compassPoint(heading)} ${att.heading !== undefined ? "true" : "magnetic"}`);
-    $("rose").setAttribute("aria-label", `Heading ${fixed(heading, 0)} degrees ${att.heading !== undefined ? "true" : "magnetic"}`);
+    const north = lookup(att.heading !== undefined ? "label.true" : "label.magnetic");
+    setText("heading-ref", `${compassPoint(heading)} ${north}`);
+    $("rose").setAttribute("aria-label", lookup("label.headingAria", fixed(heading, 0), north));
   } else {
     setText("heading-text", "---°");
-    setText("heading-ref", "no heading yet");
+    setText("heading-ref", lookup("label.noHeading"));
   }
   setText("mag", att.mheading !== undefined ? `${fixed(att.mheading, 1)}°` : "--");
   setText("declination", att.declination !== undefined ? `${att.declination >= 0 ? "+" : ""}${fixed(att.declination, 1)}°` : "--");
@@ -62,14 +63,15 @@ function showAttitude(att) {
   if (lock && heading !== undefined) {
     $("lock-mark").setAttribute("transform", `rotate(${(lock.bearing - heading).toFixed(1)})`);
   }
-  setText("locked", lock ? `${fixed(lock.bearing, 0)}°${lock.deviation !== undefined ? ` (${lock.deviation >= 0 ? "+" : ""}${fixed(lock.deviation, 0)}°)` : ""}${lock.offCourse ? " off course" : ""}` : "none");
-  $("lock").textContent = lock ? "Unlock" : "Lock bearing";
+  setText("locked", lock ? `${fixed(lock.bearing, 0)}°${lock.deviation !== undefined ? ` (${lock.deviation >= 0 ? "+" : ""}${fixed(lock.deviation, 0)}°)` : ""}${lock.offCourse ? ` ${lookup("label.offCourse")}` : ""}`
+    : lookup("label.none"));
+  setText("lock", lookup(lock ? "label.unlock" : "label.lockBearing"));
   const inProgress = att.calibration === "inProgress";
   $("calibrate-progress").hidden = !inProgress;
   if (inProgress && att.calibrationProgress !== undefined) $("calibrate-progress").value = att.calibrationProgress;
   const advice = $("calibrate-advice");
   advice.hidden = !(att.calibration === "uncalibrated" || att.calibration === "poor" || inProgress);
-  advice.textContent = inProgress ? "Keep turning the device slowly through every direction." : "The compass needs calibrating: press Calibrate and turn the device slowly in a figure 8.";
+  setText("calibrate-advice", lookup(inProgress ? "label.keepTurning" : "label.needsCalibrating"));
 }
 
 drawRose();

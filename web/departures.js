@@ -4,8 +4,9 @@
 import { act, getJSON } from "./api.js";
 import { $, note, say, setText } from "./dom.js";
 import { clock, compassPoint, distance, localDay, minutesText } from "./format.js";
-import { words } from "./lang.js";
+import { lookup, words } from "./lang.js";
 import { currentPage, onShow } from "./nav.js";
+import { store } from "./store.js";
 
 // favourites: the favourite stops' ids, in their order.
 const transit = { stop: null, favourites: [], shownStop: null };
@@ -15,6 +16,8 @@ function chip(stop, pressed) {
   const button = document.createElement("button");
   button.type = "button";
   button.textContent = stop.name;
+  // A stop's name stays as the timetable gives it (and a browser's translation leaves it so).
+  button.translate = stop.id === "nearest";
   button.setAttribute("aria-pressed", String(pressed));
   button.addEventListener("click", () => { transit.stop = stop.id; loadDepartures(); });
   return button;
@@ -25,7 +28,7 @@ function chip(stop, pressed) {
 function showFavourite() {
   const favourite = transit.shownStop !== null && transit.favourites.includes(transit.shownStop.id);
   $("departures-favourite").setAttribute("aria-pressed", String(favourite));
-  $("departures-favourite").textContent = favourite ? "★ Favourite" : "☆ Favourite";
+  setText("departures-favourite", `${favourite ? "★" : "☆"} ${lookup("label.favourite")}`);
 }
 
 async function loadStops() {
@@ -38,7 +41,7 @@ async function loadStops() {
   const shown = transit.shownStop ? transit.shownStop.id : null;
   // Without a choice the device shows the first favourite, else the nearest stop.
   const nearest = transit.stop === "nearest" || (transit.stop === null && !reply.favourites.some((stop) => stop.id === shown));
-  chips.replaceChildren(chip({ id: "nearest", name: "Nearest" }, nearest));
+  chips.replaceChildren(chip({ id: "nearest", name: lookup("label.nearest") }, nearest));
   for (const stop of reply.favourites) chips.appendChild(chip(stop, transit.stop !== "nearest" && shown === stop.id));
   const results = $("stop-results");
   results.replaceChildren();
@@ -48,11 +51,12 @@ async function loadStops() {
     button.type = "button";
     button.className = "row";
     button.textContent = stop.name;
+    button.translate = false;
     button.addEventListener("click", () => { transit.stop = stop.id; $("stop-q").value = ""; results.replaceChildren(); loadDepartures(); });
     item.appendChild(button);
     results.appendChild(item);
   }
-  if (words && reply.stops.length === 0) note(results, `No stop matches “${words}”.`);
+  if (words && reply.stops.length === 0) note(results, lookup("label.noStopMatches", words));
 }
 
 async function loadDepartures() {
@@ -60,11 +64,11 @@ async function loadDepartures() {
   if (transit.stop) query.set("stop", transit.stop);
   const at = $("departures-at").value;
   if (at) query.set("at", new Date(at).toISOString());
-  const reply = await getJSON(`/api/v1/departures?${query}`);
+  const reply = await getJSON(`/api/v1/departures?${query}`, { quiet: true });
   const list = $("departures-list");
   list.replaceChildren();
   if (!reply || reply.class !== "DEPARTURES") {
-    setText("departures-stop", reply && reply.message ? reply.message : "No departures");
+    setText("departures-stop", noStopWords(reply));
     return;
   }
   transit.shownStop = reply.stop;
@@ -77,35 +81,46 @@ async function loadDepartures() {
     const when = document.createElement("strong");
     when.textContent = (departure.time.slice(0, 10) !== today || at ? localDay(departure.time) + " " : "") + clock(departure.time);
     const what = document.createElement("span");
-    what.textContent = ` ${departure.route} to ${departure.headsign} · ${minutesText(departure.minutes)}`;
+    what.textContent = ` ${lookup("label.routeTo", departure.route, departure.headsign)} · ${minutesText(departure.minutes)}`;
     item.append(when, what);
     if (departure.mark) {
       const mark = document.createElement("span");
       mark.className = "mark";
       mark.textContent = ` ${departure.mark.label} ${"★".repeat(departure.mark.rating)}`;
-      mark.setAttribute("aria-label", `${departure.mark.label}, rated ${departure.mark.rating} of 5`);
+      mark.setAttribute("aria-label", lookup("label.rated", departure.mark.label, String(departure.mark.rating)));
       item.appendChild(mark);
     }
     if (departure.forecast) {
       const forecast = document.createElement("span");
       forecast.className = "forecast";
       forecast.textContent = ` · ${words("zambretti", departure.forecast.letter)}`;
-      forecast.title = "Zambretti forecast for the next 12 hours";
+      forecast.title = lookup("label.zambrettiTitle");
       item.appendChild(forecast);
     }
     const remind = document.createElement("button");
     remind.type = "button";
-    remind.textContent = "Remind me";
-    remind.setAttribute("aria-label", `Remind me before the ${clock(departure.time)} ${departure.route}`);
+    remind.textContent = lookup("label.remindMe");
+    remind.setAttribute("aria-label", lookup("label.remindAria", clock(departure.time), departure.route));
     remind.addEventListener("click", async () => {
       const answer = await act("reminder", { trip: departure.trip, stop: reply.stop.id, minutes: Number($("remind-minutes").value) });
-      if (answer && answer.class === "REMINDERS") { showReminders(answer); say(answer.message || "reminder set"); }
+      if (answer && answer.class === "REMINDERS") { showReminders(answer); say(answer.message || lookup("label.reminderSet")); }
     });
     item.appendChild(remind);
     list.appendChild(item);
   }
-  if (reply.departures.length === 0) note(list, "No departure in the coming week.");
+  if (reply.departures.length === 0) note(list, lookup("label.noDepartureWeek"));
   loadStops();
+}
+
+// Why no departures show, in the page's words where the page knows why (the device's message
+// is English): no timetable (404), or no stop the device could choose itself, for want of a
+// fix or of a stop with a departure nearby; for a stop asked by name, the device's.
+function noStopWords(reply) {
+  if (!reply) return lookup("label.noDepartures");
+  if (reply.status === 404) return lookup("label.noTimetable");
+  if (transit.stop && transit.stop !== "nearest") return reply.message || lookup("label.noDepartures");
+  const tpv = store.reports.TPV;
+  return lookup(tpv && tpv.mode >= 2 ? "label.noStopNearby" : "label.noFixForStop");
 }
 
 function showReminders(reply) {
@@ -113,12 +128,12 @@ function showReminders(reply) {
   list.replaceChildren();
   for (const reminder of reply.reminders || []) {
     const item = document.createElement("li");
-    item.textContent = `${localDay(reminder.departure)} ${clock(reminder.departure)} ${reminder.route} to ${reminder.headsign} from ${reminder.stop.name}, `
-      + `reminded at ${clock(reminder.at)} `;
+    item.textContent = `${lookup("label.reminderLine", `${localDay(reminder.departure)} ${clock(reminder.departure)}`, reminder.route, reminder.headsign,
+      reminder.stop.name, clock(reminder.at))} `;
     const cancel = document.createElement("button");
     cancel.type = "button";
-    cancel.textContent = "Cancel";
-    cancel.setAttribute("aria-label", `Cancel the reminder for the ${clock(reminder.departure)} ${reminder.route}`);
+    cancel.textContent = lookup("label.cancel");
+    cancel.setAttribute("aria-label", lookup("label.cancelAria", clock(reminder.departure), reminder.route));
     cancel.addEventListener("click", async () => {
       const answer = await act("reminder", { cancel: reminder.id });
       if (answer && answer.class === "REMINDERS") showReminders(answer);
@@ -126,11 +141,11 @@ function showReminders(reply) {
     item.appendChild(cancel);
     list.appendChild(item);
   }
-  if (!(reply.reminders || []).length) note(list, "No reminder set: “Remind me” beside a departure sets one.");
+  if (!(reply.reminders || []).length) note(list, lookup("label.noReminder"));
 }
 
 async function loadReminders() {
-  const reply = await getJSON("/api/v1/reminders");
+  const reply = await getJSON("/api/v1/reminders", { quiet: true });
   if (reply && reply.class === "REMINDERS") showReminders(reply);
 }
 

@@ -4,9 +4,9 @@
 import { act, getJSON } from "./api.js";
 import { $, fillFigures, say, setText } from "./dom.js";
 import { duration, fixed, taskTime } from "./format.js";
-import { words } from "./lang.js";
+import { capitalized, lookup, words } from "./lang.js";
 import { currentPage, onShow } from "./nav.js";
-import { subscribe, take } from "./store.js";
+import { store, subscribe, take } from "./store.js";
 
 function showHealth(health) {
   const sensors = $("sensors");
@@ -16,7 +16,7 @@ function showHealth(health) {
     if (value === undefined) continue;
     const row = sensors.insertRow();
     const head = document.createElement("th");
-    head.scope = "row"; head.textContent = name;
+    head.scope = "row"; head.textContent = capitalized(words("sensor", name));
     row.appendChild(head);
     const cell = row.insertCell();
     cell.textContent = words("health", value);
@@ -28,6 +28,8 @@ function showHealth(health) {
     for (const task of list || []) {
       const row = body.insertRow();
       for (const text of [task.name, fixed(task.rateHz, 0), taskTime(task.meanus), taskTime(task.maxus)]) row.insertCell().textContent = text;
+      // A task goes by its name, as `lodestone health` and the log call it (not translated).
+      row.cells[0].translate = false;
     }
   }
 }
@@ -38,9 +40,9 @@ const storage = (bytes) => bytes >= 1e9 ? `${fixed(bytes / 1e9, 1)}\u00a0GB` : `
 async function refreshAbout() {
   const about = await getJSON("/api/v1/device");
   if (!about || about.version === undefined) return;
-  fillFigures("device-about", [["Version", `${about.version} (${about.revision})`],
-    ["Running for", about.uptime < 60 ? `${fixed(about.uptime, 0)}\u00a0s` : duration(about.uptime)],
-    ["Free storage", about.freeBytes !== undefined ? storage(about.freeBytes) : "--"]]);
+  fillFigures("device-about", [[lookup("label.version"), `${about.version} (${about.revision})`],
+    [lookup("label.runningFor"), about.uptime < 60 ? `${fixed(about.uptime, 0)}\u00a0s` : duration(about.uptime)],
+    [lookup("label.freeStorage"), about.freeBytes !== undefined ? storage(about.freeBytes) : "--"]]);
 }
 
 async function refreshHealth() {
@@ -51,12 +53,13 @@ async function refreshHealth() {
 }
 
 subscribe("HEALTH", showHealth);
-subscribe("session", (session) => setText("pairing", session.paired ? `This browser is paired (${session.browser}).`
-  : `Viewing without a pairing (access ${session.access}): actions need 'lodestone web pair'.`));
+const showSession = (session) => setText("pairing", session.paired ? lookup("label.paired", session.browser) : lookup("label.notPaired", session.access));
+subscribe("session", showSession);
+subscribe("zone", () => { if (store.session) showSession(store.session); });
 onShow("device", refreshHealth);
 setInterval(refreshHealth, 2000);
 
 $("snapshot").addEventListener("click", async () => {
   const reply = await act("snapshot", {});
-  if (reply && reply.class === "SNAPSHOT") say("snapshot kept");
+  if (reply && reply.class === "SNAPSHOT") say(lookup("label.snapshotKept"));
 });

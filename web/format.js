@@ -2,6 +2,7 @@
 // coordinates in degrees and minutes, times of the device's zone (it writes its times with
 // the zone's offset, so the clock is read from the text, never converted to the phone's zone).
 // A number and its unit never part at the end of a line (a non-breaking space between).
+import { lookup } from "./lang.js";
 import { store } from "./store.js";
 
 export const fixed = (value, decimals) => (value === undefined || value === null || !isFinite(value)) ? "--" : Number(value).toFixed(decimals);
@@ -81,10 +82,9 @@ export function countdown(seconds) {
 
 // Whole minutes to go: "now", "in 5 min", "in 1 h 10 min", "in 2 d 3 h".
 export function minutesText(minutes) {
-  if (minutes < 1) return "now";
-  if (minutes < 60) return `in ${minutes} min`;
+  if (minutes < 1) return lookup("word.now");
   const h = Math.floor(minutes / 60), m = minutes % 60;
-  return h < 24 ? `in ${h} h ${m} min` : `in ${Math.floor(h / 24)} d ${h % 24} h`;
+  return lookup("word.in", minutes < 60 ? `${minutes} min` : h < 24 ? `${h} h ${m} min` : `${Math.floor(h / 24)} d ${h % 24} h`);
 }
 
 // The device's zone and clock (GET /api/v1/device): every time a page shows is the device's,
@@ -104,7 +104,7 @@ const zoneParts = (unix) => {
     const two = (n) => String(n).padStart(2, "0");
     return { year: String(shifted.getUTCFullYear()), month: two(shifted.getUTCMonth() + 1), day: two(shifted.getUTCDate()),
       hour: two(shifted.getUTCHours()), minute: two(shifted.getUTCMinutes()),
-      weekday: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][shifted.getUTCDay()] };
+      weekday: weekdays[shifted.getUTCDay()] };
   }
 };
 
@@ -125,28 +125,36 @@ export function clockAt(unix) {
 export const zoneName = () => store.zone && store.zone.zoneAbbreviation ? store.zone.zoneAbbreviation : "";
 
 const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+
+// A day's and a month's short names in the page's language ("Sun", "So"; "Oct", "Okt").
+const weekdayName = (name) => lookup(`weekday.${name}`) ?? name;
+const monthName = (month) => lookup(`month.${months[month - 1]}`) ?? String(month);
+
+// "Sun 21 Jun" ("So 21. Jun"): a weekday's and a month's names, a day of the month.
+const dayText = (weekday, day, month) => `${weekdayName(weekday)} ${lookup("label.dayMonth", String(day), monthName(month))}`;
 
 // "Sun 21 Jun 2026, 14:32": a stored track's start (seconds since the epoch) on the device's calendar.
 export function dateText(unix) {
   if (!isFinite(unix) || unix <= 0) return "--";
   const parts = zoneParts(unix);
-  return `${parts.weekday} ${Number(parts.day)} ${months[Number(parts.month) - 1]} ${parts.year}, ${hourMinute(Number(parts.hour), Number(parts.minute))}`;
+  return `${dayText(parts.weekday, Number(parts.day), Number(parts.month))} ${parts.year}, ${hourMinute(Number(parts.hour), Number(parts.minute))}`;
 }
 
 // "Sun 14:00" or "14:00": a graph's axis label in the device's zone.
 export function axisTime(unix, withDay) {
   if (!isFinite(unix)) return "";
   const parts = zoneParts(unix);
-  return (withDay ? `${parts.weekday} ` : "") + hourMinute(Number(parts.hour), Number(parts.minute));
+  return (withDay ? `${weekdayName(parts.weekday)} ` : "") + hourMinute(Number(parts.hour), Number(parts.minute));
 }
 
 // "09:34" of a time the device wrote (in its zone, with its offset: the clock is read from the text).
 export const clock = (iso) => iso && iso.length >= 16 ? hourMinute(Number(iso.slice(11, 13)), Number(iso.slice(14, 16))) : "--:--";
 
-// "Fri 27 Nov" of a time the device wrote, that day in its zone.
+// "Fri 27 Nov" ("Fr 27. Nov") of a time the device wrote, that day in its zone.
 export function localDay(iso) {
   const [year, month, day] = iso.slice(0, 10).split("-").map(Number);
-  return new Date(Date.UTC(year, month - 1, day)).toLocaleDateString([], { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
+  return dayText(weekdays[new Date(Date.UTC(year, month - 1, day)).getUTCDay()], day, month);
 }
 
 // Seconds since the Unix epoch from the device's ISO-8601 times (they carry their offset).

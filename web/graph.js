@@ -1,5 +1,6 @@
 // Drawing on a canvas, sized to its box and the screen's pixels, in the theme's colours; and
 // the line graph of the barometer's history and a track's elevation profile.
+import { lookup } from "./lang.js";
 
 // A colour of the theme (a custom property of the page's style).
 export function themeColour(name, fallback) {
@@ -28,7 +29,7 @@ export function drawGraph(canvas, series, options) {
   context.font = "12px system-ui";
   if (series.length < 2) {
     context.fillStyle = muted;
-    context.fillText(options.empty || "not enough data yet", 12, height / 2);
+    context.fillText(options.empty || lookup("label.notEnoughData"), 12, height / 2);
     return;
   }
   const xs = series.map((p) => p[0]), ys = series.map((p) => p[1]).filter(isFinite);

@@ -4,6 +4,7 @@ import { act, getJSON, loadWaypoints } from "./api.js";
 import { $, fillFigures, reducedMotion, say, setText } from "./dom.js";
 import { altitude, dateText, distance, duration, pace, speed } from "./format.js";
 import { drawGraph } from "./graph.js";
+import { capitalized, lookup } from "./lang.js";
 import { drawTrackMap } from "./map.js";
 import { onShow } from "./nav.js";
 import { store } from "./store.js";
@@ -19,8 +20,9 @@ async function loadTracks() {
   trackList.total = reply.total;
   trackList.pageSize = reply.pageSize;
   const pages = Math.max(1, Math.ceil(reply.total / reply.pageSize));
-  setText("history-count", reply.total === 0 ? (words ? `No track matches “${words}”.` : "No track recorded yet: start one on the Track page.")
-    : `${reply.total} track${reply.total === 1 ? "" : "s"}, page ${reply.page} of ${pages}`);
+  const count = reply.total === 1 ? lookup("label.oneTrack") : lookup("label.tracks", String(reply.total));
+  setText("history-count", reply.total === 0 ? (words ? lookup("label.noTrackMatches", words) : lookup("label.noTrackYet"))
+    : `${count}, ${lookup("label.pageOf", String(reply.page), String(pages))}`);
   document.querySelector("#page-history .pager").hidden = pages <= 1;
   $("history-previous").disabled = reply.page <= 1;
   $("history-next").disabled = reply.page >= pages;
@@ -33,13 +35,15 @@ async function loadTracks() {
     button.className = "row";
     button.dataset.id = track.id;
     const name = document.createElement("strong");
+    // A name stays as it was given (and a browser's translation leaves it so).
+    name.translate = false;
     name.textContent = track.name || track.id;
     const figures = document.createElement("span");
     figures.className = "small";
     // Sorted by time, the row says the whole time (pauses included, as the sort counts it);
     // by pace, the pace while moving.
     const sort = $("history-sort").value;
-    const time = sort === "duration" ? `${duration(track.totalTime)} in all` : duration(track.movingTime);
+    const time = sort === "duration" ? lookup("label.inAll", duration(track.totalTime)) : duration(track.movingTime);
     const moving = sort === "pace" && track.distance > 0 ? ` · ${pace(track.movingTime / (track.distance / 1000))}` : "";
     figures.textContent = `${dateText(track.started)} · ${distance(track.distance)} · ${time}${moving} · ↑\u00a0${altitude(track.elevationGain)}`
       + (track.tags && track.tags.length ? ` · ${track.tags.join(", ")}` : "");
@@ -76,16 +80,17 @@ async function openTrack(summary) {
     link.href = `/api/v1/photos/${encodeURIComponent(p.file)}`;
     link.target = "_blank";
     const image = document.createElement("img");
-    image.src = link.href; image.loading = "lazy"; image.width = 96; image.alt = `Photo ${p.file}`;
+    image.src = link.href; image.loading = "lazy"; image.width = 96; image.alt = capitalized(lookup("label.photo", p.file));
     link.append(image);
     return link;
   }));
   const s = track.statistics || {};
   const profile = (s.profile || []).map(([d, e]) => [d, e]);
-  drawGraph($("detail-profile"), profile, { height: 120, decimals: 0, unit: "m", label: (d) => distance(d), empty: "no elevation recorded" });
-  fillFigures("detail-figures", [["Distance", distance(s.distance)], ["Moving time", duration(s.movingTime)], ["Total time", duration(s.totalTime)],
-    ["Average speed", speed(s.averageSpeed)], ["Top speed", speed(s.maximumSpeed)], ["Climb", altitude(s.elevationGain)],
-    ["Descent", altitude(s.elevationLoss)], ["Points", String(s.points ?? path.length)]]);
+  drawGraph($("detail-profile"), profile, { height: 120, decimals: 0, unit: "m", label: (d) => distance(d), empty: lookup("label.noElevation") });
+  fillFigures("detail-figures", [[lookup("label.distance"), distance(s.distance)], [lookup("label.movingTime"), duration(s.movingTime)],
+    [lookup("label.totalTime"), duration(s.totalTime)], [lookup("label.averageSpeed"), speed(s.averageSpeed)],
+    [lookup("label.topSpeed"), speed(s.maximumSpeed)], [lookup("label.climb"), altitude(s.elevationGain)],
+    [lookup("label.descent"), altitude(s.elevationLoss)], [lookup("label.points"), String(s.points ?? path.length)]]);
   if (matchMedia("(max-width: 699px)").matches) detail.scrollIntoView({ behavior: reducedMotion() ? "auto" : "smooth" });
 }
 
@@ -103,13 +108,13 @@ $("detail-edit").addEventListener("submit", async (event) => {
     trackList.chosen.name = reply.name;
     trackList.chosen.notes = reply.notes;
     setText("detail-name", reply.name);
-    say("saved");
+    say(lookup("label.saved"));
     loadTracks();
   }
 });
 $("detail-delete").addEventListener("click", () => {
   if (!trackList.chosen) return;
-  setText("confirm-text", `“${trackList.chosen.name || trackList.chosen.id}” and its points are deleted from the device. This cannot be undone.`);
+  setText("confirm-text", lookup("label.deleteWarning", trackList.chosen.name || trackList.chosen.id));
   $("confirm-delete").showModal();
 });
 $("confirm-delete").addEventListener("close", async () => {
@@ -118,17 +123,17 @@ $("confirm-delete").addEventListener("close", async () => {
   if (reply && reply.deleted) {
     $("history-detail").hidden = true;
     trackList.chosen = null;
-    say("deleted");
+    say(lookup("label.deleted"));
     loadTracks();
   }
 });
 $("detail-share").addEventListener("click", async () => {
   if (!trackList.chosen) return;
   const summary = trackList.chosen;
-  const text = `${summary.name}: ${distance(summary.distance)}, ${duration(summary.movingTime)}, climb ${altitude(summary.elevationGain)}`;
+  const text = lookup("label.shareText", summary.name, distance(summary.distance), duration(summary.movingTime), altitude(summary.elevationGain));
   try {
     if (navigator.share) await navigator.share({ title: summary.name, text });
-    else { await navigator.clipboard.writeText(text); say("summary copied"); }
+    else { await navigator.clipboard.writeText(text); say(lookup("label.summaryCopied")); }
   } catch (error) { say(text); }
 });
 onShow("history", () => { loadTracks(); if (store.waypoints.length === 0) loadWaypoints(); });

@@ -4,6 +4,7 @@
 // data and no internet. The live track page and a stored track on the history page draw it.
 import { distance } from "./format.js";
 import { fitCanvas, themeColour } from "./graph.js";
+import { lookup } from "./lang.js";
 
 const metresPerDegree = 111320;
 
@@ -18,7 +19,7 @@ export function drawTrackMap(canvas, track, waypoints, photos, here) {
   if (all.length === 0) {
     context.fillStyle = themeColour("--muted", "#4a4a4a");
     context.font = "14px system-ui";
-    context.fillText("no position yet", 14, size / 2);
+    context.fillText(lookup("label.noPosition"), 14, size / 2);
     return 0;
   }
   let [minLat, maxLat, minLon, maxLon] = [Infinity, -Infinity, Infinity, -Infinity];

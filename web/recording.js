@@ -2,13 +2,14 @@
 // it is paused, nothing otherwise. It follows the device's TRACK (the state the app opens
 // with, then the event stream), so it says what the recorder does, whoever started it.
 import { $, setText } from "./dom.js";
+import { capitalized, lookup, words } from "./lang.js";
 import { subscribe } from "./store.js";
 
 subscribe("TRACK", (report) => {
   const mark = $("rec");
-  const words = { recording: "REC", paused: "Paused" }[report.state];
-  mark.hidden = !words;
+  const shown = report.state === "recording" ? lookup("label.rec") : report.state === "paused" ? capitalized(words("track", "paused")) : "";
+  mark.hidden = !shown;
   mark.dataset.state = report.state;
-  setText("rec", words || "");
-  mark.title = words ? `${report.state === "recording" ? "Recording" : "Paused"}: ${report.name || "a track"}` : "";
+  setText("rec", shown);
+  mark.title = shown ? `${capitalized(words("track", report.state))}: ${report.name || lookup("label.aTrack")}` : "";
 });

@@ -3,7 +3,7 @@
 import { getJSON } from "./api.js";
 import { $, fillFigures, note, setText } from "./dom.js";
 import { clock, compassPoint, countdown, fixed, localDay, unixOf } from "./format.js";
-import { capitalized, seasonCountdown, words } from "./lang.js";
+import { capitalized, lookup, seasonCountdown, words } from "./lang.js";
 import { currentPage, onShow } from "./nav.js";
 
 // tomorrow: the next day's sky, for the countdown once today's last event has passed.
@@ -34,7 +34,7 @@ function drawDay(data) {
   bar.style.setProperty("--gradient", `linear-gradient(to right, ${stops.join(", ")})`);
   const nowPercent = (unixOf(data.now) - start) / 864;
   bar.style.setProperty("--now", `${Math.min(100, Math.max(0, nowPercent)).toFixed(2)}%`);
-  bar.setAttribute("aria-label", `Daylight from ${clock(sun.sunrise)} to ${clock(sun.sunset)}; civil twilight from ${clock(sun.civilDawn)} to ${clock(sun.civilDusk)}`);
+  bar.setAttribute("aria-label", lookup("label.daylightFrom", clock(sun.sunrise), clock(sun.sunset), clock(sun.civilDawn), clock(sun.civilDusk)));
 }
 
 // A sun event's name as a line begins: "Civil dawn", "Sonnenaufgang".
@@ -70,13 +70,13 @@ function tick() {
   const next = nextEvent(sky.tomorrow ? [data, sky.tomorrow] : [data], now);
   if (!next && !sky.date && !sky.tomorrowAsked) return;
   const season = data.seasons && data.seasons.next;
-  setText("sky-countdown", next ? `${next[0]} in ${countdown(next[1] - now)}` : (season ? seasonCountdown(season.begins, season.daysUntil) : ""));
+  setText("sky-countdown", next ? lookup("word.inTime", next[0], countdown(next[1] - now)) : (season ? seasonCountdown(season.begins, season.daysUntil) : ""));
 }
 
 async function loadSky() {
   const query = sky.date ? `?date=${sky.date}` : "";
   const data = await getJSON(`/api/v1/sky${query}`);
-  if (!data || !data.sun) { setText("sky-place", data && data.message ? data.message : "no sky yet"); return; }
+  if (!data || !data.sun) { setText("sky-place", data && data.message ? data.message : lookup("label.noSkyYet")); return; }
   sky.data = data;
   sky.tomorrow = null;
   sky.tomorrowAsked = false;
@@ -84,20 +84,21 @@ async function loadSky() {
   if (!sky.date) loadTomorrow(data);
   if (!$("sky-date").value) $("sky-date").value = data.date;
   // Without a fix the sky is for the configured place or the last fix's, and says which.
-  const where = data.placeSource === "configured" ? " (the configured place: no GPS fix)"
-    : data.placeSource === "lastFix" ? ` (the last fix${data.lastFixTime ? ", " + localDay(data.lastFixTime) : ""}: no GPS fix now)` : "";
-  setText("sky-place", `${data.date} at ${fixed(data.latitude, 3)}, ${fixed(data.longitude, 3)}${where} (${data.timeZone})`);
+  const where = data.placeSource === "configured" ? ` (${lookup("label.configuredPlace")})`
+    : data.placeSource === "lastFix" ? ` (${data.lastFixTime ? lookup("label.lastFixOn", localDay(data.lastFixTime)) : lookup("label.lastFix")})` : "";
+  setText("sky-place", `${lookup("label.skyPlace", data.date, fixed(data.latitude, 3), fixed(data.longitude, 3))}${where} (${data.timeZone})`);
   drawDay(data);
   const sun = data.sun;
   const hours = Math.floor(sun.dayLengthSeconds / 3600), minutes = Math.round(sun.dayLengthSeconds / 60) % 60;
   fillFigures("sky-sun", [[event("civilDawn"), clock(sun.civilDawn)], [event("sunrise"), clock(sun.sunrise)], [event("solarNoon"), clock(sun.solarNoon)],
-    [event("sunset"), clock(sun.sunset)], [event("civilDusk"), clock(sun.civilDusk)], ["Day length", `${hours} h ${minutes} min`],
+    [event("sunset"), clock(sun.sunset)], [event("civilDusk"), clock(sun.civilDusk)], [lookup("label.dayLength"), `${hours} h ${minutes} min`],
     [event("goldenHourEvening"), `${clock(sun.goldenHourEvening.start)}–${clock(sun.goldenHourEvening.end)}`],
     [event("blueHourEvening"), `${clock(sun.blueHourEvening.start)}–${clock(sun.blueHourEvening.end)}`],
-    ["Sun now", `${fixed(sun.altitude, 1)}° high, ${compassPoint(sun.azimuth)}`]]);
+    [lookup("label.sunNow"), lookup("label.sunHigh", `${fixed(sun.altitude, 1)}°`, compassPoint(sun.azimuth))]]);
   const moon = data.moon;
-  fillFigures("sky-moon", [["Phase", words("moon", moon.phase)], ["Lit", `${fixed(moon.illumination * 100, 0)}%`], ["Moonrise", clock(moon.moonrise)],
-    ["Moonset", clock(moon.moonset)], ["Full moon", moon.nextFullMoon.slice(0, 10)], ["New moon", moon.nextNewMoon.slice(0, 10)]]);
+  fillFigures("sky-moon", [[lookup("label.phase"), capitalized(words("moon", moon.phase))], [lookup("label.lit"), `${fixed(moon.illumination * 100, 0)}%`],
+    [lookup("label.moonrise"), clock(moon.moonrise)], [lookup("label.moonset"), clock(moon.moonset)],
+    [capitalized(words("moon", "Full Moon")), moon.nextFullMoon.slice(0, 10)], [capitalized(words("moon", "New Moon")), moon.nextNewMoon.slice(0, 10)]]);
   const season = data.seasons;
   if (season && season.next) {
     setText("sky-season", `${seasonCountdown(season.next.begins, season.next.daysUntil)}: ${words("seasonEvent", season.next.name)}, ${season.next.time.slice(0, 10)}`);
@@ -108,7 +109,7 @@ async function loadSky() {
   for (const planet of data.planets || []) {
     const row = planets.insertRow();
     const head = document.createElement("th");
-    head.scope = "row"; head.textContent = planet.name;
+    head.scope = "row"; head.textContent = words("planet", planet.name);
     row.appendChild(head);
     for (const text of [`${fixed(planet.altitude, 0)}° ${compassPoint(planet.azimuth)}`, clock(planet.rise), clock(planet.set), fixed(planet.magnitude, 1)]) row.insertCell().textContent = text;
   }
@@ -116,10 +117,10 @@ async function loadSky() {
   passes.replaceChildren();
   const list = data.passes || [];
   for (const pass of list.slice(0, 8)) {
-    note(passes, `${pass.satellite}: ${pass.rise.slice(5, 10)} ${clock(pass.rise)} from ${compassPoint(pass.riseAzimuth)}, `
-      + `highest ${fixed(pass.culmination.altitude, 0)}° at ${clock(pass.culmination.time)}, sets ${clock(pass.set)}${pass.visible ? " — visible" : ""}`);
+    note(passes, lookup("label.pass", pass.satellite, `${pass.rise.slice(5, 10)} ${clock(pass.rise)}`, compassPoint(pass.riseAzimuth),
+      `${fixed(pass.culmination.altitude, 0)}°`, clock(pass.culmination.time), clock(pass.set)) + (pass.visible ? ` — ${lookup("label.visible")}` : ""));
   }
-  if (list.length === 0) note(passes, data.passes ? "No pass in the next day." : "No satellite elements on the device (satellites.tle in the configuration).");
+  if (list.length === 0) note(passes, lookup(data.passes ? "label.noPass" : "label.noElements"));
   tick();
 }
 

@@ -2,7 +2,7 @@
 // the next 12 hours' outlook, from ENV.
 import { $, setText } from "./dom.js";
 import { compassPoint, fixed, speed } from "./format.js";
-import { words } from "./lang.js";
+import { lookup, words } from "./lang.js";
 import { subscribe } from "./store.js";
 
 subscribe("ENV", (env) => {
@@ -13,12 +13,13 @@ subscribe("ENV", (env) => {
   const aboard = env.windSpeedApparent !== undefined;
   const from = aboard ? env.windDirectionTrue : env.windDirection;
   setText("wind-dir", from !== undefined ? `${fixed(from, 0)}° ${compassPoint(from)}` : "--");
-  setText("wind-true", env.windSpeedTrue !== undefined ? `${speed(env.windSpeedTrue)} from ${fixed(env.windDirectionTrue, 0)}°` : "--");
-  setText("wind-apparent", aboard ? `${speed(env.windSpeedApparent)} at ${fixed(env.windAngleApparent, 0)}° off the bow` : "--");
+  setText("wind-true", env.windSpeedTrue !== undefined ? lookup("label.windFrom", speed(env.windSpeedTrue), `${fixed(env.windDirectionTrue, 0)}°`) : "--");
+  setText("wind-apparent", aboard ? lookup("label.offTheBow", speed(env.windSpeedApparent), `${fixed(env.windAngleApparent, 0)}°`) : "--");
   const apparentRow = $("wind-apparent")?.parentElement;
   if (apparentRow) apparentRow.hidden = !aboard;
   setText("water", env.waterTemperature !== undefined ? `${fixed(env.waterTemperature, 1)} °C` : "--");
-  setText("wetsuit", env.wetsuit ? env.wetsuit.text : "--");
+  // What to wear by its step, in the page's language (the device's text is English).
+  setText("wetsuit", env.wetsuit ? (lookup(`wetsuit.${env.wetsuit.step}`) ?? env.wetsuit.text) : "--");
   // The forecast's sentence, never the card's letter.
   setText("outlook", env.forecast ? words("zambretti", env.forecast.letter) : words("trend", "waiting"));
 });

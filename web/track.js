@@ -7,7 +7,7 @@
 import { act, getJSON, loadWaypoints } from "./api.js";
 import { $, say, setText } from "./dom.js";
 import { altitude, distance, elapsedText, pace, speed } from "./format.js";
-import { capitalized, words } from "./lang.js";
+import { capitalized, lookup, words } from "./lang.js";
 import { drawTrackMap } from "./map.js";
 import { currentPage, onShow } from "./nav.js";
 import { store, subscribe, take } from "./store.js";
@@ -35,7 +35,7 @@ function showFigures() {
   const open = t.state !== "stopped" && t.name !== undefined;
   const state = $("track-state");
   state.dataset.state = t.state;
-  const auto = t.state === "recording" && t.autoPaused ? " (standing still: no points until you move)" : "";
+  const auto = t.state === "recording" && t.autoPaused ? ` (${lookup("label.standingStill")})` : "";
   setText("track-state", stateWord(t.state) + (open ? `: ${t.name}` : "") + auto);
   // Elapsed runs from the start, pauses included, so it goes on while paused.
   const started = Date.parse(t.started) / 1000;
@@ -45,17 +45,17 @@ function showFigures() {
   setText("track-points", open ? String(t.points) : "--");
   const movingSpeed = open && t.movingTime > 0 ? t.distance / t.movingTime : NaN;
   const walking = !(movingSpeed >= onFoot) && store.units !== "nautical";
-  setText("track-pace-label", walking ? "Pace" : "Speed");
+  setText("track-pace-label", lookup(walking ? "label.pace" : "label.speed"));
   setText("track-pace", !open || !(t.distance > 0) ? "--" : walking ? pace(t.movingTime / (t.distance / 1000)) : speed(movingSpeed));
   setText("track-climb", open ? `↑\u00a0${altitude(t.climb)}` : "--");
   setText("track-descent", open ? `↓\u00a0${altitude(t.descent)}` : "--");
   const split = open && t.split ? t.split : null;
   const unit = split && split.length !== 1000 ? distance(split.length) : "km";
-  setText("track-split-label", split ? `${unit} ${split.completed + 1}, under way` : "This km");
-  setText("track-split", split ? `${distance(split.distance)} in ${elapsedText(split.time)}` : "--");
-  setText("track-last-split-label", split && split.completed > 0 ? `${unit} ${split.completed}` : "Last km");
+  setText("track-split-label", split ? lookup("label.splitUnderWay", unit, String(split.completed + 1)) : lookup("label.thisKm"));
+  setText("track-split", split ? lookup("word.inTime", distance(split.distance), elapsedText(split.time)) : "--");
+  setText("track-last-split-label", split && split.completed > 0 ? `${unit} ${split.completed}` : lookup("label.lastKm"));
   setText("track-last-split", split && split.completed > 0 ? elapsedText(split.last) : "--");
-  setText("track-interval", open && t.interval === "adaptive" ? "taken as the way bends and the pace changes" : `one every ${open ? t.interval : 5}\u00a0s`);
+  setText("track-interval", open && t.interval === "adaptive" ? lookup("label.adaptive") : lookup("label.oneEvery", `${open ? t.interval : 5}\u00a0s`));
   // Only the buttons that do something now: Start when idle, Pause while recording, Resume
   // while paused, Stop while there is a recording to stop.
   $("track-figures").hidden = !open;
@@ -114,9 +114,15 @@ onShow("track", () => { loadWaypoints(); fetchRecording(); });
 setInterval(() => { if (currentPage() === "track") showFigures(); }, 1000);
 setInterval(() => { if (currentPage() === "track") fetchRecording(); }, 10000);
 
+// The recorder's answer in the page's words (the device's own message is English): its new
+// state, or the track saved with its length.
 async function track(body) {
+  const before = shown.track;
   const reply = await act("track", body);
-  if (reply && reply.class === "TRACK") { if (reply.message) say(reply.message); fetchRecording(); }
+  if (!reply || reply.class !== "TRACK") return;
+  const saved = body.action === "stop" && reply.state === "stopped" && before && before.name !== undefined;
+  if (reply.message) say(saved ? lookup("label.trackSaved", before.name, distance(before.distance)) : words("track", reply.state));
+  fetchRecording();
 }
 
 $("track-start").addEventListener("click", () => {
@@ -129,6 +135,6 @@ $("track-stop").addEventListener("click", () => track({ action: "stop" }));
 $("track-back").addEventListener("click", () => act("waypoint", { action: "back" }));
 $("track-photo").addEventListener("click", async () => {
   const reply = await act("photo", {});
-  if (reply && reply.class === "PHOTO") say(`photo ${reply.file}` + (reply.track ? ` with ${reply.track}` : ""));
+  if (reply && reply.class === "PHOTO") say(reply.track ? lookup("label.photoWith", reply.file, reply.track) : lookup("label.photo", reply.file));
 });
 showFigures();

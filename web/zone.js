@@ -6,6 +6,7 @@
 import { act, getJSON } from "./api.js";
 import { $, setText } from "./dom.js";
 import { clockAt, zoneName } from "./format.js";
+import { lookup } from "./lang.js";
 import { publish, store, subscribe } from "./store.js";
 
 const browserZone = () => { try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (error) { return ""; } };
@@ -34,7 +35,7 @@ function offer() {
   const unchosen = zone.zoneSource === "system" || zone.zoneSource === "scenario" || utc(zone.timeZone);
   // A phone that says UTC most likely does not know where it is: nothing to offer.
   if (utc(phone) || !unchosen || !(store.session && store.session.paired)) return;
-  setText("zone-offer-text", `This phone is in ${phone}; the device shows ${zone.timeZone}. Use ${phone}?`);
+  setText("zone-offer-text", lookup("label.zoneOffer", phone, zone.timeZone));
   $("zone-offer").hidden = false;
   const answered = () => { localStorage.setItem("zoneOffered", phone); $("zone-offer").hidden = true; };
   $("zone-offer-use").onclick = async () => {

@@ -46,7 +46,8 @@ import Testing
 
     /// Words, not codes (scripts/web-words.py): every page on the walk and the boat, in English
     /// and in German, without a code, a JSON fragment, NaN, null or an exponent in its text,
-    /// and in German without the table's English where it has German.
+    /// and in German (the pairing page too) without English: the table's where it has German,
+    /// and a list of frequent English words of an app.
     @Test func wordsNotCodesOnEveryPage() { Self.check("web-words.py", timeout: 900) }
 
     /// After dusk the sky page counts down to the next day's civil dawn (scripts/web-dusk.py).

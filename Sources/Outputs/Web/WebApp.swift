@@ -83,8 +83,12 @@ package final class WebApp {
         }
     }
 
-    /// The files a browser may fetch before it is paired: the pairing page and what it needs.
-    static let openFiles: Set<String> = ["/pairing.html", "/style.css", "/icon.svg", "/manifest.webmanifest"]
+    /// The files a browser may fetch before it is paired: the pairing page and what it needs,
+    /// its words in the browser's language among them (`lang.js` with the table and the store
+    /// it reads; code and words only, nothing of the device's data).
+    static let openFiles: Set<String> = [
+        "/pairing.html", "/style.css", "/icon.svg", "/manifest.webmanifest", "/lang.js", "/words.js", "/store.js"
+    ]
 
     static let unpaired = HTTPResponse.json(
         #"{"class":"ERROR","message":"this browser is not paired: scan the QR code on the display's Connect page (the last page), or run 'lodestone web pair' on the device and open the address it prints"}"#,
