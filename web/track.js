@@ -50,7 +50,8 @@ function showFigures() {
   setText("track-climb", open ? `↑\u00a0${altitude(t.climb)}` : "--");
   setText("track-descent", open ? `↓\u00a0${altitude(t.descent)}` : "--");
   const split = open && t.split ? t.split : null;
-  const unit = split && split.length !== 1000 ? distance(split.length) : "km";
+  // The split's own unit: a kilometre, a mile or a nautical mile, as the device counts them.
+  const unit = !split || split.length === 1000 ? "km" : Math.abs(split.length - 1609.344) < 1 ? "mi" : Math.abs(split.length - 1852) < 1 ? "nm" : distance(split.length);
   setText("track-split-label", split ? lookup("label.splitUnderWay", unit, String(split.completed + 1)) : lookup("label.thisKm"));
   setText("track-split", split ? lookup("word.inTime", distance(split.distance), elapsedText(split.time)) : "--");
   setText("track-last-split-label", split && split.completed > 0 ? `${unit} ${split.completed}` : lookup("label.lastKm"));
