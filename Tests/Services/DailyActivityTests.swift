@@ -87,7 +87,7 @@ import LodestoneReports
         let wide = DisplayPage.day.draw(model, columns: 80, rows: 24).text
         #expect(
             wide.contains("12,345\nsteps today") && wide.contains("8.42 km") && wide.contains("14 up, 3 down") && wide.contains("1 h 30 min")
-                && wide.contains("walking, 112 steps/min"), "\(wide)")
+                && wide.contains("Walking, 112 steps/min"), "\(wide)")
         let small = DisplayPage.day.draw(model, columns: 21, rows: 8).text
         #expect(small.contains("12,345\nSTEPS TODAY") && small.contains("FLOORS +14 -3"), "\(small)")
         #expect(DisplayPage.day.draw(DisplayModel(), columns: 80, rows: 24).text.contains("No step counter"))
