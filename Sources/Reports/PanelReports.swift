@@ -65,34 +65,64 @@ public struct TrackPanel: Sendable {
 }
 
 /// The day's ferry waves at a stop, for the waves page: its timeline (the light, each wave,
-/// the best sessions, the time now) and the lines beside it, worded in the stop's zone.
+/// the best sessions, the time now) and the figures beside it, in the stop's zone. Figures and
+/// codes, not sentences: the page says them in the language of the words.
 public struct WavesPanel: Sendable {
-    /// The stop, and the day as it reads there ("Sat 07-04").
-    public var stop: String, day: String
+    /// A wave: when it comes, how many waves its ship makes (1 to 3), and for the list of the
+    /// coming ones its time of day, the trip's route and headsign, the ship (the person's mark,
+    /// "Panta Rhei") and the light it comes in ("day", "twilight", "dark"; nil: not said).
+    public struct Wave: Sendable {
+        public var time: Double, count: Int
+        public var clock: String, route: String, headsign: String
+        public var ship: String?, light: String?
+        public init(time: Double, count: Int, clock: String, route: String, headsign: String, ship: String? = nil, light: String? = nil) {
+            (self.time, self.count, self.clock, self.route, self.headsign, self.ship, self.light) = (time, count, clock, route, headsign, ship, light)
+        }
+    }
+
+    /// A session: its span (UTC seconds) and as clocks ("10:00-12:00"), its waves and points.
+    public struct Session: Sendable {
+        public var start: Double, end: Double
+        public var span: String
+        public var waves: Int, points: Int
+        public init(start: Double, end: Double, span: String, waves: Int, points: Int) {
+            (self.start, self.end, self.span, self.waves, self.points) = (start, end, span, waves, points)
+        }
+    }
+
+    /// The next wave from now: its time of day, how many waves, the whole minutes to go and
+    /// the local days ahead (0 today, 1 tomorrow).
+    public struct NextWave: Sendable {
+        public var clock: String, count: Int
+        public var minutes: Int, days: Int
+        public init(clock: String, count: Int, minutes: Int, days: Int) { (self.clock, self.count, self.minutes, self.days) = (clock, count, minutes, days) }
+    }
+
+    /// The stop, and the day as it reads there: the weekday (0 Monday) and "07-04".
+    public var stop: String
+    public var weekday: Int, date: String
     /// Where the stop is (the light along the timeline is the Sun's there).
     public var latitude: Double, longitude: Double
     public var now: Double
     /// The timeline's span (UTC seconds) and its hour marks, labelled in local time ("06").
     public var start: Double, end: Double
     public var hours: [(time: Double, label: String)] = []
-    /// Each wave: when it comes, how many waves the ship makes (1 to 3), and its line for the
-    /// list of the coming ones ("10:30  3730 Thalwil  Panta Rhei  ~~~  day").
-    public var waves: [(time: Double, count: Int, text: String)] = []
-    /// The best sessions, the best first: their span and the words for them
-    /// ("10:00-12:00  5 waves  30 pts").
-    public var sessions: [(start: Double, end: Double, text: String)] = []
+    public var waves: [Wave] = []
+    /// The best sessions, the best first.
+    public var sessions: [Session] = []
     /// The session under way at `now` (`underWay`) or else the next to start, shown before the
-    /// day's best (which may be over); nil when none is under way or to come. `short`: its
-    /// span alone ("13:00-14:30").
-    public var upcoming: (start: Double, end: Double, text: String, short: String, underWay: Bool)?
-    /// The next wave from now ("10:30  3 waves  in 12 min"; short, "10:30 ~~~ in 12 min"),
-    /// nil when the day's are over; the best session short ("06:00-08:00 50 pts").
-    public var next: String?, nextShort: String?, bestShort: String?
-    /// "sun 05:35-21:25", and "20 lit waves, every 30 min".
-    public var sun: String, frequency: String
-    public init(stop: String, day: String, latitude: Double, longitude: Double, now: Double, start: Double, end: Double, sun: String, frequency: String) {
-        (self.stop, self.day, self.latitude, self.longitude, self.now, self.start, self.end, self.sun, self.frequency) = (
-            stop, day, latitude, longitude, now, start, end, sun, frequency
+    /// day's best (which may be over); nil when none is under way or to come.
+    public var upcoming: (session: Session, underWay: Bool)?
+    /// Nil when the day's waves are over.
+    public var next: NextWave?
+    /// The Sun's rise and set ("05:35", "21:25"; no sunrise: nil), and the waves in its light:
+    /// how many, and their mean gap in minutes (nil with fewer than two).
+    public var sunrise: String?, sunset: String?
+    public var litWaves = 0
+    public var litGapMinutes: Double?
+    public init(stop: String, weekday: Int, date: String, latitude: Double, longitude: Double, now: Double, start: Double, end: Double) {
+        (self.stop, self.weekday, self.date, self.latitude, self.longitude, self.now, self.start, self.end) = (
+            stop, weekday, date, latitude, longitude, now, start, end
         )
     }
 }

@@ -13,8 +13,9 @@ public struct PositionReport: Sendable {
     public var speedError: Double?
     public var climb: Double?
     public var magneticVariation: Double?
-    /// Advice a person can act on while the fix is weak ("few satellites: ..."); not on the socket.
-    public var warnings: [String] = []
+    /// What a person can act on while the fix is weak (each warning's advice in the table of
+    /// words, in the face's language); not on the socket.
+    public var warnings: [FixQuality.Warning] = []
     public init(fix: GPSFix, device: String, confidence: Int? = nil) {
         (self.fix, self.device, self.confidence) = (fix, device, confidence)
     }

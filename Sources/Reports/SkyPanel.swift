@@ -12,8 +12,16 @@ public struct SkyPanel: Sendable {
     }
     /// The next event and seconds until it.
     public var next: (name: String, clock: String, seconds: Double)?
-    /// Said when the place is not the fix's: "at the configured place", "at the last fix (2026-06-21)".
-    public var placeNote: String?
+    /// Where the sky is worked out for, when it is not the fix: said on the page (in the table's
+    /// words, "at the configured place"), so nobody reads another place's times as theirs.
+    public enum PlaceNote: Sendable, Equatable {
+        case configured
+        /// The last fix kept, on its local date ("2026-06-21").
+        case lastFix(date: String)
+        /// No place at all: the page says how to give one.
+        case unknown
+    }
+    public var placeNote: PlaceNote?
     /// The day's events in order (dawns, sunrise, noon, sunset, dusks, golden and blue hours).
     public var events: [Moment] = []
     public var dayLength = Double.nan

@@ -212,8 +212,8 @@ package final class SkyService {
         let sun = day.sunPosition(at: time)
         (panel.sunAltitude, panel.sunAzimuth) = (sun.apparentAltitude, sun.azimuth)
         switch self.place(state)?.source {
-        case .configured?: panel.placeNote = "at the configured place"
-        case .lastFix?: panel.placeNote = "at the last fix (" + String(zone.iso8601(lastKnown?.time ?? time).prefix(10)) + ")"
+        case .configured?: panel.placeNote = .configured
+        case .lastFix?: panel.placeNote = .lastFix(date: String(zone.iso8601(lastKnown?.time ?? time).prefix(10)))
         default: break
         }
         panel.light = SunEvents.light(altitude: sun.altitude).rawValue
@@ -226,7 +226,7 @@ package final class SkyService {
     private func placeless(time: Double) -> SkyPanel {
         var panel = SkyPanel()
         panel.located = false
-        panel.placeNote = "no place yet: get a GPS fix, or set observer.latitude and observer.longitude in the configuration"
+        panel.placeNote = .unknown
         if placelessDay.map({ !$0.holds(time, latitude: 0, longitude: 0) }) ?? true {
             let midnight = (time / 86_400).rounded(.down) * 86_400
             placelessDay = SkyDay(dayFrom: midnight, to: midnight + 86_400, latitude: 0, longitude: 0)

@@ -43,12 +43,12 @@ struct DisplayFeedTests {
         var fix = GPSFix()
         (fix.mode, fix.latitude, fix.longitude, fix.eph) = (.threeD, 46.5, 7.5, 4.2)
         var report = PositionReport(fix: fix, device: "gps", confidence: 80)
-        report.warnings = ["few satellites: move into the open"]
+        report.warnings = [.fewSatellites]
         feed.take(.position(report))
         let model = feed.model()
         #expect(model.state.fix.eph == 4.2)
         #expect(model.position.confidence == 80)
-        #expect(model.position.warnings == ["few satellites: move into the open"])
+        #expect(model.position.warnings == [.fewSatellites])
     }
 
     /// A way being navigated shows until a report says it ended.

@@ -129,18 +129,20 @@ enum DisplayFixtures {
         // The day's boats every hour from 08:20 to 19:20, a paddle steamer at 15:20; 15:00 now.
         let morning = CivilTime(year: 2026, month: 11, day: 26, hour: 7).unixSeconds
         var waves = DisplayModel.WavesPanel(
-            stop: "Interlaken West", day: "Thu 11-26", latitude: 46.683, longitude: 7.851,
-            now: morning + 7 * 3600, start: morning, end: morning + 11 * 3600, sun: "sun 07:37-16:46",
-            frequency: "9 lit waves, every 60 min")
+            stop: "Interlaken West", weekday: 3, date: "11-26", latitude: 46.683, longitude: 7.851, now: morning + 7 * 3600, start: morning,
+            end: morning + 11 * 3600)
+        (waves.sunrise, waves.sunset, waves.litWaves, waves.litGapMinutes) = ("07:37", "16:46", 9, 60)
         waves.hours = (0...11).map { (morning + Double($0) * 3600, zeroPadded(8 + $0, 2)) }
         for hour in 0..<12 {
             let steamer = hour == 7
             let time: Double = morning + Double(hour) * 3600 + 1_200
-            let text: String = zeroPadded(8 + hour, 2) + ":20  BLS Thun" + (steamer ? "  Bluemlisalp  ~~~" : "  ~")
-            waves.waves.append((time, steamer ? 3 : 1, text))
+            waves.waves.append(
+                .init(
+                    time: time, count: steamer ? 3 : 1, clock: zeroPadded(8 + hour, 2) + ":20", route: "BLS", headsign: "Thun",
+                    ship: steamer ? "Bluemlisalp" : nil))
         }
-        waves.sessions = [(morning + 6 * 3600 + 1_200, morning + 8 * 3600 + 1_200, "14:20-16:20  3 waves  14 pts")]
-        (waves.next, waves.nextShort, waves.bestShort) = ("15:20  3 waves  in 20 min", "15:20 ~~~ in 20 min", "14:20-16:20 14 pts")
+        waves.sessions = [.init(start: morning + 6 * 3600 + 1_200, end: morning + 8 * 3600 + 1_200, span: "14:20-16:20", waves: 3, points: 14)]
+        waves.next = .init(clock: "15:20", count: 3, minutes: 20, days: 0)
         model.waves = waves
         var day = DisplayModel.DayPanel()
         (day.steps, day.distance, day.floorsUp, day.floorsDown, day.activeSeconds, day.cadence, day.state) = (12_345, 8_420, 14, 3, 6_300, 112, "walking")
@@ -204,10 +206,11 @@ enum DisplayFixtures {
         var station = DisplayModel.StationPanel()
         (station.windNow, station.windMean, station.windGust, station.windDirection) = (9.4, 7.1, 14.2, 237)
         station.temperatures = [("Wasser Strandbad Überlingen", 17.5), ("Luft Mantelhafen", 21.0), ("Bojen-Fühler 2 m", 15.25)]
-        station.wetsuit = "3/2 mm full suit, boots optional"
+        // The thickest suit: the longest words.
+        station.wetsuit = 5
         station.outlook = "D"
         model.station = station
-        model.sky?.placeNote = "at the configured place"
+        model.sky?.placeNote = .configured
         var waves = model.waves
         waves?.stop = "Überlingen Landungsplatz Mantelhafen"
         model.waves = waves

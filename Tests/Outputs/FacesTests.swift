@@ -24,7 +24,7 @@ import Testing
                 model.language = language
                 out.append(("\(name) \(language.rawValue)", model))
                 let alert = AlertRules.Alert(kind: .pressureHigh, value: 1041.2, threshold: 1040, time: 0)
-                model.alert = alert.message
+                model.alert = alert.message(language)
                 model.track?.state = "stopped"
                 model.health.profile = "walking/lowPower+shed"
                 model.sky?.daysUntilSeason = 0

@@ -1,4 +1,5 @@
 import Glibc
+import LodestoneCore
 import LodestoneHAL
 import LodestoneOutputs
 import LodestoneReports
@@ -14,14 +15,18 @@ import Testing
     }()
 
     /// The page as the device draws it (`graphics`), or in text cells only.
-    static func render(_ page: DisplayPage, width: Int, height: Int, format: PixelFormat, theme: Theme = .day, graphics: Bool = true) -> MemoryFramebuffer {
+    static func render(
+        _ page: DisplayPage, width: Int, height: Int, format: PixelFormat, theme: Theme = .day, graphics: Bool = true, language: Language = .en
+    ) -> MemoryFramebuffer {
         let frame = MemoryFramebuffer(width: width, height: height, format: format)
         let layout = FramebufferLayout(width: width, height: height)
+        var model = DisplayFixtures.walk
+        model.language = language
         if graphics {
-            GraphicPages.draw(page, DisplayFixtures.walk, theme: theme, on: frame)
+            GraphicPages.draw(page, model, theme: theme, on: frame)
         } else {
             FramebufferRenderer.draw(
-                page.draw(DisplayFixtures.walk, columns: layout.columns, rows: layout.rows, large: true),
+                page.draw(model, columns: layout.columns, rows: layout.rows, large: true),
                 theme: theme, layout: layout, on: frame)
         }
         return frame
@@ -175,6 +180,22 @@ import Testing
         let reference = try read(path)
         if reference != png { try write(png, to: "/tmp/\(name).png") }
         let same = reference == png  // compared first, so a failure does not print both files' bytes
+        #expect(same, "\(name) differs from \(path); the new drawing is in /tmp/\(name).png")
+    }
+
+    /// Every page in German at 320 x 240 and 800 x 480: the longer words laid out as reviewed.
+    static let germanReferences: [(String, DisplayPage, Int, Int)] = DisplayPage.allCases.flatMap { page in
+        [(320, 240), (800, 480)].map { size in ("\(page.rawValue)-\(size.0)x\(size.1)-de", page, size.0, size.1) }
+    }
+
+    @Test(arguments: germanReferences)
+    func germanPagesMatchTheReferenceImages(name: String, page: DisplayPage, width: Int, height: Int) throws {
+        let png = PNGEncoder.encode(Self.render(page, width: width, height: height, format: .rgb565, language: .de))
+        let path = Self.screens + name + ".png"
+        if getenv("LODESTONE_WRITE_SCREENS") != nil { try write(png, to: path) }
+        let reference = try read(path)
+        if reference != png { try write(png, to: "/tmp/\(name).png") }
+        let same = reference == png
         #expect(same, "\(name) differs from \(path); the new drawing is in /tmp/\(name).png")
     }
 

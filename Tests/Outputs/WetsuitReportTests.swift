@@ -32,6 +32,10 @@ import Testing
     @Test func theStationLinesSayWhatToWear() {
         let feed = DisplayFeed(title: "lake")
         feed.take(.environment(Self.environment(probes: [("water", 25)], wind: 2, barometer: 26)))
-        #expect(feed.model().station?.wetsuit == "none")
+        let model = feed.model()
+        #expect(model.station?.wetsuit == 0)
+        #expect(
+            DisplayPage.barometer.draw(model, columns: 80, rows: 24).text.contains("Wear    none"),
+            "\(DisplayPage.barometer.draw(model, columns: 80, rows: 24).text)")
     }
 }

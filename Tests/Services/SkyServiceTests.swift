@@ -74,7 +74,7 @@ import LodestoneReports
         // No place at all: nothing made up, the Moon and the season (which need none), and how
         // to give a place.
         let placeless = try #require(sky.panel(NavigationState(), time: time))
-        #expect(!placeless.located && placeless.events.isEmpty && placeless.next == nil && placeless.placeNote?.contains("observer.latitude") == true)
+        #expect(!placeless.located && placeless.events.isEmpty && placeless.next == nil && placeless.placeNote == .unknown)
         #expect(!placeless.moonPhase.isEmpty && placeless.season == "autumn" && placeless.nextSeason == "winter")
         var model = DisplayModel()
         model.sky = placeless
@@ -84,14 +84,14 @@ import LodestoneReports
         #expect(small.contains("No place yet") && small.contains("Moon"), "\(small)")
         sky.lastKnown = (46.55, 7.98, time - 86_400)
         let panel = try #require(sky.panel(NavigationState(), time: time))
-        #expect(panel.placeNote == "at the last fix (2026-11-22)", "\(String(describing: panel.placeNote))")
+        #expect(panel.placeNote == .lastFix(date: "2026-11-22"), "\(String(describing: panel.placeNote))")
         let sun = try #require(sky.tick(NavigationState(), time: time).map(GPSDReports.line).first { $0.contains("SUN") })
         #expect(sun.contains("\"place\":\"lastFix\"") && sun.contains("\"lat\":46.55"), "\(sun)")
         var fixed = NavigationState()
         (fixed.fix.mode, fixed.fix.latitude, fixed.fix.longitude) = (.threeD, 47.0, 8.0)
         #expect(sky.place(fixed)?.source == .fix && sky.panel(fixed, time: time + 60)?.placeNote == nil)
         let configured = SkyService(zone: zone, observer: (46.0, 7.0))
-        #expect(configured.panel(NavigationState(), time: time)?.placeNote == "at the configured place")
+        #expect(configured.panel(NavigationState(), time: time)?.placeNote == .configured)
         // The last fix before the configured place.
         configured.lastKnown = (46.55, 7.98, time - 86_400)
         #expect(configured.place(NavigationState())?.source == .lastFix)

@@ -1,15 +1,11 @@
+import LodestoneCore
+
 /// How far to trust the position, 0..100, and what a person can do about it.
 public enum FixQuality {
     public enum Warning: String, Sendable, Equatable, CaseIterable {
         case fewSatellites, highDOP, noFix, frozen
-        public var advice: String {
-            switch self {
-            case .fewSatellites: return "few satellites: move away from buildings, cliffs and trees"
-            case .highDOP: return "poor satellite geometry: the position may be off by tens of metres"
-            case .noFix: return "no GPS fix: the position is not known"
-            case .frozen: return "the receiver repeats the same fix: it may be jammed or frozen; power-cycle it"
-            }
-        }
+        /// What to do about it, from the table of words ("few satellites: move away from ...").
+        public func advice(_ language: Language = .en) -> String { Words.text("fixAdvice", rawValue, language) }
     }
 
     /// - Parameters: satellites used, HDOP, the estimated one-sigma error (m), the fix's age (s),

@@ -1,8 +1,9 @@
+import LodestoneCore
+
 /// What to wear in the water: a wetsuit step from the water's temperature, one thicker when
 /// air and water together are below 30 °C, one more in a wind of 8 m/s or more, at most the
 /// thickest.
 public enum Wetsuit {
-    public static let texts = ["none", "2 mm shorty", "3/2 mm", "4/3 mm", "5/4 mm with boots", "6/5 mm with hood, boots and gloves"]
 
     /// The step, 0 to 5, for the water and air temperatures (°C) and the wind (m/s); the air
     /// and the wind may be unknown (nil), and then add nothing.
@@ -22,5 +23,8 @@ public enum Wetsuit {
         return min(step, 5)
     }
 
-    public static func text(step: Int) -> String { texts[max(0, min(texts.count - 1, step))] }
+    /// The step in words ("3/2 mm", "5/4 mm with boots"), from the table of words.
+    public static func text(step: Int, _ language: Language = .en) -> String {
+        Words.text("label", "wetsuit\(max(0, min(5, step)))", language)
+    }
 }

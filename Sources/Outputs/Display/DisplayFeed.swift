@@ -166,7 +166,7 @@ public final class DisplayFeed {
                 (panel.windNow, panel.windDirection) = (wind.trueWind?.speed ?? wind.now, wind.trueWind?.angle)
             }
             (panel.temperatures, panel.problems) = (figures.temperatures, figures.problems)
-            panel.wetsuit = e.wetsuit.map(Wetsuit.text(step:))
+            panel.wetsuit = e.wetsuit
             panel.outlook = e.outlook.map(\.forecast.letter)
             model.station = panel
         }

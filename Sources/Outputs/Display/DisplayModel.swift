@@ -107,9 +107,9 @@ public struct DisplayModel: Sendable {
     }
 
     public struct PositionPanel: Sendable {
-        /// 0...100, and advice a person can act on ("few satellites: ...").
+        /// 0...100, and what a person can act on (each warning's advice is in the table of words).
         public var confidence: Int?
-        public var warnings: [String] = []
+        public var warnings: [FixQuality.Warning] = []
         public init() {}
     }
 
@@ -144,8 +144,9 @@ public struct DisplayModel: Sendable {
         /// Each probe by its name, °C.
         public var temperatures: [(name: String, celsius: Double)] = []
         public var problems: [String] = []
-        /// What to wear in the water, when the water is measured ("3/2 mm").
-        public var wetsuit: String?
+        /// What to wear in the water, when the water is measured: `Wetsuit`'s step, 0 to 5
+        /// (its words from the table of words, "3/2 mm").
+        public var wetsuit: Int?
         /// The Zambretti forecast for the next 12 hours, by the card's letter ("B": its sentence,
         /// "Fine weather", from the table of words; the letter is never shown).
         public var outlook: String?

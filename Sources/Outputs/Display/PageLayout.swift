@@ -20,7 +20,7 @@ extension DisplayPage {
         var clock = model.clock ?? ""
         if !clock.isEmpty { screen.right(clock, row: 0) }
         // While a track records, every page says so beside the clock.
-        if let mark = Self.recordingMark(model.track?.state, columns: columns) {
+        if let mark = Self.recordingMark(model.track?.state, columns: columns, model.language) {
             screen.put(mark.text, column: columns - clock.count - (clock.isEmpty ? 0 : 1) - mark.text.count, row: 0, ink: mark.ink)
             clock = mark.text + (clock.isEmpty ? "" : " " + clock)
         }
@@ -58,9 +58,7 @@ extension DisplayPage {
         }
         screen = drawn.screen
         if footer {
-            screen.put(
-                columns >= 70 ? "0-9/tab pages  t night  u units  m north  r track  q quit" : "tab page t night u units q quit", column: 0, row: rows - 1,
-                ink: .dim)
+            screen.put(model.say(columns >= 70 ? "keys" : "keysShort"), column: 0, row: rows - 1, ink: .dim)
         }
         return (screen, drawn.dropped)
     }
@@ -89,10 +87,10 @@ extension DisplayPage {
 extension DisplayPage {
     /// The header's mark of the recording: REC while a track records, "paused" while it is
     /// paused ("II" where a narrow panel has no room for the word), nothing otherwise.
-    static func recordingMark(_ state: String?, columns: Int) -> (text: String, ink: Ink)? {
+    static func recordingMark(_ state: String?, columns: Int, _ language: Language = .en) -> (text: String, ink: Ink)? {
         switch state {
-        case "recording": return ("REC", .warning)
-        case "paused": return (columns >= 30 ? "paused" : "II", .dim)
+        case "recording": return (language.say("rec"), .warning)
+        case "paused": return (columns >= 30 ? Words.text("track", "paused", language) : "II", .dim)
         default: return nil
         }
     }
@@ -176,7 +174,8 @@ public struct PageWriter {
     /// Short items ("max 80 us") as many to a line as fit, two spaces apart: an item is never
     /// broken from its name.
     public mutating func items(_ items: [String], ink: Ink = .text) {
-        for text in TextPacking.packed(items, columns: columns) { line(text, ink: ink) }
+        // An item longer than the page is wide goes on over the next line, never cut.
+        for text in TextPacking.packed(items, columns: columns) { lines(text, ink: ink) }
     }
 
     /// `text` as one line where it fits, else over as many as it needs, broken between words.

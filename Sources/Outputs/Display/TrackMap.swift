@@ -8,7 +8,7 @@ import LodestoneReports
 /// sparkline with the kilometre splits.
 public enum TrackMap {
     /// The map's lines, `columns` x `rows` cells (a cell about twice as tall as wide).
-    public static func lines(_ track: DisplayModel.TrackPanel, units: Units, columns: Int, rows: Int) -> [(String, Ink)] {
+    public static func lines(_ track: DisplayModel.TrackPanel, units: Units, columns: Int, rows: Int, _ language: Language = .en) -> [(String, Ink)] {
         guard columns >= 8, rows >= 3, !track.path.isEmpty else { return [] }
         let mapRows = rows - 1
         let marks = track.waypoints.map { ($0.latitude, $0.longitude) } + (track.here.map { [$0] } ?? [])
@@ -37,7 +37,7 @@ public enum TrackMap {
         if let here = track.here ?? track.path.last { put("@", here.latitude, here.longitude) }
         var out = grid.map { (String($0), Ink.text) }
         // North: "N↑" when north is up, the heading when the map is turned.
-        let north = track.headingUp.map { "HDG \(Int($0.rounded()) % 360)°" } ?? "N↑"
+        let north = track.headingUp.map { language.say("hdg").uppercased() + " \(Int($0.rounded()) % 360)°" } ?? "N↑"
         if var first = out.first?.0 {
             let end = first.index(first.endIndex, offsetBy: -min(first.count, north.count))
             first.replaceSubrange(end..., with: north)
@@ -49,7 +49,7 @@ public enum TrackMap {
     }
 
     /// The elevation profile as one line, and the splits (minutes per km, mile or nm).
-    public static func profile(_ track: DisplayModel.TrackPanel, units: Units, columns: Int) -> [String] {
+    public static func profile(_ track: DisplayModel.TrackPanel, units: Units, columns: Int, _ language: Language = .en) -> [String] {
         var out: [String] = []
         if track.profile.contains(where: \.isFinite), let low = track.profile.filter(\.isFinite).min(), let high = track.profile.filter(\.isFinite).max() {
             let width = max(4, columns - 16)
@@ -57,7 +57,7 @@ public enum TrackMap {
         }
         if !track.splits.isEmpty {
             let text = track.splits.enumerated().map { "\($0.offset + 1): \(Int($0.element) / 60):\(zeroPadded(Int($0.element) % 60, 2))" }
-            var line = "splits"
+            var line = language.say("splits")
             for item in text {
                 if line.count + item.count + 2 > columns { out.append(line); line = " " }
                 line += "  " + item

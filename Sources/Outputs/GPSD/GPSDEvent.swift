@@ -77,7 +77,7 @@ extension GPSDReports {
             w.string("warning", warning.rawValue)
             w.bool("active", active)
             if warning == .noFix && age.isFinite { w.number("secondsWithoutFix", age, decimals: 0) }
-            w.string("message", active ? warning.advice : "cleared: " + warning.rawValue)
+            w.string("message", active ? warning.advice() : "cleared: " + warning.rawValue)
         case .storage(let active, let message):
             w.string("event", "storage")
             w.string("warning", "writeFailed")

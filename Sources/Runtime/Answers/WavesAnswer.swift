@@ -300,11 +300,12 @@ extension WavesAnswer {
             return hours * 3600 - offset
         }
         let start = max(dayStart, localHour(earliest, up: false)), end = min(dayEnd, localHour(latest + 1, up: true))
-        let sunText = day.sun.sunrise.map { "sun " + clock($0) + "-" + (day.sun.sunset.map(clock) ?? "--:--") } ?? "no sunrise"
-        let frequency = "\(day.frequency.count) lit waves" + (day.frequency.meanGapMinutes.map { ", every \(fixed($0, 0)) min" } ?? "")
+        let date = DepartureWords.date(dayStart + 43_200, zone: zone)
         var panel = WavesPanel(
-            stop: stopName, day: DepartureWords.day(dayStart + 43_200, zone: zone), latitude: day.latitude, longitude: day.longitude,
-            now: now, start: start, end: max(end, start + 3600), sun: sunText, frequency: frequency)
+            stop: stopName, weekday: date.weekday, date: date.monthAndDay, latitude: day.latitude, longitude: day.longitude,
+            now: now, start: start, end: max(end, start + 3600))
+        (panel.sunrise, panel.sunset) = (day.sun.sunrise.map(clock), day.sun.sunset.map(clock))
+        (panel.litWaves, panel.litGapMinutes) = (day.frequency.count, day.frequency.meanGapMinutes)
         var hour = localHour(start, up: true)
         while hour <= panel.end {
             // "06" on a 24-hour clock, "6a" and "12p" on a 12-hour one.
@@ -314,26 +315,23 @@ extension WavesAnswer {
             hour += 3600
         }
         panel.waves = day.items.map { item in
-            let ship = item.mark.map { $0.label.isEmpty ? "" : "  " + $0.label } ?? ""
-            return (
-                item.time, item.wave.waves,
-                "\(clock(item.time))  \(item.departure.route) \(item.departure.headsign)\(ship)  "
-                    + String(repeating: "~", count: item.wave.waves) + "  " + item.wave.light.rawValue
-            )
+            WavesPanel.Wave(
+                time: item.time, count: item.wave.waves, clock: clock(item.time), route: item.departure.route, headsign: item.departure.headsign,
+                ship: item.mark.flatMap { $0.label.isEmpty ? nil : $0.label }, light: item.wave.light.rawValue)
         }
-        func words(_ s: WaveDay.Session) -> String { "\(clock(s.start))-\(clock(s.end))  \(s.waveCount) waves  \(fixed(s.score, 0)) pts" }
-        panel.sessions = day.sessions.map { ($0.start, $0.end, words($0)) }
+        func session(_ s: WaveDay.Session) -> WavesPanel.Session {
+            WavesPanel.Session(start: s.start, end: s.end, span: clock(s.start) + "-" + clock(s.end), waves: s.waveCount, points: Int(rounding: s.score) ?? 0)
+        }
+        panel.sessions = day.sessions.map(session)
         // The one a person can still go to comes first; the day's best after it.
         if let soon = WaveDay.forNow(day.sessions, now: now).first, soon.end >= now {
-            panel.upcoming = (soon.start, soon.end, words(soon), clock(soon.start) + "-" + clock(soon.end), soon.start <= now)
+            panel.upcoming = (session(soon), soon.start <= now)
         }
         if let next = day.items.first(where: { $0.time >= now }) {
-            let count = next.wave.waves == 1 ? "1 wave" : "\(next.wave.waves) waves"
-            let countdown = DepartureWords.countdown(to: next.time, from: now, zone: zone)
-            panel.next = "\(clock(next.time))  \(count)  " + countdown
-            panel.nextShort = clock(next.time) + " " + String(repeating: "~", count: next.wave.waves) + " " + countdown
+            panel.next = WavesPanel.NextWave(
+                clock: clock(next.time), count: next.wave.waves, minutes: Int(rounding: ((next.time - now) / 60).rounded(.down)) ?? 0,
+                days: zone.localDays(from: now, to: next.time))
         }
-        panel.bestShort = day.sessions.first.map { "\(clock($0.start))-\(clock($0.end)) \(fixed($0.score, 0)) pts" }
         return panel
     }
 }

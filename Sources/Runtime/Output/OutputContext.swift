@@ -70,7 +70,7 @@ final class OutputContext<Clock: MonotonicClock> {
         if let epv = FixErrorModel.vertical(fix) { fix.epv = epv }
         var report = PositionReport(fix: fix, device: gpsDevice, confidence: services.positions?.confidence)
         report.speedError = FixErrorModel.speed(fix)
-        report.warnings = services.positions?.warnings.map(\.advice) ?? []
+        report.warnings = services.positions?.warnings ?? []
         if fix.hasPosition {
             report.climb = services.chronicle?.weather.climb.metresPerSecond
             report.magneticVariation = latest.declination

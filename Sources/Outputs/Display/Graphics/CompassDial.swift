@@ -48,7 +48,7 @@ enum CompassDial {
     static func draw(_ model: DisplayModel, canvas: Canvas, geometry g: Geometry, textScale: Int) {
         let state = model.state
         guard let attitude = state.attitude, attitude.magneticHeading.isFinite else {
-            canvas.message("NO HEADING", centredAt: g.centreX, g.centreY, largest: textScale * 2, ink: .warning)
+            canvas.message(model.say("headingNone").uppercased(), centredAt: g.centreX, g.centreY, largest: textScale * 2, ink: .warning)
             return
         }
         let showsTrue = CompassPage.showsTrue(model)
@@ -64,7 +64,7 @@ enum CompassDial {
         // The heading's digits and the north's name under them come first: a numeral of the
         // rose turning past them gives way.
         let digits = String(Int(heading.rounded()) % 360)
-        let reference = showsTrue ? "TRUE" : "MAG"
+        let reference = model.say(showsTrue ? "true" : "mag").uppercased()
         let referenceY = cy + Font5x7.height * g.digitScale / 2 + Font5x7.height * g.numeralScale
         let digitsWidth = Canvas.textWidth(digits, scale: g.digitScale), gap = g.numeralScale
         let kept = (
@@ -120,25 +120,26 @@ enum CompassDial {
         let state = model.state
         let columns = max(1, g.textWidth / (FramebufferLayout.cellWidth * scale))
         let showsTrue = CompassPage.showsTrue(model)
-        var lines: [(String, Ink)] = [("\(CompassPoint.name(heading)) \(showsTrue ? "true" : "magnetic")", .accent)]
+        var lines: [(String, Ink)] = [("\(CompassPoint.name(heading)) \(model.say(showsTrue ? "true" : "magnetic"))", .accent)]
         // The other north beside it.
-        if let attitude = state.attitude, showsTrue { lines.append(("MAG \(fixed(attitude.magneticHeading, 0))°", .text)) }
-        if let trueHeading = state.trueHeading, !showsTrue { lines.append(("TRUE \(fixed(trueHeading, 0))°", .text)) }
+        if let attitude = state.attitude, showsTrue { lines.append((model.say("mag").uppercased() + " \(fixed(attitude.magneticHeading, 0))°", .text)) }
+        if let trueHeading = state.trueHeading, !showsTrue { lines.append((model.say("true").uppercased() + " \(fixed(trueHeading, 0))°", .text)) }
         if state.headingAccuracy.isFinite { lines.append(("±\(fixed(state.headingAccuracy, 1))°", .text)) }
         if let prompt = CompassPage.calibrationPrompt(model, wide: columns >= 32) { lines.append((prompt, .warning)) }
         if let locked = model.compass.lockedBearing {
             lines.append(
                 (
-                    "LOCK \(fixed(locked, 0))°" + (model.compass.deviation.map { " \($0 >= 0 ? "R" : "L")\(fixed(abs($0), 0))" } ?? ""),
+                    model.say("lock").uppercased() + " \(fixed(locked, 0))°"
+                        + (model.compass.deviation.map { " \($0 >= 0 ? "R" : "L")\(fixed(abs($0), 0))" } ?? ""),
                     model.compass.offCourse ? .warning : .good
                 ))
         }
         if let way = model.navigation {
             lines.append(("\(way.waypoint) \(model.units.distance(way.distance)) \(fixed(way.bearing, 0))°", .accent))
-            if let remaining = way.remaining { lines.append(("START \(model.units.distance(remaining))", .accent)) }
-            if way.offTrack { lines.append(("OFF TRACK", .warning)) }
+            if let remaining = way.remaining { lines.append((model.say("start").uppercased() + " " + model.units.distance(remaining), .accent)) }
+            if way.offTrack { lines.append((model.say("offTrack").uppercased(), .warning)) }
         }
-        if let steps = model.compass.steps { lines.append(("STEPS \(steps)", .dim)) }
+        if let steps = model.compass.steps { lines.append((model.say("steps").uppercased() + " \(steps)", .dim)) }
         var y = g.textTop
         for (text, ink) in lines {
             y = canvas.paragraph(text, x: g.textLeft, y: y, width: g.textWidth, bottom: g.textTop + g.textHeight, scale: scale, ink: ink)

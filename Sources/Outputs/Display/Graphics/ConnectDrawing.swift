@@ -1,3 +1,4 @@
+import LodestoneCore
 import LodestoneEncoding
 import LodestoneReports
 
@@ -7,7 +8,7 @@ import LodestoneReports
 enum ConnectDrawing {
     static func draw(_ model: DisplayModel, canvas: Canvas, top: Int, textScale: Int) {
         guard let panel = model.connect, let url = panel.url, let code = QRCode(Array(url.utf8)) else {
-            let problem = model.connect?.problem ?? "the web app is off: run with --http ADDR"
+            let problem = model.connect?.problem ?? model.say("webAppOff")
             let columns = max(1, (canvas.width - 2) / (FramebufferLayout.cellWidth * textScale))
             for (n, line) in PageWriter.wrapped(problem, width: columns).enumerated() {
                 canvas.text(line, x: 2, y: top + 4 + n * FramebufferLayout.cellHeight * textScale, scale: textScale, ink: .warning)
@@ -25,7 +26,7 @@ enum ConnectDrawing {
             symbol(code, canvas: canvas, left: textScale, upper: upper, module: module)
             let x = textScale * 4 + side, width = canvas.width - x - textScale
             var y = top + textScale * 2
-            y = canvas.paragraph("SCAN WITH A PHONE TO OPEN THE WEB APP", x: x, y: y, width: width, bottom: canvas.height, scale: textScale, ink: .accent)
+            y = canvas.paragraph(model.say("scanToOpen").uppercased(), x: x, y: y, width: width, bottom: canvas.height, scale: textScale, ink: .accent)
             y += lineHeight / 2
             for piece in ConnectPage.pieces(url, width: max(1, width / (FramebufferLayout.cellWidth * textScale))) {
                 canvas.text(piece, x: x, y: y, scale: textScale, ink: .text)
@@ -33,7 +34,8 @@ enum ConnectDrawing {
             }
             if let minutes = panel.minutesLeft {
                 canvas.paragraph(
-                    "Good once, for \(minutes) more min", x: x, y: y + lineHeight / 2, width: width, bottom: canvas.height, scale: textScale, ink: .dim)
+                    Words.capitalized(model.say("goodOnce", "\(minutes)")), x: x, y: y + lineHeight / 2, width: width, bottom: canvas.height, scale: textScale,
+                    ink: .dim)
             }
             return
         }

@@ -35,7 +35,7 @@ enum LevelDial {
     static func draw(_ model: DisplayModel, canvas: Canvas, geometry g: Geometry, textScale: Int) {
         let level = model.level
         guard level.roll.isFinite, level.pitch.isFinite else {
-            canvas.message("NO LEVEL", centredAt: g.centreX, g.centreY, largest: textScale * 2, ink: .warning)
+            canvas.message(model.say("noLevel").uppercased(), centredAt: g.centreX, g.centreY, largest: textScale * 2, ink: .warning)
             return
         }
         for ring in rings {
@@ -51,8 +51,8 @@ enum LevelDial {
         let tilt = (level.roll * level.roll + level.pitch * level.pitch).squareRoot()
         var y = g.textTop
         for (text, ink) in [
-            (level.isLevel ? "LEVEL" : "TILT \(fixed(tilt, 1))°", level.isLevel ? Ink.good : .accent),
-            ("ROLL \(fixed(level.roll, 1))°", .text), ("PITCH \(fixed(level.pitch, 1))°", .text)
+            (model.say(level.isLevel ? "isLevel" : "tilt", "\(fixed(tilt, 1))°").uppercased(), level.isLevel ? Ink.good : .accent),
+            (model.say("roll", "\(fixed(level.roll, 1))°").uppercased(), .text), (model.say("pitch", "\(fixed(level.pitch, 1))°").uppercased(), .text)
         ] {
             // Every angle keeps its name: where the room beside the dial is narrow, the name
             // goes on its own line above the angle ("PITCH" over "-1.2°").

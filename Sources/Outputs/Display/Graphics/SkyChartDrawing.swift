@@ -8,7 +8,7 @@ import LodestoneDomain
 enum SkyChartDrawing {
     static func draw(_ model: DisplayModel, canvas: Canvas, top: Int, textScale: Int) {
         guard let chart = model.chart else {
-            canvas.text("NO POSITION YET", x: textScale, y: top + textScale, scale: textScale, ink: .warning)
+            canvas.text(model.say("noPositionYet").uppercased(), x: textScale, y: top + textScale, scale: textScale, ink: .warning)
             return
         }
         let side = min(canvas.width, canvas.height - top)
@@ -56,13 +56,13 @@ enum SkyChartDrawing {
             case .sun:
                 canvas.disc(cx: x, cy: y, radius: body, ink: .accent)
             }
-            listed.append(("\(object.name) \(fixed(object.altitude, 0))° \(fixed(object.azimuth, 0))°", .text))
+            listed.append(("\(SkyChartPage.name(object, model.language)) \(fixed(object.altitude, 0))° \(fixed(object.azimuth, 0))°", .text))
         }
         // The names by importance: the satellite, the planets, then the brightest dozen stars
         // (the catalogue is in order of brightness); a name with no free place gives way.
         func name(_ object: SkyChart.Object, scale: Int, ink: Ink, gap: Int) {
             let (x, y) = at(object)
-            let text = object.name
+            let text = SkyChartPage.name(object, model.language)
             if let spot = labels.place(width: Canvas.textWidth(text, scale: scale), height: Font5x7.height * scale, nearX: x, nearY: y, gap: gap) {
                 canvas.text(text, x: spot.x, y: spot.y, scale: scale, ink: ink)
             }

@@ -12,7 +12,7 @@ enum TrackDrawing {
         let lineHeight = FramebufferLayout.cellHeight * textScale
         guard let track = model.track else {
             canvas.paragraph(
-                "Tracks need a data directory", x: textScale, y: top + textScale, width: canvas.width - 2 * textScale,
+                model.say("needsDataDirectory"), x: textScale, y: top + textScale, width: canvas.width - 2 * textScale,
                 bottom: canvas.height, scale: textScale, ink: .warning)
             return
         }
@@ -23,9 +23,9 @@ enum TrackDrawing {
             state, x: textScale, y: y, width: canvas.width - 2 * textScale, bottom: canvas.height, scale: textScale,
             ink: track.state == "recording" ? .good : .accent)
         guard track.state != "stopped", !track.path.isEmpty else {
-            canvas.text(
-                track.state == "stopped" ? Words.text("track", "howToStartShort", model.language) : "Waiting for the first point", x: textScale, y: y,
-                scale: textScale, ink: .dim)
+            canvas.paragraph(
+                track.state == "stopped" ? Words.text("track", "howToStartShort", model.language) : model.say("waitingForFirstPoint"), x: textScale, y: y,
+                width: canvas.width - 2 * textScale, bottom: canvas.height, scale: textScale, ink: .dim)
             return
         }
         for line in figureLines(track, units: units, columns: (canvas.width - 2 * textScale) / (FramebufferLayout.cellWidth * textScale)) {

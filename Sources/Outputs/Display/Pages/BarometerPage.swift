@@ -8,7 +8,7 @@ enum BarometerPage {
         let units = model.units
         let label = { (key: String) in Words.text("label", key, model.language) }
         guard let weather = model.weather, weather.stationPressure.isFinite else {
-            page.line(page.wide ? "Pressure  -- (waiting for the barometer)" : "-- hPa", ink: .warning)
+            page.line(page.wide ? model.say("pressure") + "  -- (" + model.say("waitingForTheBarometer") + ")" : "-- hPa", ink: .warning)
             for (text, ink) in model.station.map({ StationLines.lines($0, units: units, wide: page.wide, model.language) }) ?? [] { page.line(text, ink: ink) }
             return
         }
@@ -31,8 +31,9 @@ enum BarometerPage {
         } else {
             page.line(units.pressure(weather.seaLevelPressure), ink: .accent)
             if let trend = trendWords(weather, units: units, model.language) {
-                page.line(trend.words)
-                page.line(trend.forecast)
+                // Over two lines where a line is too narrow, never cut.
+                page.lines(trend.words)
+                page.lines(trend.forecast)
             } else {
                 page.line(label("trendAfter30"))
             }
@@ -40,7 +41,7 @@ enum BarometerPage {
             // graphs; a 128x64 one (7 rows) keeps its rows for the trend.
             if page.remaining >= 8 {
                 page.line(label("station") + " " + units.pressure(weather.stationPressure))
-                if weather.temperature.isFinite { page.line("Temp " + units.temperature(weather.temperature)) }
+                if weather.temperature.isFinite { page.line(model.say("temp") + " " + units.temperature(weather.temperature)) }
                 page.line(label("alt") + " " + units.altitude(weather.fusedAltitude))
                 if let change = weather.threeHourChange { page.line("3 h " + units.pressureChange(change)) }
             }

@@ -17,16 +17,15 @@ enum CompassPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         let state = model.state
         guard let attitude = state.attitude else {
-            page.line(page.wide ? "Heading  -- (waiting for the magnetometer and accelerometer)" : "--°", ink: .accent)
+            page.line(page.wide ? model.say("heading") + "  -- (" + model.say("waitingForCompass") + ")" : "--°", ink: .accent)
             return
         }
         guard attitude.magneticHeading.isFinite else {
             // A board without a magnetometer has level and tilt, never a heading.
-            page.line(page.wide ? "Heading  -- (this board has no magnetometer)" : "--° NO COMPASS", ink: .accent)
             page.line(
-                page.wide
-                    ? "Level    roll \(fixed(attitude.roll, 1))°  pitch \(fixed(attitude.pitch, 1))°"
-                    : "R \(fixed(attitude.roll, 1))° P \(fixed(attitude.pitch, 1))°")
+                page.wide ? model.say("heading") + "  -- (" + model.say("noMagnetometer") + ")" : "--° " + model.say("noCompass").uppercased(),
+                ink: .accent)
+            page.line(page.wide ? pad(model.say("level"), 9) + rollAndPitch(attitude, model) : rollAndPitch(attitude, model, short: true))
             return
         }
         let showsTrue = Self.showsTrue(model)
@@ -37,19 +36,23 @@ enum CompassPage {
             page.indent = radius * 4 + 6
         }
         let compass = model.compass
+        // The field labels as wide as the longest in the language.
+        let width = max(10, ["magnetic", "true", "accuracy", "level", "steps"].map { model.say($0).count + 1 }.max() ?? 0)
         if page.wide {
-            page.line("\(fixed(heading, 0))° \(showsTrue ? "true" : "magnetic")  \(CompassPoint.name(heading))", ink: .accent)
-            let declinationText = state.declination.map { "  declination \($0 >= 0 ? "+" : "")\(fixed($0, 1))°" } ?? ""
+            page.line("\(fixed(heading, 0))° \(model.say(showsTrue ? "true" : "magnetic"))  \(CompassPoint.name(heading))", ink: .accent)
+            let declinationText = state.declination.map { "  " + model.say("declinationIs", "\($0 >= 0 ? "+" : "")\(fixed($0, 1))°") } ?? ""
+            let magnetic = Words.capitalized(model.say("magnetic")), trueNorth = Words.capitalized(model.say("true"))
             if showsTrue {
-                page.field("Magnetic", "\(fixed(attitude.magneticHeading, 0))°" + declinationText)
+                page.field(magnetic, "\(fixed(attitude.magneticHeading, 0))°" + declinationText, labelWidth: width)
             } else if let trueHeading = state.trueHeading {
-                page.field("True", "\(fixed(trueHeading, 0))°" + declinationText)
+                page.field(trueNorth, "\(fixed(trueHeading, 0))°" + declinationText, labelWidth: width)
             } else {
-                page.field(model.north == .true ? "Magnetic" : "True", model.north == .true ? "true north after the first GPS fix" : "after the first GPS fix")
+                page.field(
+                    model.north == .true ? magnetic : trueNorth, model.say(model.north == .true ? "trueAfterFix" : "afterFix"), labelWidth: width)
             }
-            if state.headingAccuracy.isFinite { page.field("Accuracy", "±\(fixed(state.headingAccuracy, 1))°") }
+            if state.headingAccuracy.isFinite { page.field(model.say("accuracy"), "±\(fixed(state.headingAccuracy, 1))°", labelWidth: width) }
         } else {
-            page.headline("\(fixed(heading, 0))°\(showsTrue ? "" : " mag") \(CompassPoint.name(heading))")
+            page.headline("\(fixed(heading, 0))°\(showsTrue ? "" : " " + model.say("mag")) \(CompassPoint.name(heading))")
         }
         if let prompt = calibrationPrompt(model, wide: page.wide) { page.line(prompt, ink: .warning) }
         if let bearing = compass.lockedBearing {
@@ -57,9 +60,10 @@ enum CompassPage {
             let side = deviation >= 0 ? "R" : "L"
             page.line(
                 (page.wide
-                    ? "Lock     \(fixed(bearing, 0))°  off by \(fixed(abs(deviation), 0))° \(side)"
-                    : "LOCK \(fixed(bearing, 0)) \(side)\(fixed(abs(deviation), 0))")
-                    + (compass.offCourse ? (page.wide ? "  OFF COURSE" : " OFF") : ""), ink: compass.offCourse ? .warning : .good)
+                    ? pad(model.say("lock"), 9) + "\(fixed(bearing, 0))°  " + model.say("offBy", "\(fixed(abs(deviation), 0))° \(side)")
+                    : model.say("lock").uppercased() + " \(fixed(bearing, 0)) \(side)\(fixed(abs(deviation), 0))")
+                    + (compass.offCourse ? (page.wide ? "  " + model.say("offCourse") : " " + model.say("off")).uppercased() : ""),
+                ink: compass.offCourse ? .warning : .good)
             page.line(band(deviation, width: (min(page.columns, 41) - 1) | 1), ink: compass.offCourse ? .warning : .text)
         }
         if let way = model.navigation {
@@ -67,23 +71,42 @@ enum CompassPage {
             page.line(
                 page.wide
                     ? LabelPlacer.squeezed(
-                        "To \(way.waypoint)", before: "  \(model.units.distance(way.distance))  \(fixed(way.bearing, 0))°\(turn)", to: page.columns)
+                        model.say("to", way.waypoint), before: "  \(model.units.distance(way.distance))  \(fixed(way.bearing, 0))°\(turn)", to: page.columns)
                     : LabelPlacer.squeezed(way.waypoint, before: " " + model.units.distance(way.distance) + turn, to: page.columns), ink: .accent)
         }
         if !page.wide {
             if let declination = state.declination {
-                let other = showsTrue ? "MAG \(fixed(attitude.magneticHeading, 0))°" : "TRUE \(fixed(state.trueHeading ?? .nan, 0))°"
-                page.line("\(other) DEC \(declination >= 0 ? "+" : "")\(fixed(declination, 1))°")
+                let other =
+                    showsTrue
+                    ? model.say("mag").uppercased() + " \(fixed(attitude.magneticHeading, 0))°"
+                    : model.say("true").uppercased() + " \(fixed(state.trueHeading ?? .nan, 0))°"
+                page.line("\(other) \(model.say("dec").uppercased()) \(declination >= 0 ? "+" : "")\(fixed(declination, 1))°")
             }
-            page.line("R \(fixed(attitude.roll, 1))° P \(fixed(attitude.pitch, 1))°")
-            if let steps = compass.steps { page.line("STEPS \(steps)" + (compass.floors.map { " FL +\($0.up) -\($0.down)" } ?? "")) }
+            page.line(rollAndPitch(attitude, model, short: true))
+            if let steps = compass.steps {
+                let floors = compass.floors.map { " " + model.say("floorsShort").uppercased() + " +\($0.up) -\($0.down)" } ?? ""
+                page.line(model.say("steps").uppercased() + " \(steps)" + floors)
+            }
         }
         if page.wide {
-            page.field("Level", "roll \(fixed(attitude.roll, 1))°  pitch \(fixed(attitude.pitch, 1))°")
+            page.field(model.say("level"), rollAndPitch(attitude, model), labelWidth: width)
             if let steps = compass.steps {
-                page.field("Steps", "\(steps) today" + (compass.floors.map { "  floors +\($0.up) -\($0.down)" } ?? ""))
+                let floors = compass.floors.map { "  " + model.say("floorsValue", "\($0.up)", "\($0.down)") } ?? ""
+                page.field(model.say("steps"), model.say("stepsValue", "\(steps)") + floors, labelWidth: width)
             }
         }
+    }
+
+    /// "roll 2.5°  pitch -1.2°", or short "R 2.5° P -1.2°".
+    static func rollAndPitch(_ attitude: TiltCompensatedHeading, _ model: DisplayModel, short: Bool = false) -> String {
+        let (roll, pitch) = ("\(fixed(attitude.roll, 1))°", "\(fixed(attitude.pitch, 1))°")
+        return short
+            ? model.say("rollShort", roll) + " " + model.say("pitchShort", pitch)
+            : model.say("roll", roll) + "  " + model.say("pitch", pitch)
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 
     /// What the person should do about the heading's quality, if anything.
@@ -93,21 +116,21 @@ enum CompassPage {
             if compass.calibratesBySwing {
                 // Until the fit can tell how far the circle has come, only the motion is asked for.
                 guard let turned = Int(rounding: compass.swingTurned ?? 0, in: 0...360), turned > 0 else {
-                    return wide ? "Swing: keep turning, slowly and steadily" : "Swing: keep turning"
+                    return model.say(wide ? "swingKeepTurning" : "swingKeepTurningShort")
                 }
-                return wide ? "Swing: keep turning, \(turned) degrees done" : "Swing: \(turned)° done"
+                return wide ? model.say("swingDone", "\(turned)") : model.say("swingDoneShort", "\(turned)°")
             }
-            let percent = Int(rounding: compass.calibrationProgress * 100, in: 0...100) ?? 0
-            return wide ? "Calibrating \(percent)%: slow figure 8s, turn it over" : "Figure 8s: \(percent)% done"
+            let percent = "\(Int(rounding: compass.calibrationProgress * 100, in: 0...100) ?? 0)%"
+            return model.say(wide ? "calibrating" : "calibratingShort", percent)
         }
-        if state.magneticInterference {
-            return wide ? "Magnetic interference: move away from iron and cables; heading held on the gyro" : "Magnetic interference"
-        }
+        if state.magneticInterference { return model.say(wide ? "interference" : "interferenceShort") }
         if compass.calibration == .uncalibrated || compass.calibration == .poor
             || (state.headingAccuracy.isFinite && state.headingAccuracy > promptAccuracy)
         {
-            let motion = compass.calibratesBySwing ? "one slow full circle" : "figure 8s"
-            return wide ? "±\(fixed(state.headingAccuracy, 0))°: calibrate (\(motion))" : "Calibrate: ±\(fixed(state.headingAccuracy, 0))°"
+            let accuracy = "±\(fixed(state.headingAccuracy, 0))°"
+            return wide
+                ? model.say("calibrateHow", accuracy, model.say(compass.calibratesBySwing ? "fullCircle" : "figureEights"))
+                : model.say("calibrateShort", accuracy)
         }
         return nil
     }

@@ -1,3 +1,4 @@
+import LodestoneCore
 import LodestoneEncoding
 
 /// The connect page in text cells (a terminal): the web app's one-time pairing address as a
@@ -6,17 +7,17 @@ import LodestoneEncoding
 enum ConnectPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         guard let panel = model.connect, let url = panel.url else {
-            page.paragraph(model.connect?.problem ?? "the web app is off: run with --http ADDR", ink: .warning)
+            page.paragraph(model.connect?.problem ?? model.say("webAppOff"), ink: .warning)
             return
         }
-        page.line(page.wide ? "Scan with a phone to open the web app:" : "SCAN TO CONNECT", ink: .accent)
+        page.line(page.wide ? model.say("scanToOpen") + ":" : model.say("scanToConnect").uppercased(), ink: .accent)
         if let code = QRCode(Array(url.utf8)), page.remaining >= (code.size + 2) / 2 + 2, page.columns >= code.size + 4 {
             // Dark modules as the terminal's background, light ones (and the quiet zone) as
             // blocks: a terminal's cells are light on dark.
             for line in code.halfBlockLines(quietZone: 2, blocksAreDark: false) { page.line(line) }
         }
         for piece in pieces(url, width: page.columns) { page.line(piece) }
-        if let minutes = panel.minutesLeft { page.line("good once, for \(minutes) more min", ink: .dim) }
+        if let minutes = panel.minutesLeft { page.lines(model.say("goodOnce", "\(minutes)"), ink: .dim) }
     }
 
     /// The address in lines of `width`, broken after a `/`, `:`, `?`, `&` or `=` where one

@@ -6,7 +6,7 @@ import LodestoneCore
 enum DayPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         guard let day = model.day else {
-            page.paragraph(page.wide ? "No step counter: the day needs the IMU" : "NO STEP COUNTER", ink: .warning)
+            page.paragraph(page.wide ? model.say("noStepCounter") : model.say("noStepCounterShort").uppercased(), ink: .warning)
             return
         }
         let units = model.units
@@ -14,19 +14,22 @@ enum DayPage {
         if page.wide {
             // The steps are the page's key figure: the number large, its unit under it.
             page.headline(steps)
-            page.line("steps today", ink: .accent)
-            page.field("Distance", units.distance(day.distance))
-            page.field("Floors", "\(day.floorsUp) up, \(day.floorsDown) down")
-            page.field("Active", countdown(day.activeSeconds) + (day.activeSeconds < 60 ? "" : " walking or running"))
+            page.line(model.say("stepsToday"), ink: .accent)
+            // The field labels as wide as the longest in the language.
+            let width = max(10, ["distance", "floors", "active"].map { model.say($0).count + 1 }.max() ?? 0)
+            page.field(model.say("distance"), units.distance(day.distance), labelWidth: width)
+            page.field(model.say("floors"), model.say("upDown", "\(day.floorsUp)", "\(day.floorsDown)"), labelWidth: width)
+            page.field(
+                model.say("active"), countdown(day.activeSeconds) + (day.activeSeconds < 60 ? "" : " " + model.say("walkingOrRunning")), labelWidth: width)
             let moving = Words.capitalized(Words.text("motion", day.state, model.language))
-            let pace = day.cadence > 0 ? "\(moving), \(fixed(day.cadence, 0)) steps/min" : moving
-            if !pace.isEmpty { page.field("Now", pace, ink: .dim) }
+            let pace = day.cadence > 0 ? model.say("cadence", moving, fixed(day.cadence, 0)) : moving
+            if !pace.isEmpty { page.field(Words.capitalized(Words.text("word", "now", model.language)), pace, ink: .dim, labelWidth: width) }
         } else {
             page.headline(steps)
-            page.line("STEPS TODAY", ink: .accent)
-            page.line("DIST " + units.distance(day.distance))
-            page.line("FLOORS +\(day.floorsUp) -\(day.floorsDown)")
-            page.line("ACTIVE " + countdown(day.activeSeconds, compact: true))
+            page.line(model.say("stepsToday").uppercased(), ink: .accent)
+            page.line(model.say("dist").uppercased() + " " + units.distance(day.distance))
+            page.line(model.say("floors").uppercased() + " +\(day.floorsUp) -\(day.floorsDown)")
+            page.line(model.say("active").uppercased() + " " + countdown(day.activeSeconds, compact: true))
             if day.cadence > 0 { page.line("\(Words.capitalized(Words.text("motion", day.state, model.language))) \(fixed(day.cadence, 0))/min", ink: .dim) }
         }
     }

@@ -6,16 +6,14 @@ import LodestoneDomain
 enum DeparturesPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         guard let panel = model.departures else {
-            page.paragraph(page.wide ? "No timetable: import one with 'lodestone timetable import FEED.zip'" : "NO TIMETABLE", ink: .warning)
+            page.paragraph(page.wide ? model.say("noTimetableDisplay") : model.say("noTimetableShort").uppercased(), ink: .warning)
             return
         }
         if let within = panel.noServiceWithin {
             // The closest stop by distance alone would be one nothing leaves from (or one far
             // away): a stop is found by name instead, where there is a keyboard.
             page.paragraph(
-                page.wide
-                    ? "No stop with service within \(model.units.distance(within)): search for a stop on the web app's departures page" : "NO STOP NEARBY",
-                ink: .dim)
+                page.wide ? model.say("noStopWithin", model.units.distance(within)) : model.say("noStopNearbyShort").uppercased(), ink: .dim)
             return
         }
         let way = both(panel.distance.map(model.units.distance), panel.bearing.map { CompassPoint.name($0, division: .eight) })
@@ -26,10 +24,10 @@ enum DeparturesPage {
             page.lines(panel.stop, ink: .accent)
             if let way { page.line(way, ink: .dim) }
         }
-        if panel.onlyMarked { page.line(page.wide ? "Only marked departures (flip to show all)" : "MARKED ONLY", ink: .dim) }
+        if panel.onlyMarked { page.line(page.wide ? model.say("onlyMarked") : model.say("onlyMarkedShort").uppercased(), ink: .dim) }
         guard !panel.rows.isEmpty else {
-            let none = panel.onlyMarked ? "No marked departure in the next week" : "No departure in the next week"
-            page.line(page.wide ? none : "NONE", ink: .dim)
+            let none = model.say(panel.onlyMarked ? "noMarkedDeparture" : "noDeparture")
+            page.line(page.wide ? none : model.say("none").uppercased(), ink: .dim)
             return
         }
         for (index, row) in panel.rows.enumerated() {
@@ -37,7 +35,7 @@ enum DeparturesPage {
             if index == DisplayModel.DeparturesPanel.shown { page.essentialsDone() }
             if index >= DisplayModel.DeparturesPanel.shown, page.remaining == 0 { break }
             let stars = row.rating.map { String(repeating: "*", count: max(0, min(5, $0))) } ?? ""
-            let togo = "in " + countdown(row.secondsToGo)
+            let togo = Words.text("word", "in", model.language, countdown(row.secondsToGo))
             // The first departure is the one a person hurries for: its countdown is the page's
             // key figure.
             if index == 0 { page.headline(togo) }
@@ -59,7 +57,7 @@ enum DeparturesPage {
                 if line.count <= page.columns {
                     page.line(line, ink: ink)
                 } else {
-                    page.line("\(row.clock) in \(left)", ink: ink)
+                    page.line(row.clock + " " + Words.text("word", "in", model.language, left), ink: ink)
                     page.wrappedField("", row.route, ink: ink, labelWidth: 1)
                 }
                 // Where it goes, where a medium panel has the room (a 128x64 one has not).

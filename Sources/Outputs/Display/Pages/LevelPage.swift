@@ -7,12 +7,18 @@ enum LevelPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         let level = model.level
         guard level.roll.isFinite, level.pitch.isFinite else {
-            page.line(page.wide ? "Level  -- (waiting for the accelerometer)" : "LEVEL --", ink: .warning)
+            // The page's own name: "Level  --".
+            let name = Words.text("page", "level", model.language)
+            page.line(
+                page.wide ? Words.capitalized(name) + "  -- (" + model.say("waitingForAccelerometer") + ")" : name.uppercased() + " --", ink: .warning)
             return
         }
-        let status = level.isLevel ? (page.wide ? "LEVEL" : "LEVEL") : "tilt \(fixed((level.roll * level.roll + level.pitch * level.pitch).squareRoot(), 1))°"
-        page.line(status, ink: level.isLevel ? .good : .accent)
-        page.line(page.wide ? "roll \(fixed(level.roll, 1))°   pitch \(fixed(level.pitch, 1))°" : "R \(fixed(level.roll, 1)) P \(fixed(level.pitch, 1))")
+        let tilt = "\(fixed((level.roll * level.roll + level.pitch * level.pitch).squareRoot(), 1))°"
+        page.line(level.isLevel ? model.say("isLevel").uppercased() : model.say("tilt", tilt), ink: level.isLevel ? .good : .accent)
+        page.line(
+            page.wide
+                ? model.say("roll", "\(fixed(level.roll, 1))°") + "   " + model.say("pitch", "\(fixed(level.pitch, 1))°")
+                : model.say("rollShort", fixed(level.roll, 1)) + " " + model.say("pitchShort", fixed(level.pitch, 1)))
         let height = min(11, page.remaining) | 1
         guard height >= 3 else { return }
         let width = min(page.columns, height * 2 + 1) | 1

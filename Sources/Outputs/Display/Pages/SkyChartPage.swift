@@ -9,15 +9,15 @@ import LodestoneDomain
 enum SkyChartPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         guard let chart = model.chart else {
-            page.line(page.wide ? "no position yet: the chart needs a GPS fix or an observer in the configuration" : "NO POSITION YET", ink: .warning)
+            page.line(page.wide ? model.say("chartNeedsPlace") : model.say("noPositionYet").uppercased(), ink: .warning)
             return
         }
         let listed = chart.objects.filter { if case .star = $0.kind { return false } else { return true } }
         let rows = max(0, page.remaining - min(listed.count, 4))
         guard rows >= 5 else {
             // Too small for a dome (a 128 x 64 LCD): what is up, as a list.
-            if listed.isEmpty { page.line(page.wide ? "no Sun, Moon or planet above the horizon" : "NOTHING BRIGHT UP", ink: .dim) }
-            for object in listed { page.line(line(object, wide: page.wide, columns: page.columns), ink: symbol(object).1) }
+            if listed.isEmpty { page.line(page.wide ? model.say("nothingUp") : model.say("nothingBrightUp").uppercased(), ink: .dim) }
+            for object in listed { page.line(line(object, wide: page.wide, columns: page.columns, model.language), ink: symbol(object).1) }
             return
         }
         // A cell is about twice as tall as wide: the dome is twice as many columns as rows.
@@ -53,16 +53,28 @@ enum SkyChartPage {
             }
             page.row += 1
         }
-        for object in listed.prefix(page.remaining) { page.line(line(object, wide: page.wide, columns: page.columns), ink: symbol(object).1) }
+        for object in listed.prefix(page.remaining) {
+            page.line(line(object, wide: page.wide, columns: page.columns, model.language), ink: symbol(object).1)
+        }
     }
 
     /// One object's line, shortened until it fits: "J Jupiter  alt 11°  az 289°", "J JUPITER 11° 289°".
-    static func line(_ object: SkyChart.Object, wide: Bool, columns: Int) -> String {
+    static func line(_ object: SkyChart.Object, wide: Bool, columns: Int, _ language: Language = .en) -> String {
         let (alt, az) = (fixed(object.altitude, 0) + "°", fixed(object.azimuth, 0) + "°")
-        let long = "\(symbol(object).0) \(object.name)  alt \(alt)  az \(az)"
+        let name = self.name(object, language)
+        let long = "\(symbol(object).0) \(name)  " + language.say("altAz", alt, az)
         if wide && long.count <= columns { return long }
-        let short = "\(symbol(object).0) \(object.name) \(alt) \(az)"
+        let short = "\(symbol(object).0) \(name) \(alt) \(az)"
         return short.count <= columns ? short : "\(symbol(object).0) \(alt) \(az)"
+    }
+
+    /// The Sun's, the Moon's and a planet's name in the language ("Merkur"); a star and a
+    /// satellite keep theirs.
+    static func name(_ object: SkyChart.Object, _ language: Language) -> String {
+        switch object.kind {
+        case .sun, .moon, .planet: return Words.lookup("label." + object.name.lowercased(), language) ?? object.name
+        case .star, .satellite: return object.name
+        }
     }
 
     static func symbol(_ object: SkyChart.Object) -> (Character, Ink) {

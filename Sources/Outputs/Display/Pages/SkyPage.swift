@@ -12,17 +12,16 @@ enum SkyPage {
 
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         guard let sky = model.sky else {
-            page.line(page.wide ? "no position yet: the sky needs a GPS fix or an observer in the configuration" : "No position yet", ink: .warning)
+            page.line(model.say(page.wide ? "skyNeedsPlace" : "noPositionYet"), ink: .warning)
             return
         }
         let wide = page.wide
         guard sky.located else {
-            let note = sky.placeNote ?? "no place yet"
             if wide {
-                page.paragraph(note, ink: .warning)
+                page.paragraph(sky.placeNote.map { note(for: $0, model.language) } ?? model.say("noPlaceYet"), ink: .warning)
             } else {
-                page.line("No place yet: a fix", ink: .warning)
-                page.line("or observer in config", ink: .warning)
+                page.line(model.say("noPlaceFix"), ink: .warning)
+                page.line(model.say("noPlaceObserver"), ink: .warning)
             }
             drawMoonAndSeason(sky, wide: wide, model.language, on: &page)
             return
@@ -34,10 +33,10 @@ enum SkyPage {
             page.line(Words.text("label", wide ? "nextSkyEvent" : "next", model.language, countdown(next.seconds, compact: !wide)), ink: .accent)
         } else {
             // Only in a polar night or day longer than the half year the device looks ahead.
-            page.line(wide ? "Next   no sun event within 200 days" : "No event in 200 d", ink: .accent)
+            page.line(model.say(wide ? "noSunEvent" : "noSunEventShort"), ink: .accent)
         }
         // A place that is not the fix's is said, so nobody reads another place's times as theirs.
-        if let note = sky.placeNote { page.paragraph(note, ink: .warning) }
+        if let place = sky.placeNote { page.paragraph(note(for: place, model.language), ink: .warning) }
         if wide {
             let language = model.language, width = labelWidth(language)
             let sun = Words.text("label", "sunPosition", language, "\(fixed(sky.sunAltitude, 1))°", "\(fixed(sky.sunAzimuth, 0))°")
@@ -63,8 +62,11 @@ enum SkyPage {
         var index = 0
         while index < entries.count, page.remaining > 0 {
             let row = page.row
-            for slot in 0..<perRow where index < entries.count {
+            // An entry longer than its cell (a long German name) takes the cells after it too.
+            var slot = 0
+            while slot < perRow, index < entries.count, slot == 0 || slot * cell + entries[index].1.count <= page.columns {
                 page.put(entries[index].1, column: slot * cell, row: row, ink: entries[index].0)
+                slot += entries[index].1.count / cell + 1
                 index += 1
             }
             page.blank()
@@ -93,6 +95,15 @@ enum SkyPage {
             page.paragraph("\(moon) \(percent) \(Words.text("moon", sky.moonPhase, language))")
             page.line(Words.seasonCountdown(sky.nextSeason, days: sky.daysUntilSeason, language))
             page.line(progressBar(sky.seasonProgress, width: 12) + " \(Words.text("season", sky.season, language))")
+        }
+    }
+
+    /// Where the sky is for, when not at the fix: "at the configured place".
+    static func note(for place: SkyPanel.PlaceNote, _ language: Language) -> String {
+        switch place {
+        case .configured: return language.say("atConfiguredPlace")
+        case .lastFix(let date): return language.say("atLastFix", date)
+        case .unknown: return language.say("noPlaceAdvice")
         }
     }
 

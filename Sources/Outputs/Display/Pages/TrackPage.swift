@@ -3,7 +3,7 @@ import LodestoneCore
 enum TrackPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         guard let track = model.track else {
-            page.line(page.wide ? "Tracks need a data directory (--data-dir)" : "No data directory", ink: .warning)
+            page.line(page.wide ? model.say("needsDataDirectory") + " (--data-dir)" : model.say("noDataDirectory"), ink: .warning)
             return
         }
         let units = model.units
@@ -17,29 +17,34 @@ enum TrackPage {
             return
         }
         if page.wide {
-            page.field("Distance", units.distance(track.distance))
-            page.field("Time", countdown(track.elapsed) + "  moving " + countdown(track.movingTime))
-            page.field("Average", units.speed(track.averageSpeed))
-            page.field("Climb", "+" + units.altitude(track.elevationGain) + "  -" + units.altitude(track.elevationLoss))
-            page.field("Points", "\(track.points)")
+            // The field labels as wide as the longest in the language.
+            let width = max(10, ["distance", "time", "average", "climb", "points"].map { model.say($0).count + 1 }.max() ?? 0)
+            page.field(model.say("distance"), units.distance(track.distance), labelWidth: width)
+            page.wrappedField(model.say("time"), countdown(track.elapsed) + "  " + model.say("moving", countdown(track.movingTime)), labelWidth: width)
+            page.field(model.say("average"), units.speed(track.averageSpeed), labelWidth: width)
+            page.field(model.say("climb"), "+" + units.altitude(track.elevationGain) + "  -" + units.altitude(track.elevationLoss), labelWidth: width)
+            page.field(model.say("points"), "\(track.points)", labelWidth: width)
         } else {
             page.line(units.distance(track.distance) + " " + countdown(track.elapsed, compact: true))
             page.line("+" + units.altitude(track.elevationGain) + " -" + units.altitude(track.elevationLoss))
         }
         if let way = model.navigation {
-            page.line(
-                LabelPlacer.squeezed("To \(way.waypoint)", before: " \(units.distance(way.distance)) \(fixed(way.bearing, 0))°", to: page.columns), ink: .accent
-            )
+            // "To Summit" where it fits, else the waypoint's name alone: a name, never "To" alone.
+            let figures = " \(units.distance(way.distance)) \(fixed(way.bearing, 0))°", to = model.say("to", way.waypoint)
+            page.line(LabelPlacer.squeezed(to.count + figures.count <= page.columns ? to : way.waypoint, before: figures, to: page.columns), ink: .accent)
             if let remaining = way.remaining {
-                page.line((page.wide ? "Start \(units.distance(remaining)) along the track" : "START \(units.distance(remaining))"), ink: .accent)
-                if way.offTrack { page.line(page.wide ? "OFF TRACK: head back to the path" : "OFF TRACK", ink: .warning) }
+                page.line(
+                    page.wide ? model.say("startAlong", units.distance(remaining)) : model.say("start").uppercased() + " " + units.distance(remaining),
+                    ink: .accent)
+                let offTrack = model.say("offTrack").uppercased()
+                if way.offTrack { page.line(page.wide ? offTrack + ": " + model.say("headBack") : offTrack, ink: .warning) }
             }
         }
         // The path itself, and its elevation profile, in what rows are left.
-        let profile = TrackMap.profile(track, units: units, columns: page.columns)
+        let profile = TrackMap.profile(track, units: units, columns: page.columns, model.language)
         let mapRows = page.remaining - profile.count
         if mapRows >= 5 {
-            for (text, ink) in TrackMap.lines(track, units: units, columns: page.columns, rows: mapRows) { page.line(text, ink: ink) }
+            for (text, ink) in TrackMap.lines(track, units: units, columns: page.columns, rows: mapRows, model.language) { page.line(text, ink: ink) }
         }
         for line in profile { page.line(line, ink: .dim) }
     }

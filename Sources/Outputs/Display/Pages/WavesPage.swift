@@ -21,40 +21,50 @@ enum WavesPage {
 
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         guard let panel = model.waves else {
-            page.paragraph(page.wide ? "No timetable or no stop: import one, and set a favourite stop or get a fix" : "NO STOP", ink: .warning)
+            page.paragraph(page.wide ? model.say("noWaveStop") : model.say("noStop").uppercased(), ink: .warning)
             return
         }
+        let language = model.language
         let width = min(page.columns, 96)
         // Narrow panels get the short words, so nothing is cut.
-        page.lines((page.wide ? panel.stop + "  " + panel.day : panel.stop), ink: .accent)
+        let day = DepartureWords.weekday(panel.weekday, language) + " " + panel.date
+        page.lines((page.wide ? panel.stop + "  " + day : panel.stop), ink: .accent)
         // The next wave is the page's key figure: its time and size large, what it is under it.
-        if let short = panel.nextShort {
-            let split = short.firstRange(of: " in ")
-            page.headline(split.map { String(short[..<$0.lowerBound]) } ?? short)
-            let countdown = split.map { String(short[$0.upperBound...]) }
+        if let next = panel.next {
+            let tildes = String(repeating: "~", count: next.count)
+            let (words, within) = countdown(next, language)
+            page.headline(next.clock + " " + tildes + (within == nil ? " " + words : ""))
             if page.wide {
-                page.line("Next wave" + (panel.next.map { ": " + $0 } ?? ""))
+                // The shorter word for the wave where the longer does not fit ("Nächste" for "Nächste Welle").
+                let rest = ": " + next.clock + "  " + waves(next.count, language) + "  " + words
+                page.line(model.say("nextWave").count + rest.count <= page.columns ? model.say("nextWave") + rest : model.say("nextWaveShort") + rest)
             } else {
-                page.line("Next wave" + (countdown.map { ", in " + $0 } ?? ""))
+                page.lines(model.say("nextWaveShort") + (within.map { ", " + Words.text("word", "in", language, $0) } ?? ""))
             }
         } else {
-            page.line(page.wide ? "No more waves today" : "NO MORE TODAY", ink: .dim)
+            page.line(page.wide ? model.say("noMoreWaves") : model.say("noMoreToday").uppercased(), ink: .dim)
         }
         // The session under way or next first (what one can still go to), then the day's best
         // when that is another (said over once it is).
-        let soon = panel.upcoming
         if let best = panel.sessions.first {
-            let isBest = soon.map { $0.start == best.start && $0.end == best.end } ?? false
+            let soon = panel.upcoming
+            let isBest = soon.map { $0.session.start == best.start && $0.session.end == best.end } ?? false
             if let soon, !isBest {
-                let word = soon.underWay ? (page.wide ? "Now " : "NOW ") : (page.wide ? "Next session " : "SESSION ")
-                page.line(word + (page.wide ? soon.text : soon.short), ink: .good)
+                let word = soon.underWay ? Words.capitalized(Words.text("word", "now", language)) : model.say(page.wide ? "nextSession" : "session")
+                page.line((page.wide ? word : word.uppercased()) + " " + (page.wide ? sessionWords(soon.session, language) : soon.session.span), ink: .good)
             }
             let over = best.end < panel.now
-            var text = page.wide ? "Best " + best.text : "BEST " + (panel.bestShort ?? best.text)
-            if over { text += page.wide ? " (over)" : " OVER" } else if isBest, soon?.underWay == true, page.wide { text += ", now" }
+            // Narrow: the points where they fit beside the span.
+            let short = model.say("best").uppercased() + " " + best.span, points = " " + model.say("pts", "\(best.points)")
+            var text = page.wide ? model.say("best") + " " + sessionWords(best, language) : short + (short.count + points.count <= page.columns ? points : "")
+            if over {
+                text += page.wide ? " (" + model.say("over") + ")" : " " + model.say("over").uppercased()
+            } else if isBest, soon?.underWay == true, page.wide {
+                text += ", " + Words.text("word", "now", language)
+            }
             page.line(text, ink: over ? .dim : .good)
         } else {
-            page.paragraph(page.wide ? "No session today (60-120 min of waves in the light)" : "NO SESSION", ink: .dim)
+            page.paragraph(page.wide ? model.say("noSession") : model.say("noSessionShort").uppercased(), ink: .dim)
         }
         page.essentialsDone()
         guard width >= 8, panel.end > panel.start, page.remaining >= 2 else { return }
@@ -63,18 +73,49 @@ enum WavesPage {
         band.write(on: &page)
         if page.remaining >= 2 { sessions.write(on: &page) }
         if page.remaining >= 2 { page.line(hourLabels(panel, width: width), ink: .dim) }
-        page.items([panel.sun, panel.frequency], ink: .dim)
+        let sun = panel.sunrise.map { model.say("sunSpan", $0, panel.sunset ?? "--:--") } ?? model.say("noSunrise")
+        let lit =
+            panel.litGapMinutes.map { model.say("litWavesEvery", "\(panel.litWaves)", fixed($0, 0) + " min") } ?? model.say("litWaves", "\(panel.litWaves)")
+        page.items([sun, lit], ink: .dim)
         // Where the panel is tall enough, the coming waves one per line.
-        let coming = panel.waves.filter { $0.time >= panel.now }
+        let coming = panel.waves.filter { $0.time >= panel.now }.map { line($0, language) }
         // The heading only with room under it for the first wave.
-        guard let first = coming.first, page.remaining >= 2 + PageWriter.wrapped(first.text, width: page.columns).count else { return }
+        guard let first = coming.first, page.remaining >= 2 + PageWriter.wrapped(first, width: page.columns).count else { return }
         page.blank()
-        page.line(page.wide ? "Coming" : "COMING", ink: .dim)
+        page.line(page.wide ? model.say("coming") : model.say("coming").uppercased(), ink: .dim)
         // Each wave whole, over two lines where it is longer than the page is wide.
         for wave in coming {
-            guard PageWriter.wrapped(wave.text, width: page.columns).count <= page.remaining else { break }
-            page.lines(wave.text)
+            guard PageWriter.wrapped(wave, width: page.columns).count <= page.remaining else { break }
+            page.lines(wave)
         }
+    }
+
+    /// When the next wave comes, in words: "in 12 min", "now", "tomorrow 08:20", "in 3 days";
+    /// `within` the span alone ("12 min") while it is counted down.
+    static func countdown(_ next: DisplayModel.WavesPanel.NextWave, _ language: Language) -> (words: String, within: String?) {
+        let minutes = next.minutes
+        if minutes < 1 { return (Words.text("word", "now", language), nil) }
+        if next.days <= 0 || minutes < 180 {
+            let within = minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"
+            return (Words.text("word", "in", language, within), within)
+        }
+        return (next.days == 1 ? language.say("tomorrowAt", next.clock) : language.say("inDays", "\(next.days)"), nil)
+    }
+
+    /// "3 waves", "1 wave".
+    static func waves(_ count: Int, _ language: Language) -> String {
+        count == 1 ? language.say("oneWave") : language.say("waves", "\(count)")
+    }
+
+    /// A session in words: "10:00-12:00  5 waves  30 pts".
+    static func sessionWords(_ session: DisplayModel.WavesPanel.Session, _ language: Language) -> String {
+        session.span + "  " + waves(session.waves, language) + "  " + language.say("pts", "\(session.points)")
+    }
+
+    /// A coming wave's line: "10:30  3730 Thalwil  Panta Rhei  ~~~  day".
+    static func line(_ wave: DisplayModel.WavesPanel.Wave, _ language: Language) -> String {
+        wave.clock + "  " + wave.route + " " + wave.headsign + (wave.ship.map { "  " + $0 } ?? "") + "  " + String(repeating: "~", count: wave.count)
+            + (wave.light.map { "  " + Words.text("light", $0, language) } ?? "")
     }
 
     /// A row of characters each with its ink.
