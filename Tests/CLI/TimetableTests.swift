@@ -351,7 +351,8 @@ import Testing
         let rows = try #require(all.departures?.rows)
         // The next three always; more after them where a large panel has the rows.
         #expect(rows.count <= DisplayModel.DeparturesPanel.listed)
-        #expect(rows.prefix(3).map(\.clock) == ["00:30", "08:30", "00:30"] && rows.first?.mark == "late boat" && rows.first?.rating == 2, "\(rows.map(\.clock))")
+        #expect(
+            rows.prefix(3).map(\.clock) == ["00:30", "08:30", "00:30"] && rows.first?.mark == "late boat" && rows.first?.rating == 2, "\(rows.map(\.clock))")
         #expect(rows.first?.secondsToGo == 4.5 * 3600)
         let text = DisplayPage.departures.draw(all, columns: 60, rows: 14).text
         #expect(text.contains("DEPARTURES  8/12") && text.contains("Interlaken West") && text.contains("Panta Rhei  Spiez (night)"), "\(text)")

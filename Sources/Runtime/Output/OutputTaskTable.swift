@@ -41,7 +41,9 @@ enum OutputTaskTable {
             ScheduledTask(name: "compass", rateHz: 10, budgetMicroseconds: 2000, priority: 2) { [unowned loop] in loop.ticks.runCompass() },
             ScheduledTask(name: "attitude", rateHz: 10, budgetMicroseconds: 1000, priority: 3) { [unowned loop] in loop.ticks.publishAttitude() },
             ScheduledTask(name: "adaptive", rateHz: 10, budgetMicroseconds: 200, priority: 4) { [unowned loop] in loop.ticks.adaptSampling() },
-            ScheduledTask(name: "positions", rateHz: 1, budgetMicroseconds: 2000, priority: 5) { [unowned loop] in loop.ticks.publishPositions(units: loop.display.units) },
+            ScheduledTask(name: "positions", rateHz: 1, budgetMicroseconds: 2000, priority: 5) { [unowned loop] in
+                loop.ticks.publishPositions(units: loop.display.units)
+            },
             ScheduledTask(name: "weather", rateHz: 1, budgetMicroseconds: 5000, priority: 6) { [unowned loop] in loop.ticks.publishWeather() },
             ScheduledTask(name: "sky", rateHz: 1, budgetMicroseconds: 5000, priority: 7) { [unowned loop] in loop.ticks.publishSky() },
             ScheduledTask(name: "motion", rateHz: 1, budgetMicroseconds: 500, priority: 8) { [unowned loop] in loop.ticks.publishMotion() }
