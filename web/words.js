@@ -524,7 +524,6 @@ export const table = {
   "label.noMarkedDeparture": ["No marked departure in the next week", "Keine markierte Abfahrt in der nächsten Woche"],
   "label.noDeparture": ["No departure in the next week", "Keine Abfahrt in der nächsten Woche"],
   "label.noWaveStop": ["No timetable or no stop: import one, and set a favourite stop or get a fix", "Kein Fahrplan oder keine Haltestelle: einen importieren, und eine Lieblingshaltestelle setzen oder auf GPS warten"],
-  "label.noStop": ["no stop", "keine Haltestelle"],
   "label.nextWave": ["Next wave", "Nächste Welle"],
   "label.nextWaveShort": ["Next wave", "Nächste"],
   "label.noMoreWaves": ["No more waves today", "Heute keine Wellen mehr"],

@@ -643,7 +643,6 @@ extension Words {
             "label.noWaveStop", "No timetable or no stop: import one, and set a favourite stop or get a fix",
             "Kein Fahrplan oder keine Haltestelle: einen importieren, und eine Lieblingshaltestelle setzen oder auf GPS warten"
         ),
-        ("label.noStop", "no stop", "keine Haltestelle"),
         ("label.nextWave", "Next wave", "Nächste Welle"),
         ("label.nextWaveShort", "Next wave", "Nächste"),
         ("label.noMoreWaves", "No more waves today", "Heute keine Wellen mehr"),

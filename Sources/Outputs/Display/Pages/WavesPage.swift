@@ -21,7 +21,8 @@ enum WavesPage {
 
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         guard let panel = model.waves else {
-            page.paragraph(page.wide ? model.say("noWaveStop") : model.say("noStop").uppercased(), ink: .warning)
+            // Narrow: the departures page's short words for a page with no stop.
+            page.paragraph(page.wide ? model.say("noWaveStop") : model.say("noStopNearbyShort").uppercased(), ink: .warning)
             return
         }
         let language = model.language
