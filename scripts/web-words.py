@@ -22,15 +22,12 @@ Prints one JSON line with the findings and "problems"; exits 1 when there are an
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
 
+import webdevice
 from lake_feed import lake_feed
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 
 PAGES = ["compass", "position", "track", "history", "barometer", "sky", "departures", "station", "device"]
 
@@ -109,57 +106,33 @@ def english_words(pairs):
     return sorted(found)
 
 
-def browser(language):
-    options = Options()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--lang=" + language]:
-        options.add_argument(argument)
-    options.add_experimental_option("prefs", {"intl.accept_languages": language})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.set_window_size(390, 844)
-    return driver
-
-
 def run(lodestone, workdir, port, scenario, words, problems, findings):
-    sock, data = os.path.join(workdir, scenario + ".sock"), os.path.join(workdir, "data-" + scenario)
+    place = os.path.join(workdir, scenario)
     feed = lake_feed(os.path.join(workdir, "feed"))
-    subprocess.run([lodestone, "timetable", "import", feed, "--data-dir", data], capture_output=True, text=True, timeout=60)
-    device = subprocess.Popen([lodestone, "run", "--scenario", scenario, "--speed", "60", "--duration", "240", "--display", "none",
-                               "--socket", sock, "--data-dir", data, "--http", "127.0.0.1:%d" % port],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    drivers = []
-    try:
-        for _ in range(300):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+    subprocess.run([lodestone, "timetable", "import", feed, "--data-dir", os.path.join(place, "data")], capture_output=True, text=True, timeout=60)
+    with webdevice.Session(lodestone, place, port, ["--scenario", scenario, "--speed", "60"], seconds=240) as session:
         # Long enough for the trend (30 minutes of the device's time at 60 times the speed).
         time.sleep(40)
         for language in ["en-GB", "de-CH"]:
             german = language.startswith("de")
             if german:
                 # The page a browser not yet paired gets, in its language.
-                driver = browser(language)
-                drivers.append(driver)
-                driver.get("http://127.0.0.1:%d/" % port)
-                time.sleep(1.5)
-                for problem in sorted(set(driver.execute_script(CHECK, words))):
-                    problems.append("%s %s pairing page: %s" % (scenario, language, problem))
-                driver.quit()
-                drivers.remove(driver)
-            paired = subprocess.run([lodestone, "web", "pair", "--socket", sock, "--no-qr"], capture_output=True, text=True, timeout=30)
-            match = re.search(r"http://\S+", paired.stdout)
-            if not match:
-                problems.append("%s: no pairing address: %s" % (scenario, paired.stderr))
+                driver = webdevice.chromium(390, 844, language=language)
+                try:
+                    driver.get(session.base)
+                    time.sleep(1.5)
+                    for problem in sorted(set(driver.execute_script(CHECK, words))):
+                        problems.append("%s %s pairing page: %s" % (scenario, language, problem))
+                finally:
+                    driver.quit()
+            driver = session.browser(390, 844, language=language)
+            if not driver:
+                problems.append("%s: no pairing address: %s" % (scenario, session.pairing_error))
                 return
-            driver = browser(language)
-            drivers.append(driver)
-            driver.get(match.group(0))
-            time.sleep(2)
+            time.sleep(1)
             findings["%s %s language" % (scenario, language)] = driver.execute_script("return navigator.language")
             for page in PAGES:
-                driver.get("http://127.0.0.1:%d/#%s" % (port, page))
+                driver.get(session.base + "#" + page)
                 time.sleep(1.5)
                 found = driver.execute_script(CHECK, words if german else None)
                 for problem in sorted(set(found)):
@@ -168,17 +141,12 @@ def run(lodestone, workdir, port, scenario, words, problems, findings):
                     findings["%s %s trend" % (scenario, language)] = driver.execute_script("return document.getElementById('trend').innerText")
             # One browser at a time: the device serves an address a few live streams only.
             driver.quit()
-            drivers.remove(driver)
-    finally:
-        for driver in drivers:
-            driver.quit()
-        device.terminate()
-        device.wait()
+            session.driver = None
 
 
 def self_check(problems, words):
     """The rules themselves, on text that breaks each one, in a blank page."""
-    driver = browser("en-GB")
+    driver = webdevice.chromium(390, 844, language="en-GB")
     try:
         driver.get("data:text/html,<p>x</p>")
         driver.execute_script("document.body.innerText = arguments[0]", 'fallingFast 1e+05 NaN {"a":1} 1040 HPA 523 M 6M G11.2 hPa 46°41\'10.7"')

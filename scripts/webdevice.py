@@ -72,18 +72,28 @@ class Session:
         self.pairing_error = paired.stderr
         return match.group(0) if match else None
 
-    def browser(self, width, height, logs=False):
+    def browser(self, width, height, logs=False, language=None):
         """A headless chromium at that size, paired; None when the device gave no address."""
         address = self.pairing_address()
         if not address:
             return None
-        options = Options()
-        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]:
-            options.add_argument(argument)
-        if logs:
-            options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-        self.driver.set_window_size(width, height)
+        self.driver = chromium(width, height, logs=logs, language=language)
         self.driver.get(address)
         time.sleep(1)
         return self.driver
+
+
+def chromium(width, height, logs=False, language=None):
+    """A headless chromium at that size, not yet at any address; speaking `language`
+    ("de-CH": navigator.language and Accept-Language) when one is given."""
+    options = Options()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]:
+        options.add_argument(argument)
+    if language:
+        options.add_argument("--lang=" + language)
+        options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    if logs:
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_window_size(width, height)
+    return driver

@@ -104,9 +104,10 @@ public struct WavesPanel: Sendable {
     /// Where the stop is (the light along the timeline is the Sun's there).
     public var latitude: Double, longitude: Double
     public var now: Double
-    /// The timeline's span (UTC seconds) and its hour marks, labelled in local time ("06").
+    /// The timeline's span (UTC seconds) and its hour marks: the local hour (0-23) and its
+    /// label on the device's clock ("06", or "6a" on a 12-hour one).
     public var start: Double, end: Double
-    public var hours: [(time: Double, label: String)] = []
+    public var hours: [(time: Double, hour: Int, label: String)] = []
     public var waves: [Wave] = []
     /// The best sessions, the best first.
     public var sessions: [Session] = []

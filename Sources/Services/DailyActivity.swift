@@ -51,16 +51,18 @@ package final class DailyActivity {
     }
 
     static func localDay(_ time: Double, zone: TimeZoneRules) -> Int {
-        let local = time + Double(zone.offset(at: time))
-        return local.isFinite && abs(local) < 1e14 ? Int((local / 86_400).rounded(.down)) : 0
+        localSeconds(time, zone: zone).map { Int(($0 / 86_400).rounded(.down)) } ?? 0
     }
 
     /// The local hour, 0 to 23 (0 for a time that is not one).
     static func localHour(_ time: Double, zone: TimeZoneRules) -> Int {
+        localSeconds(time, zone: zone).map { CivilTime(unixSeconds: $0.rounded(.down)).hour } ?? 0
+    }
+
+    /// Seconds since 1970 on the local clock; nil for a time no clock shows.
+    private static func localSeconds(_ time: Double, zone: TimeZoneRules) -> Double? {
         let local = time + Double(zone.offset(at: time))
-        guard local.isFinite, abs(local) < 1e14 else { return 0 }
-        let seconds = local.truncatingRemainder(dividingBy: 86_400)
-        return min(23, max(0, Int((seconds < 0 ? seconds + 86_400 : seconds) / 3600)))
+        return local.isFinite && abs(local) < 1e14 ? local : nil
     }
 
     /// The local hour at `time`, in the zone in force.

@@ -132,7 +132,7 @@ enum DisplayFixtures {
             stop: "Interlaken West", weekday: 3, date: "11-26", latitude: 46.683, longitude: 7.851, now: morning + 7 * 3600, start: morning,
             end: morning + 11 * 3600)
         (waves.sunrise, waves.sunset, waves.litWaves, waves.litGapMinutes) = ("07:37", "16:46", 9, 60)
-        waves.hours = (0...11).map { (morning + Double($0) * 3600, zeroPadded(8 + $0, 2)) }
+        waves.hours = (0...11).map { (morning + Double($0) * 3600, 8 + $0, zeroPadded(8 + $0, 2)) }
         for hour in 0..<12 {
             let steamer = hour == 7
             let time: Double = morning + Double(hour) * 3600 + 1_200

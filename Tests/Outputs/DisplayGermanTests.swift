@@ -84,16 +84,9 @@ import Testing
         var problems: [String] = []
         for (name, model) in Self.germanModels {
             let names = Self.names(model)
-            for page in DisplayPage.allCases {
-                for (width, height) in FacesTests.panels {
-                    let frame = MemoryFramebuffer(width: width, height: height, format: .rgb565)
-                    frame.textRuns = []
-                    GraphicPages.draw(page, model, theme: .day, on: frame)
-                    for run in frame.textRuns ?? [] {
-                        let found = Self.english(in: run.text, names: names)
-                        if !found.isEmpty { problems.append("\(name) \(page) \(width)x\(height) \"\(run.text)\": \(found)") }
-                    }
-                }
+            for (place, text, _) in FacesTests.panelTexts(name, model) {
+                let found = Self.english(in: text, names: names)
+                if !found.isEmpty { problems.append("\(place) \"\(text)\": \(found)") }
             }
         }
         #expect(problems.isEmpty, "\(problems.count) English texts in German, the first: \(problems.prefix(20).joined(separator: "\n"))")
@@ -103,15 +96,9 @@ import Testing
         var problems: [String] = []
         for (name, model) in Self.germanModels {
             let names = Self.names(model)
-            for page in DisplayPage.allCases {
-                for (columns, rows) in FacesTests.terminals {
-                    let screen = page.draw(model, columns: columns, rows: rows, keys: true)
-                    for row in 0..<rows {
-                        let line = screen.line(row)
-                        let found = Self.english(in: line, names: names)
-                        if !found.isEmpty { problems.append("\(name) \(page) \(columns)x\(rows) \"\(line)\": \(found)") }
-                    }
-                }
+            for (place, line) in FacesTests.terminalLines(name, model) {
+                let found = Self.english(in: line, names: names)
+                if !found.isEmpty { problems.append("\(place) \"\(line)\": \(found)") }
             }
         }
         #expect(problems.isEmpty, "\(problems.count) English lines in German, the first: \(problems.prefix(20).joined(separator: "\n"))")

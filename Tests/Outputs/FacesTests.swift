@@ -34,20 +34,40 @@ import Testing
         return out
     }
 
+    /// Every text each page draws for `model` on the three panels: where, the text, and
+    /// whether the page cut it to fit.
+    static func panelTexts(_ name: String, _ model: DisplayModel) -> [(place: String, text: String, clipped: Bool)] {
+        var texts: [(place: String, text: String, clipped: Bool)] = []
+        for page in DisplayPage.allCases {
+            for (width, height) in panels {
+                let frame = MemoryFramebuffer(width: width, height: height, format: .rgb565)
+                (frame.textRuns, frame.drawnBoxes) = ([], [])
+                GraphicPages.draw(page, model, theme: .day, on: frame)
+                texts += (frame.textRuns ?? []).map { ("\(name) \(page) \(width)x\(height)", $0.text, $0.clipped) }
+            }
+        }
+        return texts
+    }
+
+    /// Every line each page writes for `model` on the three terminals, with the keys.
+    static func terminalLines(_ name: String, _ model: DisplayModel) -> [(place: String, text: String)] {
+        var lines: [(place: String, text: String)] = []
+        for page in DisplayPage.allCases {
+            for (columns, rows) in terminals {
+                let screen = page.draw(model, columns: columns, rows: rows, keys: true)
+                lines += (0..<rows).map { ("\(name) \(page) \(columns)x\(rows)", screen.line($0)) }
+            }
+        }
+        return lines
+    }
+
     @Test func noCodeOnAnyPanel() {
         var problems: [String] = []
         for (name, model) in Self.models() {
-            for page in DisplayPage.allCases {
-                for (width, height) in Self.panels {
-                    let frame = MemoryFramebuffer(width: width, height: height, format: .rgb565)
-                    (frame.textRuns, frame.drawnBoxes) = ([], [])
-                    GraphicPages.draw(page, model, theme: .day, on: frame)
-                    for run in frame.textRuns ?? [] {
-                        for problem in VisibleText.problems(in: run.text) { problems.append("\(name) \(page) \(width)x\(height) \"\(run.text)\": \(problem)") }
-                        // The German words, often longer, fit as the English do: none cut.
-                        if run.clipped { problems.append("\(name) \(page) \(width)x\(height) \"\(run.text)\": cut to fit") }
-                    }
-                }
+            for (place, text, clipped) in Self.panelTexts(name, model) {
+                for problem in VisibleText.problems(in: text) { problems.append("\(place) \"\(text)\": \(problem)") }
+                // The German words, often longer, fit as the English do: none cut.
+                if clipped { problems.append("\(place) \"\(text)\": cut to fit") }
             }
         }
         #expect(problems.isEmpty, "\(problems.count) problems, the first: \(problems.prefix(12).joined(separator: "\n"))")
@@ -56,14 +76,8 @@ import Testing
     @Test func noCodeOnTheTerminal() {
         var problems: [String] = []
         for (name, model) in Self.models() {
-            for page in DisplayPage.allCases {
-                for (columns, rows) in Self.terminals {
-                    let screen = page.draw(model, columns: columns, rows: rows, keys: true)
-                    for row in 0..<rows {
-                        let line = screen.line(row)
-                        for problem in VisibleText.problems(in: line) { problems.append("\(name) \(page) \(columns)x\(rows) \"\(line)\": \(problem)") }
-                    }
-                }
+            for (place, line) in Self.terminalLines(name, model) {
+                for problem in VisibleText.problems(in: line) { problems.append("\(place) \"\(line)\": \(problem)") }
             }
         }
         #expect(problems.isEmpty, "\(problems.count) problems, the first: \(problems.prefix(12).joined(separator: "\n"))")

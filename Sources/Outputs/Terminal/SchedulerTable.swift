@@ -46,7 +46,7 @@ public enum SchedulerTable {
     /// column as wide as it is set or as its name in the language and a space; the last
     /// column as wide as it needs.
     static func table(_ tasks: [TaskLine], _ columns: [(key: String, width: Int)], _ language: Language, row: (TaskLine) -> [String]) -> String {
-        let names = columns.map { $0.key == "hz" ? "Hz" : Words.lookup("label." + $0.key, language) ?? Words.spelledOut($0.key) }
+        let names = columns.map { $0.key == "hz" ? "Hz" : language.say($0.key) }
         let widths = zip(columns, names).map { max($0.width, $1.count + 1) }
         func line(_ cells: [String]) -> String {
             var out = ""

@@ -309,9 +309,8 @@ extension WavesAnswer {
         var hour = localHour(start, up: true)
         while hour <= panel.end {
             // "06" on a 24-hour clock, "6a" and "12p" on a 12-hour one.
-            let twentyFour = DepartureWords.clock(hour, zone: zone).prefix(2)
-            let label = day.twelveHour ? Self.twelveHourMark(Int(twentyFour) ?? 0) : String(twentyFour)
-            panel.hours.append((hour, label))
+            let twentyFour = DepartureWords.clock(hour, zone: zone).prefix(2), local = Int(twentyFour) ?? 0
+            panel.hours.append((hour, local, day.twelveHour ? Self.twelveHourMark(local) : String(twentyFour)))
             hour += 3600
         }
         panel.waves = day.items.map { item in

@@ -11,7 +11,7 @@ enum PressureGraphs {
         let stationLines = model.station.map { StationLines.lines($0, units: units, wide: false, compact: true, model.language) } ?? []
         guard let weather = model.weather, weather.stationPressure.isFinite else {
             var y = top + textScale
-            for (text, ink) in [(Words.text("label", "waitingForBarometer", model.language), Ink.warning)] + stationLines {
+            for (text, ink) in [(model.say("waitingForBarometer"), Ink.warning)] + stationLines {
                 canvas.fitted(text, columns: columns, x: textScale, y: y, scale: textScale, ink: ink)
                 y += lineHeight
             }
@@ -21,17 +21,17 @@ enum PressureGraphs {
         // The sea-level pressure at twice the text's size: the figure a sailor reads first.
         canvas.text(units.pressure(weather.seaLevelPressure), x: textScale, y: y, scale: textScale * 2, ink: .accent, key: true)
         y += lineHeight * 2
-        var lines: [(String, Ink)] = [(Words.text("label", "atSeaLevel", model.language), .dim)]
+        var lines: [(String, Ink)] = [(model.say("atSeaLevel"), .dim)]
         if let trend = BarometerPage.trendWords(weather, units: units, model.language) {
             lines.append((trend.words, .accent))
             lines.append((trend.forecast, .accent))
         } else {
-            lines.append((Words.text("label", "trendAfter30", model.language), .dim))
+            lines.append((model.say("trendAfter30"), .dim))
         }
-        var station = Words.text("label", "station", model.language) + " " + units.pressure(weather.stationPressure)
+        var station = model.say("station") + " " + units.pressure(weather.stationPressure)
         if weather.temperature.isFinite { station += "  " + units.temperature(weather.temperature) }
         lines.append((station, .text))
-        var altitude = Words.text("label", "alt", model.language) + " " + units.altitude(weather.fusedAltitude)
+        var altitude = model.say("alt") + " " + units.altitude(weather.fusedAltitude)
         if let change = weather.threeHourChange { altitude += "  3 h " + units.pressureChange(change) }
         lines.append((altitude, .text))
         lines += stationLines

@@ -6,27 +6,26 @@ import LodestoneReports
 enum BarometerPage {
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         let units = model.units
-        let label = { (key: String) in Words.text("label", key, model.language) }
         guard let weather = model.weather, weather.stationPressure.isFinite else {
             page.line(page.wide ? model.say("pressure") + "  -- (" + model.say("waitingForTheBarometer") + ")" : "-- hPa", ink: .warning)
             for (text, ink) in model.station.map({ StationLines.lines($0, units: units, wide: page.wide, model.language) }) ?? [] { page.line(text, ink: ink) }
             return
         }
         if page.wide {
-            page.line(units.pressure(weather.seaLevelPressure) + " " + label("atSeaLevel"), ink: .accent)
+            page.line(units.pressure(weather.seaLevelPressure) + " " + model.say("atSeaLevel"), ink: .accent)
             page.field(
-                label("station"), units.pressure(weather.stationPressure) + (weather.temperature.isFinite ? "  " + units.temperature(weather.temperature) : ""))
-            page.field(label("altitude"), units.altitude(weather.fusedAltitude) + (page.columns >= 60 ? " (" + label("levelledByGPS") + ")" : ""))
+                model.say("station"), units.pressure(weather.stationPressure) + (weather.temperature.isFinite ? "  " + units.temperature(weather.temperature) : ""))
+            page.field(model.say("altitude"), units.altitude(weather.fusedAltitude) + (page.columns >= 60 ? " (" + model.say("levelledByGPS") + ")" : ""))
             if let trend = trendWords(weather, units: units, model.language) {
                 if page.columns >= 60 {
-                    page.field(label("trend"), trend.words + "  " + trend.forecast, ink: .accent)
+                    page.field(model.say("trend"), trend.words + "  " + trend.forecast, ink: .accent)
                 } else {
-                    page.field(label("trend"), trend.words, ink: .accent)
+                    page.field(model.say("trend"), trend.words, ink: .accent)
                     page.field("", trend.forecast, ink: .accent)
                 }
-                if let change = weather.threeHourChange { page.field(label("threeHours"), units.pressureChange(change)) }
+                if let change = weather.threeHourChange { page.field(model.say("threeHours"), units.pressureChange(change)) }
             } else {
-                page.field(label("trend"), Words.text("trend", "waiting", model.language), ink: .dim)
+                page.field(model.say("trend"), Words.text("trend", "waiting", model.language), ink: .dim)
             }
         } else {
             page.line(units.pressure(weather.seaLevelPressure), ink: .accent)
@@ -35,20 +34,20 @@ enum BarometerPage {
                 page.lines(trend.words)
                 page.lines(trend.forecast)
             } else {
-                page.line(label("trendAfter30"))
+                page.line(model.say("trendAfter30"))
             }
             // A medium panel (320x240: 15 rows) has room for the station's figures before the
             // graphs; a 128x64 one (7 rows) keeps its rows for the trend.
             if page.remaining >= 8 {
-                page.line(label("station") + " " + units.pressure(weather.stationPressure))
+                page.line(model.say("station") + " " + units.pressure(weather.stationPressure))
                 if weather.temperature.isFinite { page.line(model.say("temp") + " " + units.temperature(weather.temperature)) }
-                page.line(label("alt") + " " + units.altitude(weather.fusedAltitude))
+                page.line(model.say("alt") + " " + units.altitude(weather.fusedAltitude))
                 if let change = weather.threeHourChange { page.line("3 h " + units.pressureChange(change)) }
             }
         }
         // The wind and the water where a lakeside or a boat's reader looks first after the pressure.
         for (text, ink) in model.station.map({ StationLines.lines($0, units: units, wide: page.wide, model.language) }) ?? [] { page.line(text, ink: ink) }
-        if let alert = model.alert { page.paragraph((page.wide ? label("alert") + ": " : "! ") + alert, ink: .warning) }
+        if let alert = model.alert { page.paragraph((page.wide ? model.say("alert") + ": " : "! ") + alert, ink: .warning) }
         // One graph per range, as many as fit, each labelled with its range and extremes.
         let width = max(4, page.columns - (page.wide ? 25 : 5))
         for graph in weather.graphs where page.remaining > 0 {

@@ -30,7 +30,7 @@ enum SkyPage {
             // The next event is the page's key figure: its name and time large, the countdown under it.
             let name = Words.capitalized(label(next.name, compact: !wide, model.language))
             page.headline(name + " " + next.clock)
-            page.line(Words.text("label", wide ? "nextSkyEvent" : "next", model.language, countdown(next.seconds, compact: !wide)), ink: .accent)
+            page.line(model.say(wide ? "nextSkyEvent" : "next", countdown(next.seconds, compact: !wide)), ink: .accent)
         } else {
             // Only in a polar night or day longer than the half year the device looks ahead.
             page.line(model.say(wide ? "noSunEvent" : "noSunEventShort"), ink: .accent)
@@ -39,13 +39,13 @@ enum SkyPage {
         if let place = sky.placeNote { page.paragraph(note(for: place, model.language), ink: .warning) }
         if wide {
             let language = model.language, width = labelWidth(language)
-            let sun = Words.text("label", "sunPosition", language, "\(fixed(sky.sunAltitude, 1))°", "\(fixed(sky.sunAzimuth, 0))°")
-            page.field(Words.text("label", "sun", language), sun + "  " + Words.text("light", sky.light, language), labelWidth: width)
-            page.field(Words.text("label", "day", language), sky.dayLength.isFinite ? countdown(sky.dayLength) : "--", labelWidth: width)
+            let sun = language.say("sunPosition", "\(fixed(sky.sunAltitude, 1))°", "\(fixed(sky.sunAzimuth, 0))°")
+            page.field(language.say("sun"), sun + "  " + Words.text("light", sky.light, language), labelWidth: width)
+            page.field(language.say("day"), sky.dayLength.isFinite ? countdown(sky.dayLength) : "--", labelWidth: width)
         } else {
             let rise = sky.events.first { $0.name == "sunrise" }?.clock ?? "--:--"
             let set = sky.events.first { $0.name == "sunset" }?.clock ?? "--:--"
-            page.line(Words.text("label", "rise", model.language, rise, set))
+            page.line(model.say("rise", rise, set))
         }
         drawMoonAndSeason(sky, wide: wide, model.language, on: &page)
         page.essentialsDone()
@@ -75,9 +75,9 @@ enum SkyPage {
 
     static func drawMoonAndSeason(_ sky: SkyPanel, wide: Bool, _ language: Language, on page: inout PageWriter) {
         let percent = sky.moonIllumination.isFinite ? "\(Int((sky.moonIllumination * 100).rounded()))%" : "--"
-        let moon = Words.text("label", "moon", language), season = Words.text("label", "season", language), width = labelWidth(language)
+        let moon = language.say("moon"), season = language.say("season"), width = labelWidth(language)
         if wide {
-            let age = sky.moonAge.isFinite ? "  " + Words.text("label", "moonAge", language, fixed(sky.moonAge, 1)) : ""
+            let age = sky.moonAge.isFinite ? "  " + language.say("moonAge", fixed(sky.moonAge, 1)) : ""
             page.wrappedField(moon, "\(Words.text("moon", sky.moonPhase, language)) \(percent)\(age)", labelWidth: width)
             let countdown = Words.seasonCountdown(sky.nextSeason, days: sky.daysUntilSeason, language)
             let progress =
@@ -109,7 +109,7 @@ enum SkyPage {
 
     /// The labels' column: as wide as the longest label in the language, and a space.
     static func labelWidth(_ language: Language) -> Int {
-        max(7, ["sun", "day", "moon", "season"].map { Words.text("label", $0, language).count + 1 }.max() ?? 0)
+        max(7, ["sun", "day", "moon", "season"].map { language.say($0).count + 1 }.max() ?? 0)
     }
 
     static func pad(_ text: String, _ width: Int) -> String {

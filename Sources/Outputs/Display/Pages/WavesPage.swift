@@ -169,7 +169,7 @@ enum WavesPage {
         let cellsPerHour = Double(width) / max(1, (panel.end - panel.start) / 3600)
         let every = [1, 2, 3, 4, 6, 12].first { cellsPerHour * Double($0) >= 4 } ?? 24
         var free = 0
-        for mark in panel.hours where (Int(String(mark.label.prefix { $0.isNumber })) ?? 0) % every == 0 {
+        for mark in panel.hours where mark.hour % every == 0 {
             let c = Int((mark.time - panel.start) / (panel.end - panel.start) * Double(width))
             guard c >= free, c + mark.label.count <= width else { continue }
             for (offset, character) in mark.label.enumerated() { row[c + offset] = character }
