@@ -14,7 +14,8 @@ enum BarometerPage {
         if page.wide {
             page.line(units.pressure(weather.seaLevelPressure) + " " + model.say("atSeaLevel"), ink: .accent)
             page.field(
-                model.say("station"), units.pressure(weather.stationPressure) + (weather.temperature.isFinite ? "  " + units.temperature(weather.temperature) : ""))
+                model.say("station"),
+                units.pressure(weather.stationPressure) + (weather.temperature.isFinite ? "  " + units.temperature(weather.temperature) : ""))
             page.field(model.say("altitude"), units.altitude(weather.fusedAltitude) + (page.columns >= 60 ? " (" + model.say("levelledByGPS") + ")" : ""))
             if let trend = trendWords(weather, units: units, model.language) {
                 if page.columns >= 60 {
