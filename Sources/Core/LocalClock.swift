@@ -26,6 +26,13 @@ public final class LocalClock: @unchecked Sendable {
     /// The time of day with the zone's name, for a time standing alone: "14:32 CEST".
     public func timeOfDayWithZone(_ unixTime: Double) -> String { timeOfDay(unixTime) + " " + zone.abbreviation(at: unixTime) }
 
+    /// An hour's mark on a timeline: "06" on a 24-hour clock; "12a", "6a", "12p", "3p" on a
+    /// 12-hour one.
+    public static func hourMark(_ hour: Int, twelveHour: Bool) -> String {
+        guard twelveHour else { return (hour < 10 ? "0" : "") + String(hour) }
+        return String(hour % 12 == 0 ? 12 : hour % 12) + (hour < 12 ? "a" : "p")
+    }
+
     public static func timeOfDay(_ unixTime: Double, zone: TimeZoneRules, twelveHour: Bool) -> String {
         guard unixTime.isFinite else { return "--:--" }
         let local = CivilTime(unixSeconds: (unixTime + Double(zone.offset(at: unixTime))).rounded(.down))

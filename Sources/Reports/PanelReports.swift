@@ -23,8 +23,9 @@ public enum PanelReport: Sendable {
     case waves(WavesPanel?)
     /// The web app's pairing address for a phone to scan.
     case connect(ConnectPanel)
-    /// The day's steps by local hour, 0 to 23, and the hour now, for the day page's bars.
-    case stepsByHour([Int], now: Int)
+    /// The day's steps by local hour, 0 to 23, the hour now, and whether the hours are marked
+    /// on a 12-hour clock, for the day page's bars.
+    case stepsByHour([Int], now: Int, twelveHour: Bool)
 }
 
 /// The connect page: a one-time pairing address of the web app (shown as a QR code and in

@@ -146,6 +146,9 @@ enum DisplayFixtures {
         model.waves = waves
         var day = DisplayModel.DayPanel()
         (day.steps, day.distance, day.floorsUp, day.floorsDown, day.activeSeconds, day.cadence, day.state) = (12_345, 8_420, 14, 3, 6_300, 112, "walking")
+        // A morning's walk and an afternoon's, the hour now (10:00) the one under way.
+        day.stepsByHour = [0, 0, 0, 0, 0, 0, 0, 310, 2_480, 3_105, 1_650, 0, 0, 0, 920, 2_210, 1_670, 0, 0, 0, 0, 0, 0, 0]
+        day.hourNow = 10
         model.day = day
         model.connect = ConnectPanel(url: "http://192.168.1.20:8080/pair?code=7q2x9kmdab", minutesLeft: 9)
         return model

@@ -23,7 +23,7 @@ public final class DisplayFeed {
     private var departures: DeparturesPanel?
     private var waves: WavesPanel?
     private var connect: ConnectPanel?
-    private var stepsByHour: (hours: [Int], now: Int?) = ([], nil)
+    private var stepsByHour: (hours: [Int], now: Int?, twelveHour: Bool) = ([], nil, false)
     /// The heading as shown, smoothed on the unit circle so 359° and 1° average to 0°, not
     /// 180°, over the ATT times.
     private var smoother = HeadingSmoother(timeConstant: 0.5)
@@ -74,7 +74,7 @@ public final class DisplayFeed {
         case .departures(let p): departures = p
         case .waves(let p): waves = p
         case .connect(let p): connect = p
-        case .stepsByHour(let hours, let now): stepsByHour = (hours, now)
+        case .stepsByHour(let hours, let now, let twelveHour): stepsByHour = (hours, now, twelveHour)
         }
     }
 
@@ -92,7 +92,7 @@ public final class DisplayFeed {
             (day.steps, day.distance) = (motion.stepsToday ?? motion.steps, motion.distanceToday ?? motion.distance)
             (day.floorsUp, day.floorsDown, day.activeSeconds) = (motion.floorsUp ?? 0, motion.floorsDown ?? 0, motion.activeSecondsToday ?? 0)
             (day.cadence, day.state) = (motion.cadence, motion.state.rawValue)
-            (day.stepsByHour, day.hourNow) = stepsByHour
+            (day.stepsByHour, day.hourNow, day.twelveHour) = stepsByHour
             model.day = day
         }
         if let position {

@@ -103,6 +103,7 @@ public struct DisplayModel: Sendable {
         /// local hour now.
         public var stepsByHour: [Int] = []
         public var hourNow: Int?
+        public var twelveHour = false
         public init() {}
     }
 

@@ -281,11 +281,6 @@ extension WavesAnswer {
     /// The day laid out for the display's waves page at `now`: the timeline from the earlier of
     /// the first wave and civil dawn to the later of the last wave and civil dusk (whole local
     /// hours; the whole day where the Sun gives neither), the sessions, the next wave.
-    /// An hour's mark on a 12-hour clock: "12a", "6a", "12p", "3p".
-    static func twelveHourMark(_ hour: Int) -> String {
-        String(hour % 12 == 0 ? 12 : hour % 12) + (hour < 12 ? "a" : "p")
-    }
-
     package static func panel(_ day: Day, stopName: String, now: Double) -> WavesPanel {
         let zone = day.zone
         let (dayStart, dayEnd) = SkyAnswer.day(day.date, zone: zone)
@@ -309,8 +304,8 @@ extension WavesAnswer {
         var hour = localHour(start, up: true)
         while hour <= panel.end {
             // "06" on a 24-hour clock, "6a" and "12p" on a 12-hour one.
-            let twentyFour = DepartureWords.clock(hour, zone: zone).prefix(2), local = Int(twentyFour) ?? 0
-            panel.hours.append((hour, local, day.twelveHour ? Self.twelveHourMark(local) : String(twentyFour)))
+            let local = Int(DepartureWords.clock(hour, zone: zone).prefix(2)) ?? 0
+            panel.hours.append((hour, local, LocalClock.hourMark(local, twelveHour: day.twelveHour)))
             hour += 3600
         }
         panel.waves = day.items.map { item in

@@ -1,14 +1,14 @@
 import LodestoneHAL
 import LodestoneReports
 
-/// The framebuffer's pages: the compass, the level, the barometer and the track drawn as graphics on
-/// panels from 240 x 160 up (a 128 x 64 mono LCD keeps its text cells, which read better at
-/// that size), the other pages in text cells. The header is the text pages' own.
+/// The framebuffer's pages: the compass, the level, the barometer, the track, the sky chart and
+/// the day drawn as graphics on panels from 240 x 160 up (a 128 x 64 mono LCD keeps its text
+/// cells, which read better at that size), the other pages in text cells. The header is the text pages' own.
 public enum GraphicPages {
     /// Whether `page` is drawn as graphics on a panel of this layout (the QR code on every
     /// panel: a phone reads modules of one pixel).
     public static func drawsGraphics(_ page: DisplayPage, layout: FramebufferLayout) -> Bool {
-        page == .connect || (layout.scale >= 2 && [.compass, .level, .barometer, .track, .chart].contains(page))
+        page == .connect || (layout.scale >= 2 && [.compass, .level, .barometer, .track, .chart, .day].contains(page))
     }
 
     /// Draws `page` on `target`: graphics where they serve, text cells otherwise.
@@ -40,6 +40,8 @@ public enum GraphicPages {
             PressureGraphs.draw(model, canvas: canvas, top: header, textScale: textScale)
         case .track:
             TrackDrawing.draw(model, canvas: canvas, top: header, textScale: textScale)
+        case .day:
+            DayDrawing.draw(model, canvas: canvas, top: header, textScale: textScale)
         case .chart:
             SkyChartDrawing.draw(model, canvas: canvas, top: header, textScale: textScale)
         case .connect:

@@ -15,15 +15,10 @@ enum DayPage {
             // The steps are the page's key figure: the number large, its unit under it.
             page.headline(steps)
             page.line(model.say("stepsToday"), ink: .accent)
+            let fields = fields(model, day)
             // The field labels as wide as the longest in the language.
-            let width = max(10, ["distance", "floors", "active"].map { model.say($0).count + 1 }.max() ?? 0)
-            page.field(model.say("distance"), units.distance(day.distance), labelWidth: width)
-            page.field(model.say("floors"), model.say("upDown", "\(day.floorsUp)", "\(day.floorsDown)"), labelWidth: width)
-            page.field(
-                model.say("active"), countdown(day.activeSeconds) + (day.activeSeconds < 60 ? "" : " " + model.say("walkingOrRunning")), labelWidth: width)
-            let moving = Words.capitalized(Words.text("motion", day.state, model.language))
-            let pace = day.cadence > 0 ? model.say("cadence", moving, fixed(day.cadence, 0)) : moving
-            if !pace.isEmpty { page.field(Words.capitalized(Words.text("word", "now", model.language)), pace, ink: .dim, labelWidth: width) }
+            let width = max(10, (fields.map { $0.label.count + 1 }.max() ?? 0))
+            for field in fields { page.field(field.label, field.value, ink: field.ink, labelWidth: width) }
         } else {
             page.headline(steps)
             page.line(model.say("stepsToday").uppercased(), ink: .accent)
@@ -32,6 +27,20 @@ enum DayPage {
             page.line(model.say("active").uppercased() + " " + countdown(day.activeSeconds, compact: true))
             if day.cadence > 0 { page.line("\(Words.capitalized(Words.text("motion", day.state, model.language))) \(fixed(day.cadence, 0))/min", ink: .dim) }
         }
+    }
+
+    /// The day's figures under the steps, each with its label: the distance, the floors, the
+    /// time active and the pace now (the graphic page writes the same).
+    static func fields(_ model: DisplayModel, _ day: DisplayModel.DayPanel) -> [(label: String, value: String, ink: Ink)] {
+        var fields: [(label: String, value: String, ink: Ink)] = [
+            (model.say("distance"), model.units.distance(day.distance), .text),
+            (model.say("floors"), model.say("upDown", "\(day.floorsUp)", "\(day.floorsDown)"), .text),
+            (model.say("active"), countdown(day.activeSeconds) + (day.activeSeconds < 60 ? "" : " " + model.say("walkingOrRunning")), .text)
+        ]
+        let moving = Words.capitalized(Words.text("motion", day.state, model.language))
+        let pace = day.cadence > 0 ? model.say("cadence", moving, fixed(day.cadence, 0)) : moving
+        if !pace.isEmpty { fields.append((Words.capitalized(Words.text("word", "now", model.language)), pace, .dim)) }
+        return fields
     }
 
     /// 12345 as "12,345".
