@@ -44,7 +44,9 @@ final class PagePanels {
             panels.append(.departures(departuresPanel(transit, latest: latest, time: time, onlyMarked: onlyMarkedDepartures)))
         }
         if page == .waves, let transit = services.transit { panels.append(.waves(wavesPanel(transit, latest: latest, time: time))) }
-        if page == .day, let activity = services.activity { panels.append(.stepsByHour(activity.stepsByHour, now: activity.hour(at: time), twelveHour: services.localClock.twelveHour)) }
+        if page == .day, let activity = services.activity {
+            panels.append(.stepsByHour(activity.stepsByHour, now: activity.hour(at: time), twelveHour: services.localClock.twelveHour))
+        }
         return panels
     }
 

@@ -29,7 +29,9 @@ enum DayDrawing {
         // The hours' bars in what is left, their hour marks beneath them.
         let height = canvas.height - y - lineHeight - textScale * 3
         guard day.stepsByHour.count == 24, height >= lineHeight * 2 else { return }
-        bars(day.stepsByHour, now: day.hourNow, twelveHour: day.twelveHour, canvas: canvas, x: textScale, y: y + textScale * 2, width: width, height: height, textScale: textScale)
+        bars(
+            day.stepsByHour, now: day.hourNow, twelveHour: day.twelveHour, canvas: canvas, x: textScale, y: y + textScale * 2, width: width, height: height,
+            textScale: textScale)
     }
 
     /// 24 bars from local midnight, the tallest the busiest hour's (its count on the top line);
@@ -44,7 +46,9 @@ enum DayDrawing {
         // hours without steps, not as nothing drawn.
         canvas.drew(x: x, y: y, width: pitch * 24, height: height)
         canvas.rect(x: x, y: y, width: pitch * 24, height: 1, ink: .dim)
-        canvas.text(DayPage.grouped(hours.max() ?? 0), x: x + pitch * 24 - Canvas.textWidth(DayPage.grouped(hours.max() ?? 0), scale: textScale), y: y + textScale, scale: textScale, ink: .dim)
+        canvas.text(
+            DayPage.grouped(hours.max() ?? 0), x: x + pitch * 24 - Canvas.textWidth(DayPage.grouped(hours.max() ?? 0), scale: textScale), y: y + textScale,
+            scale: textScale, ink: .dim)
         for (hour, steps) in hours.enumerated() where steps > 0 {
             let tall = max(textScale, Int((Double(steps) / Double(most) * Double(height)).rounded()))
             canvas.rect(x: x + hour * pitch, y: base - tall, width: barWidth, height: tall, ink: hour == now ? .accent : .good)
