@@ -585,4 +585,5 @@ export const table = {
   "label.scanToOpen": ["Scan with a phone to open the web app", "Mit dem Handy scannen für die Web-App"],
   "label.scanToConnect": ["scan to connect", "scannen zum Verbinden"],
   "label.goodOnce": ["good once, for {1} more min", "einmal gültig, noch {1} min"],
+  "label.lastTrack": ["Last track: {1}", "Letzter Track: {1}"],
 };

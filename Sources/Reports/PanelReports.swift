@@ -62,7 +62,19 @@ public struct TrackPanel: Sendable {
     public var splits: [Double] = []
     /// Heading-up (the heading) or north-up (nil).
     public var headingUp: Double?
+    /// With no recording open, the last track saved: what a person looks back on before the next.
+    public var last: SavedTrack?
     public init() {}
+
+    public struct SavedTrack: Sendable {
+        public var name: String
+        /// When it started, on the device's clock ("Sun 06-21 09:12").
+        public var started: String
+        public var distance: Double, movingTime: Double, climb: Double
+        public init(name: String, started: String, distance: Double, movingTime: Double, climb: Double) {
+            (self.name, self.started, self.distance, self.movingTime, self.climb) = (name, started, distance, movingTime, climb)
+        }
+    }
 }
 
 /// The day's ferry waves at a stop, for the waves page: its timeline (the light, each wave,

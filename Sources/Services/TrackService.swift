@@ -38,6 +38,8 @@ package final class TrackService {
             for point in recording?.points ?? [] { tally.add(point) }
         }
     }
+    /// The last track saved (read from the store once, when first asked; then each stop's).
+    package private(set) lazy var lastSaved: TrackStore.Summary? = store.list().first
     /// The newest time (UTC seconds) the service was told: a request's, or the last fix's.
     private var latestTime = Double.nan
 
@@ -130,6 +132,7 @@ package final class TrackService {
         state = .stopped
         storageProblem = nil
         finished.append(summary)
+        lastSaved = summary
         return report("saved as \(summary.id): \(fixed(summary.distance / 1000, 2)) km")
     }
 

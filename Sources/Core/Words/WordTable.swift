@@ -706,6 +706,8 @@ extension Words {
         ("label.webAppOff", "the web app is off: run with --http ADDR", "die Web-App ist aus: mit --http ADDR starten"),
         ("label.scanToOpen", "Scan with a phone to open the web app", "Mit dem Handy scannen für die Web-App"),
         ("label.scanToConnect", "scan to connect", "scannen zum Verbinden"),
-        ("label.goodOnce", "good once, for {1} more min", "einmal gültig, noch {1} min")
+        ("label.goodOnce", "good once, for {1} more min", "einmal gültig, noch {1} min"),
+        // The track page with no recording open: the last track saved.
+        ("label.lastTrack", "Last track: {1}", "Letzter Track: {1}")
     ]
 }

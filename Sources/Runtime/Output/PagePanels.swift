@@ -39,7 +39,7 @@ final class PagePanels {
             let satellite = services.satellites.flatMap { s in s.position(place: place, time: time).map { (s.name, $0.altitude, $0.azimuth, $0.sunlit) } }
             panels.append(.chart(SkyChart.at(time, latitude: place.latitude, longitude: place.longitude, satellite: satellite)))
         }
-        if let tracks { panels.append(.track(trackPanel(tracks, plot: page == .track))) }
+        if let tracks { panels.append(.track(trackPanel(tracks, plot: page == .track, language: language))) }
         if page == .departures, let transit = services.transit {
             panels.append(.departures(departuresPanel(transit, latest: latest, time: time, onlyMarked: onlyMarkedDepartures)))
         }
@@ -51,11 +51,18 @@ final class PagePanels {
     }
 
     /// The recording's figures: the service's statistics, taken anew only when points were added.
-    private func trackPanel(_ tracks: TrackService, plot: Bool) -> DisplayModel.TrackPanel {
+    private func trackPanel(_ tracks: TrackService, plot: Bool, language: Language) -> DisplayModel.TrackPanel {
         var panel = DisplayModel.TrackPanel()
         panel.state = tracks.state.rawValue
         panel.autoPaused = tracks.autoPaused
-        guard let recording = tracks.recording else { return panel }
+        guard let recording = tracks.recording else {
+            // Only for the track page: the first ask reads the store's summaries.
+            if plot, let last = tracks.lastSaved {
+                let when = DepartureWords.day(last.started, zone: services.localClock.zone, language) + " " + services.localClock.timeOfDay(last.started)
+                panel.last = .init(name: last.name, started: when, distance: last.distance, movingTime: last.movingTime, climb: last.elevationGain)
+            }
+            return panel
+        }
         if trackFigures?.points != recording.points.count || trackFigures?.name != recording.name, let statistics = tracks.statistics {
             trackFigures = (recording.name, recording.points.count, statistics)
         }

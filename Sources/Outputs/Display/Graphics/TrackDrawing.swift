@@ -23,9 +23,10 @@ enum TrackDrawing {
             state, x: textScale, y: y, width: canvas.width - 2 * textScale, bottom: canvas.height, scale: textScale,
             ink: track.state == "recording" ? .good : .accent)
         guard track.state != "stopped", !track.path.isEmpty else {
-            canvas.paragraph(
+            y = canvas.paragraph(
                 track.state == "stopped" ? Words.text("track", "howToStartShort", model.language) : model.say("waitingForFirstPoint"), x: textScale, y: y,
                 width: canvas.width - 2 * textScale, bottom: canvas.height, scale: textScale, ink: .dim)
+            if track.state == "stopped", let last = track.last { drawLast(last, model, canvas: canvas, y: y + lineHeight, textScale: textScale) }
             return
         }
         for line in figureLines(track, units: units, columns: (canvas.width - 2 * textScale) / (FramebufferLayout.cellWidth * textScale)) {
@@ -142,4 +143,29 @@ enum TrackDrawing {
 
     static func sinDegrees(_ d: Double) -> Double { sin(d * .pi / 180) }
     static func cosDegrees(_ d: Double) -> Double { cos(d * .pi / 180) }
+
+    /// The last track saved, under the way to start the next: its name, then its figures in two
+    /// columns, each a label over its value a size up, where the panel has the room; else a list.
+    static func drawLast(_ last: DisplayModel.TrackPanel.SavedTrack, _ model: DisplayModel, canvas: Canvas, y top: Int, textScale: Int) {
+        let width = canvas.width - 2 * textScale, lineHeight = FramebufferLayout.cellHeight * textScale
+        var y = canvas.paragraph(model.say("lastTrack", last.name), x: textScale, y: top, width: width, bottom: canvas.height, scale: textScale, ink: .accent)
+        // Its date under its name, the figures after.
+        y = canvas.paragraph(last.started, x: textScale, y: y, width: width, bottom: canvas.height, scale: textScale, ink: .dim)
+        let fields = TrackPage.lastTrackFields(last, model)
+        let column = width / 2, larger = textScale * 2
+        let cellHeight = lineHeight + FramebufferLayout.cellHeight * larger + lineHeight / 2
+        let fits = fields.allSatisfy { Canvas.textWidth($0.1, scale: larger) <= column - textScale } && canvas.height - y >= cellHeight * 2
+        guard fits else {
+            for (label, value) in fields {
+                y = canvas.paragraph(label + "  " + value, x: textScale, y: y, width: width, bottom: canvas.height, scale: textScale, ink: .text)
+            }
+            return
+        }
+        y += lineHeight / 2
+        for (index, (label, value)) in fields.enumerated() {
+            let x = textScale + (index % 2) * column, cellTop = y + (index / 2) * cellHeight
+            canvas.text(label, x: x, y: cellTop, scale: textScale, ink: .dim)
+            canvas.text(value, x: x, y: cellTop + lineHeight, scale: larger, ink: .text)
+        }
+    }
 }

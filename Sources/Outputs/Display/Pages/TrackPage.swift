@@ -1,6 +1,15 @@
 import LodestoneCore
 /// The track page: the recording's state and figures, and the way to a waypoint.
 enum TrackPage {
+    /// The last track's figures, as the stopped page shows them under its name and date.
+    static func lastTrackFields(_ last: DisplayModel.TrackPanel.SavedTrack, _ model: DisplayModel) -> [(String, String)] {
+        [
+            (model.say("distance"), model.units.distance(last.distance)),
+            (model.say("movingTime"), countdown(last.movingTime)),
+            (model.say("climb"), "+" + model.units.altitude(last.climb))
+        ]
+    }
+
     static func draw(_ model: DisplayModel, on page: inout PageWriter) {
         guard let track = model.track else {
             page.line(page.wide ? model.say("needsDataDirectory") + " (--data-dir)" : model.say("noDataDirectory"), ink: .warning)
@@ -14,6 +23,11 @@ enum TrackPage {
         guard track.state != "stopped" else {
             // Which key or button starts one: never a request's syntax.
             page.paragraph(Words.text("track", page.wide ? "howToStart" : "howToStartShort", model.language), ink: .dim)
+            if let last = track.last, page.wide {
+                page.blank()
+                page.paragraph(model.say("lastTrack", last.name), ink: .accent)
+                for (label, value) in [(model.say("date"), last.started)] + lastTrackFields(last, model) { page.field(label, value) }
+            }
             return
         }
         if page.wide {
