@@ -226,7 +226,7 @@ export const table = {
   "label.standingStill": ["standing still: no points until you move", "Stillstand: keine Punkte bis zur nächsten Bewegung"],
   "label.nextTrackName": ["Name of the next track", "Name des nächsten Tracks"],
   "label.trackNameExample": ["e.g. Ridge walk", "z. B. Gratwanderung"],
-  "label.start": ["Start", "Start"],
+  "label.start": ["Start", "Starten"],
   "label.pause": ["Pause", "Pausieren"],
   "label.resume": ["Resume", "Fortsetzen"],
   "label.stop": ["Stop", "Beenden"],
@@ -586,4 +586,5 @@ export const table = {
   "label.scanToConnect": ["scan to connect", "scannen zum Verbinden"],
   "label.goodOnce": ["good once, for {1} more min", "einmal gültig, noch {1} min"],
   "label.lastTrack": ["Last track: {1}", "Letzter Track: {1}"],
+  "label.startPoint": ["Start", "Start"],
 };

@@ -257,7 +257,7 @@ extension Words {
         ("label.standingStill", "standing still: no points until you move", "Stillstand: keine Punkte bis zur nächsten Bewegung"),
         ("label.nextTrackName", "Name of the next track", "Name des nächsten Tracks"),
         ("label.trackNameExample", "e.g. Ridge walk", "z. B. Gratwanderung"),
-        ("label.start", "Start", "Start"),
+        ("label.start", "Start", "Starten"),
         ("label.pause", "Pause", "Pausieren"),
         ("label.resume", "Resume", "Fortsetzen"),
         ("label.stop", "Stop", "Beenden"),
@@ -708,6 +708,8 @@ extension Words {
         ("label.scanToConnect", "scan to connect", "scannen zum Verbinden"),
         ("label.goodOnce", "good once, for {1} more min", "einmal gültig, noch {1} min"),
         // The track page with no recording open: the last track saved.
-        ("label.lastTrack", "Last track: {1}", "Letzter Track: {1}")
+        ("label.lastTrack", "Last track: {1}", "Letzter Track: {1}"),
+        // Where a track began, the way back leads there (not the button that starts one).
+        ("label.startPoint", "Start", "Start")
     ]
 }

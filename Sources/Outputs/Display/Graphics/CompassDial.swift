@@ -136,7 +136,7 @@ enum CompassDial {
         }
         if let way = model.navigation {
             lines.append(("\(way.waypoint) \(model.units.distance(way.distance)) \(fixed(way.bearing, 0))°", .accent))
-            if let remaining = way.remaining { lines.append((model.say("start").uppercased() + " " + model.units.distance(remaining), .accent)) }
+            if let remaining = way.remaining { lines.append((model.say("startPoint").uppercased() + " " + model.units.distance(remaining), .accent)) }
             if way.offTrack { lines.append((model.say("offTrack").uppercased(), .warning)) }
         }
         if let steps = model.compass.steps { lines.append((model.say("steps").uppercased() + " \(steps)", .dim)) }

@@ -48,7 +48,7 @@ enum TrackPage {
             page.line(LabelPlacer.squeezed(to.count + figures.count <= page.columns ? to : way.waypoint, before: figures, to: page.columns), ink: .accent)
             if let remaining = way.remaining {
                 page.line(
-                    page.wide ? model.say("startAlong", units.distance(remaining)) : model.say("start").uppercased() + " " + units.distance(remaining),
+                    page.wide ? model.say("startAlong", units.distance(remaining)) : model.say("startPoint").uppercased() + " " + units.distance(remaining),
                     ink: .accent)
                 let offTrack = model.say("offTrack").uppercased()
                 if way.offTrack { page.line(page.wide ? offTrack + ": " + model.say("headBack") : offTrack, ink: .warning) }
