@@ -70,7 +70,8 @@ if (arguments[0]) {
     if (!element.checkVisibility()) continue;
     for (const name of ["aria-label", "title", "placeholder"]) if (element.getAttribute(name)) shown.push(element.getAttribute(name));
   }
-  const all = shown.join("\n");
+  // The compass points as German writes them in capitals ("NO" is north-east, not "no").
+  const all = shown.join("\n").replace(/\b(NNO|NO|ONO|OSO|SO|SSO)\b/gu, " ");
   for (const english of arguments[0]) {
     const escaped = english.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     // A whole word, not part of a file's or a setting's name ("satellites.tle").

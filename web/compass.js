@@ -23,7 +23,9 @@ function drawRose() {
     card.appendChild(line);
     if (major) {
       const label = document.createElementNS(ns, "text");
-      label.textContent = names[degrees] || String(degrees);
+      label.textContent = names[degrees] ? compassPoint(degrees) : String(degrees);
+      // The cardinal letters follow the language when the device names its own (O for east).
+      if (names[degrees]) label.dataset.w = `point.${names[degrees]}`;
       label.setAttribute("x", Math.sin(angle) * 72); label.setAttribute("y", -Math.cos(angle) * 72);
       label.setAttribute("class", names[degrees] ? (degrees === 0 ? "label cardinal north" : "label cardinal") : "label");
       label.setAttribute("transform", `rotate(${degrees} ${Math.sin(angle) * 72} ${-Math.cos(angle) * 72})`);

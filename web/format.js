@@ -16,8 +16,12 @@ export function taskTime(microseconds) {
   return `${fixed(microseconds / 1e6, 1)}\u00a0s`;
 }
 
+// The sixteen points, each written as the page's language writes it ("NO" in German).
 const points = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"];
-export const compassPoint = (degrees) => points[Math.round(((degrees % 360) + 360) % 360 / 22.5) % 16];
+export const compassPoint = (degrees) => {
+  const point = points[Math.round(((degrees % 360) + 360) % 360 / 22.5) % 16];
+  return lookup(`point.${point}`) ?? point;
+};
 
 export function distance(metres) {
   if (!isFinite(metres)) return "--";

@@ -75,8 +75,12 @@ import Testing
     /// ("--data-dir") is what a person types, not words.
     static func english(in text: String, names: Set<String>) -> [String] {
         let prose = text.split(separator: " ").filter { !$0.drop { "(\"'".contains($0) }.hasPrefix("--") }.joined(separator: " ")
-        return words(prose).filter { english.contains($0.lowercased()) && !names.contains($0.lowercased()) }
+        return words(prose).filter { english.contains($0.lowercased()) && !names.contains($0.lowercased()) && !points.contains($0) }
     }
+
+    /// The compass points as German writes them, in capitals as they stand ("NO" is north-east,
+    /// not the English "no").
+    static let points = Set(Words.table.filter { $0.key.hasPrefix("point.") }.compactMap(\.de))
 
     static var germanModels: [(String, DisplayModel)] { FacesTests.models().filter { $0.1.language == .de } }
 

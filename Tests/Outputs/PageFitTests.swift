@@ -1,4 +1,5 @@
 import Glibc
+import LodestoneCore
 import LodestoneHAL
 @testable import LodestoneOutputs
 import LodestoneReports
@@ -82,6 +83,26 @@ import Testing
 
     /// The measure itself: a page in its top third uses about a third; the tiles a box touches
     /// count whole; nothing off the panel counts.
+    /// A new device, nothing recorded and nothing saved: the track page still answers "does it
+    /// know where I am?" with the place a track would begin, at every size, and fills a large
+    /// panel as the other pages do; without a fix it says what it waits for.
+    @Test func aNewDevicesTrackPageShowsWhereTheFirstTrackBegins() {
+        var model = DisplayFixtures.walk
+        model.track = DisplayModel.TrackPanel()
+        for (width, height) in Self.sizes {
+            let frame = Self.frame(.track, model, width: width, height: height)
+            let texts = frame.runs.map(\.text)
+            #expect(texts.contains { $0.contains("46°41") }, "\(width)x\(height): no latitude in \(texts)")
+            #expect(texts.contains { $0.contains("No track saved yet") }, "\(width)x\(height): \(texts)")
+            let clipped = frame.runs.filter(\.clipped).map(\.text)
+            #expect(clipped.isEmpty, "\(width)x\(height): clipped \(clipped)")
+            if width == 800 { #expect(frame.used >= 0.6, "800x480 used \(frame.used)") }
+        }
+        model.state.fix = GPSFix()
+        let waiting = Self.frame(.track, model, width: 480, height: 320).runs.map(\.text).joined(separator: " ")
+        #expect(waiting.contains("No fix yet"), "\(waiting)")
+    }
+
     @Test func theUsedFractionCountsTilesTouched() {
         let top = [TextRun(text: "A", x: 0, y: 0, width: 800, height: 160, missingGlyphs: 0)]
         #expect(PanelCoverage.usedFraction(texts: top, drawings: [], width: 800, height: 480) == 4.0 / 12)

@@ -19,9 +19,10 @@ import Testing
     func text(_ response: HTTPResponse?) -> String { String(decoding: response?.body ?? [], as: UTF8.self) }
 
     /// What a phone's browser sends when the address is opened from its camera.
-    func pairing(code: String, accept: String?) -> HTTPRequest {
+    func pairing(code: String, accept: String?, language: String? = nil) -> HTTPRequest {
         var headers: [HTTPRequest.HeaderField] = [.init(name: "host", value: "127.0.0.1:8080")]
         if let accept { headers.append(.init(name: "accept", value: accept)) }
+        if let language { headers.append(.init(name: "accept-language", value: language)) }
         var request = HTTPRequest(
             method: "GET", target: "/pair?code=\(code)", path: "/pair", query: [.init(name: "code", value: code)], headers: headers)
         request.remoteAddress = "10.0.0.9"
@@ -42,6 +43,22 @@ import Testing
         #expect(body.contains(#"<link rel="stylesheet" href="/style.css">"#), "in the app's style")
         #expect(body.contains(#"name="viewport""#), "it wraps on a phone")
         #expect(!body.contains("<script"), "nothing the Content-Security-Policy would refuse")
+    }
+
+    /// A phone set to German reads the page in German: the heading, what to do, the button.
+    @Test func aGermanPhoneReadsTheExpiredCodeInGerman() {
+        let page = response(rules.app().answer(pairing(code: "expired", accept: Self.browserAccept, language: "de-CH,de;q=0.9,en;q=0.8")))
+        #expect(page?.status == 403)
+        let body = text(page)
+        #expect(body.contains(#"<html lang="de">"#))
+        #expect(body.contains("<h1>Diese Kopplungsadresse gilt nicht mehr</h1>"))
+        #expect(body.contains("«Verbinden»"), "it names the display's Connect page as the German display calls it")
+        #expect(body.contains("App öffnen"))
+        for english in ["pairing code", "expired", "Open the app", "again"] {
+            #expect(!body.contains(english), "English left on the German page: \(english)")
+        }
+        let english = text(response(rules.app().answer(pairing(code: "expired", accept: Self.browserAccept, language: "en-GB,de;q=0.5"))))
+        #expect(english.contains("<h1>This pairing address no longer works</h1>"), "the first language chooses")
     }
 
     @Test func aProgramAskingForTheSameAddressGetsText() {

@@ -47,8 +47,10 @@ import LodestoneSim
     /// thread), so two runs at one speed differ too. On this 75 s trip the set-off after the
     /// figure-8 sits inside the judged stretch, and the heading's p95 is 0.53-0.61 deg at
     /// speed 1 and 0.56-0.86 at speed 60 (`lodestone verify --scenario walk --duration 75`).
-    /// So speed 60 runs several times, and the one run at speed 1 must fall within their
-    /// range widened by the tolerance: a figure that moved with the speed would fall outside.
+    /// So speed 60 runs several times, and a run at speed 1 must fall within their range
+    /// widened by the tolerance: a figure that moved with the speed would fall outside. One
+    /// run at speed 1 is one draw of that spread (0.90 deg once against 0.37-0.53 at speed 60),
+    /// so a run outside is run once more, and the speed is blamed only when both fall outside.
     @Test func sameResultsAtAnySpeed() throws {
         guard Self.optimised else {
             print("skipped the speed comparison in a debug build: scripts/test runs it in its optimised pass")
@@ -56,29 +58,41 @@ import LodestoneSim
         }
         let base = try #require(RefereeTrip.named("walk"))
         let trip = base.shortened(to: 75)
-        let slow = Referee.run(trip, speed: 1)
         let fast = (0..<5).map { _ in Referee.run(trip, speed: 60) }
+        let first = Self.disagreements(Referee.run(trip, speed: 1), fast)
+        let disagreements = first.isEmpty ? first : Self.disagreements(Referee.run(trip, speed: 1), fast)
+        for disagreement in disagreements {
+            Issue.record("\(disagreement) (a first run at speed 1 said: \(first.joined(separator: "; ")))")
+        }
+    }
+
+    /// Where a run at speed 1 differs from the runs at speed 60 by more than their spread.
+    static func disagreements(_ slow: Referee.Outcome, _ fast: [Referee.Outcome]) -> [String] {
+        var found: [String] = []
         for name in ["roll and pitch error p95", "motion state correct", "magnetic heading error p95", "one clock"] {
             guard let a = slow.checks.first(where: { $0.name == name }) else {
-                Issue.record("\(name): not judged at speed 1")
+                found.append("\(name): not judged at speed 1")
                 continue
             }
             let others = fast.compactMap { $0.checks.first { $0.name == name } }
-            #expect(others.count == fast.count, "\(name): judged in \(others.count) of \(fast.count) runs at speed 60")
+            if others.count != fast.count {
+                found.append("\(name): judged in \(others.count) of \(fast.count) runs at speed 60")
+            }
             let tolerance = max(0.3, 0.25 * abs(a.measured))
             // A figure within the tolerance of its limit may land either side of it at either
             // speed (the 75 s trip's motion share sits near 95%): there the figures are compared.
             let nearLimit = abs(a.measured - a.limit) <= tolerance
-            #expect(
-                others.contains { $0.passed == a.passed } || nearLimit,
-                "\(name): \(a.passed ? "passed" : "failed") at speed 1, \(others.map(\.passed)) at speed 60")
+            if !others.contains(where: { $0.passed == a.passed }) && !nearLimit {
+                found.append("\(name): \(a.passed ? "passed" : "failed") at speed 1, \(others.map(\.passed)) at speed 60")
+            }
             let figures = others.map(\.measured).filter(\.isFinite)
-            if a.measured.isFinite, let low = figures.min(), let high = figures.max(), name != "one clock" {
-                #expect(
-                    a.measured >= low - tolerance && a.measured <= high + tolerance,
-                    "\(name): \(a.measured) at speed 1, \(figures) at speed 60")
+            if a.measured.isFinite, let low = figures.min(), let high = figures.max(), name != "one clock",
+                a.measured < low - tolerance || a.measured > high + tolerance
+            {
+                found.append("\(name): \(a.measured) at speed 1, \(figures) at speed 60")
             }
         }
+        return found
     }
 
     /// `--duration` shortens a trip; a fault that no longer fits is said so, not judged as passed.

@@ -13,6 +13,23 @@ extension Words {
         ("trend.falling", "falling", "fällt"),
         ("trend.fallingFast", "falling fast", "fällt schnell"),
         ("trend.rate", "{1}, {2} an hour", "{1}, {2} pro Stunde"),
+        // The compass points as each language writes them (east is Ost in German).
+        ("point.N", "N", "N"),
+        ("point.NNE", "NNE", "NNO"),
+        ("point.NE", "NE", "NO"),
+        ("point.ENE", "ENE", "ONO"),
+        ("point.E", "E", "O"),
+        ("point.ESE", "ESE", "OSO"),
+        ("point.SE", "SE", "SO"),
+        ("point.SSE", "SSE", "SSO"),
+        ("point.S", "S", "S"),
+        ("point.SSW", "SSW", "SSW"),
+        ("point.SW", "SW", "SW"),
+        ("point.WSW", "WSW", "WSW"),
+        ("point.W", "W", "W"),
+        ("point.WNW", "WNW", "WNW"),
+        ("point.NW", "NW", "NW"),
+        ("point.NNW", "NNW", "NNW"),
         ("trend.waiting", "after 30 minutes of data", "nach 30 Minuten Messung"),
         ("forecast.risingFast", "Clearing, fair weather ahead", "Aufklarend, schönes Wetter naht"),
         ("forecast.rising", "Weather improving", "Wetter bessert sich"),
@@ -709,6 +726,52 @@ extension Words {
         ("label.goodOnce", "good once, for {1} more min", "einmal gültig, noch {1} min"),
         // The track page with no recording open: the last track saved.
         ("label.lastTrack", "Last track: {1}", "Letzter Track: {1}"),
+        // The web server's error pages: the kind of trouble, then in another language than
+        // English what to do (English pages keep the server's own sentence).
+        ("errorPage.openApp", "Open the app", "App öffnen"),
+        ("errorPage.pairExpired", "This pairing address no longer works", "Diese Kopplungsadresse gilt nicht mehr"),
+        (
+            "errorPage.pairExpiredAdvice",
+            "this pairing code has expired or was used already: pair again from the device's Connect page",
+            "Dieser Kopplungscode ist abgelaufen oder wurde schon benutzt (jeder gilt einmal, zehn Minuten lang): neu koppeln mit dem QR-Code auf der Seite «Verbinden» des Geräts (die letzte Seite der Anzeige), oder mit «lodestone web pair» auf dem Gerät"
+        ),
+        ("errorPage.pairThrottled", "Too many wrong pairing codes", "Zu viele falsche Kopplungscodes"),
+        (
+            "errorPage.pairThrottledAdvice",
+            "too many wrong pairing codes from this address: wait {1} s and try again",
+            "Zu viele falsche Kopplungscodes von dieser Adresse: {1} s warten, dann die Adresse öffnen, die das Gerät zeigt"
+        ),
+        ("errorPage.pairIncomplete", "This pairing address is not whole", "Diese Kopplungsadresse ist unvollständig"),
+        (
+            "errorPage.pairIncompleteAdvice",
+            "the pairing address needs its code: scan the QR code on the device's Connect page",
+            "Der Adresse fehlt ihr Code: den QR-Code auf der Seite «Verbinden» des Geräts scannen (die letzte Seite der Anzeige)"
+        ),
+        ("errorPage.forbidden", "Not allowed", "Nicht erlaubt"),
+        ("errorPage.forbiddenAdvice", "the device refused this request: reload the page", "Das Gerät lehnt diese Anfrage ab: die Seite neu laden"),
+        ("errorPage.notFound", "No such page", "Diese Seite gibt es nicht"),
+        ("errorPage.notFoundAdvice", "this device has no such page: open the app", "Das Gerät hat keine solche Seite: die App öffnen"),
+        ("errorPage.tooSlow", "The request took too long", "Die Anfrage dauerte zu lange"),
+        ("errorPage.tooSlowAdvice", "the request did not arrive whole: try again", "Die Anfrage kam nicht vollständig an: noch einmal versuchen"),
+        ("errorPage.wrongName", "Not this device's name", "Nicht der Name dieses Geräts"),
+        (
+            "errorPage.wrongNameAdvice",
+            "this device does not answer to that name: open it by its own name or address",
+            "Das Gerät antwortet nicht auf diesen Namen: es mit seinem eigenen Namen oder seiner Adresse öffnen"
+        ),
+        ("errorPage.tooMany", "Too many at once", "Zu viele gleichzeitig"),
+        ("errorPage.tooManyAdvice", "too many pages are open: close one and try again", "Zu viele Seiten sind offen: eine schließen und noch einmal versuchen"),
+        ("errorPage.busy", "The device is busy", "Das Gerät ist beschäftigt"),
+        (
+            "errorPage.busyAdvice", "the device serves as many browsers as it can: try again shortly",
+            "Das Gerät bedient so viele Browser, wie es kann: gleich noch einmal versuchen"
+        ),
+        ("errorPage.badRequest", "The device could not take this request", "Das Gerät konnte diese Anfrage nicht annehmen"),
+        ("errorPage.badRequestAdvice", "the request was not understood: open the app", "Die Anfrage war unverständlich: die App öffnen"),
+        ("errorPage.failed", "The device could not answer", "Das Gerät konnte nicht antworten"),
+        ("errorPage.failedAdvice", "something went wrong on the device: try again shortly", "Auf dem Gerät ging etwas schief: gleich noch einmal versuchen"),
+        // ... and on a new device, where the first one would begin.
+        ("label.noTrackSaved", "No track saved yet. The first begins here:", "Noch kein Track gespeichert. Der erste beginnt hier:"),
         // Where a track began, the way back leads there (not the button that starts one).
         ("label.startPoint", "Start", "Start")
     ]

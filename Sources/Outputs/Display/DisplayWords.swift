@@ -1,4 +1,5 @@
 import LodestoneCore
+import LodestoneDomain
 
 /// The display's and the terminal's fixed words, from the one table of words (its `label.`
 /// entries) in the language chosen: a page says `model.say("distance")`, or with figures
@@ -15,4 +16,9 @@ extension Language {
 extension DisplayModel {
     /// The table's words for `label.<key>` in the model's language, the figures put in.
     func say(_ key: String, _ figures: String...) -> String { language.say(key, figures: figures) }
+
+    /// The compass point of `heading` as the model's language writes it ("NO" in German).
+    func point(_ heading: Double, division: CompassPoint.Division = .sixteen) -> String {
+        Words.text("point", CompassPoint.name(heading, division: division), language)
+    }
 }

@@ -13,7 +13,9 @@ enum StationLines {
         let width = max(8, ["wind", "wear", "outlook"].map { language.say($0).count + 1 }.max() ?? 0)
         let wind = language.say("wind")
         if let now = station.windNow ?? station.windMean {
-            let from = station.windDirection.map { CompassPoint.name($0) + (wide ? " \(fixed($0, 0))°" : "") } ?? Words.text("word", "variable", language)
+            let from =
+                station.windDirection.map { Words.text("point", CompassPoint.name($0), language) + (wide ? " \(fixed($0, 0))°" : "") }
+                ?? Words.text("word", "variable", language)
             if compact {
                 let gust = station.windGust.map { ", " + word("gust") + " " + units.speedFigure($0) } ?? ""
                 lines.append(("\(wind) \(units.speedFigure(now))\(gust) \(units.speedUnit) \(from)", .accent))

@@ -81,7 +81,7 @@ enum CompassDial {
             // rose keeps its cardinal letters.
             guard degrees % 30 == 0, degrees % 90 == 0 || g.radius >= 70 else { continue }
             let cardinal = degrees % 90 == 0
-            let label = cardinal ? ["N", "E", "S", "W"][degrees / 90] : String(degrees)
+            let label = cardinal ? model.point(Double(degrees), division: .four) : String(degrees)
             let scale = cardinal ? g.cardinalScale : g.numeralScale
             // Inside the long ticks by the label's own extent in that direction (a wide "240" at
             // the side needs more room than at the top).
@@ -120,7 +120,7 @@ enum CompassDial {
         let state = model.state
         let columns = max(1, g.textWidth / (FramebufferLayout.cellWidth * scale))
         let showsTrue = CompassPage.showsTrue(model)
-        var lines: [(String, Ink)] = [("\(CompassPoint.name(heading)) \(model.say(showsTrue ? "true" : "magnetic"))", .accent)]
+        var lines: [(String, Ink)] = [("\(model.point(heading)) \(model.say(showsTrue ? "true" : "magnetic"))", .accent)]
         // The other north beside it.
         if let attitude = state.attitude, showsTrue { lines.append((model.say("mag").uppercased() + " \(fixed(attitude.magneticHeading, 0))°", .text)) }
         if let trueHeading = state.trueHeading, !showsTrue { lines.append((model.say("true").uppercased() + " \(fixed(trueHeading, 0))°", .text)) }

@@ -26,7 +26,13 @@ enum TrackDrawing {
             y = canvas.paragraph(
                 track.state == "stopped" ? Words.text("track", "howToStartShort", model.language) : model.say("waitingForFirstPoint"), x: textScale, y: y,
                 width: canvas.width - 2 * textScale, bottom: canvas.height, scale: textScale, ink: .dim)
-            if track.state == "stopped", let last = track.last { drawLast(last, model, canvas: canvas, y: y + lineHeight, textScale: textScale) }
+            if track.state == "stopped" {
+                if let last = track.last {
+                    drawLast(last, model, canvas: canvas, y: y + lineHeight, textScale: textScale)
+                } else {
+                    drawFirstStart(model, canvas: canvas, y: y + lineHeight, textScale: textScale)
+                }
+            }
             return
         }
         for line in figureLines(track, units: units, columns: (canvas.width - 2 * textScale) / (FramebufferLayout.cellWidth * textScale)) {
@@ -151,10 +157,18 @@ enum TrackDrawing {
         var y = canvas.paragraph(model.say("lastTrack", last.name), x: textScale, y: top, width: width, bottom: canvas.height, scale: textScale, ink: .accent)
         // Its date under its name, the figures after.
         y = canvas.paragraph(last.started, x: textScale, y: y, width: width, bottom: canvas.height, scale: textScale, ink: .dim)
-        let fields = TrackPage.lastTrackFields(last, model)
+        drawFields(TrackPage.lastTrackFields(last, model), canvas: canvas, y: y, textScale: textScale)
+    }
+
+    /// Figures in two columns, each a label over its value a size up, where the panel has the
+    /// room; else a list of "label  value" lines.
+    static func drawFields(_ fields: [(String, String)], canvas: Canvas, y top: Int, textScale: Int) {
+        let width = canvas.width - 2 * textScale, lineHeight = FramebufferLayout.cellHeight * textScale
+        var y = top
         let column = width / 2, larger = textScale * 2
         let cellHeight = lineHeight + FramebufferLayout.cellHeight * larger + lineHeight / 2
-        let fits = fields.allSatisfy { Canvas.textWidth($0.1, scale: larger) <= column - textScale } && canvas.height - y >= cellHeight * 2
+        let rows = (fields.count + 1) / 2
+        let fits = fields.allSatisfy { Canvas.textWidth($0.1, scale: larger) <= column - textScale } && canvas.height - y >= cellHeight * rows
         guard fits else {
             for (label, value) in fields {
                 y = canvas.paragraph(label + "  " + value, x: textScale, y: y, width: width, bottom: canvas.height, scale: textScale, ink: .text)
@@ -167,5 +181,36 @@ enum TrackDrawing {
             canvas.text(label, x: x, y: cellTop, scale: textScale, ink: .dim)
             canvas.text(value, x: x, y: cellTop + lineHeight, scale: larger, ink: .text)
         }
+    }
+
+    /// A device with no track saved: where the first would begin, the position a size up with
+    /// its elevation and accuracy, so the page answers "does it know where I am?" before a start.
+    static func drawFirstStart(_ model: DisplayModel, canvas: Canvas, y top: Int, textScale: Int) {
+        let width = canvas.width - 2 * textScale, lineHeight = FramebufferLayout.cellHeight * textScale
+        var y = canvas.paragraph(model.say("noTrackSaved"), x: textScale, y: top, width: width, bottom: canvas.height, scale: textScale, ink: .accent)
+        let fix = model.state.fix
+        guard fix.hasPosition else {
+            canvas.paragraph(
+                model.say("noFixYet", "\(fix.satellitesVisible)"), x: textScale, y: y, width: width, bottom: canvas.height, scale: textScale,
+                ink: .warning)
+            return
+        }
+        y += lineHeight / 2
+        let coordinates = [CoordinateText.ddm(fix.latitude, latitude: true), CoordinateText.ddm(fix.longitude, latitude: false)]
+        // As large as both lines fit across the panel and, with the figures under them, down it.
+        let larger =
+            [4, 3, 2].map { $0 * textScale }.first { scale in
+                coordinates.allSatisfy { Canvas.textWidth($0, scale: scale) <= width }
+                    && y + 2 * FramebufferLayout.cellHeight * scale + 4 * lineHeight <= canvas.height
+            } ?? textScale
+        for line in coordinates {
+            canvas.text(line, x: textScale, y: y, scale: larger, ink: .text)
+            y += FramebufferLayout.cellHeight * larger
+        }
+        // What a track would be made of from here: the height, how sure the fix is, from what.
+        var fields = [(model.say("elevation"), model.units.altitude(fix.altitudeMSL))]
+        if let accuracy = FixErrorModel.horizontal(fix) { fields.append((model.say("accuracy"), "±" + model.units.distance(accuracy))) }
+        fields.append((model.say("fixQuality"), model.say("sats", "\(fix.satellitesUsed)")))
+        drawFields(fields, canvas: canvas, y: y + lineHeight / 2, textScale: textScale)
     }
 }

@@ -32,14 +32,14 @@ enum CompassPage {
         let heading = showsTrue ? (state.trueHeading ?? attitude.magneticHeading) : attitude.magneticHeading
         if page.columns >= 60 && page.remaining >= 9 {
             let radius = min(7, (page.remaining - 2) / 2)
-            drawRose(heading: heading, locked: model.compass.lockedBearing, radius: radius, top: page.row, on: &page)
+            drawRose(model, heading: heading, locked: model.compass.lockedBearing, radius: radius, top: page.row, on: &page)
             page.indent = radius * 4 + 6
         }
         let compass = model.compass
         // The field labels as wide as the longest in the language.
         let width = max(10, ["magnetic", "true", "accuracy", "level", "steps"].map { model.say($0).count + 1 }.max() ?? 0)
         if page.wide {
-            page.line("\(fixed(heading, 0))° \(model.say(showsTrue ? "true" : "magnetic"))  \(CompassPoint.name(heading))", ink: .accent)
+            page.line("\(fixed(heading, 0))° \(model.say(showsTrue ? "true" : "magnetic"))  \(model.point(heading))", ink: .accent)
             let declinationText = state.declination.map { "  " + model.say("declinationIs", "\($0 >= 0 ? "+" : "")\(fixed($0, 1))°") } ?? ""
             let magnetic = Words.capitalized(model.say("magnetic")), trueNorth = Words.capitalized(model.say("true"))
             if showsTrue {
@@ -52,7 +52,7 @@ enum CompassPage {
             }
             if state.headingAccuracy.isFinite { page.field(model.say("accuracy"), "±\(fixed(state.headingAccuracy, 1))°", labelWidth: width) }
         } else {
-            page.headline("\(fixed(heading, 0))°\(showsTrue ? "" : " " + model.say("mag")) \(CompassPoint.name(heading))")
+            page.headline("\(fixed(heading, 0))°\(showsTrue ? "" : " " + model.say("mag")) \(model.point(heading))")
         }
         if let prompt = calibrationPrompt(model, wide: page.wide) { page.line(prompt, ink: .warning) }
         if let bearing = compass.lockedBearing {
@@ -151,7 +151,7 @@ enum CompassPage {
 
     /// A heading-up compass card: the points where they lie from here, the lubber line `v` at
     /// the top, and `*` on the ring at a locked bearing. Cells are about twice as tall as wide.
-    static func drawRose(heading: Double, locked: Double?, radius: Int, top: Int, on page: inout PageWriter) {
+    static func drawRose(_ model: DisplayModel, heading: Double, locked: Double?, radius: Int, top: Int, on page: inout PageWriter) {
         let centreRow = top + 1 + radius, centreColumn = radius * 2 + 2
         func place(_ text: String, bearing: Double, scale: Double, ink: Ink) {
             let angle = Angle.radians(bearing - heading)
@@ -163,8 +163,9 @@ enum CompassPage {
             page.put(text, column: column, row: row, ink: ink)
         }
         for tick in stride(from: 0.0, to: 360, by: 15) { place("·", bearing: tick, scale: 1, ink: .dim) }
-        for (index, name) in ["N", "NE", "E", "SE", "S", "SW", "W", "NW"].enumerated() {
-            place(name, bearing: Double(index) * 45, scale: index % 2 == 0 ? 1 : 0.8, ink: name == "N" ? .accent : .text)
+        for index in 0..<8 {
+            let bearing = Double(index) * 45
+            place(model.point(bearing, division: .eight), bearing: bearing, scale: index % 2 == 0 ? 1 : 0.8, ink: index == 0 ? .accent : .text)
         }
         if let locked { place("*", bearing: locked, scale: 0.6, ink: .good) }
         page.put("v", column: centreColumn, row: top, ink: .accent)

@@ -16,7 +16,7 @@ enum DeparturesPage {
                 page.wide ? model.say("noStopWithin", model.units.distance(within)) : model.say("noStopNearbyShort").uppercased(), ink: .dim)
             return
         }
-        let way = both(panel.distance.map(model.units.distance), panel.bearing.map { CompassPoint.name($0, division: .eight) })
+        let way = both(panel.distance.map(model.units.distance), panel.bearing.map { model.point($0, division: .eight) })
             .map { "\($0) \($1)" }
         if page.wide {
             page.lines(panel.stop + (way.map { "  (\($0))" } ?? ""), ink: .accent)

@@ -27,6 +27,12 @@ enum TrackPage {
                 page.blank()
                 page.paragraph(model.say("lastTrack", last.name), ink: .accent)
                 for (label, value) in [(model.say("date"), last.started)] + lastTrackFields(last, model) { page.field(label, value) }
+            } else if page.wide, model.state.fix.hasPosition {
+                let fix = model.state.fix
+                page.blank()
+                page.paragraph(model.say("noTrackSaved"), ink: .accent)
+                page.line(CoordinateText.ddm(fix.latitude, latitude: true) + "  " + CoordinateText.ddm(fix.longitude, latitude: false))
+                page.field(model.say("elevation"), model.units.altitude(fix.altitudeMSL))
             }
             return
         }
