@@ -49,6 +49,8 @@ public struct WaypointReport: Sendable {
     /// While taking the person back along the track: the distance left to the start along it,
     /// the distance from the path, and whether that is off track.
     public var backtrack: (remaining: Double, crossTrack: Double, offTrack: Bool)?
+    /// Within the arrival circle of the waypoint navigated to.
+    public var arrived = false
     public init(
         waypoint: Waypoint?, bearing: Double? = nil, distance: Double? = nil, relativeBearing: Double? = nil,
         timeToGo: Double? = nil, message: String?

@@ -41,6 +41,9 @@ public enum WaypointRequest: Sendable, Equatable {
     case back
     case goto(name: String)
     case nearest, stop
+    /// Gives a saved waypoint another name (a place saved with one tap is named later).
+    case rename(name: String, to: String)
+    case delete(name: String)
 }
 
 /// `?BARO;` reports; `{"qnh":HPA}` sets the reference, `{"altitude":M}` derives it from a known altitude.

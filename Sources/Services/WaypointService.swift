@@ -20,10 +20,14 @@ package final class WaypointService {
 
     package init(store: WaypointStore) { self.store = store }
 
+    /// How near a waypoint counts as there, metres: a few fixes' wander on foot, as hand-held
+    /// receivers take it.
+    package static let arrivalRadius = 50.0
+
     /// `?WAYPOINT`: saves a waypoint, navigates to one, finds the nearest, stops, or reports.
     package func handle(_ request: WaypointRequest, state: NavigationState) -> Report {
         switch request {
-        case .add(let name, var latitude, var longitude, var elevation, let symbol, let notes):
+        case .add(var name, var latitude, var longitude, var elevation, let symbol, let notes):
             if latitude == nil || longitude == nil {
                 guard state.fix.hasPosition else { return .error("no GPS fix yet: give lat and lon, or wait for a fix") }
                 (latitude, longitude) = (state.fix.latitude, state.fix.longitude)
@@ -31,6 +35,7 @@ package final class WaypointService {
                 // only the elevation given with it (not this receiver's, perhaps far away).
                 elevation = elevation ?? state.fix.altitudeMSL
             }
+            if name.isEmpty { name = store.freeName(in: store.load()) }
             let waypoint = Waypoint(
                 name: name, latitude: latitude ?? 0, longitude: longitude ?? 0, elevation: elevation ?? .nan,
                 symbol: symbol ?? "Flag", notes: notes ?? "", created: state.fix.utc ?? OutputClock.unixTime())
@@ -61,6 +66,18 @@ package final class WaypointService {
             guidance = nil
             backPoint = nil
             return report(message: "navigation stopped")
+        case .rename(let name, let newName):
+            do { try store.rename(name, to: newName) } catch { return .error(error.description) }
+            // Navigation to it goes on under its new name.
+            if target?.name == name { target?.name = newName }
+            return report(message: "renamed '\(name)' to '\(newName)'")
+        case .delete(let name):
+            do { try store.delete(name: name) } catch { return .error(error.description) }
+            if target?.name == name {
+                target = nil
+                navigation = nil
+            }
+            return report(message: "deleted '\(name)'")
         case .back:
             return .error("the way back needs a recorded track: start one with 'lodestone track start'")
         case .report:
@@ -115,6 +132,7 @@ package final class WaypointService {
         var report = WaypointReport(
             waypoint: target ?? (backtrack == nil ? nil : backPoint), bearing: navigation?.bearing, distance: navigation?.distance,
             relativeBearing: navigation?.relativeBearing, timeToGo: navigation?.timeToGo, message: message)
+        if target != nil, let distance = navigation?.distance { report.arrived = distance <= Self.arrivalRadius }
         if backtrack != nil, let guidance {
             report.backtrack = (guidance.remaining, guidance.crossTrack, guidance.offTrack)
             // The time to the start, not to the next point, at the current speed.

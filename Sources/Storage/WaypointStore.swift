@@ -125,6 +125,26 @@ public struct WaypointStore: Sendable {
         try save(all)
     }
 
+    /// Gives the waypoint `name` the name `newName`, unique among the saved ones.
+    public func rename(_ name: String, to newName: String) throws(Failure) {
+        var all = load()
+        guard let index = all.firstIndex(where: { $0.name == name }) else { throw Failure(description: "no waypoint named '\(name)'") }
+        guard !newName.isEmpty else { throw Failure(description: "a waypoint needs a name") }
+        guard newName == name || !all.contains(where: { $0.name == newName }) else {
+            throw Failure(description: "a waypoint named '\(newName)' exists: choose another name")
+        }
+        all[index].name = newName
+        try save(all)
+    }
+
+    /// The first free name of the form "Waypoint N", for a place saved with one tap and named later.
+    public func freeName(in all: [Waypoint]) -> String {
+        let taken = Set(all.map(\.name))
+        var number = all.count + 1
+        while taken.contains("Waypoint \(number)") { number += 1 }
+        return "Waypoint \(number)"
+    }
+
     public func delete(name: String) throws(Failure) {
         var all = load()
         guard let index = all.firstIndex(where: { $0.name == name }) else { throw Failure(description: "no waypoint named '\(name)'") }

@@ -2,6 +2,7 @@ import Glibc
 import LodestoneCore
 import LodestoneDomain
 import LodestoneOutputs
+import LodestoneReports
 @testable import LodestoneRuntime
 import Testing
 @testable import LodestoneEncoding
@@ -52,6 +53,40 @@ import Testing
         let after = WaypointStore(dataDirectory: directory).load()
         #expect(after.first { $0.name == "Far" }.map { $0.elevation.isNaN } == true, "not the receiver's 1900 m")
         #expect(after.first { $0.name == "Here" }?.elevation == 1900)
+    }
+
+    /// A place saved with one tap gets a name to change later; renamed and deleted from the
+    /// phone (the socket's ?WAYPOINT), a typed place in any notation, and the arrival at the one
+    /// navigated to, with navigation following a rename and ending with a delete.
+    @Test func savedWithOneTapNamedLaterAndArrivedAt() throws {
+        let directory = "/tmp/lodestone-wptap-\(getpid())"
+        defer { removeTree(directory) }
+        let store = WaypointStore(dataDirectory: directory)
+        let service = WaypointService(store: store)
+        var state = NavigationState()
+        (state.fix.mode, state.fix.latitude, state.fix.longitude, state.fix.altitudeMSL, state.fix.speed) = (.threeD, 46.55, 7.98, 1900, 1.2)
+        let first = GPSDReports.line(service.handle(try WaypointRequest.decode(JSONValue.parse(#"{"action":"add"}"#)), state: state))
+        #expect(first.contains("saved 'Waypoint 1'"), "\(first)")
+        _ = service.handle(try WaypointRequest.decode(JSONValue.parse(#"{"action":"add"}"#)), state: state)
+        let typed = try WaypointRequest.decode(JSONValue.parse(#"{"action":"add","name":"Hut","position":"N 46°33.3000' E 7°58.8000'"}"#))
+        _ = service.handle(typed, state: state)
+        let hut = try #require(store.load().first { $0.name == "Hut" })
+        #expect(abs(hut.latitude - 46.555) < 1e-9 && abs(hut.longitude - 7.98) < 1e-9)
+        #expect(throws: RequestError.self) { try WaypointRequest.decode(JSONValue.parse(#"{"action":"add","position":"somewhere"}"#)) }
+        #expect(store.load().map(\.name).sorted() == ["Hut", "Waypoint 1", "Waypoint 2"])
+
+        _ = service.handle(.goto(name: "Hut"), state: state)
+        let renamed = GPSDReports.line(service.handle(.rename(name: "Hut", to: "Spring"), state: state))
+        #expect(renamed.contains("\"name\":\"Spring\"") && renamed.contains("renamed 'Hut' to 'Spring'"), "\(renamed)")
+        let taken = GPSDReports.line(service.handle(.rename(name: "Waypoint 1", to: "Spring"), state: state))
+        #expect(taken.contains("ERROR") && taken.contains("exists"), "\(taken)")
+        #expect(!GPSDReports.line(service.report(message: nil)).contains("arrived"), "556 m away")
+        state.fix.latitude = 46.5548
+        service.update(state)
+        #expect(GPSDReports.line(service.report(message: nil)).contains("\"arrived\":true"), "within 50 m")
+        let deleted = GPSDReports.line(service.handle(.delete(name: "Spring"), state: state))
+        #expect(deleted.contains("deleted 'Spring'") && !deleted.contains("\"name\""), "\(deleted)")
+        #expect(!service.isNavigating)
     }
 
     /// The way back through the service: WAYPOINT carries the backtrack figures, leaving the

@@ -45,7 +45,7 @@ import Testing
             [
                 WaypointRequest.report, .add(name: "Hut", latitude: 46.0, longitude: 7.25, elevation: 2100, symbol: "Lodge", notes: "water"),
                 .add(name: "Here", latitude: nil, longitude: nil, elevation: nil, symbol: nil, notes: nil),
-                .goto(name: "Hut"), .back, .nearest, .stop
+                .goto(name: "Hut"), .back, .nearest, .stop, .rename(name: "Waypoint 3", to: "Spring"), .delete(name: "Spring")
             ], WaypointRequest.decode)
         Self.roundTrip([BaroRequest.report, .qnh(1009.4), .altitude(-20)], BaroRequest.decode)
         Self.roundTrip(

@@ -72,6 +72,7 @@ extension GPSDReports {
         if let distance = report.distance { w.number("distance", distance, decimals: 1) }
         if let relative = report.relativeBearing { w.number("relativeBearing", relative, decimals: 1) }
         if let eta = report.timeToGo { w.number("timeToGo", eta, decimals: 0) }
+        if report.arrived { w.bool("arrived", true) }
         if let back = report.backtrack {
             w.bool("backtrack", true)
             w.number("remaining", back.remaining, decimals: 1)

@@ -113,17 +113,35 @@ extension TrackRequest {
 extension WaypointRequest {
     public static func decode(_ json: JSONValue?) throws(RequestError) -> WaypointRequest {
         let fields = RequestFields(request: "WAYPOINT", json: json)
-        switch try fields.action(["add", "goto", "nearest", "stop", "back"]) {
+        switch try fields.action(["add", "goto", "nearest", "stop", "back", "rename", "delete"]) {
         case "add"?:
-            guard let name = try fields.text("name", limit: 200), !name.isEmpty else { throw RequestError("?WAYPOINT add needs a name") }
-            let latitude = try fields.number("lat", in: -90...90, unit: "degrees")
-            let longitude = try fields.number("lon", in: -180...180, unit: "degrees")
+            // No name: one is given ("Waypoint 3") to be changed later.
+            let name = try fields.text("name", limit: 200) ?? ""
+            var latitude = try fields.number("lat", in: -90...90, unit: "degrees")
+            var longitude = try fields.number("lon", in: -180...180, unit: "degrees")
+            if let written = try fields.text("position", limit: 200) {
+                guard latitude == nil, longitude == nil else { throw RequestError("?WAYPOINT add takes position or lat and lon, not both") }
+                guard let place = CoordinateParser.parse(written) else {
+                    throw RequestError(
+                        "?WAYPOINT position must be a place as 47.376887, 8.541694 or 47°22.6132' N 8°32.5016' E or 47°22'36.8\" N 8°32'30.1\" E, not \(written)"
+                    )
+                }
+                (latitude, longitude) = (place.latitude, place.longitude)
+            }
             return .add(
                 name: name, latitude: latitude, longitude: longitude, elevation: try fields.number("ele", in: -500...9000, unit: "metres"),
                 symbol: try fields.text("symbol", limit: 100),
                 notes: try fields.text("notes"))
         case "goto"?:
             return .goto(name: try fields.text("name", limit: 200) ?? "")
+        case "rename"?:
+            guard let name = try fields.text("name", limit: 200), let to = try fields.text("to", limit: 200), !to.isEmpty else {
+                throw RequestError("?WAYPOINT rename needs the waypoint's name and the new one (to)")
+            }
+            return .rename(name: name, to: to)
+        case "delete"?:
+            guard let name = try fields.text("name", limit: 200) else { throw RequestError("?WAYPOINT delete needs the waypoint's name") }
+            return .delete(name: name)
         case "nearest"?: return .nearest
         case "back"?: return .back
         case "stop"?: return .stop

@@ -106,6 +106,8 @@ extension WaypointRequest: SocketRequest {
             ])
         case .back: return object([("action", .string("back"))])
         case .goto(let name): return object([("action", .string("goto")), ("name", .string(name))])
+        case .rename(let name, let to): return object([("action", .string("rename")), ("name", .string(name)), ("to", .string(to))])
+        case .delete(let name): return object([("action", .string("delete")), ("name", .string(name))])
         case .nearest: return object([("action", .string("nearest"))])
         case .stop: return object([("action", .string("stop"))])
         }

@@ -4,13 +4,13 @@ import LodestoneOutputs
 import LodestoneStorage
 
 /// The web app's reads of what the device keeps: the recorded tracks (a page of summaries,
-/// one track with its statistics, its GPX) and the saved waypoints.
+/// one track with its statistics, its GPX) and the photos. The waypoints are the running
+/// device's (`WebWaypointReads`: measured from where it is).
 enum WebReads {
     static let pageSize = 50
 
     static func routes(dataDirectory: String) -> [String: (HTTPRequest) -> HTTPResponse] {
         let tracks = TrackStore(dataDirectory: dataDirectory)
-        let waypoints = WaypointStore(dataDirectory: dataDirectory)
         let photos = PhotoStore(dataDirectory: dataDirectory)
         return [
             // GET /api/v1/photos/NAME.jpg: a photo as it is kept.
@@ -31,20 +31,6 @@ enum WebReads {
             "/api/v1/tracks": { request in
                 let rest = String(request.path.dropFirst("/api/v1/tracks".count))
                 return rest.isEmpty ? list(tracks, request) : track(tracks, id: String(rest.dropFirst()))
-            },
-            "/api/v1/waypoints": { _ in
-                var json = "{\"class\":\"WAYPOINTS\",\"waypoints\":["
-                json += waypoints.load().map { point in
-                    var w = JSONObjectWriter()
-                    w.string("name", point.name)
-                    w.number("lat", point.latitude, decimals: 7)
-                    w.number("lon", point.longitude, decimals: 7)
-                    if point.elevation.isFinite { w.number("ele", point.elevation, decimals: 1) }
-                    w.string("symbol", point.symbol)
-                    w.string("notes", point.notes)
-                    return w.finished
-                }.joined(separator: ",")
-                return .json(json + "]}")
             }
         ]
     }

@@ -303,6 +303,7 @@ public enum Runner {
             // The web app's actions are the socket's requests, through the same table.
             web.app.requests = SocketRequests.table(for: loop)
             web.app.reads.merge(WebLiveReads.routes(loop, dataDirectory: dataDirectory)) { stored, _ in stored }
+            web.app.reads.merge(WebWaypointReads.routes(loop, dataDirectory: dataDirectory)) { stored, _ in stored }
             web.app.writes = WebWrites.routes(loop, dataDirectory: dataDirectory)
             loop.context.fanout.web = web
         }
