@@ -1,9 +1,11 @@
 // The compass page: the rose turning the short way round from ATT, true and magnetic, accuracy,
 // declination, rate of turn, the bearing lock with its deviation, calibration with its advice
-// and progress.
+// and progress; the place and elevation under the rose (a tap opens the position page); and
+// while the device navigates (WAYPOINT, whichever face started it) the target on the rose, its
+// bearing, distance, the turn to it, the time to go and the arrival.
 import { act } from "./api.js";
 import { $, setText } from "./dom.js";
-import { compassPoint, fixed } from "./format.js";
+import { altitude, compassPoint, distance, duration, fixed, sexagesimal } from "./format.js";
 import { capitalized, lookup, words } from "./lang.js";
 import { store, subscribe } from "./store.js";
 
@@ -43,8 +45,43 @@ function turnCard(heading) {
   $("card").setAttribute("transform", `rotate(${cardAngle.toFixed(1)})`);
 }
 
+// The heading the card shows, for the target's mark.
+let shownHeading;
+
+function placeTarget() {
+  const way = store.reports.WAYPOINT;
+  if (way && way.bearing !== undefined && shownHeading !== undefined) {
+    $("target-mark").setAttribute("transform", `rotate(${(way.bearing - shownHeading).toFixed(1)})`);
+  }
+}
+
+function showWay(way) {
+  const going = Boolean(way) && way.name !== undefined;
+  $("compass-nav").hidden = !going;
+  $("target-mark").classList.toggle("on", going && way.bearing !== undefined);
+  if (!going) return;
+  setText("nav-name", way.backtrack ? lookup("label.startPoint") : way.name);
+  setText("nav-bearing", way.bearing !== undefined ? `${fixed(way.bearing, 0)}° ${compassPoint(way.bearing)}` : "--");
+  setText("nav-distance", distance(way.distance));
+  const turn = way.relativeBearing;
+  setText("nav-turn", turn !== undefined ? `${turn >= 0 ? "→" : "←"} ${fixed(Math.abs(turn), 0)}°` : "--");
+  setText("nav-eta", way.timeToGo !== undefined ? duration(way.timeToGo) : "--");
+  $("nav-arrived").hidden = !way.arrived;
+  placeTarget();
+}
+
+function showPlace(tpv) {
+  const has = tpv.mode >= 2 && tpv.lat !== undefined && tpv.lon !== undefined;
+  const height = tpv.altMSL !== undefined ? tpv.altMSL : tpv.alt;
+  setText("compass-place", has
+    ? `${sexagesimal(tpv.lat, "N", "S", false)}  ${sexagesimal(tpv.lon, "E", "W", false)}${height !== undefined ? ` · ${altitude(height)}` : ""}`
+    : lookup("label.noFix"));
+}
+
 function showAttitude(att) {
   const heading = att.heading !== undefined ? att.heading : att.mheading;
+  shownHeading = heading;
+  placeTarget();
   if (heading !== undefined) {
     turnCard(heading);
     setText("heading-text", `${fixed(heading, 0)}°`);
@@ -78,5 +115,8 @@ function showAttitude(att) {
 
 drawRose();
 subscribe("ATT", showAttitude);
+subscribe("TPV", showPlace);
+subscribe("WAYPOINT", showWay);
+$("nav-stop").addEventListener("click", () => act("waypoint", { action: "stop" }));
 $("lock").addEventListener("click", () => store.reports.ATT && store.reports.ATT.bearing !== undefined ? act("unlock") : act("lock"));
 $("calibrate").addEventListener("click", () => act("calibrate", { action: "start" }));
