@@ -56,7 +56,7 @@ def fetch(driver, path, as_text=False):
     """A read as the page's own origin makes it (with its pairing cookie)."""
     how = "r.text()" if as_text else "r.json()"
     return driver.execute_async_script(
-        "const done = arguments[0]; fetch(arguments[1]).then((r) => %s).then(done, () => done(null));" % how, path)
+        "const done = arguments[arguments.length - 1]; fetch(arguments[0]).then((r) => %s).then(done, () => done(null));" % how, path)
 
 
 def rows(driver):

@@ -50,6 +50,12 @@ import Testing
     /// and a list of frequent English words of an app.
     @Test func wordsNotCodesOnEveryPage() { Self.check("web-words.py", timeout: 900) }
 
+    /// Waypoints and navigation from the phone (scripts/web-waypoints.py): save here and a typed
+    /// place, the list nearest first as the API gives it, rename and delete through the dialog,
+    /// one place's GPX; go to one and the compass page leads there with the socket's bearing and
+    /// distance, its mark turning as the walker turns; stop ends it on the socket too.
+    @Test func waypointsAreSavedAndNavigatedToFromThePhone() { Self.check("web-waypoints.py", timeout: 300) }
+
     /// After dusk the sky page counts down to the next day's civil dawn (scripts/web-dusk.py).
     @Test func afterDuskTheSkyCountsDownToTheDawn() { Self.check("web-dusk.py", timeout: 150) }
 }
