@@ -15,7 +15,7 @@ enum WaypointCommand {
                lodestone waypoint nearest [--lat L --lon L] [--json]  [--socket PATH] [--data-dir DIR]
                lodestone waypoint list [--lat L --lon L] [--json]     [--socket PATH] [--data-dir DIR]
                                        [--units metric|imperial|nautical] (also for nearest)
-               lodestone waypoint delete NAME | export | import FILE.gpx   [--data-dir DIR]
+               lodestone waypoint rename NAME NEW | delete NAME | export | import FILE.gpx   [--data-dir DIR]
 
         add saves the current GPS position of the running instance under a unique name with a GPX
         symbol (Flag, Campground, Water Source, ...), with the fix's altitude. Given --lat and --lon
@@ -44,7 +44,7 @@ enum WaypointCommand {
                 valued: ["lat", "lon", "ele", "symbol", "notes", "socket", "data-dir", "units"],
                 flags: ["json"]), command: "waypoint")
         guard let action = options.positional.first else {
-            throw UsageError(message: "waypoint what? add, goto, back, stop, nearest, list, delete, export or import (see 'lodestone waypoint --help')")
+            throw UsageError(message: "waypoint what? add, goto, back, stop, nearest, list, rename, delete, export or import (see 'lodestone waypoint --help')")
         }
         let name = options.positional.count > 1 ? options.positional[1] : nil
         let dataDirectory = options.values["data-dir"] ?? Configuration.defaultDataDirectory()
@@ -129,6 +129,19 @@ enum WaypointCommand {
                 }
             }
             return 0
+        case "rename":
+            guard let name, options.positional.count > 2, !options.positional[2].isEmpty else {
+                throw UsageError(message: "rename which waypoint, to what? lodestone waypoint rename NAME NEW")
+            }
+            let newName = options.positional[2]
+            guard let change = StoreChange.begin(dataDirectory, throughSocket: true) else { return 1 }
+            defer { withExtendedLifetime(change) {} }
+            do { try store.rename(name, to: newName) } catch {
+                Log.error(error.description)
+                return 1
+            }
+            writeOut("renamed \(name) to \(newName)\n")
+            return 0
         case "delete":
             guard let name else { throw UsageError(message: "delete which waypoint?") }
             guard let change = StoreChange.begin(dataDirectory, throughSocket: true) else { return 1 }
@@ -162,7 +175,7 @@ enum WaypointCommand {
             }
             return 1
         default:
-            throw UsageError.unknown("waypoint action", action, among: ["add", "goto", "stop", "nearest", "list", "delete", "export", "import"])
+            throw UsageError.unknown("waypoint action", action, among: ["add", "goto", "stop", "nearest", "list", "rename", "delete", "export", "import"])
         }
     }
 
