@@ -4,7 +4,7 @@ import { act, getJSON, loadWaypoints } from "./api.js";
 import { $, fillFigures, reducedMotion, say, setText } from "./dom.js";
 import { altitude, dateText, distance, duration, pace, speed } from "./format.js";
 import { drawGraph } from "./graph.js";
-import { capitalized, lookup } from "./lang.js";
+import { capitalized, language, lookup } from "./lang.js";
 import { drawTrackMap } from "./map.js";
 import { onShow } from "./nav.js";
 import { store } from "./store.js";
@@ -135,5 +135,27 @@ $("detail-share").addEventListener("click", async () => {
     if (navigator.share) await navigator.share({ title: summary.name, text });
     else { await navigator.clipboard.writeText(text); say(lookup("label.summaryCopied")); }
   } catch (error) { say(text); }
+});
+// The track's card (drawn by the device: the route, the figures, the date and place) to the
+// phone's share sheet where it takes files, else saved as a download.
+$("detail-card").addEventListener("click", async () => {
+  if (!trackList.chosen) return;
+  const { id, name } = trackList.chosen;
+  const units = store.units ? `&units=${store.units}` : "";
+  try {
+    const response = await fetch(`/api/v1/tracks/${encodeURIComponent(id)}/card.png?lang=${language()}${units}`);
+    if (!response.ok) { say(lookup("label.refused", String(response.status))); return; }
+    const file = new File([await response.blob()], `${id}-card.png`, { type: "image/png" });
+    if (navigator.canShare && navigator.canShare({ files: [file] })) {
+      await navigator.share({ files: [file], title: name || id });
+      return;
+    }
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(file);
+    link.download = file.name;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+    say(lookup("label.cardSaved"));
+  } catch (error) { say(lookup("label.unreachable")); }
 });
 onShow("history", () => { loadTracks(); if (store.waypoints.length === 0) loadWaypoints(); });

@@ -628,6 +628,8 @@ export const table = {
   "label.bearing": ["Bearing", "Peilung"],
   "label.timeToGo": ["Time to go", "Restzeit"],
   "label.turnBy": ["Turn", "Kurskorrektur"],
+  "label.shareCard": ["Share card", "Karte teilen"],
+  "label.cardSaved": ["card saved to downloads", "Karte in den Downloads gespeichert"],
   "errorPage.openApp": ["Open the app", "App öffnen"],
   "errorPage.pairExpired": ["This pairing address no longer works", "Diese Kopplungsadresse gilt nicht mehr"],
   "errorPage.pairExpiredAdvice": ["this pairing code has expired or was used already: pair again from the device's Connect page", "Dieser Kopplungscode ist abgelaufen oder wurde schon benutzt (jeder gilt einmal, zehn Minuten lang): neu koppeln mit dem QR-Code auf der Seite «Verbinden» des Geräts (die letzte Seite der Anzeige), oder mit «lodestone web pair» auf dem Gerät"],

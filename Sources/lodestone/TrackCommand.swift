@@ -19,6 +19,7 @@ enum TrackCommand {
                                     [--page N] [--units metric|imperial|nautical] [--json]
                lodestone track show ID [--units SET] [--json]
                lodestone track show ID --plot [--out FILE.png] [--size WxH] [--heading-up] [--units SET] [--theme day|night]
+               lodestone track card ID --output FILE.png [--units SET] [--language en|de] [--tz ZONE]
                lodestone track export ID [--format gpx|csv|json] [--private] [--trim "LAT,LON[,M];..."] [--keep-times]
                lodestone track export ID --with-photos [--out FILE.tar] [--private] [--trim ...]
                lodestone track edit ID [--name NAME] [--notes TEXT] [--private|--public]   (rename ID NAME is --name)
@@ -36,6 +37,11 @@ enum TrackCommand {
         end (@) and the waypoints near it, north (or the last leg's course, --heading-up) up, a
         scale bar, the elevation profile and the kilometre splits; to the terminal, or to a PNG
         with --out (default 800x480).
+
+        card draws the card to share a finished track: a square PNG (1080 x 1080) with its name,
+        when and where it began (in the device's zone), the route as the track page draws it,
+        and the distance, moving time, climb and pace (or average speed) large. The web app
+        shares the same card (GET /api/v1/tracks/ID/card.png).
 
         import brings tracks in from a GPX file (1.0 or 1.1, from any app: every track with its
         segments, elevations and times) or from 'track export --format json' (one track or a
@@ -76,12 +82,13 @@ enum TrackCommand {
             spec: OptionSpec(
                 valued: [
                     "name", "tags", "interval", "socket", "data-dir", "search", "tag", "units",
-                    "since", "until", "min-km", "max-km", "sort", "format", "trim", "notes", "out", "size", "theme", "page", "config"
+                    "since", "until", "min-km", "max-km", "sort", "format", "trim", "notes", "out", "size", "theme", "page", "config", "output",
+                    "language", "tz"
                 ],
                 flags: ["json", "private", "public", "keep-times", "yes", "plot", "heading-up", "with-photos"]), command: "track")
         guard let action = options.positional.first else {
             throw UsageError(
-                message: "track what? start, pause, resume, stop, list, show, export, import, edit, rename or delete (see 'lodestone track --help')")
+                message: "track what? start, pause, resume, stop, list, show, card, export, import, edit, rename or delete (see 'lodestone track --help')")
         }
         let dataDirectory = options.values["data-dir"] ?? Configuration.defaultDataDirectory()
         let store = TrackStore(dataDirectory: dataDirectory)
@@ -181,6 +188,9 @@ enum TrackCommand {
                 Log.error(error.description)
                 return 1
             }
+        case "card":
+            guard let id else { throw UsageError(message: "card of which track? give its id from 'lodestone track list'") }
+            return try TrackCardCommand.run(id: id, store: store, dataDirectory: dataDirectory, options: options)
         case "show", "export", "delete":
             guard let id else { throw UsageError(message: "\(action) which track? give its id from 'lodestone track list'") }
             if action == "delete" {
@@ -254,7 +264,8 @@ enum TrackCommand {
             writeOut(text)
             return 0
         default:
-            throw UsageError.unknown("track action", action, among: ["start", "pause", "resume", "stop", "list", "show", "export", "import", "edit", "delete"])
+            throw UsageError.unknown(
+                "track action", action, among: ["start", "pause", "resume", "stop", "list", "show", "card", "export", "import", "edit", "delete"])
         }
     }
 

@@ -12,30 +12,17 @@ import LodestoneReports
 /// it, to the terminal in text cells, or to a PNG (`--out`) at a panel's size.
 enum TrackPlotCommand {
     static func run(id: String, store: TrackStore, options: Options) throws(UsageError) -> Int32 {
-        guard let track = store.loadWithPhotos(id: id) else {
+        let directory = options.values["data-dir"] ?? Configuration.defaultDataDirectory()
+        guard let loaded = StoredTrackPanel.load(id: id, store: store, dataDirectory: directory) else {
             Log.error("no track '\(id)' in \(store.directory); see 'lodestone track list'")
             return 1
         }
-        if let warning = track.warning { Log.warning(warning) }
+        if let warning = loaded.warning { Log.warning(warning) }
         let units = try Units.option(options)
-        var panel = DisplayModel.TrackPanel()
-        let statistics = TrackStatistics.of(track.points)
-        panel.state = "stored"
-        panel.name = (try? store.summary(id: id))?.name ?? track.name
-        (panel.points, panel.distance, panel.elapsed, panel.movingTime) = (statistics.points, statistics.distance, statistics.totalTime, statistics.movingTime)
-        (panel.elevationGain, panel.elevationLoss) = (statistics.elevationGain, statistics.elevationLoss)
-        panel.profile = statistics.profile.map(\.altitude)
-        panel.splits = statistics.splits
-        panel.path = track.points.filter { $0.latitude.isFinite && $0.longitude.isFinite }.map { ($0.latitude, $0.longitude) }
-        panel.photos = track.photos.filter(\.hasPlace).map { ($0.latitude, $0.longitude) }
+        var panel = loaded.panel
         guard !panel.path.isEmpty else {
             Log.error("track '\(id)' has no points to draw")
             return 1
-        }
-        let directory = options.values["data-dir"] ?? Configuration.defaultDataDirectory()
-        if let end = panel.path.last {
-            panel.waypoints = Navigation.sorted(WaypointStore(dataDirectory: directory).load(), latitude: end.latitude, longitude: end.longitude)
-                .filter { $0.distance < 2_000 }.prefix(5).map { ($0.waypoint.name, $0.waypoint.latitude, $0.waypoint.longitude) }
         }
         // Heading up: the last leg's course (the way the person was going at the end).
         if options.flags.contains("heading-up"), let end = panel.path.last,

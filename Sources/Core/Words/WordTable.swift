@@ -753,6 +753,9 @@ extension Words {
         ("label.bearing", "Bearing", "Peilung"),
         ("label.timeToGo", "Time to go", "Restzeit"),
         ("label.turnBy", "Turn", "Kurskorrektur"),
+        // A track's card to share.
+        ("label.shareCard", "Share card", "Karte teilen"),
+        ("label.cardSaved", "card saved to downloads", "Karte in den Downloads gespeichert"),
         // The web server's error pages: the kind of trouble, then in another language than
         // English what to do (English pages keep the server's own sentence).
         ("errorPage.openApp", "Open the app", "App öffnen"),

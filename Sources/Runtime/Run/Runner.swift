@@ -304,6 +304,7 @@ public enum Runner {
             web.app.requests = SocketRequests.table(for: loop)
             web.app.reads.merge(WebLiveReads.routes(loop, dataDirectory: dataDirectory)) { stored, _ in stored }
             web.app.reads.merge(WebWaypointReads.routes(loop, dataDirectory: dataDirectory)) { stored, _ in stored }
+            web.app.reads["/api/v1/tracks"] = WebCardReads.tracks(loop, dataDirectory: dataDirectory, otherwise: web.app.reads["/api/v1/tracks"])
             web.app.writes = WebWrites.routes(loop, dataDirectory: dataDirectory)
             loop.context.fanout.web = web
         }

@@ -162,8 +162,9 @@ enum TrackDrawing {
 
     /// Figures in two columns, each a label over its value a size up, where the panel has the
     /// room; else a list of "label  value" lines.
-    static func drawFields(_ fields: [(String, String)], canvas: Canvas, y top: Int, textScale: Int) {
-        let width = canvas.width - 2 * textScale, lineHeight = FramebufferLayout.cellHeight * textScale
+    static func drawFields(_ fields: [(String, String)], canvas: Canvas, y top: Int, textScale: Int, left: Int? = nil) {
+        let margin = left ?? textScale
+        let width = canvas.width - 2 * margin, lineHeight = FramebufferLayout.cellHeight * textScale
         var y = top
         let column = width / 2, larger = textScale * 2
         let cellHeight = lineHeight + FramebufferLayout.cellHeight * larger + lineHeight / 2
@@ -171,13 +172,13 @@ enum TrackDrawing {
         let fits = fields.allSatisfy { Canvas.textWidth($0.1, scale: larger) <= column - textScale } && canvas.height - y >= cellHeight * rows
         guard fits else {
             for (label, value) in fields {
-                y = canvas.paragraph(label + "  " + value, x: textScale, y: y, width: width, bottom: canvas.height, scale: textScale, ink: .text)
+                y = canvas.paragraph(label + "  " + value, x: margin, y: y, width: width, bottom: canvas.height, scale: textScale, ink: .text)
             }
             return
         }
         y += lineHeight / 2
         for (index, (label, value)) in fields.enumerated() {
-            let x = textScale + (index % 2) * column, cellTop = y + (index / 2) * cellHeight
+            let x = margin + (index % 2) * column, cellTop = y + (index / 2) * cellHeight
             canvas.text(label, x: x, y: cellTop, scale: textScale, ink: .dim)
             canvas.text(value, x: x, y: cellTop + lineHeight, scale: larger, ink: .text)
         }
