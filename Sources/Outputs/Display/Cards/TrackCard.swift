@@ -29,7 +29,8 @@ public enum TrackCard {
         var when = ""
         if started.isFinite {
             let weekday = DepartureWords.weekday(DepartureWords.date(started, zone: zone).weekday, language)
-            when = weekday + " " + String(zone.iso8601(started).prefix(10)) + "  "
+            when =
+                weekday + " " + String(zone.iso8601(started).prefix(10)) + "  "
                 + LocalClock.timeOfDay(started, zone: zone, twelveHour: false) + " " + zone.abbreviation(at: started)
         }
         if let first = panel.path.first {
@@ -49,7 +50,8 @@ public enum TrackCard {
         let figuresTop = side - margin - 2 * cellHeight
         let mapTop = y + scale * 4
         if panel.path.count > 1, figuresTop - mapTop > 200 {
-            TrackDrawing.drawMap(panel, units: units, canvas: canvas, x: margin, y: mapTop, width: width, height: figuresTop - mapTop - scale * 4, textScale: scale)
+            TrackDrawing.drawMap(
+                panel, units: units, canvas: canvas, x: margin, y: mapTop, width: width, height: figuresTop - mapTop - scale * 4, textScale: scale)
         }
         TrackDrawing.drawFields(fields, canvas: canvas, y: figuresTop, textScale: scale, left: margin)
         let mark = "Lodestone"
