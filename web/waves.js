@@ -135,13 +135,13 @@ function span(data) {
   const zone = /([+-]\d\d:\d\d|Z)$/.exec(offset);
   const dayStart = Date.parse(`${data.date}T00:00:00${zone ? zone[1] : "Z"}`) / 1000, dayEnd = dayStart + 86400;
   const times = data.waves.map((wave) => unixOf(wave.time)).concat([unixOf(data.daylight.civilDawn), unixOf(data.daylight.civilDusk)]).filter(isFinite);
-  if (!times.length) return [dayStart, dayEnd];
+  if (!times.length) return [dayStart, dayEnd, dayStart];
   const hour = (t, up) => dayStart + (up ? Math.ceil : Math.floor)((t - dayStart) / 3600) * 3600;
   const start = Math.max(dayStart, hour(Math.min(...times), false)), end = Math.min(dayEnd, hour(Math.max(...times) + 1, true));
-  return [start, Math.max(end, start + 3600)];
+  return [start, Math.max(end, start + 3600), dayStart];
 }
 
-const radius = (count) => 3 + 2.5 * Math.min(3, Math.max(1, count));
+const radius = (count) => 2 + 1.8 * Math.min(3, Math.max(1, count));
 
 // A wave's mark: filled in the day, half filled in twilight, a ring in the dark.
 function mark(parent, x, y, r, light) {
@@ -156,7 +156,7 @@ function drawTimeline(data) {
   const width = Math.max(300, Math.round(chart.clientWidth || 360)), height = 104;
   chart.setAttribute("viewBox", `0 0 ${width} ${height}`);
   chart.replaceChildren();
-  const [start, end] = span(data);
+  const [start, end, dayStart] = span(data);
   const left = 8, right = width - 8;
   const x = (t) => left + (right - left) * (t - start) / (end - start);
   const clamp = (t) => Math.min(end, Math.max(start, t));
@@ -178,7 +178,7 @@ function drawTimeline(data) {
   // The hours, in the device's zone: a tick each hour, a figure every two or three.
   const every = width < 520 ? 3 : 2;
   for (let t = start; t <= end + 1; t += 3600) {
-    const hour = Number(clockAt(t).slice(0, 2)) || 0;
+    const hour = Math.round((t - dayStart) / 3600);
     svg("line", { x1: x(t).toFixed(1), x2: x(t).toFixed(1), y1: 26, y2: 31, class: "tick" }, chart);
     if (hour % every === 0 && x(t) > left + 6 && x(t) < right - 6) {
       const label = svg("text", { x: x(t).toFixed(1), y: 96, class: "hour" }, chart);
@@ -276,7 +276,7 @@ function showList(data) {
       item.appendChild(ship);
     }
     const size = document.createElement("span");
-    size.textContent = `${"〰".repeat(wave.waves)} ${lookup("label.pts", String(wave.points))}`;
+    size.textContent = `${"~".repeat(wave.waves)} ${lookup("label.pts", String(wave.points))}`;
     size.setAttribute("aria-label", `${waveCount(wave.waves)}, ${lookup("label.pts", String(wave.points))}`);
     item.append(size, lightMark(wave.light));
     if (wave.distance !== undefined) {
