@@ -75,7 +75,13 @@ def check_size(session, width, height, problems, findings):
         problems.append("no pairing address: %s" % session.pairing_error)
         return
     driver.get(session.base + "#waves")
-    search = driver.find_element(By.ID, "waves-q")
+    # The page shown once the app's script has run.
+    for _ in range(60):
+        search = driver.find_element(By.ID, "waves-q")
+        if search.is_displayed():
+            break
+        time.sleep(0.25)
+    driver.execute_script("arguments[0].scrollIntoView()", search)
     search.send_keys("Bürkliplatz")
     found = webdevice.shown_text(driver, "waves-results", lambda t: "Bürkliplatz" in t)
     if "Bürkliplatz" not in found:

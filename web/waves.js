@@ -72,7 +72,7 @@ async function loadStops(shownID) {
     button.className = "row";
     button.textContent = stop.name;
     button.translate = false;
-    button.addEventListener("click", () => { waves.stop = stop.id; waves.spot = null; $("waves-q").value = ""; results.replaceChildren(); load(); });
+    button.addEventListener("click", () => { waves.stop = stop.id; waves.spot = null; $("waves-q").value = ""; results.replaceChildren(); load().then(showDay); });
     item.appendChild(button);
     results.appendChild(item);
   }
@@ -290,6 +290,9 @@ function showList(data) {
   if (!data.waves.length) note(list, lookup("label.noWavesDay"));
 }
 
+// The day chosen down the page (a stop found, a spot typed) is shown from its place's name on.
+const showDay = () => $("waves-place").scrollIntoView({ block: "start" });
+
 // "47.3405, 8.5600" (a comma or spaces between): the spot, or null when it is no place.
 function parseSpot(text) {
   const parts = text.trim().split(/[\s,;]+/).filter(Boolean).map(Number);
@@ -307,7 +310,7 @@ $("waves-spot-form").addEventListener("submit", (event) => {
   const spot = parseSpot($("waves-spot").value);
   if (!spot) { setText("waves-day", lookup("label.spotFormat")); return; }
   waves.spot = spot;
-  load();
+  load().then(showDay);
 });
 $("waves-stop-again").addEventListener("click", () => { waves.spot = null; $("waves-spot").value = ""; load(); });
 const step = (days) => {
