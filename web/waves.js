@@ -291,7 +291,7 @@ function showList(data) {
 }
 
 // The day chosen down the page (a stop found, a spot typed) is shown from its place's name on.
-const showDay = () => $("waves-place").scrollIntoView({ block: "start" });
+const showDay = () => $("waves-place").scrollIntoView({ block: "nearest" });
 
 // "47.3405, 8.5600" (a comma or spaces between): the spot, or null when it is no place.
 function parseSpot(text) {
