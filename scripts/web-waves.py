@@ -151,7 +151,7 @@ def main():
                               capture_output=True, text=True, timeout=60)
     if imported.returncode != 0:
         return ["the lake's timetable did not import: %s" % imported.stderr], findings
-    with webdevice.Session(lodestone, workdir, port, ["--scenario", "walk", "--speed", "60"], seconds=120) as session:
+    with webdevice.Session(lodestone, workdir, port, ["--scenario", "walk", "--speed", "60"], seconds=240) as session:
         # A fix first: the departures page's nearest stop needs one.
         time.sleep(3)
         for width, height in [(390, 844), (1024, 768)]:

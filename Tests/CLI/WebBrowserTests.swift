@@ -55,5 +55,5 @@ import Testing
 
     /// The waves page (scripts/web-waves.py): a stop's timeline marks and sessions at 390 and
     /// 1024 px, a step to the next day and back, the date shown and the figures the API's.
-    @Test func theWavesPageStepsThroughTheDays() { Self.check("web-waves.py", timeout: 150) }
+    @Test func theWavesPageStepsThroughTheDays() { Self.check("web-waves.py", timeout: 240) }
 }
