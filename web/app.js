@@ -16,6 +16,7 @@ import "./history.js";
 import "./barometer.js";
 import "./sky.js";
 import "./departures.js";
+import "./waves.js";
 import "./station.js";
 import "./device.js";
 import { loadZone } from "./zone.js";

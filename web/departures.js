@@ -3,13 +3,14 @@
 // Times are the stop's own (the device writes them with the zone's offset).
 import { act, getJSON } from "./api.js";
 import { $, note, say, setText } from "./dom.js";
-import { clock, compassPoint, distance, localDay, minutesText } from "./format.js";
+import { clock, compassPoint, distance, lightMark, localDay, minutesText } from "./format.js";
 import { lookup, words } from "./lang.js";
 import { currentPage, onShow } from "./nav.js";
 import { store } from "./store.js";
 
 // favourites: the favourite stops' ids, in their order.
-const transit = { stop: null, favourites: [], shownStop: null };
+// openTrip: the departure whose calls are shown (its trip and time), open again after a refresh.
+const transit = { stop: null, favourites: [], shownStop: null, openTrip: null };
 
 // The chips: the nearest stop, then the favourites; the one shown is pressed.
 function chip(stop, pressed) {
@@ -78,11 +79,27 @@ async function loadDepartures() {
   for (const departure of reply.departures) {
     const item = document.createElement("li");
     item.className = "departure";
+    // The departure itself opens its trip's calls.
+    const open = document.createElement("button");
+    open.type = "button";
+    open.className = "trip-open";
+    open.setAttribute("aria-expanded", "false");
+    open.setAttribute("aria-label", lookup("label.showCalls", clock(departure.time), departure.route));
     const when = document.createElement("strong");
     when.textContent = (departure.time.slice(0, 10) !== today || at ? localDay(departure.time) + " " : "") + clock(departure.time);
     const what = document.createElement("span");
     what.textContent = ` ${lookup("label.routeTo", departure.route, departure.headsign)} · ${minutesText(departure.minutes)}`;
-    item.append(when, what);
+    open.append(when, what);
+    open.addEventListener("click", () => toggleCalls(item, open, reply.stop.id, departure));
+    item.append(open);
+    if (departure.light) item.appendChild(lightMark(departure.light));
+    if (departure.next) {
+      const next = document.createElement("span");
+      next.className = "small";
+      next.translate = false;
+      next.textContent = lookup("label.thenStop", departure.next);
+      item.appendChild(next);
+    }
     if (departure.mark) {
       const mark = document.createElement("span");
       mark.className = "mark";
@@ -107,9 +124,36 @@ async function loadDepartures() {
     });
     item.appendChild(remind);
     list.appendChild(item);
+    if (transit.openTrip === departure.trip + departure.time) toggleCalls(item, open, reply.stop.id, departure);
   }
   if (reply.departures.length === 0) note(list, lookup("label.noDepartureWeek"));
   loadStops();
+}
+
+// A departure's trip from this stop on (GET /api/v1/trip): each call and when it is there,
+// under the departure; a second tap closes it.
+async function toggleCalls(item, button, stop, departure) {
+  const shown = item.querySelector(".calls");
+  if (shown) { shown.remove(); button.setAttribute("aria-expanded", "false"); transit.openTrip = null; return; }
+  transit.openTrip = departure.trip + departure.time;
+  const query = new URLSearchParams({ stop, trip: departure.trip, time: departure.time });
+  const reply = await getJSON(`/api/v1/trip?${query}`);
+  if (!reply || reply.class !== "TRIP" || item.querySelector(".calls")) return;
+  const calls = document.createElement("ol");
+  calls.className = "calls small";
+  for (const call of reply.calls) {
+    const line = document.createElement("li");
+    const time = document.createElement("strong");
+    time.textContent = clock(call.time);
+    const name = document.createElement("span");
+    name.textContent = ` ${call.stop.name}`;
+    name.translate = false;
+    line.append(time, name);
+    calls.appendChild(line);
+  }
+  if (!reply.calls.length) note(calls, lookup("label.lastCall"));
+  item.appendChild(calls);
+  button.setAttribute("aria-expanded", "true");
 }
 
 // Why no departures show, in the page's words where the page knows why (the device's message

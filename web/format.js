@@ -163,3 +163,16 @@ export function localDay(iso) {
 
 // Seconds since the Unix epoch from the device's ISO-8601 times (they carry their offset).
 export const unixOf = (iso) => iso ? Date.parse(iso) / 1000 : NaN;
+
+// A departure's or a wave's light as a mark beside it: filled in the day, half in twilight, a
+// ring in the dark (as the waves page's timeline draws them), with its word for a reader.
+export function lightMark(light) {
+  const mark = document.createElement("span");
+  mark.className = `light ${light}`;
+  mark.textContent = { day: "●", twilight: "◐", dark: "○" }[light] || "";
+  const name = lookup(`light.${light}`) ?? "";
+  mark.setAttribute("role", "img");
+  mark.setAttribute("aria-label", lookup("label.lightOf", name));
+  mark.title = lookup("label.lightOf", name);
+  return mark;
+}

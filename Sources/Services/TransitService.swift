@@ -149,6 +149,24 @@ package final class TransitService {
                 ?? "no favourite stop and no GPS fix for the nearest: give a stop")
     }
 
+    /// A trip as a departure board opens it: the one that leaves stop `name` (an id or words
+    /// of its name) within a minute of `time`, and its calls from there on, with the zone its
+    /// times are shown in. Nil when no such departure leaves there.
+    package func trip(_ trip: String, from name: String, at time: Double) -> TripCalls? {
+        guard let index = timetable.stops(matching: name).first,
+            let departure = timetable.departures(from: index, after: time - 60, count: 100).first(where: { $0.trip == trip && abs($0.time - time) < 60 })
+        else { return nil }
+        return TripCalls(stop: index, departure: departure, calls: timetable.onwardCalls(of: departure), zone: zone(of: index))
+    }
+
+    /// A trip from one stop on: where it leaves, and each call after.
+    package struct TripCalls {
+        package var stop: Int
+        package var departure: Timetable.Departure
+        package var calls: [(stop: Int, time: Double)]
+        package var zone: TimeZoneRules
+    }
+
     /// The zone a stop's times are shown in: the device's one zone on a running device (a
     /// departure board and the header's clock never disagree), else the stop's own.
     private func zone(of index: Int) -> TimeZoneRules {

@@ -83,7 +83,7 @@ enum WavesCommand {
             return 1
         }
         if options.flags.contains("json") {
-            writeOut(WavesAnswer.json(day) { (timetable.stops[$0].id, timetable.stops[$0].name) } + "\n")
+            writeOut(WavesAnswer.json(day, timetable: timetable) + "\n")
             return 0
         }
         writeOut(

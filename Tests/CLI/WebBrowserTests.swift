@@ -58,4 +58,8 @@ import Testing
 
     /// After dusk the sky page counts down to the next day's civil dawn (scripts/web-dusk.py).
     @Test func afterDuskTheSkyCountsDownToTheDawn() { Self.check("web-dusk.py", timeout: 150) }
+
+    /// The waves page (scripts/web-waves.py): a stop's timeline marks and sessions at 390 and
+    /// 1024 px, a step to the next day and back, the date shown and the figures the API's.
+    @Test func theWavesPageStepsThroughTheDays() { Self.check("web-waves.py", timeout: 240) }
 }

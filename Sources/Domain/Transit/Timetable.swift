@@ -128,6 +128,8 @@ public struct Timetable: Sendable {
         public var shape: Int? = nil, along: Double? = nil
         /// Whether people board here (false for an arrival, asked for with `arrivals`).
         public var departs = true
+        /// The call it was made from: the trip's number and its GTFS time, to follow the trip.
+        public var call: Call? = nil
     }
 
     /// The next `count` departures from stop `index` at or after UTC `time`, honouring the
@@ -179,7 +181,7 @@ public struct Timetable: Sendable {
         return Departure(
             time: time, route: route.shortName.isEmpty ? route.longName : route.shortName, headsign: trip.headsign, trip: trip.id,
             routeID: route.id, next: call.next.flatMap { stops.indices.contains($0) ? $0 : nil },
-            shape: trip.shape.flatMap { shapes.indices.contains($0) ? $0 : nil }, along: call.along, departs: call.departs)
+            shape: trip.shape.flatMap { shapes.indices.contains($0) ? $0 : nil }, along: call.along, departs: call.departs, call: call)
     }
 
     /// The last day any service runs (YYYYMMDD): the latest end of a weekly calendar or date

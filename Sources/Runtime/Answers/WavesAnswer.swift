@@ -141,6 +141,12 @@ package enum WavesAnswer {
         return found
     }
 
+    /// The object `lodestone waves --json` prints and `GET /api/v1/waves` answers, its stops
+    /// named from the timetable.
+    package static func json(_ day: Day, timetable: Timetable) -> String {
+        json(day) { (timetable.stops[$0].id, timetable.stops[$0].name) }
+    }
+
     package static func json(_ day: Day, stopName: (Int) -> (id: String, name: String)) -> String {
         "{" + members(day, stopName: stopName).map { JSONObjectWriter.quoted($0.key) + ":" + $0.json }.joined(separator: ",") + "}"
     }

@@ -6,7 +6,7 @@ import LodestoneReports
 import LodestoneStorage
 
 /// The web app's reads of the running device's services: the recording (`WebTrackAnswer`), the streams'
-/// history, the sky of a day, the departures and stops of the timetable, the reminders, the alerts. Each answers with the same
+/// history, the sky of a day, the departures, stops, trips and waves of the timetable, the reminders, the alerts. Each answers with the same
 /// JSON as the command-line tool or the socket.
 enum WebLiveReads {
     static func routes<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>, dataDirectory: String) -> [String: (HTTPRequest) -> HTTPResponse] {
@@ -15,6 +15,8 @@ enum WebLiveReads {
             "/api/v1/sky": { [unowned loop] request in sky(loop, request) },
             "/api/v1/departures": { [unowned loop] request in departures(loop, request) },
             "/api/v1/stops": { [unowned loop] request in stops(loop, request) },
+            "/api/v1/waves": { [unowned loop] request in waves(loop, request) },
+            "/api/v1/trip": { [unowned loop] request in trip(loop, request) },
             // The recording now (as ?TRACK; answers, with its path), whoever started it.
             "/api/v1/track": { [unowned loop] _ in
                 guard let tracks = loop.context.services.tracks else {
@@ -171,5 +173,95 @@ enum WebLiveReads {
         return .json(
             "{\"class\":\"STOPS\",\"favourites\":[" + favourites.map(object).joined(separator: ",")
                 + "],\"stops\":[" + found.map(object).joined(separator: ",") + "]}")
+    }
+
+    /// `GET /api/v1/waves?stop=ID|NAME&date=YYYY-MM-DD` or `?lat=..&lon=..[&radius=M]&date=..`:
+    /// the day's waves at the stop, or where the wakes reach the spot on the shore; the object
+    /// `lodestone waves --json` prints (built by the same code), in the device's zone.
+    static func waves<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>, _ request: HTTPRequest) -> HTTPResponse {
+        guard let transit = loop.context.services.transit else { return noTimetable }
+        let timetable = transit.timetable
+        let place: WavesAnswer.Place
+        let stop = request.parameter("stop") ?? ""
+        if request.parameter("lat") != nil || request.parameter("lon") != nil {
+            guard stop.isEmpty else { return .text(400, "either stop, or lat and lon for a spot on the shore, not both") }
+            guard let lat = request.parameter("lat").flatMap(Double.init), (-90...90).contains(lat),
+                let lon = request.parameter("lon").flatMap(Double.init), (-180...180).contains(lon)
+            else {
+                return .text(400, "lat and lon are degrees (-90..90, -180..180), both given")
+            }
+            var radius = 1500.0
+            if let text = request.parameter("radius") {
+                guard let metres = Double(text), (10...20_000).contains(metres) else {
+                    return .text(400, "radius is the metres a ship may pass from the spot, 10 to 20000")
+                }
+                radius = metres
+            }
+            place = .spot(latitude: lat, longitude: lon, radius: radius)
+        } else {
+            guard !stop.isEmpty, stop.count <= 200 else {
+                return .text(400, "stop is a stop's id or words of its name (up to 200 characters), or lat and lon give a spot")
+            }
+            guard request.parameter("radius") == nil else { return .text(400, "radius goes with lat and lon (a spot), not with a stop") }
+            guard let index = timetable.stops(matching: stop).first else {
+                return .json(GPSDReports.line(.error("no stop matches '\(stop)'")), status: 404)
+            }
+            place = .stop(index)
+        }
+        var date: (year: Int, month: Int, day: Int)?
+        if let text = request.parameter("date") {
+            guard let given = CivilTime.parseDate(text), (1900...2100).contains(given.year) else {
+                return .text(400, "date is YYYY-MM-DD, 1900-2100 (the years the sky's models are documented for)")
+            }
+            date = given
+        }
+        let now = loop.context.utcNow()
+        guard
+            let day = WavesAnswer.day(
+                timetable, marks: transit.marks(now: now), place: place, date: date, now: now, outlook: loop.context.outlook, clock: transit.localClock)
+        else {
+            return .json(GPSDReports.line(.error("the timetable has no stops")), status: 404)
+        }
+        return .json(WavesAnswer.json(day, timetable: timetable))
+    }
+
+    /// `GET /api/v1/trip?stop=ID|NAME&trip=ID&time=ISO-8601`: the trip that leaves the stop at
+    /// that time (a departure the departures gave), and its calls from there on.
+    static func trip<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>, _ request: HTTPRequest) -> HTTPResponse {
+        guard let transit = loop.context.services.transit else { return noTimetable }
+        guard let stop = request.parameter("stop"), !stop.isEmpty, stop.count <= 200, let trip = request.parameter("trip"), !trip.isEmpty, trip.count <= 200
+        else {
+            return .text(400, "stop (a stop's id or name) and trip (a trip's id, up to 200 characters) are both needed")
+        }
+        guard let text = request.parameter("time"), let time = CivilTime.parseISO8601(text), time > -2_208_988_800, time < 4_102_444_800 else {
+            return .text(400, "time is when the trip leaves the stop, ISO-8601 with its offset (2026-07-24T23:00:00+02:00), 1900-2100")
+        }
+        guard let found = transit.trip(trip, from: stop, at: time) else {
+            return .json(GPSDReports.line(.error("trip '\(trip)' does not leave '\(stop)' at \(text)")), status: 404)
+        }
+        let timetable = transit.timetable
+        func stopObject(_ index: Int) -> String {
+            var w = JSONObjectWriter()
+            w.string("id", timetable.stops[index].id)
+            w.string("name", timetable.stops[index].name)
+            return w.finished
+        }
+        var w = JSONObjectWriter()
+        w.string("class", "TRIP")
+        w.string("trip", found.departure.trip)
+        w.string("route", found.departure.route)
+        w.string("headsign", found.departure.headsign)
+        w.raw("stop", stopObject(found.stop))
+        w.string("time", found.zone.iso8601(found.departure.time))
+        w.raw(
+            "calls",
+            "["
+                + found.calls.map { call in
+                    var c = JSONObjectWriter()
+                    c.raw("stop", stopObject(call.stop))
+                    c.string("time", found.zone.iso8601(call.time))
+                    return c.finished
+                }.joined(separator: ",") + "]")
+        return .json(w.finished)
     }
 }
