@@ -14,6 +14,7 @@ import "./recording.js";
 import "./history.js";
 import "./barometer.js";
 import "./sky.js";
+import "./snapshots.js";
 import "./departures.js";
 import "./station.js";
 import "./device.js";

@@ -46,7 +46,7 @@ enum WebReads {
                 }.joined(separator: ",")
                 return .json(json + "]}")
             }
-        ]
+        ].merging(WebSnapshots.reads(dataDirectory: dataDirectory)) { stored, _ in stored }
     }
 
     /// `GET /api/v1/tracks?q=TEXT&tag=TAG&sort=newest|oldest|longest|shortest|duration|pace|name&page=N`.
