@@ -17,19 +17,20 @@ const unit = (decimals, name) => (v) => `${fixed(v, decimals)}\u00a0${name}`;
 const whole = (v) => fixed(v, 0);
 const vector = (decimals, name) => (v) => v ? `x ${fixed(v.x, decimals)} · y ${fixed(v.y, decimals)} · z ${fixed(v.z, decimals)}\u00a0${name}` : "--";
 
-// Every value of a snapshot: where it is in the JSON, its name on the page, and how it is written.
+// Every value of a snapshot: where it is in the JSON (the keys in turn: the path with dots is
+// the comparison's name for it), its name on the page, and how it is written.
 const fields = [
-  ["location.latitude", "label.latitude", degrees(5)], ["location.longitude", "label.longitude", degrees(5)],
-  ["location.altitude", "label.altitude", altitude], ["location.accuracy", "label.accuracy", distance],
-  ["barometer.pressure", "label.stationPressure", unit(1, "hPa")], ["barometer.seaLevelPressure", "label.seaLevelPressure", unit(1, "hPa")],
-  ["barometer.attitude.roll", "label.rollAngle", degrees(1)], ["barometer.attitude.pitch", "label.pitchAngle", degrees(1)],
-  ["barometer.attitude.yaw", "label.heading", (v) => isFinite(v) && v !== null ? `${fixed(v, 0)}° ${compassPoint(v)}` : "--"],
-  ["weather.temperature", "label.temperature", unit(1, "°C")], ["weather.humidity", "label.humidity", unit(0, "%")],
-  ["weather.conditions", "label.conditions", (v) => forecastWords(v)],
-  ["motion.accelerometer", "label.accelerometer", vector(2, "m/s²")], ["motion.gyroscope", "label.gyroscope", vector(1, "°/s")],
-  ["motion.magnetometer", "label.magnetometer", vector(1, "µT")],
-  ["motion.stepsToday", "label.steps", whole], ["motion.floorsUp", "label.floorsUp", whole], ["motion.floorsDown", "label.floorsDown", whole],
-  ["photoCount", "label.photoCount", whole],
+  [["location", "latitude"], "label.latitude", degrees(5)], [["location", "longitude"], "label.longitude", degrees(5)],
+  [["location", "altitude"], "label.altitude", altitude], [["location", "accuracy"], "label.accuracy", distance],
+  [["barometer", "pressure"], "label.stationPressure", unit(1, "hPa")], [["barometer", "seaLevelPressure"], "label.seaLevelPressure", unit(1, "hPa")],
+  [["barometer", "attitude", "roll"], "label.rollAngle", degrees(1)], [["barometer", "attitude", "pitch"], "label.pitchAngle", degrees(1)],
+  [["barometer", "attitude", "yaw"], "label.heading", (v) => isFinite(v) && v !== null ? `${fixed(v, 0)}° ${compassPoint(v)}` : "--"],
+  [["weather", "temperature"], "label.temperature", unit(1, "°C")], [["weather", "humidity"], "label.humidity", unit(0, "%")],
+  [["weather", "conditions"], "label.conditions", (v) => forecastWords(v)],
+  [["motion", "accelerometer"], "label.accelerometer", vector(2, "m/s²")], [["motion", "gyroscope"], "label.gyroscope", vector(1, "°/s")],
+  [["motion", "magnetometer"], "label.magnetometer", vector(1, "µT")],
+  [["motion", "stepsToday"], "label.steps", whole], [["motion", "floorsUp"], "label.floorsUp", whole], [["motion", "floorsDown"], "label.floorsDown", whole],
+  [["photoCount"], "label.photoCount", whole],
 ];
 
 // The forecast the device stored in English ("Stable conditions"), in the page's language.
@@ -39,7 +40,10 @@ function forecastWords(text) {
   return key ? lookup(key) : text;
 }
 
-const valueAt = (snapshot, path) => path.split(".").reduce((node, key) => (node === undefined || node === null ? undefined : node[key]), snapshot);
+// A value as written, "--" when the snapshot did not know it (null).
+const shown = (format, value) => (value === null || value === undefined ? "--" : format(value));
+
+const valueAt = (snapshot, path) => path.reduce((node, key) => (node === undefined || node === null ? undefined : node[key]), snapshot);
 
 // A snapshot's name; the device's own ("Snapshot 20261207-193000") in the page's words.
 const nameOf = (s) => !s.name || s.name === `Snapshot ${s.id}` ? lookup("label.untitled", dateText(unixOf(s.timestamp))) : s.name;
@@ -75,8 +79,8 @@ async function loadList() {
     name.textContent = nameOf(snapshot);
     const figures = document.createElement("span");
     figures.className = "small";
-    const pressure = valueAt(snapshot, "barometer.seaLevelPressure");
-    figures.textContent = `${dateText(unixOf(snapshot.timestamp))} · ${altitude(valueAt(snapshot, "location.altitude"))}` + (isFinite(pressure) && pressure !== null ? ` · ${fixed(pressure, 1)}\u00a0hPa` : "");
+    const pressure = valueAt(snapshot, ["barometer", "seaLevelPressure"]);
+    figures.textContent = `${dateText(unixOf(snapshot.timestamp))} · ${shown(altitude, valueAt(snapshot, ["location", "altitude"]))}` + (isFinite(pressure) && pressure !== null ? ` · ${fixed(pressure, 1)}\u00a0hPa` : "");
     button.append(name, document.createElement("br"), figures);
     if (shelf.open && shelf.open.id === snapshot.id && !shelf.compared) button.setAttribute("aria-current", "true");
     button.addEventListener("click", () => openSnapshot(snapshot.id));
@@ -125,7 +129,7 @@ async function openSnapshot(id) {
   setText("snapshot-notes-shown", snapshot.notes || "");
   head(["", nameOf(snapshot)]);
   $("snapshot-values").replaceChildren();
-  for (const [path, key, format] of fields) row(lookup(key), [format(valueAt(snapshot, path))], false);
+  for (const [path, key, format] of fields) row(lookup(key), [shown(format, valueAt(snapshot, path))], false);
   const query = `id=${encodeURIComponent(snapshot.id)}`;
   $("snapshot-json").href = `/api/v1/snapshots/export?format=json&${query}`;
   $("snapshot-csv").href = `/api/v1/snapshots/export?format=csv&${query}`;
@@ -135,7 +139,8 @@ async function openSnapshot(id) {
 // The change from the first to the second as the value is written, with its sign ("+12 m").
 function change(path, format, delta) {
   if (delta === undefined || delta === null || !isFinite(delta) || delta === 0) return "";
-  const text = format(Math.abs(delta));
+  // A heading's change is an angle, not a direction.
+  const text = path[path.length - 1] === "yaw" ? `${fixed(Math.abs(delta), 0)}°` : format(Math.abs(delta));
   return `${delta > 0 ? "+" : "−"}${text}`;
 }
 
@@ -159,13 +164,13 @@ async function compare() {
   $("snapshot-values").replaceChildren();
   row(lookup("label.snapshotTime"), [dateText(unixOf(a.timestamp)), dateText(unixOf(b.timestamp)), `+${duration(reply.seconds)}`], true);
   for (const [path, key, format] of fields) {
-    const first = format(valueAt(a, path)), second = format(valueAt(b, path));
+    const first = shown(format, valueAt(a, path)), second = shown(format, valueAt(b, path));
     const value = valueAt(a, path);
     let delta = "";
     if (value && typeof value === "object") {
-      delta = ["x", "y", "z"].map((axis) => change(path, (v) => fixed(v, 2), reply.deltas[`${path}.${axis}`])).filter(Boolean).length ? "≠" : "";
+      delta = ["x", "y", "z"].map((axis) => change(path, (v) => fixed(v, 2), reply.deltas[`${path.join(".")}.${axis}`])).filter(Boolean).length ? "≠" : "";
     } else if (typeof value !== "string") {
-      delta = change(path, format, reply.deltas[path]);
+      delta = change(path, format, reply.deltas[path.join(".")]);
     }
     // What a person sees differ is marked: the written values, not digits beyond them.
     row(lookup(key), [first, second, first === second ? "" : delta || "≠"], first !== second);

@@ -50,6 +50,11 @@ import Testing
     /// and a list of frequent English words of an app.
     @Test func wordsNotCodesOnEveryPage() { Self.check("web-words.py", timeout: 900) }
 
+    /// The sky page's equinoxes and solstices, the Sun's path (three paths) and the eclipses; two
+    /// snapshots taken on the snapshots page, compared with the changes marked, one deleted
+    /// through the confirmation (scripts/web-skysnap.py).
+    @Test func theSkysCalendarAndTheSnapshots() { Self.check("web-skysnap.py", timeout: 150) }
+
     /// After dusk the sky page counts down to the next day's civil dawn (scripts/web-dusk.py).
     @Test func afterDuskTheSkyCountsDownToTheDawn() { Self.check("web-dusk.py", timeout: 150) }
 }
