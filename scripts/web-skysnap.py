@@ -28,6 +28,14 @@ def shoot(driver, workdir, name):
         driver.save_screenshot(os.path.join(workdir, "skysnap-%s.png" % name))
 
 
+def shoot_at(driver, workdir, element_id, name):
+    """A screenshot with the element at the top of the screen."""
+    if os.environ.get("SHOTS"):
+        driver.execute_script("document.getElementById(arguments[0]).scrollIntoView()", element_id)
+        time.sleep(0.3)
+        shoot(driver, workdir, name)
+
+
 def count(driver, selector):
     return driver.execute_script("return document.querySelectorAll(arguments[0]).length", selector)
 
@@ -65,7 +73,11 @@ def take(driver, name):
     field.send_keys(name)
     before = count(driver, "#snapshots-list li")
     driver.find_element(By.ID, "snapshot-take-button").click()
-    return wait_for(lambda: count(driver, "#snapshots-list li") > before)
+    # Listed, then opened (the list is written again with it marked).
+    listed = wait_for(lambda: count(driver, "#snapshots-list li") > before)
+    wait_for(lambda: driver.find_element(By.ID, "snapshot-title").text == name)
+    time.sleep(0.5)
+    return listed
 
 
 def snapshots(driver, workdir, problems, findings):
@@ -76,8 +88,8 @@ def snapshots(driver, workdir, problems, findings):
     if not take(driver, "Pass"):
         problems.append("the second snapshot taken from the page is not listed")
     findings["listed"] = count(driver, "#snapshots-list li")
-    for box in driver.find_elements(By.CSS_SELECTOR, "#snapshots-list input[type=checkbox]")[:2]:
-        box.click()
+    for index in range(2):
+        driver.find_elements(By.CSS_SELECTOR, "#snapshots-list input[type=checkbox]")[index].click()
     button = driver.find_element(By.ID, "snapshots-compare")
     if not button.is_enabled():
         problems.append("two ticked snapshots should let them be compared")
@@ -90,7 +102,10 @@ def snapshots(driver, workdir, problems, findings):
     if not changed or changed < 2:
         problems.append("the comparison should mark the values that differ (the time and more), got %r" % changed)
     findings["comparison"] = driver.find_element(By.ID, "snapshot-when").text
-    shoot(driver, workdir, "compare-%d" % driver.get_window_size()["width"])
+    shoot_at(driver, workdir, "snapshot-detail", "compare-%d" % driver.get_window_size()["width"])
+    overflow = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    if overflow > 0:
+        problems.append("the comparison is %d px wider than the screen" % overflow)
 
 
 def delete_one(driver, problems, findings):
@@ -104,7 +119,7 @@ def delete_one(driver, problems, findings):
     driver.find_element(By.ID, "snapshot-delete").click()
     wait_for(lambda: driver.find_element(By.ID, "confirm-snapshot").is_displayed())
     driver.find_element(By.ID, "confirm-snapshot-yes").click()
-    after = wait_for(lambda: count(driver, "#snapshots-list li") < before and count(driver, "#snapshots-list li"))
+    after = wait_for(lambda: count(driver, "#snapshots-list li") < before and count(driver, "#snapshots-list li"), seconds=40)
     findings["afterDelete"] = after
     if after != before - 1:
         problems.append("deleting through the confirmation should leave %d snapshot(s), got %r" % (before - 1, after))
@@ -113,37 +128,44 @@ def delete_one(driver, problems, findings):
 def main():
     lodestone, workdir, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
     problems, findings = [], {}
-    with webdevice.Session(lodestone, workdir, port, ["--scenario", "walk", "--speed", "60"]) as session:
+    seconds = 240 if os.environ.get("SHOTS") else 90
+    with webdevice.Session(lodestone, workdir, port, ["--scenario", "walk", "--speed", "60"], seconds=seconds) as session:
         driver = session.browser(390, 844)
         if not driver:
             return ["no pairing address: %s" % session.pairing_error], findings
         driver.get(session.base + "#sky")
         sky(driver, workdir, problems, findings)
-        shoot(driver, workdir, "sky-390")
+        for element in ["sky-next", "sky-seasons", "sky-path", "sky-eclipses"]:
+            shoot_at(driver, workdir, element, "%s-390" % element)
         driver.get(session.base + "#snapshots")
         snapshots(driver, workdir, problems, findings)
         delete_one(driver, problems, findings)
         if os.environ.get("SHOTS"):
-            driver.find_element(By.ID, "theme").click()
-            shoot(driver, workdir, "snapshots-390-night")
-            driver.get(session.base + "#sky")
-            time.sleep(3)
-            shoot(driver, workdir, "sky-390-night")
-            driver.execute_script("window.scrollTo(0, document.getElementById('sky-path').offsetTop - 80)")
-            shoot(driver, workdir, "sky-390-night-path")
-            driver.set_window_size(1024, 768)
-            driver.find_element(By.ID, "theme").click()
-            driver.refresh()
-            time.sleep(3)
-            shoot(driver, workdir, "sky-1024")
-            driver.execute_script("window.scrollTo(0, document.getElementById('sky-path').offsetTop - 80)")
-            shoot(driver, workdir, "sky-1024-path")
-            driver.get(session.base + "#snapshots")
-            time.sleep(2)
-            take(driver, "Valley")
-            time.sleep(1)
-            shoot(driver, workdir, "snapshots-1024")
+            screenshots(session, driver, workdir)
     return problems, findings
+
+
+def screenshots(session, driver, workdir):
+    """Both themes at 390 and 1024 px, to look at (SHOTS set)."""
+    driver.find_element(By.ID, "theme").click()
+    shoot_at(driver, workdir, "snapshot-detail", "snapshot-390-night")
+    driver.get(session.base + "#sky")
+    wait_for(lambda: count(driver, "#sky-path path.sun") >= 3)
+    for element in ["sky-next", "sky-path", "sky-eclipses"]:
+        shoot_at(driver, workdir, element, "%s-390-night" % element)
+    driver.set_window_size(1024, 768)
+    driver.find_element(By.ID, "theme").click()
+    wait_for(lambda: count(driver, "#sky-path path.sun") >= 3)
+    for element in ["sky-next", "sky-path", "sky-eclipses"]:
+        shoot_at(driver, workdir, element, "%s-1024" % element)
+    driver.get(session.base + "#snapshots")
+    take(driver, "Valley")
+    shoot(driver, workdir, "snapshots-1024")
+    for index in range(2):
+        driver.find_elements(By.CSS_SELECTOR, "#snapshots-list input[type=checkbox]")[index].click()
+    driver.find_element(By.ID, "snapshots-compare").click()
+    time.sleep(1)
+    shoot_at(driver, workdir, "snapshot-detail", "compare-1024")
 
 
 if __name__ == "__main__":
