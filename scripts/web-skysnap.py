@@ -81,13 +81,17 @@ def take(driver, name):
 
 
 def snapshots(driver, workdir, problems, findings):
+    wait_for(lambda: driver.find_element(By.ID, "snapshot-take-button").is_displayed())
     if not take(driver, "Summit"):
         problems.append("the first snapshot taken from the page is not listed")
     # A minute of the walk (at 60 times) between them: the place and the values move.
     time.sleep(3)
     if not take(driver, "Pass"):
         problems.append("the second snapshot taken from the page is not listed")
-    findings["listed"] = count(driver, "#snapshots-list li")
+    findings["listed"] = wait_for(lambda: count(driver, "#snapshots-list input[type=checkbox]") >= 2 and 2, seconds=30)
+    if findings["listed"] != 2:
+        problems.append("two snapshots taken should be listed with a tick box each, got %r" % findings["listed"])
+        return
     for index in range(2):
         driver.find_elements(By.CSS_SELECTOR, "#snapshots-list input[type=checkbox]")[index].click()
     button = driver.find_element(By.ID, "snapshots-compare")
