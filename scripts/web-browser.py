@@ -30,7 +30,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-PAGES = ["compass", "position", "track", "history", "barometer", "sky", "departures", "station", "device"]
+PAGES = ["compass", "position", "track", "history", "barometer", "sky", "departures", "station", "snapshots", "device"]
 problems = []
 findings = {}
 

@@ -48,7 +48,7 @@ def main():
         findings["afterReload"] = shown
         if not shown.endswith("km/h"):
             problems.append("the browser's choice should stay after a reload, got %r" % shown)
-        for page in ["compass", "track", "history", "barometer", "sky", "departures", "station", "device"]:
+        for page in ["compass", "track", "history", "barometer", "sky", "departures", "station", "snapshots", "device"]:
             driver.get(session.base + "#" + page)
             if not driver.find_element(By.ID, "units").is_displayed():
                 problems.append("the units switch is not shown on the %s page" % page)

@@ -15,6 +15,7 @@ import "./recording.js";
 import "./history.js";
 import "./barometer.js";
 import "./sky.js";
+import "./snapshots.js";
 import "./departures.js";
 import "./waves.js";
 import "./station.js";

@@ -1,6 +1,8 @@
 // The sky page: the day's light as bands from midnight to midnight, the countdown to the next
-// event and season, the Sun's and the Moon's times, the planets and the satellite's passes.
+// event and season, the Sun's and the Moon's times, the next events, the seasons, the Sun's
+// path and the eclipses (skyevents.js), the planets and the satellite's passes.
 import { getJSON } from "./api.js";
+import { drawPath, showEclipses, showNext, showSeasons } from "./skyevents.js";
 import { $, fillFigures, note, setText } from "./dom.js";
 import { clock, compassPoint, countdown, fixed, localDay, unixOf } from "./format.js";
 import { capitalized, lookup, seasonCountdown, words } from "./lang.js";
@@ -9,7 +11,8 @@ import { currentPage, onShow } from "./nav.js";
 // tomorrow: the next day's sky, for the countdown once today's last event has passed.
 // tomorrowAsked: whether its answer (or its failure) has come, so the countdown does not
 // name the season for a moment while the dawn is on its way.
-const sky = { data: null, tomorrow: null, tomorrowAsked: false, date: "", fetched: 0 };
+// minute: the minute the seasons' countdowns were last written for.
+const sky = { data: null, tomorrow: null, tomorrowAsked: false, date: "", fetched: 0, minute: -1, eclipsesShown: "" };
 
 // The day bar: night, the three twilights and day as bands with hard edges, the present as a line.
 // Each event names the light before and after it; a day without events (polar day or night)
@@ -67,7 +70,11 @@ function tick() {
   const data = sky.data;
   if (!data || currentPage() !== "sky") return;
   const now = unixOf(data.now) + (Date.now() / 1000 - sky.fetched);
-  const next = nextEvent(sky.tomorrow ? [data, sky.tomorrow] : [data], now);
+  const days = sky.tomorrow ? [data, sky.tomorrow] : [data];
+  showNext(days, now);
+  // The seasons' countdowns move by the minute.
+  if (Math.floor(now / 60) !== sky.minute) { sky.minute = Math.floor(now / 60); showSeasons(data, now); }
+  const next = nextEvent(days, now);
   if (!next && !sky.date && !sky.tomorrowAsked) return;
   const season = data.seasons && data.seasons.next;
   setText("sky-countdown", next ? lookup("word.inTime", next[0], countdown(next[1] - now)) : (season ? seasonCountdown(season.begins, season.daysUntil) : ""));
@@ -104,6 +111,11 @@ async function loadSky() {
     setText("sky-season", `${seasonCountdown(season.next.begins, season.next.daysUntil)}: ${words("seasonEvent", season.next.name)}, ${season.next.time.slice(0, 10)}`);
   }
   if (season && season.current) $("sky-season-progress").value = season.current.daysElapsed / season.current.daysTotal;
+  sky.minute = -1;
+  drawPath(data, sky.date);
+  // The eclipses depend on the place and the day only: asked once a day (each is a computation).
+  const place = `${data.date}${fixed(data.latitude, 2)}${fixed(data.longitude, 2)}`;
+  if (!sky.date && sky.eclipsesShown !== place) { sky.eclipsesShown = place; showEclipses(unixOf(data.now)); }
   const planets = $("sky-planets");
   planets.replaceChildren();
   for (const planet of data.planets || []) {

@@ -68,6 +68,14 @@ public struct SnapshotStore: Sendable {
         !id.contains("/") && unlink(directory + "/" + id + ".json") == 0
     }
 
+    /// What `lodestone snapshot export` writes and the web app downloads: one snapshot (`one`)
+    /// as a JSON object, several as a JSON array, or CSV.
+    public static func export(_ snapshots: [Snapshot], one: Bool, format: String) -> String {
+        if format == "csv" { return csv(snapshots) }
+        if one, let first = snapshots.first { return SnapshotJSON.object(first) + "\n" }
+        return SnapshotJSON.list(snapshots) + "\n"
+    }
+
     /// CSV: a header row, then one row per snapshot (id, ISO-8601 time, name, notes, conditions,
     /// then every number in the shape's order); empty cells for unknown values.
     public static func csv(_ snapshots: [Snapshot]) -> String {

@@ -37,9 +37,7 @@ enum EclipsesCommand {
           lodestone eclipses --from 2026-01-01 --lat 43.26 --lon -2.93 --tz Europe/Madrid --json
         """
 
-    struct Place {
-        var latitude: Double, longitude: Double, elevation: Double
-    }
+    typealias Place = EclipseAnswer.Place
 
     static func main(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
         let options = try Options(
@@ -66,89 +64,17 @@ enum EclipsesCommand {
             let today = CivilTime(unixSeconds: now + Double(zone.offset(at: now)))
             start = zone.midnight(year: today.year, month: today.month, day: today.day)
         }
-        let eclipses = Eclipses.upcoming(after: start, count: count)
         if options.flags.contains("json") {
-            writeOut("[" + eclipses.map { json($0, place: place, zone: zone) }.joined(separator: ",\n") + "]\n")
+            writeOut(EclipseAnswer.json(after: start, count: count, place: place, zone: zone) + "\n")
         } else {
-            writeOut(eclipses.map { text($0, place: place, zone: zone) }.joined(separator: "\n"))
+            writeOut(Eclipses.upcoming(after: start, count: count).map { text($0, place: place, zone: zone) }.joined(separator: "\n"))
         }
         return 0
     }
 
-    /// "2026-08-12T17:45:51Z": the instant of greatest eclipse, to the second.
-    static func utc(_ time: Double) -> String {
-        let t = CivilTime(unixSeconds: time.rounded())
-        return zeroPadded(t.year, 4) + "-" + zeroPadded(t.month, 2) + "-" + zeroPadded(t.day, 2) + "T" + zeroPadded(t.hour, 2) + ":"
-            + zeroPadded(t.minute, 2) + ":" + zeroPadded(Int(t.second), 2) + "Z"
-    }
-
-    static func json(_ eclipse: Eclipse, place: Place?, zone: TimeZoneRules) -> String {
-        var w = JSONObjectWriter()
-        w.string("kind", eclipse.kind.rawValue)
-        w.string("type", eclipse.type.rawValue)
-        w.string("greatest", utc(eclipse.greatest))
-        w.number("magnitude", eclipse.magnitude, decimals: 4)
-        if let penumbral = eclipse.penumbralMagnitude { w.number("penumbralMagnitude", penumbral, decimals: 4) }
-        if let gamma = eclipse.gamma { w.number("gamma", gamma, decimals: 4) }
-        if let place {
-            w.raw("local", eclipse.kind == .solar ? solarJSON(eclipse, place: place, zone: zone) : lunarJSON(eclipse, place: place, zone: zone))
-        } else {
-            w.null("local")
-        }
-        return w.finished
-    }
-
-    static func solarJSON(_ eclipse: Eclipse, place: Place, zone: TimeZoneRules) -> String {
-        var w = JSONObjectWriter()
-        guard let local = EclipseLocal.solar(eclipse, latitude: place.latitude, longitude: place.longitude, elevation: place.elevation) else {
-            // The penumbra never reaches the place: nothing of the Sun is covered there.
-            w.bool("visible", false)
-            w.null("type")
-            w.null("contacts")
-            w.number("magnitude", 0)
-            w.number("obscuration", 0)
-            return w.finished
-        }
-        let phases = solarPhases(local)
-        w.bool("visible", local.visible)
-        w.string("type", local.type.rawValue)
-        var contacts = JSONObjectWriter(), altitudes = JSONObjectWriter()
-        for phase in phases {
-            contacts.string(phase.name, zone.iso8601(phase.time))
-            altitudes.number(phase.name, phase.altitude, decimals: 1)
-        }
-        w.raw("contacts", contacts.finished)
-        w.number("magnitude", local.magnitude, decimals: 4)
-        w.number("obscuration", local.obscuration, decimals: 4)
-        w.raw("sunAltitudes", altitudes.finished)
-        w.number("sunAltitudeAtMax", local.sunAltitudeAtMaximum, decimals: 1)
-        if let c2 = local.c2, let c3 = local.c3 { w.number("centralDurationSeconds", c3 - c2, decimals: 1) }
-        return w.finished
-    }
-
-    static func lunarJSON(_ eclipse: Eclipse, place: Place, zone: TimeZoneRules) -> String {
-        let local = EclipseLocal.lunar(eclipse, latitude: place.latitude, longitude: place.longitude)
-        var w = JSONObjectWriter(), contacts = JSONObjectWriter()
-        w.bool("visible", local.visible)
-        for phase in local.contacts.all { contacts.string(phase.name, zone.iso8601(phase.time)) }
-        w.raw("contacts", contacts.finished)
-        w.number("moonAltitudeAtGreatest", local.moonAltitudeAtGreatest, decimals: 1)
-        return w.finished
-    }
-
-    /// The local contacts in order, with the Sun's altitude at each.
-    static func solarPhases(_ local: SolarEclipseLocal) -> [(name: String, time: Double, altitude: Double)] {
-        var phases = [("c1", local.c1, local.sunAltitudeAtC1)]
-        if let c2 = local.c2, let altitude = local.sunAltitudeAtC2 { phases.append(("c2", c2, altitude)) }
-        phases.append(("max", local.maximum, local.sunAltitudeAtMaximum))
-        if let c3 = local.c3, let altitude = local.sunAltitudeAtC3 { phases.append(("c3", c3, altitude)) }
-        phases.append(("c4", local.c4, local.sunAltitudeAtC4))
-        return phases
-    }
-
     static func text(_ eclipse: Eclipse, place: Place?, zone: TimeZoneRules) -> String {
         func clock(_ t: Double) -> String { String(zone.iso8601(t).map { $0 == "T" ? " " : $0 }) }
-        let greatest = String(utc(eclipse.greatest).dropLast().map { $0 == "T" ? " " : $0 }) + " UTC"
+        let greatest = String(EclipseAnswer.utc(eclipse.greatest).dropLast().map { $0 == "T" ? " " : $0 }) + " UTC"
         var out = "\(eclipse.type.rawValue.capitalizedFirst) \(eclipse.kind.rawValue) eclipse, greatest \(greatest)\n"
         if eclipse.kind == .solar {
             out += "  magnitude \(DecimalText.format(eclipse.magnitude, 4)), gamma \(DecimalText.format(eclipse.gamma ?? .nan, 4))\n"
@@ -164,7 +90,7 @@ enum EclipsesCommand {
             out +=
                 at + "\(local.type.rawValue), \(local.visible ? "visible" : "not visible (the Sun is down)"); "
                 + "magnitude \(DecimalText.format(local.magnitude, 3)), \(DecimalText.format(local.obscuration * 100, 1))% of the Sun covered\n"
-            for phase in solarPhases(local) {
+            for phase in EclipseAnswer.solarPhases(local) {
                 out += "    " + phase.name.padding(9) + clock(phase.time) + "  Sun \(fixed(phase.altitude, 0))°\n"
             }
             if let c2 = local.c2, let c3 = local.c3 { out += "    \(local.type.rawValue) for \(fixed(c3 - c2, 0)) s\n" }

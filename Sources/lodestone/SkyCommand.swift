@@ -29,11 +29,12 @@ enum SkyCommand {
         """
 
     static let seasonsHelp = """
-        Usage: lodestone seasons [--count N] [--lat L] [--tz ZONE] [--json]
+        Usage: lodestone seasons [--count N] [--from YYYY-MM-DD] [--lat L] [--tz ZONE] [--json]
 
         The next equinoxes and solstices (computed from the Sun's position, 1900-2100), the days
         until each (whole days in the local zone), what each means for the hemisphere of --lat
-        (default northern), and how far the current astronomical season has gone.
+        (default northern), and how far the current astronomical season has gone; from now, or
+        from the start of --from in the zone. N is 1 to 400 (default 4).
         """
 
     static func sky(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
@@ -103,11 +104,14 @@ enum SkyCommand {
     }
 
     static func seasons(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        let options = try Options(arguments, spec: OptionSpec(valued: ["count", "lat", "tz"], flags: ["json"]), command: "seasons")
+        let options = try Options(arguments, spec: OptionSpec(valued: ["count", "from", "lat", "tz"], flags: ["json"]), command: "seasons")
         let count = try options.integer("count", in: 1...400) ?? 4
         let northern = (try options.number("lat", in: -90...90) ?? 1) >= 0
         let zone = try zoneOption(options)
-        let now = OutputClock.unixTime()
+        var now = OutputClock.unixTime()
+        if let from = try options.date("from", years: 1900...2100, what: "the seasons are computed for") {
+            now = zone.midnight(year: from.year, month: from.month, day: from.day)
+        }
         let upcoming = Seasons.upcoming(after: now, count: count)
         if options.flags.contains("json") {
             writeOut(SkyAnswer.seasons(upcoming, zone: zone, reference: now, northern: northern) + "\n")

@@ -53,7 +53,7 @@ enum SnapshotCommand {
             let (all, warnings) = store.listReporting()
             for warning in warnings { Log.warning(warning) }
             if options.flags.contains("json") {
-                writeOut("[" + all.map(SnapshotJSON.object).joined(separator: ",\n") + "]\n")
+                writeOut(SnapshotJSON.list(all) + "\n")
             } else if all.isEmpty {
                 writeOut("no snapshots in \(store.directory)\n")
             } else {
@@ -84,10 +84,7 @@ enum SnapshotCommand {
                 guard let one = store.load(id: id) else { Log.error("no snapshot '\(id)' in \(store.directory)"); return 1 }
                 chosen = [one]
             }
-            writeOut(
-                format == "csv"
-                    ? SnapshotStore.csv(chosen)
-                    : (ids.isEmpty ? "[" + chosen.map(SnapshotJSON.object).joined(separator: ",\n") + "]\n" : SnapshotJSON.object(chosen[0]) + "\n"))
+            writeOut(SnapshotStore.export(chosen, one: !ids.isEmpty, format: format))
             return 0
         case "compare":
             guard ids.count == 2 else { throw UsageError(message: "compare takes two snapshot ids") }
@@ -97,16 +94,7 @@ enum SnapshotCommand {
             }
             let c = first.comparison(to: second)
             if options.flags.contains("json") {
-                var deltas = JSONObjectWriter()
-                for (path, delta) in c.deltas { if delta.isFinite { deltas.number(path, delta, decimals: 6) } else { deltas.null(path) } }
-                var w = JSONObjectWriter()
-                w.string("from", first.id)
-                w.string("to", second.id)
-                w.number("seconds", c.seconds, decimals: 0)
-                if let distance = c.distance { w.number("distance", distance, decimals: 1) } else { w.null("distance") }
-                if let bearing = c.bearing { w.number("bearing", bearing, decimals: 1) } else { w.null("bearing") }
-                w.raw("deltas", deltas.finished)
-                writeOut(w.finished + "\n")
+                writeOut(SnapshotJSON.comparison(first, second) + "\n")
             } else {
                 writeOut("\(first.id) -> \(second.id): \(fixed(c.seconds / 60, 0)) min later")
                 if let distance = c.distance { writeOut(", \(fixed(distance, 0)) m at \(fixed(c.bearing ?? 0, 0))°") }

@@ -56,6 +56,11 @@ import Testing
     /// distance, its mark turning as the walker turns; stop ends it on the socket too.
     @Test func waypointsAreSavedAndNavigatedToFromThePhone() { Self.check("web-waypoints.py", timeout: 300) }
 
+    /// The sky page's equinoxes and solstices, the Sun's path (three paths) and the eclipses; two
+    /// snapshots taken on the snapshots page, compared with the changes marked, one deleted
+    /// through the confirmation (scripts/web-skysnap.py).
+    @Test func theSkysCalendarAndTheSnapshots() { Self.check("web-skysnap.py", timeout: 150) }
+
     /// After dusk the sky page counts down to the next day's civil dawn (scripts/web-dusk.py).
     @Test func afterDuskTheSkyCountsDownToTheDawn() { Self.check("web-dusk.py", timeout: 150) }
 

@@ -52,6 +52,29 @@ public enum SnapshotJSON {
         return w.finished
     }
 
+    /// Several snapshots as one JSON array, one a line: `lodestone snapshot list --json`, the
+    /// export of them all and `GET /api/v1/snapshots`.
+    public static func list(_ snapshots: [Snapshot]) -> String {
+        "[" + snapshots.map(object).joined(separator: ",\n") + "]"
+    }
+
+    /// How `second` differs from `first` (`lodestone snapshot compare --json`): each number's
+    /// change (null where either is unknown), the seconds between them, and the distance (m)
+    /// and bearing (degrees) from the first place to the second.
+    public static func comparison(_ first: Snapshot, _ second: Snapshot) -> String {
+        let c = first.comparison(to: second)
+        var deltas = JSONObjectWriter()
+        for (path, delta) in c.deltas { if delta.isFinite { deltas.number(path, delta, decimals: 6) } else { deltas.null(path) } }
+        var w = JSONObjectWriter()
+        w.string("from", first.id)
+        w.string("to", second.id)
+        w.number("seconds", c.seconds, decimals: 0)
+        if let distance = c.distance { w.number("distance", distance, decimals: 1) } else { w.null("distance") }
+        if let bearing = c.bearing { w.number("bearing", bearing, decimals: 1) } else { w.null("bearing") }
+        w.raw("deltas", deltas.finished)
+        return w.finished
+    }
+
     /// A snapshot back from its JSON; nil without an id and a timestamp.
     public static func snapshot(_ json: JSONValue) -> Snapshot? {
         guard let id = json["id"]?.stringValue, let time = json["timestamp"]?.stringValue.flatMap(CivilTime.parseISO8601) else { return nil }

@@ -30,7 +30,7 @@ enum WebLiveReads {
                 guard let transit = loop.context.services.transit else { return noTimetable }
                 return .json(GPSDReports.line(transit.remindersReport()))
             }
-        ]
+        ].merging(WebSkyReads.routes(loop)) { stored, _ in stored }
     }
 
     /// `GET /api/v1/device`: what the device page says about the device itself: the version it
@@ -92,35 +92,24 @@ enum WebLiveReads {
     static func sky<Clock: MonotonicClock>(_ loop: OutputLoop<Clock>, _ request: HTTPRequest) -> HTTPResponse {
         let services = loop.context.services
         let now = loop.context.utcNow()
-        let observer = services.sky?.place(loop.context.latest)
-        var place = observer.map { ($0.latitude, $0.longitude) }
         // Which place the sky is for, as the page says it: the fix, the configured observer, the
         // last fix (with its date), or the one asked for.
-        var source = observer.map { $0.source.rawValue }
-        if request.parameter("lat") != nil || request.parameter("lon") != nil {
-            guard let lat = request.parameter("lat").flatMap(Double.init), (-90...90).contains(lat),
-                let lon = request.parameter("lon").flatMap(Double.init), (-180...180).contains(lon)
-            else {
-                return .text(400, "lat and lon are degrees (-90..90, -180..180), both given")
-            }
-            place = (lat, lon)
-            source = "asked"
+        let place: (latitude: Double, longitude: Double, source: String?)
+        switch WebSkyReads.place(loop, request) {
+        case .success(let found): place = found
+        case .failure(let refusal): return refusal.response
         }
-        guard let place else {
-            return .json(GPSDReports.line(.error("no place for the sky yet: no GPS fix, and no observer in the configuration")), status: 422)
-        }
+        let source = place.source
         let zone = services.localClock.zone
         let today = SkyAnswer.localDate(now, zone: zone)
-        var date = today
-        if let text = request.parameter("date") {
-            guard let given = CivilTime.parseDate(text), (1900...2100).contains(given.year) else {
-                return .text(400, "date is YYYY-MM-DD, 1900-2100 (the years the sky's models are documented for)")
-            }
-            date = given
+        let date: (year: Int, month: Int, day: Int)
+        switch WebSkyReads.date(request, today: today) {
+        case .success(let asked): date = asked
+        case .failure(let refusal): return refusal.response
         }
         let (start, end) = SkyAnswer.day(date, zone: zone)
         let reference = date == today ? now : start
-        var json = SkyAnswer.json(latitude: place.0, longitude: place.1, elevation: 0, zone: zone, date: date, reference: reference)
+        var json = SkyAnswer.json(latitude: place.latitude, longitude: place.longitude, elevation: 0, zone: zone, date: date, reference: reference)
         if let source {
             var extra = JSONObjectWriter()
             extra.string("placeSource", source)
@@ -128,7 +117,7 @@ enum WebLiveReads {
             json = String(json.dropLast()) + "," + extra.finished.dropFirst()
         }
         if let satellites = services.satellites {
-            let passes = satellites.passes(place: (place.0, place.1), from: max(start, reference), to: end + 86_400)
+            let passes = satellites.passes(place: (place.latitude, place.longitude), from: max(start, reference), to: end + 86_400)
             json =
                 String(json.dropLast()) + ",\"passes\":["
                 + passes.map {

@@ -32,7 +32,7 @@ enum WebReads {
                 let rest = String(request.path.dropFirst("/api/v1/tracks".count))
                 return rest.isEmpty ? list(tracks, request) : track(tracks, id: String(rest.dropFirst()))
             }
-        ]
+        ].merging(WebSnapshots.reads(dataDirectory: dataDirectory)) { stored, _ in stored }
     }
 
     /// `GET /api/v1/tracks?q=TEXT&tag=TAG&sort=newest|oldest|longest|shortest|duration|pace|name&page=N`.

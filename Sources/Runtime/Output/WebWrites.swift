@@ -59,7 +59,7 @@ enum WebWrites {
             },
             // POST /api/v1/zone {"timeZone":NAME}: the phone's zone, taken while the configuration sets none.
             "/api/v1/zone": { [unowned loop] _, body in takeZone(loop, body: body, dataDirectory: dataDirectory) }
-        ]
+        ].merging(WebSnapshots.writes(dataDirectory: dataDirectory)) { stored, _ in stored }
     }
 
     /// The zone a paired phone offered and the person took: in force at once on every face, and
