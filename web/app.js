@@ -13,10 +13,12 @@ import "./track.js";
 import "./recording.js";
 import "./history.js";
 import "./barometer.js";
+import "./alerts.js";
 import "./sky.js";
 import "./departures.js";
 import "./station.js";
 import "./device.js";
+import "./settings.js";
 import { loadZone } from "./zone.js";
 import "./units.js";
 
