@@ -108,6 +108,9 @@ function runningWords(setting) {
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
+const asCode = (setting) => !setting.secret && setting.value !== null && setting.value !== undefined
+  && !["boolean", "choice", "number", "integer"].includes(setting.type);
+
 function row(setting) {
   const item = document.createElement("li");
   item.className = "setting";
@@ -121,7 +124,12 @@ function row(setting) {
   label.textContent = lookup(`setting.${setting.key}`) || setting.key;
   const now = document.createElement("p");
   now.className = "small setting-now";
-  now.textContent = lookup("label.runsWith", runningWords(setting));
+  // A text, an address, a path or an object as the device holds it, written as code; the
+  // rest (choices, switches, figures) in words.
+  const [before, after] = lookup("label.runsWith").split("{1}");
+  const value = document.createElement(asCode(setting) ? "code" : "span");
+  value.textContent = runningWords(setting);
+  now.replaceChildren(before, value, after || "");
   // The range or what the value must be, as the table says it.
   const range = document.createElement("p");
   range.className = "small";

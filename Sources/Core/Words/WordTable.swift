@@ -785,14 +785,20 @@ extension Words {
         ("label.alertOff", "Off: it gives no alert.", "Aus: sie warnt nicht."),
         ("label.alertArmed", "Armed: it warns when its value crosses the threshold.", "Scharf: sie warnt, wenn der Wert die Schwelle überschreitet."),
         ("label.alertArmedFired", "Armed; last given {1}.", "Scharf; zuletzt ausgelöst {1}."),
-        ("label.alertWaiting", "Given {1}; armed again once the value is back past the threshold.", "Ausgelöst {1}; wieder scharf, sobald der Wert zurück über die Schwelle ist."),
+        (
+            "label.alertWaiting", "Given {1}; armed again once the value is back past the threshold.",
+            "Ausgelöst {1}; wieder scharf, sobald der Wert zurück über die Schwelle ist."
+        ),
         ("label.alertSet", "Set: {1}", "Eingestellt: {1}"),
         ("label.deviceRefused", "The device refused it: {1}", "Das Gerät hat abgelehnt: {1}"),
         // The device page's settings, built from the settings table: the words around each.
         ("label.settings", "Settings", "Einstellungen"),
         ("label.settingsHint", "What the device runs with. A change takes effect at once.", "Womit das Gerät läuft. Eine Änderung gilt sofort."),
         ("label.settingsKeptIn", "Changes are kept in the configuration file", "Änderungen werden in der Konfigurationsdatei gespeichert"),
-        ("label.settingsNotKept", "The device runs without a configuration file: a change holds until it restarts.", "Das Gerät läuft ohne Konfigurationsdatei: eine Änderung gilt bis zum Neustart."),
+        (
+            "label.settingsNotKept", "The device runs without a configuration file: a change holds until it restarts.",
+            "Das Gerät läuft ohne Konfigurationsdatei: eine Änderung gilt bis zum Neustart."
+        ),
         ("label.runsWith", "Now: {1}", "Jetzt: {1}"),
         ("label.settingUnset", "not set (automatic)", "nicht gesetzt (automatisch)"),
         ("label.secretSet", "set (not shown)", "gesetzt (nicht angezeigt)"),
@@ -803,7 +809,10 @@ extension Words {
         ("label.mustBeNumberAny", "It must be a number.", "Es muss eine Zahl sein."),
         ("label.mustBeWhole", "It must be a whole number from {1} to {2}.", "Es muss eine ganze Zahl von {1} bis {2} sein."),
         ("label.mustBeWholeAny", "It must be a whole number.", "Es muss eine ganze Zahl sein."),
-        ("label.mustBeObject", "It must be a JSON object, such as {\"navigation.attitude\": 2}.", "Es muss ein JSON-Objekt sein, etwa {\"navigation.attitude\": 2}."),
+        (
+            "label.mustBeObject", "It must be a JSON object, such as {\"navigation.attitude\": 2}.",
+            "Es muss ein JSON-Objekt sein, etwa {\"navigation.attitude\": 2}."
+        ),
         ("label.mustNotBeEmpty", "It must not be empty (at most 4096 characters).", "Es darf nicht leer sein (höchstens 4096 Zeichen)."),
         ("settingGroup.general", "display and time", "Anzeige und Zeit"),
         ("settingGroup.rates", "sampling rates", "Messraten"),
