@@ -84,7 +84,6 @@ function ruleItem(rule) {
   const form = document.createElement("form");
   form.className = "threshold";
   form.noValidate = true;
-  const field = document.createElement("label");
   const input = document.createElement("input");
   input.type = "text";
   input.inputMode = decimals ? "decimal" : "numeric";
@@ -94,15 +93,18 @@ function ruleItem(rule) {
   const unitText = document.createElement("span");
   unitText.className = "unit";
   unitText.textContent = unit;
-  const fieldName = document.createElement("span");
+  input.id = `rule-threshold-${rule.name}`;
+  const fieldName = document.createElement("label");
+  fieldName.className = "field-name";
+  fieldName.htmlFor = input.id;
   fieldName.textContent = lookup("label.threshold");
-  const row = document.createElement("span");
-  row.className = "field-row";
-  row.append(input, unitText);
-  field.append(fieldName, row);
   const button = document.createElement("button");
   button.type = "submit";
   button.textContent = lookup("label.set");
+  // The field, its unit and its button on one row, on a phone too.
+  const row = document.createElement("div");
+  row.className = "field-row";
+  row.append(input, unitText, button);
   const hint = document.createElement("p");
   hint.className = "small";
   hint.id = `rule-hint-${rule.name}`;
@@ -111,7 +113,7 @@ function ruleItem(rule) {
   problem.className = "problem";
   problem.setAttribute("role", "alert");
   problem.hidden = true;
-  form.append(field, button);
+  form.append(fieldName, row);
   item.append(title, state, form, hint, problem);
 
   const refuse = (text) => { problem.textContent = text; problem.hidden = false; input.setAttribute("aria-invalid", "true"); };

@@ -657,7 +657,7 @@ export const table = {
   "label.mustBeWholeAny": ["It must be a whole number.", "Es muss eine ganze Zahl sein."],
   "label.mustBeObject": ["It must be a JSON object, such as {\"navigation.attitude\": 2}.", "Es muss ein JSON-Objekt sein, etwa {\"navigation.attitude\": 2}."],
   "label.mustNotBeEmpty": ["It must not be empty (at most 4096 characters).", "Es darf nicht leer sein (höchstens 4096 Zeichen)."],
-  "settingGroup.general": ["display and time", "Anzeige und Zeit"],
+  "settingGroup.general": ["general", "Allgemein"],
   "settingGroup.rates": ["sampling rates", "Messraten"],
   "settingGroup.network": ["outputs on the network", "Ausgaben im Netz"],
   "settingGroup.sounds": ["sounds", "Töne"],

@@ -95,7 +95,7 @@ import Testing
         let port = EndToEndTests.freePort()
         let child = try end.spawn([
             "run", "--scenario", "walk", "--speed", "60", "--socket", socket, "--display", "none", "--config", file,
-            "--data-dir", data + "/store", "--duration", "60", "--http", "127.0.0.1:\(port)"
+            "--data-dir", data + "/store", "--duration", "7200", "--http", "127.0.0.1:\(port)"
         ])
         defer { kill(child.pid, SIGTERM); _ = end.finish(child) }
         let client = try #require(end.connect(socket, to: child))
@@ -152,7 +152,7 @@ import Testing
         let port = EndToEndTests.freePort()
         let child = try end.spawn([
             "run", "--scenario", "walk", "--speed", "60", "--socket", socket, "--display", "none",
-            "--data-dir", data, "--duration", "60", "--http", "127.0.0.1:\(port)"
+            "--data-dir", data, "--duration", "7200", "--http", "127.0.0.1:\(port)"
         ])
         defer { kill(child.pid, SIGTERM); _ = end.finish(child) }
         let client = try #require(end.connect(socket, to: child))
