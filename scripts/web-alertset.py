@@ -81,11 +81,12 @@ def setting_row(driver, key):
     return driver.find_element(By.CSS_SELECTOR, 'li.setting[data-key="%s"]' % key)
 
 
-def shoot(driver, shots, name, width, height, night):
+def shoot(driver, shots, name, width, height, night, anchor=None):
     driver.set_window_size(width, height)
     driver.execute_script("localStorage.setItem('theme', arguments[0]); document.documentElement.classList.toggle('night', arguments[1]);",
                           "night" if night else "day", night)
-    driver.execute_script("window.scrollTo(0, 0)")
+    driver.execute_script("const a = arguments[0] && document.getElementById(arguments[0]);"
+                          "if (a) a.scrollIntoView(); else window.scrollTo(0, 0);", anchor)
     time.sleep(0.4)
     driver.save_screenshot(os.path.join(shots, "%s-%s%d.png" % (name, "night-" if night else "", width)))
 
@@ -201,9 +202,11 @@ def main():
         if kept.get("units") != "imperial" or kept.get("theme") != "night" or "// units" not in kept:
             problems.append("the configuration file should keep imperial and night, and its comment: %r" % kept)
         if shots:
+            # As a person opening the first group sees it.
+            driver.execute_script("for (const d of document.querySelectorAll('#settings details')) d.open = d.dataset.group === 'general';")
             for width, height in [(390, 844), (1024, 768)]:
                 for night in [False, True]:
-                    shoot(driver, shots, "device-settings", width, height, night)
+                    shoot(driver, shots, "device-settings", width, height, night, anchor="settings-title")
         logs = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"] if hasattr(driver, "get_log") else []
         if logs:
             problems.append("console errors: %r" % logs[:3])

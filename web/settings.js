@@ -203,7 +203,9 @@ function show(reply) {
   for (const [group, settings] of byGroup) {
     const details = document.createElement("details");
     details.dataset.group = group;
-    details.open = open.has(group) || (open.size === 0 && group === "general");
+    // Closed until the person opens a group (a phone shows the groups' names at a glance);
+    // one opened stays open when the page shows what the device answered.
+    details.open = open.has(group);
     const summary = document.createElement("summary");
     summary.textContent = words("settingGroup", group);
     const list = document.createElement("ul");
