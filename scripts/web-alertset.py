@@ -44,7 +44,7 @@ def rule_on_socket(lodestone, session, name):
         return None
 
 
-def wait(test, seconds=15):
+def wait(test, seconds=30):
     """test()'s value once it is true (a list the page drew again meanwhile is read again)."""
     value = None
     for _ in range(int(seconds * 4)):

@@ -151,7 +151,15 @@ function row(setting) {
   button.textContent = lookup("label.set");
   const line = document.createElement("div");
   line.className = setting.type === "boolean" ? "field-row boolean" : "field-row";
-  line.append(input, button);
+  line.append(input);
+  // A figure's unit beside its field, as on the alerts page.
+  if (setting.unit && (setting.type === "number" || setting.type === "integer")) {
+    const unit = document.createElement("span");
+    unit.className = "unit";
+    unit.textContent = setting.unit;
+    line.append(unit);
+  }
+  line.append(button);
   form.append(label, line);
   item.append(form, now);
   if (range.textContent) item.append(range);
@@ -200,7 +208,10 @@ function show(reply) {
     if (!byGroup.has(group)) byGroup.set(group, []);
     byGroup.get(group).push(setting);
   }
-  for (const [group, settings] of byGroup) {
+  // The general settings first (units, theme, language, zone), then the table's order.
+  const order = [...byGroup.keys()].sort((a, b) => (b === "general") - (a === "general"));
+  for (const group of order) {
+    const settings = byGroup.get(group);
     const details = document.createElement("details");
     details.dataset.group = group;
     // Closed until the person opens a group (a phone shows the groups' names at a glance);

@@ -804,7 +804,7 @@ extension Words {
         ("label.secretSet", "set (not shown)", "gesetzt (nicht angezeigt)"),
         ("label.settingOn", "on", "ein"),
         ("label.settingOff", "off", "aus"),
-        ("label.settingSet", "{1} is now {2}", "{1} ist jetzt {2}"),
+        ("label.settingSet", "{1}: now {2}", "{1}: jetzt {2}"),
         ("label.mustBeNumber", "It must be a number from {1} to {2}.", "Es muss eine Zahl von {1} bis {2} sein."),
         ("label.mustBeNumberAny", "It must be a number.", "Es muss eine Zahl sein."),
         ("label.mustBeWhole", "It must be a whole number from {1} to {2}.", "Es muss eine ganze Zahl von {1} bis {2} sein."),
