@@ -51,7 +51,8 @@ export function readValue(setting, control) {
     }
     default: {
       const text = control.value.trim();
-      if (text === "") return setting.nullable || setting.secret ? { value: null } : { refusal: lookup("label.mustNotBeEmpty") };
+      // An empty password field is no new password (the one set is never shown to be kept).
+      if (text === "") return setting.nullable && !setting.secret ? { value: null } : { refusal: lookup("label.mustNotBeEmpty") };
       if (text.length > 4096) return { refusal: lookup("label.mustNotBeEmpty") };
       return { value: text };
     }
