@@ -29,7 +29,7 @@ import time
 import webdevice
 from lake_feed import lake_feed
 
-PAGES = ["compass", "position", "track", "waypoints", "history", "barometer", "sky", "departures", "waves", "station", "snapshots", "device"]
+PAGES = ["compass", "position", "track", "waypoints", "history", "barometer", "alerts", "sky", "departures", "waves", "station", "snapshots", "device"]
 
 # Frequent English words of an app's labels, buttons and sentences that a German page never
 # shows, whatever the table holds. Words German has borrowed and uses as they are (Track,

@@ -14,12 +14,14 @@ import "./waypoints.js";
 import "./recording.js";
 import "./history.js";
 import "./barometer.js";
+import "./alerts.js";
 import "./sky.js";
 import "./snapshots.js";
 import "./departures.js";
 import "./waves.js";
 import "./station.js";
 import "./device.js";
+import "./settings.js";
 import { loadZone } from "./zone.js";
 import "./units.js";
 

@@ -1,10 +1,10 @@
 // The barometer page: pressure, trend, altitude and temperature from ENV; the graph of any
-// kept stream over 1 hour to 7 days (following the device while open); the alert rules,
-// switched on and off here, and the alerts given, newest first.
-import { act, getJSON } from "./api.js";
-import { $, note, setText } from "./dom.js";
+// kept stream over 1 hour to 7 days (following the device while open). The alert rules and
+// the alerts given have their own page (alerts.js).
+import { getJSON } from "./api.js";
+import { $, setText } from "./dom.js";
 import { altitude, axisTime, fixed } from "./format.js";
-import { alertWords, lookup, ruleName, trendWords, words } from "./lang.js";
+import { lookup, trendWords, words } from "./lang.js";
 import { drawGraph } from "./graph.js";
 import { currentPage, onShow } from "./nav.js";
 import { subscribe } from "./store.js";
@@ -42,37 +42,9 @@ async function loadGraph() {
     : lookup("label.noDataInSpan"));
 }
 
-async function loadAlerts() {
-  const reply = await getJSON("/api/v1/alerts");
-  const rules = $("alert-rules");
-  rules.replaceChildren();
-  for (const rule of (reply && reply.rules) || []) {
-    const item = document.createElement("li");
-    const label = document.createElement("label");
-    label.className = "switch";
-    const box = document.createElement("input");
-    box.type = "checkbox";
-    box.checked = rule.enabled;
-    box.addEventListener("change", async () => {
-      const answer = await act("alert", { name: rule.name, enabled: box.checked });
-      if (!answer || answer.class === "ERROR") box.checked = !box.checked;
-    });
-    // The rule by its name ("Pressure above 1040 hPa"), never its code.
-    label.append(box, ` ${ruleName(rule.name, rule.threshold, rule.unit)}`);
-    item.appendChild(label);
-    rules.appendChild(item);
-  }
-  const given = $("alerts-given");
-  given.replaceChildren();
-  for (const event of (reply && reply.given) || []) note(given, `${(event.time || "").slice(0, 16).replace("T", " ")}  ${alertWords(event)}`);
-  if (!reply || !(reply.given || []).length) note(given, lookup("label.noAlertYet"));
-}
-
-const refresh = () => { loadGraph(); loadAlerts(); };
+const refresh = () => { loadGraph(); };
 
 subscribe("ENV", showEnvironment);
-// An alert given while the page is open joins its list at once.
-subscribe("EVENT", (event) => { if (event.event === "alert" && currentPage() === "barometer") refresh(); });
 onShow("barometer", refresh);
 for (const button of document.querySelectorAll("[data-span]")) {
   button.addEventListener("click", () => {

@@ -55,6 +55,12 @@ function setZone(about) {
   for (const report of Object.values(store.reports)) if (report.class !== "EVENT") publish(report.class, report);
 }
 
+// The device's zone, clock, units and language read again at once (a setting changed here).
+export async function refreshDevice() {
+  const about = await getJSON("/api/v1/device");
+  if (about && about.timeZone) setZone(about);
+}
+
 // The zone before the first report is drawn; then the header's clock each half minute.
 export async function loadZone() {
   const about = await getJSON("/api/v1/device");

@@ -107,8 +107,19 @@ public struct BarometerReport: Sendable {
     }
 }
 
-/// The alert rules in force (ALERT).
+/// The alert rules in force (ALERT), each with its state: armed (it may fire) and when it
+/// last fired since the device started.
 public struct AlertRulesReport: Sendable {
     public var rules: [AlertRules.Rule]
-    public init(rules: [AlertRules.Rule]) { self.rules = rules }
+    /// By rule, in `rules`' order; empty when the state is not known (a file's rules).
+    public var armed: [Bool]
+    public var lastFired: [Double?]
+    public init(rules: [AlertRules.Rule], armed: [Bool] = [], lastFired: [Double?] = []) {
+        (self.rules, self.armed, self.lastFired) = (rules, armed, lastFired)
+    }
+
+    /// The rules with their state as `alerts` holds them now.
+    public init(_ alerts: AlertRules) {
+        self.init(rules: alerts.rules, armed: alerts.rules.map { alerts.isArmed($0.kind) }, lastFired: alerts.rules.map { alerts.lastFired($0.kind) })
+    }
 }

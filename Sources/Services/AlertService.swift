@@ -60,6 +60,6 @@ package final class AlertService {
                 return .error("cannot write \(store.settingsPath): the change holds until the next start")
             }
         }
-        return .alertRules(AlertRulesReport(rules: rules.rules))
+        return .alertRules(AlertRulesReport(rules))
     }
 }

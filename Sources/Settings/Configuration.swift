@@ -168,6 +168,8 @@ public struct Configuration: Sendable, Equatable {
     /// The folder of the configuration file read (nil: none): secrets named by a setting are
     /// read from there (see `SecretFile`).
     public var configurationFolder: String?
+    /// The configuration file read (nil: none): where a change from the web app is kept.
+    public var configurationFile: String?
 
     public init() {}
 
@@ -179,6 +181,7 @@ public struct Configuration: Sendable, Equatable {
     public mutating func load(file path: String) throws(ConfigurationError) {
         let text: String
         do { text = try readTextFile(path) } catch { throw ConfigurationError(file: path, key: nil, problem: error.description) }
+        configurationFile = path
         configurationFolder = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
         try load(text: text, file: path)
         if let mqtt, mqtt.password != nil, mqtt.passwordFile == nil, PrivateFolder.othersMayRead(path) {

@@ -61,6 +61,12 @@ import Testing
     /// through the confirmation (scripts/web-skysnap.py).
     @Test func theSkysCalendarAndTheSnapshots() { Self.check("web-skysnap.py", timeout: 150) }
 
+    /// Alerts and settings from the phone (scripts/web-alertset.py): a threshold set on the
+    /// alerts page is the socket's ?ALERT (in feet too), one out of range refused on the page;
+    /// the units and the display's theme set on the device page are in force and kept in the
+    /// configuration file, an IMU rate out of range refused.
+    @Test func alertsAndSettingsFromThePhone() { Self.check("web-alertset.py", timeout: 300) }
+
     /// After dusk the sky page counts down to the next day's civil dawn (scripts/web-dusk.py).
     @Test func afterDuskTheSkyCountsDownToTheDawn() { Self.check("web-dusk.py", timeout: 150) }
 

@@ -115,6 +115,17 @@ public struct AlertRules: Sendable {
 
     public func rule(_ kind: Kind) -> Rule? { rules.first { $0.kind == kind } }
 
+    /// Whether the rule may fire: true until it fires, then false until its value has come
+    /// back past the threshold by the hysteresis (what a person asks of a rule: "is it set?").
+    public func isArmed(_ kind: Kind) -> Bool {
+        rules.firstIndex { $0.kind == kind }.map { armed[$0] } ?? false
+    }
+
+    /// When the rule last fired (UTC seconds) since the device started; nil when it has not.
+    public func lastFired(_ kind: Kind) -> Double? {
+        rules.firstIndex { $0.kind == kind }.flatMap { lastFired[$0].isFinite ? lastFired[$0] : nil }
+    }
+
     /// Replaces a rule's settings; it re-arms, so a new threshold already crossed fires at once.
     public mutating func set(_ rule: Rule) {
         if let index = rules.firstIndex(where: { $0.kind == rule.kind }) {

@@ -109,13 +109,28 @@ extension GPSDReports {
     static func alertRules(_ report: AlertRulesReport, into w: inout JSONBuffer) {
         w.beginReport("ALERT")
         w.beginArray("rules")
-        for rule in report.rules { alertRule(rule, into: &w) }
+        for (index, rule) in report.rules.enumerated() {
+            alertRuleFields(rule, into: &w)
+            // What a page needs beside the rule: the thresholds the device takes (the same
+            // range `?ALERT` checks), and the state (armed, when it last fired).
+            w.number("min", rule.kind.thresholdRange.lowerBound, decimals: 1)
+            w.number("max", rule.kind.thresholdRange.upperBound, decimals: 1)
+            if index < report.armed.count { w.bool("armed", report.armed[index]) }
+            if index < report.lastFired.count, let fired = report.lastFired[index] { w.time("lastFired", fired) }
+            w.endObject()
+        }
         w.endArray()
         w.endObject()
     }
 
     /// One alert rule as JSON: the ALERT report's items and the settings file's entries.
     public static func alertRule(_ rule: AlertRules.Rule, into w: inout JSONBuffer) {
+        alertRuleFields(rule, into: &w)
+        w.endObject()
+    }
+
+    /// A rule's object opened and its fields written, for the caller to close.
+    static func alertRuleFields(_ rule: AlertRules.Rule, into w: inout JSONBuffer) {
         w.beginObject()
         w.string("name", rule.kind.rawValue)
         w.bool("enabled", rule.enabled)
@@ -123,7 +138,6 @@ extension GPSDReports {
         w.string("unit", rule.kind.unit)
         w.number("hysteresis", rule.hysteresis, decimals: 2)
         w.number("cooldown", rule.cooldown, decimals: 0)
-        w.endObject()
     }
 
     /// SUN (Lodestone): the Sun now, the day's rise and set, the next event, the Moon's phase;

@@ -29,6 +29,13 @@ enum LiveSettings {
         case .success(let read):
             fresh = read
         }
+        putInForce(fresh, loop)
+    }
+
+    /// Every changed setting of `fresh` the table marks `live` put in force, as a reload does
+    /// (a reload, and a change from the web app on a device without a configuration file); the
+    /// rest named as waiting for a restart. `loop.running` is what the device runs with after.
+    static func putInForce<Clock: MonotonicClock>(_ fresh: Configuration, _ loop: OutputLoop<Clock>) {
         let running = loop.running
         let changes = SettingChanges(running: running, fresh: fresh)
         var kept = changes.restart

@@ -26,6 +26,8 @@ enum WebLiveReads {
             },
             "/api/v1/device": { [unowned loop] _ in device(loop, dataDirectory: dataDirectory) },
             "/api/v1/alerts": { [unowned loop] _ in alerts(loop, dataDirectory: dataDirectory) },
+            // The settings a phone may change (the table's live rows) with the values in force.
+            "/api/v1/settings": { [unowned loop] _ in .json(WebSettings.list(loop.running)) },
             "/api/v1/reminders": { [unowned loop] _ in
                 guard let transit = loop.context.services.transit else { return noTimetable }
                 return .json(GPSDReports.line(transit.remindersReport()))

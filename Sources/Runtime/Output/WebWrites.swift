@@ -58,7 +58,9 @@ enum WebWrites {
                 return .json("{\"class\":\"STOPS\",\"favourites\":[" + transit.favourites().map(JSONObjectWriter.quoted).joined(separator: ",") + "]}")
             },
             // POST /api/v1/zone {"timeZone":NAME}: the phone's zone, taken while the configuration sets none.
-            "/api/v1/zone": { [unowned loop] _, body in takeZone(loop, body: body, dataDirectory: dataDirectory) }
+            "/api/v1/zone": { [unowned loop] _, body in takeZone(loop, body: body, dataDirectory: dataDirectory) },
+            // POST /api/v1/settings {"key":..,"value":..}: a live setting, checked by the settings table.
+            "/api/v1/settings": { [unowned loop] _, body in WebSettings.change(loop, body: body) }
         ].merging(WebSnapshots.writes(dataDirectory: dataDirectory)) { stored, _ in stored }
     }
 
