@@ -797,7 +797,6 @@ export const table = {
   "label.seasonEvents": ["Equinoxes and solstices", "Tagundnachtgleichen und Sonnenwenden"],
   "label.sunPath": ["The Sun's path", "Der Lauf der Sonne"],
   "label.sunPathAria": ["The Sun's height over the horizon by its direction: today and at both solstices", "Die Höhe der Sonne über dem Horizont nach ihrer Richtung: heute und an beiden Sonnenwenden"],
-  "label.today": ["Today", "Heute"],
   "label.eclipses": ["Eclipses", "Finsternisse"],
   "label.noEclipse": ["No eclipse found in the years ahead.", "In den kommenden Jahren keine Finsternis gefunden."],
   "label.magnitudeValue": ["magnitude {1}", "Größe {1}"],

@@ -969,7 +969,6 @@ extension Words {
             "label.sunPathAria", "The Sun's height over the horizon by its direction: today and at both solstices",
             "Die Höhe der Sonne über dem Horizont nach ihrer Richtung: heute und an beiden Sonnenwenden"
         ),
-        ("label.today", "Today", "Heute"),
         ("label.eclipses", "Eclipses", "Finsternisse"),
         ("label.noEclipse", "No eclipse found in the years ahead.", "In den kommenden Jahren keine Finsternis gefunden."),
         ("label.magnitudeValue", "magnitude {1}", "Größe {1}"),
