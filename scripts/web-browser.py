@@ -262,7 +262,7 @@ def departure_checks(driver, port, data, shots):
         return
     findings["departures"] = items[0].text
     check("Stadt Zürich" in driver.find_element(By.ID, "departures-list").text, "the marked boat should carry its mark")
-    items[1 if len(items) > 1 else 0].find_element(By.TAG_NAME, "button").click()
+    items[1 if len(items) > 1 else 0].find_element(By.CSS_SELECTOR, "button.remind").click()
     time.sleep(2)
     reminders = driver.find_elements(By.CSS_SELECTOR, "#reminders li button")
     check(len(reminders) == 1, "one reminder should be listed after setting it")

@@ -116,6 +116,7 @@ async function loadDepartures() {
     }
     const remind = document.createElement("button");
     remind.type = "button";
+    remind.className = "remind";
     remind.textContent = lookup("label.remindMe");
     remind.setAttribute("aria-label", lookup("label.remindAria", clock(departure.time), departure.route));
     remind.addEventListener("click", async () => {
