@@ -162,7 +162,8 @@ let package = Package(
             path: "Tests/Outputs", exclude: ["Screens"]),
         .testTarget(name: "BoardTests", dependencies: ["LodestoneCore", "LodestoneDevices", "LodestoneBoard"], path: "Tests/Board"),
         .testTarget(
-            name: "SettingsTests", dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDomain", "LodestoneBoard", "LodestoneSettings"],
+            name: "SettingsTests",
+            dependencies: ["LodestoneCore", "LodestoneEncoding", "LodestoneHAL", "LodestoneDomain", "LodestoneBoard", "LodestoneSettings"],
             path: "Tests/Settings"),
         .testTarget(
             name: "StorageTests",
