@@ -6,6 +6,7 @@ import { $, note, say, setText } from "./dom.js";
 import { clock, compassPoint, distance, lightMark, localDay, minutesText } from "./format.js";
 import { lookup, words } from "./lang.js";
 import { currentPage, onShow } from "./nav.js";
+import { listStops } from "./stops.js";
 import { store } from "./store.js";
 
 // favourites: the favourite stops' ids, in their order.
@@ -44,20 +45,7 @@ async function loadStops() {
   const nearest = transit.stop === "nearest" || (transit.stop === null && !reply.favourites.some((stop) => stop.id === shown));
   chips.replaceChildren(chip({ id: "nearest", name: lookup("label.nearest") }, nearest));
   for (const stop of reply.favourites) chips.appendChild(chip(stop, transit.stop !== "nearest" && shown === stop.id));
-  const results = $("stop-results");
-  results.replaceChildren();
-  for (const stop of words ? reply.stops : []) {
-    const item = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "row";
-    button.textContent = stop.name;
-    button.translate = false;
-    button.addEventListener("click", () => { transit.stop = stop.id; $("stop-q").value = ""; results.replaceChildren(); loadDepartures(); });
-    item.appendChild(button);
-    results.appendChild(item);
-  }
-  if (words && reply.stops.length === 0) note(results, lookup("label.noStopMatches", words));
+  listStops($("stop-results"), reply.stops, words, (stop) => { transit.stop = stop.id; $("stop-q").value = ""; loadDepartures(); });
 }
 
 async function loadDepartures() {

@@ -8,6 +8,7 @@ import { $, note, setText } from "./dom.js";
 import { clock, clockAt, distance, duration, fixed, lightMark, localDay, unixOf } from "./format.js";
 import { lookup, words } from "./lang.js";
 import { onShow } from "./nav.js";
+import { listStops } from "./stops.js";
 import { store } from "./store.js";
 
 // stop: null (the first favourite, else the nearest), "nearest" or a stop's id; spot: {lat,
@@ -63,20 +64,7 @@ async function loadStops(shownID) {
   const nearest = !waves.spot && (waves.stop === "nearest" || (waves.stop === null && !reply.favourites.some((stop) => stop.id === shownID)));
   chips.replaceChildren(chip({ id: "nearest", name: lookup("label.nearest") }, nearest));
   for (const stop of reply.favourites) chips.appendChild(chip(stop, !waves.spot && !nearest && shownID === stop.id));
-  const results = $("waves-results");
-  results.replaceChildren();
-  for (const stop of typed ? reply.stops : []) {
-    const item = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "row";
-    button.textContent = stop.name;
-    button.translate = false;
-    button.addEventListener("click", () => { waves.stop = stop.id; waves.spot = null; $("waves-q").value = ""; results.replaceChildren(); load().then(showDay); });
-    item.appendChild(button);
-    results.appendChild(item);
-  }
-  if (typed && reply.stops.length === 0) note(results, lookup("label.noStopMatches", typed));
+  listStops($("waves-results"), reply.stops, typed, (stop) => { waves.stop = stop.id; waves.spot = null; $("waves-q").value = ""; load().then(showDay); });
 }
 
 function clear(why) {

@@ -32,7 +32,7 @@ import Testing
         let groups = Set(Words.table.compactMap { $0.key.split(separator: ".", maxSplits: 1).first.map(String.init) })
         let files = [
             "alerts", "api", "banner", "barometer", "compass", "departures", "device", "format", "graph", "history", "lang", "map", "position",
-            "recording", "settings", "sky", "skyevents", "snapshots", "station", "track", "units", "waves", "waypoints", "zone"
+            "recording", "settings", "sky", "skyevents", "snapshots", "station", "stops", "track", "units", "waves", "waypoints", "zone"
         ]
         for name in files {
             let text = try #require(Self.read("web/\(name).js"), "cannot read web/\(name).js")
